@@ -1,0 +1,37 @@
+/* limits.c: the speed limits posenc is measured against, as a tiny standalone
+ * wasm module (build/bench/limits.wasm, built by bench/build.js).
+ *
+ *   limits_fill        writes n bytes with one memory.fill: the fastest a table
+ *                      of that many bytes can possibly be produced in wasm.
+ *   limits_stream_add  x[b, k] += table[k] with 128-bit SIMD loads, adds and
+ *                      stores: the fastest an embedding add over x can be.
+ *
+ * Compiled with -mbulk-memory so the memset below is a single memory.fill
+ * instruction, not a loop. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wasm_simd128.h>
+
+#define EXPORT(name) __attribute__((export_name(name)))
+
+EXPORT("limits_alloc") void *limits_alloc(size_t bytes) { return aligned_alloc(16, (bytes + 15) & ~(size_t)15); }
+EXPORT("limits_free") void limits_free(void *ptr) { free(ptr); }
+
+EXPORT("limits_fill") void limits_fill(uint8_t *dst, size_t bytes, int value) { memset(dst, value, bytes); }
+
+/* x holds batch copies of an n-float table-shaped block; n is a multiple of 16
+ * (every bench size is), both pointers 16-aligned. */
+EXPORT("limits_stream_add") void limits_stream_add(float *x, const float *table, size_t n, size_t batch) {
+    for (size_t b = 0; b < batch; b++) {
+        float *xb = x + b * n;
+        for (size_t k = 0; k < n; k += 16) {
+            v128_t x0 = wasm_v128_load(xb + k), x1 = wasm_v128_load(xb + k + 4);
+            v128_t x2 = wasm_v128_load(xb + k + 8), x3 = wasm_v128_load(xb + k + 12);
+            wasm_v128_store(xb + k, wasm_f32x4_add(x0, wasm_v128_load(table + k)));
+            wasm_v128_store(xb + k + 4, wasm_f32x4_add(x1, wasm_v128_load(table + k + 4)));
+            wasm_v128_store(xb + k + 8, wasm_f32x4_add(x2, wasm_v128_load(table + k + 8)));
+            wasm_v128_store(xb + k + 12, wasm_f32x4_add(x3, wasm_v128_load(table + k + 12)));
+        }
+    }
+}

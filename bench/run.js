@@ -1,0 +1,294 @@
+// npm run bench: posenc against the alternatives and the limits, side by side
+// in one process; prints the table, writes bench/results.json and
+// bench/chart.svg. Timings are reported, never asserted: the targets of
+// issue 3 get a ✓ or ✗ and the exit code stays 0.
+//
+//   node bench/run.js [--quick]     (--quick: smaller budgets, for trying changes)
+import { writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+import { buildBenchTools, OUT_DIR, ROOT } from './build.js';
+import { drawChart } from './chart.js';
+import { runNative } from './impls/native.js';
+import { measureAlone, measureSideBySide, MIN_RUNS } from './measure.js';
+import { maxAbsError, oracleValues, pickRows, sampleRows } from './oracle.js';
+import { fmtMiB, formatResults, formatSpeedups } from './table.js';
+
+const QUICK = process.argv.includes('--quick');
+const TABLE_SIZES = [
+  { length: 512, dim: 512 },
+  { length: 2048, dim: 1024 },
+  { length: 8192, dim: 4096 },
+];
+const ADD_SIZE = { batch: 8, length: 2048, dim: 1024 };
+const ERROR_SIZE = TABLE_SIZES[1]; // where every implementation meets the oracle
+const JOBS = [...TABLE_SIZES.map((s) => ({ kind: 'table', batch: 1, ...s })), { kind: 'add', ...ADD_SIZE }];
+
+// Time budgets: the whole bench must stay under 3 minutes on 2 cores.
+const FAST_BUDGET_MS = QUICK ? 300 : 1500; // per job, all fast runners together
+const slowBudgetMs = (elements) => (QUICK ? 0.3 : 1) * (elements <= 2 ** 18 ? 1500 : elements <= 2 ** 21 ? 4000 : 8000);
+const SKIP_ABOVE_MS = QUICK ? 2000 : 12000; // a slow runner predicted slower than this per call is skipped
+const NATIVE_BUDGET_MS = QUICK ? 200 : 700;
+
+// Issue 3's targets: time as a multiple of the limit, and posenc vs plain JS.
+const TARGETS = [
+  { impl: 'posenc wasm SIMD, resident', kind: 'table', length: 512, dim: 512, max: 4 },
+  { impl: 'posenc wasm SIMD, resident', kind: 'table', length: 2048, dim: 1024, max: 2 },
+  { impl: 'posenc wasm SIMD, resident', kind: 'table', length: 8192, dim: 4096, max: 1.25 },
+  { impl: 'posenc wasm SIMD, into JS array', kind: 'table', length: 2048, dim: 1024, max: 4 },
+  { impl: 'posenc wasm SIMD, resident x', kind: 'add', length: 2048, dim: 1024, max: 1.25 },
+];
+const SPEEDUP_TARGET = { length: 2048, dim: 1024, min: 20 };
+
+// Row order in the printed table and the chart, within each size.
+const ORDER = [/limit\)$/, /^posenc wasm SIMD/, /^posenc wasm scalar/, /^native SIMD/, /^native scalar/,
+  /^native .*reference/, /^glibc/, /^plain JS/, /^tutorial/, /^tfjs cpu/, /^tfjs wasm/];
+const rank = (impl) => {
+  const k = ORDER.findIndex((re) => re.test(impl));
+  return k < 0 ? ORDER.length : k;
+};
+
+const log = (msg) => process.stderr.write(`bench: ${msg}\n`);
+const sizeLabel = ({ kind, batch, length, dim }) => (kind === 'add' ? `add ${batch}×${length}×${dim}` : `${length}×${dim}`);
+const sameJob = (a, b) => a.kind === b.kind && a.length === b.length && a.dim === b.dim;
+const jobKey = (j) => `${j.kind} ${j.length}x${j.dim}`;
+const elementsOf = (j) => j.batch * j.length * j.dim;
+const firstLine = (err) => String(err && err.message ? err.message : err).split('\n')[0];
+
+let peakRss = 0;
+const noteRss = () => (peakRss = Math.max(peakRss, process.memoryUsage().rss));
+
+async function loadCases(tools) {
+  const modules = [
+    ['limits', './impls/limits.js'],
+    ['posenc', './impls/posenc.js'],
+    ['plain JS', './impls/plain-js.js'],
+    ['tutorial loop', './impls/tutorial-loop.js'],
+    ['tfjs', './impls/tfjs.js'],
+  ];
+  const cases = [];
+  const unavailable = {};
+  for (const [name, file] of modules) {
+    try {
+      if (name === 'limits' && !tools.limitsWasm) throw new Error('build/bench/limits.wasm did not build');
+      cases.push(...(await (await import(file)).load({ limitsWasm: tools.limitsWasm })));
+    } catch (err) {
+      unavailable[name] = firstLine(err);
+      log(`${name} unavailable: ${unavailable[name]}`);
+    }
+  }
+  return { cases, unavailable };
+}
+
+function resultRow(impl, job, st, extra = {}) {
+  return {
+    impl, kind: job.kind, size: sizeLabel(job), batch: job.batch, length: job.length, dim: job.dim,
+    elements: elementsOf(job), ...st, gelem_per_s: elementsOf(job) / (st.median_ms * 1e6), ...extra,
+  };
+}
+
+// Prepares a case and calls it once, so a failure is a row, not a crash.
+async function prepareChecked(c, job, rows) {
+  let runner;
+  try {
+    runner = await c.prepare(job);
+    runner.run();
+    return runner;
+  } catch (err) {
+    log(`${c.name} ${sizeLabel(job)} failed: ${firstLine(err)}`);
+    rows.push(resultRow(c.name, job, { median_ms: NaN }, { skipped: `failed: ${firstLine(err)}` }));
+    if (runner && runner.dispose) runner.dispose();
+    return null;
+  }
+}
+
+function capture(c, runner, job, captures, rowsSampled) {
+  if (sameJob(job, { kind: 'table', ...ERROR_SIZE }) && runner.output) {
+    captures[c.name] = pickRows(runner.output(), job.dim, rowsSampled);
+  }
+}
+
+async function measureFastJob(cases, job, rows, captures, rowsSampled, wasmMemory) {
+  const live = [];
+  for (const c of cases) {
+    const runner = await prepareChecked(c, job, rows);
+    if (runner) live.push({ c, runner });
+  }
+  log(`${sizeLabel(job)}: ${live.map((l) => l.c.name).join(', ')} side by side`);
+  const stats = measureSideBySide(live.map((l) => l.runner.run), FAST_BUDGET_MS);
+  noteRss();
+  live.forEach(({ c, runner }, k) => {
+    rows.push(resultRow(c.name, job, stats[k], c.detail ? { detail: c.detail() } : {}));
+    capture(c, runner, job, captures, rowsSampled);
+    if (c.wasmMemoryBytes) wasmMemory[c.build ? `posenc ${c.build}` : c.name] = c.wasmMemoryBytes();
+    if (runner.dispose) runner.dispose();
+  });
+}
+
+async function measureSlowCase(c, rows, captures, rowsSampled, wasmMemory) {
+  let msPerElement = null; // from the previous size, to skip what would take too long
+  for (const job of JOBS.filter((j) => j.kind === c.kind)) {
+    const predicted = msPerElement == null ? 0 : msPerElement * elementsOf(job);
+    if (predicted > SKIP_ABOVE_MS) {
+      rows.push(resultRow(c.name, job, { median_ms: NaN }, { skipped: `~${(predicted / 1000).toFixed(0)} s per call predicted` }));
+      continue;
+    }
+    const runner = await prepareChecked(c, job, rows);
+    if (!runner) continue;
+    log(`${sizeLabel(job)}: ${c.name}`);
+    const st = measureAlone(runner.run, slowBudgetMs(elementsOf(job)));
+    noteRss();
+    msPerElement = st.median_ms / elementsOf(job);
+    rows.push(resultRow(c.name, job, st, c.detail ? { detail: c.detail() } : {}));
+    capture(c, runner, job, captures, rowsSampled);
+    if (c.wasmMemoryBytes && c.wasmMemoryBytes() != null) wasmMemory[c.name] = c.wasmMemoryBytes();
+    if (runner.dispose) runner.dispose();
+  }
+}
+
+function addRatiosAndTargets(rows) {
+  const limitMs = {};
+  for (const r of rows) if (/\(limit\)$/.test(r.impl)) limitMs[jobKey(r)] = r.median_ms;
+  for (const r of rows) {
+    const lim = limitMs[jobKey(r)];
+    r.ratio_to_limit = r.skipped || lim == null ? null : r.median_ms / lim;
+    const t = TARGETS.find((t) => t.impl === r.impl && sameJob(t, r));
+    if (t && r.ratio_to_limit != null) r.target = { max: t.max, holds: r.ratio_to_limit <= t.max };
+  }
+}
+
+function speedups(rows) {
+  const find = (impl, s) => rows.find((r) => r.impl === impl && r.kind === 'table' && r.length === s.length && r.dim === s.dim && !r.skipped);
+  return TABLE_SIZES.map((s) => {
+    const plain = find('plain JS, precomputed frequencies', s);
+    const posenc = find('posenc wasm SIMD, into JS array', s);
+    const out = { size: `${s.length}×${s.dim}`, plain_ms: plain ? plain.median_ms : null, posenc_ms: posenc ? posenc.median_ms : NaN };
+    out.speedup = plain && posenc ? plain.median_ms / posenc.median_ms : null;
+    if (sameJob({ kind: 'table', ...s }, { kind: 'table', ...SPEEDUP_TARGET }) && out.speedup != null) {
+      out.target = { min: SPEEDUP_TARGET.min, holds: out.speedup >= SPEEDUP_TARGET.min };
+    }
+    return out;
+  });
+}
+
+function chartPanels(rows) {
+  return JOBS.map((job) => {
+    const group = rows.filter((r) => sameJob(r, job));
+    const limit = group.find((r) => /\(limit\)$/.test(r.impl));
+    return {
+      title: job.kind === 'add' ? `Embedding add, x of ${job.batch} × ${job.length} × ${job.dim} (${fmtMiB(elementsOf(job) * 4)})` : `Table ${job.length} × ${job.dim} (${fmtMiB(elementsOf(job) * 4)})`,
+      limitLabel: limit ? `1× = ${limit.impl.replace(' (limit)', '')}, ${limit.median_ms.toFixed(3)} ms` : 'no limit measured',
+      rows: group.filter((r) => r !== limit && (r.ratio_to_limit != null || r.skipped)),
+    };
+  });
+}
+
+async function main() {
+  const started = performance.now();
+  const tools = buildBenchTools(log).built;
+  const { cases, unavailable } = await loadCases(tools);
+  const rows = [];
+  const captures = {};
+  const wasmMemory = {};
+  const rowsSampled = sampleRows(ERROR_SIZE.length);
+
+  // Fast runners (posenc, limits): every job side by side, many runs.
+  for (const job of JOBS) {
+    const fast = cases.filter((c) => c.speed === 'fast' && c.kind === job.kind);
+    if (fast.length) await measureFastJob(fast, job, rows, captures, rowsSampled, wasmMemory);
+  }
+  const maxRssAfterFastKb = process.resourceUsage().maxRSS;
+  let memoryProbe = null;
+  if (!unavailable.posenc) {
+    try {
+      memoryProbe = await (await import('./impls/posenc.js')).probeMemory(TABLE_SIZES[2], ADD_SIZE);
+    } catch (err) {
+      memoryProbe = { error: firstLine(err) };
+    }
+  }
+
+  // Slow runners (plain JS, tutorial, tfjs): one at a time, fewer runs where a run is long.
+  for (const c of cases.filter((c) => c.speed === 'slow')) await measureSlowCase(c, rows, captures, rowsSampled, wasmMemory);
+
+  // Native programs, as child processes.
+  log('native programs');
+  const native = runNative(tools, { sizes: { tables: TABLE_SIZES, add: ADD_SIZE }, errorSize: ERROR_SIZE, dumpDir: OUT_DIR, budgetMs: NATIVE_BUDGET_MS });
+  for (const r of native.rows) rows.push(resultRow(r.impl, { kind: r.kind, batch: r.batch, length: r.length, dim: r.dim }, { runs: r.runs, reps: r.reps, median_ms: r.median_ms, min_ms: r.min_ms, max_ms: r.max_ms }));
+  for (const [impl, read] of Object.entries(native.outputs)) captures[impl] = pickRows(read(), ERROR_SIZE.dim, rowsSampled);
+  for (const [tool, reason] of Object.entries(native.failed)) unavailable[tool] = reason;
+  const buildFailures = buildBenchTools(() => {}).failed;
+  for (const [tool, reason] of Object.entries(buildFailures)) unavailable[tool] ??= reason;
+
+  // Accuracy against the oracle.
+  const oracle = oracleValues(ROOT, { dim: ERROR_SIZE.dim, rows: rowsSampled });
+  for (const r of rows) {
+    if (oracle.values && captures[r.impl] && sameJob(r, { kind: 'table', ...ERROR_SIZE })) {
+      r.max_abs_error = maxAbsError(captures[r.impl], oracle.values);
+    }
+  }
+
+  addRatiosAndTargets(rows);
+  rows.sort((a, b) => JOBS.findIndex((j) => sameJob(j, a)) - JOBS.findIndex((j) => sameJob(j, b)) || rank(a.impl) - rank(b.impl));
+  const speedup = speedups(rows);
+  const totalSeconds = (performance.now() - started) / 1000;
+  noteRss();
+
+  const memory = {
+    node_peak_rss_bytes: process.resourceUsage().maxRSS * 1024,
+    node_peak_rss_after_posenc_and_limits_bytes: maxRssAfterFastKb * 1024,
+    rss_sampled_peak_bytes: peakRss,
+    wasm_memory_bytes: wasmMemory,
+    posenc_probe_8192x4096: memoryProbe,
+    native_peak_rss_bytes: Object.fromEntries(Object.entries(native.maxrssKb).map(([k, v]) => [k, v * 1024])),
+  };
+
+  // The report.
+  const cpu = os.cpus()[0] ? os.cpus()[0].model : 'unknown CPU';
+  console.log(`posenc bench · ${cpu} · ${os.cpus().length} cores · node ${process.version}${QUICK ? ' · QUICK (small budgets)' : ''}`);
+  console.log(`median of ≥ ${MIN_RUNS} runs after warm-up unless "runs" says fewer; × limit = time / limit time at the same size` +
+    ` (tables: wasm memory.fill of the same bytes; add: wasm SIMD x += table); max abs err vs the quad-precision oracle` +
+    ` on rows ${rowsSampled[0]}–${rowsSampled[15]} and ${rowsSampled[16]}–${rowsSampled[rowsSampled.length - 1]} of ${ERROR_SIZE.length}×${ERROR_SIZE.dim}` +
+    `${oracle.error ? ` (unavailable: ${oracle.error})` : ''}.\n`);
+  console.log(formatResults(rows));
+  console.log('\nposenc (SIMD, into a JS array) against plain JS with precomputed frequencies:\n');
+  console.log(formatSpeedups(speedup));
+  console.log('\nmemory:');
+  console.log(`  node process peak RSS ${fmtMiB(memory.node_peak_rss_bytes)} (${fmtMiB(memory.node_peak_rss_after_posenc_and_limits_bytes)} after the posenc + limits phase, before the JS and tfjs runners)`);
+  for (const [k, v] of Object.entries(wasmMemory)) console.log(`  wasm memory, ${k}: ${fmtMiB(v)}`);
+  if (memoryProbe && !memoryProbe.error) {
+    const p = memoryProbe;
+    console.log(`  fresh posenc SIMD instance, table ${p.table}: output ${fmtMiB(p.output_bytes)}; wasm memory ${fmtMiB(p.before)} at start,` +
+      ` ${fmtMiB(p.after_alloc)} after alloc, ${fmtMiB(p.after_resident_table)} after a resident table,` +
+      ` ${fmtMiB(p.after_js_array_table)} after a table into a JS array`);
+    console.log(`  fresh posenc SIMD instance, add ${p.add}: x ${fmtMiB(p.x_bytes)}; wasm memory ${fmtMiB(p.after_alloc_x)} after alloc,` +
+      ` ${fmtMiB(p.after_resident_add)} after the add`);
+  } else if (memoryProbe) console.log(`  posenc memory probe failed: ${memoryProbe.error}`);
+  for (const [k, v] of Object.entries(memory.native_peak_rss_bytes)) console.log(`  ${k} peak RSS ${fmtMiB(v)}`);
+  for (const [k, v] of Object.entries(unavailable)) console.log(`not measured: ${k}: ${v}`);
+  console.log(`\ntotal ${totalSeconds.toFixed(1)} s (plus build.sh). Wrote bench/results.json and bench/chart.svg.`);
+
+  const results = {
+    generated: new Date().toISOString(),
+    machine: { cpu, cores: os.cpus().length, node: process.version, platform: `${os.platform()} ${os.arch()}` },
+    quick: QUICK,
+    policy: { min_runs: MIN_RUNS, fast_budget_ms: FAST_BUDGET_MS, native_budget_ms: NATIVE_BUDGET_MS, skip_above_ms: SKIP_ABOVE_MS },
+    error_rows: rowsSampled,
+    oracle_error: oracle.error || null,
+    total_seconds: totalSeconds,
+    rows: rows.map((r) => (Number.isNaN(r.median_ms) ? { ...r, median_ms: null, gelem_per_s: null } : r)),
+    speedups: speedup,
+    memory,
+    unavailable,
+  };
+  writeFileSync(path.join(ROOT, 'bench/results.json'), JSON.stringify(results, null, 2) + '\n');
+  writeFileSync(path.join(ROOT, 'bench/chart.svg'), drawChart(chartPanels(rows), {
+    title: 'posenc: time as a multiple of the limit (log scale, shorter is faster)',
+    subtitle: `${cpu}, node ${process.version}; tables vs a wasm memory.fill of the same bytes, the add vs a wasm SIMD x += table; red ticks: issue 3 targets`,
+  }));
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# Builds what is missing or out of date: the two wasm modules, the native
+# library and CLI, and the native test tools. Installs the toolchain on Debian
+# when it is missing. Quick when nothing changed.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+say() { printf 'build.sh: %s\n' "$*" >&2; }
+
+# --- toolchain -------------------------------------------------------------
+missing_packages() {
+    command -v emcc >/dev/null || echo emscripten
+    [ -f /usr/include/simde/wasm/simd128.h ] || echo libsimde-dev
+    command -v gcc >/dev/null || echo gcc
+    [ "${POSENC_NO_BROWSER:-}" = 1 ] || command -v chromium >/dev/null || echo chromium
+}
+
+install_toolchain() {
+    local pkgs
+    pkgs=$(missing_packages | tr '\n' ' ')
+    [ -z "${pkgs// /}" ] && return 0
+    if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
+        say "installing $pkgs(Debian packages)"
+        # A fresh machine has no package lists yet.
+        if [ -z "$(find /var/lib/apt/lists -maxdepth 1 -name '*Packages*' -print -quit 2>/dev/null)" ]; then
+            apt-get update -qq
+        fi
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $pkgs >/dev/null \
+            || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $pkgs >/dev/null; }
+    else
+        say "missing: $pkgs"
+        say "on Debian or Ubuntu: sudo apt-get install $pkgs"
+        say "elsewhere: Emscripten (emcc), SIMDe headers (simde/wasm/simd128.h), gcc, and Chromium for browser tests"
+        exit 1
+    fi
+}
+
+install_toolchain
+[ -d node_modules ] || { say "npm ci"; npm ci --no-audit --no-fund >/dev/null; }
+
+# --- incremental build helpers --------------------------------------------
+# stale OUT DEP...: true when OUT is missing or older than any DEP (files or dirs).
+stale() {
+    local out=$1; shift
+    [ -e "$out" ] || return 0
+    [ -n "$(find "$@" -newer "$out" -type f -print -quit 2>/dev/null)" ]
+}
+
+CORE_SRC=(src/core/*.c)
+CORE_DEPS=(src/core build.sh)
+WARN=(-std=c11 -Wall -Wextra -Wshadow -Wno-unused-parameter)
+# Bit-identical builds: no fused multiply-add, no fast-math, no libm in kernels.
+FP=(-ffp-contract=off -fno-fast-math)
+ARCH=()
+[ "$(uname -m)" = x86_64 ] && ARCH=(-msse4.2)
+NATIVE=(-O2 "${WARN[@]}" "${FP[@]}" "${ARCH[@]}" -DPE_NATIVE_SIMD)
+SANITIZE=(-O1 -g "${WARN[@]}" "${FP[@]}" "${ARCH[@]}" -DPE_NATIVE_SIMD
+          -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
+
+mkdir -p build/wasm build/obj build/test
+
+# --- wasm ------------------------------------------------------------------
+export NODE_PATH=/usr/share/nodejs  # Debian's emcc needs it
+EMFLAGS=(-O3 "${WARN[@]}" "${FP[@]}" --no-entry -sSTANDALONE_WASM -sALLOW_MEMORY_GROWTH=1
+         -sMAXIMUM_MEMORY=4GB -sINITIAL_MEMORY=2MB -sTOTAL_STACK=256KB -sMALLOC=emmalloc
+         -sFILESYSTEM=0 -sERROR_ON_UNDEFINED_SYMBOLS=1)
+if stale build/wasm/posenc-simd.wasm "${CORE_DEPS[@]}" src/wasm; then
+    say "wasm simd"
+    emcc "${EMFLAGS[@]}" -msimd128 -o build/wasm/posenc-simd.wasm "${CORE_SRC[@]}" src/wasm/*.c
+fi
+if stale build/wasm/posenc.wasm "${CORE_DEPS[@]}" src/wasm; then
+    say "wasm scalar"
+    emcc "${EMFLAGS[@]}" -o build/wasm/posenc.wasm "${CORE_SRC[@]}" src/wasm/*.c
+fi
+
+# --- native ----------------------------------------------------------------
+if stale build/libposenc.a "${CORE_DEPS[@]}"; then
+    say "native library"
+    rm -f build/obj/*.o
+    for src in "${CORE_SRC[@]}"; do
+        gcc "${NATIVE[@]}" -c "$src" -o "build/obj/$(basename "${src%.c}").o"
+    done
+    rm -f build/libposenc.a
+    ar rcs build/libposenc.a build/obj/*.o
+fi
+if stale build/posenc build/libposenc.a src/cli; then
+    say "native cli"
+    gcc "${NATIVE[@]}" -Isrc/core -o build/posenc src/cli/*.c build/libposenc.a
+fi
+
+# --- native test tools -----------------------------------------------------
+if stale build/test/harness build/libposenc.a tests/native; then
+    say "test harness"
+    gcc "${NATIVE[@]}" -Isrc/core -o build/test/harness tests/native/harness.c build/libposenc.a
+fi
+if stale build/test/harness-asan "${CORE_DEPS[@]}" tests/native; then
+    say "test harness (asan+ubsan)"
+    gcc "${SANITIZE[@]}" -Isrc/core -o build/test/harness-asan tests/native/harness.c "${CORE_SRC[@]}"
+fi
+if stale build/test/api-asan "${CORE_DEPS[@]}" tests/native; then
+    say "C API tests (asan+ubsan)"
+    gcc "${SANITIZE[@]}" -Isrc/core -o build/test/api-asan tests/native/api_test.c "${CORE_SRC[@]}"
+fi
+if stale build/test/oracle tests/oracle; then
+    say "oracle (quad precision)"
+    gcc -O2 -std=gnu11 -Wall -o build/test/oracle tests/oracle/*.c -lquadmath -lm
+fi

@@ -1,0 +1,16 @@
+/* Argument checks shared by the entry points: each returns PE_OK or the
+ * status that names what is wrong, before anything is written. */
+#ifndef PE_CHECK_H
+#define PE_CHECK_H
+
+#include "posenc.h"
+
+pe_status pe_check_sinusoid(const pe_sinusoid *enc);
+/* count = a * b, or PE_ERR_TOO_LARGE when it overflows size_t. */
+pe_status pe_check_product(size_t a, size_t b, size_t *count);
+/* x holds whole (length, dim) slabs: x_count a multiple of length * dim. */
+pe_status pe_check_batch(const float *x, size_t x_count, uint32_t length, uint32_t dim);
+pe_status pe_check_scratch(const void *scratch, size_t scratch_bytes, uint32_t dim);
+pe_status pe_check_scale(float scale);
+
+#endif

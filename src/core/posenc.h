@@ -1,0 +1,114 @@
+/* posenc.h: sinusoidal positional encodings for transformers.
+ *
+ * The one public header of the posenc C core. Every entry point returns a
+ * pe_status; pe_status_str() explains it. The caller owns every buffer: the
+ * core never allocates, and asks for scratch through pe_scratch_size().
+ *
+ * The encoding (Vaswani et al., "Attention is all you need"), for position p,
+ * pair i of a d-dimensional embedding and base T (default 10000):
+ *
+ *     w_i = T^(-2i/d)            PE(p, sin_i) = sin(p * w_i)
+ *                                PE(p, cos_i) = cos(p * w_i)
+ *
+ * Row layouts (d = 8, s = sine, c = cosine, digit = pair i):
+ *
+ *     PE_LAYOUT_INTERLEAVED   [s0 c0 s1 c1 s2 c2 s3 c3]   the paper's, PyTorch tutorials
+ *     PE_LAYOUT_SPLIT         [s0 s1 s2 s3 c0 c1 c2 c3]   tensor2tensor, HF Marian
+ *
+ * Accuracy: every output is within 6e-8 of the exact value (about 1 ulp of
+ * float32 near 1) for every position below 2^24, every even d up to 8192 and
+ * every base from 2 to 1e7. Positions from 2^24 up to 2^31 are served with the
+ * angle p*w_i rounded to double, adding at most p * 2^-53 (2.4e-7 at 2^31).
+ *
+ * Determinism: a value depends only on (p, i, d, T, layout). Tables, tables
+ * with any offset, position lists and the embedding add give the same bits for
+ * the same position, on every build (native, native SIMD, wasm, wasm SIMD).
+ */
+#ifndef POSENC_H
+#define POSENC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum pe_status {
+    PE_OK = 0,
+    PE_ERR_NULL = 1,          /* a required pointer is NULL */
+    PE_ERR_DIM_ODD = 2,       /* dim is odd: the embedding size must be even */
+    PE_ERR_DIM_RANGE = 3,     /* dim is 0 or above PE_MAX_DIM */
+    PE_ERR_BASE = 4,          /* base is not finite or not above 1 */
+    PE_ERR_LAYOUT = 5,        /* layout is not a pe_layout */
+    PE_ERR_POSITION = 6,      /* a position is at or beyond PE_MAX_POSITION */
+    PE_ERR_OUT_SIZE = 7,      /* out does not hold exactly the values asked for */
+    PE_ERR_X_SIZE = 8,        /* x's size is not a multiple of length * dim */
+    PE_ERR_SCRATCH = 9,       /* scratch is smaller than pe_scratch_size() */
+    PE_ERR_TABLE_ROWS = 10,   /* the learned table has too few rows */
+    PE_ERR_SCALE = 11,        /* scale is not finite */
+    PE_ERR_TOO_LARGE = 12,    /* the sizes overflow size_t */
+    PE_ERR_KERNELS = 13       /* those kernels are not compiled into this build */
+} pe_status;
+
+typedef enum pe_layout {
+    PE_LAYOUT_INTERLEAVED = 0,
+    PE_LAYOUT_SPLIT = 1
+} pe_layout;
+
+typedef struct pe_sinusoid {
+    uint32_t dim;        /* d: even, 2 ... PE_MAX_DIM */
+    double base;         /* T: finite, > 1; 10000 in the paper */
+    pe_layout layout;
+} pe_sinusoid;
+
+#define PE_MAX_DIM 65536u
+#define PE_MAX_POSITION 2147483648u /* 2^31: positions must be below it */
+
+/* A learned table or x is a row-major float array; "rows" are positions. */
+
+/* Scratch bytes every call below needs for this dim (the same for all). */
+pe_status pe_scratch_size(uint32_t dim, size_t *bytes);
+
+/* out[r*d + j] = PE(offset + r, column j) for r < length.
+ * out_count must equal length * dim. offset + length <= PE_MAX_POSITION. */
+pe_status pe_table(const pe_sinusoid *enc, uint32_t offset, uint32_t length,
+                   float *out, size_t out_count, void *scratch, size_t scratch_bytes);
+
+/* out[r*d + j] = PE(positions[r], column j) for r < count: packed sequences,
+ * decoding with a cache. Same bits as pe_table for the same positions. */
+pe_status pe_table_at(const pe_sinusoid *enc, const uint32_t *positions, size_t count,
+                      float *out, size_t out_count, void *scratch, size_t scratch_bytes);
+
+/* The embedding add, in place, for x of shape (batch, length, dim) with
+ * batch = x_count / (length * dim):
+ *     x[b, r, j] = float(float(x[b, r, j] * scale) + PE(offset + r, j))
+ * where PE is the float32 value pe_table gives. scale is often sqrt(dim). */
+pe_status pe_add(const pe_sinusoid *enc, float *x, size_t x_count, uint32_t offset,
+                 uint32_t length, float scale, void *scratch, size_t scratch_bytes);
+
+/* The same add with a learned table (table_rows x dim, nn.Embedding style):
+ *     x[b, r, j] = float(float(x[b, r, j] * scale) + table[(offset + r) * dim + j])
+ * Refuses (PE_ERR_TABLE_ROWS) when offset + length > table_rows. */
+pe_status pe_add_table(float *x, size_t x_count, uint32_t length, uint32_t dim,
+                       const float *table, uint32_t table_rows, uint32_t offset, float scale);
+
+/* Which kernels run: the plain scalar ones (the reference) or the SIMD ones.
+ * Both give the same bits. Chosen once at start-up; SIMD is the default when
+ * compiled in. PE_ERR_KERNELS when SIMD is asked of a scalar-only build. */
+typedef enum pe_kernels {
+    PE_KERNELS_SCALAR = 0,
+    PE_KERNELS_SIMD = 1
+} pe_kernels;
+
+pe_status pe_use_kernels(pe_kernels kernels);
+pe_status pe_active_kernels(pe_kernels *kernels);
+
+/* A short English sentence for a status; never NULL. */
+const char *pe_status_str(pe_status status);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* POSENC_H */

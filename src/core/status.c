@@ -1,0 +1,21 @@
+#include "posenc.h"
+
+const char *pe_status_str(pe_status status) {
+    switch (status) {
+    case PE_OK: return "ok";
+    case PE_ERR_NULL: return "a required pointer is NULL";
+    case PE_ERR_DIM_ODD: return "dim must be an even number: sines and cosines come in pairs";
+    case PE_ERR_DIM_RANGE: return "dim must be between 2 and 65536";
+    case PE_ERR_BASE: return "base must be a finite number above 1";
+    case PE_ERR_LAYOUT: return "layout must be PE_LAYOUT_INTERLEAVED or PE_LAYOUT_SPLIT";
+    case PE_ERR_POSITION: return "positions must be below 2^31 (offset + length <= 2^31)";
+    case PE_ERR_OUT_SIZE: return "out must hold exactly length * dim floats";
+    case PE_ERR_X_SIZE: return "x must hold a whole number of (length, dim) slabs";
+    case PE_ERR_SCRATCH: return "scratch is smaller than pe_scratch_size() asks for";
+    case PE_ERR_TABLE_ROWS: return "the learned table has no row for some position (offset + length > rows)";
+    case PE_ERR_SCALE: return "scale must be a finite number";
+    case PE_ERR_TOO_LARGE: return "the sizes overflow the address space";
+    case PE_ERR_KERNELS: return "those kernels are not compiled into this build";
+    }
+    return "unknown pe_status";
+}

@@ -1,0 +1,75 @@
+/* Tables of the sinusoidal encoding: rows for a range of positions, or for a
+ * list of positions. */
+#include "check.h"
+#include "kernels.h"
+
+pe_status pe_scratch_size(uint32_t dim, size_t *bytes) {
+    if (!bytes) return PE_ERR_NULL;
+    pe_sinusoid enc = {dim, 10000.0, PE_LAYOUT_INTERLEAVED};
+    pe_status st = pe_check_sinusoid(&enc);
+    if (st != PE_OK) return st;
+    *bytes = pe_plan_bytes(dim);
+    return PE_OK;
+}
+
+/* Rows offset .. offset + length - 1 into out, block by block. Blocks start at
+ * absolute multiples of PE_BLOCK_ROWS: a row's bits never depend on where the
+ * call started. */
+static void rows(const pe_plan *plan, const pe_kernel_set *k, uint32_t offset, uint32_t length,
+                 float *out) {
+    const uint32_t end = offset + length; /* <= 2^31, checked */
+    for (uint32_t p0 = offset - offset % PE_BLOCK_ROWS; p0 < end; p0 += PE_BLOCK_ROWS) {
+        uint32_t first = p0 < offset ? offset - p0 : 0;
+        uint32_t last = end - p0 < PE_BLOCK_ROWS ? end - p0 : PE_BLOCK_ROWS;
+        k->seeds(plan, p0);
+        k->recur(plan, first, last, out + (size_t)(p0 + first - offset) * plan->dim, plan->dim);
+    }
+}
+
+static pe_status check_out(const pe_sinusoid *enc, size_t rows_count, float *out, size_t out_count,
+                           const void *scratch, size_t scratch_bytes) {
+    size_t need;
+    pe_status st = pe_check_product(rows_count, enc->dim, &need);
+    if (st != PE_OK) return st;
+    if (out_count != need) return PE_ERR_OUT_SIZE;
+    if (out_count && !out) return PE_ERR_NULL;
+    return pe_check_scratch(scratch, scratch_bytes, enc->dim);
+}
+
+pe_status pe_table(const pe_sinusoid *enc, uint32_t offset, uint32_t length, float *out,
+                   size_t out_count, void *scratch, size_t scratch_bytes) {
+    pe_status st = pe_check_sinusoid(enc);
+    if (st != PE_OK) return st;
+    if ((uint64_t)offset + length > PE_MAX_POSITION) return PE_ERR_POSITION;
+    st = check_out(enc, length, out, out_count, scratch, scratch_bytes);
+    if (st != PE_OK || length == 0) return st;
+
+    pe_plan plan;
+    pe_prepare(&plan, enc, scratch);
+    rows(&plan, pe_current_kernels(), offset, length, out);
+    return PE_OK;
+}
+
+pe_status pe_table_at(const pe_sinusoid *enc, const uint32_t *positions, size_t count, float *out,
+                      size_t out_count, void *scratch, size_t scratch_bytes) {
+    pe_status st = pe_check_sinusoid(enc);
+    if (st != PE_OK) return st;
+    if (count && !positions) return PE_ERR_NULL;
+    for (size_t r = 0; r < count; r++)
+        if (positions[r] >= PE_MAX_POSITION) return PE_ERR_POSITION;
+    st = check_out(enc, count, out, out_count, scratch, scratch_bytes);
+    if (st != PE_OK || count == 0) return st;
+
+    pe_plan plan;
+    pe_prepare(&plan, enc, scratch);
+    const pe_kernel_set *k = pe_current_kernels();
+    /* Runs of consecutive positions (a packed sequence, a cache window) go
+     * through the table path together. */
+    for (size_t r = 0; r < count;) {
+        size_t run = 1;
+        while (r + run < count && positions[r + run] == positions[r] + run) run++;
+        rows(&plan, k, positions[r], (uint32_t)run, out + r * enc->dim);
+        r += run;
+    }
+    return PE_OK;
+}

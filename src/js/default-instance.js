@@ -1,0 +1,33 @@
+// The package-level API: one shared instance made by init(), and functions
+// that forward to it (or refuse with NOT_INITIALIZED before init finishes).
+import { PosencError } from './errors.js';
+import { instantiate } from './instance.js';
+
+let current = null;
+let pending = null;
+
+/**
+ * Loads the wasm once. Concurrent and later calls share the first call's
+ * promise; only after a failure does a new call try again.
+ */
+export function init(options) {
+  if (!pending) {
+    pending = instantiate(options).then(
+      (instance) => { current = instance; return { simd: instance.simd }; },
+      (error) => { pending = null; throw error; },
+    );
+  }
+  return pending;
+}
+
+function ready(call) {
+  if (current) return current;
+  throw new PosencError('NOT_INITIALIZED',
+    `${call}() was called before the wasm was loaded; await init() first`, undefined, undefined);
+}
+
+export const sinusoidal = (options) => ready('sinusoidal').sinusoidal(options);
+export const sinusoidalAt = (positions, options) => ready('sinusoidalAt').sinusoidalAt(positions, options);
+export const addSinusoidal = (x, options) => ready('addSinusoidal').addSinusoidal(x, options);
+export const addTable = (x, table, options) => ready('addTable').addTable(x, table, options);
+export const alloc = (n) => ready('alloc').alloc(n);

@@ -1,0 +1,329 @@
+// One posenc instance: a wasm module with its own memory, a persistent scratch
+// region for the core and a staging region through which JS arrays travel.
+// Every call validates all arguments first, then allocates, then writes.
+import { PosencError, refuse, describe } from './errors.js';
+import { checkOptions, checkDim, checkSpan, checkBase, checkLayout, checkScale, checkPositions } from './validate.js';
+import { WasmBuffer, pointerOf } from './wasm-buffer.js';
+import { forEachChunk } from './chunks.js';
+import { loadExports } from './loader.js';
+
+const STAGING_BYTES = 256 * 1024; // chunk size: big enough to amortise a call, small enough for caches
+const MAX_WASM_BYTES = 2 ** 32 - 2 ** 20; // wasm32 memory is 4 GiB, minus room for the stack and data
+const FLOAT = 4;
+
+// C status -> PosencError code (the backstop behind the JS checks).
+const STATUS_CODES = ['OK', 'BAD_BUFFER', 'BAD_DIM', 'BAD_DIM', 'BAD_BASE', 'BAD_LAYOUT', 'BAD_POSITION',
+  'BAD_SIZE', 'BAD_SIZE', 'TOO_LARGE', 'TABLE_TOO_SHORT', 'BAD_SCALE', 'TOO_LARGE', 'LOAD_FAILED'];
+
+const align16 = (bytes) => Math.ceil(bytes / 16) * 16;
+
+/**
+ * @param {{simd?: boolean, wasm?: unknown}} [options]
+ */
+export async function instantiate(options) {
+  const o = checkOptions(options, ['simd', 'wasm'], 'instantiate');
+  if (o.simd !== undefined && typeof o.simd !== 'boolean') refuse('BAD_OPTIONS', 'simd', 'true, false or undefined', o.simd);
+  const state = { exports: null, memory: null, release: (pointer) => state.exports.pe_free(pointer) };
+  state.exports = await loadExports(o, () => {});
+  state.memory = state.exports.memory;
+  return createInstance(state);
+}
+
+function createInstance(state) {
+  const wasm = state.exports;
+  const memory = state.memory;
+  let scratch = 0;
+  let scratchBytes = 0;
+  let staging = 0;
+  let stagingBytes = 0;
+
+  const floats = (pointer, count) => new Float32Array(memory.buffer, pointer, count);
+
+  function malloc(bytes, what) {
+    if (bytes > MAX_WASM_BYTES) {
+      throw new PosencError('TOO_LARGE', `${what} needs ${bytes} bytes; wasm32 memory holds at most 4 GiB`, what, bytes);
+    }
+    const pointer = wasm.pe_malloc(Math.max(16, bytes)) >>> 0;
+    if (pointer === 0) {
+      throw new PosencError('TOO_LARGE', `${what} needs ${bytes} bytes and wasm memory cannot grow that much`, what, bytes);
+    }
+    return pointer;
+  }
+
+  function ensureScratch(dim) {
+    const bytes = wasm.pe_wasm_scratch_size(dim) >>> 0;
+    if (bytes <= scratchBytes && scratch !== 0) return;
+    const pointer = malloc(bytes, 'scratch');
+    if (scratch !== 0) wasm.pe_free(scratch);
+    scratch = pointer;
+    scratchBytes = Math.max(16, bytes);
+  }
+
+  function ensureStaging(bytes) {
+    bytes = Math.max(STAGING_BYTES, align16(bytes));
+    if (bytes <= stagingBytes) return;
+    const pointer = malloc(bytes, 'staging');
+    if (staging !== 0) wasm.pe_free(staging);
+    staging = pointer;
+    stagingBytes = bytes;
+  }
+
+  function check(status) {
+    if (status === 0) return;
+    const text = cString(wasm.pe_wasm_status_str(status) >>> 0);
+    throw new PosencError(STATUS_CODES[status] ?? 'BAD_BUFFER', `posenc core refused the call: ${text} (status ${status})`);
+  }
+
+  function cString(pointer) {
+    const bytes = new Uint8Array(memory.buffer, pointer);
+    return new TextDecoder().decode(bytes.subarray(0, bytes.indexOf(0)));
+  }
+
+  /** A Float32Array argument of exactly `count` floats, or a BAD_BUFFER / BAD_SIZE refusal. */
+  function jsFloats(value, argument, count, shape) {
+    if (!(value instanceof Float32Array)) refuse('BAD_BUFFER', argument, 'a Float32Array or a WasmBuffer from alloc()', value);
+    if (value.length !== count) refuse('BAD_SIZE', argument, `${shape}`, value);
+    return value;
+  }
+
+  function checkBufferLength(value, argument, count, shape) {
+    if (value.length !== count) refuse('BAD_SIZE', argument, shape, value);
+  }
+
+  /** For x: a Float32Array or WasmBuffer whose length is a multiple of length * dim; returns the batch. */
+  function batchOf(x, length, dim) {
+    if (!(x instanceof Float32Array) && !(x instanceof WasmBuffer)) {
+      refuse('BAD_BUFFER', 'x', 'a Float32Array or a WasmBuffer from alloc()', x);
+    }
+    const row = length * dim;
+    if (row === 0 ? x.length !== 0 : x.length % row !== 0) {
+      refuse('BAD_SIZE', 'x', `(batch, length, dim) floats: a multiple of length·dim = ${length}·${dim} = ${row}${row === 0 ? ' (so empty)' : ''}`, x);
+    }
+    return row === 0 ? 0 : x.length / row;
+  }
+
+  function newTable(count) {
+    try {
+      return new Float32Array(count);
+    } catch (error) {
+      throw new PosencError('TOO_LARGE', `the table needs ${count} floats, more than a JS Float32Array can hold; pass out = alloc(...) or a smaller length`, 'length', count);
+    }
+  }
+
+  // ---------------------------------------------------------------- calls
+
+  // Each call: scalar checks, then allocation (which may grow memory and
+  // detach views), then buffer checks on fresh lengths, then writing.
+
+  function sinusoidal(options) {
+    const o = checkOptions(options, ['length', 'dim', 'base', 'offset', 'layout', 'out'], 'sinusoidal');
+    const dim = checkDim(o.dim);
+    const [length, offset] = checkSpan(o.length, o.offset);
+    const base = checkBase(o.base);
+    const layout = checkLayout(o.layout);
+    const count = length * dim;
+    const shape = `length·dim = ${length}·${dim} = ${count} floats`;
+    const fresh = o.out === undefined ? newTable(count) : null; // a refused size allocates nothing
+    ensureScratch(dim);
+    if (o.out instanceof WasmBuffer) {
+      const pointer = pointerOf(o.out, state, 'out');
+      checkBufferLength(o.out, 'out', count, shape);
+      if (count !== 0) check(wasm.pe_wasm_table(dim, base, layout, offset, length, pointer, count, scratch, scratchBytes));
+      return o.out;
+    }
+    ensureStaging(dim * FLOAT);
+    const out = fresh ?? jsFloats(o.out, 'out', count, shape);
+    forEachChunk(offset, length, Math.floor(stagingBytes / (dim * FLOAT)), (start, rows) => {
+      check(wasm.pe_wasm_table(dim, base, layout, start, rows, staging, rows * dim, scratch, scratchBytes));
+      out.set(floats(staging, rows * dim), (start - offset) * dim);
+    });
+    return out;
+  }
+
+  function sinusoidalAt(positions, options) {
+    const o = checkOptions(options, ['dim', 'base', 'layout', 'out'], 'sinusoidalAt');
+    const dim = checkDim(o.dim);
+    const base = checkBase(o.base);
+    const layout = checkLayout(o.layout);
+    const inWasm = positions instanceof WasmBuffer;
+    const count = inWasm ? (pointerOf(positions, state, 'positions'), positions.length) : checkPositions(positions);
+    const total = count * dim;
+    const shape = `positions.length·dim = ${count}·${dim} = ${total} floats`;
+    const fresh = o.out === undefined ? newTable(total) : null;
+    ensureScratch(dim);
+    ensureStaging(16 + (dim + 1) * FLOAT);
+    const list = inWasm ? positions.array : positions; // a view made after any growth
+    if (inWasm) checkPositions(list);
+    let outPointer = 0;
+    if (o.out instanceof WasmBuffer) {
+      outPointer = pointerOf(o.out, state, 'out');
+      checkBufferLength(o.out, 'out', total, shape);
+    }
+    const out = fresh ?? (outPointer ? o.out : jsFloats(o.out, 'out', total, shape));
+    // Staging holds up to maxRows positions (uint32), then their rows when out is a JS array.
+    let maxRows = Math.floor(stagingBytes / ((dim + 1) * FLOAT));
+    while (align16(maxRows * FLOAT) + maxRows * dim * FLOAT > stagingBytes) maxRows--;
+    const rowsAt = staging + align16(maxRows * FLOAT);
+    const isTyped = ArrayBuffer.isView(list);
+    for (let first = 0; first < count; first += maxRows) {
+      const rows = Math.min(maxRows, count - first);
+      const stage = new Uint32Array(memory.buffer, staging, rows);
+      if (isTyped) stage.set(list.subarray(first, first + rows));
+      else for (let i = 0; i < rows; i++) stage[i] = list[first + i];
+      if (outPointer !== 0) {
+        check(wasm.pe_wasm_table_at(dim, base, layout, staging, rows, outPointer + first * dim * FLOAT, rows * dim, scratch, scratchBytes));
+      } else {
+        check(wasm.pe_wasm_table_at(dim, base, layout, staging, rows, rowsAt, rows * dim, scratch, scratchBytes));
+        out.set(floats(rowsAt, rows * dim), first * dim);
+      }
+    }
+    return out;
+  }
+
+  /** Rows per chunk and batch items per group so group·rows·dim + rows·extra floats fit in staging. */
+  function plan(batch, dim, extraPerRow) {
+    const capacity = stagingBytes / FLOAT;
+    const perRow = batch * dim + extraPerRow;
+    if (perRow <= capacity) return { rows: Math.floor(capacity / perRow), group: batch };
+    return { rows: 1, group: Math.floor((capacity - extraPerRow) / dim) };
+  }
+
+  /** Copies x[b0 .. b0+group, r0 .. r0+rows, :] into wasm at `pointer`, packed as (group, rows, dim). */
+  function stageSlab(x, pointer, length, dim, b0, group, r0, rows) {
+    const stage = floats(pointer, group * rows * dim);
+    for (let b = 0; b < group; b++) {
+      const from = ((b0 + b) * length + r0) * dim;
+      stage.set(x.subarray(from, from + rows * dim), b * rows * dim);
+    }
+  }
+
+  function unstageSlab(x, pointer, length, dim, b0, group, r0, rows) {
+    const stage = floats(pointer, group * rows * dim);
+    for (let b = 0; b < group; b++) {
+      x.set(stage.subarray(b * rows * dim, (b + 1) * rows * dim), ((b0 + b) * length + r0) * dim);
+    }
+  }
+
+  function addSinusoidal(x, options) {
+    const o = checkOptions(options, ['length', 'dim', 'base', 'offset', 'layout', 'scale'], 'addSinusoidal');
+    const dim = checkDim(o.dim);
+    const [length, offset] = checkSpan(o.length, o.offset);
+    const base = checkBase(o.base);
+    const layout = checkLayout(o.layout);
+    const scale = checkScale(o.scale);
+    ensureScratch(dim);
+    if (x instanceof WasmBuffer) {
+      const pointer = pointerOf(x, state, 'x');
+      if (batchOf(x, length, dim) !== 0) {
+        check(wasm.pe_wasm_add(dim, base, layout, pointer, x.length, offset, length, scale, scratch, scratchBytes));
+      }
+      return x;
+    }
+    ensureStaging(dim * FLOAT);
+    const batch = batchOf(x, length, dim);
+    if (batch === 0) return x;
+    const { rows: maxRows, group } = plan(batch, dim, 0);
+    forEachChunk(offset, length, maxRows, (start, rows) => {
+      const r0 = start - offset;
+      for (let b0 = 0; b0 < batch; b0 += group) {
+        const g = Math.min(group, batch - b0);
+        stageSlab(x, staging, length, dim, b0, g, r0, rows);
+        check(wasm.pe_wasm_add(dim, base, layout, staging, g * rows * dim, start, rows, scale, scratch, scratchBytes));
+        unstageSlab(x, staging, length, dim, b0, g, r0, rows);
+      }
+    });
+    return x;
+  }
+
+  /** The table's row count after its type, shape and length checks. */
+  function tableRowsOf(table, dim, offset, length) {
+    if (!(table instanceof Float32Array) && !(table instanceof WasmBuffer)) {
+      refuse('BAD_BUFFER', 'table', 'a Float32Array or a WasmBuffer from alloc()', table);
+    }
+    if (table.length % dim !== 0) refuse('BAD_SIZE', 'table', `(rows, dim) floats: a multiple of dim = ${dim}`, table);
+    const rows = table.length / dim;
+    if (offset + length > rows) {
+      throw new PosencError('TABLE_TOO_SHORT',
+        `table must have at least offset + length = ${offset} + ${length} = ${offset + length} rows of dim ${dim}; got ${rows} rows (${describe(table)})`,
+        'table', table);
+    }
+    return rows;
+  }
+
+  function addTable(x, table, options) {
+    const o = checkOptions(options, ['length', 'dim', 'offset', 'scale'], 'addTable');
+    const dim = checkDim(o.dim, false);
+    const [length, offset] = checkSpan(o.length, o.offset);
+    const scale = checkScale(o.scale);
+    const xPointer = x instanceof WasmBuffer ? pointerOf(x, state, 'x') : 0;
+    const tablePointer = table instanceof WasmBuffer ? pointerOf(table, state, 'table') : 0;
+    if (!xPointer || !tablePointer) ensureStaging(2 * dim * FLOAT);
+    const batch = batchOf(x, length, dim);
+    const tableRows = tableRowsOf(table, dim, offset, length);
+    if (batch === 0) return x;
+    if (xPointer !== 0 && tablePointer !== 0) {
+      check(wasm.pe_wasm_add_table(xPointer, x.length, length, dim, tablePointer, tableRows, offset, scale));
+      return x;
+    }
+    let rowsOf = tablePointer ? null : table;
+    if (rowsOf && !xPointer && rowsOf.buffer === x.buffer) rowsOf = rowsOf.slice(); // x may alias the table
+
+    if (xPointer !== 0) {
+      // x in wasm, table in JS: stage the needed table rows, add them to each batch item.
+      forEachChunk(offset, length, Math.floor(stagingBytes / (dim * FLOAT)), (start, rows) => {
+        floats(staging, rows * dim).set(rowsOf.subarray(start * dim, (start + rows) * dim));
+        if (rows === length) {
+          check(wasm.pe_wasm_add_table(xPointer, x.length, length, dim, staging, rows, 0, scale));
+          return;
+        }
+        const r0 = start - offset;
+        for (let b = 0; b < batch; b++) {
+          const at = xPointer + (b * length + r0) * dim * FLOAT;
+          check(wasm.pe_wasm_add_table(at, rows * dim, rows, dim, staging, rows, 0, scale));
+        }
+      });
+      return x;
+    }
+    // x in JS: stage its slab, and the table rows first unless the table is in wasm already.
+    const { rows: maxRows, group } = plan(batch, dim, rowsOf ? dim : 0);
+    forEachChunk(offset, length, maxRows, (start, rows) => {
+      const r0 = start - offset;
+      let tableAt = tablePointer;
+      let tableOffset = start;
+      let tableRowCount = tableRows;
+      let slabAt = staging;
+      if (rowsOf) {
+        floats(staging, rows * dim).set(rowsOf.subarray(start * dim, (start + rows) * dim));
+        tableAt = staging;
+        tableOffset = 0;
+        tableRowCount = rows;
+        slabAt = staging + rows * dim * FLOAT;
+      }
+      for (let b0 = 0; b0 < batch; b0 += group) {
+        const g = Math.min(group, batch - b0);
+        stageSlab(x, slabAt, length, dim, b0, g, r0, rows);
+        check(wasm.pe_wasm_add_table(slabAt, g * rows * dim, rows, dim, tableAt, tableRowCount, tableOffset, scale));
+        unstageSlab(x, slabAt, length, dim, b0, g, r0, rows);
+      }
+    });
+    return x;
+  }
+
+  function alloc(n) {
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) refuse('BAD_SIZE', 'n', 'a whole number of floats ≥ 0', n);
+    const bytes = n * FLOAT;
+    if (bytes > MAX_WASM_BYTES) {
+      throw new PosencError('TOO_LARGE', `alloc(${n}) needs ${bytes} bytes; wasm32 memory holds at most 4 GiB`, 'n', n);
+    }
+    return new WasmBuffer(state, malloc(bytes, `alloc(${n})`), n);
+  }
+
+  return Object.freeze({
+    simd: wasm.pe_wasm_simd() === 1,
+    sinusoidal,
+    sinusoidalAt,
+    addSinusoidal,
+    addTable,
+    alloc,
+  });
+}

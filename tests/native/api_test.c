@@ -1,0 +1,449 @@
+/* api_test: unit tests of the posenc C API, run under ASan and UBSan.
+ *
+ * Every refusal is checked for its exact status (where the header names one)
+ * and for having written nothing: outputs live inside a block of sentinel
+ * floats that must come back bit for bit. Prints `N passed, M failed` last and
+ * exits 1 when anything failed.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "posenc.h"
+
+static int passed, failed;
+
+#define CHECK(cond, ...)                                                        \
+    do {                                                                        \
+        if (cond) {                                                             \
+            passed++;                                                           \
+        } else {                                                                \
+            failed++;                                                           \
+            fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);     \
+            fprintf(stderr, __VA_ARGS__);                                       \
+            fputc('\n', stderr);                                                \
+        }                                                                       \
+    } while (0)
+
+/* Counts one check: the call returned want. The label is a printf format. */
+#define EXPECT_STATUS(call, want, ...) expect_status((call), (want), __LINE__, __VA_ARGS__)
+
+static void expect_status(pe_status got, pe_status want, int line, const char *fmt, ...) {
+    if (got == want) {
+        passed++;
+        return;
+    }
+    failed++;
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "FAIL %s:%d: ", __FILE__, line);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, ": got %d (%s), want %d (%s)\n", (int)got, pe_status_str(got), (int)want, pe_status_str(want));
+}
+
+/* --- sentinel-guarded float buffers --------------------------------------- */
+
+#define GUARD_FLOATS 16
+
+typedef struct {
+    float *block;  /* guard | data | guard */
+    float *data;
+    size_t count;
+    float *pristine; /* the block as filled, to prove nothing was written */
+} buffer;
+
+static float sentinel(size_t k) {
+    uint32_t bits = 0x7FA50000u | (uint32_t)(k * 2654435761u >> 16); /* quiet NaNs nobody computes */
+    float f;
+    memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
+static buffer buffer_new(size_t count) {
+    buffer b;
+    size_t total = count + 2 * GUARD_FLOATS;
+    b.block = malloc(total * sizeof(float));
+    b.pristine = malloc(total * sizeof(float));
+    if (!b.block || !b.pristine) { fprintf(stderr, "out of memory\n"); exit(2); }
+    for (size_t k = 0; k < total; k++) b.block[k] = sentinel(k);
+    b.data = b.block + GUARD_FLOATS;
+    b.count = count;
+    memcpy(b.pristine, b.block, total * sizeof(float));
+    return b;
+}
+
+/* Marks the current contents as the state a refusal must leave. */
+static void buffer_snapshot(buffer *b) {
+    memcpy(b->pristine, b->block, (b->count + 2 * GUARD_FLOATS) * sizeof(float));
+}
+
+static int buffer_untouched(const buffer *b) {
+    return !memcmp(b->block, b->pristine, (b->count + 2 * GUARD_FLOATS) * sizeof(float));
+}
+
+static int guards_intact(const buffer *b) {
+    size_t g = GUARD_FLOATS * sizeof(float);
+    return !memcmp(b->block, b->pristine, g) &&
+           !memcmp(b->data + b->count, b->pristine + GUARD_FLOATS + b->count, g);
+}
+
+static void buffer_free(buffer *b) {
+    free(b->block);
+    free(b->pristine);
+}
+
+/* --- fixture -------------------------------------------------------------- */
+
+enum { DIM = 8, LENGTH = 5, OFFSET = 3, BATCH = 3 };
+
+static const pe_sinusoid good = {DIM, 10000.0, PE_LAYOUT_INTERLEAVED};
+
+static size_t scratch_need(uint32_t dim) {
+    size_t bytes = 0;
+    pe_status st = pe_scratch_size(dim, &bytes);
+    if (st != PE_OK) { fprintf(stderr, "pe_scratch_size(%u) failed: %s\n", dim, pe_status_str(st)); exit(2); }
+    return bytes;
+}
+
+/* Encodings each wrong in one way, with the status the header names for it. */
+typedef struct {
+    pe_sinusoid enc;
+    pe_status want;
+    const char *what;
+} bad_encoding;
+
+static const bad_encoding bad_encodings[] = {
+    {{0, 10000.0, PE_LAYOUT_INTERLEAVED}, PE_ERR_DIM_RANGE, "dim 0"},
+    {{1, 10000.0, PE_LAYOUT_INTERLEAVED}, PE_ERR_DIM_ODD, "dim 1"},
+    {{7, 10000.0, PE_LAYOUT_INTERLEAVED}, PE_ERR_DIM_ODD, "dim 7"},
+    {{65535, 10000.0, PE_LAYOUT_SPLIT}, PE_ERR_DIM_ODD, "dim 65535"},
+    {{65538, 10000.0, PE_LAYOUT_INTERLEAVED}, PE_ERR_DIM_RANGE, "dim 65538"},
+    {{0xFFFFFFFEu, 10000.0, PE_LAYOUT_INTERLEAVED}, PE_ERR_DIM_RANGE, "dim 2^32-2"},
+    {{DIM, NAN, PE_LAYOUT_INTERLEAVED}, PE_ERR_BASE, "base NaN"},
+    {{DIM, INFINITY, PE_LAYOUT_INTERLEAVED}, PE_ERR_BASE, "base +inf"},
+    {{DIM, -INFINITY, PE_LAYOUT_INTERLEAVED}, PE_ERR_BASE, "base -inf"},
+    {{DIM, 1.0, PE_LAYOUT_INTERLEAVED}, PE_ERR_BASE, "base 1"},
+    {{DIM, 0.5, PE_LAYOUT_INTERLEAVED}, PE_ERR_BASE, "base 0.5"},
+    {{DIM, 0.0, PE_LAYOUT_INTERLEAVED}, PE_ERR_BASE, "base 0"},
+    {{DIM, -0.0, PE_LAYOUT_INTERLEAVED}, PE_ERR_BASE, "base -0"},
+    {{DIM, -10000.0, PE_LAYOUT_INTERLEAVED}, PE_ERR_BASE, "base -10000"},
+    {{DIM, 10000.0, (pe_layout)2}, PE_ERR_LAYOUT, "layout 2"},
+    {{DIM, 10000.0, (pe_layout)1000}, PE_ERR_LAYOUT, "layout 1000"},
+    {{DIM, 10000.0, (pe_layout)0xFFFFFFFFu}, PE_ERR_LAYOUT, "layout 0xFFFFFFFF"},
+};
+#define N_BAD_ENCODINGS (sizeof bad_encodings / sizeof bad_encodings[0])
+
+/* --- tests ---------------------------------------------------------------- */
+
+static void test_status_str(void) {
+    const char *known[PE_ERR_KERNELS + 1];
+    const char *unknown[] = {pe_status_str((pe_status)(PE_ERR_KERNELS + 1)), pe_status_str((pe_status)1000),
+                             pe_status_str((pe_status)-1)};
+    for (int s = 0; s <= PE_ERR_KERNELS; s++) {
+        known[s] = pe_status_str((pe_status)s);
+        CHECK(known[s] && known[s][0], "status %d has no text", s);
+    }
+    for (int u = 0; u < 3; u++) CHECK(unknown[u] && unknown[u][0], "unknown status %d has no text", u);
+    for (int s = 0; s <= PE_ERR_KERNELS; s++) {
+        if (!known[s]) continue;
+        for (int t = s + 1; t <= PE_ERR_KERNELS; t++)
+            CHECK(!known[t] || strcmp(known[s], known[t]), "statuses %d and %d share the text '%s'", s, t, known[s]);
+        CHECK(!unknown[0] || strcmp(known[s], unknown[0]), "status %d reads like an unknown one: '%s'", s, known[s]);
+    }
+}
+
+static void test_scratch_size(void) {
+    size_t bytes = 12345;
+    EXPECT_STATUS(pe_scratch_size(DIM, NULL), PE_ERR_NULL, "NULL bytes");
+    EXPECT_STATUS(pe_scratch_size(2, &bytes), PE_OK, "dim 2");
+    EXPECT_STATUS(pe_scratch_size(PE_MAX_DIM, &bytes), PE_OK, "dim PE_MAX_DIM");
+    for (size_t k = 0; k < N_BAD_ENCODINGS; k++) {
+        if (bad_encodings[k].want != PE_ERR_DIM_ODD && bad_encodings[k].want != PE_ERR_DIM_RANGE) continue;
+        EXPECT_STATUS(pe_scratch_size(bad_encodings[k].enc.dim, &bytes), bad_encodings[k].want, "%s",
+                      bad_encodings[k].what);
+    }
+}
+
+static void test_kernels(void) {
+    pe_kernels k = (pe_kernels)99;
+    EXPECT_STATUS(pe_active_kernels(NULL), PE_ERR_NULL, "pe_active_kernels(NULL)");
+    EXPECT_STATUS(pe_active_kernels(&k), PE_OK, "pe_active_kernels");
+    CHECK(k == PE_KERNELS_SIMD, "SIMD should be the default in a build with SIMD compiled in, got %d", (int)k);
+
+    /* Both kernel sets give the same bits. */
+    size_t need = scratch_need(DIM);
+    buffer s = buffer_new(need / sizeof(float) + 1);
+    buffer a = buffer_new(37 * DIM), b = buffer_new(37 * DIM);
+    EXPECT_STATUS(pe_use_kernels(PE_KERNELS_SCALAR), PE_OK, "use scalar");
+    EXPECT_STATUS(pe_active_kernels(&k), PE_OK, "pe_active_kernels");
+    CHECK(k == PE_KERNELS_SCALAR, "active %d after choosing scalar", (int)k);
+    EXPECT_STATUS(pe_table(&good, 1000, 37, a.data, a.count, s.data, need), PE_OK, "scalar table");
+    EXPECT_STATUS(pe_use_kernels(PE_KERNELS_SIMD), PE_OK, "use simd");
+    EXPECT_STATUS(pe_active_kernels(&k), PE_OK, "pe_active_kernels");
+    CHECK(k == PE_KERNELS_SIMD, "active %d after choosing simd", (int)k);
+    EXPECT_STATUS(pe_table(&good, 1000, 37, b.data, b.count, s.data, need), PE_OK, "simd table");
+    CHECK(!memcmp(a.data, b.data, a.count * sizeof(float)), "scalar and SIMD kernels differ");
+    CHECK(guards_intact(&a) && guards_intact(&b) && guards_intact(&s), "a guard changed");
+
+    /* An unknown kernel set is refused and changes nothing. */
+    CHECK(pe_use_kernels((pe_kernels)7) != PE_OK, "kernels 7 accepted");
+    EXPECT_STATUS(pe_active_kernels(&k), PE_OK, "pe_active_kernels");
+    CHECK(k == PE_KERNELS_SIMD, "kernels changed to %d by a refused call", (int)k);
+    buffer_free(&s);
+    buffer_free(&a);
+    buffer_free(&b);
+}
+
+/* d = 4, base 10000: row 1 is sin 1, cos 1, sin 0.01, cos 0.01 (and split). */
+static void test_small_values(void) {
+    size_t need = scratch_need(4);
+    buffer s = buffer_new(need / sizeof(float) + 1);
+    buffer out = buffer_new(10 * 4);
+    for (int layout = 0; layout < 2; layout++) {
+        pe_sinusoid enc = {4, 10000.0, (pe_layout)layout};
+        EXPECT_STATUS(pe_table(&enc, 0, 10, out.data, out.count, s.data, need), PE_OK, "d=4 table");
+        /* libm's values, folded by the compiler (the link has no -lm). */
+        const double want_sin[2] = {sin(1.0), sin(pow(10000.0, -0.5))};
+        const double want_cos[2] = {cos(1.0), cos(pow(10000.0, -0.5))};
+        for (int i = 0; i < 2; i++) {
+            float sv = out.data[4 + (layout ? i : 2 * i)], cv = out.data[4 + (layout ? 2 + i : 2 * i + 1)];
+            CHECK(fabs(sv - want_sin[i]) <= 6e-8, "layout %d sin pair %d: %.9g vs %.17g", layout, i, sv, want_sin[i]);
+            CHECK(fabs(cv - want_cos[i]) <= 6e-8, "layout %d cos pair %d: %.9g vs %.17g", layout, i, cv, want_cos[i]);
+        }
+        for (int j = 0; j < 4; j++) /* row 0: sin 0 = 0, cos 0 = 1 */
+            CHECK(out.data[j] == ((layout ? j >= 2 : j % 2) ? 1.0f : 0.0f), "row 0 column %d is %.9g", j, out.data[j]);
+    }
+    CHECK(guards_intact(&out) && guards_intact(&s), "a guard changed");
+    buffer_free(&s);
+    buffer_free(&out);
+}
+
+static void test_table(void) {
+    size_t need = scratch_need(DIM);
+    buffer s = buffer_new(need / sizeof(float) + 1);
+    buffer out = buffer_new(LENGTH * DIM);
+    float *o = out.data;
+    const size_t n = out.count;
+    void *sc = s.data;
+    const uint32_t max = PE_MAX_POSITION;
+
+#define REFUSED(call, want, ...)                                                    \
+    do {                                                                            \
+        EXPECT_STATUS(call, want, __VA_ARGS__);                                     \
+        CHECK(buffer_untouched(&out), "out written by a refused call: " __VA_ARGS__); \
+    } while (0)
+
+    REFUSED(pe_table(NULL, OFFSET, LENGTH, o, n, sc, need), PE_ERR_NULL, "pe_table NULL enc");
+    REFUSED(pe_table(&good, OFFSET, LENGTH, NULL, n, sc, need), PE_ERR_NULL, "pe_table NULL out");
+    if (need) REFUSED(pe_table(&good, OFFSET, LENGTH, o, n, NULL, need), PE_ERR_NULL, "pe_table NULL scratch");
+    for (size_t k = 0; k < N_BAD_ENCODINGS; k++) {
+        const bad_encoding *b = &bad_encodings[k];
+        /* out_count matches the bad dim, so only the encoding is wrong; out is
+         * big enough for dim 7 and smaller, and the others must be refused
+         * before anything is written anyway. */
+        REFUSED(pe_table(&b->enc, OFFSET, 1, o, b->enc.dim, sc, need), b->want, "pe_table %s", b->what);
+    }
+    REFUSED(pe_table(&good, max - LENGTH + 1, LENGTH, o, n, sc, need), PE_ERR_POSITION, "pe_table offset+length = 2^31+1");
+    REFUSED(pe_table(&good, max, 1, o, DIM, sc, need), PE_ERR_POSITION, "pe_table offset 2^31");
+    REFUSED(pe_table(&good, 0xFFFFFFFFu, LENGTH, o, n, sc, need), PE_ERR_POSITION, "pe_table offset+length wraps uint32");
+    REFUSED(pe_table(&good, 0, max + 1, o, (size_t)(max + 1) * DIM, sc, need), PE_ERR_POSITION, "pe_table length 2^31+1");
+    REFUSED(pe_table(&good, OFFSET, LENGTH, o, n - 1, sc, need), PE_ERR_OUT_SIZE, "pe_table out_count - 1");
+    REFUSED(pe_table(&good, OFFSET, LENGTH, o, n + 1, sc, need), PE_ERR_OUT_SIZE, "pe_table out_count + 1");
+    REFUSED(pe_table(&good, OFFSET, LENGTH, o, 0, sc, need), PE_ERR_OUT_SIZE, "pe_table out_count 0");
+    REFUSED(pe_table(&good, OFFSET, LENGTH, o, n / 2, sc, need), PE_ERR_OUT_SIZE, "pe_table out_count half");
+    if (need) {
+        REFUSED(pe_table(&good, OFFSET, LENGTH, o, n, sc, need - 1), PE_ERR_SCRATCH, "pe_table scratch - 1");
+        REFUSED(pe_table(&good, OFFSET, LENGTH, o, n, sc, 0), PE_ERR_SCRATCH, "pe_table scratch 0");
+    }
+    CHECK(guards_intact(&s), "scratch guard changed");
+
+    /* The edges that must work: the last rows below 2^31, and an empty table. */
+    EXPECT_STATUS(pe_table(&good, max - LENGTH, LENGTH, o, n, sc, need), PE_OK, "pe_table ending at 2^31");
+    for (size_t k = 0; k < n; k++) CHECK(fabsf(o[k]) <= 1.0f, "value %zu is %.9g", k, o[k]);
+    EXPECT_STATUS(pe_table(&good, max, 0, o, 0, sc, need), PE_OK, "pe_table length 0 at offset 2^31");
+    EXPECT_STATUS(pe_table(&good, OFFSET, LENGTH, o, n, sc, need + 64), PE_OK, "pe_table larger scratch");
+    CHECK(guards_intact(&out) && guards_intact(&s), "a guard changed");
+#undef REFUSED
+    buffer_free(&s);
+    buffer_free(&out);
+}
+
+static void test_table_at(void) {
+    size_t need = scratch_need(DIM);
+    buffer s = buffer_new(need / sizeof(float) + 1);
+    buffer out = buffer_new(LENGTH * DIM), ref = buffer_new(LENGTH * DIM);
+    float *o = out.data;
+    const size_t n = out.count;
+    void *sc = s.data;
+    uint32_t pos[LENGTH] = {OFFSET, OFFSET + 1, OFFSET + 2, OFFSET + 3, OFFSET + 4};
+
+#define REFUSED(call, want, ...)                                                    \
+    do {                                                                            \
+        EXPECT_STATUS(call, want, __VA_ARGS__);                                     \
+        CHECK(buffer_untouched(&out), "out written by a refused call: " __VA_ARGS__); \
+    } while (0)
+
+    REFUSED(pe_table_at(NULL, pos, LENGTH, o, n, sc, need), PE_ERR_NULL, "pe_table_at NULL enc");
+    REFUSED(pe_table_at(&good, NULL, LENGTH, o, n, sc, need), PE_ERR_NULL, "pe_table_at NULL positions");
+    REFUSED(pe_table_at(&good, pos, LENGTH, NULL, n, sc, need), PE_ERR_NULL, "pe_table_at NULL out");
+    if (need) REFUSED(pe_table_at(&good, pos, LENGTH, o, n, NULL, need), PE_ERR_NULL, "pe_table_at NULL scratch");
+    for (size_t k = 0; k < N_BAD_ENCODINGS; k++) {
+        const bad_encoding *b = &bad_encodings[k];
+        REFUSED(pe_table_at(&b->enc, pos, 1, o, b->enc.dim, sc, need), b->want, "pe_table_at %s", b->what);
+    }
+    const uint32_t too_far[] = {PE_MAX_POSITION, PE_MAX_POSITION + 1u, 0xFFFFFFFFu};
+    for (int k = 0; k < 3; k++) {
+        uint32_t bad[LENGTH];
+        memcpy(bad, pos, sizeof bad);
+        bad[LENGTH - 1] = too_far[k]; /* last, so a core that writes as it checks is caught */
+        REFUSED(pe_table_at(&good, bad, LENGTH, o, n, sc, need), PE_ERR_POSITION, "pe_table_at position %u", too_far[k]);
+    }
+    REFUSED(pe_table_at(&good, pos, LENGTH, o, n - 1, sc, need), PE_ERR_OUT_SIZE, "pe_table_at out_count - 1");
+    REFUSED(pe_table_at(&good, pos, LENGTH, o, n + DIM, sc, need), PE_ERR_OUT_SIZE, "pe_table_at out_count + dim");
+    /* count * dim overflows size_t: refused before positions or out are read. */
+    REFUSED(pe_table_at(&good, pos, SIZE_MAX / DIM + 1, o, n, sc, need), PE_ERR_TOO_LARGE, "pe_table_at count*dim overflows");
+    REFUSED(pe_table_at(&good, pos, SIZE_MAX, o, n, sc, need), PE_ERR_TOO_LARGE, "pe_table_at count SIZE_MAX");
+    if (need) REFUSED(pe_table_at(&good, pos, LENGTH, o, n, sc, need - 1), PE_ERR_SCRATCH, "pe_table_at scratch - 1");
+
+    /* Same bits as pe_table for the same positions, in any order. */
+    EXPECT_STATUS(pe_table(&good, OFFSET, LENGTH, ref.data, ref.count, sc, need), PE_OK, "pe_table");
+    EXPECT_STATUS(pe_table_at(&good, pos, LENGTH, o, n, sc, need), PE_OK, "pe_table_at");
+    CHECK(!memcmp(o, ref.data, n * sizeof(float)), "pe_table_at differs from pe_table");
+    uint32_t rev[LENGTH];
+    for (int k = 0; k < LENGTH; k++) rev[k] = pos[LENGTH - 1 - k];
+    EXPECT_STATUS(pe_table_at(&good, rev, LENGTH, o, n, sc, need), PE_OK, "pe_table_at reversed");
+    for (int k = 0; k < LENGTH; k++)
+        CHECK(!memcmp(o + k * DIM, ref.data + (LENGTH - 1 - k) * DIM, DIM * sizeof(float)), "reversed row %d differs", k);
+    uint32_t last = PE_MAX_POSITION - 1;
+    EXPECT_STATUS(pe_table_at(&good, &last, 1, o, DIM, sc, need), PE_OK, "pe_table_at position 2^31-1");
+    EXPECT_STATUS(pe_table_at(&good, pos, 0, o, 0, sc, need), PE_OK, "pe_table_at count 0");
+    CHECK(guards_intact(&out) && guards_intact(&ref) && guards_intact(&s), "a guard changed");
+#undef REFUSED
+    buffer_free(&s);
+    buffer_free(&out);
+    buffer_free(&ref);
+}
+
+static void test_add(void) {
+    size_t need = scratch_need(DIM);
+    buffer s = buffer_new(need / sizeof(float) + 1);
+    buffer x = buffer_new(BATCH * LENGTH * DIM), pe = buffer_new(LENGTH * DIM);
+    for (size_t k = 0; k < x.count; k++) x.data[k] = (float)k * 0.25f - 7.0f;
+    buffer_snapshot(&x);
+    float *xp = x.data;
+    const size_t n = x.count;
+    void *sc = s.data;
+    const uint32_t max = PE_MAX_POSITION;
+
+#define REFUSED(call, want, ...)                                                  \
+    do {                                                                          \
+        EXPECT_STATUS(call, want, __VA_ARGS__);                                   \
+        CHECK(buffer_untouched(&x), "x changed by a refused call: " __VA_ARGS__); \
+    } while (0)
+
+    REFUSED(pe_add(NULL, xp, n, OFFSET, LENGTH, 1.0f, sc, need), PE_ERR_NULL, "pe_add NULL enc");
+    REFUSED(pe_add(&good, NULL, n, OFFSET, LENGTH, 1.0f, sc, need), PE_ERR_NULL, "pe_add NULL x");
+    if (need) REFUSED(pe_add(&good, xp, n, OFFSET, LENGTH, 1.0f, NULL, need), PE_ERR_NULL, "pe_add NULL scratch");
+    for (size_t k = 0; k < N_BAD_ENCODINGS; k++) {
+        const bad_encoding *b = &bad_encodings[k];
+        REFUSED(pe_add(&b->enc, xp, b->enc.dim, OFFSET, 1, 1.0f, sc, need), b->want, "pe_add %s", b->what);
+    }
+    REFUSED(pe_add(&good, xp, n, max - LENGTH + 1, LENGTH, 1.0f, sc, need), PE_ERR_POSITION, "pe_add offset+length = 2^31+1");
+    REFUSED(pe_add(&good, xp, n, 0xFFFFFFFFu, LENGTH, 1.0f, sc, need), PE_ERR_POSITION, "pe_add offset+length wraps");
+    REFUSED(pe_add(&good, xp, n + 1, OFFSET, LENGTH, 1.0f, sc, need), PE_ERR_X_SIZE, "pe_add x_count + 1");
+    REFUSED(pe_add(&good, xp, n - 1, OFFSET, LENGTH, 1.0f, sc, need), PE_ERR_X_SIZE, "pe_add x_count - 1");
+    REFUSED(pe_add(&good, xp, DIM, OFFSET, LENGTH, 1.0f, sc, need), PE_ERR_X_SIZE, "pe_add x_count = one row");
+    REFUSED(pe_add(&good, xp, n, OFFSET, LENGTH, NAN, sc, need), PE_ERR_SCALE, "pe_add scale NaN");
+    REFUSED(pe_add(&good, xp, n, OFFSET, LENGTH, INFINITY, sc, need), PE_ERR_SCALE, "pe_add scale +inf");
+    REFUSED(pe_add(&good, xp, n, OFFSET, LENGTH, -INFINITY, sc, need), PE_ERR_SCALE, "pe_add scale -inf");
+    if (need) REFUSED(pe_add(&good, xp, n, OFFSET, LENGTH, 1.0f, sc, need - 1), PE_ERR_SCRATCH, "pe_add scratch - 1");
+
+    /* x = float(float(x * scale) + PE), PE being pe_table's bits. */
+    const float scale = 2.828427125f; /* float(sqrt(8)) */
+    EXPECT_STATUS(pe_table(&good, OFFSET, LENGTH, pe.data, pe.count, sc, need), PE_OK, "pe_table");
+    EXPECT_STATUS(pe_add(&good, xp, n, OFFSET, LENGTH, scale, sc, need), PE_OK, "pe_add");
+    int exact = 1;
+    for (size_t k = 0; k < n; k++) {
+        volatile float scaled = x.pristine[GUARD_FLOATS + k] * scale;
+        volatile float want = scaled + pe.data[k % pe.count];
+        if (memcmp(&x.data[k], (const void *)&want, sizeof(float))) {
+            exact = 0;
+            fprintf(stderr, "pe_add element %zu: %.9g, want %.9g\n", k, x.data[k], want);
+            break;
+        }
+    }
+    CHECK(exact, "pe_add is not float(float(x*scale) + PE)");
+    CHECK(guards_intact(&x) && guards_intact(&pe) && guards_intact(&s), "a guard changed");
+#undef REFUSED
+    buffer_free(&s);
+    buffer_free(&x);
+    buffer_free(&pe);
+}
+
+static void test_add_table(void) {
+    enum { ROWS = OFFSET + LENGTH };
+    buffer x = buffer_new(BATCH * LENGTH * DIM), table = buffer_new(ROWS * DIM);
+    for (size_t k = 0; k < x.count; k++) x.data[k] = 3.0f - (float)k * 0.125f;
+    for (size_t k = 0; k < table.count; k++) table.data[k] = (float)k / 64.0f;
+    buffer_snapshot(&x);
+    buffer_snapshot(&table);
+    float *xp = x.data, *t = table.data;
+    const size_t n = x.count;
+
+#define REFUSED(call, want, ...)                                                  \
+    do {                                                                          \
+        EXPECT_STATUS(call, want, __VA_ARGS__);                                   \
+        CHECK(buffer_untouched(&x), "x changed by a refused call: " __VA_ARGS__); \
+    } while (0)
+
+    REFUSED(pe_add_table(NULL, n, LENGTH, DIM, t, ROWS, OFFSET, 1.0f), PE_ERR_NULL, "pe_add_table NULL x");
+    REFUSED(pe_add_table(xp, n, LENGTH, DIM, NULL, ROWS, OFFSET, 1.0f), PE_ERR_NULL, "pe_add_table NULL table");
+    REFUSED(pe_add_table(xp, n, LENGTH, DIM, t, ROWS - 1, OFFSET, 1.0f), PE_ERR_TABLE_ROWS, "pe_add_table rows - 1");
+    REFUSED(pe_add_table(xp, n, LENGTH, DIM, t, ROWS, OFFSET + 1, 1.0f), PE_ERR_TABLE_ROWS, "pe_add_table offset + 1");
+    REFUSED(pe_add_table(xp, n, LENGTH, DIM, t, ROWS, 0xFFFFFFF0u, 1.0f), PE_ERR_TABLE_ROWS, "pe_add_table offset+length wraps uint32");
+    REFUSED(pe_add_table(xp, n, LENGTH, DIM, t, 0, 0, 1.0f), PE_ERR_TABLE_ROWS, "pe_add_table rows 0");
+    REFUSED(pe_add_table(xp, n + 1, LENGTH, DIM, t, ROWS, OFFSET, 1.0f), PE_ERR_X_SIZE, "pe_add_table x_count + 1");
+    REFUSED(pe_add_table(xp, n - DIM, LENGTH, DIM, t, ROWS, OFFSET, 1.0f), PE_ERR_X_SIZE, "pe_add_table x_count - dim");
+    REFUSED(pe_add_table(xp, n, LENGTH, DIM, t, ROWS, OFFSET, NAN), PE_ERR_SCALE, "pe_add_table scale NaN");
+    REFUSED(pe_add_table(xp, n, LENGTH, DIM, t, ROWS, OFFSET, INFINITY), PE_ERR_SCALE, "pe_add_table scale +inf");
+    REFUSED(pe_add_table(xp, n, LENGTH, DIM, t, ROWS, OFFSET, -INFINITY), PE_ERR_SCALE, "pe_add_table scale -inf");
+    /* The header leaves the status of a zero dim open; it must be refused. */
+    CHECK(pe_add_table(xp, n, LENGTH, 0, t, ROWS, OFFSET, 1.0f) != PE_OK, "pe_add_table dim 0 accepted");
+    CHECK(buffer_untouched(&x), "x changed by pe_add_table dim 0");
+
+    const float scale = 1.5f;
+    EXPECT_STATUS(pe_add_table(xp, n, LENGTH, DIM, t, ROWS, OFFSET, scale), PE_OK, "pe_add_table");
+    int exact = 1;
+    for (size_t k = 0; k < n; k++) {
+        volatile float scaled = x.pristine[GUARD_FLOATS + k] * scale;
+        volatile float want = scaled + t[OFFSET * DIM + k % (LENGTH * DIM)];
+        if (memcmp(&x.data[k], (const void *)&want, sizeof(float))) {
+            exact = 0;
+            fprintf(stderr, "pe_add_table element %zu: %.9g, want %.9g\n", k, x.data[k], want);
+            break;
+        }
+    }
+    CHECK(exact, "pe_add_table is not float(float(x*scale) + table)");
+    CHECK(buffer_untouched(&table), "pe_add_table wrote to its table");
+    CHECK(guards_intact(&x), "a guard changed");
+#undef REFUSED
+    buffer_free(&x);
+    buffer_free(&table);
+}
+
+int main(void) {
+    test_status_str();
+    test_scratch_size();
+    test_kernels();
+    test_small_values();
+    test_table();
+    test_table_at();
+    test_add();
+    test_add_table();
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}

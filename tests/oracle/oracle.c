@@ -1,0 +1,107 @@
+/* oracle: sinusoidal positional encodings in quad precision, for tests.
+ *
+ * Independent of the core: the frequency is BASE^(-2i/DIM) by powq, the angle
+ * p * w_i is formed in __float128 and sinq/cosq (libquadmath, full argument
+ * reduction) give the value, which is rounded once to double. The error of a
+ * printed value is below 1e-16 absolute for every position below 2^32 and
+ * any DIM, BASE; far below the float32 core's promised 6e-8.
+ *
+ * Usage:
+ *   oracle table DIM BASE LAYOUT OFFSET LENGTH
+ *       writes LENGTH x DIM little-endian float64: rows OFFSET ... OFFSET+LENGTH-1
+ *   oracle at DIM BASE LAYOUT
+ *       reads little-endian uint32 positions on stdin, writes their rows the same way
+ * LAYOUT is `interleaved` ([s0 c0 s1 c1 ...]) or `split` ([s0 s1 ... c0 c1 ...]).
+ * Exit 2 with a message on bad arguments, 1 on an I/O failure.
+ */
+#include <errno.h>
+#include <math.h>
+#include <quadmath.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void usage_exit(const char *why) {
+    fprintf(stderr, "oracle: %s\n"
+            "usage: oracle table DIM BASE LAYOUT OFFSET LENGTH\n"
+            "       oracle at DIM BASE LAYOUT   (uint32 positions on stdin)\n", why);
+    exit(2);
+}
+
+static uint64_t parse_uint(const char *s, uint64_t max, const char *what) {
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || end == s || *end || s[0] == '-' || v > max) {
+        fprintf(stderr, "oracle: bad %s '%s' (an integer 0...%llu)\n", what, s,
+                (unsigned long long)max);
+        exit(2);
+    }
+    return v;
+}
+
+typedef struct {
+    uint32_t dim;
+    int split;
+    __float128 *freq; /* dim/2 frequencies BASE^(-2i/DIM) */
+} encoding;
+
+static encoding parse_encoding(char **argv) {
+    encoding e;
+    e.dim = (uint32_t)parse_uint(argv[0], 1u << 20, "DIM");
+    if (e.dim == 0 || e.dim % 2) usage_exit("DIM must be even and positive");
+    char *end;
+    double base = strtod(argv[1], &end);
+    if (end == argv[1] || *end || !isfinite(base) || !(base > 1)) usage_exit("BASE must be finite and > 1");
+    if (!strcmp(argv[2], "interleaved")) e.split = 0;
+    else if (!strcmp(argv[2], "split")) e.split = 1;
+    else usage_exit("LAYOUT must be interleaved or split");
+    e.freq = malloc(sizeof(__float128) * (e.dim / 2));
+    if (!e.freq) { fprintf(stderr, "oracle: out of memory\n"); exit(1); }
+    /* The base is the double the caller named, taken exactly. */
+    __float128 qbase = base;
+    for (uint32_t i = 0; i < e.dim / 2; i++)
+        e.freq[i] = powq(qbase, -(__float128)(2 * (uint64_t)i) / (__float128)e.dim);
+    return e;
+}
+
+static void write_row(const encoding *e, uint64_t p, double *row) {
+    uint32_t half = e->dim / 2;
+    for (uint32_t i = 0; i < half; i++) {
+        __float128 s, c;
+        sincosq((__float128)p * e->freq[i], &s, &c);
+        if (e->split) { row[i] = (double)s; row[half + i] = (double)c; }
+        else { row[2 * i] = (double)s; row[2 * i + 1] = (double)c; }
+    }
+    if (fwrite(row, sizeof(double), e->dim, stdout) != e->dim) {
+        fprintf(stderr, "oracle: write failed\n");
+        exit(1);
+    }
+}
+
+int main(int argc, char **argv) {
+    static char outbuf[1 << 20];
+    setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
+    if (argc < 2) usage_exit("no command");
+    int table = !strcmp(argv[1], "table"), at = !strcmp(argv[1], "at");
+    if (!(table && argc == 7) && !(at && argc == 5)) usage_exit("bad command or argument count");
+    encoding e = parse_encoding(argv + 2);
+    double *row = malloc(sizeof(double) * e.dim);
+    if (!row) { fprintf(stderr, "oracle: out of memory\n"); return 1; }
+    if (table) {
+        uint64_t offset = parse_uint(argv[5], UINT32_MAX, "OFFSET");
+        uint64_t length = parse_uint(argv[6], UINT32_MAX, "LENGTH");
+        for (uint64_t r = 0; r < length; r++) write_row(&e, offset + r, row);
+    } else {
+        uint32_t pos[4096];
+        size_t n;
+        while ((n = fread(pos, sizeof pos[0], 4096, stdin)) > 0)
+            for (size_t k = 0; k < n; k++) write_row(&e, pos[k], row);
+        if (ferror(stdin)) { fprintf(stderr, "oracle: read failed\n"); return 1; }
+    }
+    if (fflush(stdout)) { fprintf(stderr, "oracle: write failed\n"); return 1; }
+    free(row);
+    free(e.freq);
+    return 0;
+}

@@ -1,0 +1,37 @@
+// High-DPI canvases: the backing store follows the CSS size times
+// devicePixelRatio, and drawing code works in CSS pixels.
+
+/** Sizes canvas for its CSS box; returns { ctx, width, height, ratio } in CSS pixels. */
+export function fitCanvas(canvas, cssWidth, cssHeight) {
+  const ratio = Math.max(1, window.devicePixelRatio || 1);
+  const w = Math.max(1, Math.round(cssWidth * ratio));
+  const h = Math.max(1, Math.round(cssHeight * ratio));
+  if (canvas.width !== w) canvas.width = w;
+  if (canvas.height !== h) canvas.height = h;
+  canvas.style.width = `${cssWidth}px`;
+  canvas.style.height = `${cssHeight}px`;
+  const ctx = canvas.getContext('2d');
+  ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+  return { ctx, width: cssWidth, height: cssHeight, ratio };
+}
+
+/** The theme's colours, read from CSS custom properties so canvases follow the page. */
+export function themeColors() {
+  const style = getComputedStyle(document.documentElement);
+  const read = (name) => style.getPropertyValue(name).trim();
+  return {
+    bg: read('--figure-bg'),
+    fg: read('--fg'),
+    muted: read('--muted'),
+    grid: read('--grid'),
+    accent: read('--accent'),
+    font: '12px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
+    smallFont: '11px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
+  };
+}
+
+/** Width available to a figure inside its container, in CSS pixels. */
+export function availableWidth(element, fallback = 640) {
+  const w = element.clientWidth;
+  return w > 0 ? w : fallback;
+}

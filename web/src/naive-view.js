@@ -1,0 +1,90 @@
+// View 5: why sinusoids. The raw index grows without bound; p/(length − 1)
+// stays in [0, 1] but its step between neighbours depends on the length; the
+// sinusoidal rows stay bounded and their step is the same for every length.
+import { pairColor } from './colormap.js';
+import { columnOf, tableShape, tableView } from './encoding.js';
+import { fixed6 } from './format.js';
+import { drawLinePlot } from './line-plot.js';
+
+/** Plots at most this many points per curve; values are sampled evenly. */
+const MAX_POINTS = 1200;
+
+export function createNaiveView({ raw, norm, sin, facts }) {
+  function render() {
+    const { dim: d, length, offset, layout } = tableShape();
+    const table = tableView();
+    const stride = Math.max(1, Math.ceil(length / MAX_POINTS));
+    const rows = [];
+    for (let r = 0; r < length; r += stride) rows.push(r);
+    if (rows[rows.length - 1] !== length - 1) rows.push(length - 1);
+    const x = Float64Array.from(rows, (r) => offset + r);
+    const span = Math.max(1, length - 1);
+    const height = 220;
+
+    drawLinePlot(raw, {
+      title: 'Raw index p',
+      xLabel: 'position p',
+      yLabel: 'feature',
+      x,
+      series: [{ label: 'p', values: x, stroke: pairColor(1), width: 2 }],
+      height,
+    });
+    drawLinePlot(norm, {
+      title: 'p / (length − 1)',
+      xLabel: 'position p',
+      yLabel: 'feature',
+      x,
+      series: [{ label: 'p/(length−1)', values: Float64Array.from(rows, (r) => r / span), stroke: pairColor(4), width: 2 }],
+      height,
+      yRange: [-0.05, 1.05],
+    });
+    // The two fastest and the slowest pair's sine, straight from the table.
+    const pairs = [...new Set([0, Math.min(1, d / 2 - 1), d / 2 - 1])];
+    drawLinePlot(sin, {
+      title: 'Sinusoidal (sine of pairs ' + pairs.join(', ') + ')',
+      xLabel: 'position p',
+      yLabel: 'feature',
+      x,
+      series: pairs.map((i) => {
+        const j = columnOf(i, 'sin', d, layout);
+        return { label: `d${j}`, values: Float64Array.from(rows, (r) => table[r * d + j]), stroke: pairColor(i), width: 1.5 };
+      }),
+      height,
+      yRange: [-1.08, 1.08],
+    });
+
+    // Step between neighbouring rows of the table, in Euclidean distance.
+    let minStep = Infinity;
+    let maxStep = -Infinity;
+    for (let r = 0; r + 1 < length; r++) {
+      let sum = 0;
+      for (let j = 0; j < d; j++) {
+        const diff = table[(r + 1) * d + j] - table[r * d + j];
+        sum += diff * diff;
+      }
+      const step = Math.sqrt(sum);
+      if (step < minStep) minStep = step;
+      if (step > maxStep) maxStep = step;
+    }
+    const items = [
+      `Raw index: the last position here is ${offset + length - 1}, far outside the ±1 range of the other features ` +
+        'of an embedding, and a longer text only pushes it further.',
+      `p / (length − 1): bounded, but the step between neighbours is 1/(length − 1) = ` +
+        `${length > 1 ? fixed6(1 / (length - 1)) : '—'} at length ${length}; the same value means a different ` +
+        `position in a text of another length (at length 10 the step is ${fixed6(1 / 9)}, at 8192 it is ${fixed6(1 / 8191)}).`,
+      length > 1
+        ? `Sinusoidal: every value in [−1, 1], and the distance ‖PE(p+1) − PE(p)‖ between neighbours is ` +
+          `${fixed6(minStep)} … ${fixed6(maxStep)} over this whole table: the same at every position and for every length.`
+        : 'Sinusoidal: every value in [−1, 1]; pick a length ≥ 2 to see the step between neighbours.',
+    ];
+    facts.replaceChildren(
+      ...items.map((t) => {
+        const li = document.createElement('li');
+        li.textContent = t;
+        return li;
+      }),
+    );
+  }
+
+  return { render };
+}

@@ -1,0 +1,291 @@
+// View 3: the relative-position property. PE(p) and PE(p+k) come from the
+// package; R(k) is built here from the frequencies, because applying it is the
+// demonstration: the residual max|R(k)·PE(p) − PE(p+k)| shows it holds.
+import { sinusoidalAt } from '../../src/js/index.js';
+import { fitCanvas, themeColors } from './canvas.js';
+import { DIVERGING_LUT, pairColor } from './colormap.js';
+import { columnOf, frequency, tableShape, tableView } from './encoding.js';
+import { fixed6, sig6 } from './format.js';
+import { drawAxes, drawColorBar, drawTitle, paintGrid } from './heatmap-draw.js';
+import { drawLinePlot } from './line-plot.js';
+
+const TAU = 2 * Math.PI;
+const MAX_CIRCLES = 8;
+const MATRIX_PAIRS = 8;
+// Similarity work is window² · d multiply-adds; this keeps it near 30 ms.
+const SIMILARITY_BUDGET = 2 ** 25;
+
+/** Rotation of one (sin, cos) pair by angle: sin(a+θ), cos(a+θ) from sin a, cos a. */
+export function rotatePair(s, c, angle) {
+  const cs = Math.cos(angle);
+  const sn = Math.sin(angle);
+  return [s * cs + c * sn, c * cs - s * sn];
+}
+
+/** The pairs drawn as circles: evenly spread from the fastest (0) to the slowest. */
+function circlePairs(half) {
+  const n = Math.min(MAX_CIRCLES, half);
+  const out = [];
+  for (let m = 0; m < n; m++) out.push(Math.round((m * (half - 1)) / Math.max(1, n - 1)));
+  return [...new Set(out)];
+}
+
+export function createRotationView(elements) {
+  const { circlesCanvas, matrixCanvas, similarityCanvas, profile, residualOut, similarityOut } = elements;
+
+  function render(state) {
+    const { dim: d, base, layout } = tableShape();
+    const { p, k } = state;
+    const rows = sinusoidalAt([p, p + k], { dim: d, base, layout });
+    const half = d / 2;
+    let residual = 0;
+    const pairs = [];
+    for (let i = 0; i < half; i++) {
+      const js = columnOf(i, 'sin', d, layout);
+      const jc = columnOf(i, 'cos', d, layout);
+      const angle = k * frequency(i, d, base);
+      const [rs, rc] = rotatePair(rows[js], rows[jc], angle);
+      residual = Math.max(residual, Math.abs(rs - rows[d + js]), Math.abs(rc - rows[d + jc]));
+      pairs.push({ i, angle, from: [rows[js], rows[jc]], to: [rows[d + js], rows[d + jc]], rotated: [rs, rc] });
+    }
+    residualOut.innerHTML =
+      `max over all ${d} columns of |R(k)·PE(p) − PE(p+k)| = <strong id="residual-value">${residual.toExponential(2)}</strong>` +
+      ` for p = ${p}, k = ${k} (float32 values from the package, rotation in double)`;
+    residualOut.dataset.residual = String(residual);
+    const colors = themeColors();
+    const total = circlesCanvas.parentElement.clientWidth || 900;
+    const matrixWidth = total >= 860 ? 300 : total;
+    const circlesWidth = total >= 860 ? total - matrixWidth - 16 : total;
+    drawCircles(circlePairs(half).map((i) => pairs[i]), state, circlesWidth, colors);
+    drawMatrix(pairs.slice(0, MATRIX_PAIRS), state, half, matrixWidth, colors);
+    drawSimilarity(colors);
+  }
+
+  function drawCircles(shown, state, width, colors) {
+    const cellW = 132;
+    const cellH = 168;
+    const perRow = Math.max(1, Math.min(shown.length, Math.floor(width / cellW)));
+    const height = 40 + Math.ceil(shown.length / perRow) * cellH;
+    const { ctx } = fitCanvas(circlesCanvas, width, height);
+    ctx.fillStyle = colors.bg;
+    ctx.fillRect(0, 0, width, height);
+    drawTitle(ctx, `Pairs as points on unit circles (x = cos, y = sin), p = ${state.p}, k = ${state.k}`, 4, 4, colors);
+    // Legend.
+    ctx.font = colors.font;
+    ctx.textBaseline = 'middle';
+    ctx.textAlign = 'left';
+    const legendY = 28;
+    ringAt(ctx, 10, legendY, colors.fg);
+    ctx.fillStyle = colors.fg;
+    ctx.fillText('PE(p)', 18, legendY);
+    dotAt(ctx, 70, legendY, colors.fg);
+    ctx.fillStyle = colors.fg;
+    ctx.fillText('PE(p+k)', 78, legendY);
+    crossAt(ctx, 144, legendY, colors.fg);
+    ctx.fillText('R(k)·PE(p)', 152, legendY);
+    ctx.fillText('arc: turn by k·w mod 2π', 232, legendY);
+
+    shown.forEach((pair, n) => {
+      const cx = (n % perRow) * cellW + cellW / 2;
+      const top = 40 + Math.floor(n / perRow) * cellH;
+      const cy = top + 56;
+      const r = 46;
+      const color = pairColor(pair.i);
+      ctx.strokeStyle = colors.grid;
+      ctx.lineWidth = 1;
+      ctx.beginPath();
+      ctx.moveTo(cx - r - 6, cy);
+      ctx.lineTo(cx + r + 6, cy);
+      ctx.moveTo(cx, cy - r - 6);
+      ctx.lineTo(cx, cy + r + 6);
+      ctx.stroke();
+      ctx.strokeStyle = colors.muted;
+      ctx.beginPath();
+      ctx.arc(cx, cy, r, 0, TAU);
+      ctx.stroke();
+      // Point (cos, sin) at screen (cx + r cos, cy − r sin).
+      const [s0, c0] = pair.from;
+      const [s1, c1] = pair.to;
+      const [sr, cr] = pair.rotated;
+      const start = Math.atan2(s0, c0);
+      const turn = ((pair.angle % TAU) + TAU) % TAU;
+      ctx.strokeStyle = color;
+      ctx.lineWidth = 2.5;
+      ctx.beginPath();
+      ctx.arc(cx, cy, r * 0.72, -start, -(start + turn), true);
+      ctx.stroke();
+      ctx.lineWidth = 1;
+      ringAt(ctx, cx + r * c0, cy - r * s0, color);
+      dotAt(ctx, cx + r * c1, cy - r * s1, color);
+      crossAt(ctx, cx + r * cr, cy - r * sr, colors.fg);
+      ctx.fillStyle = colors.fg;
+      ctx.font = colors.font;
+      ctx.textAlign = 'center';
+      ctx.textBaseline = 'top';
+      const w = frequency(pair.i, tableShape().dim, tableShape().base);
+      ctx.fillText(`pair ${pair.i}: w = ${sig6(w)}`, cx, cy + r + 10);
+      ctx.fillStyle = colors.muted;
+      ctx.fillText(`k·w mod 2π = ${((turn * 180) / Math.PI).toFixed(2)}°`, cx, cy + r + 26);
+      const turns = Math.floor(pair.angle / TAU);
+      if (turns > 0) ctx.fillText(`(+${turns} full turn${turns > 1 ? 's' : ''})`, cx, cy + r + 42);
+    });
+  }
+
+  function drawMatrix(pairs, state, half, width, colors) {
+    const n = pairs.length * 2;
+    const size = Math.min(width - 90, 260);
+    const height = size + 70;
+    const { ctx, ratio } = fitCanvas(matrixCanvas, width, height);
+    ctx.fillStyle = colors.bg;
+    ctx.fillRect(0, 0, width, height);
+    const rect = { x: 28, y: 40, w: size, h: size };
+    // Entries in interleaved order: block i maps (sin_i, cos_i) to (sin_i', cos_i').
+    const entry = (row, col) => {
+      if (row >> 1 !== col >> 1) return 0;
+      const { angle } = pairs[row >> 1];
+      const c = Math.cos(angle);
+      const s = Math.sin(angle);
+      return [[c, s], [-s, c]][row & 1][col & 1];
+    };
+    paintGrid(ctx, ratio, rect, n, n, entry, DIVERGING_LUT, -1, 1);
+    ctx.strokeStyle = colors.muted;
+    ctx.lineWidth = 1;
+    ctx.strokeRect(rect.x - 0.5, rect.y - 0.5, rect.w + 1, rect.h + 1);
+    const cellSize = size / n;
+    if (cellSize >= 26) {
+      ctx.font = colors.smallFont;
+      ctx.textAlign = 'center';
+      ctx.textBaseline = 'middle';
+      for (let row = 0; row < n; row++) {
+        for (let col = 0; col < n; col++) {
+          const v = entry(row, col);
+          if (row >> 1 !== col >> 1) continue;
+          ctx.fillStyle = Math.abs(v) > 0.6 ? '#ffffff' : '#111111';
+          ctx.fillText(v.toFixed(2), rect.x + (col + 0.5) * cellSize, rect.y + (row + 0.5) * cellSize);
+        }
+      }
+    }
+    drawTitle(ctx, `R(k), k = ${state.k}`, 4, 4, colors);
+    ctx.font = colors.smallFont;
+    ctx.fillStyle = colors.muted;
+    ctx.fillText(
+      `first ${pairs.length} of ${half} blocks [[cos kw, sin kw], [−sin kw, cos kw]]`,
+      4,
+      22,
+    );
+    ctx.fillText('rows and columns in interleaved order (sin_i, cos_i)', 4, rect.y + size + 10);
+    drawColorBar(ctx, ratio, { x: rect.x + size + 14, y: rect.y + 16, w: 12, h: size - 16 }, DIVERGING_LUT, -1, 1, colors, {
+      title: 'entry',
+    });
+  }
+
+  function drawSimilarity(colors) {
+    const { dim: d, length, offset } = tableShape();
+    const window = Math.max(1, Math.min(length, 256, Math.floor(Math.sqrt(SIMILARITY_BUDGET / d))));
+    const table = tableView();
+    const norms = new Float64Array(length);
+    let minNorm = Infinity;
+    let maxNorm = -Infinity;
+    for (let r = 0; r < length; r++) {
+      let sum = 0;
+      for (let j = r * d, end = j + d; j < end; j++) sum += table[j] * table[j];
+      norms[r] = Math.sqrt(sum);
+      if (norms[r] < minNorm) minNorm = norms[r];
+      if (norms[r] > maxNorm) maxNorm = norms[r];
+    }
+    const sim = new Float64Array(window * window);
+    for (let a = 0; a < window; a++) {
+      for (let b = a; b < window; b++) {
+        let dot = 0;
+        for (let j = 0, ra = a * d, rb = b * d; j < d; j++) dot += table[ra + j] * table[rb + j];
+        const v = dot / (norms[a] * norms[b]);
+        sim[a * window + b] = v;
+        sim[b * window + a] = v;
+      }
+    }
+    // Bands: every entry against the entry of row 0 at the same |p − q|.
+    let bandDeviation = 0;
+    for (let a = 0; a < window; a++) {
+      for (let b = 0; b < window; b++) {
+        bandDeviation = Math.max(bandDeviation, Math.abs(sim[a * window + b] - sim[Math.abs(a - b)]));
+      }
+    }
+
+    const total = similarityCanvas.parentElement.clientWidth || 800;
+    const width = Math.min(total, 440);
+    const size = width - 140;
+    const height = size + 84;
+    const { ctx, ratio } = fitCanvas(similarityCanvas, width, height);
+    ctx.fillStyle = colors.bg;
+    ctx.fillRect(0, 0, width, height);
+    const rect = { x: 62, y: 34, w: size, h: size };
+    paintGrid(ctx, ratio, rect, window, window, (a, b) => sim[a * window + b], DIVERGING_LUT, -1, 1);
+    drawAxes(ctx, rect, colors, {
+      xDomain: [offset, offset + window],
+      yDomain: [offset, offset + window],
+      xLabel: 'position q',
+      yLabel: 'position p',
+      xTicks: 4,
+      yTicks: 4,
+    });
+    drawTitle(ctx, `cos(PE(p), PE(q)), ${window} positions`, 4, 6, colors);
+    drawColorBar(ctx, ratio, { x: rect.x + size + 16, y: rect.y + 16, w: 12, h: size - 16 }, DIVERGING_LUT, -1, 1, colors, {
+      title: 'cos',
+    });
+
+    const mid = Math.floor(window / 2);
+    const deltas = Float64Array.from({ length: window }, (_, n) => n - mid);
+    const midRow = deltas.map((delta) => sim[mid * window + mid + delta]);
+    const firstRow = Array.from(deltas, (delta) => (delta >= 0 ? sim[delta] : null));
+    drawLinePlot(profile, {
+      title: 'Profile along a row: the same curve for every p',
+      xLabel: 'offset q − p',
+      yLabel: 'cos similarity',
+      x: deltas,
+      series: [
+        { label: `row p = ${offset + mid}`, values: midRow, stroke: pairColor(0), width: 2.5 },
+        { label: `row p = ${offset}`, values: firstRow, stroke: pairColor(1), dash: [5, 4], width: 1.5 },
+      ],
+      height: Math.max(220, height - 40),
+      yRange: [-1.05, 1.05],
+    });
+    const expected = Math.sqrt(d / 2);
+    similarityOut.innerHTML =
+      `Every row's norm over the ${length} positions of the table: min ${fixed6(minNorm)}, max ${fixed6(maxNorm)}; ` +
+      `√(d/2) = ${fixed6(expected)}. ` +
+      `Bands: every entry equals row ${offset}'s entry at the same |p − q| to within ` +
+      `<strong>${bandDeviation.toExponential(1)}</strong>. Solid: row p = ${offset + mid}; dashed: row p = ${offset}.`;
+    similarityOut.dataset.minNorm = String(minNorm);
+    similarityOut.dataset.maxNorm = String(maxNorm);
+  }
+
+  return { render };
+}
+
+function ringAt(ctx, x, y, color) {
+  ctx.strokeStyle = color;
+  ctx.lineWidth = 2;
+  ctx.beginPath();
+  ctx.arc(x, y, 6, 0, TAU);
+  ctx.stroke();
+  ctx.lineWidth = 1;
+}
+
+function dotAt(ctx, x, y, color) {
+  ctx.fillStyle = color;
+  ctx.beginPath();
+  ctx.arc(x, y, 3.5, 0, TAU);
+  ctx.fill();
+}
+
+function crossAt(ctx, x, y, color) {
+  ctx.strokeStyle = color;
+  ctx.lineWidth = 1.5;
+  ctx.beginPath();
+  ctx.moveTo(x - 4, y - 4);
+  ctx.lineTo(x + 4, y + 4);
+  ctx.moveTo(x + 4, y - 4);
+  ctx.lineTo(x - 4, y + 4);
+  ctx.stroke();
+  ctx.lineWidth = 1;
+}
