@@ -58,7 +58,7 @@ export function buildBenchTools(log = console.error) {
     }
     try {
       if (stale(rel(t.out), t.deps.map(rel))) {
-        log(`bench: building ${t.out}`);
+        log(`building ${t.out}`);
         execFileSync(t.cmd, t.args, {
           cwd: ROOT,
           stdio: ['ignore', 'inherit', 'inherit'],

@@ -39,14 +39,20 @@ function warmUp(run) {
 
 // Fast runners measured side by side: each round takes one sample of every
 // runner in turn, so a slow drift of the machine (frequency, other load)
-// touches all of them alike and their ratios stay fair.
+// touches all of them alike and their ratios stay fair. One untimed call
+// before each sample brings the runner's buffers back into cache after the
+// others evicted them: every sample is the steady state of repeated calls,
+// for fast and slow runners alike.
 export function measureSideBySide(runs, budgetMs) {
   const reps = runs.map((r) => warmUp(r));
   const samples = runs.map(() => []);
   const start = performance.now();
   for (let round = 0; round < MAX_RUNS; round++) {
     if (round >= MIN_RUNS && performance.now() - start > budgetMs) break;
-    runs.forEach((run, k) => samples[k].push(sample(run, reps[k])));
+    runs.forEach((run, k) => {
+      run();
+      samples[k].push(sample(run, reps[k]));
+    });
   }
   return samples.map((s, k) => stats(s, reps[k]));
 }

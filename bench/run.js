@@ -13,7 +13,7 @@ import { drawChart } from './chart.js';
 import { runNative } from './impls/native.js';
 import { measureAlone, measureSideBySide, MIN_RUNS } from './measure.js';
 import { maxAbsError, oracleValues, pickRows, sampleRows } from './oracle.js';
-import { fmtMiB, formatResults, formatSpeedups } from './table.js';
+import { fmtMiB, formatBreakdown, formatResults, formatSpeedups } from './table.js';
 
 const QUICK = process.argv.includes('--quick');
 const TABLE_SIZES = [
@@ -186,6 +186,7 @@ function chartPanels(rows) {
 
 async function main() {
   const started = performance.now();
+  const loadAtStart = os.loadavg()[0]; // other work on the machine makes timings noisy: say how much there was
   const tools = buildBenchTools(log).built;
   const { cases, unavailable } = await loadCases(tools);
   const rows = [];
@@ -205,6 +206,15 @@ async function main() {
       memoryProbe = await (await import('./impls/posenc.js')).probeMemory(TABLE_SIZES[2], ADD_SIZE);
     } catch (err) {
       memoryProbe = { error: firstLine(err) };
+    }
+  }
+
+  let timeSplit = null;
+  if (!unavailable.posenc) {
+    try {
+      timeSplit = await (await import('./impls/posenc-breakdown.js')).breakdown(TABLE_SIZES);
+    } catch (err) {
+      timeSplit = { error: firstLine(err) };
     }
   }
 
@@ -245,7 +255,8 @@ async function main() {
 
   // The report.
   const cpu = os.cpus()[0] ? os.cpus()[0].model : 'unknown CPU';
-  console.log(`posenc bench · ${cpu} · ${os.cpus().length} cores · node ${process.version}${QUICK ? ' · QUICK (small budgets)' : ''}`);
+  console.log(`posenc bench · ${cpu} · ${os.cpus().length} cores · node ${process.version} · load average ${loadAtStart.toFixed(2)} at start` +
+    `${QUICK ? ' · QUICK (small budgets)' : ''}`);
   console.log(`median of ≥ ${MIN_RUNS} runs after warm-up unless "runs" says fewer; × limit = time / limit time at the same size` +
     ` (tables: wasm memory.fill of the same bytes; add: wasm SIMD x += table); max abs err vs the quad-precision oracle` +
     ` on rows ${rowsSampled[0]}–${rowsSampled[15]} and ${rowsSampled[16]}–${rowsSampled[rowsSampled.length - 1]} of ${ERROR_SIZE.length}×${ERROR_SIZE.dim}` +
@@ -253,6 +264,11 @@ async function main() {
   console.log(formatResults(rows));
   console.log('\nposenc (SIMD, into a JS array) against plain JS with precomputed frequencies:\n');
   console.log(formatSpeedups(speedup));
+  if (Array.isArray(timeSplit)) {
+    const fillMs = Object.fromEntries(rows.filter((r) => r.impl === 'wasm memory.fill (limit)').map((r) => [r.size, r.median_ms]));
+    console.log('\nwhere posenc SIMD spends its time (one instance, measured apart from the table above; see bench/impls/posenc-breakdown.js):\n');
+    console.log(formatBreakdown(timeSplit, fillMs));
+  } else if (timeSplit) console.log(`\nposenc time breakdown failed: ${timeSplit.error}`);
   console.log('\nmemory:');
   console.log(`  node process peak RSS ${fmtMiB(memory.node_peak_rss_bytes)} (${fmtMiB(memory.node_peak_rss_after_posenc_and_limits_bytes)} after the posenc + limits phase, before the JS and tfjs runners)`);
   for (const [k, v] of Object.entries(wasmMemory)) console.log(`  wasm memory, ${k}: ${fmtMiB(v)}`);
@@ -265,12 +281,14 @@ async function main() {
       ` ${fmtMiB(p.after_resident_add)} after the add`);
   } else if (memoryProbe) console.log(`  posenc memory probe failed: ${memoryProbe.error}`);
   for (const [k, v] of Object.entries(memory.native_peak_rss_bytes)) console.log(`  ${k} peak RSS ${fmtMiB(v)}`);
+  const details = new Map(rows.filter((r) => r.detail).map((r) => [r.impl, r.detail]));
+  for (const [impl, detail] of details) console.log(`${impl}: ${detail}`);
   for (const [k, v] of Object.entries(unavailable)) console.log(`not measured: ${k}: ${v}`);
   console.log(`\ntotal ${totalSeconds.toFixed(1)} s (plus build.sh). Wrote bench/results.json and bench/chart.svg.`);
 
   const results = {
     generated: new Date().toISOString(),
-    machine: { cpu, cores: os.cpus().length, node: process.version, platform: `${os.platform()} ${os.arch()}` },
+    machine: { cpu, cores: os.cpus().length, node: process.version, platform: `${os.platform()} ${os.arch()}`, load_average_at_start: loadAtStart },
     quick: QUICK,
     policy: { min_runs: MIN_RUNS, fast_budget_ms: FAST_BUDGET_MS, native_budget_ms: NATIVE_BUDGET_MS, skip_above_ms: SKIP_ABOVE_MS },
     error_rows: rowsSampled,
@@ -278,6 +296,7 @@ async function main() {
     total_seconds: totalSeconds,
     rows: rows.map((r) => (Number.isNaN(r.median_ms) ? { ...r, median_ms: null, gelem_per_s: null } : r)),
     speedups: speedup,
+    posenc_time_breakdown: timeSplit,
     memory,
     unavailable,
   };

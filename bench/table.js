@@ -1,7 +1,7 @@
 // The printed report: one aligned text table of every measurement, then the
 // targets of issue 3, posenc against plain JS, and memory.
 
-const fmtMs = (ms) => (ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms >= 1 ? ms.toFixed(2) : ms.toFixed(3));
+const fmtMs = (ms) => (ms == null || Number.isNaN(ms) ? '—' : ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms >= 1 ? ms.toFixed(2) : ms.toFixed(3));
 const fmtRatio = (r) => (r == null ? '—' : r >= 100 ? `${r.toFixed(0)}×` : r >= 10 ? `${r.toFixed(1)}×` : `${r.toFixed(2)}×`);
 const fmtErr = (e) => (e == null ? '—' : Number.isNaN(e) ? 'NaN' : e === 0 ? '0' : e.toExponential(1));
 export const fmtMiB = (bytes) => (bytes == null ? '—' : `${(bytes / 2 ** 20).toFixed(0)} MiB`);
@@ -34,4 +34,13 @@ export function formatSpeedups(speedups) {
     s.speedup == null ? '—' : `${s.speedup.toFixed(1)}×`, s.target ? `≥ ${s.target.min}× ${s.target.holds ? '✓' : '✗'}` : '']);
   return aligned(['size', 'plain JS ms', 'posenc SIMD → JS array ms', 'posenc faster by', 'target'], lines,
     [false, true, true, true, false]);
+}
+
+export function formatBreakdown(parts, fillMs) {
+  const lines = parts.map((p) => [p.size, fmtMs(p.resident_ms), p.per_call_us.toFixed(1), p.seeds_per_block_us.toFixed(2),
+    String(p.blocks), `${(100 * p.seeds_share).toFixed(0)}%`, fmtMs(p.into_js_ms),
+    fillMs[p.size] ? `${fmtMs(p.copy_to_js_ms)} (${fmtRatio(p.copy_to_js_ms / fillMs[p.size])} fill)` : fmtMs(p.copy_to_js_ms),
+    fmtMs(p.js_extra_ms)]);
+  return aligned(['size', 'resident ms', 'per call µs', 'seeds/block µs', 'blocks', 'seeds share', 'into JS ms',
+    'copy to JS ms', 'JS-array extra ms'], lines, [false, true, true, true, true, true, true, true, true]);
 }

@@ -151,10 +151,10 @@ test('add in place, scale 1 and sqrt(d): all builds, and x·scale + PE in float3
     assert.ok(n > 5e6, `only ${n} values compared`);
 });
 
-test('addTable: all builds, and x·scale + table in float32', () => {
+test('addTable, every d 1..34: all builds, and x·scale + table in float32', () => {
     const before = compared.values;
     const reqs = [];
-    for (const dim of DIMS)
+    for (let dim = 1; dim <= 34; dim++) // a learned table may have an odd dim
         for (const length of [0, 1, 2, 5, 16, 17, 64, 65])
             for (const offset of [0, 1, 7])
                 for (const scale of [1, Math.sqrt(dim), 0.37]) {

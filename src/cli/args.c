@@ -29,10 +29,16 @@ enum { OPT_LENGTH, OPT_DIM, OPT_BASE, OPT_OFFSET, OPT_LAYOUT, OPT_FORMAT, OPT_KE
 static const char *const OPTIONS[OPT_COUNT] = {"--length", "--dim",    "--base",   "--offset",
                                                "--layout", "--format", "--kernels"};
 
-static int fail(char *error, size_t size, const char *format, ...) {
+/* Formats the message into a fresh allocation (arguments echo user input of any length). */
+static int fail(char **error, const char *format, ...) {
     va_list ap;
     va_start(ap, format);
-    vsnprintf(error, size, format, ap);
+    int n = vsnprintf(NULL, 0, format, ap);
+    va_end(ap);
+    *error = malloc((size_t)(n > 0 ? n : 0) + 1);
+    if (!*error) return 1;
+    va_start(ap, format);
+    vsnprintf(*error, (size_t)n + 1, format, ap);
     va_end(ap);
     return 1;
 }
@@ -116,7 +122,8 @@ static int parse_decimal(const char *text, double *value) {
     return 1;
 }
 
-int cli_parse_args(int argc, char **argv, cli_args *args, char *error, size_t size) {
+int cli_parse_args(int argc, char **argv, cli_args *args, char **error) {
+    *error = NULL;
     memset(args, 0, sizeof *args);
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -124,63 +131,67 @@ int cli_parse_args(int argc, char **argv, cli_args *args, char *error, size_t si
             return 0;
         }
     }
-    if (argc < 2) return fail(error, size, "missing command: try 'posenc table --length 10 --dim 4' or 'posenc --help'");
+    if (argc < 2) return fail(error, "missing command: try 'posenc table --length 10 --dim 4' or 'posenc --help'");
     if (strcmp(argv[1], "table") != 0)
-        return fail(error, size, "unknown command '%s'; the only command is 'table' (see posenc --help)", argv[1]);
+        return fail(error, "unknown command '%s'; the only command is 'table' (see posenc --help)", argv[1]);
 
     const char *given[OPT_COUNT] = {NULL};
     for (int i = 2; i < argc; i++) {
         const char *arg = argv[i];
         if (strncmp(arg, "--", 2) != 0)
-            return fail(error, size, "unexpected argument '%s' (options start with --; see posenc --help)", arg);
+            return fail(error, "unexpected argument '%s' (options start with --; see posenc --help)", arg);
         const char *eq = strchr(arg, '=');
         size_t name_len = eq ? (size_t)(eq - arg) : strlen(arg);
         int k = 0;
         while (k < OPT_COUNT && !(strlen(OPTIONS[k]) == name_len && !strncmp(OPTIONS[k], arg, name_len))) k++;
         if (k == OPT_COUNT) {
-            char name[256];
-            snprintf(name, sizeof name, "%.*s", (int)name_len, arg);
+            char *name = malloc(name_len + 1);
+            if (!name) return fail(error, "out of memory");
+            memcpy(name, arg, name_len);
+            name[name_len] = '\0';
             const char *guess = closest(name);
-            if (guess) return fail(error, size, "unknown option '%s' (did you mean '%s'?)", name, guess);
-            return fail(error, size, "unknown option '%s'", name);
+            if (guess) fail(error, "unknown option '%s' (did you mean '%s'?)", name, guess);
+            else fail(error, "unknown option '%s'", name);
+            free(name);
+            return 1;
         }
         if (eq) given[k] = eq + 1;
         else if (i + 1 < argc) given[k] = argv[++i];
-        else return fail(error, size, "%s needs a value", OPTIONS[k]);
+        else return fail(error, "%s needs a value", OPTIONS[k]);
     }
 
-    if (!given[OPT_DIM]) return fail(error, size, "--dim is required (the embedding size, an even number from 2 to 65536)");
-    if (!given[OPT_LENGTH]) return fail(error, size, "--length is required (the number of positions)");
+    if (!given[OPT_DIM]) return fail(error, "--dim is required (the embedding size, an even number from 2 to 65536)");
+    if (!given[OPT_LENGTH]) return fail(error, "--length is required (the number of positions)");
     if (!parse_count(given[OPT_DIM], &args->dim) || args->dim < 2 || args->dim > 65536)
-        return fail(error, size, "--dim must be an even integer from 2 to 65536; got %s", given[OPT_DIM]);
+        return fail(error, "--dim must be an even integer from 2 to 65536; got %s", given[OPT_DIM]);
     if (args->dim % 2)
-        return fail(error, size, "--dim must be an even number (sines and cosines come in pairs); got %s", given[OPT_DIM]);
+        return fail(error, "--dim must be an even number (sines and cosines come in pairs); got %s", given[OPT_DIM]);
     if (!parse_count(given[OPT_LENGTH], &args->length))
-        return fail(error, size, "--length must be an integer from 0 to 2147483648; got %s", given[OPT_LENGTH]);
+        return fail(error, "--length must be an integer from 0 to 2147483648; got %s", given[OPT_LENGTH]);
     const char *offset = given[OPT_OFFSET] ? given[OPT_OFFSET] : "0";
     if (!parse_count(offset, &args->offset))
-        return fail(error, size, "--offset must be an integer from 0 to 2147483648; got %s", offset);
+        return fail(error, "--offset must be an integer from 0 to 2147483648; got %s", offset);
     if ((uint64_t)args->offset + args->length > 2147483648u)
-        return fail(error, size, "--offset + --length must be at most 2147483648; got %u + %u",
+        return fail(error, "--offset + --length must be at most 2147483648; got %u + %u",
                     (unsigned)args->offset, (unsigned)args->length);
     const char *base = given[OPT_BASE];
     args->base = 10000.0;
     if (base && (!parse_decimal(base, &args->base) || !(args->base > 1.0 && args->base <= DBL_MAX)))
-        return fail(error, size, "--base must be a finite number above 1; got %s", base);
+        return fail(error, "--base must be a finite number above 1; got %s", base);
     const char *layout = given[OPT_LAYOUT] ? given[OPT_LAYOUT] : "interleaved";
     if (strcmp(layout, "interleaved") && strcmp(layout, "split"))
-        return fail(error, size, "--layout must be interleaved or split; got %s", layout);
+        return fail(error, "--layout must be interleaved or split; got %s", layout);
     args->split = !strcmp(layout, "split");
     static const char *const FORMATS[] = {"text", "csv", "json", "npy", "f32"};
     const char *format = given[OPT_FORMAT] ? given[OPT_FORMAT] : "text";
     int f = 0;
     while (f < 5 && strcmp(format, FORMATS[f])) f++;
-    if (f == 5) return fail(error, size, "--format must be text, csv, json, npy or f32; got %s", format);
+    if (f == 5) return fail(error, "--format must be text, csv, json, npy or f32; got %s", format);
     args->format = (cli_format)f;
     const char *kernels = given[OPT_KERNELS] ? given[OPT_KERNELS] : "auto";
     if (!strcmp(kernels, "auto")) args->kernels = KERNELS_AUTO;
     else if (!strcmp(kernels, "simd")) args->kernels = KERNELS_SIMD;
     else if (!strcmp(kernels, "scalar")) args->kernels = KERNELS_SCALAR;
-    else return fail(error, size, "--kernels must be auto, simd or scalar; got %s", kernels);
+    else return fail(error, "--kernels must be auto, simd or scalar; got %s", kernels);
     return 0;
 }

@@ -22,8 +22,8 @@ typedef struct cli_args {
 
 extern const char CLI_USAGE[];
 
-/* 0 on success; otherwise writes a one-line message (no "posenc: ", no
- * newline) into error and returns nonzero. */
-int cli_parse_args(int argc, char **argv, cli_args *args, char *error, size_t error_size);
+/* 0 on success; otherwise sets *error to a malloc'd one-line message (no
+ * "posenc: ", no newline; NULL when even that allocation failed) and returns nonzero. */
+int cli_parse_args(int argc, char **argv, cli_args *args, char **error);
 
 #endif

@@ -7,8 +7,11 @@
 #include "args.h"
 #include "format.h"
 
-#define CHUNK_FLOATS 65536u /* rows are generated, formatted and written this many floats at a time */
-#define BLOCK 64u           /* the core reseeds every 64 absolute positions: chunks end on them */
+/* Rows are generated, formatted and written about CHUNK_FLOATS floats at a
+ * time, and at least one BLOCK: the core reseeds every 64 absolute positions,
+ * so chunks end on multiples of 64 (same rule as src/js/chunks.js). */
+#define CHUNK_FLOATS 65536u
+#define BLOCK 64u
 
 static int die(int code, const char *message) {
     fprintf(stderr, "posenc: %s\n", message);
@@ -32,7 +35,7 @@ static int print_table(const cli_args *a) {
     size_t scratch_bytes = 0;
     pe_status st = pe_scratch_size(a->dim, &scratch_bytes);
     if (st != PE_OK) return die(1, pe_status_str(st));
-    uint32_t max_rows = CHUNK_FLOATS / a->dim > 0 ? CHUNK_FLOATS / a->dim : 1;
+    uint32_t max_rows = CHUNK_FLOATS / a->dim > BLOCK ? CHUNK_FLOATS / a->dim : BLOCK;
     void *scratch = malloc(scratch_bytes ? scratch_bytes : 1);
     float *values = malloc((size_t)max_rows * a->dim * sizeof *values);
     if (!scratch || !values) {
@@ -63,8 +66,12 @@ static int print_table(const cli_args *a) {
 
 int main(int argc, char **argv) {
     cli_args args;
-    char error[512];
-    if (cli_parse_args(argc, argv, &args, error, sizeof error) != 0) return die(2, error);
+    char *error = NULL;
+    if (cli_parse_args(argc, argv, &args, &error) != 0) {
+        die(2, error ? error : "out of memory");
+        free(error);
+        return 2;
+    }
     if (args.help) {
         fputs(CLI_USAGE, stdout);
         return 0;

@@ -18,7 +18,8 @@
  * Accuracy: every output is within 6e-8 of the exact value (about 1 ulp of
  * float32 near 1) for every position below 2^24, every even d up to 8192 and
  * every base from 2 to 1e7. Positions from 2^24 up to 2^31 are served with the
- * angle p*w_i rounded to double, adding at most p * 2^-53 (2.4e-7 at 2^31).
+ * frequency w_i and the angle p*w_i each rounded to double, adding at most
+ * p * 2^-52 (4.8e-7 at 2^31).
  *
  * Determinism: a value depends only on (p, i, d, T, layout). Tables, tables
  * with any offset, position lists and the embedding add give the same bits for

@@ -55,10 +55,12 @@ pe_status pe_table_at(const pe_sinusoid *enc, const uint32_t *positions, size_t 
     pe_status st = pe_check_sinusoid(enc);
     if (st != PE_OK) return st;
     if (count && !positions) return PE_ERR_NULL;
+    /* Sizes first: a wrong count must not lead us to read past positions. */
+    st = check_out(enc, count, out, out_count, scratch, scratch_bytes);
+    if (st != PE_OK) return st;
     for (size_t r = 0; r < count; r++)
         if (positions[r] >= PE_MAX_POSITION) return PE_ERR_POSITION;
-    st = check_out(enc, count, out, out_count, scratch, scratch_bytes);
-    if (st != PE_OK || count == 0) return st;
+    if (count == 0) return PE_OK;
 
     pe_plan plan;
     pe_prepare(&plan, enc, scratch);

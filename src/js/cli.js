@@ -4,9 +4,11 @@
 import { instantiate } from './instance.js';
 import { parseArgs, USAGE, UsageError } from './cli-args.js';
 import { formatRows, prologue, epilogue, float32Bytes } from './format.js';
-import { forEachChunk } from './chunks.js';
+import { forEachChunk, BLOCK } from './chunks.js';
 
-const CHUNK_FLOATS = 65536; // rows are generated, formatted and written this many floats at a time
+// Rows are generated, formatted and written about this many floats at a time,
+// and at least one 64-position block (the core's seed interval) per chunk.
+const CHUNK_FLOATS = 65536;
 
 function write(text) {
   if (text.length === 0) return undefined;
@@ -16,7 +18,7 @@ function write(text) {
 
 async function printTable({ length, dim, base, offset, layout, format, kernels }) {
   const posenc = await instantiate(kernels === 'auto' ? {} : { simd: kernels === 'simd' });
-  const maxRows = Math.max(1, Math.floor(CHUNK_FLOATS / dim));
+  const maxRows = Math.max(BLOCK, Math.floor(CHUNK_FLOATS / dim));
   const buffer = new Float32Array(Math.min(maxRows, Math.max(length, 1)) * dim);
   await write(prologue(format, length, dim));
   // Generate chunk by chunk (chunk starts on multiples of 64), then write.

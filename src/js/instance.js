@@ -1,13 +1,16 @@
 // One posenc instance: a wasm module with its own memory, a persistent scratch
 // region for the core and a staging region through which JS arrays travel.
-// Every call validates all arguments first, then allocates, then writes.
+// Nothing is written before every argument has passed its check.
 import { PosencError, refuse, describe } from './errors.js';
 import { checkOptions, checkDim, checkSpan, checkBase, checkLayout, checkScale, checkPositions } from './validate.js';
 import { WasmBuffer, pointerOf } from './wasm-buffer.js';
-import { forEachChunk } from './chunks.js';
+import { forEachChunk, BLOCK } from './chunks.js';
 import { loadExports } from './loader.js';
 
-const STAGING_BYTES = 256 * 1024; // chunk size: big enough to amortise a call, small enough for caches
+// Chunk size: big enough to amortise a call, small enough for caches. Chunks of
+// sinusoids hold at least one 64-position block (so staging grows past this for
+// dim > 1024): a chunk starting inside a block pays for fresh sin/cos seeds.
+const STAGING_BYTES = 256 * 1024;
 const MAX_WASM_BYTES = 2 ** 32 - 2 ** 20; // wasm32 memory is 4 GiB, minus room for the stack and data
 const FLOAT = 4;
 
@@ -24,6 +27,7 @@ export async function instantiate(options) {
   const o = checkOptions(options, ['simd', 'wasm'], 'instantiate');
   if (o.simd !== undefined && typeof o.simd !== 'boolean') refuse('BAD_OPTIONS', 'simd', 'true, false or undefined', o.simd);
   const state = { exports: null, memory: null, release: (pointer) => state.exports.pe_free(pointer) };
+  // Views are checked against memory.buffer where they are used, so growth needs no bookkeeping here.
   state.exports = await loadExports(o, () => {});
   state.memory = state.exports.memory;
   return createInstance(state);
@@ -37,7 +41,26 @@ function createInstance(state) {
   let staging = 0;
   let stagingBytes = 0;
 
-  const floats = (pointer, count) => new Float32Array(memory.buffer, pointer, count);
+  // Whole-memory views, remade whenever memory has grown (growth detaches them).
+  let heapBuffer = null;
+  let heapF32 = null;
+  let heapU32 = null;
+  function heap() {
+    if (memory.buffer !== heapBuffer) {
+      heapBuffer = memory.buffer;
+      heapF32 = new Float32Array(heapBuffer);
+      heapU32 = new Uint32Array(heapBuffer);
+    }
+  }
+  const floats = (pointer, count) => (heap(), heapF32.subarray(pointer >>> 2, (pointer >>> 2) + count));
+
+  /** Copies count floats from wasm at pointer into target[at ...]; small copies skip the view object. */
+  function copyOut(target, at, pointer, count) {
+    heap();
+    const from = pointer >>> 2;
+    if (count <= 64) for (let i = 0; i < count; i++) target[at + i] = heapF32[from + i];
+    else target.set(heapF32.subarray(from, from + count), at);
+  }
 
   function malloc(bytes, what) {
     if (bytes > MAX_WASM_BYTES) {
@@ -82,7 +105,13 @@ function createInstance(state) {
   /** A Float32Array argument of exactly `count` floats, or a BAD_BUFFER / BAD_SIZE refusal. */
   function jsFloats(value, argument, count, shape) {
     if (!(value instanceof Float32Array)) refuse('BAD_BUFFER', argument, 'a Float32Array or a WasmBuffer from alloc()', value);
-    if (value.length !== count) refuse('BAD_SIZE', argument, `${shape}`, value);
+    if (value.length !== count) {
+      if (value.buffer.byteLength === 0 && count !== 0) {
+        throw new PosencError('BAD_BUFFER', `${argument} is a detached view: wasm memory grew, which detaches views ` +
+          'such as WasmBuffer.array; pass the WasmBuffer itself', argument, value);
+      }
+      refuse('BAD_SIZE', argument, shape, value);
+    }
     return value;
   }
 
@@ -131,11 +160,11 @@ function createInstance(state) {
       if (count !== 0) check(wasm.pe_wasm_table(dim, base, layout, offset, length, pointer, count, scratch, scratchBytes));
       return o.out;
     }
-    ensureStaging(dim * FLOAT);
+    ensureStaging(BLOCK * dim * FLOAT);
     const out = fresh ?? jsFloats(o.out, 'out', count, shape);
     forEachChunk(offset, length, Math.floor(stagingBytes / (dim * FLOAT)), (start, rows) => {
       check(wasm.pe_wasm_table(dim, base, layout, start, rows, staging, rows * dim, scratch, scratchBytes));
-      out.set(floats(staging, rows * dim), (start - offset) * dim);
+      copyOut(out, (start - offset) * dim, staging, rows * dim);
     });
     return out;
   }
@@ -167,25 +196,32 @@ function createInstance(state) {
     const isTyped = ArrayBuffer.isView(list);
     for (let first = 0; first < count; first += maxRows) {
       const rows = Math.min(maxRows, count - first);
-      const stage = new Uint32Array(memory.buffer, staging, rows);
-      if (isTyped) stage.set(list.subarray(first, first + rows));
-      else for (let i = 0; i < rows; i++) stage[i] = list[first + i];
+      heap();
+      const at = staging >>> 2;
+      if (isTyped && rows > 64) heapU32.set(list.subarray(first, first + rows), at);
+      else for (let i = 0; i < rows; i++) heapU32[at + i] = list[first + i];
       if (outPointer !== 0) {
         check(wasm.pe_wasm_table_at(dim, base, layout, staging, rows, outPointer + first * dim * FLOAT, rows * dim, scratch, scratchBytes));
       } else {
         check(wasm.pe_wasm_table_at(dim, base, layout, staging, rows, rowsAt, rows * dim, scratch, scratchBytes));
-        out.set(floats(rowsAt, rows * dim), first * dim);
+        copyOut(out, first * dim, rowsAt, rows * dim);
       }
     }
     return out;
   }
 
-  /** Rows per chunk and batch items per group so group·rows·dim + rows·extra floats fit in staging. */
-  function plan(batch, dim, extraPerRow) {
+  /**
+   * Rows per chunk and batch items per group so that group·rows·dim +
+   * rows·extraPerRow floats fit in staging, with at least minRows rows (whole
+   * 64-position blocks for sinusoids): a large batch is split into groups
+   * rather than into thinner row chunks.
+   */
+  function plan(batch, dim, extraPerRow, minRows) {
     const capacity = stagingBytes / FLOAT;
     const perRow = batch * dim + extraPerRow;
-    if (perRow <= capacity) return { rows: Math.floor(capacity / perRow), group: batch };
-    return { rows: 1, group: Math.floor((capacity - extraPerRow) / dim) };
+    const rows = Math.floor(capacity / perRow);
+    if (rows >= minRows) return { rows, group: batch };
+    return { rows: minRows, group: Math.floor((capacity - minRows * extraPerRow) / (minRows * dim)) };
   }
 
   /** Copies x[b0 .. b0+group, r0 .. r0+rows, :] into wasm at `pointer`, packed as (group, rows, dim). */
@@ -219,17 +255,29 @@ function createInstance(state) {
       }
       return x;
     }
-    ensureStaging(dim * FLOAT);
-    const batch = batchOf(x, length, dim);
+    // A batch too big for one block of rows in staging is added group by group
+    // to a staged chunk of the table, so the sinusoids are computed once.
+    const wholeBatch = batchOf(x, length, dim) * dim * BLOCK * FLOAT <= Math.max(STAGING_BYTES, stagingBytes);
+    ensureStaging((wholeBatch ? 1 : 2) * BLOCK * dim * FLOAT);
+    const batch = batchOf(x, length, dim); // again: growing memory detaches views
     if (batch === 0) return x;
-    const { rows: maxRows, group } = plan(batch, dim, 0);
+    const { rows: maxRows, group } = plan(batch, dim, wholeBatch ? 0 : dim, BLOCK);
     forEachChunk(offset, length, maxRows, (start, rows) => {
       const r0 = start - offset;
+      if (group === batch) {
+        stageSlab(x, staging, length, dim, 0, batch, r0, rows);
+        check(wasm.pe_wasm_add(dim, base, layout, staging, batch * rows * dim, start, rows, scale, scratch, scratchBytes));
+        unstageSlab(x, staging, length, dim, 0, batch, r0, rows);
+        return;
+      }
+      // pe_add adds the very float32 values pe_table gives, so table + add_table has the same bits.
+      check(wasm.pe_wasm_table(dim, base, layout, start, rows, staging, rows * dim, scratch, scratchBytes));
+      const slabAt = staging + rows * dim * FLOAT;
       for (let b0 = 0; b0 < batch; b0 += group) {
         const g = Math.min(group, batch - b0);
-        stageSlab(x, staging, length, dim, b0, g, r0, rows);
-        check(wasm.pe_wasm_add(dim, base, layout, staging, g * rows * dim, start, rows, scale, scratch, scratchBytes));
-        unstageSlab(x, staging, length, dim, b0, g, r0, rows);
+        stageSlab(x, slabAt, length, dim, b0, g, r0, rows);
+        check(wasm.pe_wasm_add_table(slabAt, g * rows * dim, rows, dim, staging, rows, 0, scale));
+        unstageSlab(x, slabAt, length, dim, b0, g, r0, rows);
       }
     });
     return x;
@@ -285,7 +333,7 @@ function createInstance(state) {
       return x;
     }
     // x in JS: stage its slab, and the table rows first unless the table is in wasm already.
-    const { rows: maxRows, group } = plan(batch, dim, rowsOf ? dim : 0);
+    const { rows: maxRows, group } = plan(batch, dim, rowsOf ? dim : 0, 1); // no sinusoid: any rows will do
     forEachChunk(offset, length, maxRows, (start, rows) => {
       const r0 = start - offset;
       let tableAt = tablePointer;

@@ -35,3 +35,17 @@ export function availableWidth(element, fallback = 640) {
   const w = element.clientWidth;
   return w > 0 ? w : fallback;
 }
+
+/**
+ * A view's memo of what it last drew: needsDraw(parts) is true when any part
+ * (table version, size, theme, the view's own settings) differs from last time.
+ */
+export function createRedrawGuard() {
+  let last = '';
+  return (parts) => {
+    const key = [...parts, document.documentElement.dataset.theme].join('|');
+    if (key === last) return false;
+    last = key;
+    return true;
+  };
+}

@@ -1,8 +1,9 @@
 // Colour lookup tables: a value is turned into a packed RGBA pixel with one
 // table read, so a heatmap frame costs one pass over its ImageData.
-import { interpolateRdBu, interpolateViridis } from 'd3-scale-chromatic';
+import { interpolateRdBu } from 'd3-scale-chromatic';
 
-export const LUT_SIZE = 1024;
+// Odd, so that 0 on a symmetric range lands exactly on the middle entry.
+export const LUT_SIZE = 1025;
 
 /** d3's interpolators return "rgb(r, g, b)" (or "#rrggbb"); → [r, g, b]. */
 export function parseRgb(css) {
@@ -24,7 +25,6 @@ function buildLut(interpolate) {
 // RdBu runs red→blue, so it is read backwards to put +1 at the warm end.
 export const divergingColor = (t) => interpolateRdBu(1 - t);
 export const DIVERGING_LUT = buildLut(divergingColor);
-export const VIRIDIS_LUT = buildLut(interpolateViridis);
 
 /** Index into a LUT for v in [lo, hi] (clamped; NaN maps to the middle). */
 export function lutIndex(v, lo, hi) {
@@ -34,6 +34,6 @@ export function lutIndex(v, lo, hi) {
 }
 
 // One colour per frequency pair (Tableau 10): readable on light and dark.
-const PAIR_PALETTE = ['#4e79a7', '#e15759', '#59a14f', '#b07aa1', '#f28e2b', '#76b7b2', '#edc948', '#9c755f',
+const PAIR_PALETTE = ['#4e79a7', '#e15759', '#59a14f', '#b07aa1', '#f28e2b', '#76b7b2', '#c9a227', '#9c755f',
   '#ff9da7', '#bab0ac'];
 export const pairColor = (i) => PAIR_PALETTE[i % PAIR_PALETTE.length];

@@ -2,7 +2,7 @@
 // package adds the encoding (optionally after scaling by √d). The same word
 // at two positions is identical before the add and different after it.
 import { addSinusoidal, sinusoidal } from '../../src/js/index.js';
-import { fitCanvas, themeColors } from './canvas.js';
+import { createRedrawGuard, fitCanvas, themeColors } from './canvas.js';
 import { DIVERGING_LUT } from './colormap.js';
 import { tableShape } from './encoding.js';
 import { fixed6 } from './format.js';
@@ -12,17 +12,20 @@ import { cosine, tokenize, toyEmbedding } from './toy-embedding.js';
 /** Rows r0 … r1 of a row-major (rows, d) array. */
 const rowOf = (array, r, d) => array.subarray(r * d, (r + 1) * d);
 
-/** Mean of the rows: a bag-of-words summary of a sentence. */
-function meanRow(array, rows, d) {
-  const out = new Float64Array(d);
-  for (let r = 0; r < rows; r++) for (let j = 0; j < d; j++) out[j] += array[r * d + j] / rows;
-  return out;
+/** How many rows of a (na rows) are bit-for-bit equal to some row of b (nb rows). */
+function sharedRows(a, b, na, nb, d) {
+  const keys = new Set();
+  for (let r = 0; r < nb; r++) keys.add(rowOf(b, r, d).join(','));
+  let count = 0;
+  for (let r = 0; r < na; r++) if (keys.has(rowOf(a, r, d).join(','))) count += 1;
+  return count;
 }
 
-/** A colour range that is a whole number ≥ 1, so the bar's labels stay round. */
-const niceRange = (m) => Math.max(1, Math.ceil(m));
+/** A symmetric colour range of at least ±1, rounded up to one decimal. */
+const niceRange = (m) => Math.max(1, Math.ceil(m * 10) / 10);
 
 export function createEmbeddingView({ canvas, facts, wordSelect }) {
+  const needsDraw = createRedrawGuard();
   function compute(sentence, state) {
     const { dim: d, base, offset, layout } = tableShape();
     const words = tokenize(sentence);
@@ -37,7 +40,9 @@ export function createEmbeddingView({ canvas, facts, wordSelect }) {
   }
 
   function render(state) {
-    const { dim: d, offset } = tableShape();
+    const { dim: d, offset, base, layout } = tableShape();
+    const width = canvas.parentElement.clientWidth;
+    if (!needsDraw([d, offset, base, layout, state.s1, state.s2, state.scale, wordSelect.dataset.chosen, width])) return;
     const a = compute(state.s1, state);
     const b = compute(state.s2, state);
 
@@ -65,13 +70,13 @@ export function createEmbeddingView({ canvas, facts, wordSelect }) {
     } else {
       text += 'The sentences share no word to compare. ';
     }
-    const sameBag = [...a.words].sort().join(' ') === [...b.words].sort().join(' ');
-    if (a.n > 0 && b.n > 0) {
-      const bagBefore = cosine(meanRow(a.scaled, a.n, d), meanRow(b.scaled, b.n, d));
-      const bagAfter = cosine(meanRow(a.sum, a.n, d), meanRow(b.sum, b.n, d));
+    if (a.n > 0) {
+      const before = sharedRows(a.scaled, b.scaled, a.n, b.n, d);
+      const after = sharedRows(a.sum, b.sum, a.n, b.n, d);
       text +=
-        `Mean of each sentence's rows${sameBag ? ' (the same bag of words)' : ''}: similarity ` +
-        `${fixed6(bagBefore)} before, ${fixed6(bagAfter)} after the add.`;
+        `Rows of A that are also rows of B: <span id="rows-before">${before}</span> of ${a.n} before the add` +
+        `${before === a.n && a.n === b.n ? ' (the same bag of words)' : ''}, ` +
+        `<span id="rows-after">${after}</span> of ${a.n} after it (only the same word at the same position).`;
     }
     facts.innerHTML = text;
     draw([a, b], state);
@@ -82,7 +87,7 @@ export function createEmbeddingView({ canvas, facts, wordSelect }) {
     const colors = themeColors();
     const width = canvas.parentElement.clientWidth || 900;
     const labelW = 92;
-    const barW = 70;
+    const barW = 84;
     const gap = 12;
     const panelW = Math.max(60, (width - labelW - barW - 2 * gap) / 3);
     const rowH = Math.max(8, Math.min(22, Math.floor(260 / Math.max(1, ...sentences.map((s) => s.n)))));
@@ -96,7 +101,10 @@ export function createEmbeddingView({ canvas, facts, wordSelect }) {
     for (const s of sentences) for (const arr of [s.scaled, s.encoding, s.sum]) for (const v of arr) m = Math.max(m, Math.abs(v));
     const range = niceRange(m);
     const scaleText = state.scale ? `embedding × √d = ×${Math.sqrt(d).toFixed(2)}` : 'embedding (not scaled)';
-    const titles = [scaleText, `encoding PE(p), p from ${offset}`, 'sum = embedding + PE (package add)'];
+    const titles =
+      panelW >= 220
+        ? [scaleText, `encoding PE(p), p from ${offset}`, 'sum = embedding + PE (package add)']
+        : [state.scale ? 'embedding×√d' : 'embedding', 'PE(p)', 'sum'];
 
     let top = 0;
     sentences.forEach((s, n) => {
@@ -110,7 +118,7 @@ export function createEmbeddingView({ canvas, facts, wordSelect }) {
       if (s.n > 0) {
         [s.scaled, s.encoding, s.sum].forEach((arr, c) => {
           const rect = { x: labelW + c * (panelW + gap), y, w: panelW, h: s.n * rowH };
-          paintGrid(ctx, ratio, rect, s.n, d, (r, j) => arr[r * d + j], DIVERGING_LUT, -range, range);
+          paintGrid(ctx, ratio, rect, s.n, d, { array: arr, rowStride: d, colStride: 1 }, DIVERGING_LUT, -range, range);
           ctx.strokeStyle = colors.muted;
           ctx.strokeRect(rect.x - 0.5, rect.y - 0.5, rect.w + 1, rect.h + 1);
         });
@@ -127,7 +135,7 @@ export function createEmbeddingView({ canvas, facts, wordSelect }) {
     drawColorBar(
       ctx,
       ratio,
-      { x: width - barW + 8, y: 40 + 16, w: 12, h: Math.max(40, height - 40 - 16 - 24) },
+      { x: width - barW + 26, y: 40 + 16, w: 12, h: Math.max(40, height - 40 - 16 - 24) },
       DIVERGING_LUT,
       -range,
       range,

@@ -6,6 +6,7 @@ import { alloc, sinusoidal } from '../../src/js/index.js';
 
 let buffer = null; // WasmBuffer holding the current table
 let key = '';
+let version = 0; // bumps whenever the table's contents change
 let shape = { length: 0, dim: 0, offset: 0, base: 10000, layout: 'interleaved' };
 
 /** Recomputes the table when its parameters changed; returns true if it did. */
@@ -20,6 +21,7 @@ export function updateTable({ len, d, off, base, layout }) {
   }
   sinusoidal({ length: len, dim: d, base, offset: off, layout, out: buffer });
   key = next;
+  version += 1;
   shape = { length: len, dim: d, offset: off, base, layout };
   return true;
 }
@@ -27,6 +29,11 @@ export function updateTable({ len, d, off, base, layout }) {
 /** A fresh view of the current table, row-major (length, dim). Valid until the next posenc call. */
 export function tableView() {
   return buffer.array;
+}
+
+/** Changes whenever the table does: views compare it to skip redundant work. */
+export function tableVersion() {
+  return version;
 }
 
 export function tableShape() {

@@ -16,22 +16,24 @@ export function download(blob, name) {
 
 const toPng = (canvas) => new Promise((resolve) => canvas.toBlob(resolve, 'image/png'));
 
-/** A figure canvas as it is drawn (it already has its background, axes and title). */
-export async function downloadCanvas(canvas, name) {
-  download(await toPng(canvas), name);
-}
-
 /**
- * A uPlot's canvas on the theme's background with its title above: uPlot draws
- * the title in the DOM and leaves the canvas transparent.
+ * Several parts side by side in one PNG on the theme's background. A part is a
+ * figure canvas (drawn as it is) or a uPlot, whose title lives in the DOM and
+ * whose canvas is transparent, so its title is drawn above it here.
  */
-export async function downloadPlots(plots, name) {
+export async function downloadFigure(parts, name) {
   const colors = themeColors();
   const ratio = Math.max(1, window.devicePixelRatio || 1);
   const titleH = Math.round(26 * ratio);
-  const gap = Math.round(12 * ratio);
-  const width = plots.reduce((w, p) => w + p.ctx.canvas.width, 0) + gap * (plots.length - 1);
-  const height = Math.max(...plots.map((p) => p.ctx.canvas.height)) + titleH;
+  const gap = Math.round(16 * ratio);
+  const pieces = parts.map((part) =>
+    part instanceof HTMLCanvasElement
+      ? { canvas: part, title: null }
+      : { canvas: part.ctx.canvas, title: part.root.querySelector('.u-title')?.textContent ?? '' },
+  );
+  const heightOf = (p) => p.canvas.height + (p.title === null ? 0 : titleH);
+  const width = pieces.reduce((w, p) => w + p.canvas.width, 0) + gap * (pieces.length - 1);
+  const height = Math.max(...pieces.map(heightOf));
   const out = document.createElement('canvas');
   out.width = width;
   out.height = height;
@@ -39,13 +41,17 @@ export async function downloadPlots(plots, name) {
   ctx.fillStyle = colors.bg;
   ctx.fillRect(0, 0, width, height);
   let x = 0;
-  for (const plot of plots) {
-    ctx.fillStyle = colors.fg;
-    ctx.font = `600 ${Math.round(13 * ratio)}px system-ui, sans-serif`;
-    ctx.textBaseline = 'top';
-    ctx.fillText(plot.root.querySelector('.u-title')?.textContent ?? '', x + 8 * ratio, 6 * ratio);
-    ctx.drawImage(plot.ctx.canvas, x, titleH);
-    x += plot.ctx.canvas.width + gap;
+  for (const piece of pieces) {
+    let y = 0;
+    if (piece.title !== null) {
+      ctx.fillStyle = colors.fg;
+      ctx.font = `600 ${Math.round(13 * ratio)}px system-ui, sans-serif`;
+      ctx.textBaseline = 'top';
+      ctx.fillText(piece.title, x + 8 * ratio, 6 * ratio);
+      y = titleH;
+    }
+    ctx.drawImage(piece.canvas, x, y);
+    x += piece.canvas.width + gap;
   }
   download(await toPng(out), name);
 }

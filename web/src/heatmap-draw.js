@@ -6,10 +6,12 @@ import { tickLabel } from './format.js';
 
 /**
  * Paints a rows × cols grid into rect (CSS pixels) of a context scaled by ratio.
- * Each device pixel shows the cell under its centre: value(row, col) through lut
- * over [lo, hi]. value is called once per pixel, so keep it a cheap array read.
+ * Each device pixel shows the cell under its centre, through lut over [lo, hi].
+ * source is either { array, rowStride, colStride } (cell (r, c) is
+ * array[r * rowStride + c * colStride]: the fast path for big tables) or a
+ * function value(row, col).
  */
-export function paintGrid(ctx, ratio, rect, rows, cols, value, lut, lo, hi) {
+export function paintGrid(ctx, ratio, rect, rows, cols, source, lut, lo, hi) {
   const x0 = Math.round(rect.x * ratio);
   const y0 = Math.round(rect.y * ratio);
   const w = Math.max(1, Math.round(rect.w * ratio));
@@ -19,13 +21,27 @@ export function paintGrid(ctx, ratio, rect, rows, cols, value, lut, lo, hi) {
   const colOf = new Int32Array(w);
   for (let px = 0; px < w; px++) colOf[px] = Math.min(cols - 1, Math.floor(((px + 0.5) * cols) / w));
   const scale = (LUT_SIZE - 1) / (hi - lo);
-  for (let py = 0; py < h; py++) {
-    const row = Math.min(rows - 1, Math.floor(((py + 0.5) * rows) / h));
-    const line = py * w;
-    for (let px = 0; px < w; px++) {
-      let t = (value(row, colOf[px]) - lo) * scale + 0.5;
-      t = t < 0 ? 0 : t > LUT_SIZE - 1 ? LUT_SIZE - 1 : t | 0;
-      pixels[line + px] = lut[t];
+  const top = LUT_SIZE - 1;
+  if (typeof source === 'function') {
+    for (let py = 0; py < h; py++) {
+      const row = Math.min(rows - 1, Math.floor(((py + 0.5) * rows) / h));
+      const line = py * w;
+      for (let px = 0; px < w; px++) {
+        const t = (source(row, colOf[px]) - lo) * scale + 0.5;
+        pixels[line + px] = lut[t < 0 ? 0 : t > top ? top : t | 0];
+      }
+    }
+  } else {
+    const { array, rowStride, colStride } = source;
+    const colIndex = new Int32Array(w);
+    for (let px = 0; px < w; px++) colIndex[px] = colOf[px] * colStride;
+    for (let py = 0; py < h; py++) {
+      const base = Math.min(rows - 1, Math.floor(((py + 0.5) * rows) / h)) * rowStride;
+      const line = py * w;
+      for (let px = 0; px < w; px++) {
+        const t = (array[base + colIndex[px]] - lo) * scale + 0.5;
+        pixels[line + px] = lut[t < 0 ? 0 : t > top ? top : t | 0];
+      }
     }
   }
   ctx.putImageData(image, x0, y0);

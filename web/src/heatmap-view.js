@@ -1,9 +1,9 @@
 // View 2: the whole table as a heatmap, position across and dimension down,
 // painted straight from the wasm-resident table. Hover or arrow keys read one
 // cell to 6 digits.
-import { availableWidth, fitCanvas, themeColors } from './canvas.js';
+import { availableWidth, createRedrawGuard, fitCanvas, themeColors } from './canvas.js';
 import { DIVERGING_LUT } from './colormap.js';
-import { columnInfo, frequency, tableShape, tableValue, tableView, wavelength } from './encoding.js';
+import { columnInfo, columnOf, frequency, tableShape, tableValue, tableVersion, tableView, wavelength } from './encoding.js';
 import { fixed6, sig6 } from './format.js';
 import { drawAxes, drawColorBar, drawTitle, paintGrid } from './heatmap-draw.js';
 
@@ -12,6 +12,7 @@ const MARGIN = { left: 62, right: 86, top: 34, bottom: 44 };
 export function createHeatmapView({ canvas, marker, readout }) {
   let plot = null; // plot rect in CSS pixels
   let cell = null; // { row, col } under the pointer or keyboard cursor
+  const needsDraw = createRedrawGuard();
 
   function layoutLabel(d, layout) {
     return layout === 'split'
@@ -22,6 +23,7 @@ export function createHeatmapView({ canvas, marker, readout }) {
   function render() {
     const { dim: d, length, offset, layout } = tableShape();
     const width = availableWidth(canvas.parentElement);
+    if (!needsDraw([tableVersion(), width])) return;
     const height = Math.round(Math.min(460, Math.max(260, width * 0.42)));
     const { ctx, ratio } = fitCanvas(canvas, width, height);
     const colors = themeColors();
@@ -35,7 +37,7 @@ export function createHeatmapView({ canvas, marker, readout }) {
     };
     const table = tableView();
     // rows of the picture are dimensions, columns are positions: cell (j, r) = table[r * d + j].
-    paintGrid(ctx, ratio, plot, d, length, (j, r) => table[r * d + j], DIVERGING_LUT, -1, 1);
+    paintGrid(ctx, ratio, plot, d, length, { array: table, rowStride: 1, colStride: d }, DIVERGING_LUT, -1, 1);
     if (layout === 'split' && d >= 4) {
       const y = plot.y + plot.h / 2;
       ctx.strokeStyle = colors.fg;
@@ -80,9 +82,13 @@ export function createHeatmapView({ canvas, marker, readout }) {
     const p = offset + r;
     const value = tableValue(r, j);
     const w = frequency(pair, d, base);
+    const angle = (p * w) % (2 * Math.PI);
+    const other = layout === 'split' ? 'interleaved' : 'split';
     readout.textContent =
-      `p = ${p}   dimension ${j} (${kind} of pair ${pair})   frequency w = ${sig6(w)} rad/position` +
-      `   wavelength ${sig6(wavelength(pair, d, base))} positions\nvalue = ${fixed6(value)}`;
+      `p = ${p}   dimension ${j} (${kind} of pair ${pair}; column ${columnOf(pair, kind, d, other)} in ${other})` +
+      `   frequency w = ${sig6(w)} rad/position` +
+      `   wavelength ${sig6(wavelength(pair, d, base))} positions\n` +
+      `angle p·w mod 2π = ${angle.toFixed(6)} rad   value = ${fixed6(value)}`;
     readout.dataset.p = String(p);
     readout.dataset.dim = String(j);
     readout.dataset.value = fixed6(value);

@@ -9,7 +9,7 @@ import { createHeatmapView } from './heatmap-view.js';
 import { createRotationView } from './rotation-view.js';
 import { createEmbeddingView } from './embedding-view.js';
 import { createNaiveView } from './naive-view.js';
-import { download, downloadCanvas, downloadPlots, tableCsv, tableNpy } from './export.js';
+import { download, downloadFigure, tableCsv, tableNpy } from './export.js';
 import { plotIn } from './line-plot.js';
 import { createScheduler } from './scheduler.js';
 import { applyTheme, watchSystemTheme } from './theme.js';
@@ -31,7 +31,7 @@ function showNotes() {
 }
 
 function setNote(field, text) {
-  for (const key of [...notes.keys()]) if (key.startsWith('url')) notes.delete(key);
+  if (!text && !notes.has(field)) return;
   if (text) notes.set(field, text);
   else notes.delete(field);
   showNotes();
@@ -39,7 +39,7 @@ function setNote(field, text) {
 
 // ---- views ----------------------------------------------------------------
 const views = [
-  createSquigglesView({ container: $('squiggles-plot'), readout: $('squiggles-readout') }),
+  createSquigglesView({ container: $('squiggles-plot'), legend: $('squiggles-legend'), readout: $('squiggles-readout') }),
   createHeatmapView({ canvas: $('heatmap-canvas'), marker: $('heatmap-marker'), readout: $('heatmap-readout') }),
   createRotationView({
     circlesCanvas: $('circles-canvas'),
@@ -56,10 +56,20 @@ const views = [
 let renders = 0;
 function renderAll() {
   try {
+    const start = performance.now();
     updateTable(state);
-    for (const view of views) view.render(state);
+    const times = [performance.now() - start];
+    for (const view of views) {
+      const t0 = performance.now();
+      view.render(state);
+      times.push(performance.now() - t0);
+    }
     renders += 1;
+    document.body.dataset.renderSteps = times.map((t) => t.toFixed(0)).join(' ');
+    setNote('error', '');
+    // For the browser test: how many frames were drawn and how long the last took.
     document.body.dataset.renders = String(renders);
+    document.body.dataset.renderMs = (performance.now() - start).toFixed(1);
   } catch (error) {
     // Never a blank page: say what failed where the notes are, and keep the rest.
     setNote('error', error instanceof PosencError ? error.message : `Something went wrong: ${error.message}`);
@@ -98,6 +108,9 @@ function syncControls() {
 
 /** Applies a change to the state: URL, inputs and (soon) the views follow. */
 function commit(changes, { immediate = false } = {}) {
+  // Notes about the loaded URL are stale once the user changes something.
+  for (const key of [...notes.keys()]) if (key.startsWith('url')) notes.delete(key);
+  showNotes();
   Object.assign(state, changes);
   if ('d' in changes) {
     // Columns past the new d no longer exist.
@@ -115,6 +128,8 @@ function wireNumber(name, clamp, { fromRange = Number } = {}) {
   const box = $(`ctl-${name}`);
   const range = $(`ctl-${name}-range`);
   const take = (raw) => {
+    // A change event after Enter re-sends the value already shown: keep its note.
+    if (String(raw) === String(state[name])) return;
     const { value, note } = clamp(raw);
     setNote(name, note);
     commit({ [name]: value });
@@ -193,20 +208,28 @@ const fileStem = () => {
   return `posenc-d${dim}-len${length}-base${base}-off${offset}-${layout}`;
 };
 const exporters = {
-  squiggles: () => downloadPlots([plotIn($('squiggles-plot'))], `${fileStem()}-squiggles.png`),
-  heatmap: () => downloadCanvas($('heatmap-canvas'), `${fileStem()}-heatmap.png`),
-  circles: () => downloadCanvas($('circles-canvas'), `${fileStem()}-p${state.p}-k${state.k}-circles.png`),
-  similarity: () => downloadCanvas($('similarity-canvas'), `${fileStem()}-similarity.png`),
-  embedding: () => downloadCanvas($('embedding-canvas'), `${fileStem()}-embedding.png`),
-  naive: () =>
-    downloadPlots(['naive-raw', 'naive-norm', 'naive-sin'].map((id) => plotIn($(id))), `${fileStem()}-naive.png`),
+  squiggles: () => downloadFigure([plotIn($('squiggles-plot'))], `${fileStem()}-squiggles.png`),
+  heatmap: () => downloadFigure([$('heatmap-canvas')], `${fileStem()}-heatmap.png`),
+  circles: () =>
+    downloadFigure([$('circles-canvas'), $('matrix-canvas')], `${fileStem()}-p${state.p}-k${state.k}-rotation.png`),
+  similarity: () => downloadFigure([$('similarity-canvas'), plotIn($('profile-plot'))], `${fileStem()}-similarity.png`),
+  embedding: () => downloadFigure([$('embedding-canvas')], `${fileStem()}-embedding.png`),
+  naive: () => downloadFigure(['naive-raw', 'naive-norm', 'naive-sin'].map((id) => plotIn($(id))), `${fileStem()}-naive.png`),
 };
 for (const button of document.querySelectorAll('[data-export]')) {
   button.addEventListener('click', () => exporters[button.dataset.export]());
 }
 $('export-csv').addEventListener('click', () => {
-  const { length, dim, offset } = tableShape();
-  download(tableCsv(tableView(), length, dim, offset), `${fileStem()}.csv`);
+  // A big table takes a moment to format: say so before the page is busy.
+  const button = $('export-csv');
+  button.textContent = 'CSV…';
+  button.disabled = true;
+  setTimeout(() => {
+    const { length, dim, offset } = tableShape();
+    download(tableCsv(tableView(), length, dim, offset), `${fileStem()}.csv`);
+    button.textContent = 'CSV';
+    button.disabled = false;
+  }, 30);
 });
 $('export-npy').addEventListener('click', () => {
   const { length, dim } = tableShape();

@@ -2,15 +2,29 @@
 // stays in [0, 1] but its step between neighbours depends on the length; the
 // sinusoidal rows stay bounded and their step is the same for every length.
 import { pairColor } from './colormap.js';
-import { columnOf, tableShape, tableView } from './encoding.js';
+import { columnOf, tableShape, tableVersion, tableView, wavelength } from './encoding.js';
+import { createRedrawGuard } from './canvas.js';
 import { fixed6 } from './format.js';
 import { drawLinePlot } from './line-plot.js';
 
 /** Plots at most this many points per curve; values are sampled evenly. */
 const MAX_POINTS = 1200;
 
+/** The pair whose wavelength is closest (in ratio) to target positions. */
+function pairNearWavelength(target, d, base) {
+  let best = 0;
+  for (let i = 1; i < d / 2; i++) {
+    const err = (n) => Math.abs(Math.log(wavelength(n, d, base) / target));
+    if (err(i) < err(best)) best = i;
+  }
+  return best;
+}
+
 export function createNaiveView({ raw, norm, sin, facts }) {
+  const needsDraw = createRedrawGuard();
+
   function render() {
+    if (!needsDraw([tableVersion(), raw.parentElement.clientWidth])) return;
     const { dim: d, length, offset, layout } = tableShape();
     const table = tableView();
     const stride = Math.max(1, Math.ceil(length / MAX_POINTS));
@@ -29,25 +43,36 @@ export function createNaiveView({ raw, norm, sin, facts }) {
       series: [{ label: 'p', values: x, stroke: pairColor(1), width: 2 }],
       height,
     });
+    // The same feature for a text a quarter as long: it climbs 4× as steeply.
+    const short = Math.max(2, Math.ceil(length / 4));
     drawLinePlot(norm, {
-      title: 'p / (length − 1)',
+      title: `p / (length − 1): length ${length} and ${short}`,
       xLabel: 'position p',
       yLabel: 'feature',
       x,
-      series: [{ label: 'p/(length−1)', values: Float64Array.from(rows, (r) => r / span), stroke: pairColor(4), width: 2 }],
+      series: [
+        { label: `length ${length}`, values: Float64Array.from(rows, (r) => r / span), stroke: pairColor(4), width: 2 },
+        {
+          label: `length ${short}`,
+          values: rows.map((r) => (r < short ? r / (short - 1) : null)),
+          stroke: pairColor(0),
+          dash: [6, 4],
+          width: 2,
+        },
+      ],
       height,
       yRange: [-0.05, 1.05],
     });
-    // The two fastest and the slowest pair's sine, straight from the table.
-    const pairs = [...new Set([0, Math.min(1, d / 2 - 1), d / 2 - 1])];
+    // Sines whose wavelengths are about the length, a quarter and a sixteenth of it.
+    const pairs = [...new Set([1, 4, 16].map((part) => pairNearWavelength(length / part, d, tableShape().base)))];
     drawLinePlot(sin, {
       title: 'Sinusoidal (sine of pairs ' + pairs.join(', ') + ')',
       xLabel: 'position p',
       yLabel: 'feature',
       x,
-      series: pairs.map((i) => {
+      series: pairs.map((i, n) => {
         const j = columnOf(i, 'sin', d, layout);
-        return { label: `d${j}`, values: Float64Array.from(rows, (r) => table[r * d + j]), stroke: pairColor(i), width: 1.5 };
+        return { label: `d${j}`, values: Float64Array.from(rows, (r) => table[r * d + j]), stroke: pairColor(n), width: 1.5 };
       }),
       height,
       yRange: [-1.08, 1.08],
@@ -71,7 +96,8 @@ export function createNaiveView({ raw, norm, sin, facts }) {
         'of an embedding, and a longer text only pushes it further.',
       `p / (length − 1): bounded, but the step between neighbours is 1/(length − 1) = ` +
         `${length > 1 ? fixed6(1 / (length - 1)) : '—'} at length ${length}; the same value means a different ` +
-        `position in a text of another length (at length 10 the step is ${fixed6(1 / 9)}, at 8192 it is ${fixed6(1 / 8191)}).`,
+        `position in a text of another length (dashed: length ${short}; at length 10 the step is ${fixed6(1 / 9)}, ` +
+        `at 8192 it is ${fixed6(1 / 8191)}).`,
       length > 1
         ? `Sinusoidal: every value in [−1, 1], and the distance ‖PE(p+1) − PE(p)‖ between neighbours is ` +
           `${fixed6(minStep)} … ${fixed6(maxStep)} over this whole table: the same at every position and for every length.`

@@ -2,9 +2,9 @@
 // package; R(k) is built here from the frequencies, because applying it is the
 // demonstration: the residual max|R(k)·PE(p) − PE(p+k)| shows it holds.
 import { sinusoidalAt } from '../../src/js/index.js';
-import { fitCanvas, themeColors } from './canvas.js';
+import { createRedrawGuard, fitCanvas, themeColors } from './canvas.js';
 import { DIVERGING_LUT, pairColor } from './colormap.js';
-import { columnOf, frequency, tableShape, tableView } from './encoding.js';
+import { columnOf, frequency, tableShape, tableVersion, tableView } from './encoding.js';
 import { fixed6, sig6 } from './format.js';
 import { drawAxes, drawColorBar, drawTitle, paintGrid } from './heatmap-draw.js';
 import { drawLinePlot } from './line-plot.js';
@@ -12,8 +12,8 @@ import { drawLinePlot } from './line-plot.js';
 const TAU = 2 * Math.PI;
 const MAX_CIRCLES = 8;
 const MATRIX_PAIRS = 8;
-// Similarity work is window² · d multiply-adds; this keeps it near 30 ms.
-const SIMILARITY_BUDGET = 2 ** 25;
+// Similarity work is window² · d / 2 multiply-adds; this keeps it near 15 ms.
+const SIMILARITY_BUDGET = 2 ** 24;
 
 /** Rotation of one (sin, cos) pair by angle: sin(a+θ), cos(a+θ) from sin a, cos a. */
 export function rotatePair(s, c, angle) {
@@ -32,10 +32,15 @@ function circlePairs(half) {
 
 export function createRotationView(elements) {
   const { circlesCanvas, matrixCanvas, similarityCanvas, profile, residualOut, similarityOut } = elements;
+  const circlesNeedDraw = createRedrawGuard();
+  const similarityNeedsDraw = createRedrawGuard();
 
   function render(state) {
     const { dim: d, base, layout } = tableShape();
     const { p, k } = state;
+    const total = circlesCanvas.parentElement.clientWidth || 900;
+    if (similarityNeedsDraw([tableVersion(), total])) drawSimilarity(themeColors());
+    if (!circlesNeedDraw([d, base, layout, p, k, total])) return;
     const rows = sinusoidalAt([p, p + k], { dim: d, base, layout });
     const half = d / 2;
     let residual = 0;
@@ -53,44 +58,45 @@ export function createRotationView(elements) {
       ` for p = ${p}, k = ${k} (float32 values from the package, rotation in double)`;
     residualOut.dataset.residual = String(residual);
     const colors = themeColors();
-    const total = circlesCanvas.parentElement.clientWidth || 900;
     const matrixWidth = total >= 860 ? 300 : total;
     const circlesWidth = total >= 860 ? total - matrixWidth - 16 : total;
     drawCircles(circlePairs(half).map((i) => pairs[i]), state, circlesWidth, colors);
     drawMatrix(pairs.slice(0, MATRIX_PAIRS), state, half, matrixWidth, colors);
-    drawSimilarity(colors);
   }
 
   function drawCircles(shown, state, width, colors) {
-    const cellW = 132;
-    const cellH = 168;
-    const perRow = Math.max(1, Math.min(shown.length, Math.floor(width / cellW)));
+    const cellW = 150;
+    const cellH = 178;
+    // As many per row as fit, spread over balanced rows (8 → 4 + 4 rather than 5 + 3).
+    const fit = Math.max(1, Math.min(shown.length, Math.floor(width / cellW)));
+    const perRow = Math.ceil(shown.length / Math.ceil(shown.length / fit));
     const height = 40 + Math.ceil(shown.length / perRow) * cellH;
     const { ctx } = fitCanvas(circlesCanvas, width, height);
     ctx.fillStyle = colors.bg;
     ctx.fillRect(0, 0, width, height);
-    drawTitle(ctx, `Pairs as points on unit circles (x = cos, y = sin), p = ${state.p}, k = ${state.k}`, 4, 4, colors);
+    drawTitle(ctx, `Unit circles (x = cos, y = sin), p = ${state.p}, k = ${state.k}`, 4, 4, colors);
     // Legend.
     ctx.font = colors.font;
     ctx.textBaseline = 'middle';
     ctx.textAlign = 'left';
     const legendY = 28;
-    ringAt(ctx, 10, legendY, colors.fg);
+    ringAt(ctx, 14, legendY, colors.fg);
     ctx.fillStyle = colors.fg;
-    ctx.fillText('PE(p)', 18, legendY);
-    dotAt(ctx, 70, legendY, colors.fg);
+    ctx.fillText('PE(p)', 26, legendY);
+    dotAt(ctx, 84, legendY, colors.fg);
     ctx.fillStyle = colors.fg;
-    ctx.fillText('PE(p+k)', 78, legendY);
-    crossAt(ctx, 144, legendY, colors.fg);
-    ctx.fillText('R(k)·PE(p)', 152, legendY);
-    ctx.fillText('arc: turn by k·w mod 2π', 232, legendY);
+    ctx.fillText('PE(p+k)', 94, legendY);
+    crossAt(ctx, 166, legendY, colors.fg);
+    ctx.fillStyle = colors.fg;
+    ctx.fillText('R(k)·PE(p)', 176, legendY);
+    if (width >= 440) ctx.fillText('arc: the turn k·w mod 2π', 262, legendY);
 
     shown.forEach((pair, n) => {
       const cx = (n % perRow) * cellW + cellW / 2;
       const top = 40 + Math.floor(n / perRow) * cellH;
       const cy = top + 56;
       const r = 46;
-      const color = pairColor(pair.i);
+      const color = pairColor(n);
       ctx.strokeStyle = colors.grid;
       ctx.lineWidth = 1;
       ctx.beginPath();
@@ -123,18 +129,20 @@ export function createRotationView(elements) {
       ctx.textAlign = 'center';
       ctx.textBaseline = 'top';
       const w = frequency(pair.i, tableShape().dim, tableShape().base);
-      ctx.fillText(`pair ${pair.i}: w = ${sig6(w)}`, cx, cy + r + 10);
+      ctx.font = `600 ${colors.font}`;
+      ctx.fillText(`pair ${pair.i}`, cx, cy + r + 10);
+      ctx.font = colors.font;
+      ctx.fillText(`w = ${sig6(w)}`, cx, cy + r + 26);
       ctx.fillStyle = colors.muted;
-      ctx.fillText(`k·w mod 2π = ${((turn * 180) / Math.PI).toFixed(2)}°`, cx, cy + r + 26);
       const turns = Math.floor(pair.angle / TAU);
-      if (turns > 0) ctx.fillText(`(+${turns} full turn${turns > 1 ? 's' : ''})`, cx, cy + r + 42);
+      ctx.fillText(`turn ${((turn * 180) / Math.PI).toFixed(2)}°${turns > 0 ? ` + ${turns}×360°` : ''}`, cx, cy + r + 42);
     });
   }
 
   function drawMatrix(pairs, state, half, width, colors) {
     const n = pairs.length * 2;
     const size = Math.min(width - 90, 260);
-    const height = size + 70;
+    const height = size + 86;
     const { ctx, ratio } = fitCanvas(matrixCanvas, width, height);
     ctx.fillStyle = colors.bg;
     ctx.fillRect(0, 0, width, height);
@@ -168,12 +176,9 @@ export function createRotationView(elements) {
     drawTitle(ctx, `R(k), k = ${state.k}`, 4, 4, colors);
     ctx.font = colors.smallFont;
     ctx.fillStyle = colors.muted;
-    ctx.fillText(
-      `first ${pairs.length} of ${half} blocks [[cos kw, sin kw], [−sin kw, cos kw]]`,
-      4,
-      22,
-    );
-    ctx.fillText('rows and columns in interleaved order (sin_i, cos_i)', 4, rect.y + size + 10);
+    ctx.fillText(`first ${pairs.length} of ${half} 2×2 blocks`, 4, 22);
+    ctx.fillText('block i = [[cos k·wᵢ, sin k·wᵢ], [−sin k·wᵢ, cos k·wᵢ]]', 4, rect.y + size + 10);
+    ctx.fillText('acting on (sinᵢ, cosᵢ); zero off the blocks', 4, rect.y + size + 26);
     drawColorBar(ctx, ratio, { x: rect.x + size + 14, y: rect.y + 16, w: 12, h: size - 16 }, DIVERGING_LUT, -1, 1, colors, {
       title: 'entry',
     });
@@ -219,7 +224,7 @@ export function createRotationView(elements) {
     ctx.fillStyle = colors.bg;
     ctx.fillRect(0, 0, width, height);
     const rect = { x: 62, y: 34, w: size, h: size };
-    paintGrid(ctx, ratio, rect, window, window, (a, b) => sim[a * window + b], DIVERGING_LUT, -1, 1);
+    paintGrid(ctx, ratio, rect, window, window, { array: sim, rowStride: window, colStride: 1 }, DIVERGING_LUT, -1, 1);
     drawAxes(ctx, rect, colors, {
       xDomain: [offset, offset + window],
       yDomain: [offset, offset + window],
@@ -228,7 +233,7 @@ export function createRotationView(elements) {
       xTicks: 4,
       yTicks: 4,
     });
-    drawTitle(ctx, `cos(PE(p), PE(q)), ${window} positions`, 4, 6, colors);
+    drawTitle(ctx, `cos(PE(p), PE(q)), ${window} position${window === 1 ? '' : 's'}`, 4, 6, colors);
     drawColorBar(ctx, ratio, { x: rect.x + size + 16, y: rect.y + 16, w: 12, h: size - 16 }, DIVERGING_LUT, -1, 1, colors, {
       title: 'cos',
     });
@@ -251,7 +256,7 @@ export function createRotationView(elements) {
     });
     const expected = Math.sqrt(d / 2);
     similarityOut.innerHTML =
-      `Every row's norm over the ${length} positions of the table: min ${fixed6(minNorm)}, max ${fixed6(maxNorm)}; ` +
+      `Every row's norm over the ${length} position${length === 1 ? '' : 's'} of the table: min ${fixed6(minNorm)}, max ${fixed6(maxNorm)}; ` +
       `√(d/2) = ${fixed6(expected)}. ` +
       `Bands: every entry equals row ${offset}'s entry at the same |p − q| to within ` +
       `<strong>${bandDeviation.toExponential(1)}</strong>. Solid: row p = ${offset + mid}; dashed: row p = ${offset}.`;
@@ -274,7 +279,7 @@ function ringAt(ctx, x, y, color) {
 function dotAt(ctx, x, y, color) {
   ctx.fillStyle = color;
   ctx.beginPath();
-  ctx.arc(x, y, 3.5, 0, TAU);
+  ctx.arc(x, y, 4.5, 0, TAU);
   ctx.fill();
 }
 
@@ -282,10 +287,10 @@ function crossAt(ctx, x, y, color) {
   ctx.strokeStyle = color;
   ctx.lineWidth = 1.5;
   ctx.beginPath();
-  ctx.moveTo(x - 4, y - 4);
-  ctx.lineTo(x + 4, y + 4);
-  ctx.moveTo(x + 4, y - 4);
-  ctx.lineTo(x - 4, y + 4);
+  ctx.moveTo(x - 3, y - 3);
+  ctx.lineTo(x + 3, y + 3);
+  ctx.moveTo(x + 3, y - 3);
+  ctx.lineTo(x - 3, y + 3);
   ctx.stroke();
   ctx.lineWidth = 1;
 }

@@ -1,9 +1,10 @@
 // View 1: value against position for chosen columns of the table. When there
 // are more positions than pixels, each column becomes its min/max envelope per
 // pixel, so fast sines show as the band they fill instead of a false slow wave.
-import { drawLinePlot } from './line-plot.js';
+import { drawLinePlot, plotIn } from './line-plot.js';
 import { pairColor } from './colormap.js';
-import { columnInfo, frequency, tableShape, tableValue, tableView, wavelength } from './encoding.js';
+import { columnInfo, frequency, tableShape, tableValue, tableVersion, tableView, wavelength } from './encoding.js';
+import { createRedrawGuard } from './canvas.js';
 import { fixed6, sig6 } from './format.js';
 
 /** Columns for the preset buttons. */
@@ -20,9 +21,21 @@ export function presetDims(name, d) {
   return [...new Set(out)];
 }
 
-export function createSquigglesView({ container, readout }) {
+/** One legend entry: a short line in the column's colour and dash, and its name. */
+function legendEntry(j, pair, kind, color) {
+  const item = document.createElement('span');
+  const dash = kind === 'cos' ? ' stroke-dasharray="5 3"' : '';
+  item.innerHTML =
+    `<svg width="26" height="10" aria-hidden="true"><line x1="1" y1="5" x2="25" y2="5" stroke="${color}"` +
+    ` stroke-width="2.5"${dash}/></svg>`;
+  item.append(`dim ${j} (${kind}, pair ${pair})`);
+  return item;
+}
+
+export function createSquigglesView({ container, legend, readout }) {
   let state = null;
   let lastP = null;
+  const needsDraw = createRedrawGuard();
 
   function describe(p) {
     const { dim: d, offset, length, base, layout } = tableShape();
@@ -46,15 +59,31 @@ export function createSquigglesView({ container, readout }) {
     readout.dataset.p = p ?? '';
   }
 
+  // Keyboard: arrows move the readout (and uPlot's cursor) along positions.
+  container.addEventListener('keydown', (event) => {
+    const step = { ArrowLeft: -1, ArrowRight: 1 }[event.key];
+    if (!step) return;
+    event.preventDefault();
+    const { offset, length } = tableShape();
+    const p = Math.max(offset, Math.min(offset + length - 1, (lastP ?? offset - step) + step * (event.shiftKey ? 10 : 1)));
+    const plot = plotIn(container);
+    plot?.setCursor({ left: plot.valToPos(p, 'x'), top: plot.over.clientHeight / 2 });
+    onCursor(p);
+  });
+
   function render(nextState) {
     state = nextState;
     const { dim: d, offset, length, layout } = tableShape();
     const table = tableView();
     const width = Math.max(200, container.clientWidth || 600);
+    if (!needsDraw([tableVersion(), width, state.dims.join(',')])) return;
     const buckets = Math.max(50, Math.round(width - 70));
     const envelope = length > 2 * buckets;
     const series = [];
     const bands = [];
+    // One colour per pair among the pairs shown, so a pair's sine and cosine match.
+    const shownPairs = [...new Set(state.dims.map((j) => columnInfo(j, d, layout).pair))];
+    const colorOf = (pair) => pairColor(shownPairs.indexOf(pair));
     let x;
     if (!envelope) {
       x = Float64Array.from({ length }, (_, r) => offset + r);
@@ -62,7 +91,7 @@ export function createSquigglesView({ container, readout }) {
         const { pair, kind } = columnInfo(j, d, layout);
         const values = new Float64Array(length);
         for (let r = 0; r < length; r++) values[r] = table[r * d + j];
-        series.push({ label: `d${j}`, values, stroke: pairColor(pair), dash: kind === 'cos' ? [6, 4] : undefined });
+        series.push({ label: `d${j}`, values, stroke: colorOf(pair), dash: kind === 'cos' ? [6, 4] : undefined });
       }
     } else {
       // One x per pixel bucket; each column gives an upper and a lower series with a band between.
@@ -85,13 +114,19 @@ export function createSquigglesView({ container, readout }) {
           hi[b] = mx;
           lo[b] = mn;
         }
-        const color = pairColor(pair);
+        const color = colorOf(pair);
         const dash = kind === 'cos' ? [6, 4] : undefined;
         series.push({ label: `d${j} max`, values: hi, stroke: color, dash, width: 1 });
         series.push({ label: `d${j} min`, values: lo, stroke: color, dash, width: 1 });
         bands.push([series.length - 1, series.length, `${color}33`]);
       }
     }
+    legend.replaceChildren(
+      ...state.dims.map((j) => {
+        const { pair, kind } = columnInfo(j, d, layout);
+        return legendEntry(j, pair, kind, colorOf(pair));
+      }),
+    );
     drawLinePlot(container, {
       title: envelope
         ? `Columns ${state.dims.join(', ')}: min/max envelope per pixel (${length} positions)`
@@ -102,6 +137,7 @@ export function createSquigglesView({ container, readout }) {
       series,
       bands,
       yRange: [-1.08, 1.08],
+      height: 300,
       onCursor,
     });
     readout.textContent = describe(lastP);

@@ -1,0 +1,88 @@
+// Page helpers for the browser test: waiting for redraws, fingerprinting
+// canvas pixels, and collecting everything that went wrong on the page.
+
+/** Records console errors, page errors, failed loads and requests to any other host. */
+export function watchPage(page, serverUrl) {
+  const problems = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error' || message.type() === 'warning') {
+      problems.push(`console ${message.type()}: ${message.text()}`);
+    }
+  });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('request', (request) => {
+    const url = request.url();
+    if (!url.startsWith(serverUrl) && !url.startsWith('data:') && !url.startsWith('blob:')) {
+      problems.push(`request to another host: ${url}`);
+    }
+  });
+  page.on('response', (response) => {
+    if (response.status() >= 400) problems.push(`HTTP ${response.status()} for ${response.url()}`);
+  });
+  return problems;
+}
+
+/** Loads a URL and waits for the first full render. */
+export async function open(page, url) {
+  await page.goto(url);
+  await page.waitForSelector('body[data-ready="1"]', { timeout: 20_000 });
+}
+
+export const renderCount = (page) => page.evaluate(() => Number(document.body.dataset.renders ?? 0));
+
+/** Runs action, then waits until the page has drawn at least one more frame. */
+export async function redrawAfter(page, action) {
+  const before = await renderCount(page);
+  await action();
+  await page.waitForFunction((n) => Number(document.body.dataset.renders ?? 0) > n, before, { timeout: 10_000 });
+}
+
+/**
+ * A fingerprint of a canvas's pixels: a 32-bit FNV-1a hash over all bytes, and
+ * how many distinct colours it has (1 means blank).
+ */
+export function canvasPrint(page, selector) {
+  return page.evaluate((sel) => {
+    // Read through a fresh copy, so the page's own canvases are never read back.
+    const source = document.querySelector(sel);
+    const canvas = Object.assign(document.createElement('canvas'), { width: source.width, height: source.height });
+    const ctx = canvas.getContext('2d', { willReadFrequently: true });
+    ctx.drawImage(source, 0, 0);
+    const { data } = ctx.getImageData(0, 0, canvas.width, canvas.height);
+    const words = new Uint32Array(data.buffer, data.byteOffset, data.byteLength / 4);
+    const colours = new Set();
+    let hash = 0x811c9dc5;
+    for (let n = 0; n < words.length; n++) {
+      hash = Math.imul(hash ^ words[n], 0x01000193);
+      if (colours.size < 64) colours.add(words[n]);
+    }
+    return { hash: hash >>> 0, colours: colours.size, width: canvas.width, height: canvas.height };
+  }, selector);
+}
+
+/** Fingerprints of every canvas on the page, keyed by a readable name. */
+export function allCanvases(page) {
+  return page.evaluate(() =>
+    [...document.querySelectorAll('canvas')].map((canvas, n) => {
+      const copy = Object.assign(document.createElement('canvas'), { width: canvas.width, height: canvas.height });
+      const ctx = copy.getContext('2d', { willReadFrequently: true });
+      ctx.drawImage(canvas, 0, 0);
+      const { data } = ctx.getImageData(0, 0, canvas.width, canvas.height);
+      const words = new Uint32Array(data.buffer, data.byteOffset, data.byteLength / 4);
+      const colours = new Set();
+      for (let k = 0; k < words.length && colours.size < 8; k += 7) colours.add(words[k]);
+      const name = canvas.id || `${canvas.closest('[id]')?.id ?? 'page'} canvas ${n}`;
+      return { name, colours: colours.size, width: canvas.width, height: canvas.height };
+    }),
+  );
+}
+
+/** Scrolls an element to the middle of the viewport (clear of the sticky controls). */
+export async function centre(page, selector) {
+  await page.evaluate((sel) => document.querySelector(sel).scrollIntoView({ block: 'center' }), selector);
+}
+
+/** The query string of the page's current URL as an object. */
+export async function query(page) {
+  return Object.fromEntries(new URL(page.url()).searchParams);
+}
