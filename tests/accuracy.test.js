@@ -11,7 +11,7 @@ import { availableParallelism } from 'node:os';
 import { instantiate } from '../src/js/index.js';
 import { oracleTable, oracleAt } from './support/oracle-run.js';
 import { maxAbsError, maxNormError, inParallel } from './support/oracle-compare.js';
-import { generator, seedFromEnv } from './support/builds-random.js';
+import { generator, seedFromEnv } from './support/random.js';
 import { bitsOf } from './support/builds-bits.js';
 
 const TOLERANCE = 6e-8;

@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert';
 import { instantiate } from '../src/js/index.js';
 import { sameBits, compared } from './support/builds-bits.js';
 import { runBuilds, assertBuildsAgree, describe } from './support/builds-run.js';
-import { generator, seedFromEnv } from './support/builds-random.js';
+import { generator, seedFromEnv } from './support/random.js';
 
 const seed = seedFromEnv();
 console.log(`builds.test.js: seed ${seed} (replay with POSENC_SEED=${seed})`);

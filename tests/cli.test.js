@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { instantiate } from '../src/js/index.js';
 import { formatFixed } from '../src/js/format.js';
-import { rng } from './support/js-rng.js';
+import { rng } from './support/random.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const NATIVE = join(root, 'build/posenc');

@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { init, instantiate, sinusoidal, PosencError } from '../src/js/index.js';
-import { rng } from './support/js-rng.js';
+import { rng } from './support/random.js';
 import { sameBits, snapshot, unchanged, float64s } from './support/js-bits.js';
 
 const ORACLE = new URL('../build/test/oracle', import.meta.url).pathname;

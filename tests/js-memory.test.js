@@ -3,7 +3,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { instantiate, WasmBuffer, PosencError } from '../src/js/index.js';
-import { rng } from './support/js-rng.js';
+import { rng } from './support/random.js';
 import { sameBits, snapshot, unchanged } from './support/js-bits.js';
 
 const random = rng('js-memory');

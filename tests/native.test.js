@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { API_ASAN, HARNESS, HARNESS_ASAN, serve, runHarness } from './support/native-harness.js';
 import { sameBits, compared } from './support/builds-bits.js';
-import { generator, seedFromEnv } from './support/builds-random.js';
+import { generator, seedFromEnv } from './support/random.js';
 
 const seed = seedFromEnv();
 console.log(`native.test.js: seed ${seed} (replay with POSENC_SEED=${seed})`);

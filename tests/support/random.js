@@ -1,5 +1,6 @@
-// A small seeded generator (mulberry32), so a failing random sweep replays
-// with POSENC_SEED=<seed>.
+// Seeded random numbers for the tests (mulberry32: small, fast, good enough to
+// pick test inputs). The seed comes from POSENC_SEED or chance and is printed,
+// so a failing sweep replays with POSENC_SEED=<seed>.
 
 export function seedFromEnv(name = 'POSENC_SEED') {
     const given = process.env[name];
@@ -25,5 +26,18 @@ export function generator(seed) {
         int: (lo, hi) => lo + Math.floor(next() * (hi - lo + 1)), // lo ... hi inclusive
         pick: (list) => list[Math.floor(next() * list.length)],
         logUniform: (lo, hi) => Math.exp(Math.log(lo) + next() * (Math.log(hi) - Math.log(lo))),
+    };
+}
+
+/** A generator for one test file, its seed printed under `name`. */
+export function rng(name) {
+    const seed = seedFromEnv();
+    console.log(`${name}: seed ${seed} (replay with POSENC_SEED=${seed})`);
+    const g = generator(seed);
+    return {
+        next: g.next,
+        int: (n) => Math.floor(g.next() * n), // 0 ... n-1
+        /** n floats in [-range, range]. */
+        floats: (n, range = 4) => Float32Array.from({ length: n }, () => (g.next() * 2 - 1) * range),
     };
 }
