@@ -59,6 +59,21 @@ it('loads with no console errors, only local requests, and every canvas drawn', 
   noProblems('first load');
 });
 
+it('the static build also works from a subfolder (relative asset URLs)', async () => {
+  const parent = await serveStatic(new URL('../build/', import.meta.url).pathname);
+  try {
+    const sub = await browser.context.newPage();
+    const local = watchPage(sub, parent.url);
+    await open(sub, `${parent.url}site/?d=8&len=20`);
+    assert.match(await sub.textContent('#engine'), 'WebAssembly');
+    assert.ok(parent.requests.every((r) => r.startsWith('/site/')), parent.requests.join(' '));
+    await sub.close();
+    assert.equal(local, []);
+  } finally {
+    await parent.close();
+  }
+});
+
 it('each control redraws its figure and updates the URL', async () => {
   await open(page, server.url);
   const steps = [

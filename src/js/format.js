@@ -1,4 +1,4 @@
-// Output formats of `posenc table`, shared by nothing but the Node CLI and
+// Output formats of `posenc table`, shared by the Node CLI and the page's exports, and
 // mirrored line for line by src/cli/format.c, so both print the same bytes.
 //
 // Decimals: s = v * 10^k in double (exact for a float32 |v| <= 1, k <= 9),

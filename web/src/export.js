@@ -1,6 +1,7 @@
 // Downloads: each figure as PNG, and the current table as CSV or NPY in the
 // same formats as the posenc CLI (`posenc table --format csv|npy`).
 import { themeColors } from './canvas.js';
+import { formatRows, prologue, npyHeader, float32Bytes } from '../../src/js/format.js';
 
 /** Offers a Blob as a download with the given file name. */
 export function download(blob, name) {
@@ -56,46 +57,19 @@ export async function downloadFigure(parts, name) {
   download(await toPng(out), name);
 }
 
-/**
- * v with k decimals, as the posenc CLI prints it: v·10^k in double (exact for a
- * float32 |v| ≤ 1 and k ≤ 9), rounded half to even; '-' whenever the sign bit
- * is set, so -0 prints as -0.000….
- */
-export function formatDecimal(v, k) {
-  const scaled = Math.abs(v) * 10 ** k;
-  let n = Math.floor(scaled);
-  const rest = scaled - n;
-  if (rest > 0.5 || (rest === 0.5 && n % 2 === 1)) n += 1;
-  const unit = 10 ** k;
-  const negative = v < 0 || Object.is(v, -0);
-  return `${negative ? '-' : ''}${Math.floor(n / unit)}.${String(n % unit).padStart(k, '0')}`;
-}
-
-/** The table as CSV: header `position,d0,d1,…`, then `p,v0,v1,…` per row, 9 decimals. */
+/** The table as CSV, byte for byte what `posenc table --format csv` prints. */
 export function tableCsv(table, length, dim, offset) {
-  const header = ['position'];
-  for (let j = 0; j < dim; j++) header.push(`d${j}`);
-  const parts = [`${header.join(',')}\n`];
-  const row = new Array(dim + 1);
-  for (let r = 0; r < length; r++) {
-    row[0] = offset + r;
-    for (let j = 0; j < dim; j++) row[j + 1] = formatDecimal(table[r * dim + j], 9);
-    parts.push(`${row.join(',')}\n`);
+  const rows = [];
+  for (let r = 0; r < length; r += 256) {
+    const count = Math.min(256, length - r);
+    rows.push(formatRows('csv', table.subarray(r * dim, (r + count) * dim), count, dim, r, offset + r));
   }
-  return new Blob(parts, { type: 'text/csv' });
+  return new Blob([prologue('csv', length, dim), ...rows], { type: 'text/csv' });
 }
 
-/** The table as NPY v1.0: float32 little-endian, shape (length, dim), header padded to 64 bytes. */
+/** The table as NPY v1.0 (float32, shape (length, dim)), as `--format npy` writes it. */
 export function tableNpy(table, length, dim) {
-  const dict = `{'descr': '<f4', 'fortran_order': False, 'shape': (${length}, ${dim}), }`;
-  const unpadded = 10 + dict.length + 1;
-  const padding = (64 - (unpadded % 64)) % 64;
-  const headerText = `${dict}${' '.repeat(padding)}\n`;
-  const head = new Uint8Array(10 + headerText.length);
-  head.set([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 1, 0]); // \x93NUMPY, version 1.0
-  new DataView(head.buffer).setUint16(8, headerText.length, true);
-  for (let n = 0; n < headerText.length; n++) head[10 + n] = headerText.charCodeAt(n);
-  // Copy the values out of wasm memory; typed arrays are little-endian on every browser platform.
-  const body = new Float32Array(table.subarray(0, length * dim));
-  return new Blob([head, body.buffer], { type: 'application/octet-stream' });
+  // float32Bytes copies, so the blob does not hold a view into wasm memory.
+  return new Blob([npyHeader(length, dim), float32Bytes(table.subarray(0, length * dim))],
+    { type: 'application/octet-stream' });
 }
