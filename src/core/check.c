@@ -36,3 +36,8 @@ pe_status pe_check_scratch(const void *scratch, size_t scratch_bytes, uint32_t d
 pe_status pe_check_scale(float scale) {
     return scale >= -FLT_MAX && scale <= FLT_MAX ? PE_OK : PE_ERR_SCALE;
 }
+
+pe_status pe_check_plan(const pe_plan *plan) {
+    if (!plan) return PE_ERR_NULL;
+    return plan->magic == PE_PLAN_MAGIC ? PE_OK : PE_ERR_PLAN;
+}

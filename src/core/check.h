@@ -12,5 +12,6 @@ pe_status pe_check_product(size_t a, size_t b, size_t *count);
 pe_status pe_check_batch(const float *x, size_t x_count, uint32_t length, uint32_t dim);
 pe_status pe_check_scratch(const void *scratch, size_t scratch_bytes, uint32_t dim);
 pe_status pe_check_scale(float scale);
+pe_status pe_check_plan(const pe_plan *plan);
 
 #endif

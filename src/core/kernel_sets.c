@@ -1,22 +1,31 @@
 /* The two kernel sets and the choice between them, made once at start-up. */
 #include "kernels.h"
 
-static void seeds_scalar(const pe_plan *plan, uint32_t p0) {
-    pe_seeds_pairs_scalar(plan, p0, 0);
+static void anchor_scalar(pe_plan *plan, uint32_t a) {
+    pe_anchor_pairs_scalar(plan, a, 0);
+}
+static void jump_scalar(pe_plan *plan) {
+    pe_jump_pairs_scalar(plan, 0);
+}
+static void seed_scalar(pe_plan *plan) {
+    pe_seed_pairs_scalar(plan, 0);
+}
+static void recur_scalar(pe_plan *plan, uint32_t rows, float *out, size_t stride) {
+    pe_recur_columns_scalar(plan, 0, rows, out, stride);
 }
 
-static void recur_scalar(const pe_plan *plan, uint32_t first, uint32_t last, float *out, size_t stride) {
-    pe_recur_columns_scalar(plan, 0, first, last, out, stride);
-}
-
-const pe_kernel_set pe_kernels_scalar = {seeds_scalar, recur_scalar, pe_add_scalar};
+const pe_kernel_set pe_kernels_scalar = {anchor_scalar, jump_scalar, seed_scalar, recur_scalar,
+                                         pe_add_scalar};
 
 #if PE_HAVE_SIMD_BUILD
-void pe_seeds_simd(const pe_plan *plan, uint32_t p0);
-void pe_recur_simd(const pe_plan *plan, uint32_t first, uint32_t last, float *out, size_t stride);
+void pe_anchor_simd(pe_plan *plan, uint32_t a);
+void pe_jump_simd(pe_plan *plan);
+void pe_seed_simd(pe_plan *plan);
+void pe_recur_simd(pe_plan *plan, uint32_t rows, float *out, size_t stride);
 void pe_add_simd(float *x, const float *pe, size_t count, float scale);
 
-const pe_kernel_set pe_kernels_simd = {pe_seeds_simd, pe_recur_simd, pe_add_simd};
+const pe_kernel_set pe_kernels_simd = {pe_anchor_simd, pe_jump_simd, pe_seed_simd, pe_recur_simd,
+                                       pe_add_simd};
 static const pe_kernel_set *current = &pe_kernels_simd;
 #else
 static const pe_kernel_set *current = &pe_kernels_scalar;

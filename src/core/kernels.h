@@ -1,13 +1,21 @@
-/* Internal: the kernel set and the scratch layout shared by table.c and add.c.
+/* Internal: the plan, the kernel set, and how a table is made.
  *
- * How a table is made. Positions are cut into blocks of PE_BLOCK_ROWS rows that
- * start at multiples of PE_BLOCK_ROWS (absolute, not relative to the call), so
- * a value depends only on its position. For each block, seeds gives every
- * column's exact value at the block's first two rows; recur then runs the
- * Chebyshev recurrence x(n+1) = 2cos(w) x(n) - x(n-1) in float64 down the
- * block and stores float32. Within 64 steps the recurrence adds under 1e-12,
- * far below float32's half ulp. Every kernel has a scalar version (the
- * reference) and a SIMD version with the same operations in the same order. */
+ * Positions are cut into blocks of PE_BLOCK_ROWS rows that start at absolute
+ * multiples of PE_BLOCK_ROWS. Every value is a pure function of its position,
+ * whatever the call asked for, because each is reached by the same operations:
+ *
+ *   anchor   exact (sin, cos)(a * w_i) from pe_sincos at a = p0 rounded down to
+ *            a multiple of PE_ANCHOR_ROWS;
+ *   jump     the block start p0 reached from the anchor by (p0 - a) / 64
+ *            rotations by 64 w_i (at most 15, adding a few ulp of double);
+ *   seed     the block's rows p0 and p0 + 1 in layout order (one more
+ *            rotation, by w_i, for row p0 + 1);
+ *   recur    the rest of the block by the Chebyshev recurrence
+ *            x(n+1) = 2cos(w) x(n) - x(n-1) in float64, stored as float32.
+ *            Within 64 steps it adds under 1e-12, far below float32's half ulp.
+ *
+ * Each kernel has a scalar version (the reference) and a SIMD version with the
+ * same operations in the same order per lane, so both give the same bits. */
 #ifndef PE_KERNELS_H
 #define PE_KERNELS_H
 
@@ -23,26 +31,40 @@
 #endif
 
 #define PE_BLOCK_ROWS 64u
+#define PE_ANCHOR_ROWS 1024u /* a multiple of PE_BLOCK_ROWS */
+/* Rows per pass of the recurrence: the pass's output lines stay in L1 even
+ * when the row stride is a multiple of 4 KiB (every row in one cache set). */
+#define PE_ROW_GROUP 8u
+#define PE_PLAN_MAGIC 0x706f7365u /* "pose" */
 
-/* Per-call constants, built once by pe_prepare. Column arrays are in layout
- * order: column j of the output row. */
-typedef struct pe_plan {
+struct pe_plan {
+    uint32_t magic;
     uint32_t dim, half;
     pe_layout layout;
-    const double *w;        /* [half] w_i = T^(-2i/d) */
-    const double *cos_w;    /* [half] */
-    const double *sin_w;    /* [half] */
-    const double *coef;     /* [dim] 2 cos(w) of column j's pair */
-    double *row0, *row1;    /* [dim] seeds: the block's first two rows */
-    float *tile;            /* [PE_BLOCK_ROWS * dim] one block of PE, for the add */
-} pe_plan;
+    double base;
+    /* Per pair i < half, fixed by pe_plan_init. */
+    const double *w;                  /* w_i = T^(-2i/d) */
+    const double *cos_w, *sin_w;      /* rotation by w_i */
+    const double *cos_jump, *sin_jump; /* rotation by PE_BLOCK_ROWS * w_i */
+    /* Per column j < dim, in layout order. */
+    const double *coef;               /* 2 cos(w) of column j's pair */
+    /* Running state. */
+    double *block_sin, *block_cos;    /* (sin, cos)(block_pos * w_i) */
+    uint32_t block_pos;               /* UINT32_MAX: none yet */
+    double *row0, *row1;              /* the recurrence: x(n), x(n+1) per column */
+    float *tile;                      /* PE_ROW_GROUP rows of PE, for the add */
+};
 
 typedef struct pe_kernel_set {
-    /* row0/row1 = PE(p0), PE(p0 + 1) for every column. */
-    void (*seeds)(const pe_plan *plan, uint32_t p0);
-    /* Rows first..last-1 of the block seeded in plan->row0/row1 into out,
-     * row r of the block at out + (r - first) * stride. May clobber row0/row1. */
-    void (*recur)(const pe_plan *plan, uint32_t first, uint32_t last, float *out, size_t stride);
+    /* block_sin/cos = exact (sin, cos)(a * w_i). */
+    void (*anchor)(pe_plan *plan, uint32_t a);
+    /* block_sin/cos rotated by PE_BLOCK_ROWS * w_i. */
+    void (*jump)(pe_plan *plan);
+    /* row0, row1 = the rows at block_pos and block_pos + 1, in layout order. */
+    void (*seed)(pe_plan *plan);
+    /* Advances the recurrence by `rows` rows, storing each row (the one in
+     * row0 before the step) at out + r * stride; out NULL stores nothing. */
+    void (*recur)(pe_plan *plan, uint32_t rows, float *out, size_t stride);
     /* x[k] = float(float(x[k] * scale) + pe[k]) for k < count. */
     void (*add)(float *x, const float *pe, size_t count, float scale);
 } pe_kernel_set;
@@ -53,14 +75,21 @@ extern const pe_kernel_set pe_kernels_simd;
 #endif
 const pe_kernel_set *pe_current_kernels(void);
 
-/* Scratch bytes for dim, and pe_plan laid out inside scratch (16-aligned). */
+/* Bytes of a plan for dim, including 16 bytes of alignment slack. */
 size_t pe_plan_bytes(uint32_t dim);
-void pe_prepare(pe_plan *plan, const pe_sinusoid *enc, void *scratch);
+/* Lays the plan out in memory (aligned up to 16) and fills its constants;
+ * enc must already be checked. */
+pe_plan *pe_plan_build(const pe_sinusoid *enc, void *memory);
+/* The recurrence at the start of the block holding p0 (a multiple of
+ * PE_BLOCK_ROWS), reusing the plan's running block state when it can. */
+void pe_plan_seek(pe_plan *plan, const pe_kernel_set *k, uint32_t p0);
 
-/* The scalar column loops, shared as the SIMD kernels' tails. */
-void pe_seeds_pairs_scalar(const pe_plan *plan, uint32_t p0, uint32_t i0);
-void pe_recur_columns_scalar(const pe_plan *plan, uint32_t j0, uint32_t first, uint32_t last,
-                             float *out, size_t stride);
+/* The scalar loops over pairs i0.. or columns j0.., shared as the SIMD
+ * kernels' tails. */
+void pe_anchor_pairs_scalar(pe_plan *plan, uint32_t a, uint32_t i0);
+void pe_jump_pairs_scalar(pe_plan *plan, uint32_t i0);
+void pe_seed_pairs_scalar(pe_plan *plan, uint32_t i0);
+void pe_recur_columns_scalar(pe_plan *plan, uint32_t j0, uint32_t rows, float *out, size_t stride);
 void pe_add_scalar(float *x, const float *pe, size_t count, float scale);
 
 #endif

@@ -1,5 +1,5 @@
-/* The per-call constants: frequencies, their sines and cosines, and the
- * recurrence coefficients, laid out in the caller's scratch. */
+/* The plan: per-encoding constants (frequencies, their rotations, the
+ * recurrence coefficients) and the running state, laid out in caller memory. */
 #include "f64math.h"
 #include "kernels.h"
 
@@ -11,8 +11,8 @@ static size_t padded(size_t bytes) {
 
 size_t pe_plan_bytes(uint32_t dim) {
     size_t half = dim / 2;
-    return 16 /* alignment slack */ + 3 * padded(half * sizeof(double)) +
-           3 * padded((size_t)dim * sizeof(double)) + padded((size_t)PE_BLOCK_ROWS * dim * sizeof(float));
+    return 16 /* alignment slack */ + padded(sizeof(pe_plan)) + 7 * padded(half * sizeof(double)) +
+           3 * padded((size_t)dim * sizeof(double)) + padded((size_t)PE_ROW_GROUP * dim * sizeof(float));
 }
 
 static void *take(unsigned char **cursor, size_t bytes) {
@@ -21,24 +21,28 @@ static void *take(unsigned char **cursor, size_t bytes) {
     return p;
 }
 
-void pe_prepare(pe_plan *plan, const pe_sinusoid *enc, void *scratch) {
-    uint32_t dim = enc->dim, half = dim / 2;
-    unsigned char *cursor = (unsigned char *)(((uintptr_t)scratch + 15) & ~(uintptr_t)15);
+pe_plan *pe_plan_build(const pe_sinusoid *enc, void *memory) {
+    const uint32_t dim = enc->dim, half = dim / 2;
+    unsigned char *cursor = (unsigned char *)(((uintptr_t)memory + 15) & ~(uintptr_t)15);
+    pe_plan *plan = take(&cursor, sizeof(pe_plan));
     double *w = take(&cursor, half * sizeof(double));
     double *cos_w = take(&cursor, half * sizeof(double));
     double *sin_w = take(&cursor, half * sizeof(double));
+    double *cos_jump = take(&cursor, half * sizeof(double));
+    double *sin_jump = take(&cursor, half * sizeof(double));
+    plan->block_sin = take(&cursor, half * sizeof(double));
+    plan->block_cos = take(&cursor, half * sizeof(double));
     double *coef = take(&cursor, (size_t)dim * sizeof(double));
     plan->row0 = take(&cursor, (size_t)dim * sizeof(double));
     plan->row1 = take(&cursor, (size_t)dim * sizeof(double));
-    plan->tile = take(&cursor, (size_t)PE_BLOCK_ROWS * dim * sizeof(float));
+    plan->tile = take(&cursor, (size_t)PE_ROW_GROUP * dim * sizeof(float));
 
-    double log_base = pe_log(enc->base);
+    const double log_base = pe_log(enc->base);
     for (uint32_t i = 0; i < half; i++) {
         /* w_i = T^(-2i/d) = e^(-(2i/d) ln T). */
         w[i] = pe_exp_nonpositive(-((double)(2 * i) * log_base / (double)dim));
         pe_sincos(w[i], &sin_w[i], &cos_w[i]);
-    }
-    for (uint32_t i = 0; i < half; i++) {
+        pe_sincos((double)PE_BLOCK_ROWS * w[i], &sin_jump[i], &cos_jump[i]);
         uint32_t sin_col = enc->layout == PE_LAYOUT_SPLIT ? i : 2 * i;
         uint32_t cos_col = enc->layout == PE_LAYOUT_SPLIT ? half + i : 2 * i + 1;
         coef[sin_col] = coef[cos_col] = 2.0 * cos_w[i];
@@ -46,8 +50,26 @@ void pe_prepare(pe_plan *plan, const pe_sinusoid *enc, void *scratch) {
     plan->dim = dim;
     plan->half = half;
     plan->layout = enc->layout;
+    plan->base = enc->base;
     plan->w = w;
     plan->cos_w = cos_w;
     plan->sin_w = sin_w;
+    plan->cos_jump = cos_jump;
+    plan->sin_jump = sin_jump;
     plan->coef = coef;
+    plan->block_pos = UINT32_MAX;
+    plan->magic = PE_PLAN_MAGIC;
+    return plan;
+}
+
+void pe_plan_seek(pe_plan *plan, const pe_kernel_set *k, uint32_t p0) {
+    const uint32_t a = p0 - p0 % PE_ANCHOR_ROWS;
+    /* The running block state is reusable when it lies on the way from this
+     * block's anchor to it: then the jumps left are the same operations. */
+    if (plan->block_pos == UINT32_MAX || plan->block_pos < a || plan->block_pos > p0) {
+        k->anchor(plan, a);
+        plan->block_pos = a;
+    }
+    for (; plan->block_pos < p0; plan->block_pos += PE_BLOCK_ROWS) k->jump(plan);
+    k->seed(plan);
 }

@@ -49,7 +49,10 @@ typedef enum pe_status {
     PE_ERR_TABLE_ROWS = 10,   /* the learned table has too few rows */
     PE_ERR_SCALE = 11,        /* scale is not finite */
     PE_ERR_TOO_LARGE = 12,    /* the sizes overflow size_t */
-    PE_ERR_KERNELS = 13       /* those kernels are not compiled into this build */
+    PE_ERR_KERNELS = 13,      /* those kernels are not compiled into this build */
+    PE_ERR_PLAN = 14,         /* not a plan made by pe_plan_init (or it was overwritten) */
+    PE_ERR_HEADS = 15,        /* heads is 0 or above PE_MAX_HEADS, or the head range is outside it */
+    PE_ERR_OVERLAP = 16       /* out overlaps an input the call reads */
 } pe_status;
 
 typedef enum pe_layout {
@@ -68,7 +71,7 @@ typedef struct pe_sinusoid {
 
 /* A learned table or x is a row-major float array; "rows" are positions. */
 
-/* Scratch bytes every call below needs for this dim (the same for all). */
+/* Bytes of scratch (or of a plan, below) for this dim: the same for every call. */
 pe_status pe_scratch_size(uint32_t dim, size_t *bytes);
 
 /* out[r*d + j] = PE(offset + r, column j) for r < length.
@@ -94,6 +97,22 @@ pe_status pe_add(const pe_sinusoid *enc, float *x, size_t x_count, uint32_t offs
 pe_status pe_add_table(float *x, size_t x_count, uint32_t length, uint32_t dim,
                        const float *table, uint32_t table_rows, uint32_t offset, float scale);
 
+/* Plans. The one-shot calls above rebuild the per-encoding constants (the
+ * frequencies and their sines and cosines) every time, which costs about 30 ns
+ * per pair. A plan builds them once, in caller memory of pe_scratch_size()
+ * bytes, and serves any number of calls for the same (dim, base, layout) with
+ * the same bits as the one-shot calls. A plan is not thread-safe (calls keep
+ * their running state in it) and must not be moved or copied; it needs no
+ * teardown: free its memory. */
+typedef struct pe_plan pe_plan;
+
+pe_status pe_plan_init(const pe_sinusoid *enc, void *memory, size_t bytes, pe_plan **plan);
+pe_status pe_plan_table(pe_plan *plan, uint32_t offset, uint32_t length, float *out, size_t out_count);
+pe_status pe_plan_table_at(pe_plan *plan, const uint32_t *positions, size_t count, float *out,
+                           size_t out_count);
+pe_status pe_plan_add(pe_plan *plan, float *x, size_t x_count, uint32_t offset, uint32_t length,
+                      float scale);
+
 /* Which kernels run: the plain scalar ones (the reference) or the SIMD ones.
  * Both give the same bits. Chosen once at start-up; SIMD is the default when
  * compiled in. PE_ERR_KERNELS when SIMD is asked of a scalar-only build. */
@@ -107,6 +126,65 @@ pe_status pe_active_kernels(pe_kernels *kernels);
 
 /* A short English sentence for a status; never NULL. */
 const char *pe_status_str(pe_status status);
+
+/* ---- ALiBi and learned tables ---- */
+
+/* ALiBi (Press et al., "Train Short, Test Long", ICLR 2022): no embedding;
+ * head h adds -m_h * distance(query, key) to its attention scores.
+ *
+ * Slopes, as the paper's code (get_slopes) gives them, for n heads and
+ * P = the largest power of two <= n:
+ *     head h < P:        m_h = 2^(-8(h+1)/P)          (n = 8: 1/2, 1/4, ..., 1/256)
+ *     head h = P + k:    m_h = 2^(-4(2k+1)/P)         (every other slope of 2P heads)
+ * Each is the float32 nearest the exact power of two (computed in double by
+ * f64math.c, error about 1e-16, then rounded once), the same on every build. */
+#define PE_MAX_HEADS 65536u
+
+/* out[h] = m_h for h < heads; out_count must equal heads. */
+pe_status pe_alibi_slopes(uint32_t heads, float *out, size_t out_count);
+
+/* The bias tensor (heads, query_length, key_length), row-major.
+ * Query row i sits at key position q = query_offset + i: query_offset =
+ * key_length - query_length aligns the last query with the last key, as HF and
+ * fairseq do when decoding with a cache; 0 when queries and keys coincide.
+ *
+ *     bias[h, i, j] = -(m_h * |q - j|)     computed in double and rounded once
+ *                                          to float32 (exact product below
+ *                                          distance 2^29); +0 on the diagonal
+ *     causal: bias[h, i, j] = -INFINITY for keys j > q (the future)
+ *
+ * Non-causal rows are symmetric in distance (the bidirectional form). */
+typedef struct pe_alibi {
+    uint32_t heads;         /* n: 1 ... PE_MAX_HEADS, fixes the slopes */
+    uint32_t query_length;  /* rows per head */
+    uint32_t key_length;    /* columns: <= PE_MAX_POSITION */
+    uint32_t query_offset;  /* key position of query row 0; offset + query_length <= PE_MAX_POSITION */
+    int causal;             /* nonzero masks future keys with -INFINITY */
+} pe_alibi;
+
+/* Heads first_head ... first_head + head_count - 1 (a tensor-parallel slice,
+ * or all of them): out_count = head_count * query_length * key_length. */
+pe_status pe_alibi_bias(const pe_alibi *alibi, uint32_t first_head, uint32_t head_count, float *out,
+                        size_t out_count);
+
+/* A learned table (rows x dim) resampled to new_rows rows by linear
+ * interpolation along positions, with the align_corners=True convention: new
+ * row r reads old position x = r * (rows - 1) / (new_rows - 1), so the first
+ * and last rows map onto the first and last rows (torch.nn.functional.
+ * interpolate(mode='linear', align_corners=True); numpy.interp on
+ * linspace(0, rows - 1, new_rows)). With i = floor(x), t = x - i:
+ *
+ *     out[r, j] = float32(a + t * (b - a)),  a = table[i, j], b = table[i + 1, j]
+ *
+ * in double: b - a is exact, t and the product and the sum are each rounded to
+ * double, then one rounding to float32. Rows where x is a whole number (the
+ * first, the last, all of them when rows - 1 divides new_rows - 1) are exact
+ * copies. new_rows = 1 gives row 0; rows = 1 repeats its row.
+ * dim 1 ... PE_MAX_DIM (odd allowed); out_count = new_rows * dim; out must
+ * not overlap table (PE_ERR_OVERLAP); rows = 0 refuses (PE_ERR_TABLE_ROWS)
+ * unless new_rows = 0. */
+pe_status pe_resample_table(const float *table, uint32_t rows, uint32_t dim, float *out,
+                            uint32_t new_rows, size_t out_count);
 
 #ifdef __cplusplus
 }

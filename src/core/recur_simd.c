@@ -1,18 +1,12 @@
-/* The Chebyshev recurrence down one block, SIMD: recur_scalar.c's operations
- * per lane. Rows go in groups of PE_ROW_GROUP: a group runs across every
- * column chunk before the next group starts, so the group's output lines stay
- * in L1 even when the row stride is a multiple of 4 KiB (every row in the same
- * cache set). Within a group a chunk's state lives in registers; several
- * independent chains per chunk hide the multiply-subtract latency, and each
- * row of a chunk ends in full 16-byte stores. */
+/* The Chebyshev recurrence, SIMD: recur_scalar.c's operations per lane. Rows
+ * go in passes of PE_ROW_GROUP across every column chunk (kernels.h says
+ * why). Within a pass a chunk's state lives in registers: four independent
+ * chains hide the multiply-subtract latency, and each row of the chunk ends in
+ * two full 16-byte stores. */
 #include "kernels.h"
 #include "simd.h"
 
 #if PE_HAVE_SIMD
-
-#ifndef PE_ROW_GROUP
-#define PE_ROW_GROUP 8u
-#endif
 
 /* Four float32 from two float64 pairs, for one full-width store. */
 static inline v128_t narrow(v128_t lo, v128_t hi) {
@@ -20,45 +14,66 @@ static inline v128_t narrow(v128_t lo, v128_t hi) {
                               0, 1, 4, 5);
 }
 
-/* Columns j .. j + 2*vectors - 1 (vectors is 2 or 4) from row n0 to n1 - 1;
- * stores rows >= first. The state x(n0), x(n0 + 1) comes from row0/row1 and
- * goes back there as x(n1), x(n1 + 1). */
-static inline __attribute__((always_inline)) void recur_chunk(const pe_plan *plan, uint32_t j,
-                                                              uint32_t vectors, uint32_t n0,
-                                                              uint32_t n1, uint32_t first,
-                                                              float *out, size_t stride) {
-    v128_t a[4], b[4], k[4];
-    for (uint32_t v = 0; v < vectors; v++) {
-        a[v] = wasm_v128_load(plan->row0 + j + 2 * v);
-        b[v] = wasm_v128_load(plan->row1 + j + 2 * v);
-        k[v] = wasm_v128_load(plan->coef + j + 2 * v);
-    }
-    for (uint32_t n = n0; n < n1; n++) {
-        if (n >= first) {
-            float *o = out + (size_t)(n - first) * stride + j;
-            for (uint32_t v = 0; v < vectors; v += 2) wasm_v128_store(o + 2 * v, narrow(a[v], a[v + 1]));
-        }
-        for (uint32_t v = 0; v < vectors; v++) {
-            v128_t next = wasm_f64x2_sub(wasm_f64x2_mul(k[v], b[v]), a[v]);
-            a[v] = b[v];
-            b[v] = next;
-        }
-    }
-    for (uint32_t v = 0; v < vectors; v++) {
-        wasm_v128_store(plan->row0 + j + 2 * v, a[v]);
-        wasm_v128_store(plan->row1 + j + 2 * v, b[v]);
-    }
+static inline v128_t step(v128_t k, v128_t a, v128_t b) {
+    return wasm_f64x2_sub(wasm_f64x2_mul(k, b), a);
 }
 
-void pe_recur_simd(const pe_plan *plan, uint32_t first, uint32_t last, float *out, size_t stride) {
+/* Columns j .. j+7 for g rows; the state goes back to row0/row1. Written out
+ * by hand: a loop over an array of vectors stays in memory with gcc. */
+static void chunk8(pe_plan *plan, uint32_t j, uint32_t g, float *out, size_t stride) {
+    double *r0 = plan->row0 + j, *r1 = plan->row1 + j;
+    const double *kp = plan->coef + j;
+    v128_t a0 = wasm_v128_load(r0), a1 = wasm_v128_load(r0 + 2), a2 = wasm_v128_load(r0 + 4),
+           a3 = wasm_v128_load(r0 + 6);
+    v128_t b0 = wasm_v128_load(r1), b1 = wasm_v128_load(r1 + 2), b2 = wasm_v128_load(r1 + 4),
+           b3 = wasm_v128_load(r1 + 6);
+    const v128_t k0 = wasm_v128_load(kp), k1 = wasm_v128_load(kp + 2), k2 = wasm_v128_load(kp + 4),
+                 k3 = wasm_v128_load(kp + 6);
+    float *o = out ? out + j : NULL;
+    for (uint32_t n = 0; n < g; n++) {
+        if (o) {
+            wasm_v128_store(o, narrow(a0, a1));
+            wasm_v128_store(o + 4, narrow(a2, a3));
+            o += stride;
+        }
+        v128_t n0 = step(k0, a0, b0), n1 = step(k1, a1, b1), n2 = step(k2, a2, b2), n3 = step(k3, a3, b3);
+        a0 = b0, a1 = b1, a2 = b2, a3 = b3;
+        b0 = n0, b1 = n1, b2 = n2, b3 = n3;
+    }
+    wasm_v128_store(r0, a0), wasm_v128_store(r0 + 2, a1), wasm_v128_store(r0 + 4, a2), wasm_v128_store(r0 + 6, a3);
+    wasm_v128_store(r1, b0), wasm_v128_store(r1 + 2, b1), wasm_v128_store(r1 + 4, b2), wasm_v128_store(r1 + 6, b3);
+}
+
+/* Columns j .. j+3 for g rows. */
+static void chunk4(pe_plan *plan, uint32_t j, uint32_t g, float *out, size_t stride) {
+    double *r0 = plan->row0 + j, *r1 = plan->row1 + j;
+    v128_t a0 = wasm_v128_load(r0), a1 = wasm_v128_load(r0 + 2);
+    v128_t b0 = wasm_v128_load(r1), b1 = wasm_v128_load(r1 + 2);
+    const v128_t k0 = wasm_v128_load(plan->coef + j), k1 = wasm_v128_load(plan->coef + j + 2);
+    float *o = out ? out + j : NULL;
+    for (uint32_t n = 0; n < g; n++) {
+        if (o) {
+            wasm_v128_store(o, narrow(a0, a1));
+            o += stride;
+        }
+        v128_t n0 = step(k0, a0, b0), n1 = step(k1, a1, b1);
+        a0 = b0, a1 = b1;
+        b0 = n0, b1 = n1;
+    }
+    wasm_v128_store(r0, a0), wasm_v128_store(r0 + 2, a1);
+    wasm_v128_store(r1, b0), wasm_v128_store(r1 + 2, b1);
+}
+
+void pe_recur_simd(pe_plan *plan, uint32_t rows, float *out, size_t stride) {
     const uint32_t dim = plan->dim, wide = dim & ~7u, vec = dim & ~3u;
-    for (uint32_t n0 = 0; n0 < last; n0 += PE_ROW_GROUP) {
-        uint32_t n1 = last - n0 < PE_ROW_GROUP ? last : n0 + PE_ROW_GROUP;
-        for (uint32_t j = 0; j < wide; j += 8) recur_chunk(plan, j, 4, n0, n1, first, out, stride);
-        if (vec > wide) recur_chunk(plan, wide, 2, n0, n1, first, out, stride);
+    for (uint32_t n0 = 0; n0 < rows; n0 += PE_ROW_GROUP) {
+        const uint32_t g = rows - n0 < PE_ROW_GROUP ? rows - n0 : PE_ROW_GROUP;
+        float *o = out ? out + (size_t)n0 * stride : NULL;
+        for (uint32_t j = 0; j < wide; j += 8) chunk8(plan, j, g, o, stride);
+        if (vec > wide) chunk4(plan, wide, g, o, stride);
     }
     /* Columns are independent: the last two (dim % 4 == 2) run on their own. */
-    pe_recur_columns_scalar(plan, vec, first, last, out, stride);
+    pe_recur_columns_scalar(plan, vec, rows, out, stride);
 }
 
 #endif

@@ -1,14 +1,26 @@
-/* Block seeds, scalar reference: each column's exact value at rows p0 and
- * p0 + 1. Row p0 from pe_sincos; row p0 + 1 by one rotation by w_i. */
+/* Block seeds, scalar reference (see kernels.h): the exact anchor, the jump
+ * from block to block, and the block's first two rows in layout order. */
 #include "f64math.h"
 #include "kernels.h"
 
-void pe_seeds_pairs_scalar(const pe_plan *plan, uint32_t p0, uint32_t i0) {
+void pe_anchor_pairs_scalar(pe_plan *plan, uint32_t a, uint32_t i0) {
+    for (uint32_t i = i0; i < plan->half; i++)
+        pe_sincos((double)a * plan->w[i], &plan->block_sin[i], &plan->block_cos[i]);
+}
+
+void pe_jump_pairs_scalar(pe_plan *plan, uint32_t i0) {
+    for (uint32_t i = i0; i < plan->half; i++) {
+        double s = plan->block_sin[i], c = plan->block_cos[i];
+        plan->block_sin[i] = s * plan->cos_jump[i] + c * plan->sin_jump[i];
+        plan->block_cos[i] = c * plan->cos_jump[i] - s * plan->sin_jump[i];
+    }
+}
+
+void pe_seed_pairs_scalar(pe_plan *plan, uint32_t i0) {
     const uint32_t half = plan->half;
     const int split = plan->layout == PE_LAYOUT_SPLIT;
     for (uint32_t i = i0; i < half; i++) {
-        double s, c;
-        pe_sincos((double)p0 * plan->w[i], &s, &c);
+        double s = plan->block_sin[i], c = plan->block_cos[i];
         double s1 = s * plan->cos_w[i] + c * plan->sin_w[i];
         double c1 = c * plan->cos_w[i] - s * plan->sin_w[i];
         uint32_t sin_col = split ? i : 2 * i;

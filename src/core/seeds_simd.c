@@ -4,6 +4,37 @@
 
 #if PE_HAVE_SIMD
 
+void pe_anchor_simd(pe_plan *plan, uint32_t a) {
+    const v128_t p = wasm_f64x2_splat((double)a);
+    uint32_t i = 0;
+    for (; i + 2 <= plan->half; i += 2) {
+        v128_t s, c;
+        pe_sincos_f64x2(wasm_f64x2_mul(p, wasm_v128_load(plan->w + i)), &s, &c);
+        wasm_v128_store(plan->block_sin + i, s);
+        wasm_v128_store(plan->block_cos + i, c);
+    }
+    pe_anchor_pairs_scalar(plan, a, i);
+}
+
+/* (s, c) rotated by the angle whose cosine and sine are (cr, sr). */
+static inline void rotate(v128_t *s, v128_t *c, v128_t cr, v128_t sr) {
+    v128_t s1 = wasm_f64x2_add(wasm_f64x2_mul(*s, cr), wasm_f64x2_mul(*c, sr));
+    v128_t c1 = wasm_f64x2_sub(wasm_f64x2_mul(*c, cr), wasm_f64x2_mul(*s, sr));
+    *s = s1;
+    *c = c1;
+}
+
+void pe_jump_simd(pe_plan *plan) {
+    uint32_t i = 0;
+    for (; i + 2 <= plan->half; i += 2) {
+        v128_t s = wasm_v128_load(plan->block_sin + i), c = wasm_v128_load(plan->block_cos + i);
+        rotate(&s, &c, wasm_v128_load(plan->cos_jump + i), wasm_v128_load(plan->sin_jump + i));
+        wasm_v128_store(plan->block_sin + i, s);
+        wasm_v128_store(plan->block_cos + i, c);
+    }
+    pe_jump_pairs_scalar(plan, i);
+}
+
 /* Store (sin, cos) of pairs i and i + 1 where the layout puts them. */
 static void place(double *row, uint32_t i, uint32_t half, pe_layout layout, v128_t s, v128_t c) {
     if (layout == PE_LAYOUT_SPLIT) {
@@ -15,20 +46,16 @@ static void place(double *row, uint32_t i, uint32_t half, pe_layout layout, v128
     }
 }
 
-void pe_seeds_simd(const pe_plan *plan, uint32_t p0) {
+void pe_seed_simd(pe_plan *plan) {
     const uint32_t half = plan->half;
-    const v128_t p = wasm_f64x2_splat((double)p0);
     uint32_t i = 0;
     for (; i + 2 <= half; i += 2) {
-        v128_t s, c;
-        pe_sincos_f64x2(wasm_f64x2_mul(p, wasm_v128_load(plan->w + i)), &s, &c);
-        v128_t cw = wasm_v128_load(plan->cos_w + i), sw = wasm_v128_load(plan->sin_w + i);
-        v128_t s1 = wasm_f64x2_add(wasm_f64x2_mul(s, cw), wasm_f64x2_mul(c, sw));
-        v128_t c1 = wasm_f64x2_sub(wasm_f64x2_mul(c, cw), wasm_f64x2_mul(s, sw));
+        v128_t s = wasm_v128_load(plan->block_sin + i), c = wasm_v128_load(plan->block_cos + i);
         place(plan->row0, i, half, plan->layout, s, c);
-        place(plan->row1, i, half, plan->layout, s1, c1);
+        rotate(&s, &c, wasm_v128_load(plan->cos_w + i), wasm_v128_load(plan->sin_w + i));
+        place(plan->row1, i, half, plan->layout, s, c);
     }
-    pe_seeds_pairs_scalar(plan, p0, i);
+    pe_seed_pairs_scalar(plan, i);
 }
 
 #endif

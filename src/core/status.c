@@ -16,6 +16,9 @@ const char *pe_status_str(pe_status status) {
     case PE_ERR_SCALE: return "scale must be a finite number";
     case PE_ERR_TOO_LARGE: return "the sizes overflow the address space";
     case PE_ERR_KERNELS: return "those kernels are not compiled into this build";
+    case PE_ERR_PLAN: return "plan is not a plan made by pe_plan_init (or its memory was overwritten)";
+    case PE_ERR_HEADS: return "heads must be between 1 and 65536, and the head range inside it";
+    case PE_ERR_OVERLAP: return "out must not overlap the table it is computed from";
     }
     return "unknown pe_status";
 }

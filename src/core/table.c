@@ -1,5 +1,5 @@
 /* Tables of the sinusoidal encoding: rows for a range of positions, or for a
- * list of positions. */
+ * list of positions; with a plan, or one-shot in scratch. */
 #include "check.h"
 #include "kernels.h"
 
@@ -12,66 +12,75 @@ pe_status pe_scratch_size(uint32_t dim, size_t *bytes) {
     return PE_OK;
 }
 
-/* Rows offset .. offset + length - 1 into out, block by block. Blocks start at
- * absolute multiples of PE_BLOCK_ROWS: a row's bits never depend on where the
- * call started. */
-static void rows(const pe_plan *plan, const pe_kernel_set *k, uint32_t offset, uint32_t length,
-                 float *out) {
+pe_status pe_plan_init(const pe_sinusoid *enc, void *memory, size_t bytes, pe_plan **plan) {
+    pe_status st = pe_check_sinusoid(enc);
+    if (st != PE_OK) return st;
+    if (!plan) return PE_ERR_NULL;
+    if ((st = pe_check_scratch(memory, bytes, enc->dim)) != PE_OK) return st;
+    *plan = pe_plan_build(enc, memory);
+    return PE_OK;
+}
+
+/* Rows offset .. offset + length - 1 into out, block by block. */
+static void rows(pe_plan *plan, const pe_kernel_set *k, uint32_t offset, uint32_t length, float *out) {
     const uint32_t end = offset + length; /* <= 2^31, checked */
     for (uint32_t p0 = offset - offset % PE_BLOCK_ROWS; p0 < end; p0 += PE_BLOCK_ROWS) {
         uint32_t first = p0 < offset ? offset - p0 : 0;
         uint32_t last = end - p0 < PE_BLOCK_ROWS ? end - p0 : PE_BLOCK_ROWS;
-        k->seeds(plan, p0);
-        k->recur(plan, first, last, out + (size_t)(p0 + first - offset) * plan->dim, plan->dim);
+        pe_plan_seek(plan, k, p0);
+        if (first) k->recur(plan, first, NULL, 0);
+        k->recur(plan, last - first, out + (size_t)(p0 + first - offset) * plan->dim, plan->dim);
     }
 }
 
-static pe_status check_out(const pe_sinusoid *enc, size_t rows_count, float *out, size_t out_count,
-                           const void *scratch, size_t scratch_bytes) {
+static pe_status check_out(const pe_plan *plan, size_t rows_count, const float *out, size_t out_count) {
     size_t need;
-    pe_status st = pe_check_product(rows_count, enc->dim, &need);
+    pe_status st = pe_check_product(rows_count, plan->dim, &need);
     if (st != PE_OK) return st;
     if (out_count != need) return PE_ERR_OUT_SIZE;
-    if (out_count && !out) return PE_ERR_NULL;
-    return pe_check_scratch(scratch, scratch_bytes, enc->dim);
+    return out_count && !out ? PE_ERR_NULL : PE_OK;
 }
 
-pe_status pe_table(const pe_sinusoid *enc, uint32_t offset, uint32_t length, float *out,
-                   size_t out_count, void *scratch, size_t scratch_bytes) {
-    pe_status st = pe_check_sinusoid(enc);
+pe_status pe_plan_table(pe_plan *plan, uint32_t offset, uint32_t length, float *out, size_t out_count) {
+    pe_status st = pe_check_plan(plan);
     if (st != PE_OK) return st;
     if ((uint64_t)offset + length > PE_MAX_POSITION) return PE_ERR_POSITION;
-    st = check_out(enc, length, out, out_count, scratch, scratch_bytes);
-    if (st != PE_OK || length == 0) return st;
-
-    pe_plan plan;
-    pe_prepare(&plan, enc, scratch);
-    rows(&plan, pe_current_kernels(), offset, length, out);
+    if ((st = check_out(plan, length, out, out_count)) != PE_OK || length == 0) return st;
+    rows(plan, pe_current_kernels(), offset, length, out);
     return PE_OK;
 }
 
-pe_status pe_table_at(const pe_sinusoid *enc, const uint32_t *positions, size_t count, float *out,
-                      size_t out_count, void *scratch, size_t scratch_bytes) {
-    pe_status st = pe_check_sinusoid(enc);
+pe_status pe_plan_table_at(pe_plan *plan, const uint32_t *positions, size_t count, float *out,
+                           size_t out_count) {
+    pe_status st = pe_check_plan(plan);
     if (st != PE_OK) return st;
     if (count && !positions) return PE_ERR_NULL;
     /* Sizes first: a wrong count must not lead us to read past positions. */
-    st = check_out(enc, count, out, out_count, scratch, scratch_bytes);
-    if (st != PE_OK) return st;
+    if ((st = check_out(plan, count, out, out_count)) != PE_OK) return st;
     for (size_t r = 0; r < count; r++)
         if (positions[r] >= PE_MAX_POSITION) return PE_ERR_POSITION;
-    if (count == 0) return PE_OK;
-
-    pe_plan plan;
-    pe_prepare(&plan, enc, scratch);
     const pe_kernel_set *k = pe_current_kernels();
     /* Runs of consecutive positions (a packed sequence, a cache window) go
      * through the table path together. */
     for (size_t r = 0; r < count;) {
         size_t run = 1;
         while (r + run < count && positions[r + run] == positions[r] + run) run++;
-        rows(&plan, k, positions[r], (uint32_t)run, out + r * enc->dim);
+        rows(plan, k, positions[r], (uint32_t)run, out + r * plan->dim);
         r += run;
     }
     return PE_OK;
+}
+
+pe_status pe_table(const pe_sinusoid *enc, uint32_t offset, uint32_t length, float *out,
+                   size_t out_count, void *scratch, size_t scratch_bytes) {
+    pe_plan *plan;
+    pe_status st = pe_plan_init(enc, scratch, scratch_bytes, &plan);
+    return st != PE_OK ? st : pe_plan_table(plan, offset, length, out, out_count);
+}
+
+pe_status pe_table_at(const pe_sinusoid *enc, const uint32_t *positions, size_t count, float *out,
+                      size_t out_count, void *scratch, size_t scratch_bytes) {
+    pe_plan *plan;
+    pe_status st = pe_plan_init(enc, scratch, scratch_bytes, &plan);
+    return st != PE_OK ? st : pe_plan_table_at(plan, positions, count, out, out_count);
 }

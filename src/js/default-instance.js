@@ -31,3 +31,8 @@ export const sinusoidalAt = (positions, options) => ready('sinusoidalAt').sinuso
 export const addSinusoidal = (x, options) => ready('addSinusoidal').addSinusoidal(x, options);
 export const addTable = (x, table, options) => ready('addTable').addTable(x, table, options);
 export const alloc = (n) => ready('alloc').alloc(n);
+
+// ALiBi and learned tables (alibi.js, learned-resample.js).
+export const alibiSlopes = (heads) => ready('alibiSlopes').alibiSlopes(heads);
+export const alibiBias = (options) => ready('alibiBias').alibiBias(options);
+export const resampleTable = (table, options) => ready('resampleTable').resampleTable(table, options);

@@ -6,6 +6,8 @@ import { checkOptions, checkDim, checkSpan, checkBase, checkLayout, checkScale, 
 import { WasmBuffer, pointerOf } from './wasm-buffer.js';
 import { forEachChunk, BLOCK } from './chunks.js';
 import { loadExports } from './loader.js';
+import { alibiMethods } from './alibi.js'; // ALiBi and learned tables: methods in their own modules
+import { resampleMethods } from './learned-resample.js';
 
 // Chunk size: big enough to amortise a call, small enough for caches. Chunks of
 // sinusoids hold at least one 64-position block (so staging grows past this for
@@ -16,7 +18,7 @@ const FLOAT = 4;
 
 // C status -> PosencError code (the backstop behind the JS checks).
 const STATUS_CODES = ['OK', 'BAD_BUFFER', 'BAD_DIM', 'BAD_DIM', 'BAD_BASE', 'BAD_LAYOUT', 'BAD_POSITION',
-  'BAD_SIZE', 'BAD_SIZE', 'TOO_LARGE', 'TABLE_TOO_SHORT', 'BAD_SCALE', 'TOO_LARGE', 'LOAD_FAILED'];
+  'BAD_SIZE', 'BAD_SIZE', 'TOO_LARGE', 'TABLE_TOO_SHORT', 'BAD_SCALE', 'TOO_LARGE', 'LOAD_FAILED', 'BAD_BUFFER'];
 
 const align16 = (bytes) => Math.ceil(bytes / 16) * 16;
 
@@ -73,13 +75,23 @@ function createInstance(state) {
     return pointer;
   }
 
-  function ensureScratch(dim) {
+  // The plan for the last (dim, base, layout): the core's per-encoding
+  // constants, built once and reused by every call with the same encoding.
+  let planKey = '';
+  function ensurePlan(dim, base, layout) {
+    const key = `${dim} ${base} ${layout}`;
+    if (key === planKey) return scratch;
     const bytes = wasm.pe_wasm_scratch_size(dim) >>> 0;
-    if (bytes <= scratchBytes && scratch !== 0) return;
-    const pointer = malloc(bytes, 'scratch');
-    if (scratch !== 0) wasm.pe_free(scratch);
-    scratch = pointer;
-    scratchBytes = Math.max(16, bytes);
+    if (bytes > scratchBytes || scratch === 0) {
+      const pointer = malloc(bytes, 'plan');
+      if (scratch !== 0) wasm.pe_free(scratch);
+      scratch = pointer;
+      scratchBytes = Math.max(16, bytes);
+    }
+    planKey = '';
+    check(wasm.pe_wasm_plan_init(dim, base, layout, scratch, scratchBytes));
+    planKey = key;
+    return scratch;
   }
 
   function ensureStaging(bytes) {
@@ -153,17 +165,17 @@ function createInstance(state) {
     const count = length * dim;
     const shape = `length·dim = ${length}·${dim} = ${count} floats`;
     const fresh = o.out === undefined ? newTable(count) : null; // a refused size allocates nothing
-    ensureScratch(dim);
+    const planAt = ensurePlan(dim, base, layout);
     if (o.out instanceof WasmBuffer) {
       const pointer = pointerOf(o.out, state, 'out');
       checkBufferLength(o.out, 'out', count, shape);
-      if (count !== 0) check(wasm.pe_wasm_table(dim, base, layout, offset, length, pointer, count, scratch, scratchBytes));
+      if (count !== 0) check(wasm.pe_wasm_plan_table(planAt, offset, length, pointer, count));
       return o.out;
     }
     ensureStaging(BLOCK * dim * FLOAT);
     const out = fresh ?? jsFloats(o.out, 'out', count, shape);
     forEachChunk(offset, length, Math.floor(stagingBytes / (dim * FLOAT)), (start, rows) => {
-      check(wasm.pe_wasm_table(dim, base, layout, start, rows, staging, rows * dim, scratch, scratchBytes));
+      check(wasm.pe_wasm_plan_table(planAt, start, rows, staging, rows * dim));
       copyOut(out, (start - offset) * dim, staging, rows * dim);
     });
     return out;
@@ -179,7 +191,7 @@ function createInstance(state) {
     const total = count * dim;
     const shape = `positions.length·dim = ${count}·${dim} = ${total} floats`;
     const fresh = o.out === undefined ? newTable(total) : null;
-    ensureScratch(dim);
+    const planAt = ensurePlan(dim, base, layout);
     ensureStaging(16 + (dim + 1) * FLOAT);
     const list = inWasm ? positions.array : positions; // a view made after any growth
     if (inWasm) checkPositions(list);
@@ -201,9 +213,9 @@ function createInstance(state) {
       if (isTyped && rows > 64) heapU32.set(list.subarray(first, first + rows), at);
       else for (let i = 0; i < rows; i++) heapU32[at + i] = list[first + i];
       if (outPointer !== 0) {
-        check(wasm.pe_wasm_table_at(dim, base, layout, staging, rows, outPointer + first * dim * FLOAT, rows * dim, scratch, scratchBytes));
+        check(wasm.pe_wasm_plan_table_at(planAt, staging, rows, outPointer + first * dim * FLOAT, rows * dim));
       } else {
-        check(wasm.pe_wasm_table_at(dim, base, layout, staging, rows, rowsAt, rows * dim, scratch, scratchBytes));
+        check(wasm.pe_wasm_plan_table_at(planAt, staging, rows, rowsAt, rows * dim));
         copyOut(out, first * dim, rowsAt, rows * dim);
       }
     }
@@ -216,7 +228,7 @@ function createInstance(state) {
    * 64-position blocks for sinusoids): a large batch is split into groups
    * rather than into thinner row chunks.
    */
-  function plan(batch, dim, extraPerRow, minRows) {
+  function chunkShape(batch, dim, extraPerRow, minRows) {
     const capacity = stagingBytes / FLOAT;
     const perRow = batch * dim + extraPerRow;
     const rows = Math.floor(capacity / perRow);
@@ -247,11 +259,11 @@ function createInstance(state) {
     const base = checkBase(o.base);
     const layout = checkLayout(o.layout);
     const scale = checkScale(o.scale);
-    ensureScratch(dim);
+    const planAt = ensurePlan(dim, base, layout);
     if (x instanceof WasmBuffer) {
       const pointer = pointerOf(x, state, 'x');
       if (batchOf(x, length, dim) !== 0) {
-        check(wasm.pe_wasm_add(dim, base, layout, pointer, x.length, offset, length, scale, scratch, scratchBytes));
+        check(wasm.pe_wasm_plan_add(planAt, pointer, x.length, offset, length, scale));
       }
       return x;
     }
@@ -261,17 +273,17 @@ function createInstance(state) {
     ensureStaging((wholeBatch ? 1 : 2) * BLOCK * dim * FLOAT);
     const batch = batchOf(x, length, dim); // again: growing memory detaches views
     if (batch === 0) return x;
-    const { rows: maxRows, group } = plan(batch, dim, wholeBatch ? 0 : dim, BLOCK);
+    const { rows: maxRows, group } = chunkShape(batch, dim, wholeBatch ? 0 : dim, BLOCK);
     forEachChunk(offset, length, maxRows, (start, rows) => {
       const r0 = start - offset;
       if (group === batch) {
         stageSlab(x, staging, length, dim, 0, batch, r0, rows);
-        check(wasm.pe_wasm_add(dim, base, layout, staging, batch * rows * dim, start, rows, scale, scratch, scratchBytes));
+        check(wasm.pe_wasm_plan_add(planAt, staging, batch * rows * dim, start, rows, scale));
         unstageSlab(x, staging, length, dim, 0, batch, r0, rows);
         return;
       }
       // pe_add adds the very float32 values pe_table gives, so table + add_table has the same bits.
-      check(wasm.pe_wasm_table(dim, base, layout, start, rows, staging, rows * dim, scratch, scratchBytes));
+      check(wasm.pe_wasm_plan_table(planAt, start, rows, staging, rows * dim));
       const slabAt = staging + rows * dim * FLOAT;
       for (let b0 = 0; b0 < batch; b0 += group) {
         const g = Math.min(group, batch - b0);
@@ -333,7 +345,7 @@ function createInstance(state) {
       return x;
     }
     // x in JS: stage its slab, and the table rows first unless the table is in wasm already.
-    const { rows: maxRows, group } = plan(batch, dim, rowsOf ? dim : 0, 1); // no sinusoid: any rows will do
+    const { rows: maxRows, group } = chunkShape(batch, dim, rowsOf ? dim : 0, 1); // no sinusoid: any rows will do
     forEachChunk(offset, length, maxRows, (start, rows) => {
       const r0 = start - offset;
       let tableAt = tablePointer;
@@ -373,5 +385,7 @@ function createInstance(state) {
     addSinusoidal,
     addTable,
     alloc,
+    ...alibiMethods(state),
+    ...resampleMethods(state),
   });
 }

@@ -22,25 +22,31 @@ EXPORT("pe_wasm_scratch_size") size_t pe_wasm_scratch_size(uint32_t dim) {
     return pe_scratch_size(dim, &bytes) == PE_OK ? bytes : 0;
 }
 
-EXPORT("pe_wasm_table")
-int pe_wasm_table(uint32_t dim, double base, uint32_t layout, uint32_t offset, uint32_t length,
-                  float *out, size_t out_count, void *scratch, size_t scratch_bytes) {
+/* A plan in memory of pe_wasm_scratch_size(dim) bytes from pe_malloc (16-byte
+ * aligned, so the plan starts at memory itself); the loader keeps one per
+ * (dim, base, layout) and reuses it, so repeated calls skip the setup. */
+EXPORT("pe_wasm_plan_init")
+int pe_wasm_plan_init(uint32_t dim, double base, uint32_t layout, void *memory, size_t bytes) {
     pe_sinusoid enc = sinusoid(dim, base, layout);
-    return pe_table(&enc, offset, length, out, out_count, scratch, scratch_bytes);
+    pe_plan *plan;
+    return pe_plan_init(&enc, memory, bytes, &plan);
 }
 
-EXPORT("pe_wasm_table_at")
-int pe_wasm_table_at(uint32_t dim, double base, uint32_t layout, const uint32_t *positions,
-                     size_t count, float *out, size_t out_count, void *scratch, size_t scratch_bytes) {
-    pe_sinusoid enc = sinusoid(dim, base, layout);
-    return pe_table_at(&enc, positions, count, out, out_count, scratch, scratch_bytes);
+EXPORT("pe_wasm_plan_table")
+int pe_wasm_plan_table(pe_plan *plan, uint32_t offset, uint32_t length, float *out, size_t out_count) {
+    return pe_plan_table(plan, offset, length, out, out_count);
 }
 
-EXPORT("pe_wasm_add")
-int pe_wasm_add(uint32_t dim, double base, uint32_t layout, float *x, size_t x_count, uint32_t offset,
-                uint32_t length, float scale, void *scratch, size_t scratch_bytes) {
-    pe_sinusoid enc = sinusoid(dim, base, layout);
-    return pe_add(&enc, x, x_count, offset, length, scale, scratch, scratch_bytes);
+EXPORT("pe_wasm_plan_table_at")
+int pe_wasm_plan_table_at(pe_plan *plan, const uint32_t *positions, size_t count, float *out,
+                          size_t out_count) {
+    return pe_plan_table_at(plan, positions, count, out, out_count);
+}
+
+EXPORT("pe_wasm_plan_add")
+int pe_wasm_plan_add(pe_plan *plan, float *x, size_t x_count, uint32_t offset, uint32_t length,
+                     float scale) {
+    return pe_plan_add(plan, x, x_count, offset, length, scale);
 }
 
 EXPORT("pe_wasm_add_table")

@@ -24,6 +24,12 @@
  *     Request k places its float buffers k % 4 floats past a 16-byte boundary,
  *     so the kernels meet every alignment.
  *
+ * ALiBi and learned tables (same framing in serve mode, without KERNELS):
+ *   harness slopes   KERNELS HEADS                                -> HEADS float32
+ *   harness alibi    KERNELS HEADS QLEN KLEN OFFSET CAUSAL FIRST COUNT
+ *                                                                 -> COUNT*QLEN*KLEN float32
+ *   harness resample KERNELS ROWS DIM NEWROWS  stdin: ROWS*DIM float32 -> NEWROWS*DIM float32
+ *
  * Self-check of the guards (must exit 3):
  *   harness damage KERNELS    writes one float past a guarded buffer
  *
@@ -237,6 +243,50 @@ static void run_addtable(uint32_t length, uint32_t dim, uint32_t rows, uint32_t 
     guarded_free(&gx);
 }
 
+/* --- ALiBi and learned tables -------------------------------------------- */
+
+static void run_slopes(uint32_t heads, size_t shift, int framed) {
+    guarded out = guarded_alloc(mul_sizes(heads, sizeof(float), "slopes"), shift, "slopes");
+    check_status(pe_alibi_slopes(heads, (float *)out.data, heads), "pe_alibi_slopes");
+    guarded_check(&out);
+    write_floats(out.data, heads, framed);
+    guarded_free(&out);
+}
+
+/* words: HEADS QLEN KLEN OFFSET CAUSAL FIRST COUNT */
+static void run_alibi(char **w, size_t shift, int framed) {
+    pe_alibi alibi;
+    alibi.heads = (uint32_t)parse_uint(w[0], UINT32_MAX, "HEADS");
+    alibi.query_length = (uint32_t)parse_uint(w[1], UINT32_MAX, "QLEN");
+    alibi.key_length = (uint32_t)parse_uint(w[2], UINT32_MAX, "KLEN");
+    alibi.query_offset = (uint32_t)parse_uint(w[3], UINT32_MAX, "OFFSET");
+    alibi.causal = (int)parse_uint(w[4], 1, "CAUSAL");
+    uint32_t first = (uint32_t)parse_uint(w[5], UINT32_MAX, "FIRST");
+    uint32_t count = (uint32_t)parse_uint(w[6], UINT32_MAX, "COUNT");
+    size_t n = mul_sizes(mul_sizes(count, alibi.query_length, "COUNT*QLEN"), alibi.key_length, "COUNT*QLEN*KLEN");
+    guarded out = guarded_alloc(mul_sizes(n, sizeof(float), "bias"), shift, "bias");
+    check_status(pe_alibi_bias(&alibi, first, count, (float *)out.data, n), "pe_alibi_bias");
+    guarded_check(&out);
+    write_floats(out.data, n, framed);
+    guarded_free(&out);
+}
+
+static void run_resample(uint32_t rows, uint32_t dim, uint32_t new_rows, const void *table, size_t shift,
+                         int framed) {
+    size_t table_bytes = mul_sizes(mul_sizes(rows, dim, "ROWS*DIM"), sizeof(float), "table");
+    size_t n = mul_sizes(new_rows, dim, "NEWROWS*DIM");
+    guarded gt = guarded_alloc(table_bytes, shift, "table");
+    guarded out = guarded_alloc(mul_sizes(n, sizeof(float), "resampled"), shift, "resampled");
+    if (table_bytes) memcpy(gt.data, table, table_bytes);
+    check_status(pe_resample_table((const float *)gt.data, rows, dim, (float *)out.data, new_rows, n),
+                 "pe_resample_table");
+    if (table_bytes && memcmp(gt.data, table, table_bytes)) die(3, "table changed", "pe_resample_table");
+    guarded_free(&gt);
+    guarded_check(&out);
+    write_floats(out.data, n, framed);
+    guarded_free(&out);
+}
+
 /* --- serve: many requests ------------------------------------------------- */
 
 #define MAX_WORDS 10
@@ -300,6 +350,16 @@ static void serve(void) {
                          parse_float(w[5], "SCALE"), x, x_count, table, shift, 1);
             free(x);
             free(table);
+        } else if (!strcmp(w[0], "slopes") && n == 2) {
+            run_slopes((uint32_t)parse_uint(w[1], UINT32_MAX, "HEADS"), shift, 1);
+        } else if (!strcmp(w[0], "alibi") && n == 8) {
+            run_alibi(w + 1, shift, 1);
+        } else if (!strcmp(w[0], "resample") && n == 4) {
+            uint32_t rows = (uint32_t)parse_uint(w[1], UINT32_MAX, "ROWS");
+            uint32_t dim = (uint32_t)parse_uint(w[2], UINT32_MAX, "DIM");
+            void *table = read_block(mul_sizes(rows, dim, "ROWS*DIM"), sizeof(float), "table");
+            run_resample(rows, dim, (uint32_t)parse_uint(w[3], UINT32_MAX, "NEWROWS"), table, shift, 1);
+            free(table);
         } else {
             die(2, "bad request", w[0]);
         }
@@ -309,7 +369,7 @@ static void serve(void) {
 /* --- main ----------------------------------------------------------------- */
 
 static void usage(void) {
-    die(2, "usage: harness table|at|add|addtable|serve KERNELS ... (see the top of harness.c)", NULL);
+    die(2, "usage: harness table|at|add|addtable|slopes|alibi|resample|serve KERNELS ... (see the top of harness.c)", NULL);
 }
 
 int main(int argc, char **argv) {
@@ -360,6 +420,19 @@ int main(int argc, char **argv) {
         size_t x_bytes = bytes - table_bytes;
         run_addtable(length, dim, rows, (uint32_t)parse_uint(a[3], UINT32_MAX, "OFFSET"),
                      parse_float(a[4], "SCALE"), in, x_bytes / sizeof(float), in + x_bytes, 0, 0);
+        free(in);
+    } else if (!strcmp(cmd, "slopes") && n == 1) {
+        run_slopes((uint32_t)parse_uint(a[0], UINT32_MAX, "HEADS"), 0, 0);
+    } else if (!strcmp(cmd, "alibi") && n == 7) {
+        run_alibi(a, 0, 0);
+    } else if (!strcmp(cmd, "resample") && n == 3) {
+        uint32_t rows = (uint32_t)parse_uint(a[0], UINT32_MAX, "ROWS");
+        uint32_t dim = (uint32_t)parse_uint(a[1], UINT32_MAX, "DIM");
+        size_t bytes;
+        unsigned char *in = read_all(&bytes);
+        if (bytes != mul_sizes(mul_sizes(rows, dim, "ROWS*DIM"), sizeof(float), "table"))
+            die(2, "stdin must hold ROWS*DIM float32", NULL);
+        run_resample(rows, dim, (uint32_t)parse_uint(a[2], UINT32_MAX, "NEWROWS"), in, 0, 0);
         free(in);
     } else {
         usage();

@@ -1,0 +1,13 @@
+/* Internal: the row kernel of pe_resample_table. */
+#ifndef PE_RESAMPLE_KERNELS_H
+#define PE_RESAMPLE_KERNELS_H
+
+#include <stddef.h>
+
+/* out[j] = float32(a[j] + t * (b[j] - a[j])) for j < count, in double. */
+typedef void (*pe_lerp_rows_fn)(float *out, const float *a, const float *b, double t, size_t count);
+
+void pe_lerp_rows_scalar(float *out, const float *a, const float *b, double t, size_t count);
+void pe_lerp_rows_simd(float *out, const float *a, const float *b, double t, size_t count);
+
+#endif

@@ -1,0 +1,56 @@
+// resampleTable: a learned table stretched or shrunk to a new number of rows
+// by linear interpolation, align_corners=True (posenc.h, pe_resample_table).
+import { PosencError, refuse } from './errors.js';
+import { checkOptions, checkDim, MAX_POSITION } from './validate.js';
+import { WasmBuffer, pointerOf } from './wasm-buffer.js';
+import { wasmCalls, checkOut, checkAttached } from './learned-wasm.js';
+
+const FLOAT = 4;
+
+export function resampleMethods(state) {
+  const calls = wasmCalls(state);
+  const { wasm } = calls;
+
+  function resampleTable(table, options) {
+    const o = checkOptions(options, ['rows', 'dim', 'newRows', 'out'], 'resampleTable');
+    const dim = checkDim(o.dim, false);
+    const newRows = o.newRows;
+    if (typeof newRows !== 'number' || !Number.isInteger(newRows) || newRows < 0 || newRows > MAX_POSITION) {
+      refuse('BAD_LENGTH', 'newRows', `an integer from 0 to ${MAX_POSITION} (the rows of the result)`, newRows);
+    }
+    const inWasm = table instanceof WasmBuffer;
+    if (!inWasm && !(table instanceof Float32Array)) refuse('BAD_BUFFER', 'table', 'a Float32Array or a WasmBuffer from alloc()', table);
+    const length = table.length;
+    if (length % dim !== 0) refuse('BAD_SIZE', 'table', `(rows, dim) floats: a multiple of dim = ${dim}`, table);
+    const rows = length / dim;
+    if (o.rows !== undefined && o.rows !== rows) {
+      if (!Number.isInteger(o.rows) || o.rows < 0) refuse('BAD_LENGTH', 'rows', 'an integer ≥ 0 (the rows of table) or undefined', o.rows);
+      refuse('BAD_SIZE', 'table', `rows·dim = ${o.rows}·${dim} = ${o.rows * dim} floats`, table);
+    }
+    if (rows === 0 && newRows > 0) {
+      throw new PosencError('TABLE_TOO_SHORT', `table has no rows to resample into ${newRows}`, 'table', table);
+    }
+    if (o.out !== undefined && o.out === table) refuse('BAD_BUFFER', 'out', 'a buffer other than table (rows are read after others are written)', o.out);
+    const count = newRows * dim;
+    const out = checkOut(o.out, count, `newRows·dim = ${newRows}·${dim} = ${count} floats`);
+    if (count === 0) return out;
+
+    const tableAt = inWasm ? 0 : calls.malloc(length * FLOAT, 'the table in wasm');
+    let outAt = 0;
+    try {
+      outAt = out instanceof WasmBuffer ? 0 : calls.malloc(count * FLOAT, 'the resampled table in wasm');
+      if (!inWasm) checkAttached(table, length, 'table');
+      if (outAt) checkAttached(out, count, 'out');
+      if (!inWasm) calls.floats(tableAt, length).set(table);
+      calls.check(wasm.pe_wasm_resample_table(inWasm ? pointerOf(table, state, 'table') : tableAt, rows, dim,
+        outAt || pointerOf(out, state, 'out'), newRows, count));
+      if (outAt) out.set(calls.floats(outAt, count));
+    } finally {
+      calls.free(tableAt);
+      calls.free(outAt);
+    }
+    return out;
+  }
+
+  return { resampleTable };
+}
