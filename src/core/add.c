@@ -2,9 +2,9 @@
 #include "check.h"
 #include "kernels.h"
 
-/* PE is made PE_ROW_GROUP rows at a time into the plan's tile and added to
- * every batch item while the tile is hot in L1: the table is computed once per
- * call and never stored whole. */
+/* PE is made a tile of rows at a time (kernels.h: PE_TILE_FLOATS) and added to
+ * every batch item while the tile is hot in cache: the table is computed once
+ * per call and never stored whole. */
 pe_status pe_plan_add(pe_plan *plan, float *x, size_t x_count, uint32_t offset, uint32_t length,
                       float scale) {
     pe_status st = pe_check_plan(plan);
@@ -22,8 +22,8 @@ pe_status pe_plan_add(pe_plan *plan, float *x, size_t x_count, uint32_t offset, 
         uint32_t last = end - p0 < PE_BLOCK_ROWS ? end - p0 : PE_BLOCK_ROWS;
         pe_plan_seek(plan, k, p0);
         if (first) k->recur(plan, first, NULL, 0);
-        for (uint32_t n = first; n < last; n += PE_ROW_GROUP) {
-            uint32_t g = last - n < PE_ROW_GROUP ? last - n : PE_ROW_GROUP;
+        for (uint32_t n = first; n < last; n += plan->tile_rows) {
+            uint32_t g = last - n < plan->tile_rows ? last - n : plan->tile_rows;
             k->recur(plan, g, plan->tile, dim);
             float *rows = x + (size_t)(p0 + n - offset) * dim;
             for (size_t b = 0; b < batch; b++) k->add(rows + b * slab, plan->tile, g * dim, scale);

@@ -35,6 +35,9 @@
 /* Rows per pass of the recurrence: the pass's output lines stay in L1 even
  * when the row stride is a multiple of 4 KiB (every row in one cache set). */
 #define PE_ROW_GROUP 8u
+/* The add's tile of PE rows: about 256 KiB, so each batch item's rows are a
+ * long run for the prefetchers while the tile stays in L2. */
+#define PE_TILE_FLOATS 65536u
 #define PE_PLAN_MAGIC 0x706f7365u /* "pose" */
 
 struct pe_plan {
@@ -52,7 +55,8 @@ struct pe_plan {
     double *block_sin, *block_cos;    /* (sin, cos)(block_pos * w_i) */
     uint32_t block_pos;               /* UINT32_MAX: none yet */
     double *row0, *row1;              /* the recurrence: x(n), x(n+1) per column */
-    float *tile;                      /* PE_ROW_GROUP rows of PE, for the add */
+    float *tile;                      /* tile_rows rows of PE, for the add */
+    uint32_t tile_rows;               /* a multiple of PE_ROW_GROUP, <= PE_BLOCK_ROWS */
 };
 
 typedef struct pe_kernel_set {
@@ -75,6 +79,8 @@ extern const pe_kernel_set pe_kernels_simd;
 #endif
 const pe_kernel_set *pe_current_kernels(void);
 
+/* Rows of the add's tile for dim. */
+uint32_t pe_tile_rows(uint32_t dim);
 /* Bytes of a plan for dim, including 16 bytes of alignment slack. */
 size_t pe_plan_bytes(uint32_t dim);
 /* Lays the plan out in memory (aligned up to 16) and fills its constants;

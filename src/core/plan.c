@@ -9,10 +9,17 @@ static size_t padded(size_t bytes) {
     return ((bytes + 63) & ~(size_t)63) + 64;
 }
 
+uint32_t pe_tile_rows(uint32_t dim) {
+    uint32_t rows = PE_TILE_FLOATS / dim;
+    rows = rows > PE_BLOCK_ROWS ? PE_BLOCK_ROWS : rows;
+    rows -= rows % PE_ROW_GROUP;
+    return rows < PE_ROW_GROUP ? PE_ROW_GROUP : rows;
+}
+
 size_t pe_plan_bytes(uint32_t dim) {
     size_t half = dim / 2;
     return 16 /* alignment slack */ + padded(sizeof(pe_plan)) + 7 * padded(half * sizeof(double)) +
-           3 * padded((size_t)dim * sizeof(double)) + padded((size_t)PE_ROW_GROUP * dim * sizeof(float));
+           3 * padded((size_t)dim * sizeof(double)) + padded((size_t)pe_tile_rows(dim) * dim * sizeof(float));
 }
 
 static void *take(unsigned char **cursor, size_t bytes) {
@@ -35,7 +42,8 @@ pe_plan *pe_plan_build(const pe_sinusoid *enc, void *memory) {
     double *coef = take(&cursor, (size_t)dim * sizeof(double));
     plan->row0 = take(&cursor, (size_t)dim * sizeof(double));
     plan->row1 = take(&cursor, (size_t)dim * sizeof(double));
-    plan->tile = take(&cursor, (size_t)PE_ROW_GROUP * dim * sizeof(float));
+    plan->tile_rows = pe_tile_rows(dim);
+    plan->tile = take(&cursor, (size_t)plan->tile_rows * dim * sizeof(float));
 
     const double log_base = pe_log(enc->base);
     for (uint32_t i = 0; i < half; i++) {
