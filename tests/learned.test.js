@@ -75,8 +75,8 @@ test('.npy float64 rounds to the nearest float32, both byte orders', () => {
 test('.npy float16: every non-NaN bit pattern, both byte orders, equals the binary16 definition', () => {
   const all = Array.from({ length: 0x10000 }, (_, h) => h).filter((h) => !((h & 0x7c00) === 0x7c00 && (h & 0x3ff)));
   for (const [descr, little] of [['<f2', true], ['>f2', false]]) {
-    const { table, rows, dim } = readNpy(npyFile({ descr, shape: [all.length / 4, 4], data: elementBytes(all, 'f2', little) }));
-    assert.equal([rows, dim], [all.length / 4, 4]);
+    const { table, rows, dim } = readNpy(npyFile({ descr, shape: [all.length / 2, 2], data: elementBytes(all, 'f2', little) }));
+    assert.equal([rows, dim], [all.length / 2, 2]);
     sameBits(table, Float32Array.from(all, halfValue), descr);
   }
   const nan = readNpy(npyFile({ descr: '<f2', shape: [1, 2], data: elementBytes([0x7e00, 0xfc01], 'f2') })).table;
@@ -91,11 +91,11 @@ test('.npy header variants numpy and other writers produce', () => {
     "{'shape': (2, 3), 'fortran_order': False, 'descr': '<f4'}",
     "{'descr':'<f4','fortran_order':False,'shape':(2,3)}",
     "{'descr': '<f4', 'fortran_order': False, 'shape': (2L, 3L), }", // Python 2
-    "{'descr': '<f4', 'fortran_order': False, 'shape': (1, 2, 3), }", // a leading axis of 1 is dropped
-    "{'descr': '<f4', 'fortran_order': True, 'shape': (1, 6), }".replace('(1, 6)', '(1, 1, 2, 3)').replace('True', 'False'),
+    "{'descr': '<f4', 'fortran_order': False, 'shape': (1, 2, 3), }", // leading axes of 1 are dropped
+    "{'descr': '<f4', 'fortran_order': False, 'shape': (1, 1, 2, 3), }",
   ]) {
     const result = readNpy(npyFile({ header, data }));
-    assert.equal([result.rows, result.dim], header.includes('(1, 1, 2, 3)') ? [2, 3] : [2, 3], header);
+    assert.equal([result.rows, result.dim], [2, 3], header);
     assert.equal(Array.from(result.table), [1, 2, 3, 4, 5, 6], header);
   }
   // Fortran order with one non-trivial axis is the same memory as C order.
@@ -291,7 +291,7 @@ test('readTable tells the formats apart by their bytes and refuses anything else
   for (const junk of [new Uint8Array(0), new TextEncoder().encode('hello, world'), Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 13, 10, 26, 10, 0)]) {
     refused(() => readTable(junk), 'BAD_FILE', ['neither with "\\x93NUMPY"']);
   }
-  refused(() => readTable(npy, { nmae: 'x' }), 'UNKNOWN_OPTION', ["did you mean 'name'"]);
+  refused(() => readTable(npy, { names: 'x' }), 'UNKNOWN_OPTION', ["did you mean 'name'"]);
 });
 
 // -------------------------------------------------------------- resampling
@@ -328,7 +328,7 @@ test('resampling copies rows bit for bit wherever the old position is whole: end
   for (const [r, old] of [[0, 0], [4, 1], [8, 2]]) sameBits(nine.subarray(3 * r, 3 * r + 3), three.subarray(3 * old, 3 * old + 3), `3 -> 9 row ${r}`);
 });
 
-/** Every value against the exact oracle; a double computation may only differ within 2^-50 of a float32 tie. */
+/** Every value against the exact oracle; posenc.h allows the other neighbour only within 2^-51 (|a| + |b|) of a float32 tie. */
 function assertExact(got, table, rows, dim, newRows, what) {
   const steps = newRows - 1;
   let near = 0;
@@ -339,26 +339,30 @@ function assertExact(got, table, rows, dim, newRows, what) {
     for (let j = 0; j < dim; j++) {
       const a = table[i * dim + j];
       const b = rem === 0 ? a : table[(i + 1) * dim + j];
-      const exact = lerpFloat32(a, b, rem, steps || 1);
+      // Whole positions are copies; an exact zero is -0 only from -0 and -0, as in IEEE sums.
+      let exact = rem === 0 ? a : lerpFloat32(a, b, rem, steps || 1);
+      if (exact === 0 && rem !== 0 && Object.is(a, -0) && Object.is(b, -0)) exact = -0;
       if (bitsOf(got[r * dim + j]) === bitsOf(exact)) continue;
       const num = float32Scaled(a) * BigInt((steps || 1) - rem) + float32Scaled(b) * BigInt(rem);
-      assert.ok(nearFloat32Tie(num, BigInt(steps || 1) << 149n, 2 ** -50), `${what}: row ${r} column ${j}: ${got[r * dim + j]}, exact ${exact}`);
+      const slack = 2 ** -51 * (Math.abs(a) + Math.abs(b));
+      assert.ok(nearFloat32Tie(num, BigInt(steps || 1) << 149n, slack), `${what}: row ${r} column ${j}: ${got[r * dim + j]}, exact ${exact}`);
       near++;
     }
   }
   return near;
 }
 
-/** The documented formula step by step in double: float32(a + t·(b − a)), t = rem/steps. */
+/** The documented formula step by step in double: float32(w0·a + w1·b), w0 = (steps − rem)/steps, w1 = rem/steps. */
 function documented(table, rows, dim, newRows) {
   const out = new Float32Array(newRows * dim);
   for (let r = 0; r < newRows; r++) {
-    const x = newRows === 1 ? 0 : r * (rows - 1);
-    const i = newRows === 1 ? 0 : Math.floor(x / (newRows - 1));
-    const t = newRows === 1 ? 0 : (x % (newRows - 1)) / (newRows - 1);
+    const steps = newRows - 1;
+    const x = steps === 0 ? 0 : r * (rows - 1);
+    const i = steps === 0 ? 0 : Math.floor(x / steps);
+    const rem = steps === 0 ? 0 : x % steps;
     for (let j = 0; j < dim; j++) {
       const a = table[i * dim + j];
-      out[r * dim + j] = t === 0 ? a : a + t * (table[(i + 1) * dim + j] - a);
+      out[r * dim + j] = rem === 0 ? a : ((steps - rem) / steps) * a + (rem / steps) * table[(i + 1) * dim + j];
     }
   }
   return out;
@@ -377,12 +381,12 @@ test('resampling against the exact rational oracle and the documented double for
     sameBits(got, documented(table, rows, dim, newRows), `documented formula ${rows}x${dim} -> ${newRows}`);
     values += got.length;
   }
-  console.log(`resample oracle: ${values} values, ${near} within 2^-50 of a tie and on its other side`);
+  console.log(`resample oracle: ${values} values, ${near} near a tie and on its other side`);
 });
 
-test('the whole range: 2^31 rows are not needed to show position 2^31-1 maps exactly (the integer mapping)', () => {
-  // rows 1000 -> 2999 (steps 2998 = 2·1499): row r reads r·999/2998 = r/3 · (999/999.33…) — check a few by the exact oracle.
-  const table = randomFloats(1000 * 3);
+test('1000 rows to 2999 against the exact oracle; embedding-like values, the last row a copy', () => {
+  // Row r reads old position r·999/2998: whole only at r = 0 and 2998 (gcd(999, 2998) = 1).
+  const table = randomFloats(1000 * 3, 0.1);
   const got = wasm.simd.resampleTable(table, { dim: 3, newRows: 2999 });
   assertExact(got, table, 1000, 3, 2999, '1000 -> 2999');
   sameBits(got.subarray(3 * 2998), table.subarray(3 * 999), 'last row');
@@ -412,12 +416,12 @@ test('four builds bit for bit: dims 1 … 34 × row counts around the SIMD width
 });
 
 test('infinities: the same value (NaN-aware) on every build', () => {
-  const table = Float32Array.of(Infinity, -Infinity, 1, Infinity, 5, -Infinity, Infinity, 2, -Infinity, 3, 0, 7);
+  const table = Float32Array.of(Infinity, -Infinity, 1, Infinity, 5, Infinity, Infinity, 2, -Infinity, 3, 0, -Infinity);
   const reqs = [{ op: 'resample', rows: 2, dim: 6, newRows: 5, table }];
   const results = runBuilds(reqs, wasm);
   const ref = Array.from(results['native scalar'][0]);
-  // a = inf, b = inf gives inf + t·NaN = NaN; a finite, b infinite gives ±inf.
-  assert.ok(Number.isNaN(ref[6]) && ref[7] === -Infinity && ref[8] === Infinity && ref[9] === Infinity, `row 1: ${ref.slice(6, 12)}`);
+  // (1 − t)·a + t·b at t = 1/4: an infinity wins over a finite value, inf and -inf make NaN.
+  assert.equal(ref.slice(6, 12).map(String), ['Infinity', '-Infinity', '-Infinity', 'Infinity', '3.75', 'NaN'], `row 1: ${ref.slice(6, 12)}`);
   for (const [build, [out]] of Object.entries(results)) {
     assert.equal(Array.from(out, (v) => (Number.isNaN(v) ? 'NaN' : v)), ref.map((v) => (Number.isNaN(v) ? 'NaN' : v)), build);
   }

@@ -10,6 +10,7 @@ pe_status pe_check_sinusoid(const pe_sinusoid *enc) {
     if (enc->dim > PE_MAX_DIM) return PE_ERR_DIM_RANGE;
     if (!(enc->base > 1.0 && enc->base <= DBL_MAX)) return PE_ERR_BASE; /* NaN fails too */
     if ((unsigned)enc->layout > PE_LAYOUT_SPLIT) return PE_ERR_LAYOUT;
+    if ((unsigned)enc->frequencies > PE_FREQ_TENSOR2TENSOR) return PE_ERR_FREQUENCIES;
     return PE_OK;
 }
 

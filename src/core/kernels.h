@@ -46,7 +46,7 @@ struct pe_plan {
     pe_layout layout;
     double base;
     /* Per pair i < half, fixed by pe_plan_init. */
-    const double *w;                  /* w_i = T^(-2i/d) */
+    double *w;                        /* w_i, e.g. T^(-2i/d) */
     const double *cos_w, *sin_w;      /* rotation by w_i */
     const double *cos_jump, *sin_jump; /* rotation by PE_BLOCK_ROWS * w_i */
     /* Per column j < dim, in layout order. */
@@ -83,9 +83,12 @@ const pe_kernel_set *pe_current_kernels(void);
 uint32_t pe_tile_rows(uint32_t dim);
 /* Bytes of a plan for dim, including 16 bytes of alignment slack. */
 size_t pe_plan_bytes(uint32_t dim);
-/* Lays the plan out in memory (aligned up to 16) and fills its constants;
- * enc must already be checked. */
-pe_plan *pe_plan_build(const pe_sinusoid *enc, void *memory);
+/* Lays a plan out in memory (aligned up to 16); then the caller fills
+ * plan->w and pe_plan_finish derives the rest. Arguments already checked. */
+pe_plan *pe_plan_layout(uint32_t dim, pe_layout layout, void *memory);
+void pe_plan_finish(pe_plan *plan);
+/* w_i for a checked encoding, into w[0 .. dim/2 - 1]. */
+void pe_encoding_frequencies(const pe_sinusoid *enc, double *w);
 /* The recurrence at the start of the block holding p0 (a multiple of
  * PE_BLOCK_ROWS), reusing the plan's running block state when it can. */
 void pe_plan_seek(pe_plan *plan, const pe_kernel_set *k, uint32_t p0);

@@ -28,46 +28,50 @@ static void *take(unsigned char **cursor, size_t bytes) {
     return p;
 }
 
-pe_plan *pe_plan_build(const pe_sinusoid *enc, void *memory) {
-    const uint32_t dim = enc->dim, half = dim / 2;
+pe_plan *pe_plan_layout(uint32_t dim, pe_layout layout, void *memory) {
+    const uint32_t half = dim / 2;
     unsigned char *cursor = (unsigned char *)(((uintptr_t)memory + 15) & ~(uintptr_t)15);
     pe_plan *plan = take(&cursor, sizeof(pe_plan));
-    double *w = take(&cursor, half * sizeof(double));
-    double *cos_w = take(&cursor, half * sizeof(double));
-    double *sin_w = take(&cursor, half * sizeof(double));
-    double *cos_jump = take(&cursor, half * sizeof(double));
-    double *sin_jump = take(&cursor, half * sizeof(double));
+    plan->magic = 0; /* not a plan until pe_plan_finish */
+    plan->dim = dim;
+    plan->half = half;
+    plan->layout = layout;
+    plan->w = take(&cursor, half * sizeof(double));
+    plan->cos_w = take(&cursor, half * sizeof(double));
+    plan->sin_w = take(&cursor, half * sizeof(double));
+    plan->cos_jump = take(&cursor, half * sizeof(double));
+    plan->sin_jump = take(&cursor, half * sizeof(double));
     plan->block_sin = take(&cursor, half * sizeof(double));
     plan->block_cos = take(&cursor, half * sizeof(double));
-    double *coef = take(&cursor, (size_t)dim * sizeof(double));
+    plan->coef = take(&cursor, (size_t)dim * sizeof(double));
     plan->row0 = take(&cursor, (size_t)dim * sizeof(double));
     plan->row1 = take(&cursor, (size_t)dim * sizeof(double));
     plan->tile_rows = pe_tile_rows(dim);
     plan->tile = take(&cursor, (size_t)plan->tile_rows * dim * sizeof(float));
+    return plan;
+}
 
+void pe_encoding_frequencies(const pe_sinusoid *enc, double *w) {
+    const uint32_t half = enc->dim / 2;
+    /* w_i = T^(-i/span) = e^(-(i/span) ln T), span = h (paper) or max(h - 1, 1). */
+    const double span = enc->frequencies == PE_FREQ_TENSOR2TENSOR ? (half > 1 ? half - 1 : 1) : half;
     const double log_base = pe_log(enc->base);
-    for (uint32_t i = 0; i < half; i++) {
-        /* w_i = T^(-2i/d) = e^(-(2i/d) ln T). */
-        w[i] = pe_exp_nonpositive(-((double)(2 * i) * log_base / (double)dim));
-        pe_sincos(w[i], &sin_w[i], &cos_w[i]);
-        pe_sincos((double)PE_BLOCK_ROWS * w[i], &sin_jump[i], &cos_jump[i]);
-        uint32_t sin_col = enc->layout == PE_LAYOUT_SPLIT ? i : 2 * i;
-        uint32_t cos_col = enc->layout == PE_LAYOUT_SPLIT ? half + i : 2 * i + 1;
+    for (uint32_t i = 0; i < half; i++) w[i] = pe_exp_nonpositive(-((double)i * log_base / span));
+}
+
+void pe_plan_finish(pe_plan *plan) {
+    double *cos_w = (double *)plan->cos_w, *sin_w = (double *)plan->sin_w;
+    double *cos_jump = (double *)plan->cos_jump, *sin_jump = (double *)plan->sin_jump;
+    double *coef = (double *)plan->coef;
+    for (uint32_t i = 0; i < plan->half; i++) {
+        pe_sincos(plan->w[i], &sin_w[i], &cos_w[i]);
+        pe_sincos((double)PE_BLOCK_ROWS * plan->w[i], &sin_jump[i], &cos_jump[i]);
+        uint32_t sin_col = plan->layout == PE_LAYOUT_SPLIT ? i : 2 * i;
+        uint32_t cos_col = plan->layout == PE_LAYOUT_SPLIT ? plan->half + i : 2 * i + 1;
         coef[sin_col] = coef[cos_col] = 2.0 * cos_w[i];
     }
-    plan->dim = dim;
-    plan->half = half;
-    plan->layout = enc->layout;
-    plan->base = enc->base;
-    plan->w = w;
-    plan->cos_w = cos_w;
-    plan->sin_w = sin_w;
-    plan->cos_jump = cos_jump;
-    plan->sin_jump = sin_jump;
-    plan->coef = coef;
     plan->block_pos = UINT32_MAX;
     plan->magic = PE_PLAN_MAGIC;
-    return plan;
 }
 
 void pe_plan_seek(pe_plan *plan, const pe_kernel_set *k, uint32_t p0) {

@@ -7,7 +7,7 @@
  * The encoding (Vaswani et al., "Attention is all you need"), for position p,
  * pair i of a d-dimensional embedding and base T (default 10000):
  *
- *     w_i = T^(-2i/d)            PE(p, sin_i) = sin(p * w_i)
+ *     w_i = T^(-2i/d)            PE(p, sin_i) = sin(p * w_i)   (other conventions: pe_frequencies)
  *                                PE(p, cos_i) = cos(p * w_i)
  *
  * Row layouts (d = 8, s = sine, c = cosine, digit = pair i):
@@ -52,7 +52,8 @@ typedef enum pe_status {
     PE_ERR_KERNELS = 13,      /* those kernels are not compiled into this build */
     PE_ERR_PLAN = 14,         /* not a plan made by pe_plan_init (or it was overwritten) */
     PE_ERR_HEADS = 15,        /* heads is 0 or above PE_MAX_HEADS, or the head range is outside it */
-    PE_ERR_OVERLAP = 16       /* out overlaps an input the call reads */
+    PE_ERR_OVERLAP = 16,      /* out overlaps an input the call reads */
+    PE_ERR_FREQUENCIES = 17   /* frequencies is not a pe_frequencies, or a given w is not finite and >= 0 */
 } pe_status;
 
 typedef enum pe_layout {
@@ -60,10 +61,21 @@ typedef enum pe_layout {
     PE_LAYOUT_SPLIT = 1
 } pe_layout;
 
+/* How pair i's frequency follows from T and d (h = d/2 pairs):
+ *
+ *     PE_FREQ_PAPER          w_i = T^(-2i/d) = T^(-i/h)       the paper, PyTorch tutorials, HF Marian
+ *     PE_FREQ_TENSOR2TENSOR  w_i = T^(-i/max(h-1, 1))        tensor2tensor, fairseq: the last
+ *                                                             pair reaches exactly 1/T */
+typedef enum pe_frequencies {
+    PE_FREQ_PAPER = 0,
+    PE_FREQ_TENSOR2TENSOR = 1
+} pe_frequencies;
+
 typedef struct pe_sinusoid {
     uint32_t dim;        /* d: even, 2 ... PE_MAX_DIM */
     double base;         /* T: finite, > 1; 10000 in the paper */
     pe_layout layout;
+    pe_frequencies frequencies; /* 0 (PE_FREQ_PAPER) when left out of an initializer */
 } pe_sinusoid;
 
 #define PE_MAX_DIM 65536u
@@ -107,6 +119,10 @@ pe_status pe_add_table(float *x, size_t x_count, uint32_t length, uint32_t dim,
 typedef struct pe_plan pe_plan;
 
 pe_status pe_plan_init(const pe_sinusoid *enc, void *memory, size_t bytes, pe_plan **plan);
+/* A plan for any frequencies: w[i] for pair i < dim/2, each finite and >= 0
+ * (RoPE's scaled frequencies, say). The angle is p * w[i] exactly as above. */
+pe_status pe_plan_init_frequencies(uint32_t dim, pe_layout layout, const double *w, void *memory,
+                                   size_t bytes, pe_plan **plan);
 pe_status pe_plan_table(pe_plan *plan, uint32_t offset, uint32_t length, float *out, size_t out_count);
 pe_status pe_plan_table_at(pe_plan *plan, const uint32_t *positions, size_t count, float *out,
                            size_t out_count);
@@ -148,12 +164,14 @@ pe_status pe_alibi_slopes(uint32_t heads, float *out, size_t out_count);
  * key_length - query_length aligns the last query with the last key, as HF and
  * fairseq do when decoding with a cache; 0 when queries and keys coincide.
  *
- *     bias[h, i, j] = -(m_h * |q - j|)     computed in double and rounded once
- *                                          to float32 (exact product below
- *                                          distance 2^29); +0 on the diagonal
+ *     bias[h, i, j] = -(m_h * |q - j|)     +0 on the diagonal
  *     causal: bias[h, i, j] = -INFINITY for keys j > q (the future)
  *
- * Non-causal rows are symmetric in distance (the bidirectional form). */
+ * The product is formed in double, exactly below distance 2^29, so the value
+ * is the float32 nearest -m_h * |q - j|; past 2^29 the product rounds once in
+ * double first, which can only matter within 2^-53 (relative) of a midpoint
+ * between two floats. Non-causal rows are symmetric in distance (the
+ * bidirectional form). */
 typedef struct pe_alibi {
     uint32_t heads;         /* n: 1 ... PE_MAX_HEADS, fixes the slopes */
     uint32_t query_length;  /* rows per head */
@@ -172,14 +190,18 @@ pe_status pe_alibi_bias(const pe_alibi *alibi, uint32_t first_head, uint32_t hea
  * row r reads old position x = r * (rows - 1) / (new_rows - 1), so the first
  * and last rows map onto the first and last rows (torch.nn.functional.
  * interpolate(mode='linear', align_corners=True); numpy.interp on
- * linspace(0, rows - 1, new_rows)). With i = floor(x), t = x - i:
+ * linspace(0, rows - 1, new_rows)). With x = i + t, i whole, 0 < t < 1:
  *
- *     out[r, j] = float32(a + t * (b - a)),  a = table[i, j], b = table[i + 1, j]
+ *     out[r, j] = float32((1 - t) * a + t * b),  a = table[i, j], b = table[i + 1, j]
  *
- * in double: b - a is exact, t and the product and the sum are each rounded to
- * double, then one rounding to float32. Rows where x is a whole number (the
- * first, the last, all of them when rows - 1 divides new_rows - 1) are exact
- * copies. new_rows = 1 gives row 0; rows = 1 repeats its row.
+ * PyTorch's form, computed in double: the weights (1 - t) and t (each a ratio
+ * of integers), both products and the sum round once each, then one rounding
+ * to float32. So an output is the float32 nearest the exact value unless that
+ * value lies within 2^-51 (|a| + |b|) of a midpoint between two floats (the
+ * double steps err by less); then it may be the other neighbour.
+ * Rows where x is whole (the first, the last, all of them when rows - 1
+ * divides new_rows - 1) are exact copies. new_rows = 1 gives row 0; rows = 1
+ * repeats its row.
  * dim 1 ... PE_MAX_DIM (odd allowed); out_count = new_rows * dim; out must
  * not overlap table (PE_ERR_OVERLAP); rows = 0 refuses (PE_ERR_TABLE_ROWS)
  * unless new_rows = 0. */

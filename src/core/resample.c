@@ -35,7 +35,7 @@ pe_status pe_resample_table(const float *table, uint32_t rows, uint32_t dim, flo
 
     const pe_lerp_rows_fn lerp = current_lerp();
     /* New row r reads old position r * span / steps = i + rem / steps exactly
-     * (integers below 2^64); t = rem / steps rounds once. */
+     * (integers below 2^64); each weight rounds once. */
     const uint64_t span = rows - 1u, steps = new_rows - 1u;
     for (uint32_t r = 0; r < new_rows; r++) {
         const uint64_t x = steps ? (uint64_t)r * span : 0;
@@ -43,7 +43,7 @@ pe_status pe_resample_table(const float *table, uint32_t rows, uint32_t dim, flo
         const float *a = table + i * dim;
         float *o = out + (size_t)r * dim;
         if (rem == 0) memcpy(o, a, (size_t)dim * sizeof(float));
-        else lerp(o, a, a + dim, (double)rem / (double)steps, dim);
+        else lerp(o, a, a + dim, (double)(steps - rem) / (double)steps, (double)rem / (double)steps, dim);
     }
     return PE_OK;
 }

@@ -19,6 +19,7 @@ const char *pe_status_str(pe_status status) {
     case PE_ERR_PLAN: return "plan is not a plan made by pe_plan_init (or its memory was overwritten)";
     case PE_ERR_HEADS: return "heads must be between 1 and 65536, and the head range inside it";
     case PE_ERR_OVERLAP: return "out must not overlap the table it is computed from";
+    case PE_ERR_FREQUENCIES: return "frequencies must be a pe_frequencies, and given frequencies finite and >= 0";
     }
     return "unknown pe_status";
 }

@@ -1,11 +1,13 @@
 /* Tables of the sinusoidal encoding: rows for a range of positions, or for a
  * list of positions; with a plan, or one-shot in scratch. */
+#include <float.h>
+
 #include "check.h"
 #include "kernels.h"
 
 pe_status pe_scratch_size(uint32_t dim, size_t *bytes) {
     if (!bytes) return PE_ERR_NULL;
-    pe_sinusoid enc = {dim, 10000.0, PE_LAYOUT_INTERLEAVED};
+    pe_sinusoid enc = {dim, 10000.0, PE_LAYOUT_INTERLEAVED, PE_FREQ_PAPER};
     pe_status st = pe_check_sinusoid(&enc);
     if (st != PE_OK) return st;
     *bytes = pe_plan_bytes(dim);
@@ -17,7 +19,26 @@ pe_status pe_plan_init(const pe_sinusoid *enc, void *memory, size_t bytes, pe_pl
     if (st != PE_OK) return st;
     if (!plan) return PE_ERR_NULL;
     if ((st = pe_check_scratch(memory, bytes, enc->dim)) != PE_OK) return st;
-    *plan = pe_plan_build(enc, memory);
+    pe_plan *p = pe_plan_layout(enc->dim, enc->layout, memory);
+    pe_encoding_frequencies(enc, p->w);
+    pe_plan_finish(p);
+    *plan = p;
+    return PE_OK;
+}
+
+pe_status pe_plan_init_frequencies(uint32_t dim, pe_layout layout, const double *w, void *memory,
+                                   size_t bytes, pe_plan **plan) {
+    pe_sinusoid enc = {dim, 10000.0, layout, PE_FREQ_PAPER};
+    pe_status st = pe_check_sinusoid(&enc);
+    if (st != PE_OK) return st;
+    if (!plan || !w) return PE_ERR_NULL;
+    for (uint32_t i = 0; i < dim / 2; i++)
+        if (!(w[i] >= 0.0 && w[i] <= DBL_MAX)) return PE_ERR_FREQUENCIES; /* NaN fails too */
+    if ((st = pe_check_scratch(memory, bytes, dim)) != PE_OK) return st;
+    pe_plan *p = pe_plan_layout(dim, layout, memory);
+    for (uint32_t i = 0; i < dim / 2; i++) p->w[i] = w[i];
+    pe_plan_finish(p);
+    *plan = p;
     return PE_OK;
 }
 

@@ -7,11 +7,37 @@ export type Layout =
   /** `[s0 s1 ... c0 c1 ...]`: tensor2tensor, HF Marian. */
   | 'split';
 
+/** How pair i's frequency follows from T and d (h = d/2 pairs). */
+export type Frequencies =
+  /** `w_i = T^(-2i/d)`: the paper, PyTorch tutorials, HF Marian. */
+  | 'paper'
+  /** `w_i = T^(-i/max(h-1, 1))`: tensor2tensor, fairseq (the last pair reaches exactly 1/T). */
+  | 'tensor2tensor';
+
+/**
+ * Named conventions: each sets `layout` and `frequencies` (giving either too is
+ * refused unless it agrees). `vaswani`: interleaved, paper. `tensor2tensor` and
+ * `fairseq`: split, tensor2tensor (fairseq numbers positions from 2: pass
+ * `offset: 2`). `marian`: split, paper.
+ */
+export type Preset = 'vaswani' | 'tensor2tensor' | 'fairseq' | 'marian';
+
+/** The encoding's convention, shared by the sinusoidal calls. */
+export interface ConventionOptions {
+  /** Default 'interleaved'. */
+  layout?: Layout;
+  /** Default 'paper'. */
+  frequencies?: Frequencies;
+  /** Sets layout and frequencies together. */
+  preset?: Preset;
+}
+
 /** Error codes of PosencError. */
 export type PosencErrorCode =
   | 'NOT_INITIALIZED' | 'BAD_DIM' | 'BAD_LENGTH' | 'BAD_OFFSET' | 'BAD_POSITION' | 'BAD_BASE'
   | 'BAD_LAYOUT' | 'BAD_SCALE' | 'BAD_BUFFER' | 'BAD_SIZE' | 'TABLE_TOO_SHORT' | 'TOO_LARGE'
-  | 'BUFFER_FREED' | 'UNKNOWN_OPTION' | 'BAD_OPTIONS' | 'LOAD_FAILED';
+  | 'BUFFER_FREED' | 'UNKNOWN_OPTION' | 'BAD_OPTIONS' | 'BAD_PRESET' | 'BAD_FREQUENCIES' | 'LOAD_FAILED'
+  | AlibiLearnedErrorCode;
 
 /** Every refusal of posenc. The message names the argument, its value and what is allowed. */
 export class PosencError extends Error {
@@ -51,7 +77,7 @@ export type Floats = Float32Array | WasmBuffer;
 /** Positions: integers 0 <= p < 2^31. */
 export type Positions = ArrayLike<number> | Uint32Array | Int32Array | Float64Array | Float32Array | WasmBuffer;
 
-export interface TableOptions<Out extends Floats = Floats> {
+export interface TableOptions<Out extends Floats = Floats> extends ConventionOptions {
   /** Number of positions (rows): an integer 0 ... 2^31. */
   length: number;
   /** Embedding size d: even, 2 ... 65536. */
@@ -60,27 +86,23 @@ export interface TableOptions<Out extends Floats = Floats> {
   base?: number;
   /** First position. offset + length <= 2^31. Default 0. */
   offset?: number;
-  /** Default 'interleaved'. */
-  layout?: Layout;
   /** Where to write the (length, dim) table; exactly length·dim floats. */
   out?: Out;
 }
 
-export interface TableAtOptions<Out extends Floats = Floats> {
+export interface TableAtOptions<Out extends Floats = Floats> extends ConventionOptions {
   dim: number;
   base?: number;
-  layout?: Layout;
   /** Where to write the (positions.length, dim) rows. */
   out?: Out;
 }
 
-export interface AddOptions {
+export interface AddOptions extends ConventionOptions {
   /** Rows (positions) of each batch item: x is (batch, length, dim). */
   length: number;
   dim: number;
   base?: number;
   offset?: number;
-  layout?: Layout;
   /** x is multiplied by scale (rounded to float32) before the add; often sqrt(dim). Default 1. */
   scale?: number;
 }
@@ -157,3 +179,123 @@ export function addSinusoidal<X extends Floats>(x: X, options: AddOptions): X;
 export function addTable<X extends Floats>(x: X, table: Floats, options: AddTableOptions): X;
 /** See {@link Posenc.alloc}. */
 export function alloc(n: number): WasmBuffer;
+
+// ---- ALiBi and learned tables ----
+
+/**
+ * Error codes of ALiBi and learned tables: BAD_HEADS (heads not 1 … 65536),
+ * BAD_FILE (a malformed or truncated file), BAD_DTYPE (an element type other
+ * than float16/bfloat16/float32/float64), BAD_ORDER (a Fortran-order .npy),
+ * BAD_NAME (no such tensor; the message lists the file's tensors), BAD_SHAPE
+ * (not a 2-D table, or not the rows/dim expected).
+ */
+export type AlibiLearnedErrorCode = 'BAD_HEADS' | 'BAD_FILE' | 'BAD_DTYPE' | 'BAD_ORDER' | 'BAD_NAME' | 'BAD_SHAPE';
+
+export interface AlibiBiasOptions<Out extends Floats = Floats> {
+  /** Attention heads: 1 … 65536. They fix the slopes (see {@link Posenc.alibiSlopes}). */
+  heads: number;
+  /** Query rows: 0 … 2^31. */
+  queryLength: number;
+  /** Key columns: 0 … 2^31. Default queryLength. */
+  keyLength?: number;
+  /**
+   * Key position of query row 0. Default keyLength − queryLength: the last
+   * query sits on the last key (decoding with a cache, as HF and fairseq do);
+   * required when queryLength > keyLength. offset + queryLength ≤ 2^31.
+   */
+  offset?: number;
+  /** true: keys after the query get -Infinity. Default false (the symmetric, bidirectional form). */
+  causal?: boolean;
+  /** Where to write the (heads, queryLength, keyLength) tensor. */
+  out?: Out;
+}
+
+export interface ResampleOptions<Out extends Floats = Floats> {
+  /** Row size of table and result: 1 … 65536. */
+  dim: number;
+  /** Rows of the result: 0 … 2^31. */
+  newRows: number;
+  /** Rows of table, checked against table.length / dim when given. */
+  rows?: number;
+  /** Where to write the (newRows, dim) result; must not be table. */
+  out?: Out;
+}
+
+/** The shape a table read from a file must have; either may be left out. */
+export interface ReadTableOptions {
+  /** Rows (positions) the table must have. */
+  rows?: number;
+  /** Row size the table must have. */
+  dim?: number;
+}
+
+export interface ReadSafetensorsOptions extends ReadTableOptions {
+  /** The tensor, e.g. 'model.embed_positions.weight'. Optional when the file holds one tensor. */
+  name?: string;
+}
+
+/** A position table read from a file. */
+export interface LearnedTable {
+  /** (rows, dim) row-major, converted to float32 (float64 rounds to nearest; the others are exact). */
+  table: Float32Array;
+  rows: number;
+  dim: number;
+  /** The element type as the file spells it: '<f4', '>f2', … (.npy) or 'F32', 'BF16', … (.safetensors). */
+  dtype: string;
+  /** The tensor's shape in the file; leading axes of size 1 are dropped for rows and dim ((1, 197, 768) → 197 × 768). */
+  shape: number[];
+  /** The tensor's name (.safetensors only). */
+  name?: string;
+}
+
+/** The contents of a file: posenc never touches the file system (read it with fs.readFileSync or File.arrayBuffer()). */
+export type FileBytes = ArrayBuffer | SharedArrayBuffer | ArrayBufferView;
+
+export interface Posenc {
+  /**
+   * ALiBi slopes (Press et al., "Train Short, Test Long"), exactly as the
+   * paper's get_slopes: with P the largest power of two ≤ heads, head h < P has
+   * 2^(-8(h+1)/P) and head P + k has 2^(-4(2k+1)/P) (every other slope of 2P
+   * heads). Each is the float32 nearest the exact value. 8 heads: 1/2 … 1/256.
+   */
+  alibiSlopes(heads: number): Float32Array;
+  /**
+   * The ALiBi bias (heads, queryLength, keyLength): -(slope_h · |q − j|) for
+   * query row i at key position q = offset + i, +0 on the diagonal; with
+   * `causal`, -Infinity for keys j > q. Add it to the attention scores.
+   */
+  alibiBias<Out extends Floats>(options: AlibiBiasOptions<Out> & { out: Out }): Out;
+  alibiBias(options: AlibiBiasOptions): Float32Array;
+  /**
+   * A learned (rows, dim) table resampled to newRows rows by linear
+   * interpolation, align_corners=True: new row r reads old position
+   * r·(rows − 1)/(newRows − 1), so first and last rows stay (as
+   * torch.nn.functional.interpolate(mode='linear', align_corners=True) and
+   * numpy.interp do). Computed in double, rounded once to float32.
+   */
+  resampleTable<Out extends Floats>(table: Floats, options: ResampleOptions<Out> & { out: Out }): Out;
+  resampleTable(table: Floats, options: ResampleOptions): Float32Array;
+}
+
+/** See {@link Posenc.alibiSlopes}. */
+export function alibiSlopes(heads: number): Float32Array;
+/** See {@link Posenc.alibiBias}. */
+export function alibiBias<Out extends Floats>(options: AlibiBiasOptions<Out> & { out: Out }): Out;
+export function alibiBias(options: AlibiBiasOptions): Float32Array;
+/** See {@link Posenc.resampleTable}. */
+export function resampleTable<Out extends Floats>(table: Floats, options: ResampleOptions<Out> & { out: Out }): Out;
+export function resampleTable(table: Floats, options: ResampleOptions): Float32Array;
+
+/**
+ * A table from an .npy file (format 1.0, 2.0 or 3.0; float16/32/64 in either
+ * byte order; C order). Needs no init(). @throws PosencError BAD_FILE,
+ * BAD_DTYPE, BAD_ORDER, BAD_SHAPE
+ */
+export function readNpy(bytes: FileBytes, options?: ReadTableOptions): LearnedTable;
+/**
+ * One tensor of a .safetensors file (F32, F16, BF16 or F64). Needs no init().
+ * @throws PosencError BAD_FILE, BAD_DTYPE, BAD_NAME (listing the file's tensors), BAD_SHAPE
+ */
+export function readSafetensors(bytes: FileBytes, options?: ReadSafetensorsOptions): LearnedTable;
+/** readNpy or readSafetensors, whichever the file's first bytes say it is. */
+export function readTable(bytes: FileBytes, options?: ReadSafetensorsOptions): LearnedTable;

@@ -6,6 +6,7 @@ import { checkOptions, checkDim, checkSpan, checkBase, checkLayout, checkScale, 
 import { WasmBuffer, pointerOf } from './wasm-buffer.js';
 import { forEachChunk, BLOCK } from './chunks.js';
 import { loadExports } from './loader.js';
+import { resolveConvention } from './presets.js';
 import { alibiMethods } from './alibi.js'; // ALiBi and learned tables: methods in their own modules
 import { resampleMethods } from './learned-resample.js';
 
@@ -75,11 +76,12 @@ function createInstance(state) {
     return pointer;
   }
 
-  // The plan for the last (dim, base, layout): the core's per-encoding
-  // constants, built once and reused by every call with the same encoding.
+  // The plan for the last (dim, base, layout, frequencies): the core's
+  // per-encoding constants, built once and reused by every call with the same
+  // encoding.
   let planKey = '';
-  function ensurePlan(dim, base, layout) {
-    const key = `${dim} ${base} ${layout}`;
+  function ensurePlan(dim, base, layout, frequencies) {
+    const key = `${dim} ${base} ${layout} ${frequencies}`;
     if (key === planKey) return scratch;
     const bytes = wasm.pe_wasm_scratch_size(dim) >>> 0;
     if (bytes > scratchBytes || scratch === 0) {
@@ -89,7 +91,7 @@ function createInstance(state) {
       scratchBytes = Math.max(16, bytes);
     }
     planKey = '';
-    check(wasm.pe_wasm_plan_init(dim, base, layout, scratch, scratchBytes));
+    check(wasm.pe_wasm_plan_init(dim, base, layout, frequencies, scratch, scratchBytes));
     planKey = key;
     return scratch;
   }
@@ -157,15 +159,16 @@ function createInstance(state) {
   // detach views), then buffer checks on fresh lengths, then writing.
 
   function sinusoidal(options) {
-    const o = checkOptions(options, ['length', 'dim', 'base', 'offset', 'layout', 'out'], 'sinusoidal');
+    const o = checkOptions(options, ['length', 'dim', 'base', 'offset', 'layout', 'out', 'preset', 'frequencies'], 'sinusoidal');
+    const convention = resolveConvention(o);
     const dim = checkDim(o.dim);
     const [length, offset] = checkSpan(o.length, o.offset);
     const base = checkBase(o.base);
-    const layout = checkLayout(o.layout);
+    const layout = checkLayout(convention.layout);
     const count = length * dim;
     const shape = `length·dim = ${length}·${dim} = ${count} floats`;
     const fresh = o.out === undefined ? newTable(count) : null; // a refused size allocates nothing
-    const planAt = ensurePlan(dim, base, layout);
+    const planAt = ensurePlan(dim, base, layout, convention.frequencies);
     if (o.out instanceof WasmBuffer) {
       const pointer = pointerOf(o.out, state, 'out');
       checkBufferLength(o.out, 'out', count, shape);
@@ -182,16 +185,17 @@ function createInstance(state) {
   }
 
   function sinusoidalAt(positions, options) {
-    const o = checkOptions(options, ['dim', 'base', 'layout', 'out'], 'sinusoidalAt');
+    const o = checkOptions(options, ['dim', 'base', 'layout', 'out', 'preset', 'frequencies'], 'sinusoidalAt');
+    const convention = resolveConvention(o);
     const dim = checkDim(o.dim);
     const base = checkBase(o.base);
-    const layout = checkLayout(o.layout);
+    const layout = checkLayout(convention.layout);
     const inWasm = positions instanceof WasmBuffer;
     const count = inWasm ? (pointerOf(positions, state, 'positions'), positions.length) : checkPositions(positions);
     const total = count * dim;
     const shape = `positions.length·dim = ${count}·${dim} = ${total} floats`;
     const fresh = o.out === undefined ? newTable(total) : null;
-    const planAt = ensurePlan(dim, base, layout);
+    const planAt = ensurePlan(dim, base, layout, convention.frequencies);
     ensureStaging(16 + (dim + 1) * FLOAT);
     const list = inWasm ? positions.array : positions; // a view made after any growth
     if (inWasm) checkPositions(list);
@@ -253,13 +257,14 @@ function createInstance(state) {
   }
 
   function addSinusoidal(x, options) {
-    const o = checkOptions(options, ['length', 'dim', 'base', 'offset', 'layout', 'scale'], 'addSinusoidal');
+    const o = checkOptions(options, ['length', 'dim', 'base', 'offset', 'layout', 'scale', 'preset', 'frequencies'], 'addSinusoidal');
+    const convention = resolveConvention(o);
     const dim = checkDim(o.dim);
     const [length, offset] = checkSpan(o.length, o.offset);
     const base = checkBase(o.base);
-    const layout = checkLayout(o.layout);
+    const layout = checkLayout(convention.layout);
     const scale = checkScale(o.scale);
-    const planAt = ensurePlan(dim, base, layout);
+    const planAt = ensurePlan(dim, base, layout, convention.frequencies);
     if (x instanceof WasmBuffer) {
       const pointer = pointerOf(x, state, 'x');
       if (batchOf(x, length, dim) !== 0) {

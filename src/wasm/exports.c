@@ -7,10 +7,6 @@
 
 #define EXPORT(name) __attribute__((export_name(name)))
 
-static pe_sinusoid sinusoid(uint32_t dim, double base, uint32_t layout) {
-    pe_sinusoid enc = {dim, base, (pe_layout)layout};
-    return enc;
-}
 
 /* The loader's only allocator: buffers it hands to the calls below. */
 EXPORT("pe_malloc") void *pe_malloc(size_t bytes) { return bytes ? aligned_alloc(16, (bytes + 15) & ~(size_t)15) : NULL; }
@@ -26,10 +22,18 @@ EXPORT("pe_wasm_scratch_size") size_t pe_wasm_scratch_size(uint32_t dim) {
  * aligned, so the plan starts at memory itself); the loader keeps one per
  * (dim, base, layout) and reuses it, so repeated calls skip the setup. */
 EXPORT("pe_wasm_plan_init")
-int pe_wasm_plan_init(uint32_t dim, double base, uint32_t layout, void *memory, size_t bytes) {
-    pe_sinusoid enc = sinusoid(dim, base, layout);
+int pe_wasm_plan_init(uint32_t dim, double base, uint32_t layout, uint32_t frequencies, void *memory,
+                      size_t bytes) {
+    pe_sinusoid enc = {dim, base, (pe_layout)layout, (pe_frequencies)frequencies};
     pe_plan *plan;
     return pe_plan_init(&enc, memory, bytes, &plan);
+}
+
+/* A plan for the frequencies w[0 .. dim/2 - 1] (float64, in wasm memory). */
+EXPORT("pe_wasm_plan_init_frequencies")
+int pe_wasm_plan_init_frequencies(uint32_t dim, uint32_t layout, const double *w, void *memory, size_t bytes) {
+    pe_plan *plan;
+    return pe_plan_init_frequencies(dim, (pe_layout)layout, w, memory, bytes, &plan);
 }
 
 EXPORT("pe_wasm_plan_table")

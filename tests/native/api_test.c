@@ -102,7 +102,7 @@ static void buffer_free(buffer *b) {
 
 enum { DIM = 8, LENGTH = 5, OFFSET = 3, BATCH = 3 };
 
-static const pe_sinusoid good = {DIM, 10000.0, PE_LAYOUT_INTERLEAVED};
+static const pe_sinusoid good = {DIM, 10000.0, PE_LAYOUT_INTERLEAVED, PE_FREQ_PAPER};
 
 static size_t scratch_need(uint32_t dim) {
     size_t bytes = 0;
@@ -119,23 +119,25 @@ typedef struct {
 } bad_encoding;
 
 static const bad_encoding bad_encodings[] = {
-    {{0, 10000.0, PE_LAYOUT_INTERLEAVED}, PE_ERR_DIM_RANGE, "dim 0"},
-    {{1, 10000.0, PE_LAYOUT_INTERLEAVED}, PE_ERR_DIM_ODD, "dim 1"},
-    {{7, 10000.0, PE_LAYOUT_INTERLEAVED}, PE_ERR_DIM_ODD, "dim 7"},
-    {{65535, 10000.0, PE_LAYOUT_SPLIT}, PE_ERR_DIM_ODD, "dim 65535"},
-    {{65538, 10000.0, PE_LAYOUT_INTERLEAVED}, PE_ERR_DIM_RANGE, "dim 65538"},
-    {{0xFFFFFFFEu, 10000.0, PE_LAYOUT_INTERLEAVED}, PE_ERR_DIM_RANGE, "dim 2^32-2"},
-    {{DIM, NAN, PE_LAYOUT_INTERLEAVED}, PE_ERR_BASE, "base NaN"},
-    {{DIM, INFINITY, PE_LAYOUT_INTERLEAVED}, PE_ERR_BASE, "base +inf"},
-    {{DIM, -INFINITY, PE_LAYOUT_INTERLEAVED}, PE_ERR_BASE, "base -inf"},
-    {{DIM, 1.0, PE_LAYOUT_INTERLEAVED}, PE_ERR_BASE, "base 1"},
-    {{DIM, 0.5, PE_LAYOUT_INTERLEAVED}, PE_ERR_BASE, "base 0.5"},
-    {{DIM, 0.0, PE_LAYOUT_INTERLEAVED}, PE_ERR_BASE, "base 0"},
-    {{DIM, -0.0, PE_LAYOUT_INTERLEAVED}, PE_ERR_BASE, "base -0"},
-    {{DIM, -10000.0, PE_LAYOUT_INTERLEAVED}, PE_ERR_BASE, "base -10000"},
-    {{DIM, 10000.0, (pe_layout)2}, PE_ERR_LAYOUT, "layout 2"},
-    {{DIM, 10000.0, (pe_layout)1000}, PE_ERR_LAYOUT, "layout 1000"},
-    {{DIM, 10000.0, (pe_layout)0xFFFFFFFFu}, PE_ERR_LAYOUT, "layout 0xFFFFFFFF"},
+    {{0, 10000.0, PE_LAYOUT_INTERLEAVED, PE_FREQ_PAPER}, PE_ERR_DIM_RANGE, "dim 0"},
+    {{1, 10000.0, PE_LAYOUT_INTERLEAVED, PE_FREQ_PAPER}, PE_ERR_DIM_ODD, "dim 1"},
+    {{7, 10000.0, PE_LAYOUT_INTERLEAVED, PE_FREQ_PAPER}, PE_ERR_DIM_ODD, "dim 7"},
+    {{65535, 10000.0, PE_LAYOUT_SPLIT, PE_FREQ_PAPER}, PE_ERR_DIM_ODD, "dim 65535"},
+    {{65538, 10000.0, PE_LAYOUT_INTERLEAVED, PE_FREQ_PAPER}, PE_ERR_DIM_RANGE, "dim 65538"},
+    {{0xFFFFFFFEu, 10000.0, PE_LAYOUT_INTERLEAVED, PE_FREQ_PAPER}, PE_ERR_DIM_RANGE, "dim 2^32-2"},
+    {{DIM, NAN, PE_LAYOUT_INTERLEAVED, PE_FREQ_PAPER}, PE_ERR_BASE, "base NaN"},
+    {{DIM, INFINITY, PE_LAYOUT_INTERLEAVED, PE_FREQ_PAPER}, PE_ERR_BASE, "base +inf"},
+    {{DIM, -INFINITY, PE_LAYOUT_INTERLEAVED, PE_FREQ_PAPER}, PE_ERR_BASE, "base -inf"},
+    {{DIM, 1.0, PE_LAYOUT_INTERLEAVED, PE_FREQ_PAPER}, PE_ERR_BASE, "base 1"},
+    {{DIM, 0.5, PE_LAYOUT_INTERLEAVED, PE_FREQ_PAPER}, PE_ERR_BASE, "base 0.5"},
+    {{DIM, 0.0, PE_LAYOUT_INTERLEAVED, PE_FREQ_PAPER}, PE_ERR_BASE, "base 0"},
+    {{DIM, -0.0, PE_LAYOUT_INTERLEAVED, PE_FREQ_PAPER}, PE_ERR_BASE, "base -0"},
+    {{DIM, -10000.0, PE_LAYOUT_INTERLEAVED, PE_FREQ_PAPER}, PE_ERR_BASE, "base -10000"},
+    {{DIM, 10000.0, (pe_layout)2, PE_FREQ_PAPER}, PE_ERR_LAYOUT, "layout 2"},
+    {{DIM, 10000.0, (pe_layout)1000, PE_FREQ_PAPER}, PE_ERR_LAYOUT, "layout 1000"},
+    {{DIM, 10000.0, (pe_layout)0xFFFFFFFFu, PE_FREQ_PAPER}, PE_ERR_LAYOUT, "layout 0xFFFFFFFF"},
+    {{DIM, 10000.0, PE_LAYOUT_INTERLEAVED, (pe_frequencies)2}, PE_ERR_FREQUENCIES, "frequencies 2"},
+    {{DIM, 10000.0, PE_LAYOUT_SPLIT, (pe_frequencies)0xFFFFFFFFu}, PE_ERR_FREQUENCIES, "frequencies 0xFFFFFFFF"},
 };
 #define N_BAD_ENCODINGS (sizeof bad_encodings / sizeof bad_encodings[0])
 
@@ -208,7 +210,7 @@ static void test_small_values(void) {
     buffer s = buffer_new(need / sizeof(float) + 1);
     buffer out = buffer_new(10 * 4);
     for (int layout = 0; layout < 2; layout++) {
-        pe_sinusoid enc = {4, 10000.0, (pe_layout)layout};
+        pe_sinusoid enc = {4, 10000.0, (pe_layout)layout, PE_FREQ_PAPER};
         EXPECT_STATUS(pe_table(&enc, 0, 10, out.data, out.count, s.data, need), PE_OK, "d=4 table");
         /* libm's values, folded by the compiler (the link has no -lm). */
         const double want_sin[2] = {sin(1.0), sin(pow(10000.0, -0.5))};
@@ -443,7 +445,7 @@ static void test_add_table(void) {
  * the result does not depend on where scratch sits. */
 static void test_scratch_alignment(void) {
     enum { ROWS = 70, PAD = 32 };
-    const pe_sinusoid enc = {18, 10000.0, PE_LAYOUT_SPLIT};
+    const pe_sinusoid enc = {18, 10000.0, PE_LAYOUT_SPLIT, PE_FREQ_PAPER};
     size_t need = scratch_need(enc.dim);
     buffer ref = buffer_new(ROWS * 18), out = buffer_new(ROWS * 18);
     unsigned char *block = malloc(need + 2 * PAD + 16);
@@ -502,7 +504,7 @@ static void test_plan(void) {
     CHECK(buffer_untouched(&out), "a refused plan call wrote to out");
     buffer_free(&out);
 
-    const pe_sinusoid enc = {DIM, 10000.0, PE_LAYOUT_SPLIT};
+    const pe_sinusoid enc = {DIM, 10000.0, PE_LAYOUT_SPLIT, PE_FREQ_TENSOR2TENSOR};
     EXPECT_STATUS(pe_plan_init(&enc, memory, need, &plan), PE_OK, "pe_plan_init");
     enum { MAX_ROWS = 200, CALLS = 400 };
     buffer got = buffer_new(MAX_ROWS * DIM), want = buffer_new(MAX_ROWS * DIM);

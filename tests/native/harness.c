@@ -34,7 +34,8 @@
  *   harness damage KERNELS    writes one float past a guarded buffer
  *
  * KERNELS is scalar or simd (pe_use_kernels). LAYOUT is interleaved, split or
- * a raw integer (to pass values outside the enum). BASE and SCALE are C
+ * a raw integer (to pass values outside the enum), optionally followed by
+ * :paper, :tensor2tensor or :INTEGER for the frequencies. BASE and SCALE are C
  * numbers (strtod / strtof: decimal, hex float, inf, nan).
  * Exit: 0 ok; 2 bad usage or input; 3 a guard or a read-only input changed;
  * 4 the core returned a status other than PE_OK (printed with pe_status_str).
@@ -126,11 +127,22 @@ static pe_layout parse_layout(const char *s) {
     return (pe_layout)parse_uint(s, UINT32_MAX, "LAYOUT");
 }
 
+/* LAYOUT[:FREQUENCIES], e.g. split:tensor2tensor; the frequencies default to
+ * paper. */
 static pe_sinusoid parse_sinusoid(char **arg) {
     pe_sinusoid enc;
     enc.dim = (uint32_t)parse_uint(arg[0], UINT32_MAX, "DIM");
     enc.base = parse_double(arg[1], "BASE");
-    enc.layout = parse_layout(arg[2]);
+    char layout[64];
+    snprintf(layout, sizeof layout, "%s", arg[2]);
+    char *colon = strchr(layout, ':');
+    enc.frequencies = PE_FREQ_PAPER;
+    if (colon) {
+        *colon = 0;
+        if (!strcmp(colon + 1, "tensor2tensor")) enc.frequencies = PE_FREQ_TENSOR2TENSOR;
+        else if (strcmp(colon + 1, "paper")) enc.frequencies = (pe_frequencies)parse_uint(colon + 1, UINT32_MAX, "FREQUENCIES");
+    }
+    enc.layout = parse_layout(layout);
     return enc;
 }
 

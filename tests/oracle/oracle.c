@@ -1,17 +1,19 @@
 /* oracle: sinusoidal positional encodings in quad precision, for tests.
  *
- * Independent of the core: the frequency is BASE^(-2i/DIM) by powq, the angle
+ * Independent of the core: the frequency is BASE^(-2i/DIM) by powq (or, with
+ * FREQUENCIES tensor2tensor, BASE^(-i/max(DIM/2-1, 1))), the angle
  * p * w_i is formed in __float128 and sinq/cosq (libquadmath, full argument
  * reduction) give the value, which is rounded once to double. The error of a
  * printed value is below 1e-16 absolute for every position below 2^32 and
  * any DIM, BASE; far below the float32 core's promised 6e-8.
  *
  * Usage:
- *   oracle table DIM BASE LAYOUT OFFSET LENGTH
+ *   oracle table DIM BASE LAYOUT OFFSET LENGTH [FREQUENCIES]
  *       writes LENGTH x DIM little-endian float64: rows OFFSET ... OFFSET+LENGTH-1
- *   oracle at DIM BASE LAYOUT
+ *   oracle at DIM BASE LAYOUT [FREQUENCIES]
  *       reads little-endian uint32 positions on stdin, writes their rows the same way
- * LAYOUT is `interleaved` ([s0 c0 s1 c1 ...]) or `split` ([s0 s1 ... c0 c1 ...]).
+ * LAYOUT is `interleaved` ([s0 c0 s1 c1 ...]) or `split` ([s0 s1 ... c0 c1 ...]);
+ * FREQUENCIES is `paper` (the default) or `tensor2tensor`.
  * Exit 2 with a message on bad arguments, 1 on an I/O failure.
  */
 #include <errno.h>
@@ -24,8 +26,8 @@
 
 static void usage_exit(const char *why) {
     fprintf(stderr, "oracle: %s\n"
-            "usage: oracle table DIM BASE LAYOUT OFFSET LENGTH\n"
-            "       oracle at DIM BASE LAYOUT   (uint32 positions on stdin)\n", why);
+            "usage: oracle table DIM BASE LAYOUT OFFSET LENGTH [FREQUENCIES]\n"
+            "       oracle at DIM BASE LAYOUT [FREQUENCIES]   (uint32 positions on stdin)\n", why);
     exit(2);
 }
 
@@ -47,7 +49,7 @@ typedef struct {
     __float128 *freq; /* dim/2 frequencies BASE^(-2i/DIM) */
 } encoding;
 
-static encoding parse_encoding(char **argv) {
+static encoding parse_encoding(char **argv, const char *frequencies) {
     encoding e;
     e.dim = (uint32_t)parse_uint(argv[0], 1u << 20, "DIM");
     if (e.dim == 0 || e.dim % 2) usage_exit("DIM must be even and positive");
@@ -61,8 +63,13 @@ static encoding parse_encoding(char **argv) {
     if (!e.freq) { fprintf(stderr, "oracle: out of memory\n"); exit(1); }
     /* The base is the double the caller named, taken exactly. */
     __float128 qbase = base;
-    for (uint32_t i = 0; i < e.dim / 2; i++)
-        e.freq[i] = powq(qbase, -(__float128)(2 * (uint64_t)i) / (__float128)e.dim);
+    int t2t = 0;
+    if (!strcmp(frequencies, "tensor2tensor")) t2t = 1;
+    else if (strcmp(frequencies, "paper")) usage_exit("FREQUENCIES must be paper or tensor2tensor");
+    uint32_t half = e.dim / 2, span = half > 1 ? half - 1 : 1;
+    for (uint32_t i = 0; i < half; i++)
+        e.freq[i] = t2t ? powq(qbase, -(__float128)i / (__float128)span)
+                        : powq(qbase, -(__float128)(2 * (uint64_t)i) / (__float128)e.dim);
     return e;
 }
 
@@ -85,8 +92,10 @@ int main(int argc, char **argv) {
     setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
     if (argc < 2) usage_exit("no command");
     int table = !strcmp(argv[1], "table"), at = !strcmp(argv[1], "at");
-    if (!(table && argc == 7) && !(at && argc == 5)) usage_exit("bad command or argument count");
-    encoding e = parse_encoding(argv + 2);
+    if (!(table && (argc == 7 || argc == 8)) && !(at && (argc == 5 || argc == 6)))
+        usage_exit("bad command or argument count");
+    int given = (table && argc == 8) || (at && argc == 6);
+    encoding e = parse_encoding(argv + 2, given ? argv[argc - 1] : "paper");
     double *row = malloc(sizeof(double) * e.dim);
     if (!row) { fprintf(stderr, "oracle: out of memory\n"); return 1; }
     if (table) {

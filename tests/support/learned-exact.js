@@ -68,19 +68,43 @@ export function lerpFloat32(a, b, rem, steps) {
   return float32Of(num, BigInt(steps) * TWO_149);
 }
 
+const TWO_1074 = 1n << 1074n;
+
+/** The float32 just above and just below a finite float32. */
+function neighbours(v) {
+  f32[0] = v;
+  const bits = u32[0];
+  if ((bits & 0x7fffffff) === 0) return [2 ** -149, -(2 ** -149)];
+  const away = new Float32Array(new Uint32Array([bits + 1]).buffer)[0];
+  const toward = new Float32Array(new Uint32Array([bits - 1]).buffer)[0];
+  return [away, toward];
+}
+
+/** A finite double as integer * 2^-1074 (every double is one). */
+function doubleScaled(x) {
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, x);
+  const bits = view.getBigUint64(0);
+  const exponent = Number((bits >> 52n) & 0x7ffn);
+  const mantissa = bits & 0xfffffffffffffn;
+  const magnitude = exponent === 0 ? mantissa : (mantissa | (1n << 52n)) << BigInt(exponent - 1);
+  return bits >> 63n ? -magnitude : magnitude;
+}
+
 /**
- * True when num/den lies within `relative` (e.g. 2^-50) of a point halfway
- * between two float32: the only places where a double computation rounded
- * once more to float32 may legitimately land on the other neighbour.
+ * True when num/den (den > 0) lies within `slack` (a double) of a point
+ * halfway between the float32 nearest it and a neighbour: the only places
+ * where a double computation, rounded once more to float32, may land on the
+ * other neighbour.
  */
-export function nearFloat32Tie(num, den, relative) {
+export function nearFloat32Tie(num, den, slack) {
   const v = float32Of(num, den);
-  const up = Math.fround(v + Math.abs(v) * 2 ** -23);
-  for (const other of [up, Math.fround(v - Math.abs(v) * 2 ** -23)]) {
-    const mid = (float32Scaled(v) + float32Scaled(other)); // 2 * midpoint * 2^149
-    const diff = num * 2n * TWO_149 - mid * den; // (value - midpoint) * 2 * 2^149 * den
-    const bound = BigInt(Math.ceil(relative * 2 ** 60)) * (num < 0n ? -num : num) * 2n * TWO_149 / (1n << 60n);
-    if ((diff < 0n ? -diff : diff) <= bound) return true;
+  const slackScaled = doubleScaled(slack);
+  for (const other of neighbours(v)) {
+    // value - midpoint = (num * 2^150 - (V + O) * den) / (den * 2^150), V, O the float32s times 2^149
+    const diff = num * 2n * TWO_149 - (float32Scaled(v) + float32Scaled(other)) * den;
+    const magnitude = diff < 0n ? -diff : diff;
+    if (magnitude * TWO_1074 <= slackScaled * den * 2n * TWO_149) return true;
   }
   return false;
 }

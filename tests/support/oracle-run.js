@@ -24,12 +24,13 @@ function run(args, input) {
 }
 
 // length x dim exact values (rounded to double) of rows offset ... offset+length-1.
-export function oracleTable({ dim, base, layout = 'interleaved', offset = 0, length }) {
-    return run(['table', String(dim), String(base), layout, String(offset), String(length)]);
+// frequencies: 'paper' (default) or 'tensor2tensor'.
+export function oracleTable({ dim, base, layout = 'interleaved', offset = 0, length, frequencies = 'paper' }) {
+    return run(['table', String(dim), String(base), layout, String(offset), String(length), frequencies]);
 }
 
 // The rows of the given positions.
-export function oracleAt(positions, { dim, base, layout = 'interleaved' }) {
+export function oracleAt(positions, { dim, base, layout = 'interleaved', frequencies = 'paper' }) {
     const p = Uint32Array.from(positions);
-    return run(['at', String(dim), String(base), layout], Buffer.from(p.buffer, p.byteOffset, p.byteLength));
+    return run(['at', String(dim), String(base), layout, frequencies], Buffer.from(p.buffer, p.byteOffset, p.byteLength));
 }
