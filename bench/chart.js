@@ -18,6 +18,7 @@ const COLORS = [
   [/^native SIMD/, '#0f8a78'],
   [/^native scalar/, '#6cc5b5'],
   [/^native .*reference/, '#9a9a9a'],
+  [/^wasm SIMD store loop/, '#b0b0b0'],
   [/^glibc/, '#8c5a2b'],
   [/^plain JS/, '#e08a1e'],
   [/^tutorial/, '#c8382e'],

@@ -5,6 +5,10 @@
  *                      of that many bytes can possibly be produced in wasm.
  *   limits_stream_add  x[b, k] += table[k] with 128-bit SIMD loads, adds and
  *                      stores: the fastest an embedding add over x can be.
+ *   limits_store_loop  a constant stored with 128-bit SIMD stores and nothing
+ *                      computed: the floor for any wasm kernel that writes its
+ *                      results with v128.store (memory.fill may beat it: the
+ *                      engine runs it as one native memset).
  *
  * Compiled with -mbulk-memory so the memset below is a single memory.fill
  * instruction, not a loop. */
@@ -33,5 +37,16 @@ EXPORT("limits_stream_add") void limits_stream_add(float *x, const float *table,
             wasm_v128_store(xb + k + 8, wasm_f32x4_add(x2, wasm_v128_load(table + k + 8)));
             wasm_v128_store(xb + k + 12, wasm_f32x4_add(x3, wasm_v128_load(table + k + 12)));
         }
+    }
+}
+
+/* n floats, n a multiple of 16, dst 16-aligned. */
+EXPORT("limits_store_loop") void limits_store_loop(float *dst, size_t n) {
+    const v128_t v = wasm_f32x4_splat(0.5f);
+    for (size_t k = 0; k < n; k += 16) {
+        wasm_v128_store(dst + k, v);
+        wasm_v128_store(dst + k + 4, v);
+        wasm_v128_store(dst + k + 8, v);
+        wasm_v128_store(dst + k + 12, v);
     }
 }

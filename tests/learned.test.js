@@ -277,11 +277,13 @@ test('.safetensors malformed headers and data are BAD_FILE with a reason', () =>
   refused(() => readSafetensors(bad, { name: 'w' }), 'BAD_FILE', ['not UTF-8 JSON']);
 });
 
-test('.safetensors: every truncation that cuts the chosen tensor or the header is BAD_FILE', () => {
-  const file = safetensorsFile({ pos: { dtype: 'F16', shape: [3, 2], data: elementBytes([0x3c00, 0x4000, 0x4200, 0x4400, 0x4500, 0x4600], 'f2') } });
+test('.safetensors: every truncation is BAD_FILE, also one that cuts only a tensor after the chosen one', () => {
+  const file = safetensorsFile({ pos: { dtype: 'F16', shape: [3, 2], data: elementBytes([0x3c00, 0x4000, 0x4200, 0x4400, 0x4500, 0x4600], 'f2') },
+    later: { dtype: 'F32', shape: [2], data: elementBytes([7, 8], 'f4') } });
   for (let n = 0; n < file.length; n++) {
     refused(() => readSafetensors(file.subarray(0, n), { name: 'pos' }), 'BAD_FILE', [], `first ${n} of ${file.length} bytes`);
   }
+  refused(() => readSafetensors(file.subarray(0, file.length - 1), { name: 'pos' }), 'BAD_FILE', ['"later" ends at byte 20', 'truncated']);
   assert.equal(Array.from(readSafetensors(file, { name: 'pos' }).table), [1, 2, 3, 4, 5, 6]);
 });
 
@@ -478,6 +480,35 @@ test('a table read from a file resamples; package-level resampleTable needs init
   sameBits(longer, wasm.simd.resampleTable(positions, { dim: 6, newRows: 15 }), 'package level');
   sameBits(longer.subarray(0, 6), positions.subarray(0, 6), 'first row');
   sameBits(longer.subarray(12, 18), positions.subarray(6, 12), 'row 2 is old row 1 (8 -> 15: r·7/14)');
+});
+
+test('the C core refuses overlapping buffers, NULL, a short out and an empty table (raw wasm exports)', async () => {
+  const { readFileSync } = await import('node:fs');
+  for (const file of ['posenc.wasm', 'posenc-simd.wasm']) {
+    const bytes = readFileSync(new URL(`../build/wasm/${file}`, import.meta.url));
+    const { instance } = await WebAssembly.instantiate(bytes, { env: { emscripten_notify_memory_growth() {} } });
+    const c = instance.exports;
+    c._initialize();
+    const p = c.pe_malloc(64 * 4);
+    const table = new Float32Array(c.memory.buffer, p, 64);
+    table.set(randomFloats(64));
+    const before = table.slice();
+    // 4 rows of 2 at p; out (3 rows) starting inside them, or ending inside them: PE_ERR_OVERLAP (16).
+    assert.is(c.pe_wasm_resample_table(p, 4, 2, p + 4 * 4, 3, 6), 16, `${file}: out starts inside the table`);
+    assert.is(c.pe_wasm_resample_table(p + 4 * 4, 4, 2, p, 3, 6), 16, `${file}: out ends inside the table`);
+    assert.is(c.pe_wasm_resample_table(p, 4, 2, p + 8 * 4, 3, 6), 0, `${file}: out right after the table`);
+    assert.is(c.pe_wasm_resample_table(0, 4, 2, p + 32 * 4, 3, 6), 1, `${file}: NULL table`);
+    assert.is(c.pe_wasm_resample_table(p, 4, 2, p + 32 * 4, 3, 5), 7, `${file}: out_count short`);
+    assert.is(c.pe_wasm_resample_table(p, 0, 2, p + 32 * 4, 3, 6), 10, `${file}: no rows`);
+    assert.is(c.pe_wasm_resample_table(p, 4, 0, p + 32 * 4, 3, 0), 3, `${file}: dim 0`);
+    assert.is(c.pe_wasm_alibi_slopes(8, 0, 8), 1, `${file}: NULL slopes`);
+    assert.is(c.pe_wasm_alibi_slopes(8, p, 7), 7, `${file}: slopes out_count`);
+    assert.is(c.pe_wasm_alibi_bias(8, 2, 2, 0, 0, 0, 8, 0, 32), 1, `${file}: NULL bias`);
+    assert.is(c.pe_wasm_alibi_bias(8, 2, 2, 0, 0, 7, 2, p, 8), 15, `${file}: head range past the heads`);
+    const now = new Float32Array(c.memory.buffer, p, 64);
+    sameBits(now.subarray(0, 8), before.subarray(0, 8), `${file}: the table is untouched`);
+    sameBits(now.subarray(14, 64), before.subarray(14, 64), `${file}: refusals wrote nothing (the accepted call wrote floats 8 … 13)`);
+  }
 });
 
 const resampleRefusals = [

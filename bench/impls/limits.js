@@ -31,6 +31,17 @@ export async function load({ limitsWasm }) {
       },
     },
     {
+      // Not a limit: what v128.store alone costs, the floor under any wasm kernel.
+      name: 'wasm SIMD store loop (reference)',
+      kind: 'table',
+      speed: 'fast',
+      prepare({ length, dim }) {
+        const n = length * dim;
+        const ptr = alloc(n * 4);
+        return { run: () => lib.limits_store_loop(ptr, n), dispose: () => lib.limits_free(ptr) };
+      },
+    },
+    {
       name: 'wasm SIMD x += table (limit)',
       kind: 'add',
       speed: 'fast',

@@ -53,7 +53,10 @@ typedef enum pe_status {
     PE_ERR_PLAN = 14,         /* not a plan made by pe_plan_init (or it was overwritten) */
     PE_ERR_HEADS = 15,        /* heads is 0 or above PE_MAX_HEADS, or the head range is outside it */
     PE_ERR_OVERLAP = 16,      /* out overlaps an input the call reads */
-    PE_ERR_FREQUENCIES = 17   /* frequencies is not a pe_frequencies, or a given w is not finite and >= 0 */
+    PE_ERR_FREQUENCIES = 17,  /* frequencies is not a pe_frequencies, or a given w is not finite and >= 0 */
+    PE_ERR_ROTARY_DIM = 18,   /* RoPE: rotary_dim is odd or above head_dim */
+    PE_ERR_SCALING = 19,      /* RoPE: unknown scaling type, or a scaling parameter out of its range */
+    PE_ERR_ORDER = 20         /* RoPE: order is not a pe_rope_order */
 } pe_status;
 
 typedef enum pe_layout {
@@ -207,6 +210,111 @@ pe_status pe_alibi_bias(const pe_alibi *alibi, uint32_t first_head, uint32_t hea
  * unless new_rows = 0. */
 pe_status pe_resample_table(const float *table, uint32_t rows, uint32_t dim, float *out,
                             uint32_t new_rows, size_t out_count);
+
+/* ---- RoPE ---- */
+
+/* Rotary position embeddings (Su et al., RoFormer): queries and keys are
+ * rotated in place, pair by pair, by the angle p * w_i of their position p:
+ *
+ *     x1' = x1 * cos(p w_i) - x2 * sin(p w_i)      (inverse: x1 * cos + x2 * sin)
+ *     x2' = x2 * cos(p w_i) + x1 * sin(p w_i)      (inverse: x2 * cos - x1 * sin)
+ *
+ * in float32, in that operation order (HF transformers' apply_rotary_pos_emb),
+ * with w_i = base^(-2i/r) for pair i < r/2, r = rotary_dim, then scaled (below).
+ * Only the first r elements of each head rotate; the rest pass unchanged.
+ * The pairs (x1, x2) of one head, r = 8, digit = pair i:
+ *
+ *     PE_LAYOUT_INTERLEAVED   [x0 y0 x1 y1 x2 y2 x3 y3]   adjacent pairs: GPT-J, RoFormer, llama.cpp's default
+ *     PE_LAYOUT_SPLIT         [x0 x1 x2 x3 y0 y1 y2 y3]   halves (rotate_half): GPT-NeoX, HF Llama
+ *
+ * x is one of (b = batch item, l = row, h = head, d = element of a head):
+ *
+ *     PE_ROPE_BLHD   x[b][l][h][d]   (batch, length, heads, head_dim): activations before the transpose
+ *     PE_ROPE_BHLD   x[b][h][l][d]   (batch, heads, length, head_dim): after it, as attention reads them
+ *
+ * Row l sits at position offset + l, or positions[l] when a list is given
+ * (one position per row, shared by every batch item and head).
+ *
+ * Accuracy: cos and sin come from a plan (pe_plan_init_frequencies), so they
+ * have the table's accuracy (within 6e-8 for positions below 2^24); a rotated
+ * pair is then within about 2 ulp of its length of the exactly rotated pair.
+ * Same bits on every build, for any tiling, offset or position list. */
+typedef enum pe_rope_order {
+    PE_ROPE_BLHD = 0,
+    PE_ROPE_BHLD = 1
+} pe_rope_order;
+
+/* Frequency scaling, as HF transformers' rope_scaling computes it
+ * (modeling_rope_utils.py; parameters named as there). f = factor, L0 =
+ * original_max_position_embeddings, r = rotary_dim:
+ *
+ *   NONE      w_i = base^(-2i/r)
+ *   LINEAR    w_i / f                                   position interpolation
+ *   DYNAMIC   dynamic NTK: for a sequence of length L > L0, w_i from the base
+ *             base * (f L / L0 - (f - 1))^(r/(r-2)); unchanged when L <= L0.
+ *             L = sequence_length, or else the call's largest position + 1
+ *             (HF: max(position_ids) + 1). Needs r >= 4.
+ *   YARN      each w_i between w_i / f (interpolation) and w_i (extrapolation)
+ *             by a linear ramp over the pairs from the correction range of
+ *             beta_fast and beta_slow rotations within L0; cos and sin are
+ *             multiplied by the attention factor (float32 products, as HF):
+ *             attention_factor if given, else mscale(f, mscale) /
+ *             mscale(f, mscale_all_dim) when both are nonzero, else
+ *             mscale(f, 1), with mscale(f, m) = 0.1 m ln f + 1 (1 when f <= 1).
+ *             factor is used as given (recent HF versions replace it by
+ *             max_position_embeddings / L0 when the config has both).
+ *   LLAMA3    wavelength 2 pi / w_i above L0 / low_freq_factor: w_i / f;
+ *             below L0 / high_freq_factor: w_i; between: the smooth blend
+ *             (1 - s) w_i / f + s w_i, s = (L0 / wavelength - low) / (high - low).
+ *
+ * All in double with the core's own log and exp (f64math.h): the scaled w_i
+ * agree with HF's formulas evaluated in double to about 1e-15 (HF itself
+ * rounds them to float32). Zeroed fields take HF's defaults where HF has one. */
+typedef enum pe_rope_scaling_type {
+    PE_ROPE_SCALING_NONE = 0,
+    PE_ROPE_SCALING_LINEAR = 1,
+    PE_ROPE_SCALING_DYNAMIC = 2,
+    PE_ROPE_SCALING_YARN = 3,
+    PE_ROPE_SCALING_LLAMA3 = 4
+} pe_rope_scaling_type;
+
+typedef struct pe_rope_scaling {
+    pe_rope_scaling_type type;
+    double factor;                         /* f: finite, >= 1 (all but NONE) */
+    uint32_t original_max_position_embeddings; /* L0 >= 1 (DYNAMIC, YARN, LLAMA3) */
+    double beta_fast, beta_slow;           /* YARN: finite, > 0; 0 = HF's 32 and 1 */
+    double attention_factor;               /* YARN: finite, > 0; 0 = derived as above */
+    double mscale, mscale_all_dim;         /* YARN: finite; used when both are nonzero */
+    int no_truncate;                       /* YARN: nonzero = HF's truncate: false (no floor/ceil) */
+    double low_freq_factor, high_freq_factor; /* LLAMA3: 0 < low < high, finite */
+    uint32_t sequence_length;              /* DYNAMIC: L; 0 = the call's largest position + 1 */
+} pe_rope_scaling;
+
+typedef struct pe_rope {
+    uint32_t head_dim;     /* 1 ... PE_MAX_DIM */
+    uint32_t rotary_dim;   /* r: even, 2 ... head_dim; 0 = head_dim */
+    uint32_t heads;        /* 1 ... PE_MAX_HEADS */
+    double base;           /* finite, > 1; 10000 in RoFormer, rope_theta in HF configs */
+    pe_layout layout;      /* pairs: PE_LAYOUT_INTERLEAVED or PE_LAYOUT_SPLIT (halves) */
+    pe_rope_order order;
+    int inverse;           /* nonzero rotates by -angle: undoes a rotation, re-rotates cached keys */
+    pe_rope_scaling scaling;
+} pe_rope;
+
+/* Bytes of scratch for pe_rope (depends on rotary_dim only). */
+pe_status pe_rope_scratch_size(const pe_rope *rope, size_t *bytes);
+
+/* The scaled frequencies w[i], i < w_count = rotary_dim / 2, and the
+ * attention factor (1 unless YARN). DYNAMIC uses scaling.sequence_length as
+ * L (0: no sequence longer than L0, so w is unscaled). */
+pe_status pe_rope_frequencies(const pe_rope *rope, double *w, size_t w_count, double *attention_factor);
+
+/* Rotates x in place: x_count = batch * length * heads * head_dim. Row l sits
+ * at offset + l, or at positions[l] (l < length) when positions is not NULL;
+ * then offset must be 0. Positions below PE_MAX_POSITION (offset + length <=
+ * PE_MAX_POSITION). Refuses before writing anything. */
+pe_status pe_rope(const pe_rope *rope, float *x, size_t x_count, uint32_t length, uint32_t offset,
+                  const uint32_t *positions, void *scratch, size_t scratch_bytes);
 
 #ifdef __cplusplus
 }

@@ -20,6 +20,9 @@ const char *pe_status_str(pe_status status) {
     case PE_ERR_HEADS: return "heads must be between 1 and 65536, and the head range inside it";
     case PE_ERR_OVERLAP: return "out must not overlap the table it is computed from";
     case PE_ERR_FREQUENCIES: return "frequencies must be a pe_frequencies, and given frequencies finite and >= 0";
+    case PE_ERR_ROTARY_DIM: return "rotary_dim must be even and at most head_dim (0 means head_dim)";
+    case PE_ERR_SCALING: return "the RoPE scaling type is unknown or one of its parameters is out of range";
+    case PE_ERR_ORDER: return "order must be PE_ROPE_BLHD or PE_ROPE_BHLD";
     }
     return "unknown pe_status";
 }

@@ -30,6 +30,7 @@ export function readSafetensors(input, options) {
   const bytes = asBytes(input);
   const { header, dataStart } = splitHeader(bytes);
   const names = Object.keys(header).filter((key) => key !== '__metadata__');
+  checkComplete(header, names, bytes.length - dataStart);
   const name = o.name ?? onlyName(names);
   if (!Object.hasOwn(header, name) || name === '__metadata__') {
     throw new PosencError('BAD_NAME', `this .safetensors file has no tensor named ${show(name)}; ${listNames(names)}`, 'name', name);
@@ -80,6 +81,16 @@ function splitHeader(bytes) {
   }
   if (header === null || typeof header !== 'object' || Array.isArray(header)) throw badFile('.safetensors', 'the header is not a JSON object');
   return { header, dataStart: 8 + length };
+}
+
+/** A file cut short anywhere in its data is refused, whichever tensor is asked for. */
+function checkComplete(header, names, dataLength) {
+  for (const name of names) {
+    const end = header[name]?.data_offsets?.[1];
+    if (Number.isSafeInteger(end) && end > dataLength) {
+      throw badFile('.safetensors', `tensor ${show(name)} ends at byte ${end} of the data, but the file holds only ${dataLength} bytes of data (truncated?)`);
+    }
+  }
 }
 
 function onlyName(names) {

@@ -100,7 +100,8 @@ async function compile(options) {
 }
 
 const REQUIRED = ['memory', '_initialize', 'pe_malloc', 'pe_free', 'pe_wasm_scratch_size', 'pe_wasm_plan_init',
-  'pe_wasm_plan_table', 'pe_wasm_plan_table_at', 'pe_wasm_plan_add', 'pe_wasm_add_table', 'pe_wasm_status_str', 'pe_wasm_simd'];
+  'pe_wasm_plan_table', 'pe_wasm_plan_table_at', 'pe_wasm_plan_add', 'pe_wasm_add_table', 'pe_wasm_status_str', 'pe_wasm_simd',
+  'pe_wasm_alibi_slopes', 'pe_wasm_alibi_bias', 'pe_wasm_resample_table'];
 
 /**
  * Instantiates a posenc module and runs its C start-up once.

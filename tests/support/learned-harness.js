@@ -8,8 +8,7 @@
 //       heads through alibiBias and keep the slice)
 //   { op: 'resample', rows, dim, newRows, table }
 // plus `viaAlloc: true` to give the wasm builds WasmBuffers (their no-copy path).
-import { spawnSync } from 'node:child_process';
-import { HARNESS } from './native-harness.js';
+import { HARNESS, serve as serveHarness } from './native-harness.js';
 
 export const BUILDS = ['native scalar', 'native simd', 'wasm simd', 'wasm scalar'];
 
@@ -32,33 +31,7 @@ function encode(r) {
 
 /** One Float32Array per request from `binary serve kernels`; throws on any exit code or stderr output. */
 export function serve(binary, kernels, requests) {
-    const parts = [];
-    const counts = [];
-    for (const r of requests) {
-        const [p, n] = encode(r);
-        for (const part of p) parts.push(typeof part === 'string' ? Buffer.from(part) : part);
-        counts.push(n);
-    }
-    const run = spawnSync(binary, ['serve', kernels], {
-        input: Buffer.concat(parts),
-        maxBuffer: 1 << 30,
-        env: { ...process.env, ASAN_OPTIONS: 'detect_leaks=1:abort_on_error=0' },
-    });
-    const stderr = run.stderr ? run.stderr.toString() : '';
-    if (run.error) throw run.error;
-    if (run.status !== 0 || stderr) throw new Error(`${binary} serve ${kernels} exited ${run.status}: ${stderr.slice(0, 4000)}`);
-    const out = run.stdout;
-    const results = [];
-    let at = 0;
-    for (let k = 0; k < requests.length; k++) {
-        const n = out.readUInt32LE(at);
-        if (n !== counts[k]) throw new Error(`request ${k} (${requests[k].op}): ${n} floats, expected ${counts[k]}`);
-        at += 4;
-        results.push(new Float32Array(out.buffer.slice(out.byteOffset + at, out.byteOffset + at + 4 * n)));
-        at += 4 * n;
-    }
-    if (at !== out.length) throw new Error(`${out.length - at} unexpected trailing bytes from the harness`);
-    return results;
+    return serveHarness(binary, kernels, requests, encode);
 }
 
 function takeOut(buffer) {

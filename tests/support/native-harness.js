@@ -37,12 +37,13 @@ function encode(req) {
 
 // Runs the requests; returns one Float32Array per request, or throws with
 // the harness's exit code and stderr. stderr must stay empty (a sanitizer
-// that recovers still prints there).
-export function serve(binary, kernels, requests) {
+// that recovers still prints there). encodeRequest turns a request into
+// [parts, float count] (other suites bring their own for their commands).
+export function serve(binary, kernels, requests, encodeRequest = encode) {
     const parts = [];
     const counts = [];
     for (const req of requests) {
-        const [p, n] = encode(req);
+        const [p, n] = encodeRequest(req);
         for (const part of p) parts.push(typeof part === 'string' ? Buffer.from(part) : part);
         counts.push(n);
     }
