@@ -87,6 +87,10 @@ const SHAPES = [
   ['--length', '70', '--dim', '2', '--offset', '2147483578', '--base', '1e7'],
   ['--length', '5', '--dim', '1030', '--base', '12.5', '--layout=split', '--offset=63'],
   ['--length', '0', '--dim', '8'],
+  ['--length', '40', '--dim', '12', '--preset', 'fairseq', '--offset', '2'],
+  ['--length', '9', '--dim', '6', '--frequencies', 'tensor2tensor', '--base', '1e7'],
+  ['--length', '9', '--dim', '2', '--preset', 'tensor2tensor', '--layout', 'split', '--frequencies', 'tensor2tensor'],
+  ['--length', '66', '--dim', '10', '--preset', 'marian', '--offset', '16777200'],
 ];
 const FORMATS = ['text', 'csv', 'json', 'npy', 'f32'];
 
@@ -158,6 +162,9 @@ test('bad arguments: exit code 2 and the same one-line message in both CLIs', ()
     ['table', '--length', '3', '--dim', '4', '--base', 'nan'], ['table', '--length', '3', '--dim', '4', '--base', ' 5'],
     ['table', '--length', '3', '--dim', '4', '--layout', 'spilt'], ['table', '--length', '3', '--dim', '4', '--format', 'xml'],
     ['table', '--length', '3', '--dim', '4', '--kernels', 'gpu'], ['table', '--length', '3', '--dim'], ['table', 'extra'],
+    ['table', '--length', '3', '--dim', '4', '--preset', 'bert'], ['table', '--length', '3', '--dim', '4', '--frequencies', 't2t'],
+    ['table', '--length', '3', '--dim', '4', '--preset', 'fairseq', '--layout', 'interleaved'],
+    ['table', '--length', '3', '--dim', '4', '--preset', 'vaswani', '--frequencies', 'tensor2tensor'], ['table', '--presets', 'x'],
     ['table', '--Format', 'csv'], ['table', '--zzzzzzzz', '1'], ['table', '--' + 'z'.repeat(600)], ['table', '--length', '1', '--dim', '9'.repeat(700)], ['table', '-d', '4'], ['table', '--dim=', '--length=3'],
   ];
   for (const args of bad) {

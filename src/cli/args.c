@@ -18,6 +18,8 @@ const char CLI_USAGE[] =
     "  --base T      frequency base, a finite number above 1 (default 10000)\n"
     "  --offset P    first position (default 0); offset + length <= 2147483648\n"
     "  --layout L    interleaved [s0 c0 s1 c1 ...] or split [s0 s1 ... c0 c1 ...] (default interleaved)\n"
+    "  --frequencies F  paper, w_i = T^(-2i/D), or tensor2tensor, w_i = T^(-i/(D/2-1)) (default paper)\n"
+    "  --preset P    vaswani, tensor2tensor, fairseq or marian: sets --layout and --frequencies\n"
     "  --format F    text (4 decimals), csv or json (9 decimals), npy (NumPy .npy float32)\n"
     "                or f32 (raw little-endian float32) (default text)\n"
     "  --kernels K   auto, simd or scalar (default auto); all give the same bits\n"
@@ -25,9 +27,16 @@ const char CLI_USAGE[] =
 
 #define MAX_POSITION 2147483648.0
 
-enum { OPT_LENGTH, OPT_DIM, OPT_BASE, OPT_OFFSET, OPT_LAYOUT, OPT_FORMAT, OPT_KERNELS, OPT_COUNT };
-static const char *const OPTIONS[OPT_COUNT] = {"--length", "--dim",    "--base",   "--offset",
-                                               "--layout", "--format", "--kernels"};
+enum { OPT_LENGTH, OPT_DIM, OPT_BASE, OPT_OFFSET, OPT_LAYOUT, OPT_FORMAT, OPT_KERNELS, OPT_FREQUENCIES,
+       OPT_PRESET, OPT_COUNT };
+static const char *const OPTIONS[OPT_COUNT] = {"--length", "--dim",     "--base",        "--offset", "--layout",
+                                               "--format", "--kernels", "--frequencies", "--preset"};
+
+/* The package's presets (src/js/presets.js): name, layout, frequencies. */
+static const char *const PRESETS[][3] = {{"vaswani", "interleaved", "paper"},
+                                         {"tensor2tensor", "split", "tensor2tensor"},
+                                         {"fairseq", "split", "tensor2tensor"},
+                                         {"marian", "split", "paper"}};
 
 /* Formats the message into a fresh allocation (arguments echo user input of any length). */
 static int fail(char **error, const char *format, ...) {
@@ -178,10 +187,26 @@ int cli_parse_args(int argc, char **argv, cli_args *args, char **error) {
     args->base = 10000.0;
     if (base && (!parse_decimal(base, &args->base) || !(args->base > 1.0 && args->base <= DBL_MAX)))
         return fail(error, "--base must be a finite number above 1; got %s", base);
-    const char *layout = given[OPT_LAYOUT] ? given[OPT_LAYOUT] : "interleaved";
+    const char *layout = given[OPT_LAYOUT], *frequencies = given[OPT_FREQUENCIES], *preset = given[OPT_PRESET];
+    if (preset) {
+        int k = 0;
+        while (k < 4 && strcmp(preset, PRESETS[k][0])) k++;
+        if (k == 4) return fail(error, "--preset must be vaswani, tensor2tensor, fairseq or marian; got %s", preset);
+        if (layout && strcmp(layout, PRESETS[k][1]))
+            return fail(error, "--layout must be %s with --preset %s; got %s", PRESETS[k][1], preset, layout);
+        if (frequencies && strcmp(frequencies, PRESETS[k][2]))
+            return fail(error, "--frequencies must be %s with --preset %s; got %s", PRESETS[k][2], preset, frequencies);
+        layout = PRESETS[k][1];
+        frequencies = PRESETS[k][2];
+    }
+    if (!layout) layout = "interleaved";
     if (strcmp(layout, "interleaved") && strcmp(layout, "split"))
         return fail(error, "--layout must be interleaved or split; got %s", layout);
     args->split = !strcmp(layout, "split");
+    if (!frequencies) frequencies = "paper";
+    if (strcmp(frequencies, "paper") && strcmp(frequencies, "tensor2tensor"))
+        return fail(error, "--frequencies must be paper or tensor2tensor; got %s", frequencies);
+    args->tensor2tensor = !strcmp(frequencies, "tensor2tensor");
     static const char *const FORMATS[] = {"text", "csv", "json", "npy", "f32"};
     const char *format = given[OPT_FORMAT] ? given[OPT_FORMAT] : "text";
     int f = 0;

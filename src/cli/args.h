@@ -16,6 +16,7 @@ typedef struct cli_args {
     double base;
     uint32_t offset;
     int split;         /* layout: 0 interleaved, 1 split */
+    int tensor2tensor; /* frequencies: 0 paper, 1 tensor2tensor */
     cli_format format;
     cli_kernels kernels;
 } cli_args;

@@ -31,7 +31,8 @@ static int print_table(const cli_args *a) {
         pe_status st = pe_use_kernels(a->kernels == KERNELS_SIMD ? PE_KERNELS_SIMD : PE_KERNELS_SCALAR);
         if (st != PE_OK) return die(1, pe_status_str(st));
     }
-    pe_sinusoid enc = {a->dim, a->base, a->split ? PE_LAYOUT_SPLIT : PE_LAYOUT_INTERLEAVED, PE_FREQ_PAPER};
+    pe_sinusoid enc = {a->dim, a->base, a->split ? PE_LAYOUT_SPLIT : PE_LAYOUT_INTERLEAVED,
+                       a->tensor2tensor ? PE_FREQ_TENSOR2TENSOR : PE_FREQ_PAPER};
     size_t scratch_bytes = 0;
     pe_status st = pe_scratch_size(a->dim, &scratch_bytes);
     if (st != PE_OK) return die(1, pe_status_str(st));

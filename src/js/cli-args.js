@@ -3,6 +3,7 @@
 // native CLIs fail alike.
 import { closest } from './errors.js';
 import { FORMATS } from './format.js';
+import { PRESETS } from './presets.js';
 
 export const USAGE = `usage: posenc table --length N --dim D [options]
 
@@ -14,13 +15,16 @@ Prints the sinusoidal positional-encoding table of positions offset ... offset+N
   --base T      frequency base, a finite number above 1 (default 10000)
   --offset P    first position (default 0); offset + length <= 2147483648
   --layout L    interleaved [s0 c0 s1 c1 ...] or split [s0 s1 ... c0 c1 ...] (default interleaved)
+  --frequencies F  paper, w_i = T^(-2i/D), or tensor2tensor, w_i = T^(-i/(D/2-1)) (default paper)
+  --preset P    vaswani, tensor2tensor, fairseq or marian: sets --layout and --frequencies
   --format F    text (4 decimals), csv or json (9 decimals), npy (NumPy .npy float32)
                 or f32 (raw little-endian float32) (default text)
   --kernels K   auto, simd or scalar (default auto); all give the same bits
   -h, --help    print this help
 `;
 
-const OPTIONS = ['--length', '--dim', '--base', '--offset', '--layout', '--format', '--kernels'];
+const OPTIONS = ['--length', '--dim', '--base', '--offset', '--layout', '--format', '--kernels', '--frequencies',
+  '--preset'];
 const MAX_POSITION = 2147483648;
 
 export class UsageError extends Error {}
@@ -42,7 +46,7 @@ function parseDecimal(text) {
 /**
  * @param {string[]} argv arguments after the program name
  * @returns {{help: true} | {length: number, dim: number, base: number, offset: number,
- *           layout: string, format: string, kernels: string}}
+ *           layout: string, frequencies: string, format: string, kernels: string}}
  */
 export function parseArgs(argv) {
   if (argv.includes('--help') || argv.includes('-h')) return { help: true };
@@ -77,11 +81,25 @@ export function parseArgs(argv) {
   const baseText = given['--base'] ?? '10000';
   const base = parseDecimal(baseText);
   if (base === undefined || !Number.isFinite(base) || !(base > 1)) fail(`--base must be a finite number above 1; got ${baseText}`);
-  const layout = given['--layout'] ?? 'interleaved';
+  let layout = given['--layout'];
+  let frequencies = given['--frequencies'];
+  const preset = given['--preset'];
+  if (preset !== undefined) {
+    if (!Object.hasOwn(PRESETS, preset)) fail(`--preset must be vaswani, tensor2tensor, fairseq or marian; got ${preset}`);
+    const p = PRESETS[preset];
+    if (layout !== undefined && layout !== p.layout) fail(`--layout must be ${p.layout} with --preset ${preset}; got ${layout}`);
+    if (frequencies !== undefined && frequencies !== p.frequencies) {
+      fail(`--frequencies must be ${p.frequencies} with --preset ${preset}; got ${frequencies}`);
+    }
+    ({ layout, frequencies } = p);
+  }
+  layout ??= 'interleaved';
   if (layout !== 'interleaved' && layout !== 'split') fail(`--layout must be interleaved or split; got ${layout}`);
+  frequencies ??= 'paper';
+  if (frequencies !== 'paper' && frequencies !== 'tensor2tensor') fail(`--frequencies must be paper or tensor2tensor; got ${frequencies}`);
   const format = given['--format'] ?? 'text';
   if (!FORMATS.includes(format)) fail(`--format must be text, csv, json, npy or f32; got ${format}`);
   const kernels = given['--kernels'] ?? 'auto';
   if (!['auto', 'simd', 'scalar'].includes(kernels)) fail(`--kernels must be auto, simd or scalar; got ${kernels}`);
-  return { length, dim, base, offset, layout, format, kernels };
+  return { length, dim, base, offset, layout, frequencies, format, kernels };
 }

@@ -16,7 +16,7 @@ function write(text) {
   return new Promise((resolve) => process.stdout.once('drain', resolve));
 }
 
-async function printTable({ length, dim, base, offset, layout, format, kernels }) {
+async function printTable({ length, dim, base, offset, layout, frequencies, format, kernels }) {
   const posenc = await instantiate(kernels === 'auto' ? {} : { simd: kernels === 'simd' });
   const maxRows = Math.max(BLOCK, Math.floor(CHUNK_FLOATS / dim));
   const buffer = new Float32Array(Math.min(maxRows, Math.max(length, 1)) * dim);
@@ -25,7 +25,7 @@ async function printTable({ length, dim, base, offset, layout, format, kernels }
   const chunks = [];
   forEachChunk(offset, length, maxRows, (start, rows) => chunks.push([start, rows]));
   for (const [start, rows] of chunks) {
-    const values = posenc.sinusoidal({ length: rows, dim, base, offset: start, layout, out: buffer.subarray(0, rows * dim) });
+    const values = posenc.sinusoidal({ length: rows, dim, base, offset: start, layout, frequencies, out: buffer.subarray(0, rows * dim) });
     const binary = format === 'npy' || format === 'f32';
     await write(binary ? float32Bytes(values) : formatRows(format, values, rows, dim, start - offset, start));
   }
