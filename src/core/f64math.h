@@ -44,15 +44,17 @@ static inline uint64_t pe_bits(double x) {
     return u;
 }
 
-/* sin and cos of x, for 0 <= x < 2^32. Error about 1 ulp of double: the
- * reduction keeps about 97 bits of pi/2, so large x lose nothing. */
-static inline void pe_sincos(double x, double *s, double *c) {
+/* sin and cos of x + lo, for 0 <= x < 2^32 and |lo| tiny beside x (an angle
+ * carried in two parts). Error about 1 ulp of double: the reduction keeps
+ * about 97 bits of pi/2, so large x lose nothing. */
+static inline void pe_sincos2(double x, double lo, double *s, double *c) {
     double t = x * PE_TWO_OVER_PI + PE_ROUND_MAGIC;
     double n = t - PE_ROUND_MAGIC;
     uint64_t q = pe_bits(t);
     double r = x - n * PE_PIO2_1;
     r = r - n * PE_PIO2_2;
     r = r - n * PE_PIO2_3;
+    r = r + lo;
     double z = r * r;
     double ps = PE_S13 + z * PE_S15;
     ps = PE_S11 + z * ps;
@@ -74,6 +76,11 @@ static inline void pe_sincos(double x, double *s, double *c) {
     double cv = (q & 1) ? sr : cr;
     *s = (q & 2) ? -sv : sv;
     *c = ((q + 1) & 2) ? -cv : cv;
+}
+
+/* sin and cos of x, 0 <= x < 2^32. */
+static inline void pe_sincos(double x, double *s, double *c) {
+    pe_sincos2(x, 0.0, s, c);
 }
 
 /* Natural log of a finite x > 0, about 1 ulp. */

@@ -4,8 +4,10 @@
  * multiples of PE_BLOCK_ROWS. Every value is a pure function of its position,
  * whatever the call asked for, because each is reached by the same operations:
  *
- *   anchor   exact (sin, cos)(a * w_i) from pe_sincos at a = p0 rounded down to
- *            a multiple of PE_ANCHOR_ROWS;
+ *   anchor   exact (sin, cos)(a * w_i) from pe_sincos2 at a = p0 rounded down to
+ *            a multiple of PE_ANCHOR_ROWS, with w_i in double-double and the
+ *            angle a * w_i as the rounded product plus its exact error (Dekker),
+ *            so that it keeps its last bits up to a = 2^31;
  *   jump     the block start p0 reached from the anchor by (p0 - a) / 64
  *            rotations by 64 w_i (at most 15, adding a few ulp of double);
  *   seed     the block's rows p0 and p0 + 1 in layout order (one more
@@ -46,7 +48,7 @@ struct pe_plan {
     pe_layout layout;
     double base;
     /* Per pair i < half, fixed by pe_plan_init. */
-    double *w;                        /* w_i, e.g. T^(-2i/d) */
+    double *w, *w_lo;                 /* w_i = w + w_lo (double-double), e.g. T^(-2i/d) */
     const double *cos_w, *sin_w;      /* rotation by w_i */
     const double *cos_jump, *sin_jump; /* rotation by PE_BLOCK_ROWS * w_i */
     /* Per column j < dim, in layout order. */
@@ -87,7 +89,9 @@ size_t pe_plan_bytes(uint32_t dim);
  * plan->w and pe_plan_finish derives the rest. Arguments already checked. */
 pe_plan *pe_plan_layout(uint32_t dim, pe_layout layout, void *memory);
 void pe_plan_finish(pe_plan *plan);
-/* w_i for a checked encoding, into w[0 .. dim/2 - 1]. */
+/* w_i = w[i] + w_lo[i] (double-double) for a checked encoding, i < dim/2;
+ * pe_encoding_frequencies gives the doubles w[i] alone. */
+void pe_encoding_frequencies_dd(const pe_sinusoid *enc, double *w, double *w_lo);
 void pe_encoding_frequencies(const pe_sinusoid *enc, double *w);
 /* The recurrence at the start of the block holding p0 (a multiple of
  * PE_BLOCK_ROWS), reusing the plan's running block state when it can. */

@@ -16,10 +16,11 @@
  *     PE_LAYOUT_SPLIT         [s0 s1 s2 s3 c0 c1 c2 c3]   tensor2tensor, HF Marian
  *
  * Accuracy: every output is within 6e-8 of the exact value (about 1 ulp of
- * float32 near 1) for every position below 2^24, every even d up to 8192 and
- * every base from 2 to 1e7. Positions from 2^24 up to 2^31 are served with the
- * frequency w_i and the angle p*w_i each rounded to double, adding at most
- * p * 2^-52 (4.8e-7 at 2^31).
+ * float32 near 1; in practice within half an ulp plus 1e-12) for every
+ * position below 2^31, every even d up to 8192 and every base from 2 to 1e7:
+ * the frequencies are carried in double-double and the angles p*w_i keep
+ * their last bits. Frequencies given to pe_plan_init_frequencies are taken as
+ * the exact doubles they are.
  *
  * Determinism: a value depends only on (p, i, d, T, layout). Tables, tables
  * with any offset, position lists and the embedding add give the same bits for
@@ -56,7 +57,10 @@ typedef enum pe_status {
     PE_ERR_FREQUENCIES = 17,  /* frequencies is not a pe_frequencies, or a given w is not finite and >= 0 */
     PE_ERR_ROTARY_DIM = 18,   /* RoPE: rotary_dim is odd or above head_dim */
     PE_ERR_SCALING = 19,      /* RoPE: unknown scaling type, or a scaling parameter out of its range */
-    PE_ERR_ORDER = 20         /* RoPE: order is not a pe_rope_order */
+    PE_ERR_ORDER = 20,        /* RoPE: order is not a pe_rope_order */
+    PE_ERR_DTYPE = 21,        /* dtype is not a pe_dtype */
+    PE_ERR_RECIPE = 22,       /* recipe is not a pe_recipe */
+    PE_ERR_DIM_2D = 23        /* 2-D: dim is not a multiple of 4 (two axes of sine-cosine pairs) */
 } pe_status;
 
 typedef enum pe_layout {
@@ -235,10 +239,13 @@ pe_status pe_resample_table(const float *table, uint32_t rows, uint32_t dim, flo
  * Row l sits at position offset + l, or positions[l] when a list is given
  * (one position per row, shared by every batch item and head).
  *
- * Accuracy: cos and sin come from a plan (pe_plan_init_frequencies), so they
- * have the table's accuracy (within 6e-8 for positions below 2^24); a rotated
- * pair is then within about 2 ulp of its length of the exactly rotated pair.
- * Same bits on every build, for any tiling, offset or position list. */
+ * Accuracy: cos and sin come from a plan, so they have the table's accuracy
+ * (top of this header). Unscaled, it is the sinusoidal table's own plan
+ * (dim = rotary_dim, PE_LAYOUT_SPLIT): the same bits as pe_table. Scaled, it
+ * is a plan for the scaled w_i (pe_plan_init_frequencies), each exact as the
+ * double it is. A rotated pair is within 2 ulp of its length (2 * |pair| *
+ * 2^-23, times the attention factor) of the exact rotation of x. Same bits on
+ * every build, for any tiling, offset or position list. */
 typedef enum pe_rope_order {
     PE_ROPE_BLHD = 0,
     PE_ROPE_BHLD = 1
@@ -290,7 +297,7 @@ typedef struct pe_rope_scaling {
     uint32_t sequence_length;              /* DYNAMIC: L; 0 = the call's largest position + 1 */
 } pe_rope_scaling;
 
-typedef struct pe_rope {
+typedef struct pe_rotary {
     uint32_t head_dim;     /* 1 ... PE_MAX_DIM */
     uint32_t rotary_dim;   /* r: even, 2 ... head_dim; 0 = head_dim */
     uint32_t heads;        /* 1 ... PE_MAX_HEADS */
@@ -299,22 +306,120 @@ typedef struct pe_rope {
     pe_rope_order order;
     int inverse;           /* nonzero rotates by -angle: undoes a rotation, re-rotates cached keys */
     pe_rope_scaling scaling;
-} pe_rope;
+} pe_rotary;
 
 /* Bytes of scratch for pe_rope (depends on rotary_dim only). */
-pe_status pe_rope_scratch_size(const pe_rope *rope, size_t *bytes);
+pe_status pe_rope_scratch_size(const pe_rotary *rope, size_t *bytes);
 
 /* The scaled frequencies w[i], i < w_count = rotary_dim / 2, and the
  * attention factor (1 unless YARN). DYNAMIC uses scaling.sequence_length as
  * L (0: no sequence longer than L0, so w is unscaled). */
-pe_status pe_rope_frequencies(const pe_rope *rope, double *w, size_t w_count, double *attention_factor);
+pe_status pe_rope_frequencies(const pe_rotary *rope, double *w, size_t w_count, double *attention_factor);
 
 /* Rotates x in place: x_count = batch * length * heads * head_dim. Row l sits
  * at offset + l, or at positions[l] (l < length) when positions is not NULL;
  * then offset must be 0. Positions below PE_MAX_POSITION (offset + length <=
  * PE_MAX_POSITION). Refuses before writing anything. */
-pe_status pe_rope(const pe_rope *rope, float *x, size_t x_count, uint32_t length, uint32_t offset,
+pe_status pe_rope(const pe_rotary *rope, float *x, size_t x_count, uint32_t length, uint32_t offset,
                   const uint32_t *positions, void *scratch, size_t scratch_bytes);
+
+/* ---- Reduced precision ---- */
+
+/* Element types of a table. FLOAT16 (IEEE binary16) and BFLOAT16 (the top
+ * half of a float32) are uint16_t bit patterns; FLOAT64 gives the core's own
+ * float64 values, the ones FLOAT32 rounds.
+ *
+ * FLOAT16 and BFLOAT16 values are rounded once, to nearest with ties to even,
+ * directly from that float64 (never through float32, which would round twice).
+ * The float64 value is within 1e-12 of exact for positions below 2^24 (the
+ * recurrence's bound, kernels.h; 4e-13 is the largest error measured), so each
+ * output is the correctly rounded exact value unless the exact value lies
+ * within 1e-12 of a midpoint between two neighbours (for values near 1, one
+ * in about 10^8 for float16 and 10^9 for bfloat16); then it is one of the
+ * two. Either way it is within half an ulp plus 1e-12 of exact: half an ulp
+ * is 2^-12 (float16) or 2^-9 (bfloat16) just below 1. Positions from 2^24 on
+ * add what pe_table's header states (p * 2^-52). Same bits on every build,
+ * for every position source. */
+typedef enum pe_dtype {
+    PE_DTYPE_FLOAT32 = 0,  /* float: pe_plan_table */
+    PE_DTYPE_FLOAT16 = 1,  /* uint16_t: 1 sign, 5 exponent, 10 fraction bits */
+    PE_DTYPE_BFLOAT16 = 2, /* uint16_t: 1 sign, 8 exponent, 7 fraction bits */
+    PE_DTYPE_FLOAT64 = 3   /* double */
+} pe_dtype;
+
+/* As pe_plan_table / pe_plan_table_at, with out an array of out_count
+ * elements of dtype (out_count = rows * dim, whatever the dtype). */
+pe_status pe_plan_table_dtype(pe_plan *plan, pe_dtype dtype, uint32_t offset, uint32_t length, void *out,
+                              size_t out_count);
+pe_status pe_plan_table_at_dtype(pe_plan *plan, pe_dtype dtype, const uint32_t *positions, size_t count,
+                                 void *out, size_t out_count);
+/* One-shot versions, scratch of pe_scratch_size(dim) bytes. */
+pe_status pe_table_dtype(const pe_sinusoid *enc, pe_dtype dtype, uint32_t offset, uint32_t length, void *out,
+                         size_t out_count, void *scratch, size_t scratch_bytes);
+pe_status pe_table_at_dtype(const pe_sinusoid *enc, pe_dtype dtype, const uint32_t *positions, size_t count,
+                            void *out, size_t out_count, void *scratch, size_t scratch_bytes);
+
+/* out[k] = in[k] rounded to dtype (nearest, ties to even, from float64 in one
+ * step), for k < count; out holds count elements of dtype and must not
+ * overlap in. Subnormal results are kept, signs of zeros too; magnitudes at
+ * or above the midpoint past the largest finite value (65520 for float16)
+ * become infinity; NaN stays NaN (quiet). Integer operations only. */
+pe_status pe_narrow_f64(const double *in, size_t count, pe_dtype dtype, void *out);
+
+/* What common naive recipes compute, for comparison (all float32 outputs
+ * hold values of the recipe's dtype exactly). With w_i the encoding's exact
+ * frequency (each w_i <= 1, else PE_ERR_FREQUENCIES) and round() the dtype's
+ * round-to-nearest-even:
+ *
+ *   position = round(p)          (float16: p >= 65520 becomes infinity)
+ *   inv_freq = round(w_i)
+ *   angle    = round(position * inv_freq)           one multiply in the dtype
+ *   PE       = round(sin(angle)), round(cos(angle)) sin, cos of the rounded
+ *              angle in float64 (about 1 ulp), then rounded to the dtype;
+ *              NaN for an infinite angle
+ *
+ *   PE_RECIPE_FLOAT32_ANGLE  float32: PyTorch's usual float32 table
+ *                            (torch.arange(...).float() * inv_freq, then
+ *                            .sin() / .cos()), with the best float32 inv_freq
+ *   PE_RECIPE_FLOAT16        float16: the same code with dtype=torch.float16
+ *   PE_RECIPE_BFLOAT16       bfloat16: with dtype=torch.bfloat16
+ *
+ * The angle's rounding is what hurts: near p = 10^6 a float32 angle is off by
+ * up to 2^-5, a bfloat16 position by up to 2^11. */
+typedef enum pe_recipe {
+    PE_RECIPE_FLOAT32_ANGLE = 0,
+    PE_RECIPE_FLOAT16 = 1,
+    PE_RECIPE_BFLOAT16 = 2
+} pe_recipe;
+
+pe_status pe_plan_recipe_table(pe_plan *plan, pe_recipe recipe, uint32_t offset, uint32_t length, float *out,
+                               size_t out_count);
+pe_status pe_recipe_table(const pe_sinusoid *enc, pe_recipe recipe, uint32_t offset, uint32_t length, float *out,
+                          size_t out_count, void *scratch, size_t scratch_bytes);
+
+/* 2-D sin-cos for vision transformers, as MAE's get_2d_sincos_pos_embed
+ * (facebookresearch/mae, util/pos_embed.py; also in DiT, I-JEPA and others
+ * built on it). A height x width grid of patches, token t = y * width + x
+ * (row-major, y the row), dim = 4k:
+ *
+ *     [ sin(x w_0) ... sin(x w_{k-1})  cos(x w_0) ... cos(x w_{k-1})     first half: the column x
+ *       sin(y w_0) ... sin(y w_{k-1})  cos(y w_0) ... cos(y w_{k-1}) ]   second half: the row y
+ *
+ * w_i = base^(-i/k) = base^(-2i/(dim/2)): each half is the 1-D split-layout
+ * table of dim/2 (MAE's get_1d_sincos_pos_embed_from_grid). The column comes
+ * first because MAE builds np.meshgrid(grid_w, grid_h) and encodes grid[0],
+ * the x coordinate, first (its variable is called emb_h). With cls_token a
+ * row of zeros comes first: out is (cls_token + height * width) x dim floats.
+ * Same accuracy and bits as pe_table. */
+typedef struct pe_grid2d {
+    uint32_t height, width; /* grid rows and columns, each <= PE_MAX_POSITION */
+    uint32_t dim;           /* a multiple of 4, 4 ... PE_MAX_DIM */
+    double base;            /* finite, > 1; 10000 in MAE */
+    int cls_token;          /* nonzero: a leading row of zeros */
+} pe_grid2d;
+
+pe_status pe_table_2d_scratch_size(const pe_grid2d *grid, size_t *bytes);
+pe_status pe_table_2d(const pe_grid2d *grid, float *out, size_t out_count, void *scratch, size_t scratch_bytes);
 
 #ifdef __cplusplus
 }

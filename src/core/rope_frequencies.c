@@ -7,7 +7,8 @@
 #include "kernels.h"
 #include "rope_kernels.h"
 
-#define PE_TWO_PI 0x1.921fb54442d18p+2 /* 2 pi rounded to double, as Python's 2 * math.pi */
+#define PE_PI 0x1.921fb54442d18p+1     /* math.pi */
+#define PE_TWO_PI 0x1.921fb54442d18p+2 /* 2 * math.pi, exactly twice PE_PI */
 #define PE_INTEGRAL 4503599627370496.0 /* 2^52: every double this large is whole */
 
 static int finite(double v) {
@@ -57,7 +58,7 @@ static double mscale(double f, double m) {
 /* The pair index at which `rotations` turns fit in L0 positions (HF's
  * find_correction_dim): r ln(L0 / (rotations 2 pi)) / (2 ln base). */
 static double correction_dim(double rotations, uint32_t r, double log_base, double l0) {
-    return ((double)r * pe_log(l0 / (rotations * 2.0 * 3.141592653589793))) / (2.0 * log_base);
+    return ((double)r * pe_log(l0 / (rotations * 2.0 * PE_PI))) / (2.0 * log_base);
 }
 
 static double yarn(const pe_rope_scaling *sc, uint32_t r, double base, double *w) {
@@ -98,7 +99,7 @@ static void llama3(const pe_rope_scaling *sc, uint32_t r, double *w) {
     }
 }
 
-pe_status pe_rope_scaled_frequencies(const pe_rope *rope, uint32_t seq_len, double *w, double *attention_factor) {
+pe_status pe_rope_scaled_frequencies(const pe_rotary *rope, uint32_t seq_len, double *w, double *attention_factor) {
     const pe_rope_scaling *sc = &rope->scaling;
     const uint32_t r = rope->rotary_dim ? rope->rotary_dim : rope->head_dim, half = r / 2;
     double base = rope->base, factor = 1.0;

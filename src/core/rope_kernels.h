@@ -38,6 +38,6 @@ pe_status pe_rope_check_scaling(const pe_rope_scaling *scaling, uint32_t r);
 /* w[0 .. r/2 - 1] and the attention factor for an already checked rope, for a
  * sequence of length seq_len (DYNAMIC only). PE_ERR_SCALING when the
  * parameters lead to a frequency or factor that is not finite. */
-pe_status pe_rope_scaled_frequencies(const pe_rope *rope, uint32_t seq_len, double *w, double *attention_factor);
+pe_status pe_rope_scaled_frequencies(const pe_rotary *rope, uint32_t seq_len, double *w, double *attention_factor);
 
 #endif

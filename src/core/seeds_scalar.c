@@ -1,11 +1,16 @@
 /* Block seeds, scalar reference (see kernels.h): the exact anchor, the jump
  * from block to block, and the block's first two rows in layout order. */
+#include "dd.h"
 #include "f64math.h"
 #include "kernels.h"
 
 void pe_anchor_pairs_scalar(pe_plan *plan, uint32_t a, uint32_t i0) {
-    for (uint32_t i = i0; i < plan->half; i++)
-        pe_sincos((double)a * plan->w[i], &plan->block_sin[i], &plan->block_cos[i]);
+    for (uint32_t i = i0; i < plan->half; i++) {
+        /* a * (w + w_lo) = hi + lo: the rounded product, its exact error and
+         * a * w_lo, all far below ulp(hi). */
+        pe_dd prod = pe_two_prod((double)a, plan->w[i]);
+        pe_sincos2(prod.hi, prod.lo + (double)a * plan->w_lo[i], &plan->block_sin[i], &plan->block_cos[i]);
+    }
 }
 
 void pe_jump_pairs_scalar(pe_plan *plan, uint32_t i0) {

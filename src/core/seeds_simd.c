@@ -4,12 +4,27 @@
 
 #if PE_HAVE_SIMD
 
+/* pe_two_prod (dd.h) on two lanes, the same operations: a * b = *hi + *lo exactly. */
+static inline void two_prod(v128_t a, v128_t b, v128_t *hi, v128_t *lo) {
+    const v128_t split = wasm_f64x2_splat(134217729.0);
+    v128_t p = wasm_f64x2_mul(a, b);
+    v128_t ta = wasm_f64x2_mul(split, a), tb = wasm_f64x2_mul(split, b);
+    v128_t ah = wasm_f64x2_sub(ta, wasm_f64x2_sub(ta, a)), bh = wasm_f64x2_sub(tb, wasm_f64x2_sub(tb, b));
+    v128_t al = wasm_f64x2_sub(a, ah), bl = wasm_f64x2_sub(b, bh);
+    v128_t e = wasm_f64x2_add(wasm_f64x2_add(wasm_f64x2_sub(wasm_f64x2_mul(ah, bh), p), wasm_f64x2_mul(ah, bl)),
+                              wasm_f64x2_mul(al, bh));
+    *hi = p;
+    *lo = wasm_f64x2_add(e, wasm_f64x2_mul(al, bl));
+}
+
 void pe_anchor_simd(pe_plan *plan, uint32_t a) {
     const v128_t p = wasm_f64x2_splat((double)a);
     uint32_t i = 0;
     for (; i + 2 <= plan->half; i += 2) {
-        v128_t s, c;
-        pe_sincos_f64x2(wasm_f64x2_mul(p, wasm_v128_load(plan->w + i)), &s, &c);
+        v128_t s, c, hi, lo;
+        two_prod(p, wasm_v128_load(plan->w + i), &hi, &lo);
+        lo = wasm_f64x2_add(lo, wasm_f64x2_mul(p, wasm_v128_load(plan->w_lo + i)));
+        pe_sincos2_f64x2(hi, lo, &s, &c);
         wasm_v128_store(plan->block_sin + i, s);
         wasm_v128_store(plan->block_cos + i, c);
     }

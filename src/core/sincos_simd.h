@@ -1,5 +1,5 @@
-/* pe_sincos on two lanes: the same operations in the same order as the scalar
- * pe_sincos in f64math.h, so every lane gives exactly the scalar's bits. */
+/* pe_sincos2 on two lanes: the same operations in the same order as the scalar
+ * pe_sincos2 in f64math.h, so every lane gives exactly the scalar's bits. */
 #ifndef PE_SINCOS_SIMD_H
 #define PE_SINCOS_SIMD_H
 
@@ -14,13 +14,15 @@ static inline v128_t pe_horner2(v128_t z, v128_t acc, double c) {
     return wasm_f64x2_add(PE_SPLAT(c), wasm_f64x2_mul(z, acc));
 }
 
-static inline void pe_sincos_f64x2(v128_t x, v128_t *s, v128_t *c) {
+/* pe_sincos2 on two lanes: the angle is x + lo. */
+static inline void pe_sincos2_f64x2(v128_t x, v128_t lo, v128_t *s, v128_t *c) {
     const v128_t magic = PE_SPLAT(PE_ROUND_MAGIC);
     v128_t t = wasm_f64x2_add(wasm_f64x2_mul(x, PE_SPLAT(PE_TWO_OVER_PI)), magic);
     v128_t n = wasm_f64x2_sub(t, magic);
     v128_t r = wasm_f64x2_sub(x, wasm_f64x2_mul(n, PE_SPLAT(PE_PIO2_1)));
     r = wasm_f64x2_sub(r, wasm_f64x2_mul(n, PE_SPLAT(PE_PIO2_2)));
     r = wasm_f64x2_sub(r, wasm_f64x2_mul(n, PE_SPLAT(PE_PIO2_3)));
+    r = wasm_f64x2_add(r, lo);
     v128_t z = wasm_f64x2_mul(r, r);
 
     v128_t ps = pe_horner2(z, PE_SPLAT(PE_S15), PE_S13);

@@ -20,7 +20,7 @@ pe_status pe_plan_init(const pe_sinusoid *enc, void *memory, size_t bytes, pe_pl
     if (!plan) return PE_ERR_NULL;
     if ((st = pe_check_scratch(memory, bytes, enc->dim)) != PE_OK) return st;
     pe_plan *p = pe_plan_layout(enc->dim, enc->layout, memory);
-    pe_encoding_frequencies(enc, p->w);
+    pe_encoding_frequencies_dd(enc, p->w, p->w_lo);
     pe_plan_finish(p);
     *plan = p;
     return PE_OK;
@@ -36,7 +36,7 @@ pe_status pe_plan_init_frequencies(uint32_t dim, pe_layout layout, const double 
         if (!(w[i] >= 0.0 && w[i] <= DBL_MAX)) return PE_ERR_FREQUENCIES; /* NaN fails too */
     if ((st = pe_check_scratch(memory, bytes, dim)) != PE_OK) return st;
     pe_plan *p = pe_plan_layout(dim, layout, memory);
-    for (uint32_t i = 0; i < dim / 2; i++) p->w[i] = w[i];
+    for (uint32_t i = 0; i < dim / 2; i++) p->w[i] = w[i], p->w_lo[i] = 0.0;
     pe_plan_finish(p);
     *plan = p;
     return PE_OK;

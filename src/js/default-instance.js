@@ -36,3 +36,12 @@ export const alloc = (n) => ready('alloc').alloc(n);
 export const alibiSlopes = (heads) => ready('alibiSlopes').alibiSlopes(heads);
 export const alibiBias = (options) => ready('alibiBias').alibiBias(options);
 export const resampleTable = (table, options) => ready('resampleTable').resampleTable(table, options);
+
+// Reduced precision and 2-D tables (precision.js, sinusoidal2d.js).
+export const recipeTable = (options) => ready('recipeTable').recipeTable(options);
+export const roundToBits = (values, options) => ready('roundToBits').roundToBits(values, options);
+export const sinusoidal2d = (options) => ready('sinusoidal2d').sinusoidal2d(options);
+
+// RoPE (rope.js).
+export const rope = (x, options) => ready('rope').rope(x, options);
+export const ropeFrequencies = (options) => ready('ropeFrequencies').ropeFrequencies(options);

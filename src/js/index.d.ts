@@ -37,7 +37,7 @@ export type PosencErrorCode =
   | 'NOT_INITIALIZED' | 'BAD_DIM' | 'BAD_LENGTH' | 'BAD_OFFSET' | 'BAD_POSITION' | 'BAD_BASE'
   | 'BAD_LAYOUT' | 'BAD_SCALE' | 'BAD_BUFFER' | 'BAD_SIZE' | 'TABLE_TOO_SHORT' | 'TOO_LARGE'
   | 'BUFFER_FREED' | 'UNKNOWN_OPTION' | 'BAD_OPTIONS' | 'BAD_PRESET' | 'BAD_FREQUENCIES' | 'LOAD_FAILED'
-  | AlibiLearnedErrorCode;
+  | AlibiLearnedErrorCode | RopeErrorCode | PrecisionErrorCode;
 
 /** Every refusal of posenc. The message names the argument, its value and what is allowed. */
 export class PosencError extends Error {
@@ -299,3 +299,213 @@ export function readNpy(bytes: FileBytes, options?: ReadTableOptions): LearnedTa
 export function readSafetensors(bytes: FileBytes, options?: ReadSafetensorsOptions): LearnedTable;
 /** readNpy or readSafetensors, whichever the file's first bytes say it is. */
 export function readTable(bytes: FileBytes, options?: ReadSafetensorsOptions): LearnedTable;
+
+// ---- RoPE ----
+
+/**
+ * Error codes of RoPE: BAD_ROTARY_DIM (rotaryDim odd, below 2 or above
+ * headDim), BAD_SCALING (an unknown rope_type, or a scaling key missing, unknown
+ * or out of range; the argument names the key, e.g. `'scaling.factor'`),
+ * BAD_ORDER (order not 'blhd' or 'bhld'). Also BAD_HEADS, BAD_DIM (headDim),
+ * BAD_LAYOUT, BAD_POSITION, BAD_OFFSET, BAD_LENGTH, BAD_SIZE, BAD_BUFFER.
+ */
+export type RopeErrorCode = 'BAD_ROTARY_DIM' | 'BAD_SCALING' | 'BAD_ORDER' | 'BAD_HEADS';
+
+/**
+ * An HF transformers `rope_scaling` dict (`config.rope_scaling`, or v5's
+ * `config.rope_parameters`), passed as it is; keys as HF names them. `type` is
+ * HF's legacy name of `rope_type`; `rope_theta`, when present, is the base.
+ * Missing optional keys and `null` take HF's defaults.
+ */
+export type RopeScaling =
+  | { rope_type?: 'default'; type?: 'default'; rope_theta?: number }
+  /** Position interpolation: every w_i / factor. */
+  | { rope_type?: 'linear'; type?: 'linear'; factor: number; rope_theta?: number }
+  /**
+   * Dynamic NTK: for a sequence of length L > original_max_position_embeddings
+   * the base becomes base · (factor·L/orig − (factor − 1))^(r/(r−2)). L is the
+   * call's largest position + 1 (HF: max(position_ids) + 1). HF reads the
+   * original length from config.max_position_embeddings: pass that here.
+   */
+  | { rope_type?: 'dynamic'; type?: 'dynamic'; factor: number; original_max_position_embeddings: number; rope_theta?: number }
+  /**
+   * YaRN (HF `_compute_yarn_parameters`): w_i ramps from w_i/factor to w_i over
+   * the pairs between the beta_fast and beta_slow correction dimensions; cos and
+   * sin are multiplied by the attention factor (attention_factor, else from
+   * factor, mscale and mscale_all_dim). `factor` is used as given.
+   */
+  | {
+      rope_type?: 'yarn'; type?: 'yarn'; factor: number; original_max_position_embeddings: number;
+      /** Default 32. */ beta_fast?: number | null;
+      /** Default 1. */ beta_slow?: number | null;
+      attention_factor?: number | null; mscale?: number | null; mscale_all_dim?: number | null;
+      /** Default true: floor and ceil the correction range. */ truncate?: boolean | null;
+      rope_theta?: number;
+    }
+  /** Llama 3.1 (HF `_compute_llama3_parameters`): long wavelengths / factor, short ones kept, a smooth blend between. */
+  | {
+      rope_type?: 'llama3'; type?: 'llama3'; factor: number; original_max_position_embeddings: number;
+      low_freq_factor: number; high_freq_factor: number; rope_theta?: number;
+    };
+
+export interface RopeOptions {
+  /** Rows (tokens) per sequence: 0 … 2^31. Default positions.length when positions is given. */
+  length?: number;
+  /** Attention heads: 1 … 65536. */
+  heads: number;
+  /** Elements per head: 1 … 65536. */
+  headDim: number;
+  /** Position of row 0: rows sit at offset … offset + length − 1. Default 0. Not with positions. */
+  offset?: number;
+  /** One position per row (shared by batch items and heads), integers 0 … 2^31 − 1. */
+  positions?: ArrayLike<number>;
+  /** Default 10000 (rope_theta in HF configs). */
+  base?: number;
+  /**
+   * Which elements pair up. 'half' (default): x[i] with x[i + rotaryDim/2], HF
+   * Llama's rotate_half, GPT-NeoX. 'interleaved': x[2i] with x[2i+1], GPT-J,
+   * RoFormer, llama.cpp's default.
+   */
+  layout?: 'half' | 'interleaved';
+  /** Rotated elements at the start of each head: even, 2 … headDim; the rest pass unchanged. Default headDim. */
+  rotaryDim?: number;
+  /** Frequency scaling from a model config; see {@link RopeScaling}. Default none. */
+  scaling?: RopeScaling | null;
+  /** Rotate by −angle: undoes rope() with the same options (re-rotating cached keys). Default false. */
+  inverse?: boolean;
+  /**
+   * x's shape: 'blhd' (default) = (batch, length, heads, headDim), the
+   * activations before the transpose (HF, llama.cpp); 'bhld' = (batch, heads,
+   * length, headDim), as attention reads them.
+   */
+  order?: 'blhd' | 'bhld';
+}
+
+export interface RopeFrequenciesOptions {
+  headDim: number;
+  /** Default headDim. */
+  rotaryDim?: number;
+  /** Default 10000. */
+  base?: number;
+  scaling?: RopeScaling | null;
+  /** The sequence length L dynamic NTK scales for. Default 0 (no scaling). */
+  length?: number;
+}
+
+export interface RopeFrequencies {
+  /** w_i for pair i < rotaryDim/2, after scaling: the angle of pair i at position p is p·w_i (HF's inv_freq). */
+  frequencies: Float64Array;
+  /** The factor on cos and sin: 1 unless YaRN. */
+  attentionFactor: number;
+}
+
+export interface Posenc {
+  /**
+   * Rotary position embeddings, in place: rotates each pair (x1, x2) of the
+   * first rotaryDim elements of every head by p·w_i,
+   * x1' = x1·cos − x2·sin, x2' = x2·cos + x1·sin (float32, HF's operation
+   * order), w_i = base^(−2i/rotaryDim) then scaled. cos and sin are within
+   * 6e-8 of exact for positions below 2^24. x is a Float32Array or a
+   * WasmBuffer (then nothing is copied) of batch·length·heads·headDim floats.
+   * Returns x. A refused call leaves x as it was.
+   */
+  rope<X extends Floats>(x: X, options: RopeOptions): X;
+  /** The scaled frequencies and the attention factor rope() uses, to compare with a model's inv_freq. */
+  ropeFrequencies(options: RopeFrequenciesOptions): RopeFrequencies;
+}
+
+/** See {@link Posenc.rope}. */
+export function rope<X extends Floats>(x: X, options: RopeOptions): X;
+/** See {@link Posenc.ropeFrequencies}. */
+export function ropeFrequencies(options: RopeFrequenciesOptions): RopeFrequencies;
+
+// ---- Reduced precision and 2-D tables ----
+
+/** Error codes of reduced precision: BAD_DTYPE (dtype not 'float32', 'float16' or 'bfloat16'), BAD_RECIPE. */
+export type PrecisionErrorCode = 'BAD_DTYPE' | 'BAD_RECIPE';
+
+/** Element types of a sinusoidal table. float16 and bfloat16 come as Uint16Array bit patterns. */
+export type Dtype = 'float32' | 'float16' | 'bfloat16';
+
+export interface TableOptions<Out extends Floats = Floats> {
+  /** Default 'float32'. See {@link ReducedTableOptions} for the 16-bit types. */
+  dtype?: 'float32';
+}
+export interface TableAtOptions<Out extends Floats = Floats> {
+  dtype?: 'float32';
+}
+
+/**
+ * A table as float16 (IEEE binary16) or bfloat16 bit patterns: each the value
+ * nearest the exact encoding (ties to even), rounded once from the core's
+ * float64 value (never through float32). `out`, when given, must be a
+ * Uint16Array (a WasmBuffer holds float32 and is refused).
+ */
+export interface ReducedTableOptions extends Omit<TableOptions, 'out' | 'dtype'> {
+  dtype: 'float16' | 'bfloat16';
+  out?: Uint16Array;
+}
+export interface ReducedTableAtOptions extends Omit<TableAtOptions, 'out' | 'dtype'> {
+  dtype: 'float16' | 'bfloat16';
+  out?: Uint16Array;
+}
+
+/**
+ * The naive recipes (see the README): positions, inv_freq and the angle
+ * rounded to the recipe's type, then sin/cos of that angle rounded to it.
+ * 'float32-angle': PyTorch's usual float32 table; 'float16' / 'bfloat16': the
+ * same code with that dtype (a float16 position past 65519 is infinite: NaN).
+ */
+export type Recipe = 'float32-angle' | 'float16' | 'bfloat16';
+
+export interface RecipeTableOptions extends ConventionOptions {
+  recipe: Recipe;
+  length: number;
+  dim: number;
+  base?: number;
+  offset?: number;
+}
+
+/**
+ * MAE's 2-D sin-cos table (get_2d_sincos_pos_embed): token y·width + x holds
+ * the 1-D split table of dim/2 for the column x, then the one for the row y.
+ */
+export interface Sinusoidal2dOptions<Out extends Floats = Floats> {
+  /** Grid rows: 0 … 2^31. */
+  height: number;
+  /** Grid columns: 0 … 2^31. */
+  width: number;
+  /** A multiple of 4, 4 … 65536: each axis gets dim/2 channels. */
+  dim: number;
+  /** Default 10000. */
+  base?: number;
+  /** true: a leading row of zeros for the class token. Default false. */
+  clsToken?: boolean;
+  /** Where to write the ((clsToken ? 1 : 0) + height·width, dim) table. */
+  out?: Out;
+}
+
+export interface Posenc {
+  sinusoidal(options: ReducedTableOptions): Uint16Array;
+  sinusoidalAt(positions: Positions, options: ReducedTableAtOptions): Uint16Array;
+  /** What a naive recipe computes, as a Float32Array (its values are exact in float32). */
+  recipeTable(options: RecipeTableOptions): Float32Array;
+  /** float64 values rounded to float16 / bfloat16 bit patterns: nearest, ties to even, in one step. */
+  roundToBits(values: ArrayLike<number>, options: { dtype: 'float16' | 'bfloat16' }): Uint16Array;
+  /** Bit patterns → their exact values. */
+  bitsToFloat32(bits: Uint16Array, options: { dtype: 'float16' | 'bfloat16' }): Float32Array;
+  sinusoidal2d<Out extends Floats>(options: Sinusoidal2dOptions<Out> & { out: Out }): Out;
+  sinusoidal2d(options: Sinusoidal2dOptions): Float32Array;
+}
+
+export function sinusoidal(options: ReducedTableOptions): Uint16Array;
+export function sinusoidalAt(positions: Positions, options: ReducedTableAtOptions): Uint16Array;
+/** See {@link Posenc.recipeTable}. */
+export function recipeTable(options: RecipeTableOptions): Float32Array;
+/** See {@link Posenc.roundToBits}. */
+export function roundToBits(values: ArrayLike<number>, options: { dtype: 'float16' | 'bfloat16' }): Uint16Array;
+/** See {@link Posenc.bitsToFloat32}. Needs no init(). */
+export function bitsToFloat32(bits: Uint16Array, options: { dtype: 'float16' | 'bfloat16' }): Float32Array;
+/** See {@link Posenc.sinusoidal2d}. */
+export function sinusoidal2d<Out extends Floats>(options: Sinusoidal2dOptions<Out> & { out: Out }): Out;
+export function sinusoidal2d(options: Sinusoidal2dOptions): Float32Array;

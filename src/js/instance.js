@@ -9,6 +9,9 @@ import { loadExports } from './loader.js';
 import { resolveConvention } from './presets.js';
 import { alibiMethods } from './alibi.js'; // ALiBi and learned tables: methods in their own modules
 import { resampleMethods } from './learned-resample.js';
+import { precisionMethods, dtypeCode } from './precision.js'; // float16/bfloat16 tables, recipes
+import { sinusoidal2dMethods } from './sinusoidal2d.js';
+import { ropeMethods } from './rope.js'; // RoPE: rope(), ropeFrequencies()
 
 // Chunk size: big enough to amortise a call, small enough for caches. Chunks of
 // sinusoids hold at least one 64-position block (so staging grows past this for
@@ -155,11 +158,15 @@ function createInstance(state) {
 
   // ---------------------------------------------------------------- calls
 
+  const precision = precisionMethods(state); // the 16-bit dtypes go there
+
   // Each call: scalar checks, then allocation (which may grow memory and
   // detach views), then buffer checks on fresh lengths, then writing.
 
   function sinusoidal(options) {
-    const o = checkOptions(options, ['length', 'dim', 'base', 'offset', 'layout', 'out', 'preset', 'frequencies'], 'sinusoidal');
+    const o = checkOptions(options, ['length', 'dim', 'base', 'offset', 'layout', 'out', 'preset', 'frequencies', 'dtype'], 'sinusoidal');
+    const dtype = dtypeCode(o.dtype);
+    if (dtype !== 0) return precision.table(o, dtype);
     const convention = resolveConvention(o);
     const dim = checkDim(o.dim);
     const [length, offset] = checkSpan(o.length, o.offset);
@@ -185,7 +192,9 @@ function createInstance(state) {
   }
 
   function sinusoidalAt(positions, options) {
-    const o = checkOptions(options, ['dim', 'base', 'layout', 'out', 'preset', 'frequencies'], 'sinusoidalAt');
+    const o = checkOptions(options, ['dim', 'base', 'layout', 'out', 'preset', 'frequencies', 'dtype'], 'sinusoidalAt');
+    const dtype = dtypeCode(o.dtype);
+    if (dtype !== 0) return precision.tableAt(positions, o, dtype);
     const convention = resolveConvention(o);
     const dim = checkDim(o.dim);
     const base = checkBase(o.base);
@@ -392,5 +401,8 @@ function createInstance(state) {
     alloc,
     ...alibiMethods(state),
     ...resampleMethods(state),
+    ...precision.methods,
+    ...sinusoidal2dMethods(state),
+    ...ropeMethods(state),
   });
 }

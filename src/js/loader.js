@@ -101,7 +101,10 @@ async function compile(options) {
 
 const REQUIRED = ['memory', '_initialize', 'pe_malloc', 'pe_free', 'pe_wasm_scratch_size', 'pe_wasm_plan_init',
   'pe_wasm_plan_table', 'pe_wasm_plan_table_at', 'pe_wasm_plan_add', 'pe_wasm_add_table', 'pe_wasm_status_str', 'pe_wasm_simd',
-  'pe_wasm_alibi_slopes', 'pe_wasm_alibi_bias', 'pe_wasm_resample_table'];
+  'pe_wasm_alibi_slopes', 'pe_wasm_alibi_bias', 'pe_wasm_resample_table',
+  'pe_wasm_plan_table_dtype', 'pe_wasm_plan_table_at_dtype', 'pe_wasm_narrow_f64', 'pe_wasm_plan_recipe_table',
+  'pe_wasm_table_2d_scratch_size', 'pe_wasm_table_2d',
+  'pe_wasm_rope_scratch_size', 'pe_wasm_rope_frequencies', 'pe_wasm_rope'];
 
 /**
  * Instantiates a posenc module and runs its C start-up once.

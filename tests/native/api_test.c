@@ -154,7 +154,7 @@ static void test_status_str(void) {
     const char *known[MAX];
     int count = 0;
     while (count < MAX && strcmp(pe_status_str((pe_status)count), unknown)) known[count] = pe_status_str((pe_status)count), count++;
-    CHECK(count > PE_ERR_PLAN, "only statuses 0..%d have their own text", count - 1);
+    CHECK(count > PE_ERR_ORDER, "only statuses 0..%d have their own text", count - 1);
     for (int s = 0; s < count; s++) {
         CHECK(known[s][0], "status %d has an empty text", s);
         for (int t = s + 1; t < count; t++)

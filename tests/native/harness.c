@@ -30,6 +30,18 @@
  *                                                                 -> COUNT*QLEN*KLEN float32
  *   harness resample KERNELS ROWS DIM NEWROWS  stdin: ROWS*DIM float32 -> NEWROWS*DIM float32
  *
+ * RoPE (same framing in serve mode, without KERNELS):
+ *   harness rope KERNELS GEOMETRY SCALING       stdin: float32 x -> x rotated (offset + row positions)
+ *   serve:  rope GEOMETRY SCALING XCOUNT POSCOUNT  + XCOUNT float32 x + POSCOUNT uint32 positions
+ *           (POSCOUNT 0: positions offset + row; else the list, POSCOUNT = LENGTH) -> x rotated
+ *   serve:  ropefreq GEOMETRY SCALING   -> rotary_dim/2 frequencies then the attention factor,
+ *           as float64, framed as 2 * (rotary_dim/2 + 1) float32 words
+ *   GEOMETRY = HEAD_DIM,ROTARY_DIM,HEADS,BASE,LAYOUT,ORDER,INVERSE,OFFSET,LENGTH
+ *       (LAYOUT interleaved|split|INTEGER, ORDER blhd|bhld|INTEGER)
+ *   SCALING = none, or TYPE,FACTOR,ORIGINAL,BETA_FAST,BETA_SLOW,ATTENTION_FACTOR,MSCALE,
+ *       MSCALE_ALL_DIM,NO_TRUNCATE,LOW_FREQ_FACTOR,HIGH_FREQ_FACTOR,SEQUENCE_LENGTH
+ *       (TYPE linear|dynamic|yarn|llama3|INTEGER; the pe_rope_scaling fields in order)
+ *
  * Self-check of the guards (must exit 3):
  *   harness damage KERNELS    writes one float past a guarded buffer
  *
@@ -299,6 +311,100 @@ static void run_resample(uint32_t rows, uint32_t dim, uint32_t new_rows, const v
     guarded_free(&out);
 }
 
+/* --- RoPE ----------------------------------------------------------------- */
+
+/* Splits a comma list in place into at most max fields; returns the count. */
+static int split_commas(char *list, char **fields, int max) {
+    int n = 0;
+    for (char *p = list;; p++) {
+        if (n == max) die(2, "too many comma-separated fields in", list);
+        fields[n++] = p;
+        while (*p && *p != ',') p++;
+        if (!*p) return n;
+        *p = 0;
+    }
+}
+
+static uint32_t parse_named(const char *s, const char *const *names, int count, const char *what) {
+    for (int k = 0; k < count; k++)
+        if (!strcmp(s, names[k])) return (uint32_t)k;
+    return (uint32_t)parse_uint(s, UINT32_MAX, what);
+}
+
+typedef struct {
+    pe_rotary rope;
+    uint32_t offset, length;
+} rope_request;
+
+static rope_request parse_rope(const char *geometry, const char *scaling) {
+    static const char *const orders[] = {"blhd", "bhld"};
+    static const char *const types[] = {"none", "linear", "dynamic", "yarn", "llama3"};
+    char g[512], sc[512];
+    char *f[16];
+    rope_request q;
+    memset(&q, 0, sizeof q);
+    snprintf(g, sizeof g, "%s", geometry);
+    if (split_commas(g, f, 16) != 9) die(2, "GEOMETRY needs 9 fields", geometry);
+    q.rope.head_dim = (uint32_t)parse_uint(f[0], UINT32_MAX, "HEAD_DIM");
+    q.rope.rotary_dim = (uint32_t)parse_uint(f[1], UINT32_MAX, "ROTARY_DIM");
+    q.rope.heads = (uint32_t)parse_uint(f[2], UINT32_MAX, "HEADS");
+    q.rope.base = parse_double(f[3], "BASE");
+    q.rope.layout = parse_layout(f[4]);
+    q.rope.order = (pe_rope_order)parse_named(f[5], orders, 2, "ORDER");
+    q.rope.inverse = (int)parse_uint(f[6], 1, "INVERSE");
+    q.offset = (uint32_t)parse_uint(f[7], UINT32_MAX, "OFFSET");
+    q.length = (uint32_t)parse_uint(f[8], UINT32_MAX, "LENGTH");
+    if (!strcmp(scaling, "none")) return q;
+    snprintf(sc, sizeof sc, "%s", scaling);
+    if (split_commas(sc, f, 16) != 12) die(2, "SCALING needs 12 fields (or none)", scaling);
+    pe_rope_scaling *s = &q.rope.scaling;
+    s->type = (pe_rope_scaling_type)parse_named(f[0], types, 5, "TYPE");
+    s->factor = parse_double(f[1], "FACTOR");
+    s->original_max_position_embeddings = (uint32_t)parse_uint(f[2], UINT32_MAX, "ORIGINAL");
+    s->beta_fast = parse_double(f[3], "BETA_FAST");
+    s->beta_slow = parse_double(f[4], "BETA_SLOW");
+    s->attention_factor = parse_double(f[5], "ATTENTION_FACTOR");
+    s->mscale = parse_double(f[6], "MSCALE");
+    s->mscale_all_dim = parse_double(f[7], "MSCALE_ALL_DIM");
+    s->no_truncate = (int)parse_uint(f[8], 1, "NO_TRUNCATE");
+    s->low_freq_factor = parse_double(f[9], "LOW_FREQ_FACTOR");
+    s->high_freq_factor = parse_double(f[10], "HIGH_FREQ_FACTOR");
+    s->sequence_length = (uint32_t)parse_uint(f[11], UINT32_MAX, "SEQUENCE_LENGTH");
+    return q;
+}
+
+/* positions NULL: offset + row; else pos_count (= length) positions. */
+static void run_rope(const rope_request *q, const void *x, size_t x_count, const void *positions, size_t pos_count,
+                     size_t shift, int framed) {
+    size_t bytes = 0;
+    check_status(pe_rope_scratch_size(&q->rope, &bytes), "pe_rope_scratch_size");
+    guarded scratch = guarded_alloc(bytes, shift, "scratch");
+    guarded gx = guarded_alloc(mul_sizes(x_count, sizeof(float), "x"), shift, "x");
+    guarded gp = guarded_alloc(mul_sizes(pos_count, sizeof(uint32_t), "positions"), shift, "positions");
+    if (x_count) memcpy(gx.data, x, gx.bytes);
+    if (pos_count) memcpy(gp.data, positions, gp.bytes);
+    check_status(pe_rope(&q->rope, (float *)gx.data, x_count, q->length, q->offset,
+                         positions ? (const uint32_t *)gp.data : NULL, scratch.data, scratch.bytes), "pe_rope");
+    if (pos_count && memcmp(gp.data, positions, gp.bytes)) die(3, "positions changed", "pe_rope");
+    guarded_free(&gp);
+    guarded_free(&scratch);
+    guarded_check(&gx);
+    write_floats(gx.data, x_count, framed);
+    guarded_free(&gx);
+}
+
+/* The frequencies and attention factor, as float64 sent as pairs of words. */
+static void run_rope_frequencies(const rope_request *q, int framed) {
+    uint32_t r = q->rope.rotary_dim ? q->rope.rotary_dim : q->rope.head_dim;
+    size_t half = r / 2;
+    guarded w = guarded_alloc(mul_sizes(half + 1, sizeof(double), "frequencies"), 0, "frequencies");
+    double *values = (double *)w.data;
+    check_status(pe_rope_frequencies(&q->rope, values, half, values + half), "pe_rope_frequencies");
+    guarded_check(&w);
+    write_floats(values, 2 * (half + 1), framed);
+    guarded_free(&w);
+}
+
 /* --- serve: many requests ------------------------------------------------- */
 
 #define MAX_WORDS 10
@@ -328,6 +434,148 @@ static void *read_block(size_t count, size_t size, const char *what) {
     if (!p) die(2, "out of memory", what);
     read_exact(p, bytes, what);
     return p;
+}
+
+/* --- reduced precision, recipes, 2-D ---------------------------------------- */
+/* Same framing in serve mode; in one-shot mode, `harness CMD KERNELS ARGS...`
+ * with the same ARGS and stdin data:
+ *   tabledtype DTYPE DIM BASE LAYOUT OFFSET LENGTH   -> LENGTH*DIM elements of DTYPE
+ *   atdtype DTYPE DIM BASE LAYOUT COUNT              + COUNT uint32 -> COUNT*DIM elements
+ *   narrow DTYPE COUNT                               + COUNT float64 -> COUNT elements
+ *   recipe RECIPE DIM BASE LAYOUT OFFSET LENGTH      -> LENGTH*DIM float32
+ *   table2d HEIGHT WIDTH DIM BASE CLS                -> (CLS + HEIGHT*WIDTH)*DIM float32
+ * DTYPE is float32, float16, bfloat16, float64 or an integer; RECIPE is
+ * float32-angle, float16, bfloat16 or an integer. Elements are framed as
+ * 32-bit words: a uint32 word count, then the elements padded with zero bytes
+ * to a whole word. */
+
+static pe_dtype parse_dtype(const char *s) {
+    static const char *const names[] = {"float32", "float16", "bfloat16", "float64"};
+    for (int k = 0; k < 4; k++)
+        if (!strcmp(s, names[k])) return (pe_dtype)k;
+    return (pe_dtype)parse_uint(s, UINT32_MAX, "DTYPE");
+}
+
+static size_t dtype_size(pe_dtype dtype) {
+    return dtype == PE_DTYPE_FLOAT64 ? 8 : dtype == PE_DTYPE_FLOAT32 ? 4 : 2;
+}
+
+static void write_elements(const void *data, size_t bytes, int framed) {
+    size_t words = (bytes + 3) / 4;
+    uint32_t n = (uint32_t)words;
+    if (framed && (words > UINT32_MAX || fwrite(&n, sizeof n, 1, stdout) != 1)) die(1, "write failed", "stdout");
+    if (bytes && fwrite(data, 1, bytes, stdout) != bytes) die(1, "write failed", "stdout");
+    static const unsigned char pad[3] = {0, 0, 0};
+    if (bytes % 4 && fwrite(pad, 1, 4 - bytes % 4, stdout) != 4 - bytes % 4) die(1, "write failed", "stdout");
+}
+
+static void run_table_dtype(pe_dtype dtype, pe_sinusoid enc, uint32_t offset, uint32_t length, size_t shift,
+                            int framed) {
+    size_t count = mul_sizes(length, enc.dim, "LENGTH*DIM");
+    guarded out = guarded_alloc(mul_sizes(count, dtype_size(dtype), "out"), shift, "out");
+    guarded scratch = scratch_for(enc.dim);
+    check_status(pe_table_dtype(&enc, dtype, offset, length, out.data, count, scratch.data, scratch.bytes),
+                 "pe_table_dtype");
+    guarded_free(&scratch);
+    guarded_check(&out);
+    write_elements(out.data, out.bytes, framed);
+    guarded_free(&out);
+}
+
+static void run_at_dtype(pe_dtype dtype, pe_sinusoid enc, const void *positions, size_t count, size_t shift,
+                         int framed) {
+    guarded pos = guarded_alloc(mul_sizes(count, sizeof(uint32_t), "positions"), shift, "positions");
+    if (count) memcpy(pos.data, positions, pos.bytes);
+    size_t out_count = mul_sizes(count, enc.dim, "COUNT*DIM");
+    guarded out = guarded_alloc(mul_sizes(out_count, dtype_size(dtype), "out"), shift, "out");
+    guarded scratch = scratch_for(enc.dim);
+    check_status(pe_table_at_dtype(&enc, dtype, (const uint32_t *)pos.data, count, out.data, out_count,
+                                   scratch.data, scratch.bytes), "pe_table_at_dtype");
+    if (count && memcmp(pos.data, positions, pos.bytes)) die(3, "positions changed", "pe_table_at_dtype");
+    guarded_free(&pos);
+    guarded_free(&scratch);
+    guarded_check(&out);
+    write_elements(out.data, out.bytes, framed);
+    guarded_free(&out);
+}
+
+static void run_narrow(pe_dtype dtype, const void *in, size_t count, size_t shift, int framed) {
+    guarded gin = guarded_alloc(mul_sizes(count, sizeof(double), "in"), shift, "in");
+    if (count) memcpy(gin.data, in, gin.bytes);
+    guarded out = guarded_alloc(mul_sizes(count, dtype_size(dtype), "out"), shift, "out");
+    check_status(pe_narrow_f64((const double *)gin.data, count, dtype, out.data), "pe_narrow_f64");
+    if (count && memcmp(gin.data, in, gin.bytes)) die(3, "input changed", "pe_narrow_f64");
+    guarded_free(&gin);
+    guarded_check(&out);
+    write_elements(out.data, out.bytes, framed);
+    guarded_free(&out);
+}
+
+static pe_recipe parse_recipe(const char *s) {
+    static const char *const names[] = {"float32-angle", "float16", "bfloat16"};
+    for (int k = 0; k < 3; k++)
+        if (!strcmp(s, names[k])) return (pe_recipe)k;
+    return (pe_recipe)parse_uint(s, UINT32_MAX, "RECIPE");
+}
+
+static void run_recipe(pe_recipe recipe, pe_sinusoid enc, uint32_t offset, uint32_t length, size_t shift,
+                       int framed) {
+    size_t count = mul_sizes(length, enc.dim, "LENGTH*DIM");
+    guarded out = guarded_alloc(mul_sizes(count, sizeof(float), "out"), shift, "out");
+    guarded scratch = scratch_for(enc.dim);
+    check_status(pe_recipe_table(&enc, recipe, offset, length, (float *)out.data, count, scratch.data,
+                                 scratch.bytes), "pe_recipe_table");
+    guarded_free(&scratch);
+    guarded_check(&out);
+    write_floats(out.data, count, framed);
+    guarded_free(&out);
+}
+
+/* words: HEIGHT WIDTH DIM BASE CLS */
+static void run_table2d(char **w, size_t shift, int framed) {
+    pe_grid2d grid;
+    grid.height = (uint32_t)parse_uint(w[0], UINT32_MAX, "HEIGHT");
+    grid.width = (uint32_t)parse_uint(w[1], UINT32_MAX, "WIDTH");
+    grid.dim = (uint32_t)parse_uint(w[2], UINT32_MAX, "DIM");
+    grid.base = parse_double(w[3], "BASE");
+    grid.cls_token = (int)parse_uint(w[4], 1, "CLS");
+    size_t bytes = 0;
+    check_status(pe_table_2d_scratch_size(&grid, &bytes), "pe_table_2d_scratch_size");
+    size_t count = mul_sizes((size_t)grid.height * grid.width + (grid.cls_token ? 1 : 0), grid.dim, "ROWS*DIM");
+    guarded out = guarded_alloc(mul_sizes(count, sizeof(float), "out"), shift, "out");
+    guarded scratch = guarded_alloc(bytes, 0, "scratch");
+    check_status(pe_table_2d(&grid, (float *)out.data, count, scratch.data, scratch.bytes), "pe_table_2d");
+    guarded_free(&scratch);
+    guarded_check(&out);
+    write_floats(out.data, count, framed);
+    guarded_free(&out);
+}
+
+/* One request of this section: w[0] the command, n words in all. Returns 0
+ * when the command is not one of them (or has the wrong word count). */
+static int precision_request(char **w, int n, size_t shift, int framed) {
+    if (!strcmp(w[0], "tabledtype") && n == 7) {
+        run_table_dtype(parse_dtype(w[1]), parse_sinusoid(w + 2), (uint32_t)parse_uint(w[5], UINT32_MAX, "OFFSET"),
+                        (uint32_t)parse_uint(w[6], UINT32_MAX, "LENGTH"), shift, framed);
+    } else if (!strcmp(w[0], "atdtype") && n == 6) {
+        size_t count = (size_t)parse_uint(w[5], SIZE_MAX, "COUNT");
+        void *pos = read_block(count, sizeof(uint32_t), "positions");
+        run_at_dtype(parse_dtype(w[1]), parse_sinusoid(w + 2), pos, count, shift, framed);
+        free(pos);
+    } else if (!strcmp(w[0], "narrow") && n == 3) {
+        size_t count = (size_t)parse_uint(w[2], SIZE_MAX, "COUNT");
+        void *in = read_block(count, sizeof(double), "float64 values");
+        run_narrow(parse_dtype(w[1]), in, count, shift, framed);
+        free(in);
+    } else if (!strcmp(w[0], "recipe") && n == 7) {
+        run_recipe(parse_recipe(w[1]), parse_sinusoid(w + 2), (uint32_t)parse_uint(w[5], UINT32_MAX, "OFFSET"),
+                   (uint32_t)parse_uint(w[6], UINT32_MAX, "LENGTH"), shift, framed);
+    } else if (!strcmp(w[0], "table2d") && n == 6) {
+        run_table2d(w + 1, shift, framed);
+    } else {
+        return 0;
+    }
+    return 1;
 }
 
 static void serve(void) {
@@ -372,16 +620,39 @@ static void serve(void) {
             void *table = read_block(mul_sizes(rows, dim, "ROWS*DIM"), sizeof(float), "table");
             run_resample(rows, dim, (uint32_t)parse_uint(w[3], UINT32_MAX, "NEWROWS"), table, shift, 1);
             free(table);
+        } else if (!strcmp(w[0], "rope") && n == 5) {
+            rope_request q = parse_rope(w[1], w[2]);
+            size_t x_count = (size_t)parse_uint(w[3], SIZE_MAX, "XCOUNT");
+            size_t pos_count = (size_t)parse_uint(w[4], SIZE_MAX, "POSCOUNT");
+            if (pos_count && pos_count != q.length) die(2, "POSCOUNT must be 0 or LENGTH", w[4]);
+            void *x = read_block(x_count, sizeof(float), "x");
+            void *pos = read_block(pos_count, sizeof(uint32_t), "positions");
+            run_rope(&q, x, x_count, pos_count ? pos : NULL, pos_count, shift, 1);
+            free(x);
+            free(pos);
+        } else if (!strcmp(w[0], "ropefreq") && n == 3) {
+            rope_request q = parse_rope(w[1], w[2]);
+            run_rope_frequencies(&q, 1);
+        } else if (precision_request(w, n, shift, 1)) {
+            /* reduced precision, recipes, 2-D */
         } else {
             die(2, "bad request", w[0]);
         }
     }
 }
 
+/* One-shot form of precision_request: the command, then its arguments. */
+static int precision_words(const char *cmd, char **args, int n) {
+    char *w[MAX_WORDS];
+    w[0] = (char *)cmd;
+    for (int k = 0; k < n; k++) w[k + 1] = args[k];
+    return precision_request(w, n + 1, 0, 0);
+}
+
 /* --- main ----------------------------------------------------------------- */
 
 static void usage(void) {
-    die(2, "usage: harness table|at|add|addtable|slopes|alibi|resample|serve KERNELS ... (see the top of harness.c)", NULL);
+    die(2, "usage: harness table|at|add|addtable|slopes|alibi|resample|rope|serve KERNELS ... (see the top of harness.c)", NULL);
 }
 
 int main(int argc, char **argv) {
@@ -446,6 +717,15 @@ int main(int argc, char **argv) {
             die(2, "stdin must hold ROWS*DIM float32", NULL);
         run_resample(rows, dim, (uint32_t)parse_uint(a[2], UINT32_MAX, "NEWROWS"), in, 0, 0);
         free(in);
+    } else if (!strcmp(cmd, "rope") && n == 2) {
+        rope_request q = parse_rope(a[0], a[1]);
+        size_t bytes;
+        unsigned char *in = read_all(&bytes);
+        if (bytes % sizeof(float)) die(2, "stdin is not a whole number of float32", NULL);
+        run_rope(&q, in, bytes / sizeof(float), NULL, 0, 0, 0);
+        free(in);
+    } else if (n + 1 <= MAX_WORDS && precision_words(cmd, a, n)) {
+        /* reduced precision, recipes, 2-D */
     } else {
         usage();
     }

@@ -12,6 +12,10 @@
  *       writes LENGTH x DIM little-endian float64: rows OFFSET ... OFFSET+LENGTH-1
  *   oracle at DIM BASE LAYOUT [FREQUENCIES]
  *       reads little-endian uint32 positions on stdin, writes their rows the same way
+ *   oracle freqs HALF
+ *       reads HALF little-endian float64 frequencies w_i, then uint32 positions, on
+ *       stdin; writes per position the split row [sin(p w_0) ... sin(p w_{HALF-1}),
+ *       cos(p w_0) ...] (RoPE's scaled frequencies: each w_i taken exactly)
  * LAYOUT is `interleaved` ([s0 c0 s1 c1 ...]) or `split` ([s0 s1 ... c0 c1 ...]);
  * FREQUENCIES is `paper` (the default) or `tensor2tensor`.
  * Exit 2 with a message on bad arguments, 1 on an I/O failure.
@@ -27,7 +31,8 @@
 static void usage_exit(const char *why) {
     fprintf(stderr, "oracle: %s\n"
             "usage: oracle table DIM BASE LAYOUT OFFSET LENGTH [FREQUENCIES]\n"
-            "       oracle at DIM BASE LAYOUT [FREQUENCIES]   (uint32 positions on stdin)\n", why);
+            "       oracle at DIM BASE LAYOUT [FREQUENCIES]   (uint32 positions on stdin)\n"
+            "       oracle freqs HALF   (HALF float64 frequencies, then uint32 positions, on stdin)\n", why);
     exit(2);
 }
 
@@ -87,10 +92,36 @@ static void write_row(const encoding *e, uint64_t p, double *row) {
     }
 }
 
+/* Given frequencies (float64 on stdin, then the positions): RoPE's tests. */
+static int given_frequencies(const char *half_arg) {
+    encoding e;
+    uint32_t half = (uint32_t)parse_uint(half_arg, 1u << 19, "HALF");
+    if (half == 0) usage_exit("HALF must be positive");
+    e.dim = 2 * half;
+    e.split = 1;
+    e.freq = malloc(sizeof(__float128) * half);
+    double *row = malloc(sizeof(double) * e.dim);
+    if (!e.freq || !row) { fprintf(stderr, "oracle: out of memory\n"); return 1; }
+    for (uint32_t i = 0; i < half; i++) {
+        double w;
+        if (fread(&w, sizeof w, 1, stdin) != 1) usage_exit("stdin ended inside the frequencies");
+        if (!isfinite(w) || w < 0) usage_exit("a frequency is not finite and >= 0");
+        e.freq[i] = w;
+    }
+    uint32_t p;
+    while (fread(&p, sizeof p, 1, stdin) == 1) write_row(&e, p, row);
+    if (ferror(stdin)) { fprintf(stderr, "oracle: read failed\n"); return 1; }
+    if (fflush(stdout)) { fprintf(stderr, "oracle: write failed\n"); return 1; }
+    free(row);
+    free(e.freq);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     static char outbuf[1 << 20];
     setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
     if (argc < 2) usage_exit("no command");
+    if (!strcmp(argv[1], "freqs") && argc == 3) return given_frequencies(argv[2]);
     int table = !strcmp(argv[1], "table"), at = !strcmp(argv[1], "at");
     if (!(table && (argc == 7 || argc == 8)) && !(at && (argc == 5 || argc == 6)))
         usage_exit("bad command or argument count");

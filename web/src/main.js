@@ -13,6 +13,7 @@ import { download, downloadFigure, tableCsv, tableNpy } from './export.js';
 import { plotIn } from './line-plot.js';
 import { createScheduler } from './scheduler.js';
 import { applyTheme, watchSystemTheme } from './theme.js';
+import { createBeyond } from './beyond.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -53,6 +54,11 @@ const views = [
   createNaiveView({ raw: $('naive-raw'), norm: $('naive-norm'), sin: $('naive-sin'), facts: $('naive-facts') }),
 ];
 
+// Sections 6–8 (comparison, RoPE, precision): their own state and controls, in the same URL and render loop.
+const beyond = createBeyond({ search: location.search, onChange: () => commit({}), setNote });
+views.push(...beyond.views);
+beyond.notes.forEach((text, n) => notes.set(`url-beyond${n}`, text));
+
 let renders = 0;
 function renderAll() {
   try {
@@ -81,7 +87,7 @@ const scheduler = createScheduler(renderAll);
 
 // ---- controls -------------------------------------------------------------
 function syncUrl() {
-  const query = writeQuery(state);
+  const query = beyond.query(writeQuery(state));
   if (query !== location.search) history.replaceState(null, '', `${location.pathname}${query}${location.hash}`);
 }
 

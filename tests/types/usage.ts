@@ -1,0 +1,53 @@
+// Compiled (never run) by tests/types.test.js with tsc --strict against the
+// package's declarations: what a TypeScript user writes must type-check, and
+// what the API refuses must not.
+import {
+  init, instantiate, sinusoidal, sinusoidalAt, addSinusoidal, addTable, alloc,
+  alibiSlopes, alibiBias, readTable, resampleTable, rope, ropeFrequencies, PosencError, WasmBuffer,
+  type Layout, type Frequencies, type Preset, type PosencErrorCode,
+} from 'posenc';
+
+async function main(): Promise<void> {
+  const { simd }: { simd: boolean } = await init();
+  const pe: Float32Array = sinusoidal({ length: 10, dim: 4 });
+  const layout: Layout = 'split';
+  const frequencies: Frequencies = 'tensor2tensor';
+  const preset: Preset = 'fairseq';
+  sinusoidal({ length: 10, dim: 4, base: 10, offset: 2, layout, frequencies });
+  sinusoidal({ length: 10, dim: 4, preset, out: new Float32Array(40) });
+  const buffer: WasmBuffer = alloc(40);
+  const same: WasmBuffer = sinusoidal({ length: 10, dim: 4, out: buffer });
+  const rows: Float32Array = sinusoidalAt([3, 7], { dim: 4 });
+  const x: Float32Array = addSinusoidal(new Float32Array(80), { length: 10, dim: 4, scale: Math.sqrt(4) });
+  addTable(x, pe, { length: 10, dim: 4, offset: 0 });
+  const slopes: Float32Array = alibiSlopes(12);
+  alibiBias({ heads: 12, queryLength: 4, keyLength: 9, causal: true });
+  const read = readTable(new Uint8Array(0), { name: 'model.embed_positions.weight' });
+  resampleTable(read.table, { dim: read.dim, newRows: 2 * read.rows });
+  const q: Float32Array = rope(new Float32Array(2 * 4 * 8), { length: 2, heads: 4, headDim: 8, layout: 'interleaved',
+    scaling: { rope_type: 'llama3', factor: 8, low_freq_factor: 1, high_freq_factor: 4, original_max_position_embeddings: 8192 } });
+  const scaled = ropeFrequencies({ headDim: 8, scaling: { rope_type: 'linear', factor: 2 } });
+  const w: Float64Array = scaled.frequencies;
+  console.log(q, w, scaled.attentionFactor + 1);
+  const other = await instantiate({ simd: false });
+  other.sinusoidal({ length: 1, dim: 2 });
+  same.free();
+  try {
+    sinusoidal({ length: 1, dim: 3 });
+  } catch (error) {
+    if (error instanceof PosencError) {
+      const code: PosencErrorCode = error.code;
+      console.log(code, error.argument, simd, rows, slopes);
+    }
+  }
+  // @ts-expect-error: layout is 'interleaved' or 'split'
+  sinusoidal({ length: 1, dim: 2, layout: 'halves' });
+  // @ts-expect-error: an unknown preset
+  sinusoidal({ length: 1, dim: 2, preset: 'bert' });
+  // @ts-expect-error: length is required
+  sinusoidal({ dim: 2 });
+  // @ts-expect-error: positions are numbers
+  sinusoidalAt(['a'], { dim: 2 });
+}
+
+void main();
