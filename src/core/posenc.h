@@ -331,15 +331,14 @@ pe_status pe_rope(const pe_rotary *rope, float *x, size_t x_count, uint32_t leng
  *
  * FLOAT16 and BFLOAT16 values are rounded once, to nearest with ties to even,
  * directly from that float64 (never through float32, which would round twice).
- * The float64 value is within 1e-12 of exact for positions below 2^24 (the
+ * The float64 value is within 1e-12 of exact for positions below 2^31 (the
  * recurrence's bound, kernels.h; 4e-13 is the largest error measured), so each
  * output is the correctly rounded exact value unless the exact value lies
  * within 1e-12 of a midpoint between two neighbours (for values near 1, one
  * in about 10^8 for float16 and 10^9 for bfloat16); then it is one of the
  * two. Either way it is within half an ulp plus 1e-12 of exact: half an ulp
- * is 2^-12 (float16) or 2^-9 (bfloat16) just below 1. Positions from 2^24 on
- * add what pe_table's header states (p * 2^-52). Same bits on every build,
- * for every position source. */
+ * is 2^-12 (float16) or 2^-9 (bfloat16) just below 1. Same bits on every
+ * build, for every position source. */
 typedef enum pe_dtype {
     PE_DTYPE_FLOAT32 = 0,  /* float: pe_plan_table */
     PE_DTYPE_FLOAT16 = 1,  /* uint16_t: 1 sign, 5 exponent, 10 fraction bits */
