@@ -75,7 +75,7 @@ int main(int argc, char **argv) {
             fprintf(stderr, "native_bench: bad job '%s' (table:LENGTH:DIM[:dump] or add:BATCH:LENGTH:DIM)\n", argv[argi]);
             return 2;
         }
-        ctx c = {&job, {job.dim, 10000.0, PE_LAYOUT_INTERLEAVED}, NULL, NULL, NULL, 0, 0, NULL, 0};
+        ctx c = {&job, {job.dim, 10000.0, PE_LAYOUT_INTERLEAVED, PE_FREQ_PAPER}, NULL, NULL, NULL, 0, 0, NULL, 0};
         pe_status st = pe_scratch_size(job.dim, &c.scratch_bytes);
         if (st != PE_OK) die("pe_scratch_size", st);
         c.scratch = alloc_or_die(c.scratch_bytes ? c.scratch_bytes : 1);

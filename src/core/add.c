@@ -2,9 +2,9 @@
 #include "check.h"
 #include "kernels.h"
 
-/* PE is made a tile of rows at a time (kernels.h: PE_TILE_FLOATS) and added to
- * every batch item while the tile is hot in cache: the table is computed once
- * per call and never stored whole. */
+/* PE is made a tile of rows at a time (kernels.h: PE_TILE_FLOATS; a tile may
+ * span several blocks) and added to every batch item while the tile is in
+ * cache: the table is computed once per call and never stored whole. */
 pe_status pe_plan_add(pe_plan *plan, float *x, size_t x_count, uint32_t offset, uint32_t length,
                       float scale) {
     pe_status st = pe_check_plan(plan);
@@ -17,16 +17,23 @@ pe_status pe_plan_add(pe_plan *plan, float *x, size_t x_count, uint32_t offset, 
     const pe_kernel_set *k = pe_current_kernels();
     const size_t dim = plan->dim, slab = (size_t)length * dim, batch = x_count / slab;
     const uint32_t end = offset + length;
+    uint32_t filled = 0, tile_at = offset; /* rows in the tile, and the position of its first */
     for (uint32_t p0 = offset - offset % PE_BLOCK_ROWS; p0 < end; p0 += PE_BLOCK_ROWS) {
         uint32_t first = p0 < offset ? offset - p0 : 0;
         uint32_t last = end - p0 < PE_BLOCK_ROWS ? end - p0 : PE_BLOCK_ROWS;
         pe_plan_seek(plan, k, p0);
         if (first) k->recur(plan, first, NULL, 0);
-        for (uint32_t n = first; n < last; n += plan->tile_rows) {
-            uint32_t g = last - n < plan->tile_rows ? last - n : plan->tile_rows;
-            k->recur(plan, g, plan->tile, dim);
-            float *rows = x + (size_t)(p0 + n - offset) * dim;
-            for (size_t b = 0; b < batch; b++) k->add(rows + b * slab, plan->tile, g * dim, scale);
+        for (uint32_t n = first; n < last;) {
+            uint32_t g = last - n < plan->tile_rows - filled ? last - n : plan->tile_rows - filled;
+            k->recur(plan, g, plan->tile + (size_t)filled * dim, dim);
+            filled += g;
+            n += g;
+            if (filled == plan->tile_rows || p0 + n == end) {
+                float *rows = x + (size_t)(tile_at - offset) * dim;
+                for (size_t b = 0; b < batch; b++) k->add(rows + b * slab, plan->tile, (size_t)filled * dim, scale);
+                tile_at += filled;
+                filled = 0;
+            }
         }
     }
     return PE_OK;

@@ -12,7 +12,7 @@ static size_t padded(size_t bytes) {
 
 uint32_t pe_tile_rows(uint32_t dim) {
     uint32_t rows = PE_TILE_FLOATS / dim;
-    rows = rows > PE_BLOCK_ROWS ? PE_BLOCK_ROWS : rows;
+    rows = rows > PE_TILE_MAX_ROWS ? PE_TILE_MAX_ROWS : rows;
     rows -= rows % PE_ROW_GROUP;
     return rows < PE_ROW_GROUP ? PE_ROW_GROUP : rows;
 }
