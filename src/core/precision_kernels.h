@@ -1,6 +1,6 @@
 /* Internal: the kernels behind reduced-precision tables (dtype.c).
  *
- *   recur_f64   the Chebyshev recurrence of recur_scalar.c / recur_simd.c,
+ *   recur_f64   the Chebyshev recurrence of recur_scalar.c / recur_simd.c (the same code),
  *               same operations in the same order, storing the float64 rows
  *               (the very values the float32 path rounds) instead of floats;
  *   narrow      float64 -> float16 or bfloat16 bit patterns, each the nearest
