@@ -5,6 +5,32 @@
 /* PE is made a tile of rows at a time (kernels.h: PE_TILE_FLOATS; a tile may
  * span several blocks) and added to every batch item while the tile is in
  * cache: the table is computed once per call and never stored whole. */
+typedef struct add_state {
+    const pe_kernel_set *k;
+    float *x;
+    size_t slab, batch;
+    uint32_t length, filled; /* rows asked; rows now in the tile */
+    float scale;
+} add_state;
+
+static void emit_into_tile(pe_plan *plan, uint32_t rows, uint32_t done, void *ctx) {
+    add_state *a = ctx;
+    const size_t dim = plan->dim;
+    while (rows) {
+        uint32_t g = rows < plan->tile_rows - a->filled ? rows : plan->tile_rows - a->filled;
+        a->k->recur(plan, g, plan->tile + (size_t)a->filled * dim, dim);
+        a->filled += g;
+        rows -= g;
+        done += g;
+        if (a->filled == plan->tile_rows || done == a->length) {
+            float *first = a->x + (size_t)(done - a->filled) * dim;
+            for (size_t b = 0; b < a->batch; b++)
+                a->k->add(first + b * a->slab, plan->tile, (size_t)a->filled * dim, a->scale);
+            a->filled = 0;
+        }
+    }
+}
+
 pe_status pe_plan_add(pe_plan *plan, float *x, size_t x_count, uint32_t offset, uint32_t length,
                       float scale) {
     pe_status st = pe_check_plan(plan);
@@ -14,28 +40,9 @@ pe_status pe_plan_add(pe_plan *plan, float *x, size_t x_count, uint32_t offset, 
     if ((st = pe_check_scale(scale)) != PE_OK) return st;
     if (x_count == 0) return PE_OK;
 
-    const pe_kernel_set *k = pe_current_kernels();
-    const size_t dim = plan->dim, slab = (size_t)length * dim, batch = x_count / slab;
-    const uint32_t end = offset + length;
-    uint32_t filled = 0, tile_at = offset; /* rows in the tile, and the position of its first */
-    for (uint32_t p0 = offset - offset % PE_BLOCK_ROWS; p0 < end; p0 += PE_BLOCK_ROWS) {
-        uint32_t first = p0 < offset ? offset - p0 : 0;
-        uint32_t last = end - p0 < PE_BLOCK_ROWS ? end - p0 : PE_BLOCK_ROWS;
-        pe_plan_seek(plan, k, p0);
-        if (first) k->recur(plan, first, NULL, 0);
-        for (uint32_t n = first; n < last;) {
-            uint32_t g = last - n < plan->tile_rows - filled ? last - n : plan->tile_rows - filled;
-            k->recur(plan, g, plan->tile + (size_t)filled * dim, dim);
-            filled += g;
-            n += g;
-            if (filled == plan->tile_rows || p0 + n == end) {
-                float *rows = x + (size_t)(tile_at - offset) * dim;
-                for (size_t b = 0; b < batch; b++) k->add(rows + b * slab, plan->tile, (size_t)filled * dim, scale);
-                tile_at += filled;
-                filled = 0;
-            }
-        }
-    }
+    const size_t slab = (size_t)length * plan->dim;
+    add_state a = {pe_current_kernels(), x, slab, x_count / slab, length, 0, scale};
+    pe_plan_walk(plan, a.k, offset, length, emit_into_tile, &a);
     return PE_OK;
 }
 

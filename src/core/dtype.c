@@ -32,19 +32,22 @@ static void emit(pe_plan *plan, const pe_precision_kernels *pk, pe_dtype dtype, 
     }
 }
 
-/* Rows offset .. offset + length - 1, block by block, as table.c's rows(). */
+typedef struct dtype_out {
+    const pe_precision_kernels *pk;
+    pe_dtype dtype;
+    unsigned char *out;
+    size_t row_bytes;
+} dtype_out;
+
+static void emit_rows(pe_plan *plan, uint32_t rows, uint32_t done, void *ctx) {
+    const dtype_out *t = ctx;
+    emit(plan, t->pk, t->dtype, rows, t->out + (size_t)done * t->row_bytes);
+}
+
+/* Rows offset .. offset + length - 1, as table.c's rows(). */
 static void rows(pe_plan *plan, pe_dtype dtype, uint32_t offset, uint32_t length, void *out) {
-    const pe_kernel_set *k = pe_current_kernels();
-    const pe_precision_kernels *pk = pe_current_precision_kernels();
-    const size_t row_bytes = (size_t)plan->dim * dtype_bytes(dtype);
-    const uint32_t end = offset + length; /* <= 2^31, checked */
-    for (uint32_t p0 = offset - offset % PE_BLOCK_ROWS; p0 < end; p0 += PE_BLOCK_ROWS) {
-        uint32_t first = p0 < offset ? offset - p0 : 0;
-        uint32_t last = end - p0 < PE_BLOCK_ROWS ? end - p0 : PE_BLOCK_ROWS;
-        pe_plan_seek(plan, k, p0);
-        if (first) k->recur(plan, first, NULL, 0);
-        emit(plan, pk, dtype, last - first, (unsigned char *)out + (size_t)(p0 + first - offset) * row_bytes);
-    }
+    dtype_out t = {pe_current_precision_kernels(), dtype, out, (size_t)plan->dim * dtype_bytes(dtype)};
+    pe_plan_walk(plan, pe_current_kernels(), offset, length, emit_rows, &t);
 }
 
 static pe_status check_out(const pe_plan *plan, size_t rows_count, const void *out, size_t out_count) {

@@ -99,6 +99,14 @@ void pe_encoding_frequencies(const pe_sinusoid *enc, double *w);
  * PE_BLOCK_ROWS), reusing the plan's running block state when it can. */
 void pe_plan_seek(pe_plan *plan, const pe_kernel_set *k, uint32_t p0);
 
+/* Positions offset .. offset + length - 1 (offset + length <= 2^31), block by
+ * block: seeks each block, runs the recurrence up to the first row asked and
+ * hands the block's rows to emit, which must advance the recurrence by `rows`
+ * (storing them as it likes); done counts the rows emitted before. */
+typedef void (*pe_emit_rows)(pe_plan *plan, uint32_t rows, uint32_t done, void *ctx);
+void pe_plan_walk(pe_plan *plan, const pe_kernel_set *k, uint32_t offset, uint32_t length, pe_emit_rows emit,
+                  void *ctx);
+
 /* The scalar loops over pairs i0.. or columns j0.., shared as the SIMD
  * kernels' tails. */
 void pe_anchor_pairs_scalar(pe_plan *plan, uint32_t a, uint32_t i0);

@@ -99,3 +99,15 @@ void pe_plan_seek(pe_plan *plan, const pe_kernel_set *k, uint32_t p0) {
     for (; plan->block_pos < p0; plan->block_pos += PE_BLOCK_ROWS) k->jump(plan);
     k->seed(plan);
 }
+
+void pe_plan_walk(pe_plan *plan, const pe_kernel_set *k, uint32_t offset, uint32_t length, pe_emit_rows emit,
+                  void *ctx) {
+    const uint32_t end = offset + length;
+    for (uint32_t p0 = offset - offset % PE_BLOCK_ROWS; p0 < end; p0 += PE_BLOCK_ROWS) {
+        uint32_t first = p0 < offset ? offset - p0 : 0;
+        uint32_t last = end - p0 < PE_BLOCK_ROWS ? end - p0 : PE_BLOCK_ROWS;
+        pe_plan_seek(plan, k, p0);
+        if (first) k->recur(plan, first, NULL, 0);
+        emit(plan, last - first, p0 + first - offset, ctx);
+    }
+}

@@ -42,16 +42,20 @@ pe_status pe_plan_init_frequencies(uint32_t dim, pe_layout layout, const double 
     return PE_OK;
 }
 
-/* Rows offset .. offset + length - 1 into out, block by block. */
+typedef struct table_out {
+    const pe_kernel_set *k;
+    float *out;
+} table_out;
+
+static void emit_float32(pe_plan *plan, uint32_t rows, uint32_t done, void *ctx) {
+    const table_out *t = ctx;
+    t->k->recur(plan, rows, t->out + (size_t)done * plan->dim, plan->dim);
+}
+
+/* Rows offset .. offset + length - 1 into out. */
 static void rows(pe_plan *plan, const pe_kernel_set *k, uint32_t offset, uint32_t length, float *out) {
-    const uint32_t end = offset + length; /* <= 2^31, checked */
-    for (uint32_t p0 = offset - offset % PE_BLOCK_ROWS; p0 < end; p0 += PE_BLOCK_ROWS) {
-        uint32_t first = p0 < offset ? offset - p0 : 0;
-        uint32_t last = end - p0 < PE_BLOCK_ROWS ? end - p0 : PE_BLOCK_ROWS;
-        pe_plan_seek(plan, k, p0);
-        if (first) k->recur(plan, first, NULL, 0);
-        k->recur(plan, last - first, out + (size_t)(p0 + first - offset) * plan->dim, plan->dim);
-    }
+    table_out t = {k, out};
+    pe_plan_walk(plan, k, offset, length, emit_float32, &t);
 }
 
 static pe_status check_out(const pe_plan *plan, size_t rows_count, const float *out, size_t out_count) {
