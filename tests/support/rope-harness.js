@@ -1,7 +1,7 @@
 // Runs RoPE requests through build/test/harness (or harness-asan) in serve
 // mode: one process for a whole sweep. See "RoPE" at the top of
 // tests/native/harness.c for the request format.
-import { spawnSync } from 'node:child_process';
+import { serve } from './native-harness.js';
 import { checkScaling } from '../../src/js/rope-scaling.js';
 
 const bytes = (typed) => Buffer.from(typed.buffer, typed.byteOffset, typed.byteLength);
@@ -23,38 +23,19 @@ function words(c) {
 
 // cases: { ...rope case, x: Float32Array, positions?: number[] } -> the rotated x of each.
 // { frequencies: true } instead of x asks for the frequencies: Float64Array (w..., attention factor).
+function encode(c) {
+    const [geometry, scaling] = words(c);
+    if (c.frequencies) {
+        const pairs = (c.rotaryDim ?? c.headDim) / 2;
+        return [[`ropefreq ${geometry} ${scaling}\n`], 2 * (pairs + 1)]; // float64s, in 4-byte words
+    }
+    const positions = c.positions ? Uint32Array.from(c.positions) : new Uint32Array(0);
+    return [[`rope ${geometry} ${scaling} ${c.x.length} ${positions.length}\n`, bytes(c.x), bytes(positions)], c.x.length];
+}
+
 export function serveRope(binary, kernels, cases) {
-    const parts = [];
-    for (const c of cases) {
-        const [geometry, scaling] = words(c);
-        if (c.frequencies) {
-            parts.push(Buffer.from(`ropefreq ${geometry} ${scaling}\n`));
-            continue;
-        }
-        const positions = c.positions ? Uint32Array.from(c.positions) : new Uint32Array(0);
-        parts.push(Buffer.from(`rope ${geometry} ${scaling} ${c.x.length} ${positions.length}\n`), bytes(c.x), bytes(positions));
-    }
-    const run = spawnSync(binary, ['serve', kernels], {
-        input: Buffer.concat(parts),
-        maxBuffer: 1 << 30,
-        env: { ...process.env, ASAN_OPTIONS: 'detect_leaks=1:abort_on_error=0' },
-    });
-    const stderr = run.stderr ? run.stderr.toString() : '';
-    if (run.error) throw run.error;
-    if (run.status !== 0 || stderr) throw new Error(`${binary} serve ${kernels} exited ${run.status}: ${stderr.slice(0, 4000)}`);
-    const out = run.stdout;
-    const results = [];
-    let at = 0;
-    for (const c of cases) {
-        const n = out.readUInt32LE(at);
-        at += 4;
-        const copy = out.buffer.slice(out.byteOffset + at, out.byteOffset + at + 4 * n);
-        results.push(c.frequencies ? new Float64Array(copy) : new Float32Array(copy));
-        if (!c.frequencies && n !== c.x.length) throw new Error(`rope request: ${n} floats back, expected ${c.x.length}`);
-        at += 4 * n;
-    }
-    if (at !== out.length) throw new Error(`${out.length - at} unexpected trailing bytes from the harness`);
-    return results;
+    return serve(binary, kernels, cases, encode)
+        .map((words32, k) => (cases[k].frequencies ? new Float64Array(words32.buffer, words32.byteOffset, words32.length / 2) : words32));
 }
 
 // The options object rope() takes for a case.
