@@ -3,7 +3,7 @@
 import { PosencError, refuse } from './errors.js';
 import { checkOptions, MAX_POSITION } from './validate.js';
 import { WasmBuffer, pointerOf } from './wasm-buffer.js';
-import { wasmCalls, checkOut, checkAttached } from './learned-wasm.js';
+import { checkOut, checkAttached } from './wasm-calls.js';
 
 export const MAX_HEADS = 65536;
 const CHUNK_FLOATS = 65536; // rows of bias made per call when they travel to a JS array
@@ -43,7 +43,7 @@ function checkQueryOffset(offset, queryLength, keyLength) {
 
 /** alibiSlopes and alibiBias bound to one instance's wasm (see instance.js). */
 export function alibiMethods(state) {
-  const calls = wasmCalls(state);
+  const calls = state.calls;
   const { wasm } = calls;
 
   function alibiSlopes(heads) {

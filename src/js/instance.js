@@ -1,6 +1,7 @@
-// One posenc instance: a wasm module with its own memory, a persistent scratch
-// region for the core and a staging region through which JS arrays travel.
-// Nothing is written before every argument has passed its check.
+// One posenc instance: a wasm module with its own memory, and its resources
+// (wasm-calls.js: the plan cache and the staging region JS arrays travel
+// through), shared by every method module. Nothing is written before every
+// argument has passed its check.
 import { PosencError, refuse, describe } from './errors.js';
 import { checkOptions, checkDim, checkSpan, checkBase, checkLayout, checkScale, checkPositions } from './validate.js';
 import { WasmBuffer, pointerOf } from './wasm-buffer.js';
@@ -12,19 +13,9 @@ import { resampleMethods } from './learned-resample.js';
 import { precisionMethods, dtypeCode } from './precision.js'; // float16/bfloat16 tables, recipes
 import { sinusoidal2dMethods } from './sinusoidal2d.js';
 import { ropeMethods } from './rope.js'; // RoPE: rope(), ropeFrequencies()
+import { wasmCalls, STAGING_BYTES, MAX_WASM_BYTES, align16 } from './wasm-calls.js';
 
-// Chunk size: big enough to amortise a call, small enough for caches. Chunks of
-// sinusoids hold at least one 64-position block (so staging grows past this for
-// dim > 1024): a chunk starting inside a block pays for fresh sin/cos seeds.
-const STAGING_BYTES = 256 * 1024;
-const MAX_WASM_BYTES = 2 ** 32 - 2 ** 20; // wasm32 memory is 4 GiB, minus room for the stack and data
 const FLOAT = 4;
-
-// C status -> PosencError code (the backstop behind the JS checks).
-const STATUS_CODES = ['OK', 'BAD_BUFFER', 'BAD_DIM', 'BAD_DIM', 'BAD_BASE', 'BAD_LAYOUT', 'BAD_POSITION',
-  'BAD_SIZE', 'BAD_SIZE', 'TOO_LARGE', 'TABLE_TOO_SHORT', 'BAD_SCALE', 'TOO_LARGE', 'LOAD_FAILED', 'BAD_BUFFER'];
-
-const align16 = (bytes) => Math.ceil(bytes / 16) * 16;
 
 /**
  * @param {{simd?: boolean, wasm?: unknown}} [options]
@@ -36,16 +27,20 @@ export async function instantiate(options) {
   // Views are checked against memory.buffer where they are used, so growth needs no bookkeeping here.
   state.exports = await loadExports(o, () => {});
   state.memory = state.exports.memory;
+  state.calls = wasmCalls(state);
   return createInstance(state);
 }
 
 function createInstance(state) {
   const wasm = state.exports;
   const memory = state.memory;
-  let scratch = 0;
-  let scratchBytes = 0;
+  const { malloc, check, plan: ensurePlan } = state.calls;
+  // The shared staging region, as local names: ensureStaging(bytes) then staging, stagingBytes.
   let staging = 0;
   let stagingBytes = 0;
+  function ensureStaging(bytes) {
+    ({ at: staging, bytes: stagingBytes } = state.calls.staging(bytes));
+  }
 
   // Whole-memory views, remade whenever memory has grown (growth detaches them).
   let heapBuffer = null;
@@ -66,57 +61,6 @@ function createInstance(state) {
     const from = pointer >>> 2;
     if (count <= 64) for (let i = 0; i < count; i++) target[at + i] = heapF32[from + i];
     else target.set(heapF32.subarray(from, from + count), at);
-  }
-
-  function malloc(bytes, what) {
-    if (bytes > MAX_WASM_BYTES) {
-      throw new PosencError('TOO_LARGE', `${what} needs ${bytes} bytes; wasm32 memory holds at most 4 GiB`, what, bytes);
-    }
-    const pointer = wasm.pe_malloc(Math.max(16, bytes)) >>> 0;
-    if (pointer === 0) {
-      throw new PosencError('TOO_LARGE', `${what} needs ${bytes} bytes and wasm memory cannot grow that much`, what, bytes);
-    }
-    return pointer;
-  }
-
-  // The plan for the last (dim, base, layout, frequencies): the core's
-  // per-encoding constants, built once and reused by every call with the same
-  // encoding.
-  let planKey = '';
-  function ensurePlan(dim, base, layout, frequencies) {
-    const key = `${dim} ${base} ${layout} ${frequencies}`;
-    if (key === planKey) return scratch;
-    const bytes = wasm.pe_wasm_scratch_size(dim) >>> 0;
-    if (bytes > scratchBytes || scratch === 0) {
-      const pointer = malloc(bytes, 'plan');
-      if (scratch !== 0) wasm.pe_free(scratch);
-      scratch = pointer;
-      scratchBytes = Math.max(16, bytes);
-    }
-    planKey = '';
-    check(wasm.pe_wasm_plan_init(dim, base, layout, frequencies, scratch, scratchBytes));
-    planKey = key;
-    return scratch;
-  }
-
-  function ensureStaging(bytes) {
-    bytes = Math.max(STAGING_BYTES, align16(bytes));
-    if (bytes <= stagingBytes) return;
-    const pointer = malloc(bytes, 'staging');
-    if (staging !== 0) wasm.pe_free(staging);
-    staging = pointer;
-    stagingBytes = bytes;
-  }
-
-  function check(status) {
-    if (status === 0) return;
-    const text = cString(wasm.pe_wasm_status_str(status) >>> 0);
-    throw new PosencError(STATUS_CODES[status] ?? 'BAD_BUFFER', `posenc core refused the call: ${text} (status ${status})`);
-  }
-
-  function cString(pointer) {
-    const bytes = new Uint8Array(memory.buffer, pointer);
-    return new TextDecoder().decode(bytes.subarray(0, bytes.indexOf(0)));
   }
 
   /** A Float32Array argument of exactly `count` floats, or a BAD_BUFFER / BAD_SIZE refusal. */

@@ -3,12 +3,12 @@
 import { PosencError, refuse } from './errors.js';
 import { checkOptions, checkDim, MAX_POSITION } from './validate.js';
 import { WasmBuffer, pointerOf } from './wasm-buffer.js';
-import { wasmCalls, checkOut, checkAttached } from './learned-wasm.js';
+import { checkOut, checkAttached } from './wasm-calls.js';
 
 const FLOAT = 4;
 
 export function resampleMethods(state) {
-  const calls = wasmCalls(state);
+  const calls = state.calls;
   const { wasm } = calls;
 
   function resampleTable(table, options) {

@@ -1,19 +1,17 @@
 // Reduced precision (posenc.h, pe_dtype): sinusoidal tables as float16 or
 // bfloat16 bit patterns, each rounded once from the core's float64 value; the
 // naive recipes other code uses (pe_recipe), for comparison; and rounding any
-// float64 to those formats. This module keeps its own plan and staging in the
-// instance's wasm memory, next to instance.js's.
+// float64 to those formats. The plan and staging are the instance's
+// (wasm-calls.js).
 import { PosencError, refuse } from './errors.js';
 import { checkDim, checkSpan, checkBase, checkLayout, checkPositions, checkOptions } from './validate.js';
 import { resolveConvention } from './presets.js';
 import { forEachChunk, BLOCK } from './chunks.js';
 import { WasmBuffer, pointerOf } from './wasm-buffer.js';
-import { wasmCalls } from './learned-wasm.js';
 import { halfToFloatBits } from './learned-decode.js';
 
 const DTYPES = { float32: 0, float16: 1, bfloat16: 2 };
 const RECIPES = { 'float32-angle': 0, float16: 1, bfloat16: 2 };
-const STAGING_BYTES = 128 * 1024;
 const HALF = 2;
 const FLOAT = 4;
 
@@ -49,54 +47,14 @@ function checkBitsOut(out, count, shape, code) {
   return out;
 }
 
-// C status -> PosencError code (the backstop behind the JS checks).
-export const STATUS_CODES = { 1: 'BAD_BUFFER', 2: 'BAD_DIM', 3: 'BAD_DIM', 4: 'BAD_BASE', 5: 'BAD_LAYOUT', 6: 'BAD_POSITION',
-  7: 'BAD_SIZE', 9: 'TOO_LARGE', 12: 'TOO_LARGE', 14: 'BAD_BUFFER', 17: 'BAD_FREQUENCIES', 21: 'BAD_DTYPE', 22: 'BAD_RECIPE',
-  23: 'BAD_DIM' };
-
 export function precisionMethods(state) {
-  const calls = wasmCalls(state);
-  const { wasm } = calls;
-  let plan = 0;
-  let planBytes = 0;
-  let planKey = '';
+  const calls = state.calls;
+  const { wasm, check, plan: ensurePlan } = calls;
+  // The shared staging region, as local names: ensureStaging(bytes) then staging, stagingBytes.
   let staging = 0;
   let stagingBytes = 0;
-
-  function check(status) {
-    if (status === 0) return;
-    try {
-      calls.check(status);
-    } catch (error) {
-      error.code = STATUS_CODES[status] ?? error.code;
-      throw error;
-    }
-  }
-
-  // One plan for the last encoding asked for here (see instance.js's ensurePlan).
-  function ensurePlan(dim, base, layout, frequencies) {
-    const key = `${dim} ${base} ${layout} ${frequencies}`;
-    if (key === planKey) return plan;
-    const bytes = wasm.pe_wasm_scratch_size(dim) >>> 0;
-    if (bytes > planBytes) {
-      const pointer = calls.malloc(bytes, 'plan');
-      calls.free(plan);
-      plan = pointer;
-      planBytes = bytes;
-    }
-    planKey = '';
-    check(wasm.pe_wasm_plan_init(dim, base, layout, frequencies, plan, planBytes));
-    planKey = key;
-    return plan;
-  }
-
   function ensureStaging(bytes) {
-    bytes = Math.max(STAGING_BYTES, Math.ceil(bytes / 16) * 16);
-    if (bytes <= stagingBytes) return;
-    const pointer = calls.malloc(bytes, 'staging');
-    calls.free(staging);
-    staging = pointer;
-    stagingBytes = bytes;
+    ({ at: staging, bytes: stagingBytes } = calls.staging(bytes));
   }
 
   const halves = (pointer, count) => new Uint16Array(state.memory.buffer, pointer, count);

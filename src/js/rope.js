@@ -6,17 +6,11 @@
 import { PosencError, refuse } from './errors.js';
 import { checkOptions, checkSpan, checkPositions } from './validate.js';
 import { WasmBuffer, pointerOf } from './wasm-buffer.js';
-import { wasmCalls } from './learned-wasm.js';
 import { forEachChunk } from './chunks.js';
 import { checkRopeOptions, checkRotary, checkSequenceLength, ropeSpec, SPEC_LENGTH } from './rope-options.js';
 
 const FLOAT = 4;
 const STAGING_FLOATS = 65536; // a JS-array x travels through wasm in chunks of about 256 KiB
-
-// C status -> PosencError code (the backstop behind the JS checks).
-const CODES = { 1: 'BAD_BUFFER', 2: 'BAD_DIM', 3: 'BAD_DIM', 4: 'BAD_BASE', 5: 'BAD_LAYOUT', 6: 'BAD_POSITION',
-  7: 'BAD_SIZE', 8: 'BAD_SIZE', 9: 'TOO_LARGE', 12: 'TOO_LARGE', 15: 'BAD_HEADS', 18: 'BAD_ROTARY_DIM',
-  19: 'BAD_SCALING', 20: 'BAD_ORDER' };
 
 /** Rows with a position: positions given (length = positions.length) or offset + row. */
 function checkRows(o) {
@@ -37,20 +31,14 @@ function checkRows(o) {
 }
 
 export function ropeMethods(state) {
-  const calls = wasmCalls(state);
-  const { wasm } = calls;
+  const calls = state.calls;
+  const { wasm, check } = calls;
   let spec = 0; // SPEC_LENGTH doubles, then room for one more (ropeFrequencies' attention factor)
-  let scratch = 0;
+  let scratch = 0; // pe_rope's own scratch: its size follows the spec
   let scratchBytes = 0;
+  // The shared staging region, as local names: ensureStaging(bytes) then staging, stagingBytes.
   let staging = 0;
   let stagingBytes = 0;
-
-  function check(status) {
-    if (status === 0) return;
-    const bytes = new Uint8Array(state.memory.buffer, wasm.pe_wasm_status_str(status) >>> 0);
-    const text = new TextDecoder().decode(bytes.subarray(0, bytes.indexOf(0)));
-    throw new PosencError(CODES[status] ?? 'BAD_BUFFER', `posenc core refused the call: ${text} (status ${status})`);
-  }
 
   function writeSpec(values) {
     if (spec === 0) spec = calls.malloc((SPEC_LENGTH + 1) * 8, 'rope spec');
@@ -69,11 +57,7 @@ export function ropeMethods(state) {
   }
 
   function ensureStaging(bytes) {
-    if (bytes <= stagingBytes) return;
-    const pointer = calls.malloc(bytes, 'rope staging');
-    calls.free(staging);
-    staging = pointer;
-    stagingBytes = bytes;
+    ({ at: staging, bytes: stagingBytes } = calls.staging(bytes));
   }
 
   function rope(x, options) {

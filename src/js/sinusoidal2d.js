@@ -5,8 +5,7 @@
 import { PosencError, refuse } from './errors.js';
 import { checkOptions, checkBase, MAX_DIM, MAX_POSITION } from './validate.js';
 import { WasmBuffer, pointerOf } from './wasm-buffer.js';
-import { wasmCalls, checkOut, checkAttached } from './learned-wasm.js';
-import { STATUS_CODES } from './precision.js';
+import { checkOut, checkAttached } from './wasm-calls.js';
 
 const FLOAT = 4;
 
@@ -25,18 +24,8 @@ function checkDim2d(dim) {
 }
 
 export function sinusoidal2dMethods(state) {
-  const calls = wasmCalls(state);
-  const { wasm } = calls;
-
-  function check(status) {
-    if (status === 0) return;
-    try {
-      calls.check(status);
-    } catch (error) {
-      error.code = STATUS_CODES[status] ?? error.code;
-      throw error;
-    }
-  }
+  const calls = state.calls;
+  const { wasm, check } = calls;
 
   function sinusoidal2d(options) {
     const o = checkOptions(options, ['height', 'width', 'dim', 'base', 'clsToken', 'out'], 'sinusoidal2d');

@@ -1,26 +1,35 @@
-// Calls into one instance's wasm for the ALiBi and learned-table methods
-// (alibi.js, learned-resample.js): short-lived buffers, fresh views, and the
-// C status as a PosencError. Every view is made after the last allocation of
-// a call, since growing memory detaches earlier ones.
+// One instance's wasm resources, made once per instance and shared by every
+// method module: allocation, fresh views, the core's status as a PosencError,
+// the plan cache and the staging region JS arrays travel through. Every view is
+// made after the last allocation of a call, since growing memory detaches
+// earlier ones.
 import { PosencError, refuse } from './errors.js';
 import { WasmBuffer } from './wasm-buffer.js';
 
-const MAX_WASM_BYTES = 2 ** 32 - 2 ** 20; // as instance.js: wasm32 memory, minus room for stack and data
+export const MAX_WASM_BYTES = 2 ** 32 - 2 ** 20; // wasm32 memory is 4 GiB, minus room for the stack and data
+// Staging: big enough to amortise a call, small enough for caches.
+export const STAGING_BYTES = 256 * 1024;
 
-// C status -> PosencError code, for the statuses these calls can return (the
-// backstop behind the JS checks).
-const CODES = { 1: 'BAD_BUFFER', 3: 'BAD_DIM', 6: 'BAD_OFFSET', 7: 'BAD_SIZE', 10: 'TABLE_TOO_SHORT', 12: 'TOO_LARGE',
-  15: 'BAD_HEADS', 16: 'BAD_BUFFER' };
+// pe_status (posenc.h) -> PosencError code: the backstop behind the JS checks.
+const CODES = ['OK', 'BAD_BUFFER', 'BAD_DIM', 'BAD_DIM', 'BAD_BASE', 'BAD_LAYOUT', 'BAD_POSITION', 'BAD_SIZE',
+  'BAD_SIZE', 'TOO_LARGE', 'TABLE_TOO_SHORT', 'BAD_SCALE', 'TOO_LARGE', 'LOAD_FAILED', 'BAD_BUFFER', 'BAD_HEADS',
+  'BAD_BUFFER', 'BAD_FREQUENCIES', 'BAD_ROTARY_DIM', 'BAD_SCALING', 'BAD_ORDER', 'BAD_DTYPE', 'BAD_RECIPE', 'BAD_DIM'];
+
+export const align16 = (bytes) => Math.ceil(bytes / 16) * 16;
 
 export function wasmCalls(state) {
   const wasm = state.exports;
+  let plan = 0;
+  let planBytes = 0;
+  let planKey = '';
+  const staging = { at: 0, bytes: 0 };
 
   function cString(pointer) {
     const bytes = new Uint8Array(state.memory.buffer, pointer);
     return new TextDecoder().decode(bytes.subarray(0, bytes.indexOf(0)));
   }
 
-  return {
+  const calls = {
     wasm,
 
     /** bytes of wasm memory (16-aligned), or TOO_LARGE naming `what`. */
@@ -46,7 +55,40 @@ export function wasmCalls(state) {
       const text = cString(wasm.pe_wasm_status_str(status) >>> 0);
       throw new PosencError(CODES[status] ?? 'BAD_BUFFER', `posenc core refused the call: ${text} (status ${status})`);
     },
+
+    /**
+     * The plan for (dim, base, layout, frequencies): the core's per-encoding
+     * constants, built once and reused while calls keep the same encoding.
+     */
+    plan(dim, base, layout, frequencies) {
+      const key = `${dim} ${base} ${layout} ${frequencies}`;
+      if (key === planKey) return plan;
+      const bytes = wasm.pe_wasm_scratch_size(dim) >>> 0;
+      if (bytes > planBytes) {
+        const pointer = calls.malloc(bytes, 'plan');
+        calls.free(plan);
+        plan = pointer;
+        planBytes = bytes;
+      }
+      planKey = '';
+      calls.check(wasm.pe_wasm_plan_init(dim, base, layout, frequencies, plan, planBytes));
+      planKey = key;
+      return plan;
+    },
+
+    /** The staging region, grown to at least `bytes`: { at, bytes }. */
+    staging(bytes) {
+      bytes = Math.max(STAGING_BYTES, align16(bytes));
+      if (bytes > staging.bytes) {
+        const pointer = calls.malloc(bytes, 'staging');
+        calls.free(staging.at);
+        staging.at = pointer;
+        staging.bytes = bytes;
+      }
+      return staging;
+    },
   };
+  return calls;
 }
 
 /** A new Float32Array of count floats, or TOO_LARGE. */
