@@ -3,11 +3,10 @@
 // through), shared by every method module. Nothing is written before every
 // argument has passed its check.
 import { PosencError, refuse, describe } from './errors.js';
-import { checkOptions, checkDim, checkSpan, checkBase, checkLayout, checkScale, checkPositions } from './validate.js';
+import { checkOptions, checkDim, checkSpan, checkScale, checkPositions, checkEncoding } from './validate.js';
 import { WasmBuffer, pointerOf } from './wasm-buffer.js';
 import { forEachChunk, BLOCK } from './chunks.js';
 import { loadExports } from './loader.js';
-import { resolveConvention } from './presets.js';
 import { alibiMethods } from './alibi.js'; // ALiBi and learned tables: methods in their own modules
 import { resampleMethods } from './learned-resample.js';
 import { precisionMethods, dtypeCode } from './precision.js'; // float16/bfloat16 tables, recipes
@@ -111,15 +110,11 @@ function createInstance(state) {
     const o = checkOptions(options, ['length', 'dim', 'base', 'offset', 'layout', 'out', 'preset', 'frequencies', 'dtype'], 'sinusoidal');
     const dtype = dtypeCode(o.dtype);
     if (dtype !== 0) return precision.table(o, dtype);
-    const convention = resolveConvention(o);
-    const dim = checkDim(o.dim);
-    const [length, offset] = checkSpan(o.length, o.offset);
-    const base = checkBase(o.base);
-    const layout = checkLayout(convention.layout);
+    const { dim, length, offset, base, layout, frequencies } = checkEncoding(o, true);
     const count = length * dim;
     const shape = `length·dim = ${length}·${dim} = ${count} floats`;
     const fresh = o.out === undefined ? newTable(count) : null; // a refused size allocates nothing
-    const planAt = ensurePlan(dim, base, layout, convention.frequencies);
+    const planAt = ensurePlan(dim, base, layout, frequencies);
     if (o.out instanceof WasmBuffer) {
       const pointer = pointerOf(o.out, state, 'out');
       checkBufferLength(o.out, 'out', count, shape);
@@ -139,16 +134,13 @@ function createInstance(state) {
     const o = checkOptions(options, ['dim', 'base', 'layout', 'out', 'preset', 'frequencies', 'dtype'], 'sinusoidalAt');
     const dtype = dtypeCode(o.dtype);
     if (dtype !== 0) return precision.tableAt(positions, o, dtype);
-    const convention = resolveConvention(o);
-    const dim = checkDim(o.dim);
-    const base = checkBase(o.base);
-    const layout = checkLayout(convention.layout);
+    const { dim, base, layout, frequencies } = checkEncoding(o, false);
     const inWasm = positions instanceof WasmBuffer;
     const count = inWasm ? (pointerOf(positions, state, 'positions'), positions.length) : checkPositions(positions);
     const total = count * dim;
     const shape = `positions.length·dim = ${count}·${dim} = ${total} floats`;
     const fresh = o.out === undefined ? newTable(total) : null;
-    const planAt = ensurePlan(dim, base, layout, convention.frequencies);
+    const planAt = ensurePlan(dim, base, layout, frequencies);
     ensureStaging(16 + (dim + 1) * FLOAT);
     const list = inWasm ? positions.array : positions; // a view made after any growth
     if (inWasm) checkPositions(list);
@@ -211,13 +203,9 @@ function createInstance(state) {
 
   function addSinusoidal(x, options) {
     const o = checkOptions(options, ['length', 'dim', 'base', 'offset', 'layout', 'scale', 'preset', 'frequencies'], 'addSinusoidal');
-    const convention = resolveConvention(o);
-    const dim = checkDim(o.dim);
-    const [length, offset] = checkSpan(o.length, o.offset);
-    const base = checkBase(o.base);
-    const layout = checkLayout(convention.layout);
+    const { dim, length, offset, base, layout, frequencies } = checkEncoding(o, true);
     const scale = checkScale(o.scale);
-    const planAt = ensurePlan(dim, base, layout, convention.frequencies);
+    const planAt = ensurePlan(dim, base, layout, frequencies);
     if (x instanceof WasmBuffer) {
       const pointer = pointerOf(x, state, 'x');
       if (batchOf(x, length, dim) !== 0) {

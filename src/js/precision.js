@@ -4,8 +4,7 @@
 // float64 to those formats. The plan and staging are the instance's
 // (wasm-calls.js).
 import { PosencError, refuse } from './errors.js';
-import { checkDim, checkSpan, checkBase, checkLayout, checkPositions, checkOptions } from './validate.js';
-import { resolveConvention } from './presets.js';
+import { checkPositions, checkOptions, checkEncoding } from './validate.js';
 import { forEachChunk, BLOCK } from './chunks.js';
 import { WasmBuffer, pointerOf } from './wasm-buffer.js';
 import { halfToFloatBits } from './learned-decode.js';
@@ -61,14 +60,10 @@ export function precisionMethods(state) {
 
   /** sinusoid({ ..., dtype }) for a 16-bit dtype (instance.js forwards here). */
   function table(o, code) {
-    const convention = resolveConvention(o);
-    const dim = checkDim(o.dim);
-    const [length, offset] = checkSpan(o.length, o.offset);
-    const base = checkBase(o.base);
-    const layout = checkLayout(convention.layout);
+    const { dim, length, offset, base, layout, frequencies } = checkEncoding(o, true);
     const count = length * dim;
     const out = checkBitsOut(o.out, count, `length·dim = ${length}·${dim} = ${count} elements`, code);
-    const planAt = ensurePlan(dim, base, layout, convention.frequencies);
+    const planAt = ensurePlan(dim, base, layout, frequencies);
     ensureStaging(BLOCK * dim * HALF);
     checkBitsOut(out, count, `length·dim = ${length}·${dim} = ${count} elements`, code); // a view of wasm memory may have detached
     forEachChunk(offset, length, Math.floor(stagingBytes / (dim * HALF)), (start, rows) => {
@@ -80,16 +75,13 @@ export function precisionMethods(state) {
 
   /** sinusoidalAt(positions, { ..., dtype }) for a 16-bit dtype. */
   function tableAt(positions, o, code) {
-    const convention = resolveConvention(o);
-    const dim = checkDim(o.dim);
-    const base = checkBase(o.base);
-    const layout = checkLayout(convention.layout);
+    const { dim, base, layout, frequencies } = checkEncoding(o, false);
     const inWasm = positions instanceof WasmBuffer;
     const count = inWasm ? (pointerOf(positions, state, 'positions'), positions.length) : checkPositions(positions);
     const total = count * dim;
     const shape = `positions.length·dim = ${count}·${dim} = ${total} elements`;
     const out = checkBitsOut(o.out, total, shape, code);
-    const planAt = ensurePlan(dim, base, layout, convention.frequencies);
+    const planAt = ensurePlan(dim, base, layout, frequencies);
     ensureStaging(16 + (dim * HALF + FLOAT));
     const list = inWasm ? positions.array : positions; // a view made after any growth
     if (inWasm) checkPositions(list);
@@ -113,11 +105,7 @@ export function precisionMethods(state) {
     if (typeof o.recipe !== 'string' || !Object.hasOwn(RECIPES, o.recipe)) {
       refuse('BAD_RECIPE', 'recipe', "'float32-angle', 'float16' or 'bfloat16'", o.recipe);
     }
-    const convention = resolveConvention(o);
-    const dim = checkDim(o.dim);
-    const [length, offset] = checkSpan(o.length, o.offset);
-    const base = checkBase(o.base);
-    const layout = checkLayout(convention.layout);
+    const { dim, length, offset, base, layout, frequencies } = checkEncoding(o, true);
     const count = length * dim;
     let out;
     try {
@@ -125,7 +113,7 @@ export function precisionMethods(state) {
     } catch {
       throw new PosencError('TOO_LARGE', `the table needs ${count} floats, more than a JS Float32Array can hold; ask for fewer rows`, 'length', count);
     }
-    const planAt = ensurePlan(dim, base, layout, convention.frequencies);
+    const planAt = ensurePlan(dim, base, layout, frequencies);
     ensureStaging(dim * FLOAT);
     const rowsPerCall = Math.floor(stagingBytes / (dim * FLOAT));
     for (let first = 0; first < length; first += rowsPerCall) {

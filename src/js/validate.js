@@ -2,6 +2,7 @@
 // so a refused call leaves its inputs exactly as they were; the C status is
 // only a backstop.
 import { PosencError, refuse, describe, checkOptionKeys } from './errors.js';
+import { resolveConvention } from './presets.js';
 
 export const MAX_DIM = 65536;
 export const MAX_POSITION = 2 ** 31; // positions must be below it; offset + length may equal it
@@ -93,4 +94,18 @@ export function checkPositions(positions) {
 function badPosition(index, value) {
   throw new PosencError('BAD_POSITION',
     `positions[${index}] must be an integer from 0 to ${MAX_POSITION - 1}; got ${describe(value)}`, `positions[${index}]`, value);
+}
+
+/**
+ * The encoding options of a sinusoidal call, checked in this order (the first
+ * fault is the one reported): preset and frequencies, dim, length and offset
+ * (withSpan), base, layout.
+ */
+export function checkEncoding(o, withSpan) {
+  const convention = resolveConvention(o);
+  const dim = checkDim(o.dim);
+  const [length, offset] = withSpan ? checkSpan(o.length, o.offset) : [undefined, undefined];
+  const base = checkBase(o.base);
+  const layout = checkLayout(convention.layout);
+  return { dim, length, offset, base, layout, frequencies: convention.frequencies };
 }
