@@ -13,7 +13,7 @@ import { npyHeader, float32Bytes } from '../src/js/format.js';
 import { toyEmbedding } from '../web/src/toy-embedding.js';
 import { buildSite, launchBrowser } from './support/browser-launch.js';
 import { serveStatic } from './support/browser-server.js';
-import { allCanvases, canvasPrint, centre, open, query, redrawAfter, watchPage } from './support/browser-page.js';
+import { allCanvases, canvasPrint, centre, open, query, redrawAfter, watchPage, pressKey, typeValue } from './support/browser-page.js';
 import { generator, seedFromEnv } from './support/random.js';
 
 const pe = await instantiate();
@@ -271,20 +271,20 @@ it('malformed and oversized files give a clear message, and the page keeps worki
 it('each new control redraws its figure and updates the URL', async () => {
   await open(page, server.url);
   const steps = [
-    { what: 'window slider', param: 'cw', target: '#cmp-sin', act: () => keys('#ctl-cw-range', 'ArrowLeft') },
-    { what: 'window box', param: 'cw', target: '#cmp-sin', act: () => type('#ctl-cw', '64') },
+    { what: 'window slider', param: 'cw', target: '#cmp-sin', act: () => pressKey(page, '#ctl-cw-range', 'ArrowLeft') },
+    { what: 'window box', param: 'cw', target: '#cmp-sin', act: () => typeValue(page, '#ctl-cw', '64') },
     { what: 'RoPE q, k', param: 'qk', target: '#cmp-rope', act: () => page.selectOption('#ctl-qk', 'independent') },
-    { what: 'ALiBi heads', param: 'heads', target: '#cmp-alibi-profile canvas', act: () => type('#ctl-heads', '12') },
-    { what: 'ALiBi head', param: 'head', target: '#cmp-alibi', act: () => type('#ctl-head', '3') },
+    { what: 'ALiBi heads', param: 'heads', target: '#cmp-alibi-profile canvas', act: () => typeValue(page, '#ctl-heads', '12') },
+    { what: 'ALiBi head', param: 'head', target: '#cmp-alibi', act: () => typeValue(page, '#ctl-head', '3') },
     { what: 'causal', param: 'causal', target: '#cmp-alibi', act: () => page.uncheck('#ctl-causal') },
     { what: 'rope_type', param: 'rs', target: '#rope-bands canvas', act: () => page.selectOption('#ctl-rs', 'llama3') },
-    { what: 'factor', param: 'rf', target: '#rope-bands canvas', act: () => type('#ctl-rf', '16') },
-    { what: 'original context', param: 'rl0', target: '#rope-bands canvas', act: () => type('#ctl-rl0', '8192') },
-    { what: 'low_freq_factor', param: 'rlo', target: '#rope-bands canvas', act: () => type('#ctl-rlo', '2') },
-    { what: 'head_dim', param: 'rhd', target: '#rope-speed canvas', act: () => type('#ctl-rhd', '64') },
-    { what: 'rope_theta', param: 'rbase', target: '#rope-speed canvas', act: () => type('#ctl-rbase', '500000') },
-    { what: 'context length', param: 'rlen', target: '#rope-wavelength canvas', act: () => type('#ctl-rlen', '131072') },
-    { what: 'page d (precision)', param: 'd', target: '#precision-plot canvas', act: () => type('#ctl-d', '32') },
+    { what: 'factor', param: 'rf', target: '#rope-bands canvas', act: () => typeValue(page, '#ctl-rf', '16') },
+    { what: 'original context', param: 'rl0', target: '#rope-bands canvas', act: () => typeValue(page, '#ctl-rl0', '8192') },
+    { what: 'low_freq_factor', param: 'rlo', target: '#rope-bands canvas', act: () => typeValue(page, '#ctl-rlo', '2') },
+    { what: 'head_dim', param: 'rhd', target: '#rope-speed canvas', act: () => typeValue(page, '#ctl-rhd', '64') },
+    { what: 'rope_theta', param: 'rbase', target: '#rope-speed canvas', act: () => typeValue(page, '#ctl-rbase', '500000') },
+    { what: 'context length', param: 'rlen', target: '#rope-wavelength canvas', act: () => typeValue(page, '#ctl-rlen', '131072') },
+    { what: 'page d (precision)', param: 'd', target: '#precision-plot canvas', act: () => typeValue(page, '#ctl-d', '32') },
   ];
   for (const step of steps) {
     const before = await canvasPrint(page, step.target);
@@ -311,16 +311,6 @@ it('each new control redraws its figure and updates the URL', async () => {
   assert.is(await page.isChecked('#ctl-causal'), false);
   noProblems('controls');
 });
-
-async function keys(selector, key) {
-  await page.focus(selector);
-  await page.keyboard.press(key);
-}
-
-async function type(selector, value) {
-  await page.fill(selector, value);
-  await page.press(selector, 'Enter');
-}
 
 it('scaling choices move the RoPE bands as each type defines', async () => {
   const f = 8;
@@ -350,7 +340,7 @@ it('scaling choices move the RoPE bands as each type defines', async () => {
     assert.ok(seen[type].moved > 0 && seen[type].moved < 64, `${type} moves some pairs: ${seen[type].moved}`);
   }
   // A refused parameter set is explained, not drawn.
-  await redrawAfter(page, () => type('#ctl-rhi', '0.5'));
+  await redrawAfter(page, () => typeValue(page, '#ctl-rhi', '0.5'));
   assert.match(await page.textContent('#rope-status'), 'high_freq_factor');
   noProblems('rope scaling');
 });

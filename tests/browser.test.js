@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { instantiate } from '../src/js/index.js';
 import { buildSite, launchBrowser } from './support/browser-launch.js';
 import { serveStatic } from './support/browser-server.js';
-import { allCanvases, canvasPrint, centre, open, query, redrawAfter, watchPage } from './support/browser-page.js';
+import { allCanvases, canvasPrint, centre, open, query, redrawAfter, watchPage, pressKey, typeValue } from './support/browser-page.js';
 
 const pe = await instantiate();
 let server;
@@ -77,17 +77,17 @@ it('the static build also works from a subfolder (relative asset URLs)', async (
 it('each control redraws its figure and updates the URL', async () => {
   await open(page, server.url);
   const steps = [
-    { what: 'd slider', param: 'd', canvas: '#heatmap-canvas', act: () => keys('#ctl-d-range', 'ArrowRight') },
-    { what: 'd box', param: 'd', canvas: '#heatmap-canvas', act: () => type('#ctl-d', '96') },
-    { what: 'length slider', param: 'len', canvas: '#heatmap-canvas', act: () => keys('#ctl-len-range', 'ArrowRight') },
-    { what: 'length box', param: 'len', canvas: '#heatmap-canvas', act: () => type('#ctl-len', '300') },
-    { what: 'base slider', param: 'base', canvas: '#heatmap-canvas', act: () => keys('#ctl-base-range', 'ArrowLeft') },
-    { what: 'base box', param: 'base', canvas: '#heatmap-canvas', act: () => type('#ctl-base', '777') },
-    { what: 'offset slider', param: 'off', canvas: '#heatmap-canvas', act: () => keys('#ctl-off-range', 'ArrowRight') },
-    { what: 'offset box', param: 'off', canvas: '#heatmap-canvas', act: () => type('#ctl-off', '40') },
+    { what: 'd slider', param: 'd', canvas: '#heatmap-canvas', act: () => pressKey(page, '#ctl-d-range', 'ArrowRight') },
+    { what: 'd box', param: 'd', canvas: '#heatmap-canvas', act: () => typeValue(page, '#ctl-d', '96') },
+    { what: 'length slider', param: 'len', canvas: '#heatmap-canvas', act: () => pressKey(page, '#ctl-len-range', 'ArrowRight') },
+    { what: 'length box', param: 'len', canvas: '#heatmap-canvas', act: () => typeValue(page, '#ctl-len', '300') },
+    { what: 'base slider', param: 'base', canvas: '#heatmap-canvas', act: () => pressKey(page, '#ctl-base-range', 'ArrowLeft') },
+    { what: 'base box', param: 'base', canvas: '#heatmap-canvas', act: () => typeValue(page, '#ctl-base', '777') },
+    { what: 'offset slider', param: 'off', canvas: '#heatmap-canvas', act: () => pressKey(page, '#ctl-off-range', 'ArrowRight') },
+    { what: 'offset box', param: 'off', canvas: '#heatmap-canvas', act: () => typeValue(page, '#ctl-off', '40') },
     { what: 'layout', param: 'layout', canvas: '#heatmap-canvas', act: () => page.check('#ctl-layout-split') },
-    { what: 'p slider', param: 'p', canvas: '#circles-canvas', act: () => keys('#ctl-p-range', 'ArrowRight') },
-    { what: 'k box', param: 'k', canvas: '#circles-canvas', act: () => type('#ctl-k', '17') },
+    { what: 'p slider', param: 'p', canvas: '#circles-canvas', act: () => pressKey(page, '#ctl-p-range', 'ArrowRight') },
+    { what: 'k box', param: 'k', canvas: '#circles-canvas', act: () => typeValue(page, '#ctl-k', '17') },
     { what: 'dimensions', param: 'dims', canvas: '#squiggles-plot canvas', act: () => page.fill('#ctl-dims', '2-5') },
     { what: 'sentence A', param: 's1', canvas: '#embedding-canvas', act: () => page.fill('#ctl-s1', 'A dog chased the cat') },
     { what: '√d scale', param: 'scale', canvas: '#embedding-canvas', act: () => page.check('#ctl-scale') },
@@ -113,18 +113,6 @@ it('each control redraws its figure and updates the URL', async () => {
   noProblems('controls');
 });
 
-/** Focuses a native input and presses a key (keyboard use of sliders). */
-async function keys(selector, key) {
-  await page.focus(selector);
-  await page.keyboard.press(key);
-}
-
-/** Types a value into a number box and presses Enter. */
-async function type(selector, value) {
-  await page.fill(selector, value);
-  await page.press(selector, 'Enter');
-}
-
 it('a URL with parameters restores the view', async () => {
   const params = 'd=64&len=500&base=500&off=7&layout=split&p=3&k=40&dims=1,2&scale=1&s1=A%20dog%20barks&theme=dark';
   await open(page, `${server.url}?${params}`);
@@ -142,10 +130,10 @@ it('a URL with parameters restores the view', async () => {
   // The same view reached through the controls draws the same pixels.
   const fromUrl = await canvasPrint(page, '#heatmap-canvas');
   await open(page, `${server.url}?theme=dark&layout=split`);
-  await redrawAfter(page, () => type('#ctl-d', '64'));
-  await redrawAfter(page, () => type('#ctl-len', '500'));
-  await redrawAfter(page, () => type('#ctl-base', '500'));
-  await redrawAfter(page, () => type('#ctl-off', '7'));
+  await redrawAfter(page, () => typeValue(page, '#ctl-d', '64'));
+  await redrawAfter(page, () => typeValue(page, '#ctl-len', '500'));
+  await redrawAfter(page, () => typeValue(page, '#ctl-base', '500'));
+  await redrawAfter(page, () => typeValue(page, '#ctl-off', '7'));
   assert.is((await canvasPrint(page, '#heatmap-canvas')).hash, fromUrl.hash);
   noProblems('restore');
 });
@@ -185,7 +173,7 @@ it('an odd d is explained, not crashed on', async () => {
   await open(page, `${server.url}?d=7`);
   assert.is(await page.inputValue('#ctl-d'), '8');
   assert.match(await page.textContent('#notes'), 'd = 7 is odd');
-  await redrawAfter(page, () => type('#ctl-d', '33'));
+  await redrawAfter(page, () => typeValue(page, '#ctl-d', '33'));
   assert.is(await page.inputValue('#ctl-d'), '34');
   assert.match(await page.textContent('#notes'), 'd = 33 is odd');
   assert.is((await query(page)).d, '34');
@@ -308,7 +296,7 @@ it('a large table (8192 × 1024) draws and keeps redrawing quickly', async () =>
   for (const c of await allCanvases(page)) assert.ok(c.colours > 2, `${c.name} is blank`);
   const times = [];
   for (let n = 0; n < 3; n++) {
-    await redrawAfter(page, () => keys('#ctl-base-range', 'ArrowLeft'));
+    await redrawAfter(page, () => pressKey(page, '#ctl-base-range', 'ArrowLeft'));
     times.push(Number(await page.evaluate(() => document.body.dataset.renderMs)));
   }
   console.log(`  8192 × 1024 redraw times (ms): ${times.join(', ')}`);

@@ -42,3 +42,11 @@ pe_status pe_check_plan(const pe_plan *plan) {
     if (!plan) return PE_ERR_NULL;
     return plan->magic == PE_PLAN_MAGIC ? PE_OK : PE_ERR_PLAN;
 }
+
+pe_status pe_check_rows_out(uint32_t dim, size_t rows, const void *out, size_t out_count) {
+    size_t need;
+    pe_status st = pe_check_product(rows, dim, &need);
+    if (st != PE_OK) return st;
+    if (out_count != need) return PE_ERR_OUT_SIZE;
+    return out_count && !out ? PE_ERR_NULL : PE_OK;
+}

@@ -13,5 +13,7 @@ pe_status pe_check_batch(const float *x, size_t x_count, uint32_t length, uint32
 pe_status pe_check_scratch(const void *scratch, size_t scratch_bytes, uint32_t dim);
 pe_status pe_check_scale(float scale);
 pe_status pe_check_plan(const pe_plan *plan);
+/* out holds exactly rows * dim values (and is not NULL unless that is 0). */
+pe_status pe_check_rows_out(uint32_t dim, size_t rows, const void *out, size_t out_count);
 
 #endif

@@ -50,21 +50,13 @@ static void rows(pe_plan *plan, pe_dtype dtype, uint32_t offset, uint32_t length
     pe_plan_walk(plan, pe_current_kernels(), offset, length, emit_rows, &t);
 }
 
-static pe_status check_out(const pe_plan *plan, size_t rows_count, const void *out, size_t out_count) {
-    size_t need;
-    pe_status st = pe_check_product(rows_count, plan->dim, &need);
-    if (st != PE_OK) return st;
-    if (out_count != need) return PE_ERR_OUT_SIZE;
-    return out_count && !out ? PE_ERR_NULL : PE_OK;
-}
-
 pe_status pe_plan_table_dtype(pe_plan *plan, pe_dtype dtype, uint32_t offset, uint32_t length, void *out,
                               size_t out_count) {
     pe_status st = pe_check_plan(plan);
     if (st != PE_OK || (st = check_dtype(dtype)) != PE_OK) return st;
     if (dtype == PE_DTYPE_FLOAT32) return pe_plan_table(plan, offset, length, (float *)out, out_count);
     if ((uint64_t)offset + length > PE_MAX_POSITION) return PE_ERR_POSITION;
-    if ((st = check_out(plan, length, out, out_count)) != PE_OK || length == 0) return st;
+    if ((st = pe_check_rows_out(plan->dim, length, out, out_count)) != PE_OK || length == 0) return st;
     rows(plan, dtype, offset, length, out);
     return PE_OK;
 }
@@ -76,7 +68,7 @@ pe_status pe_plan_table_at_dtype(pe_plan *plan, pe_dtype dtype, const uint32_t *
     if (dtype == PE_DTYPE_FLOAT32) return pe_plan_table_at(plan, positions, count, (float *)out, out_count);
     if (count && !positions) return PE_ERR_NULL;
     /* Sizes first: a wrong count must not lead us to read past positions. */
-    if ((st = check_out(plan, count, out, out_count)) != PE_OK) return st;
+    if ((st = pe_check_rows_out(plan->dim, count, out, out_count)) != PE_OK) return st;
     for (size_t r = 0; r < count; r++)
         if (positions[r] >= PE_MAX_POSITION) return PE_ERR_POSITION;
     const size_t row_bytes = (size_t)plan->dim * dtype_bytes(dtype);

@@ -22,10 +22,7 @@ pe_status pe_plan_recipe_table(pe_plan *plan, pe_recipe recipe, uint32_t offset,
     if (st != PE_OK) return st;
     if ((unsigned)recipe > PE_RECIPE_BFLOAT16) return PE_ERR_RECIPE;
     if ((uint64_t)offset + length > PE_MAX_POSITION) return PE_ERR_POSITION;
-    size_t need;
-    if ((st = pe_check_product(length, plan->dim, &need)) != PE_OK) return st;
-    if (out_count != need) return PE_ERR_OUT_SIZE;
-    if (out_count && !out) return PE_ERR_NULL;
+    if ((st = pe_check_rows_out(plan->dim, length, out, out_count)) != PE_OK) return st;
     /* Angles stay below 2^32 (pe_sincos's range) when every w <= 1, as for
      * every pe_sinusoid encoding. */
     for (uint32_t i = 0; i < plan->half; i++)

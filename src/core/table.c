@@ -58,19 +58,11 @@ static void rows(pe_plan *plan, const pe_kernel_set *k, uint32_t offset, uint32_
     pe_plan_walk(plan, k, offset, length, emit_float32, &t);
 }
 
-static pe_status check_out(const pe_plan *plan, size_t rows_count, const float *out, size_t out_count) {
-    size_t need;
-    pe_status st = pe_check_product(rows_count, plan->dim, &need);
-    if (st != PE_OK) return st;
-    if (out_count != need) return PE_ERR_OUT_SIZE;
-    return out_count && !out ? PE_ERR_NULL : PE_OK;
-}
-
 pe_status pe_plan_table(pe_plan *plan, uint32_t offset, uint32_t length, float *out, size_t out_count) {
     pe_status st = pe_check_plan(plan);
     if (st != PE_OK) return st;
     if ((uint64_t)offset + length > PE_MAX_POSITION) return PE_ERR_POSITION;
-    if ((st = check_out(plan, length, out, out_count)) != PE_OK || length == 0) return st;
+    if ((st = pe_check_rows_out(plan->dim, length, out, out_count)) != PE_OK || length == 0) return st;
     rows(plan, pe_current_kernels(), offset, length, out);
     return PE_OK;
 }
@@ -81,7 +73,7 @@ pe_status pe_plan_table_at(pe_plan *plan, const uint32_t *positions, size_t coun
     if (st != PE_OK) return st;
     if (count && !positions) return PE_ERR_NULL;
     /* Sizes first: a wrong count must not lead us to read past positions. */
-    if ((st = check_out(plan, count, out, out_count)) != PE_OK) return st;
+    if ((st = pe_check_rows_out(plan->dim, count, out, out_count)) != PE_OK) return st;
     for (size_t r = 0; r < count; r++)
         if (positions[r] >= PE_MAX_POSITION) return PE_ERR_POSITION;
     const pe_kernel_set *k = pe_current_kernels();

@@ -46,12 +46,10 @@ pe_status pe_table_2d_scratch_size(const pe_grid2d *grid, size_t *bytes) {
 
 pe_status pe_table_2d(const pe_grid2d *grid, float *out, size_t out_count, void *scratch, size_t scratch_bytes) {
     pe_sinusoid half_enc;
-    size_t rows, need, scratch_need;
+    size_t rows, scratch_need;
     pe_status st = check_grid(grid, &half_enc, &rows);
     if (st != PE_OK) return st;
-    if ((st = pe_check_product(rows, grid->dim, &need)) != PE_OK) return st;
-    if (out_count != need) return PE_ERR_OUT_SIZE;
-    if (out_count && !out) return PE_ERR_NULL;
+    if ((st = pe_check_rows_out(grid->dim, rows, out, out_count)) != PE_OK) return st;
     if ((st = scratch_bytes_for(grid, &scratch_need)) != PE_OK) return st;
     if (!scratch) return PE_ERR_NULL;
     if (scratch_bytes < scratch_need) return PE_ERR_SCRATCH;

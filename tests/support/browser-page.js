@@ -86,3 +86,15 @@ export async function centre(page, selector) {
 export async function query(page) {
   return Object.fromEntries(new URL(page.url()).searchParams);
 }
+
+/** Focuses a native input and presses a key (keyboard use of sliders). */
+export async function pressKey(page, selector, key) {
+  await page.focus(selector);
+  await page.keyboard.press(key);
+}
+
+/** Types a value into a number box and presses Enter. */
+export async function typeValue(page, selector, value) {
+  await page.fill(selector, value);
+  await page.press(selector, 'Enter');
+}

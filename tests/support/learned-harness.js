@@ -8,7 +8,7 @@
 //       heads through alibiBias and keep the slice)
 //   { op: 'resample', rows, dim, newRows, table }
 // plus `viaAlloc: true` to give the wasm builds WasmBuffers (their no-copy path).
-import { HARNESS, serve as serveHarness } from './native-harness.js';
+import { HARNESS, serve as serveHarness, fourBuilds } from './native-harness.js';
 
 export const BUILDS = ['native scalar', 'native simd', 'wasm simd', 'wasm scalar'];
 
@@ -67,12 +67,7 @@ export function runWasm(inst, r) {
 
 /** { 'native scalar': [Float32Array per request], ... } */
 export function runBuilds(requests, wasm, binary = HARNESS) {
-    return {
-        'native scalar': serve(binary, 'scalar', requests),
-        'native simd': serve(binary, 'simd', requests),
-        'wasm simd': requests.map((r) => runWasm(wasm.simd, r)),
-        'wasm scalar': requests.map((r) => runWasm(wasm.scalar, r)),
-    };
+    return fourBuilds(requests, wasm, (kernels) => serve(binary, kernels, requests), runWasm);
 }
 
 export function describe(r) {

@@ -78,3 +78,16 @@ export function runHarness(binary, args, input) {
     if (run.error) throw run.error;
     return { status: run.status, stdout: run.stdout, stderr: run.stderr.toString() };
 }
+
+/**
+ * Requests on the four builds, by name: native scalar and SIMD through
+ * serveKernels(kernels), wasm SIMD and scalar through runWasm(instance, request).
+ */
+export function fourBuilds(requests, wasm, serveKernels, runWasm) {
+    return {
+        'native scalar': serveKernels('scalar'),
+        'native simd': serveKernels('simd'),
+        'wasm simd': requests.map((r) => runWasm(wasm.simd, r)),
+        'wasm scalar': requests.map((r) => runWasm(wasm.scalar, r)),
+    };
+}

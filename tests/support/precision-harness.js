@@ -8,7 +8,7 @@
 //   { op: 'recipe', recipe, dim, base, layout, offset, length }
 //   { op: 'table2d', height, width, dim, base, clsToken }
 // dtype 'float64' exists only natively (the core's own float64 rows).
-import { HARNESS, serve as serveHarness } from './native-harness.js';
+import { HARNESS, serve as serveHarness, fourBuilds } from './native-harness.js';
 
 const bytes = (typed) => Buffer.from(typed.buffer, typed.byteOffset, typed.byteLength);
 const SIZE = { float16: 2, bfloat16: 2, float32: 4, float64: 8 };
@@ -72,12 +72,7 @@ export function runWasm(inst, r) {
 
 /** { 'native scalar': [...], 'native simd': [...], 'wasm simd': [...], 'wasm scalar': [...] } */
 export function runBuilds(requests, wasm, binary = HARNESS) {
-    return {
-        'native scalar': serve(binary, 'scalar', requests),
-        'native simd': serve(binary, 'simd', requests),
-        'wasm simd': requests.map((r) => runWasm(wasm.simd, r)),
-        'wasm scalar': requests.map((r) => runWasm(wasm.scalar, r)),
-    };
+    return fourBuilds(requests, wasm, (kernels) => serve(binary, kernels, requests), runWasm);
 }
 
 /** Throws unless a and b (typed arrays of one kind) hold the same bits. */
