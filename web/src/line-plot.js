@@ -1,10 +1,8 @@
 // A thin wrapper over uPlot: one call draws a plot in a container, themed from
 // the page's CSS, replacing the previous plot there. Plots are cheap to make,
 // so a change of data, size or theme simply makes a new one.
-import uPlot from 'uplot';
 import { themeColors } from './canvas.js';
-
-const plots = new WeakMap(); // container → uPlot
+import { mountPlot, plotIn, cursorHooks } from './uplot-mount.js';
 
 /**
  * container: element to fill. spec: { title, xLabel, yLabel, x (array), series: [{ label, values, stroke,
@@ -46,24 +44,9 @@ export function drawLinePlot(container, spec) {
       })),
     ],
     bands: (spec.bands ?? []).map(([upper, lower, fill]) => ({ series: [upper, lower], fill })),
-    hooks: spec.onCursor
-      ? {
-          setCursor: [
-            (u) => {
-              const left = u.cursor.left;
-              spec.onCursor(left == null || left < 0 ? null : u.posToVal(left, 'x'));
-            },
-          ],
-        }
-      : {},
+    hooks: cursorHooks(spec.onCursor),
   };
-  plots.get(container)?.destroy();
-  const plot = new uPlot(opts, [spec.x, ...spec.series.map((s) => s.values)], container);
-  plots.set(container, plot);
-  return plot;
+  return mountPlot(container, opts, [spec.x, ...spec.series.map((s) => s.values)]);
 }
 
-/** The uPlot in a container (for PNG export). */
-export function plotIn(container) {
-  return plots.get(container);
-}
+export { plotIn };

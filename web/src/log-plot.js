@@ -4,8 +4,7 @@
 // a legend drawn inside the canvas, so an exported PNG says which line is which.
 import uPlot from 'uplot';
 import { themeColors } from './canvas.js';
-
-const plots = new WeakMap(); // container → uPlot
+import { mountPlot, plotIn, cursorHooks } from './uplot-mount.js';
 
 const SUPERSCRIPT = { '-': '⁻', 0: '⁰', 1: '¹', 2: '²', 3: '³', 4: '⁴', 5: '⁵', 6: '⁶', 7: '⁷', 8: '⁸', 9: '⁹' };
 const superscript = (n) => String(n).replace(/[-0-9]/g, (c) => SUPERSCRIPT[c]);
@@ -89,26 +88,13 @@ export function drawLogPlot(container, spec) {
         drawMarkers(u, spec.markers ?? [], colors);
         drawLegend(u, spec.series, spec.legend ?? 'ne', colors, spec.legendColumns);
       }],
-      ...(spec.onCursor
-        ? {
-            setCursor: [(u) => {
-              const left = u.cursor.left;
-              spec.onCursor(left == null || left < 0 ? null : u.posToVal(left, 'x'));
-            }],
-          }
-        : {}),
+      ...cursorHooks(spec.onCursor),
     },
   };
-  plots.get(container)?.destroy();
-  const plot = new uPlot(opts, [spec.x, ...spec.series.map((s) => s.values)], container);
-  plots.set(container, plot);
-  return plot;
+  return mountPlot(container, opts, [spec.x, ...spec.series.map((s) => s.values)]);
 }
 
-/** The uPlot in a container (for PNG export). */
-export function logPlotIn(container) {
-  return plots.get(container);
-}
+export { plotIn as logPlotIn };
 
 /** Dashed vertical or horizontal lines at given values, each with a label. */
 function drawMarkers(u, markers, colors) {
