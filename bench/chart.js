@@ -19,6 +19,7 @@ const COLORS = [
   [/^native scalar/, '#6cc5b5'],
   [/^native .*reference/, '#9a9a9a'],
   [/^wasm SIMD store loop/, '#b0b0b0'],
+  [/^wasm SIMD float64/, '#8f8f8f'],
   [/^glibc/, '#8c5a2b'],
   [/^plain JS/, '#e08a1e'],
   [/^tutorial/, '#c8382e'],

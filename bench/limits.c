@@ -9,6 +9,11 @@
  *                      computed: the floor for any wasm kernel that writes its
  *                      results with v128.store (memory.fill may beat it: the
  *                      engine runs it as one native memset).
+ *   limits_f64_floor   per four floats, what any kernel that computes in
+ *                      float64 and stores float32 must do at least: one
+ *                      multiply-subtract per pair of lanes, two demotes, one
+ *                      shuffle, one store; inputs read from a small array in
+ *                      L1, nothing carried from value to value.
  *
  * Compiled with -mbulk-memory so the memset below is a single memory.fill
  * instruction, not a loop. */
@@ -48,5 +53,19 @@ EXPORT("limits_store_loop") void limits_store_loop(float *dst, size_t n) {
         wasm_v128_store(dst + k + 4, v);
         wasm_v128_store(dst + k + 8, v);
         wasm_v128_store(dst + k + 12, v);
+    }
+}
+
+/* n floats, n a multiple of 8, dst 16-aligned; src holds 32 doubles (L1). */
+EXPORT("limits_f64_floor") void limits_f64_floor(float *dst, size_t n, const double *src) {
+    const v128_t k = wasm_f64x2_splat(1.999);
+    for (size_t i = 0; i < n; i += 8) {
+        const double *s = src + (i & 15);
+        v128_t c0 = wasm_f64x2_sub(wasm_f64x2_mul(k, wasm_v128_load(s)), wasm_v128_load(s + 16));
+        v128_t c1 = wasm_f64x2_sub(wasm_f64x2_mul(k, wasm_v128_load(s + 2)), wasm_v128_load(s + 18));
+        v128_t c2 = wasm_f64x2_sub(wasm_f64x2_mul(k, wasm_v128_load(s + 4)), wasm_v128_load(s + 20));
+        v128_t c3 = wasm_f64x2_sub(wasm_f64x2_mul(k, wasm_v128_load(s + 6)), wasm_v128_load(s + 22));
+        wasm_v128_store(dst + i, wasm_i32x4_shuffle(wasm_f32x4_demote_f64x2_zero(c0), wasm_f32x4_demote_f64x2_zero(c1), 0, 1, 4, 5));
+        wasm_v128_store(dst + i + 4, wasm_i32x4_shuffle(wasm_f32x4_demote_f64x2_zero(c2), wasm_f32x4_demote_f64x2_zero(c3), 0, 1, 4, 5));
     }
 }

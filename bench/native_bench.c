@@ -93,7 +93,7 @@ int main(int argc, char **argv) {
             if ((st = pe_use_kernels(sets[s].k)) != PE_OK) die("pe_use_kernels", st);
             char impl[64];
             snprintf(impl, sizeof impl, "native %s", sets[s].name);
-            bench_print_result(&first, impl, &job, bench_measure(job.is_add ? run_add : run_table, &c, budget_ms));
+            bench_run_job(&first, impl, &job, job.is_add ? run_add : run_table, &c, budget_ms);
             fflush(stdout);
             if (job.dump && dump_dir) {
                 run_table(&c);
@@ -104,8 +104,8 @@ int main(int argc, char **argv) {
                 }
             }
         }
-        if (job.is_add) bench_print_result(&first, "native x += table (reference)", &job, bench_measure(run_stream_add, &c, budget_ms));
-        else bench_print_result(&first, "native memset (reference)", &job, bench_measure(run_memset, &c, budget_ms));
+        if (job.is_add) bench_run_job(&first, "native x += table (reference)", &job, run_stream_add, &c, budget_ms);
+        else bench_run_job(&first, "native memset (reference)", &job, run_memset, &c, budget_ms);
         free(c.scratch);
         free(c.out);
         free(c.x);

@@ -19,12 +19,13 @@ function targetCell(row) {
 }
 
 export function formatResults(rows) {
-  const header = ['implementation', 'size', 'runs', 'median ms', 'Gelem/s', '× limit', 'max abs err', 'target'];
-  const right = [false, false, true, true, true, true, true, false];
+  const header = ['implementation', 'size', 'runs', 'median ms', 'Gelem/s', '× limit', 'warm ms', 'warm × limit', 'max abs err', 'target'];
+  const right = [false, false, true, true, true, true, true, true, true, false];
   const lines = rows.map((r) =>
     r.skipped
-      ? [r.impl, r.size, '', 'skipped', '', '', '', r.skipped]
+      ? [r.impl, r.size, '', 'skipped', '', '', '', '', '', r.skipped]
       : [r.impl, r.size, String(r.runs), fmtMs(r.median_ms), r.gelem_per_s.toFixed(3), fmtRatio(r.ratio_to_limit),
+        r.warm ? fmtMs(r.warm.median_ms) : '', r.warm ? fmtRatio(r.warm.ratio_to_limit) : '',
         fmtErr(r.max_abs_error), targetCell(r)]);
   return aligned(header, lines, right);
 }

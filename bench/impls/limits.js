@@ -42,6 +42,26 @@ export async function load({ limitsWasm }) {
       },
     },
     {
+      // Not a limit: the least arithmetic per value of any float64 kernel with
+      // float32 output (limits.c), the floor under posenc's recurrence.
+      name: 'wasm SIMD float64→float32 floor (reference)',
+      kind: 'table',
+      speed: 'fast',
+      prepare({ length, dim }) {
+        const n = length * dim;
+        const ptr = alloc(n * 4);
+        const src = alloc(32 * 8);
+        new Float64Array(memory.buffer, src, 32).fill(0.375);
+        return {
+          run: () => lib.limits_f64_floor(ptr, n, src),
+          dispose: () => {
+            lib.limits_free(ptr);
+            lib.limits_free(src);
+          },
+        };
+      },
+    },
+    {
       name: 'wasm SIMD x += table (limit)',
       kind: 'add',
       speed: 'fast',
