@@ -18,49 +18,38 @@ export async function load({ limitsWasm }) {
   };
   const floats = (ptr, n) => new Float32Array(memory.buffer, ptr, n);
 
+  // A table-sized runner: makeRun(ptr, n) gets n floats of output and returns
+  // { run, release? }; the output is freed with it.
+  const tableCase = (name, makeRun, extra = {}) => ({
+    name,
+    kind: 'table',
+    speed: 'fast',
+    ...extra,
+    prepare({ length, dim }) {
+      const n = length * dim;
+      const ptr = alloc(n * 4);
+      const { run, release } = makeRun(ptr, n);
+      return {
+        run,
+        dispose: () => {
+          lib.limits_free(ptr);
+          if (release) release();
+        },
+      };
+    },
+  });
+
   return [
-    {
-      name: 'wasm memory.fill (limit)',
-      kind: 'table',
-      speed: 'fast',
-      limit: true,
-      prepare({ length, dim }) {
-        const bytes = length * dim * 4;
-        const ptr = alloc(bytes);
-        return { run: () => lib.limits_fill(ptr, bytes, 0x3f), dispose: () => lib.limits_free(ptr) };
-      },
-    },
-    {
-      // Not a limit: what v128.store alone costs, the floor under any wasm kernel.
-      name: 'wasm SIMD store loop (reference)',
-      kind: 'table',
-      speed: 'fast',
-      prepare({ length, dim }) {
-        const n = length * dim;
-        const ptr = alloc(n * 4);
-        return { run: () => lib.limits_store_loop(ptr, n), dispose: () => lib.limits_free(ptr) };
-      },
-    },
-    {
-      // Not a limit: the least arithmetic per value of any float64 kernel with
-      // float32 output (limits.c), the floor under posenc's recurrence.
-      name: 'wasm SIMD float64→float32 floor (reference)',
-      kind: 'table',
-      speed: 'fast',
-      prepare({ length, dim }) {
-        const n = length * dim;
-        const ptr = alloc(n * 4);
-        const src = alloc(32 * 8);
-        new Float64Array(memory.buffer, src, 32).fill(0.375);
-        return {
-          run: () => lib.limits_f64_floor(ptr, n, src),
-          dispose: () => {
-            lib.limits_free(ptr);
-            lib.limits_free(src);
-          },
-        };
-      },
-    },
+    tableCase('wasm memory.fill (limit)', (ptr, n) => ({ run: () => lib.limits_fill(ptr, n * 4, 0x3f) }), { limit: true }),
+    // Not a limit: what v128.store alone costs, the floor under any wasm kernel.
+    tableCase('wasm SIMD store loop (reference)', (ptr, n) => ({ run: () => lib.limits_store_loop(ptr, n) })),
+    // Not a limit: the least arithmetic per value of any float64 kernel with
+    // float32 output (limits.c), the floor under posenc's recurrence.
+    tableCase('wasm SIMD float64→float32 floor (reference)', (ptr, n) => {
+      const src = alloc(32 * 8);
+      new Float64Array(memory.buffer, src, 32).fill(0.375);
+      return { run: () => lib.limits_f64_floor(ptr, n, src), release: () => lib.limits_free(src) };
+    }),
     {
       name: 'wasm SIMD x += table (limit)',
       kind: 'add',
