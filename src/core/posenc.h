@@ -91,7 +91,7 @@ typedef struct pe_sinusoid {
 /* A learned table or x is a row-major float array; "rows" are positions. */
 
 /* Bytes of scratch (or of a plan, below) for this dim: the same for every call.
- * About 100 * dim bytes plus the add's tile of PE rows (up to 1 MiB). */
+ * About 100 * dim bytes plus the add's tile of PE rows (up to 2 MiB). */
 pe_status pe_scratch_size(uint32_t dim, size_t *bytes);
 
 /* out[r*d + j] = PE(offset + r, column j) for r < length.

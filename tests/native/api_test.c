@@ -554,7 +554,7 @@ static void test_add_tiles(void) {
         size_t need = scratch_need(dim);
         void *scratch = malloc(need);
         if (!scratch) { fprintf(stderr, "out of memory\n"); exit(2); }
-        const uint32_t tile = 262144u / dim - (262144u / dim) % 8;
+        const uint32_t tile = 524288u / dim - (524288u / dim) % 8;
         const uint32_t lengths[] = {1, tile - 1, tile, tile + 1, 2 * tile + 5, 150};
         for (size_t li = 0; li < sizeof lengths / sizeof lengths[0]; li++) {
             for (size_t oi = 0; oi < sizeof offsets / sizeof offsets[0]; oi++) {
