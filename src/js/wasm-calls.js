@@ -21,7 +21,8 @@ export function wasmCalls(state) {
   const wasm = state.exports;
   let plan = 0;
   let planBytes = 0;
-  let planKey = '';
+  // The encoding the plan holds, compared field by field: no key string built per call.
+  const planFor = { valid: false, dim: 0, base: 0, layout: 0, frequencies: 0 };
   const staging = { at: 0, bytes: 0 };
 
   function cString(pointer) {
@@ -61,8 +62,8 @@ export function wasmCalls(state) {
      * constants, built once and reused while calls keep the same encoding.
      */
     plan(dim, base, layout, frequencies) {
-      const key = `${dim} ${base} ${layout} ${frequencies}`;
-      if (key === planKey) return plan;
+      const p = planFor;
+      if (p.valid && p.dim === dim && p.base === base && p.layout === layout && p.frequencies === frequencies) return plan;
       const bytes = wasm.pe_wasm_scratch_size(dim) >>> 0;
       if (bytes > planBytes) {
         const pointer = calls.malloc(bytes, 'plan');
@@ -70,9 +71,9 @@ export function wasmCalls(state) {
         plan = pointer;
         planBytes = bytes;
       }
-      planKey = '';
+      p.valid = false; // until the core has built it: a refused init leaves no plan
       calls.check(wasm.pe_wasm_plan_init(dim, base, layout, frequencies, plan, planBytes));
-      planKey = key;
+      Object.assign(p, { valid: true, dim, base, layout, frequencies });
       return plan;
     },
 
