@@ -38,6 +38,15 @@ static int bench_cmp_double(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
+/* Median, min and max of st.runs samples (sorted in place). */
+static bench_stats bench_summarize(bench_stats st, double *samples) {
+    qsort(samples, st.runs, sizeof samples[0], bench_cmp_double);
+    st.median_ms = samples[st.runs / 2];
+    st.min_ms = samples[0];
+    st.max_ms = samples[st.runs - 1];
+    return st;
+}
+
 static bench_stats bench_measure(bench_fn fn, void *ctx, double budget_ms) {
     bench_stats st = {0, 1, 0, 0, 0};
     /* Warm-up also faults in the output pages, which would otherwise land in
@@ -56,11 +65,7 @@ static bench_stats bench_measure(bench_fn fn, void *ctx, double budget_ms) {
         for (int r = 0; r < st.reps; r++) fn(ctx);
         samples[st.runs++] = (bench_now_ms() - t0) / st.reps;
     }
-    qsort(samples, st.runs, sizeof samples[0], bench_cmp_double);
-    st.median_ms = samples[st.runs / 2];
-    st.min_ms = samples[0];
-    st.max_ms = samples[st.runs - 1];
-    return st;
+    return bench_summarize(st, samples);
 }
 
 /* As measure.js: read and write one int per cache line of 96 MiB, three
@@ -98,11 +103,7 @@ static bench_stats bench_measure_cold(bench_fn fn, void *ctx, double budget_ms) 
         fn(ctx);
         samples[st.runs++] = bench_now_ms() - t0;
     }
-    qsort(samples, st.runs, sizeof samples[0], bench_cmp_double);
-    st.median_ms = samples[st.runs / 2];
-    st.min_ms = samples[0];
-    st.max_ms = samples[st.runs - 1];
-    return st;
+    return bench_summarize(st, samples);
 }
 
 /* A job from the command line: table:LENGTH:DIM[:dump] or add:BATCH:LENGTH:DIM. */

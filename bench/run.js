@@ -288,7 +288,8 @@ async function main() {
     console.log(formatBreakdown(timeSplit, fillMs));
   } else if (timeSplit) console.log(`\nposenc time breakdown failed: ${timeSplit.error}`);
   console.log('\nmemory:');
-  console.log(`  node process peak RSS ${fmtMiB(memory.node_peak_rss_bytes)} (${fmtMiB(memory.node_peak_rss_after_posenc_and_limits_bytes)} after the posenc + limits phase, before the JS and tfjs runners)`);
+  console.log(`  node process peak RSS ${fmtMiB(memory.node_peak_rss_bytes)} (${fmtMiB(memory.node_peak_rss_after_posenc_and_limits_bytes)} after the posenc + limits phase, before the JS and tfjs runners;` +
+    ' both include the 96 MiB cache-eviction buffer of the cold timings, as do the native peaks below)');
   for (const [k, v] of Object.entries(wasmMemory)) console.log(`  wasm memory, ${k}: ${fmtMiB(v)}`);
   if (memoryProbe && !memoryProbe.error) {
     const p = memoryProbe;
