@@ -10,6 +10,7 @@ import path from 'node:path';
 
 import { buildBenchTools, OUT_DIR, ROOT } from './build.js';
 import { drawChart } from './chart.js';
+import { runInChromium } from './impls/browser.js';
 import { runNative } from './impls/native.js';
 import { measureAlone, measureSideBySide, MIN_RUNS } from './measure.js';
 import { maxAbsError, oracleValues, pickRows, sampleRows } from './oracle.js';
@@ -193,6 +194,21 @@ function chartPanels(rows) {
   });
 }
 
+// Rows shaped like the Node ones (cold median first, warm beside it), with
+// ratios to Chromium's own memory.fill and the same targets.
+async function measureInChromium() {
+  try {
+    const result = await runInChromium(ROOT, TABLE_SIZES, FAST_BUDGET_MS);
+    if (result.error) return result;
+    const rows = result.rows.map((r) =>
+      resultRow(r.impl, { kind: 'table', batch: 1, length: r.length, dim: r.dim }, r.cold, { condition: 'cold', warm: r.warm }));
+    addRatiosAndTargets(rows);
+    return { engine: result.engine, cross_origin_isolated: result.crossOriginIsolated, rows };
+  } catch (err) {
+    return { error: firstLine(err) };
+  }
+}
+
 async function main() {
   const started = performance.now();
   const loadAtStart = os.loadavg()[0]; // other work on the machine makes timings noisy: say how much there was
@@ -209,6 +225,11 @@ async function main() {
     if (fast.length) await measureFastJob(fast, job, rows, captures, rowsSampled, wasmMemory);
   }
   const maxRssAfterFastKb = process.resourceUsage().maxRSS;
+
+  // The same table runners in Chromium, whose V8 is the one a page gets.
+  log('Chromium');
+  const browser = await measureInChromium();
+
   let memoryProbe = null;
   if (!unavailable.posenc) {
     try {
@@ -279,6 +300,11 @@ async function main() {
     ` on rows ${rowsSampled[0]}–${rowsSampled[15]} and ${rowsSampled[16]}–${rowsSampled[rowsSampled.length - 1]} of ${ERROR_SIZE.length}×${ERROR_SIZE.dim}` +
     `${oracle.error ? ` (unavailable: ${oracle.error})` : ''}.\n`);
   console.log(formatResults(rows));
+  if (browser.rows) {
+    console.log(`\nthe same table runners in ${browser.engine} (headless, Debian's build; cold and warm as above, ratios to its own memory.fill` +
+      `${browser.cross_origin_isolated ? '' : '; NOT cross-origin isolated, so timings are coarse'}):\n`);
+    console.log(formatResults(browser.rows));
+  } else console.log(`\nnot measured in Chromium: ${browser.error}`);
   console.log('\nposenc (SIMD, into a JS array) against plain JS with precomputed frequencies:\n');
   console.log(formatSpeedups(speedup));
   if (Array.isArray(timeSplit)) {
@@ -315,6 +341,7 @@ async function main() {
     total_seconds: totalSeconds,
     rows: rows.map((r) => (Number.isNaN(r.median_ms) ? { ...r, median_ms: null, gelem_per_s: null } : r)),
     speedups: speedup,
+    browser,
     posenc_time_breakdown: timeSplit,
     memory,
     unavailable,

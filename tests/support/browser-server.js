@@ -14,8 +14,8 @@ const TYPES = {
   '.json': 'application/json',
 };
 
-/** Serves root on 127.0.0.1; resolves to { url, requests, close() }. */
-export async function serveStatic(rootDir) {
+/** Serves root on 127.0.0.1, with extra response headers if given; resolves to { url, requests, close() }. */
+export async function serveStatic(rootDir, { headers = {} } = {}) {
   const root = resolve(rootDir);
   const requests = [];
   const server = createServer(async (req, res) => {
@@ -28,7 +28,7 @@ export async function serveStatic(rootDir) {
     }
     try {
       const body = await readFile(file);
-      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
+      res.writeHead(200, { ...headers, 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
       res.end(body);
     } catch {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
