@@ -10,21 +10,26 @@ static void jump_scalar(pe_plan *plan) {
 static void seed_scalar(pe_plan *plan) {
     pe_seed_pairs_scalar(plan, 0);
 }
+static void jump_seed_scalar(pe_plan *plan) {
+    pe_jump_pairs_scalar(plan, 0);
+    pe_seed_pairs_scalar(plan, 0);
+}
 static void recur_scalar(pe_plan *plan, uint32_t rows, float *out, size_t stride) {
     pe_recur_columns_scalar(plan, 0, rows, out, stride);
 }
 
-const pe_kernel_set pe_kernels_scalar = {anchor_scalar, jump_scalar, seed_scalar, recur_scalar,
+const pe_kernel_set pe_kernels_scalar = {anchor_scalar, jump_scalar, seed_scalar, jump_seed_scalar, recur_scalar,
                                          pe_add_scalar};
 
 #if PE_HAVE_SIMD_BUILD
 void pe_anchor_simd(pe_plan *plan, uint32_t a);
 void pe_jump_simd(pe_plan *plan);
 void pe_seed_simd(pe_plan *plan);
+void pe_jump_seed_simd(pe_plan *plan);
 void pe_recur_simd(pe_plan *plan, uint32_t rows, float *out, size_t stride);
 void pe_add_simd(float *x, const float *pe, size_t count, float scale);
 
-const pe_kernel_set pe_kernels_simd = {pe_anchor_simd, pe_jump_simd, pe_seed_simd, pe_recur_simd,
+const pe_kernel_set pe_kernels_simd = {pe_anchor_simd, pe_jump_simd, pe_seed_simd, pe_jump_seed_simd, pe_recur_simd,
                                        pe_add_simd};
 static const pe_kernel_set *current = &pe_kernels_simd;
 #else

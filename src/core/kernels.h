@@ -73,6 +73,8 @@ typedef struct pe_kernel_set {
     void (*jump)(pe_plan *plan);
     /* row0, row1 = the rows at block_pos and block_pos + 1, in layout order. */
     void (*seed)(pe_plan *plan);
+    /* jump then seed, in one pass over the pairs (the same operations). */
+    void (*jump_seed)(pe_plan *plan);
     /* Advances the recurrence by `rows` rows, storing each row (the one in
      * row0 before the step) at out + r * stride; out NULL stores nothing. */
     void (*recur)(pe_plan *plan, uint32_t rows, float *out, size_t stride);

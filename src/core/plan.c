@@ -96,8 +96,14 @@ void pe_plan_seek(pe_plan *plan, const pe_kernel_set *k, uint32_t p0) {
         k->anchor(plan, a);
         plan->block_pos = a;
     }
-    for (; plan->block_pos < p0; plan->block_pos += PE_BLOCK_ROWS) k->jump(plan);
-    k->seed(plan);
+    if (plan->block_pos == p0) {
+        k->seed(plan);
+        return;
+    }
+    /* The last jump goes with the seed: one pass over the pairs, not two. */
+    for (; plan->block_pos + PE_BLOCK_ROWS < p0; plan->block_pos += PE_BLOCK_ROWS) k->jump(plan);
+    plan->block_pos = p0;
+    k->jump_seed(plan);
 }
 
 void pe_plan_walk(pe_plan *plan, const pe_kernel_set *k, uint32_t offset, uint32_t length, pe_emit_rows emit,

@@ -61,6 +61,22 @@ static void place(double *row, uint32_t i, uint32_t half, pe_layout layout, v128
     }
 }
 
+void pe_jump_seed_simd(pe_plan *plan) {
+    const uint32_t half = plan->half;
+    uint32_t i = 0;
+    for (; i + 2 <= half; i += 2) {
+        v128_t s = wasm_v128_load(plan->block_sin + i), c = wasm_v128_load(plan->block_cos + i);
+        rotate(&s, &c, wasm_v128_load(plan->cos_jump + i), wasm_v128_load(plan->sin_jump + i));
+        wasm_v128_store(plan->block_sin + i, s);
+        wasm_v128_store(plan->block_cos + i, c);
+        place(plan->row0, i, half, plan->layout, s, c);
+        rotate(&s, &c, wasm_v128_load(plan->cos_w + i), wasm_v128_load(plan->sin_w + i));
+        place(plan->row1, i, half, plan->layout, s, c);
+    }
+    pe_jump_pairs_scalar(plan, i);
+    pe_seed_pairs_scalar(plan, i);
+}
+
 void pe_seed_simd(pe_plan *plan) {
     const uint32_t half = plan->half;
     uint32_t i = 0;
