@@ -39,14 +39,18 @@ static inline void rotate(v128_t *s, v128_t *c, v128_t cr, v128_t sr) {
     *c = c1;
 }
 
+/* Pairs i and i + 1 of block_sin/cos rotated by PE_BLOCK_ROWS * w, stored
+ * back and handed on in *s, *c. */
+static inline __attribute__((always_inline)) void jump2(pe_plan *plan, uint32_t i, v128_t *s, v128_t *c) {
+    *s = wasm_v128_load(plan->block_sin + i), *c = wasm_v128_load(plan->block_cos + i);
+    rotate(s, c, wasm_v128_load(plan->cos_jump + i), wasm_v128_load(plan->sin_jump + i));
+    wasm_v128_store(plan->block_sin + i, *s);
+    wasm_v128_store(plan->block_cos + i, *c);
+}
+
 void pe_jump_simd(pe_plan *plan) {
     uint32_t i = 0;
-    for (; i + 2 <= plan->half; i += 2) {
-        v128_t s = wasm_v128_load(plan->block_sin + i), c = wasm_v128_load(plan->block_cos + i);
-        rotate(&s, &c, wasm_v128_load(plan->cos_jump + i), wasm_v128_load(plan->sin_jump + i));
-        wasm_v128_store(plan->block_sin + i, s);
-        wasm_v128_store(plan->block_cos + i, c);
-    }
+    for (v128_t s, c; i + 2 <= plan->half; i += 2) jump2(plan, i, &s, &c);
     pe_jump_pairs_scalar(plan, i);
 }
 
@@ -61,32 +65,29 @@ static void place(double *row, uint32_t i, uint32_t half, pe_layout layout, v128
     }
 }
 
-void pe_jump_seed_simd(pe_plan *plan) {
+/* The block's first two rows; with jump_first, after a jump in the same pass
+ * over the pairs (the jumped values go straight on into the rows). */
+static inline __attribute__((always_inline)) void seed(pe_plan *plan, int jump_first) {
     const uint32_t half = plan->half;
     uint32_t i = 0;
     for (; i + 2 <= half; i += 2) {
-        v128_t s = wasm_v128_load(plan->block_sin + i), c = wasm_v128_load(plan->block_cos + i);
-        rotate(&s, &c, wasm_v128_load(plan->cos_jump + i), wasm_v128_load(plan->sin_jump + i));
-        wasm_v128_store(plan->block_sin + i, s);
-        wasm_v128_store(plan->block_cos + i, c);
+        v128_t s, c;
+        if (jump_first) jump2(plan, i, &s, &c);
+        else s = wasm_v128_load(plan->block_sin + i), c = wasm_v128_load(plan->block_cos + i);
         place(plan->row0, i, half, plan->layout, s, c);
         rotate(&s, &c, wasm_v128_load(plan->cos_w + i), wasm_v128_load(plan->sin_w + i));
         place(plan->row1, i, half, plan->layout, s, c);
     }
-    pe_jump_pairs_scalar(plan, i);
+    if (jump_first) pe_jump_pairs_scalar(plan, i);
     pe_seed_pairs_scalar(plan, i);
 }
 
 void pe_seed_simd(pe_plan *plan) {
-    const uint32_t half = plan->half;
-    uint32_t i = 0;
-    for (; i + 2 <= half; i += 2) {
-        v128_t s = wasm_v128_load(plan->block_sin + i), c = wasm_v128_load(plan->block_cos + i);
-        place(plan->row0, i, half, plan->layout, s, c);
-        rotate(&s, &c, wasm_v128_load(plan->cos_w + i), wasm_v128_load(plan->sin_w + i));
-        place(plan->row1, i, half, plan->layout, s, c);
-    }
-    pe_seed_pairs_scalar(plan, i);
+    seed(plan, 0);
+}
+
+void pe_jump_seed_simd(pe_plan *plan) {
+    seed(plan, 1);
 }
 
 #endif
