@@ -61,7 +61,7 @@ static double correction_dim(double rotations, uint32_t r, double log_base, doub
     return ((double)r * pe_log(l0 / (rotations * 2.0 * PE_PI))) / (2.0 * log_base);
 }
 
-static double yarn(const pe_rope_scaling *sc, uint32_t r, double base, double *w) {
+static void yarn(const pe_rope_scaling *sc, uint32_t r, double base, double *w) {
     const uint32_t half = r / 2;
     const double f = sc->factor, l0 = sc->original_max_position_embeddings, log_base = pe_log(base);
     double lo = correction_dim(sc->beta_fast != 0.0 ? sc->beta_fast : 32.0, r, log_base, l0);
@@ -79,9 +79,14 @@ static double yarn(const pe_rope_scaling *sc, uint32_t r, double base, double *w
         double extrapolation = 1.0 - ramp; /* the share of the unscaled w_i */
         w[i] = w[i] / f * (1.0 - extrapolation) + w[i] * extrapolation;
     }
+}
+
+/* YaRN's attention factor: the one given, or the ratio of mscales. */
+static double yarn_attention(const pe_rope_scaling *sc) {
     if (sc->attention_factor != 0.0) return sc->attention_factor;
-    if (sc->mscale != 0.0 && sc->mscale_all_dim != 0.0) return mscale(f, sc->mscale) / mscale(f, sc->mscale_all_dim);
-    return mscale(f, 1.0);
+    if (sc->mscale != 0.0 && sc->mscale_all_dim != 0.0)
+        return mscale(sc->factor, sc->mscale) / mscale(sc->factor, sc->mscale_all_dim);
+    return mscale(sc->factor, 1.0);
 }
 
 static void llama3(const pe_rope_scaling *sc, uint32_t r, double *w) {
@@ -102,7 +107,9 @@ static void llama3(const pe_rope_scaling *sc, uint32_t r, double *w) {
 pe_status pe_rope_scaled_frequencies(const pe_rotary *rope, uint32_t seq_len, double *w, double *attention_factor) {
     const pe_rope_scaling *sc = &rope->scaling;
     const uint32_t r = rope->rotary_dim ? rope->rotary_dim : rope->head_dim, half = r / 2;
-    double base = rope->base, factor = 1.0;
+    const double base = rope->base, factor = sc->type == PE_ROPE_SCALING_YARN ? yarn_attention(sc) : 1.0;
+    /* The refusals the arguments can cause all come before w is written. */
+    if (!(factor > 0.0 && factor <= FLT_MAX)) return PE_ERR_SCALING;
     if (sc->type == PE_ROPE_SCALING_DYNAMIC && seq_len > sc->original_max_position_embeddings) {
         /* base' = base * x^(r/(r-2)), taken as its logarithm. */
         double x = sc->factor * (double)seq_len / (double)sc->original_max_position_embeddings - (sc->factor - 1.0);
@@ -117,9 +124,9 @@ pe_status pe_rope_scaled_frequencies(const pe_rotary *rope, uint32_t seq_len, do
     }
     if (sc->type == PE_ROPE_SCALING_LINEAR)
         for (uint32_t i = 0; i < half; i++) w[i] /= sc->factor;
-    if (sc->type == PE_ROPE_SCALING_YARN) factor = yarn(sc, r, base, w);
+    if (sc->type == PE_ROPE_SCALING_YARN) yarn(sc, r, base, w);
     if (sc->type == PE_ROPE_SCALING_LLAMA3) llama3(sc, r, w);
-    if (!(factor > 0.0 && factor <= FLT_MAX)) return PE_ERR_SCALING;
+    /* With factor >= 1 every w_i lies in [0, 1]; the check guards the formulas. */
     for (uint32_t i = 0; i < half; i++)
         if (!(w[i] >= 0.0 && w[i] <= DBL_MAX)) return PE_ERR_SCALING;
     *attention_factor = factor;
