@@ -99,7 +99,12 @@ if stale build/test/harness-asan "${CORE_DEPS[@]}" tests/native; then
 fi
 if stale build/test/api-asan "${CORE_DEPS[@]}" tests/native; then
     say "C API tests (asan+ubsan)"
-    gcc "${SANITIZE[@]}" -Isrc/core -o build/test/api-asan tests/native/api_test.c "${CORE_SRC[@]}"
+    gcc "${SANITIZE[@]}" -Isrc/core -o build/test/api-asan tests/native/api_test.c tests/native/api_check.c "${CORE_SRC[@]}"
+fi
+if stale build/test/api-beyond-asan "${CORE_DEPS[@]}" tests/native; then
+    say "C API tests beyond the sinusoid (asan+ubsan)"
+    gcc "${SANITIZE[@]}" -Isrc/core -o build/test/api-beyond-asan tests/native/beyond/*.c tests/native/api_check.c \
+        "${CORE_SRC[@]}"
 fi
 if stale build/test/oracle tests/oracle; then
     say "oracle (quad precision)"

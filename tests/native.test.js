@@ -6,9 +6,13 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { API_ASAN, HARNESS, HARNESS_ASAN, serve, runHarness } from './support/native-harness.js';
 import { sameBits, compared } from './support/builds-bits.js';
 import { generator, seedFromEnv } from './support/random.js';
+
+// The C API tests beyond the sinusoid (ALiBi, RoPE, dtypes, recipes, 2-D).
+const API_BEYOND_ASAN = fileURLToPath(new URL('../build/test/api-beyond-asan', import.meta.url));
 
 const seed = seedFromEnv();
 console.log(`native.test.js: seed ${seed} (replay with POSENC_SEED=${seed})`);
@@ -22,20 +26,24 @@ const brief = (stderr) => {
 };
 
 test('the native test tools are built', () => {
-    for (const bin of [API_ASAN, HARNESS, HARNESS_ASAN]) assert.ok(existsSync(bin), `${bin} is missing: run bash build.sh`);
+    for (const bin of [API_ASAN, API_BEYOND_ASAN, HARNESS, HARNESS_ASAN]) assert.ok(existsSync(bin), `${bin} is missing: run bash build.sh`);
 });
 
 test('C API unit tests pass under ASan and UBSan', () => {
-    const run = spawnSync(API_ASAN, [], { encoding: 'utf8' });
-    const lines = run.stdout.trim().split('\n');
-    const summary = lines[lines.length - 1];
-    console.log(`api-asan: ${summary}`);
-    assert.ok(run.status === 0, `api-asan exited ${run.status} (signal ${run.signal}):\n${brief(run.stderr)}`);
-    const m = /^(\d+) passed, (\d+) failed$/.exec(summary);
-    assert.ok(m, `api-asan's last line is not "N passed, M failed": ${summary}`);
-    assert.is(Number(m[2]), 0);
-    assert.ok(Number(m[1]) >= 300, `only ${m[1]} checks ran`);
-    assert.is(run.stderr, '', 'api-asan printed to stderr');
+    // Each program with the fewest checks it may run (a floor, so that a
+    // test silently skipped shows).
+    for (const [bin, name, floor] of [[API_ASAN, 'api-asan', 300], [API_BEYOND_ASAN, 'api-beyond-asan', 1400]]) {
+        const run = spawnSync(bin, [], { encoding: 'utf8' });
+        const lines = run.stdout.trim().split('\n');
+        const summary = lines[lines.length - 1];
+        console.log(`${name}: ${summary}`);
+        assert.ok(run.status === 0, `${name} exited ${run.status} (signal ${run.signal}):\n${brief(run.stderr)}`);
+        const m = /^(\d+) passed, (\d+) failed$/.exec(summary);
+        assert.ok(m, `${name}'s last line is not "N passed, M failed": ${summary}`);
+        assert.is(Number(m[2]), 0);
+        assert.ok(Number(m[1]) >= floor, `only ${m[1]} checks of ${name} ran`);
+        assert.is(run.stderr, '', `${name} printed to stderr`);
+    }
 });
 
 test('the harness guards catch a write past the end', () => {

@@ -6,97 +6,13 @@
  * exits 1 when anything failed.
  */
 #include <math.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "api_check.h"
 #include "posenc.h"
-
-static int passed, failed;
-
-#define CHECK(cond, ...)                                                        \
-    do {                                                                        \
-        if (cond) {                                                             \
-            passed++;                                                           \
-        } else {                                                                \
-            failed++;                                                           \
-            fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);     \
-            fprintf(stderr, __VA_ARGS__);                                       \
-            fputc('\n', stderr);                                                \
-        }                                                                       \
-    } while (0)
-
-/* Counts one check: the call returned want. The label is a printf format. */
-#define EXPECT_STATUS(call, want, ...) expect_status((call), (want), __LINE__, __VA_ARGS__)
-
-static void expect_status(pe_status got, pe_status want, int line, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static void expect_status(pe_status got, pe_status want, int line, const char *fmt, ...) {
-    if (got == want) {
-        passed++;
-        return;
-    }
-    failed++;
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "FAIL %s:%d: ", __FILE__, line);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fprintf(stderr, ": got %d (%s), want %d (%s)\n", (int)got, pe_status_str(got), (int)want, pe_status_str(want));
-}
-
-/* --- sentinel-guarded float buffers --------------------------------------- */
-
-#define GUARD_FLOATS 16
-
-typedef struct {
-    float *block;  /* guard | data | guard */
-    float *data;
-    size_t count;
-    float *pristine; /* the block as filled, to prove nothing was written */
-} buffer;
-
-static float sentinel(size_t k) {
-    uint32_t bits = 0x7FC00000u | (uint32_t)((k * 2654435761u) & 0x3FFFFFu); /* quiet NaNs nobody computes */
-    float f;
-    memcpy(&f, &bits, sizeof f);
-    return f;
-}
-
-static buffer buffer_new(size_t count) {
-    buffer b;
-    size_t total = count + 2 * GUARD_FLOATS;
-    b.block = malloc(total * sizeof(float));
-    b.pristine = malloc(total * sizeof(float));
-    if (!b.block || !b.pristine) { fprintf(stderr, "out of memory\n"); exit(2); }
-    for (size_t k = 0; k < total; k++) b.block[k] = sentinel(k);
-    b.data = b.block + GUARD_FLOATS;
-    b.count = count;
-    memcpy(b.pristine, b.block, total * sizeof(float));
-    return b;
-}
-
-/* Marks the current contents as the state a refusal must leave. */
-static void buffer_snapshot(buffer *b) {
-    memcpy(b->pristine, b->block, (b->count + 2 * GUARD_FLOATS) * sizeof(float));
-}
-
-static int buffer_untouched(const buffer *b) {
-    return !memcmp(b->block, b->pristine, (b->count + 2 * GUARD_FLOATS) * sizeof(float));
-}
-
-static int guards_intact(const buffer *b) {
-    size_t g = GUARD_FLOATS * sizeof(float);
-    return !memcmp(b->block, b->pristine, g) &&
-           !memcmp(b->data + b->count, b->pristine + GUARD_FLOATS + b->count, g);
-}
-
-static void buffer_free(buffer *b) {
-    free(b->block);
-    free(b->pristine);
-}
 
 /* --- fixture -------------------------------------------------------------- */
 
