@@ -13,7 +13,7 @@ import { npyHeader, float32Bytes } from '../src/js/format.js';
 import { toyEmbedding } from '../web/src/toy-embedding.js';
 import { buildSite, launchBrowser } from './support/browser-launch.js';
 import { serveStatic } from './support/browser-server.js';
-import { allCanvases, canvasPrint, centre, open, query, redrawAfter, watchPage, pressKey, typeValue } from './support/browser-page.js';
+import { allCanvases, canvasPrint, centre, checkControlSteps, open, query, redrawAfter, watchPage, pressKey, typeValue } from './support/browser-page.js';
 import { generator, seedFromEnv } from './support/random.js';
 
 const pe = await instantiate();
@@ -286,17 +286,7 @@ it('each new control redraws its figure and updates the URL', async () => {
     { what: 'context length', param: 'rlen', target: '#rope-wavelength canvas', act: () => typeValue(page, '#ctl-rlen', '131072') },
     { what: 'page d (precision)', param: 'd', target: '#precision-plot canvas', act: () => typeValue(page, '#ctl-d', '32') },
   ];
-  for (const step of steps) {
-    const before = await canvasPrint(page, step.target);
-    const urlBefore = await query(page);
-    await redrawAfter(page, step.act);
-    const after = await canvasPrint(page, step.target);
-    assert.not.equal(after.hash, before.hash, `${step.what}: ${step.target} did not change`);
-    assert.ok(after.colours > 2, `${step.what}: ${step.target} is blank`);
-    const urlAfter = await query(page);
-    assert.ok(step.param in urlAfter, `${step.what}: ${step.param} not in ${page.url()}`);
-    assert.not.equal(urlAfter[step.param], urlBefore[step.param], `${step.what}: URL unchanged`);
-  }
+  await checkControlSteps(page, steps);
   const url = await query(page);
   assert.equal(
     ['cw', 'qk', 'heads', 'head', 'causal', 'rs', 'rf', 'rl0', 'rlo', 'rhd', 'rbase', 'rlen'].map((k) => url[k]),

@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { instantiate } from '../src/js/index.js';
 import { buildSite, launchBrowser } from './support/browser-launch.js';
 import { serveStatic } from './support/browser-server.js';
-import { allCanvases, canvasPrint, centre, open, query, redrawAfter, watchPage, pressKey, typeValue } from './support/browser-page.js';
+import { allCanvases, canvasPrint, centre, checkControlSteps, open, query, redrawAfter, watchPage, pressKey, typeValue } from './support/browser-page.js';
 
 const pe = await instantiate();
 let server;
@@ -77,33 +77,23 @@ it('the static build also works from a subfolder (relative asset URLs)', async (
 it('each control redraws its figure and updates the URL', async () => {
   await open(page, server.url);
   const steps = [
-    { what: 'd slider', param: 'd', canvas: '#heatmap-canvas', act: () => pressKey(page, '#ctl-d-range', 'ArrowRight') },
-    { what: 'd box', param: 'd', canvas: '#heatmap-canvas', act: () => typeValue(page, '#ctl-d', '96') },
-    { what: 'length slider', param: 'len', canvas: '#heatmap-canvas', act: () => pressKey(page, '#ctl-len-range', 'ArrowRight') },
-    { what: 'length box', param: 'len', canvas: '#heatmap-canvas', act: () => typeValue(page, '#ctl-len', '300') },
-    { what: 'base slider', param: 'base', canvas: '#heatmap-canvas', act: () => pressKey(page, '#ctl-base-range', 'ArrowLeft') },
-    { what: 'base box', param: 'base', canvas: '#heatmap-canvas', act: () => typeValue(page, '#ctl-base', '777') },
-    { what: 'offset slider', param: 'off', canvas: '#heatmap-canvas', act: () => pressKey(page, '#ctl-off-range', 'ArrowRight') },
-    { what: 'offset box', param: 'off', canvas: '#heatmap-canvas', act: () => typeValue(page, '#ctl-off', '40') },
-    { what: 'layout', param: 'layout', canvas: '#heatmap-canvas', act: () => page.check('#ctl-layout-split') },
-    { what: 'p slider', param: 'p', canvas: '#circles-canvas', act: () => pressKey(page, '#ctl-p-range', 'ArrowRight') },
-    { what: 'k box', param: 'k', canvas: '#circles-canvas', act: () => typeValue(page, '#ctl-k', '17') },
-    { what: 'dimensions', param: 'dims', canvas: '#squiggles-plot canvas', act: () => page.fill('#ctl-dims', '2-5') },
-    { what: 'sentence A', param: 's1', canvas: '#embedding-canvas', act: () => page.fill('#ctl-s1', 'A dog chased the cat') },
-    { what: '√d scale', param: 'scale', canvas: '#embedding-canvas', act: () => page.check('#ctl-scale') },
-    { what: 'theme', param: 'theme', canvas: '#heatmap-canvas', act: () => page.selectOption('#ctl-theme', 'dark') },
+    { what: 'd slider', param: 'd', target: '#heatmap-canvas', act: () => pressKey(page, '#ctl-d-range', 'ArrowRight') },
+    { what: 'd box', param: 'd', target: '#heatmap-canvas', act: () => typeValue(page, '#ctl-d', '96') },
+    { what: 'length slider', param: 'len', target: '#heatmap-canvas', act: () => pressKey(page, '#ctl-len-range', 'ArrowRight') },
+    { what: 'length box', param: 'len', target: '#heatmap-canvas', act: () => typeValue(page, '#ctl-len', '300') },
+    { what: 'base slider', param: 'base', target: '#heatmap-canvas', act: () => pressKey(page, '#ctl-base-range', 'ArrowLeft') },
+    { what: 'base box', param: 'base', target: '#heatmap-canvas', act: () => typeValue(page, '#ctl-base', '777') },
+    { what: 'offset slider', param: 'off', target: '#heatmap-canvas', act: () => pressKey(page, '#ctl-off-range', 'ArrowRight') },
+    { what: 'offset box', param: 'off', target: '#heatmap-canvas', act: () => typeValue(page, '#ctl-off', '40') },
+    { what: 'layout', param: 'layout', target: '#heatmap-canvas', act: () => page.check('#ctl-layout-split') },
+    { what: 'p slider', param: 'p', target: '#circles-canvas', act: () => pressKey(page, '#ctl-p-range', 'ArrowRight') },
+    { what: 'k box', param: 'k', target: '#circles-canvas', act: () => typeValue(page, '#ctl-k', '17') },
+    { what: 'dimensions', param: 'dims', target: '#squiggles-plot canvas', act: () => page.fill('#ctl-dims', '2-5') },
+    { what: 'sentence A', param: 's1', target: '#embedding-canvas', act: () => page.fill('#ctl-s1', 'A dog chased the cat') },
+    { what: '√d scale', param: 'scale', target: '#embedding-canvas', act: () => page.check('#ctl-scale') },
+    { what: 'theme', param: 'theme', target: '#heatmap-canvas', act: () => page.selectOption('#ctl-theme', 'dark') },
   ];
-  for (const step of steps) {
-    const before = await canvasPrint(page, step.canvas);
-    const urlBefore = await query(page);
-    await redrawAfter(page, step.act);
-    const after = await canvasPrint(page, step.canvas);
-    const urlAfter = await query(page);
-    assert.not.equal(after.hash, before.hash, `${step.what}: ${step.canvas} did not change`);
-    assert.ok(after.colours > 2, `${step.what}: ${step.canvas} is blank`);
-    assert.ok(step.param in urlAfter, `${step.what}: ${step.param} is not in the URL ${page.url()}`);
-    assert.not.equal(urlAfter[step.param], urlBefore[step.param], `${step.what}: URL ${step.param} unchanged`);
-  }
+  await checkControlSteps(page, steps);
   const url = await query(page);
   assert.equal(
     { d: url.d, len: url.len, base: url.base, off: url.off, layout: url.layout, k: url.k, dims: url.dims },

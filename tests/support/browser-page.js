@@ -1,5 +1,6 @@
 // Page helpers for the browser test: waiting for redraws, fingerprinting
 // canvas pixels, and collecting everything that went wrong on the page.
+import * as assert from 'uvu/assert';
 
 /** Records console errors, page errors, failed loads and requests to any other host. */
 export function watchPage(page, serverUrl) {
@@ -97,4 +98,22 @@ export async function pressKey(page, selector, key) {
 export async function typeValue(page, selector, value) {
   await page.fill(selector, value);
   await page.press(selector, 'Enter');
+}
+
+/**
+ * Runs each control step ({ what, param, target, act }) and asserts that its
+ * target redrew to something not blank and that its URL parameter changed.
+ */
+export async function checkControlSteps(page, steps) {
+  for (const step of steps) {
+    const before = await canvasPrint(page, step.target);
+    const urlBefore = await query(page);
+    await redrawAfter(page, step.act);
+    const after = await canvasPrint(page, step.target);
+    const urlAfter = await query(page);
+    assert.not.equal(after.hash, before.hash, `${step.what}: ${step.target} did not change`);
+    assert.ok(after.colours > 2, `${step.what}: ${step.target} is blank`);
+    assert.ok(step.param in urlAfter, `${step.what}: ${step.param} is not in the URL ${page.url()}`);
+    assert.not.equal(urlAfter[step.param], urlBefore[step.param], `${step.what}: URL ${step.param} unchanged`);
+  }
 }
