@@ -22,5 +22,24 @@ export function unchanged(a, before, what) {
   assert.ok(now.length === before.length && now.every((b, i) => b === before[i]), `${what} changed`);
 }
 
+/**
+ * Calls call(given) and asserts it throws a PosencError with this code and a
+ * message holding every text, and leaves every value of given untouched.
+ * errorClass is the package's PosencError (passed in, so this module does not
+ * pick a build of the package).
+ */
+export function expectRefusal(errorClass, call, given, code, texts) {
+  const before = Object.fromEntries(Object.entries(given).map(([k, v]) => [k, snapshot(v)]));
+  try {
+    call(given);
+    assert.unreachable('the call did not throw');
+  } catch (error) {
+    if (!(error instanceof errorClass)) throw error;
+    assert.is(error.code, code, error.message);
+    for (const text of texts) assert.ok(error.message.includes(text), `message ${JSON.stringify(error.message)} lacks ${JSON.stringify(text)}`);
+  }
+  for (const [name, value] of Object.entries(given)) unchanged(value, before[name], name);
+}
+
 /** Float64 values from a child process's stdout (the quad-precision oracle). */
 export const float64s = (buffer) => new Float64Array(buffer.buffer.slice(buffer.byteOffset, buffer.byteOffset + buffer.byteLength));
