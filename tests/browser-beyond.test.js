@@ -11,20 +11,15 @@ import { join } from 'node:path';
 import { instantiate } from '../src/js/index.js';
 import { npyHeader, float32Bytes } from '../src/js/format.js';
 import { toyEmbedding } from '../web/src/toy-embedding.js';
-import { buildSite, launchBrowser } from './support/browser-launch.js';
-import { serveStatic } from './support/browser-server.js';
-import { allCanvases, canvasPrint, centre, checkControlSteps, open, query, redrawAfter, watchPage, pressKey, typeValue } from './support/browser-page.js';
+import { browserSession } from './support/browser-session.js';
+import { allCanvases, canvasPrint, centre, checkControlSteps, open, query, redrawAfter, pressKey, typeValue } from './support/browser-page.js';
 import { generator, seedFromEnv } from './support/random.js';
 
 const pe = await instantiate();
-const skip = process.env.POSENC_NO_BROWSER === '1';
-if (skip) console.log('  browser tests skipped: POSENC_NO_BROWSER=1');
-const it = skip ? test.skip : test;
-
+const session = browserSession(test);
+const { it, noProblems } = session;
 let server;
-let browser;
 let page;
-let problems;
 let files; // temporary directory of generated table files
 
 const seed = seedFromEnv();
@@ -32,23 +27,13 @@ console.log(`  browser-beyond: seed ${seed} (replay with POSENC_SEED=${seed})`);
 const random = generator(seed);
 
 test.before(async () => {
-  if (skip) return;
-  server = await serveStatic(await buildSite());
-  browser = await launchBrowser();
-  page = browser.context.pages()[0] ?? (await browser.context.newPage());
-  problems = watchPage(page, server.url);
-  files = await mkdtemp(join(tmpdir(), 'posenc-tables-'));
+  ({ server, page } = session);
+  if (!session.skip) files = await mkdtemp(join(tmpdir(), 'posenc-tables-'));
 });
 
 test.after(async () => {
-  await browser?.close();
-  await server?.close();
   if (files) await rm(files, { recursive: true, force: true });
 });
-
-function noProblems(where) {
-  assert.equal(problems.splice(0), [], `problems on the page (${where})`);
-}
 
 /** A rows × dim table of seeded normal values (a stand-in for trained weights). */
 function randomTable(rows, dim) {

@@ -6,39 +6,20 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readFile } from 'node:fs/promises';
 import { instantiate } from '../src/js/index.js';
-import { buildSite, launchBrowser } from './support/browser-launch.js';
 import { serveStatic } from './support/browser-server.js';
+import { browserSession } from './support/browser-session.js';
 import { allCanvases, canvasPrint, centre, checkControlSteps, open, query, redrawAfter, watchPage, pressKey, typeValue } from './support/browser-page.js';
 
 const pe = await instantiate();
+const session = browserSession(test);
+const { it, noProblems } = session;
 let server;
 let browser;
 let page;
-let problems;
 
-// build.sh's switch for machines without a browser: the only way to skip this file.
-const skip = process.env.POSENC_NO_BROWSER === '1';
-if (skip) console.log('  browser tests skipped: POSENC_NO_BROWSER=1');
-const it = skip ? test.skip : test;
-
-test.before(async () => {
-  if (skip) return;
-  server = await serveStatic(await buildSite());
-  browser = await launchBrowser();
-  page = browser.context.pages()[0] ?? (await browser.context.newPage());
-  problems = watchPage(page, server.url);
+test.before(() => {
+  ({ server, browser, page } = session);
 });
-
-test.after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-/** Fails with the page's problems (console errors, foreign requests…) if there were any. */
-function noProblems(where) {
-  const found = problems.splice(0);
-  assert.equal(found, [], `problems on the page (${where})`);
-}
 
 /** The value PE(p, column j) the package gives, as the page prints it. */
 function expected6(p, j, { d, base, layout }) {
