@@ -60,7 +60,9 @@ typedef enum pe_status {
     PE_ERR_ORDER = 20,        /* RoPE: order is not a pe_rope_order */
     PE_ERR_DTYPE = 21,        /* dtype is not a pe_dtype */
     PE_ERR_RECIPE = 22,       /* recipe is not a pe_recipe */
-    PE_ERR_DIM_2D = 23        /* 2-D: dim is not a multiple of 4 (two axes of sine-cosine pairs) */
+    PE_ERR_DIM_2D = 23,       /* 2-D: dim is not a multiple of 4 (two axes of sine-cosine pairs) */
+    PE_ERR_BUCKETS = 24,      /* T5: num_buckets or max_distance out of range (pe_t5) */
+    PE_ERR_MAX_RELATIVE = 25  /* Shaw: max_relative above PE_SHAW_MAX_RELATIVE */
 } pe_status;
 
 typedef enum pe_layout {
@@ -420,6 +422,77 @@ typedef struct pe_grid2d {
 
 pe_status pe_table_2d_scratch_size(const pe_grid2d *grid, size_t *bytes);
 pe_status pe_table_2d(const pe_grid2d *grid, float *out, size_t out_count, void *scratch, size_t scratch_bytes);
+
+/* ---- Relative position encodings ---- */
+
+/* T5's relative attention buckets (Raffel et al., "Exploring the limits of
+ * transfer learning"; HF transformers T5Attention._relative_position_bucket
+ * and compute_bias, mesh-tensorflow's _relative_position_bucket). Query row i
+ * sits at key position q = query_offset + i (query_offset = key_length -
+ * query_length aligns the last query with the last key, as HF does when
+ * decoding with a cache; the same alignment as pe_alibi). For key j the
+ * relative position is r = j - q, and with B = num_buckets:
+ *
+ *   bidirectional (T5's encoder): half = B / 2 buckets per side,
+ *       r <= 0 (key behind):  side(-r, half)
+ *       r > 0  (key ahead):   half + side(r, half)
+ *   causal (T5's decoder):
+ *       r <= 0:  side(-r, B)        r > 0:  0
+ *
+ *   side(n, c), e = c / 2:  n                                         n < e
+ *                           min(c - 1, e + trunc(log(n / e) / log(D / e) * (c - e)))
+ *
+ * with D = max_distance: distances below e get a bucket each, the rest share
+ * buckets on a log scale up to D, past which every distance shares the last.
+ * The large branch is evaluated as T5 does, in float32, one rounding per
+ * operation (float(n), / e, log, / float32(log(D / e)), * (c - e)), with a
+ * correctly rounded float32 log of the core's own, so every bucket is the one
+ * T5's code gives (for T5's encoder, B = 32 and D = 128, a log 1 ulp low
+ * would move distances 16, 32 and 64 down a bucket: log(2^k) / log(16) * 8
+ * lands exactly on 2k). T5, mT5, ByT5, Flan-T5, LongT5 and UMT5 use B = 32,
+ * D = 128; the bias table is learned (T5 shares it across layers). */
+#define PE_T5_MAX_BUCKETS 1024u
+
+typedef struct pe_t5 {
+    uint32_t query_length;  /* rows */
+    uint32_t key_length;    /* columns: <= PE_MAX_POSITION */
+    uint32_t query_offset;  /* key position of query row 0; offset + query_length <= PE_MAX_POSITION */
+    uint32_t num_buckets;   /* B <= PE_T5_MAX_BUCKETS, with e >= 1: B >= 4 (bidirectional), B >= 2 (causal) */
+    uint32_t max_distance;  /* D: e < D <= PE_MAX_POSITION */
+    int bidirectional;      /* nonzero: encoder buckets; 0: causal (decoder) buckets */
+} pe_t5;
+
+/* out[i * key_length + j] = the bucket of (row i, key j), each in [0, B);
+ * out_count = query_length * key_length. */
+pe_status pe_t5_buckets(const pe_t5 *t5, int32_t *out, size_t out_count);
+
+/* The position bias, as HF's compute_bias lays it out: (heads, query_length,
+ * key_length), bias[h, i, j] = table[bucket(i, j) * heads + h], where table
+ * is the learned (B x heads) relative_attention_bias.weight (row-major,
+ * table_count = B * heads, else PE_ERR_TABLE_ROWS). Heads first_head ...
+ * first_head + head_count - 1 (a slice, or all of them): out_count =
+ * head_count * query_length * key_length. Values are copied bit for bit. out
+ * must not overlap table (PE_ERR_OVERLAP). */
+pe_status pe_t5_bias(const pe_t5 *t5, const float *table, size_t table_count, uint32_t heads, uint32_t first_head,
+                     uint32_t head_count, float *out, size_t out_count);
+
+/* Shaw et al.'s clipped relative positions ("Self-attention with relative
+ * position representations", NAACL 2018; tensor2tensor's
+ * _generate_relative_positions_matrix): with k = max_relative and q =
+ * query_offset + i as above,
+ *
+ *     out[i * key_length + j] = clip(j - q, -k, k) + k      in [0, 2k]
+ *
+ * the row of the learned (2k + 1) x d embeddings a_ij^K and a_ij^V use.
+ * out_count = query_length * key_length. */
+#define PE_SHAW_MAX_RELATIVE 1073741823u /* 2^30 - 1: 2k + 1 fits int32 */
+
+typedef struct pe_shaw {
+    uint32_t query_length, key_length, query_offset; /* as in pe_t5 */
+    uint32_t max_relative;                           /* k <= PE_SHAW_MAX_RELATIVE */
+} pe_shaw;
+
+pe_status pe_shaw_indices(const pe_shaw *shaw, int32_t *out, size_t out_count);
 
 #ifdef __cplusplus
 }

@@ -26,6 +26,8 @@ const char *pe_status_str(pe_status status) {
     case PE_ERR_DTYPE: return "dtype must be PE_DTYPE_FLOAT32, PE_DTYPE_FLOAT16, PE_DTYPE_BFLOAT16 or PE_DTYPE_FLOAT64";
     case PE_ERR_RECIPE: return "recipe must be PE_RECIPE_FLOAT32_ANGLE, PE_RECIPE_FLOAT16 or PE_RECIPE_BFLOAT16";
     case PE_ERR_DIM_2D: return "a 2-D table needs dim to be a multiple of 4: each axis gets dim/2 channels of sine-cosine pairs";
+    case PE_ERR_BUCKETS: return "T5: num_buckets must leave at least 1 exact bucket per side and be at most 1024, and max_distance be above num_buckets / 4 (bidirectional) or num_buckets / 2 (causal) and at most 2^31";
+    case PE_ERR_MAX_RELATIVE: return "Shaw: max_relative must be at most 2^30 - 1";
     }
     return "unknown pe_status";
 }

@@ -16,7 +16,8 @@ export function checkHeads(heads) {
   return heads;
 }
 
-function checkLength(name, value, fallback) {
+/** A query or key length (0 … 2^31); `fallback` when undefined and one is given. Shared with relative/. */
+export function checkLength(name, value, fallback) {
   if (value === undefined && fallback !== undefined) return fallback;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > MAX_POSITION) {
     refuse('BAD_LENGTH', name, `an integer from 0 to ${MAX_POSITION}`, value);
@@ -24,8 +25,8 @@ function checkLength(name, value, fallback) {
   return value;
 }
 
-/** Key position of query row 0: by default the last query sits on the last key. */
-function checkQueryOffset(offset, queryLength, keyLength) {
+/** Key position of query row 0: by default the last query sits on the last key. Shared with relative/. */
+export function checkQueryOffset(offset, queryLength, keyLength) {
   if (offset === undefined) {
     if (queryLength > keyLength) {
       throw new PosencError('BAD_OFFSET',

@@ -45,3 +45,8 @@ export const sinusoidal2d = (options) => ready('sinusoidal2d').sinusoidal2d(opti
 // RoPE (rope.js).
 export const rope = (x, options) => ready('rope').rope(x, options);
 export const ropeFrequencies = (options) => ready('ropeFrequencies').ropeFrequencies(options);
+
+// Relative position encodings (relative/relative.js).
+export const t5Buckets = (options) => ready('t5Buckets').t5Buckets(options);
+export const t5Bias = (options) => ready('t5Bias').t5Bias(options);
+export const shawIndices = (options) => ready('shawIndices').shawIndices(options);

@@ -32,12 +32,15 @@ export interface ConventionOptions {
   preset?: Preset;
 }
 
+import type { RelativeErrorCode, RelativeMethods } from './relative/relative.js';
+export * from './relative/relative.js';
+
 /** Error codes of PosencError. */
 export type PosencErrorCode =
   | 'NOT_INITIALIZED' | 'BAD_DIM' | 'BAD_LENGTH' | 'BAD_OFFSET' | 'BAD_POSITION' | 'BAD_BASE'
   | 'BAD_LAYOUT' | 'BAD_SCALE' | 'BAD_BUFFER' | 'BAD_SIZE' | 'TABLE_TOO_SHORT' | 'TOO_LARGE'
   | 'BUFFER_FREED' | 'UNKNOWN_OPTION' | 'BAD_OPTIONS' | 'BAD_PRESET' | 'BAD_FREQUENCIES' | 'LOAD_FAILED'
-  | AlibiLearnedErrorCode | RopeErrorCode | PrecisionErrorCode;
+  | AlibiLearnedErrorCode | RopeErrorCode | PrecisionErrorCode | RelativeErrorCode;
 
 /** Every refusal of posenc. The message names the argument, its value and what is allowed. */
 export class PosencError extends Error {
@@ -509,3 +512,6 @@ export function bitsToFloat32(bits: Uint16Array, options: { dtype: 'float16' | '
 /** See {@link Posenc.sinusoidal2d}. */
 export function sinusoidal2d<Out extends Floats>(options: Sinusoidal2dOptions<Out> & { out: Out }): Out;
 export function sinusoidal2d(options: Sinusoidal2dOptions): Float32Array;
+
+/** Relative position encodings (relative/relative.d.ts). */
+export interface Posenc extends RelativeMethods {}

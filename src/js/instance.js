@@ -12,6 +12,7 @@ import { resampleMethods } from './learned-resample.js';
 import { precisionMethods, dtypeCode } from './precision.js'; // float16/bfloat16 tables, recipes
 import { sinusoidal2dMethods } from './sinusoidal2d.js';
 import { ropeMethods } from './rope.js'; // RoPE: rope(), ropeFrequencies()
+import { relativeMethods } from './relative/relative.js'; // T5 buckets and bias, Shaw indices
 import { wasmCalls, STAGING_BYTES, MAX_WASM_BYTES, align16 } from './wasm-calls.js';
 
 const FLOAT = 4;
@@ -332,6 +333,7 @@ function createInstance(state) {
     addTable,
     alloc,
     ...alibiMethods(state),
+    ...relativeMethods(state),
     ...resampleMethods(state),
     ...precision.methods,
     ...sinusoidal2dMethods(state),
