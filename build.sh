@@ -106,6 +106,20 @@ if stale build/test/api-beyond-asan "${CORE_DEPS[@]}" tests/native; then
     gcc "${SANITIZE[@]}" -Isrc/core -o build/test/api-beyond-asan tests/native/beyond/*.c tests/native/api_check.c \
         "${CORE_SRC[@]}"
 fi
+if stale build/test/relative_harness build/libposenc.a tests/native/relative; then
+    say "relative harness"
+    gcc "${NATIVE[@]}" -Isrc/core -o build/test/relative_harness tests/native/relative/relative_harness.c build/libposenc.a
+fi
+if stale build/test/relative_harness-asan "${CORE_DEPS[@]}" tests/native/relative; then
+    say "relative harness (asan+ubsan)"
+    gcc "${SANITIZE[@]}" -Isrc/core -o build/test/relative_harness-asan tests/native/relative/relative_harness.c \
+        "${CORE_SRC[@]}"
+fi
+if stale build/test/log_scan src/core/relative tests/native/relative; then
+    say "float32 log scan (quad precision oracle)"
+    gcc -O2 "${WARN[@]}" "${FP[@]}" -o build/test/log_scan tests/native/relative/log_scan.c \
+        src/core/relative/log_f32.c -lquadmath -lm
+fi
 if stale build/test/oracle tests/oracle; then
     say "oracle (quad precision)"
     gcc -O2 -std=gnu11 -Wall -o build/test/oracle tests/oracle/*.c -lquadmath -lm
