@@ -14,7 +14,11 @@
  * Every output lies between 16 sentinel words on each side, request k's
  * output k % 4 words past a 16-byte boundary (every alignment for the SIMD
  * stores); a changed sentinel or a changed table ends the run with exit 3. A
- * status other than PE_OK ends it with exit 4; bad input with exit 2. */
+ * status other than PE_OK ends it with exit 4; bad input with exit 2.
+ *
+ *   relative_harness refusals
+ *     calls each entry point with bad arguments: each must return its status
+ *     and leave out (and the table) untouched; prints the count, exit 1 if not. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,7 +63,70 @@ static size_t plane_of(uint32_t q, uint32_t k, uint32_t heads) {
     return (size_t)q * k * heads;
 }
 
+/* One bad call: status `want`, and out (8 words, poisoned) unchanged. */
+typedef struct refusal {
+    const char *what;
+    pe_status want;
+    int op; /* 0 buckets, 1 bias, 2 shaw */
+    pe_t5 t5;
+    pe_shaw shaw;
+    uint32_t heads, first, count;
+    size_t table_count, out_count;
+} refusal;
+
+static int refusals(void) {
+    static const refusal cases[] = {
+        {"3 buckets bidirectional", PE_ERR_BUCKETS, 0, {2, 2, 0, 3, 128, 1}, {0}, 0, 0, 0, 0, 4},
+        {"1 bucket causal", PE_ERR_BUCKETS, 0, {2, 2, 0, 1, 128, 0}, {0}, 0, 0, 0, 0, 4},
+        {"1025 buckets", PE_ERR_BUCKETS, 0, {2, 2, 0, 1025, 128, 1}, {0}, 0, 0, 0, 0, 4},
+        {"max_distance = max_exact", PE_ERR_BUCKETS, 0, {2, 2, 0, 32, 8, 1}, {0}, 0, 0, 0, 0, 4},
+        {"max_distance above 2^31", PE_ERR_BUCKETS, 0, {2, 2, 0, 32, PE_MAX_POSITION + 1, 1}, {0}, 0, 0, 0, 0, 4},
+        {"offset + queries past 2^31", PE_ERR_POSITION, 0, {2, 2, PE_MAX_POSITION - 1, 32, 128, 1}, {0}, 0, 0, 0, 0, 4},
+        {"keys past 2^31", PE_ERR_POSITION, 0, {0, PE_MAX_POSITION + 1, 0, 32, 128, 1}, {0}, 0, 0, 0, 0, 0},
+        {"out too small", PE_ERR_OUT_SIZE, 0, {2, 2, 0, 32, 128, 1}, {0}, 0, 0, 0, 0, 3},
+        {"bias: heads 0", PE_ERR_HEADS, 1, {2, 2, 0, 4, 128, 1}, {0}, 0, 0, 0, 0, 4},
+        {"bias: head range past heads", PE_ERR_HEADS, 1, {2, 2, 0, 4, 128, 1}, {0}, 2, 1, 2, 8, 8},
+        {"bias: table not buckets x heads", PE_ERR_TABLE_ROWS, 1, {2, 2, 0, 4, 128, 1}, {0}, 2, 0, 2, 7, 8},
+        {"bias: bad buckets first", PE_ERR_BUCKETS, 1, {2, 2, 0, 2, 128, 1}, {0}, 2, 0, 2, 4, 8},
+        {"bias: out too large", PE_ERR_OUT_SIZE, 1, {2, 2, 0, 4, 128, 1}, {0}, 1, 0, 1, 4, 5},
+        {"shaw: k = 2^30", PE_ERR_MAX_RELATIVE, 2, {0}, {2, 2, 0, PE_SHAW_MAX_RELATIVE + 1}, 0, 0, 0, 0, 4},
+        {"shaw: offset past 2^31", PE_ERR_POSITION, 2, {0}, {2, 2, PE_MAX_POSITION - 1, 1}, 0, 0, 0, 0, 4},
+        {"shaw: out too small", PE_ERR_OUT_SIZE, 2, {0}, {2, 2, 0, 1}, 0, 0, 0, 0, 2},
+    };
+    const size_t n = sizeof cases / sizeof cases[0];
+    int failed = 0;
+    for (size_t c = 0; c < n; c++) {
+        const refusal *r = &cases[c];
+        uint32_t out[8];
+        float table[8];
+        for (int k = 0; k < 8; k++) out[k] = SENTINEL ^ (uint32_t)k, table[k] = (float)k;
+        pe_status got = r->op == 0   ? pe_t5_buckets(&r->t5, (int32_t *)out, r->out_count)
+                        : r->op == 1 ? pe_t5_bias(&r->t5, table, r->table_count, r->heads, r->first, r->count,
+                                                  (float *)out, r->out_count)
+                                     : pe_shaw_indices(&r->shaw, (int32_t *)out, r->out_count);
+        int touched = 0;
+        for (int k = 0; k < 8; k++) touched |= out[k] != (SENTINEL ^ (uint32_t)k) || table[k] != (float)k;
+        if (got != r->want || touched) {
+            printf("%s: status %d (%s), expected %d%s\n", r->what, got, pe_status_str(got), r->want,
+                   touched ? "; out or table was written" : "");
+            failed = 1;
+        }
+    }
+    /* NULL pointers and the overlap of out with table. */
+    pe_t5 t5 = {1, 2, 0, 4, 128, 1};
+    float shared[10] = {0};
+    if (pe_t5_buckets(NULL, NULL, 0) != PE_ERR_NULL || pe_t5_buckets(&t5, NULL, 2) != PE_ERR_NULL ||
+        pe_t5_bias(&t5, NULL, 4, 1, 0, 1, shared, 2) != PE_ERR_NULL ||
+        pe_t5_bias(&t5, shared, 4, 1, 0, 1, shared + 3, 2) != PE_ERR_OVERLAP || pe_shaw_indices(NULL, NULL, 0) != PE_ERR_NULL) {
+        printf("a NULL pointer or an overlap was not refused\n");
+        failed = 1;
+    }
+    printf("%zu refusals checked\n", n + 5);
+    return failed;
+}
+
 int main(int argc, char **argv) {
+    if (argc == 2 && strcmp(argv[1], "refusals") == 0) return refusals();
     if (argc != 3 || strcmp(argv[1], "serve") != 0) die(2, "usage: relative_harness serve scalar|simd");
     check(pe_use_kernels(strcmp(argv[2], "simd") == 0 ? PE_KERNELS_SIMD : PE_KERNELS_SCALAR));
     char op[16];
