@@ -2,10 +2,12 @@
  * a positional-encoding table; src/js/cli.js prints the same bytes. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "posenc.h"
 #include "args.h"
 #include "format.h"
+#include "t5_buckets.h"
 
 /* Rows are generated, formatted and written about CHUNK_FLOATS floats at a
  * time, and at least one BLOCK: the core reseeds every 64 absolute positions,
@@ -66,6 +68,7 @@ static int print_table(const cli_args *a) {
 }
 
 int main(int argc, char **argv) {
+    if (argc > 1 && strcmp(argv[1], "t5-buckets") == 0) return cli_t5_buckets(argc - 2, argv + 2);
     cli_args args;
     char *error = NULL;
     if (cli_parse_args(argc, argv, &args, &error) != 0) {

@@ -33,6 +33,11 @@ async function printTable({ length, dim, base, offset, layout, frequencies, form
 }
 
 async function main(argv) {
+  if (argv[0] === 't5-buckets') {
+    const { runT5Buckets } = await import('./relative/cli-t5-buckets.js');
+    process.exitCode = await runT5Buckets(argv.slice(1), instantiate);
+    return;
+  }
   let args;
   try {
     args = parseArgs(argv);
