@@ -5,6 +5,7 @@ import {
   init, instantiate, sinusoidal, sinusoidalAt, addSinusoidal, addTable, alloc,
   alibiSlopes, alibiBias, readTable, resampleTable, rope, ropeFrequencies, PosencError, WasmBuffer,
   type Layout, type Frequencies, type Preset, type PosencErrorCode,
+  t5Buckets, t5Bias, shawIndices, type T5BucketsOptions,
 } from 'posenc';
 
 async function main(): Promise<void> {
@@ -29,7 +30,20 @@ async function main(): Promise<void> {
   const scaled = ropeFrequencies({ headDim: 8, scaling: { rope_type: 'linear', factor: 2 } });
   const w: Float64Array = scaled.frequencies;
   console.log(q, w, scaled.attentionFactor + 1);
+  const t5Options: T5BucketsOptions = { queryLength: 4, keyLength: 9, numBuckets: 32, maxDistance: 128, bidirectional: false };
+  const buckets: Int32Array = t5Buckets(t5Options);
+  const t5: Float32Array = t5Bias({ queryLength: 4, table: new Float32Array(32 * 12), heads: 12 });
+  const t5InWasm: WasmBuffer = t5Bias({ queryLength: 4, table: new Float32Array(32 * 12), out: alloc(12 * 16) });
+  const shaw: Int32Array = shawIndices({ queryLength: 4, maxRelative: 2, offset: 0, out: new Int32Array(16) });
+  console.log(buckets, t5, t5InWasm, shaw);
+  // @ts-expect-error: Shaw's k is required
+  shawIndices({ queryLength: 4 });
+  // @ts-expect-error: t5Bias needs its learned table
+  t5Bias({ queryLength: 4 });
+  // @ts-expect-error: bucket outputs are Int32Array
+  t5Buckets({ queryLength: 4, out: new Float32Array(16) });
   const other = await instantiate({ simd: false });
+  other.t5Buckets({ queryLength: 2 });
   other.sinusoidal({ length: 1, dim: 2 });
   same.free();
   try {
@@ -37,6 +51,8 @@ async function main(): Promise<void> {
   } catch (error) {
     if (error instanceof PosencError) {
       const code: PosencErrorCode = error.code;
+      const relativeCode: PosencErrorCode = 'BAD_BUCKETS';
+      console.log(relativeCode);
       console.log(code, error.argument, simd, rows, slopes);
     }
   }
