@@ -32,7 +32,7 @@ export class UsageError extends Error {}
 const fail = (message) => { throw new UsageError(message); };
 
 /** Decimal digits only, at most 2^31; undefined when not. */
-function parseCount(text) {
+export function parseCount(text) {
   if (!/^[0-9]{1,12}$/.test(text)) return undefined;
   const value = Number(text);
   return value <= MAX_POSITION ? value : undefined;

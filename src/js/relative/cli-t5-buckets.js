@@ -2,6 +2,7 @@
 // row. Mirrors src/cli/t5_buckets.c: the same options, the same checks in the
 // same order, the same messages and the same bytes.
 import { createWriteStream, readFileSync } from 'node:fs';
+import { parseCount, UsageError } from '../cli-args.js'; // digits only, at most 2^31, as the table command
 
 const MAX_POSITION = 2147483648;
 const MAX_BUCKETS = 1024;
@@ -26,15 +27,7 @@ one line per query row, one bucket per key. Query row i sits at key position off
   -h, --help         print this help
 `;
 
-class UsageError extends Error {}
 const fail = (message) => { throw new UsageError(message); };
-
-/** Decimal digits only (1 to 12 of them), at most 2^31; undefined when not. */
-function parseCount(text) {
-  if (!/^[0-9]{1,12}$/.test(text)) return undefined;
-  const value = Number(text);
-  return value <= MAX_POSITION ? value : undefined;
-}
 
 function parse(argv) {
   const given = {};
