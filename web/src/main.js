@@ -14,6 +14,7 @@ import { plotIn } from './line-plot.js';
 import { createScheduler } from './scheduler.js';
 import { applyTheme, watchSystemTheme } from './theme.js';
 import { createBeyond } from './beyond.js';
+import { createT5DistanceView } from './views/t5-distance-view.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -57,6 +58,7 @@ const views = [
 // Sections 6–8 (comparison, RoPE, precision): their own state and controls, in the same URL and render loop.
 const beyond = createBeyond({ search: location.search, onChange: () => commit({}), setNote });
 views.push(...beyond.views);
+views.push(createT5DistanceView({ buckets: $('t5-buckets-plot'), others: $('t5-others-plot'), facts: $('t5-facts') }));
 beyond.notes.forEach((text, n) => notes.set(`url-beyond${n}`, text));
 
 let renders = 0;
