@@ -19,7 +19,8 @@ test('npm pack → install → import posenc, init, row 1, npx posenc table', ()
     assert.is(pack.status, 0, pack.stderr);
     const [info] = JSON.parse(pack.stdout);
     const files = info.files.map((f) => f.path);
-    for (const needed of ['build/wasm/posenc.wasm', 'build/wasm/posenc-simd.wasm', 'src/js/index.js', 'src/js/index.d.ts', 'src/js/cli.js', 'package.json']) {
+    for (const needed of ['build/wasm/posenc.wasm', 'build/wasm/posenc-simd.wasm', 'src/js/index.js', 'src/js/index.d.ts', 'src/js/cli.js', 'package.json',
+      'src/js/relative/relative.js', 'src/js/relative/relative.d.ts', 'src/js/relative/cli-t5-buckets.js']) {
       assert.ok(files.includes(needed), `the tarball holds ${needed}`);
     }
     assert.not.ok(files.some((f) => f.startsWith('tests/') || f.startsWith('src/core/') || f.startsWith('node_modules/')), 'no tests, C sources or deps');
@@ -54,6 +55,11 @@ console.log(JSON.stringify({ simd, row1: Array.from(table.subarray(4, 8), (v) =>
     assert.is(lines.length, 11);
     assert.is(lines[1], '0.8415 0.5403 0.0100 0.9999');
     assert.is(lines[0], '0.0000 1.0000 0.0000 1.0000');
+
+    // The installed package's t5-buckets subcommand: one query at key 2 of 5 (T5's encoder buckets).
+    const t5 = spawnSync('npx', ['--no', 'posenc', 't5-buckets', '--query-length', '1', '--key-length', '5', '--offset', '2'], { cwd: project, encoding: 'utf8' });
+    assert.is(t5.status, 0, t5.stderr);
+    assert.is(t5.stdout, '2 1 0 17 18\n');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
