@@ -125,7 +125,10 @@ export function relativeMethods(state) {
     const ownTable = !(o.table instanceof WasmBuffer);
     const table = ownTable ? calls.malloc(tableCount * WORD, 'table') : pointerOf(o.table, state, 'table');
     try {
-      if (ownTable) calls.floats(table, tableCount).set(o.table);
+      if (ownTable) {
+        checkAttached(o.table, tableCount, 'table'); // a view of wasm memory detaches if the malloc grew it
+        calls.floats(table, tableCount).set(o.table);
+      }
       if (out instanceof WasmBuffer) {
         calls.check(bias(t.queryLength, t.offset, table, 0, heads, pointerOf(out, state, 'out'), count));
         return out;
