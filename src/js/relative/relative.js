@@ -80,12 +80,13 @@ export function relativeMethods(state) {
    * Runs rows of a (queryLength, keyLength) plane through a wasm buffer into
    * the JS array `out` at `at`: rows i0 … of (queryLength, keyLength, offset)
    * are rows 0 … of (rows, keyLength, offset + i0). call(rows, rowOffset, pointer, n).
+   * `out` must still hold `total` values after the staging allocation (a view of wasm memory detaches).
    */
-  function planeThroughWasm(out, at, queryLength, keyLength, offset, call, view) {
+  function planeThroughWasm(out, total, at, queryLength, keyLength, offset, call, view) {
     const rowsPerCall = Math.max(1, Math.floor(CHUNK_VALUES / Math.max(keyLength, 1)));
     const staging = calls.malloc(Math.min(rowsPerCall, queryLength) * keyLength * WORD, 'relative staging');
     try {
-      checkAttached(out, out.length, 'out');
+      checkAttached(out, total, 'out');
       for (let i0 = 0; i0 < queryLength; i0 += rowsPerCall) {
         const rows = Math.min(rowsPerCall, queryLength - i0);
         const n = rows * keyLength;
@@ -103,7 +104,7 @@ export function relativeMethods(state) {
     const count = t.queryLength * t.keyLength;
     const out = checkIntOut(o.out, count, `queryLength·keyLength = ${t.queryLength}·${t.keyLength} = ${count} values`);
     if (count === 0) return out;
-    planeThroughWasm(out, 0, t.queryLength, t.keyLength, t.offset,
+    planeThroughWasm(out, count, 0, t.queryLength, t.keyLength, t.offset,
       (rows, offset, pointer, n) => wasm.pe_wasm_t5_buckets(rows, t.keyLength, offset, t.numBuckets, t.maxDistance, t.bidirectional, pointer, n),
       ints);
     return out;
@@ -134,7 +135,7 @@ export function relativeMethods(state) {
         return out;
       }
       for (let h = 0; h < heads; h++) {
-        planeThroughWasm(out, h * plane, t.queryLength, t.keyLength, t.offset,
+        planeThroughWasm(out, count, h * plane, t.queryLength, t.keyLength, t.offset,
           (rows, offset, pointer, n) => bias(rows, offset, table, h, 1, pointer, n), calls.floats);
       }
     } finally {
@@ -154,7 +155,7 @@ export function relativeMethods(state) {
     const count = queryLength * keyLength;
     const out = checkIntOut(o.out, count, `queryLength·keyLength = ${queryLength}·${keyLength} = ${count} values`);
     if (count === 0) return out;
-    planeThroughWasm(out, 0, queryLength, keyLength, offset,
+    planeThroughWasm(out, count, 0, queryLength, keyLength, offset,
       (rows, rowOffset, pointer, n) => wasm.pe_wasm_shaw_indices(rows, keyLength, rowOffset, maxRelative, pointer, n), ints);
     return out;
   }
