@@ -33,7 +33,7 @@ static void run_table(void *p) {
 
 static void run_add(void *p) {
     ctx *c = p;
-    pe_status st = pe_add(&c->enc, c->x, c->x_count, 0, c->job->length, 1.0f, c->scratch, c->scratch_bytes);
+    pe_status st = pe_add(&c->enc, 1.0f, 0, c->job->length, c->x, c->x_count, c->scratch, c->scratch_bytes);
     if (st != PE_OK) die("pe_add", st);
 }
 

@@ -29,6 +29,24 @@
 #ifndef POSENC_H
 #define POSENC_H
 
+/* Standard parameters. Every entry point takes its arguments in this order
+ * (the ones it has):
+ *
+ *   1. the description     what to compute: const pe_sinusoid *, pe_rotary *,
+ *                          pe_alibi *, pe_grid2d *, a plan, or a table to read
+ *                          with its shape; then the call's choices (dtype,
+ *                          recipe, scale)
+ *   2. the positions       uint32_t offset, uint32_t length (rows offset ..
+ *                          offset + length - 1), or const uint32_t *positions,
+ *                          size_t count (a list); a head range likewise
+ *   3. the output          the array written (or x, updated in place) and its
+ *                          element count, always given and always checked
+ *   4. the scratch         void *scratch, size_t scratch_bytes, as the
+ *                          matching *_scratch_size() asks
+ *
+ * Every entry point returns a pe_status (pe_status_str explains it,
+ * pe_status_name names it) and refuses before writing anything. */
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -108,14 +126,14 @@ pe_status pe_table_at(const pe_sinusoid *enc, const uint32_t *positions, size_t 
  * batch = x_count / (length * dim):
  *     x[b, r, j] = float(float(x[b, r, j] * scale) + PE(offset + r, j))
  * where PE is the float32 value pe_table gives. scale is often sqrt(dim). */
-pe_status pe_add(const pe_sinusoid *enc, float *x, size_t x_count, uint32_t offset,
-                 uint32_t length, float scale, void *scratch, size_t scratch_bytes);
+pe_status pe_add(const pe_sinusoid *enc, float scale, uint32_t offset, uint32_t length, float *x,
+                 size_t x_count, void *scratch, size_t scratch_bytes);
 
 /* The same add with a learned table (table_rows x dim, nn.Embedding style):
  *     x[b, r, j] = float(float(x[b, r, j] * scale) + table[(offset + r) * dim + j])
  * Refuses (PE_ERR_TABLE_ROWS) when offset + length > table_rows. */
-pe_status pe_add_table(float *x, size_t x_count, uint32_t length, uint32_t dim,
-                       const float *table, uint32_t table_rows, uint32_t offset, float scale);
+pe_status pe_add_table(const float *table, uint32_t table_rows, uint32_t dim, float scale, uint32_t offset,
+                       uint32_t length, float *x, size_t x_count);
 
 /* Plans. The one-shot calls above rebuild the per-encoding constants (the
  * frequencies and their sines and cosines) every time, which costs about 30 ns
@@ -134,8 +152,7 @@ pe_status pe_plan_init_frequencies(uint32_t dim, pe_layout layout, const double 
 pe_status pe_plan_table(pe_plan *plan, uint32_t offset, uint32_t length, float *out, size_t out_count);
 pe_status pe_plan_table_at(pe_plan *plan, const uint32_t *positions, size_t count, float *out,
                            size_t out_count);
-pe_status pe_plan_add(pe_plan *plan, float *x, size_t x_count, uint32_t offset, uint32_t length,
-                      float scale);
+pe_status pe_plan_add(pe_plan *plan, float scale, uint32_t offset, uint32_t length, float *x, size_t x_count);
 
 /* Which kernels run: the plain scalar ones (the reference) or the SIMD ones.
  * Both give the same bits. Chosen once at start-up; SIMD is the default when
@@ -150,6 +167,9 @@ pe_status pe_active_kernels(pe_kernels *kernels);
 
 /* A short English sentence for a status; never NULL. */
 const char *pe_status_str(pe_status status);
+/* The enumerator's name ("PE_ERR_DIM_ODD"), for bindings that map statuses
+ * by name; "PE_UNKNOWN" for a value that is not a pe_status. Never NULL. */
+const char *pe_status_name(pe_status status);
 
 /* ---- ALiBi and learned tables ---- */
 
@@ -213,8 +233,8 @@ pe_status pe_alibi_bias(const pe_alibi *alibi, uint32_t first_head, uint32_t hea
  * dim 1 ... PE_MAX_DIM (odd allowed); out_count = new_rows * dim; out must
  * not overlap table (PE_ERR_OVERLAP); rows = 0 refuses (PE_ERR_TABLE_ROWS)
  * unless new_rows = 0. */
-pe_status pe_resample_table(const float *table, uint32_t rows, uint32_t dim, float *out,
-                            uint32_t new_rows, size_t out_count);
+pe_status pe_resample_table(const float *table, uint32_t rows, uint32_t dim, uint32_t new_rows, float *out,
+                            size_t out_count);
 
 /* ---- RoPE ---- */
 
@@ -321,8 +341,8 @@ pe_status pe_rope_frequencies(const pe_rotary *rope, double *w, size_t w_count, 
  * at offset + l, or at positions[l] (l < length) when positions is not NULL;
  * then offset must be 0. Positions below PE_MAX_POSITION (offset + length <=
  * PE_MAX_POSITION). Refuses before writing anything. */
-pe_status pe_rope(const pe_rotary *rope, float *x, size_t x_count, uint32_t length, uint32_t offset,
-                  const uint32_t *positions, void *scratch, size_t scratch_bytes);
+pe_status pe_rope(const pe_rotary *rope, uint32_t offset, uint32_t length, const uint32_t *positions, float *x,
+                  size_t x_count, void *scratch, size_t scratch_bytes);
 
 /* ---- Reduced precision ---- */
 
@@ -333,7 +353,7 @@ pe_status pe_rope(const pe_rotary *rope, float *x, size_t x_count, uint32_t leng
  * FLOAT16 and BFLOAT16 values are rounded once, to nearest with ties to even,
  * directly from that float64 (never through float32, which would round twice).
  * The float64 value is within 1e-12 of exact for positions below 2^31 (the
- * recurrence's bound, kernels.h; 4e-13 is the largest error measured), so each
+ * recurrence's bound, sinusoid/plan.h; 4e-13 is the largest error measured), so each
  * output is the correctly rounded exact value unless the exact value lies
  * within 1e-12 of a midpoint between two neighbours (for values near 1, one
  * in about 10^8 for float16 and 10^9 for bfloat16); then it is one of the
@@ -360,11 +380,11 @@ pe_status pe_table_at_dtype(const pe_sinusoid *enc, pe_dtype dtype, const uint32
                             void *out, size_t out_count, void *scratch, size_t scratch_bytes);
 
 /* out[k] = in[k] rounded to dtype (nearest, ties to even, from float64 in one
- * step), for k < count; out holds count elements of dtype and must not
- * overlap in. Subnormal results are kept, signs of zeros too; magnitudes at
+ * step), for k < count; out holds out_count = count elements of dtype and
+ * must not overlap in. Subnormal results are kept, signs of zeros too; magnitudes at
  * or above the midpoint past the largest finite value (65520 for float16)
  * become infinity; NaN stays NaN (quiet). Integer operations only. */
-pe_status pe_narrow_f64(const double *in, size_t count, pe_dtype dtype, void *out);
+pe_status pe_narrow_f64(pe_dtype dtype, const double *in, size_t count, void *out, size_t out_count);
 
 /* What common naive recipes compute, for comparison (all float32 outputs
  * hold values of the recipe's dtype exactly). With w_i the encoding's exact

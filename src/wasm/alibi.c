@@ -1,9 +1,6 @@
-/* Wasm exports of ALiBi and learned-table resampling, flat arguments as in
- * exports.c. Sizes, lengths and offsets arrive as i32 and are read as
- * unsigned. */
-#include "../core/posenc.h"
-
-#define EXPORT(name) __attribute__((export_name(name)))
+/* Wasm exports of ALiBi: slopes and the bias tensor (export.h states the
+ * conventions). */
+#include "export.h"
 
 EXPORT("pe_wasm_alibi_slopes")
 int pe_wasm_alibi_slopes(uint32_t heads, float *out, size_t out_count) {
@@ -15,10 +12,4 @@ int pe_wasm_alibi_bias(uint32_t heads, uint32_t query_length, uint32_t key_lengt
                        int causal, uint32_t first_head, uint32_t head_count, float *out, size_t out_count) {
     pe_alibi alibi = {heads, query_length, key_length, query_offset, causal};
     return pe_alibi_bias(&alibi, first_head, head_count, out, out_count);
-}
-
-EXPORT("pe_wasm_resample_table")
-int pe_wasm_resample_table(const float *table, uint32_t rows, uint32_t dim, float *out, uint32_t new_rows,
-                           size_t out_count) {
-    return pe_resample_table(table, rows, dim, out, new_rows, out_count);
 }

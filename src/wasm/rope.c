@@ -1,16 +1,12 @@
-/* Wasm exports of RoPE. A pe_rotary travels as an array of 19 doubles in wasm
- * memory (src/js/rope-spec.js writes it), so the loader never lays out a C
- * struct:
+/* Wasm exports of RoPE (export.h states the conventions). A pe_rotary
+ * travels as an array of 19 doubles in wasm memory, written by the JS RoPE
+ * module, so the loader never lays out a C struct:
  *   0 head_dim  1 rotary_dim  2 heads  3 base  4 layout  5 order  6 inverse
  *   7 scaling type  8 factor  9 original_max_position_embeddings
  *   10 beta_fast  11 beta_slow  12 attention_factor  13 mscale  14 mscale_all_dim
  *   15 no_truncate  16 low_freq_factor  17 high_freq_factor  18 sequence_length
- * Sizes, lengths and offsets arrive as i32 and are read as unsigned. */
-#include <stdint.h>
-
-#include "../core/posenc.h"
-
-#define EXPORT(name) __attribute__((export_name(name)))
+ */
+#include "export.h"
 
 /* A whole number in uint32 range, else UINT32_MAX (which the core refuses
  * wherever it matters): a double outside the range must not reach a cast. */
@@ -59,5 +55,5 @@ EXPORT("pe_wasm_rope")
 int pe_wasm_rope(const double *spec, float *x, size_t x_count, uint32_t length, uint32_t offset,
                  const uint32_t *positions, void *scratch, size_t scratch_bytes) {
     pe_rotary rope = rotary_from(spec);
-    return pe_rope(&rope, x, x_count, length, offset, positions, scratch, scratch_bytes);
+    return pe_rope(&rope, offset, length, positions, x, x_count, scratch, scratch_bytes);
 }

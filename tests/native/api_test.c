@@ -267,27 +267,27 @@ static void test_add(void) {
         CHECK(buffer_untouched(&x), "x changed by a refused call: " __VA_ARGS__); \
     } while (0)
 
-    REFUSED(pe_add(NULL, xp, n, OFFSET, LENGTH, 1.0f, sc, need), PE_ERR_NULL, "pe_add NULL enc");
-    REFUSED(pe_add(&good, NULL, n, OFFSET, LENGTH, 1.0f, sc, need), PE_ERR_NULL, "pe_add NULL x");
-    if (need) REFUSED(pe_add(&good, xp, n, OFFSET, LENGTH, 1.0f, NULL, need), PE_ERR_NULL, "pe_add NULL scratch");
+    REFUSED(pe_add(NULL, 1.0f, OFFSET, LENGTH, xp, n, sc, need), PE_ERR_NULL, "pe_add NULL enc");
+    REFUSED(pe_add(&good, 1.0f, OFFSET, LENGTH, NULL, n, sc, need), PE_ERR_NULL, "pe_add NULL x");
+    if (need) REFUSED(pe_add(&good, 1.0f, OFFSET, LENGTH, xp, n, NULL, need), PE_ERR_NULL, "pe_add NULL scratch");
     for (size_t k = 0; k < N_BAD_ENCODINGS; k++) {
         const bad_encoding *b = &bad_encodings[k];
-        REFUSED(pe_add(&b->enc, xp, b->enc.dim, OFFSET, 1, 1.0f, sc, need), b->want, "pe_add %s", b->what);
+        REFUSED(pe_add(&b->enc, 1.0f, OFFSET, 1, xp, b->enc.dim, sc, need), b->want, "pe_add %s", b->what);
     }
-    REFUSED(pe_add(&good, xp, n, max - LENGTH + 1, LENGTH, 1.0f, sc, need), PE_ERR_POSITION, "pe_add offset+length = 2^31+1");
-    REFUSED(pe_add(&good, xp, n, 0xFFFFFFFFu, LENGTH, 1.0f, sc, need), PE_ERR_POSITION, "pe_add offset+length wraps");
-    REFUSED(pe_add(&good, xp, n + 1, OFFSET, LENGTH, 1.0f, sc, need), PE_ERR_X_SIZE, "pe_add x_count + 1");
-    REFUSED(pe_add(&good, xp, n - 1, OFFSET, LENGTH, 1.0f, sc, need), PE_ERR_X_SIZE, "pe_add x_count - 1");
-    REFUSED(pe_add(&good, xp, DIM, OFFSET, LENGTH, 1.0f, sc, need), PE_ERR_X_SIZE, "pe_add x_count = one row");
-    REFUSED(pe_add(&good, xp, n, OFFSET, LENGTH, NAN, sc, need), PE_ERR_SCALE, "pe_add scale NaN");
-    REFUSED(pe_add(&good, xp, n, OFFSET, LENGTH, INFINITY, sc, need), PE_ERR_SCALE, "pe_add scale +inf");
-    REFUSED(pe_add(&good, xp, n, OFFSET, LENGTH, -INFINITY, sc, need), PE_ERR_SCALE, "pe_add scale -inf");
-    if (need) REFUSED(pe_add(&good, xp, n, OFFSET, LENGTH, 1.0f, sc, need - 1), PE_ERR_SCRATCH, "pe_add scratch - 1");
+    REFUSED(pe_add(&good, 1.0f, max - LENGTH + 1, LENGTH, xp, n, sc, need), PE_ERR_POSITION, "pe_add offset+length = 2^31+1");
+    REFUSED(pe_add(&good, 1.0f, 0xFFFFFFFFu, LENGTH, xp, n, sc, need), PE_ERR_POSITION, "pe_add offset+length wraps");
+    REFUSED(pe_add(&good, 1.0f, OFFSET, LENGTH, xp, n + 1, sc, need), PE_ERR_X_SIZE, "pe_add x_count + 1");
+    REFUSED(pe_add(&good, 1.0f, OFFSET, LENGTH, xp, n - 1, sc, need), PE_ERR_X_SIZE, "pe_add x_count - 1");
+    REFUSED(pe_add(&good, 1.0f, OFFSET, LENGTH, xp, DIM, sc, need), PE_ERR_X_SIZE, "pe_add x_count = one row");
+    REFUSED(pe_add(&good, NAN, OFFSET, LENGTH, xp, n, sc, need), PE_ERR_SCALE, "pe_add scale NaN");
+    REFUSED(pe_add(&good, INFINITY, OFFSET, LENGTH, xp, n, sc, need), PE_ERR_SCALE, "pe_add scale +inf");
+    REFUSED(pe_add(&good, -INFINITY, OFFSET, LENGTH, xp, n, sc, need), PE_ERR_SCALE, "pe_add scale -inf");
+    if (need) REFUSED(pe_add(&good, 1.0f, OFFSET, LENGTH, xp, n, sc, need - 1), PE_ERR_SCRATCH, "pe_add scratch - 1");
 
     /* x = float(float(x * scale) + PE), PE being pe_table's bits. */
     const float scale = 2.828427125f; /* float(sqrt(8)) */
     EXPECT_STATUS(pe_table(&good, OFFSET, LENGTH, pe.data, pe.count, sc, need), PE_OK, "pe_table");
-    EXPECT_STATUS(pe_add(&good, xp, n, OFFSET, LENGTH, scale, sc, need), PE_OK, "pe_add");
+    EXPECT_STATUS(pe_add(&good, scale, OFFSET, LENGTH, xp, n, sc, need), PE_OK, "pe_add");
     int exact = 1;
     for (size_t k = 0; k < n; k++) {
         volatile float scaled = x.pristine[GUARD_FLOATS + k] * scale;
@@ -322,23 +322,23 @@ static void test_add_table(void) {
         CHECK(buffer_untouched(&x), "x changed by a refused call: " __VA_ARGS__); \
     } while (0)
 
-    REFUSED(pe_add_table(NULL, n, LENGTH, DIM, t, ROWS, OFFSET, 1.0f), PE_ERR_NULL, "pe_add_table NULL x");
-    REFUSED(pe_add_table(xp, n, LENGTH, DIM, NULL, ROWS, OFFSET, 1.0f), PE_ERR_NULL, "pe_add_table NULL table");
-    REFUSED(pe_add_table(xp, n, LENGTH, DIM, t, ROWS - 1, OFFSET, 1.0f), PE_ERR_TABLE_ROWS, "pe_add_table rows - 1");
-    REFUSED(pe_add_table(xp, n, LENGTH, DIM, t, ROWS, OFFSET + 1, 1.0f), PE_ERR_TABLE_ROWS, "pe_add_table offset + 1");
-    REFUSED(pe_add_table(xp, n, LENGTH, DIM, t, ROWS, 0xFFFFFFF0u, 1.0f), PE_ERR_TABLE_ROWS, "pe_add_table offset+length wraps uint32");
-    REFUSED(pe_add_table(xp, n, LENGTH, DIM, t, 0, 0, 1.0f), PE_ERR_TABLE_ROWS, "pe_add_table rows 0");
-    REFUSED(pe_add_table(xp, n + 1, LENGTH, DIM, t, ROWS, OFFSET, 1.0f), PE_ERR_X_SIZE, "pe_add_table x_count + 1");
-    REFUSED(pe_add_table(xp, n - DIM, LENGTH, DIM, t, ROWS, OFFSET, 1.0f), PE_ERR_X_SIZE, "pe_add_table x_count - dim");
-    REFUSED(pe_add_table(xp, n, LENGTH, DIM, t, ROWS, OFFSET, NAN), PE_ERR_SCALE, "pe_add_table scale NaN");
-    REFUSED(pe_add_table(xp, n, LENGTH, DIM, t, ROWS, OFFSET, INFINITY), PE_ERR_SCALE, "pe_add_table scale +inf");
-    REFUSED(pe_add_table(xp, n, LENGTH, DIM, t, ROWS, OFFSET, -INFINITY), PE_ERR_SCALE, "pe_add_table scale -inf");
+    REFUSED(pe_add_table(t, ROWS, DIM, 1.0f, OFFSET, LENGTH, NULL, n), PE_ERR_NULL, "pe_add_table NULL x");
+    REFUSED(pe_add_table(NULL, ROWS, DIM, 1.0f, OFFSET, LENGTH, xp, n), PE_ERR_NULL, "pe_add_table NULL table");
+    REFUSED(pe_add_table(t, ROWS - 1, DIM, 1.0f, OFFSET, LENGTH, xp, n), PE_ERR_TABLE_ROWS, "pe_add_table rows - 1");
+    REFUSED(pe_add_table(t, ROWS, DIM, 1.0f, OFFSET + 1, LENGTH, xp, n), PE_ERR_TABLE_ROWS, "pe_add_table offset + 1");
+    REFUSED(pe_add_table(t, ROWS, DIM, 1.0f, 0xFFFFFFF0u, LENGTH, xp, n), PE_ERR_TABLE_ROWS, "pe_add_table offset+length wraps uint32");
+    REFUSED(pe_add_table(t, 0, DIM, 1.0f, 0, LENGTH, xp, n), PE_ERR_TABLE_ROWS, "pe_add_table rows 0");
+    REFUSED(pe_add_table(t, ROWS, DIM, 1.0f, OFFSET, LENGTH, xp, n + 1), PE_ERR_X_SIZE, "pe_add_table x_count + 1");
+    REFUSED(pe_add_table(t, ROWS, DIM, 1.0f, OFFSET, LENGTH, xp, n - DIM), PE_ERR_X_SIZE, "pe_add_table x_count - dim");
+    REFUSED(pe_add_table(t, ROWS, DIM, NAN, OFFSET, LENGTH, xp, n), PE_ERR_SCALE, "pe_add_table scale NaN");
+    REFUSED(pe_add_table(t, ROWS, DIM, INFINITY, OFFSET, LENGTH, xp, n), PE_ERR_SCALE, "pe_add_table scale +inf");
+    REFUSED(pe_add_table(t, ROWS, DIM, -INFINITY, OFFSET, LENGTH, xp, n), PE_ERR_SCALE, "pe_add_table scale -inf");
     /* The header leaves the status of a zero dim open; it must be refused. */
-    CHECK(pe_add_table(xp, n, LENGTH, 0, t, ROWS, OFFSET, 1.0f) != PE_OK, "pe_add_table dim 0 accepted");
+    CHECK(pe_add_table(t, ROWS, 0, 1.0f, OFFSET, LENGTH, xp, n) != PE_OK, "pe_add_table dim 0 accepted");
     CHECK(buffer_untouched(&x), "x changed by pe_add_table dim 0");
 
     const float scale = 1.5f;
-    EXPECT_STATUS(pe_add_table(xp, n, LENGTH, DIM, t, ROWS, OFFSET, scale), PE_OK, "pe_add_table");
+    EXPECT_STATUS(pe_add_table(t, ROWS, DIM, scale, OFFSET, LENGTH, xp, n), PE_OK, "pe_add_table");
     int exact = 1;
     for (size_t k = 0; k < n; k++) {
         volatile float scaled = x.pristine[GUARD_FLOATS + k] * scale;
@@ -415,7 +415,7 @@ static void test_plan(void) {
     EXPECT_STATUS(pe_plan_table(plan, 0, LENGTH, out.data, out.count), PE_ERR_PLAN, "pe_plan_table on garbage");
     EXPECT_STATUS(pe_plan_table_at(plan, positions, LENGTH, out.data, out.count), PE_ERR_PLAN,
                   "pe_plan_table_at on garbage");
-    EXPECT_STATUS(pe_plan_add(plan, out.data, out.count, 0, LENGTH, 1.0f), PE_ERR_PLAN, "pe_plan_add on garbage");
+    EXPECT_STATUS(pe_plan_add(plan, 1.0f, 0, LENGTH, out.data, out.count), PE_ERR_PLAN, "pe_plan_add on garbage");
     EXPECT_STATUS(pe_plan_table(NULL, 0, LENGTH, out.data, out.count), PE_ERR_NULL, "pe_plan_table on NULL");
     CHECK(buffer_untouched(&out), "a refused plan call wrote to out");
     buffer_free(&out);
@@ -444,8 +444,8 @@ static void test_plan(void) {
             break;
         default:
             for (size_t k = 0; k < count; k++) got.data[k] = want.data[k] = (float)(k % 17) - 8.0f;
-            pe_plan_add(plan, got.data, count, offset, rows, 0.5f);
-            pe_add(&enc, want.data, count, offset, rows, 0.5f, scratch, need);
+            pe_plan_add(plan, 0.5f, offset, rows, got.data, count);
+            pe_add(&enc, 0.5f, offset, rows, want.data, count, scratch, need);
         }
         if (memcmp(got.data, want.data, count * sizeof(float))) mismatches++;
     }
@@ -479,7 +479,7 @@ static void test_add_tiles(void) {
                 buffer table = buffer_new(slab), x = buffer_new(3 * slab);
                 memset(x.data, 0, 3 * slab * sizeof(float));
                 pe_table(&enc, offset, length, table.data, slab, scratch, need);
-                pe_add(&enc, x.data, 3 * slab, offset, length, 1.0f, scratch, need);
+                pe_add(&enc, 1.0f, offset, length, x.data, 3 * slab, scratch, need);
                 for (int b = 0; b < 3; b++)
                     if (memcmp(x.data + b * slab, table.data, slab * sizeof(float))) mismatches++;
                 CHECK(guards_intact(&x) && guards_intact(&table), "a guard changed (d=%u length %u)", dim, length);

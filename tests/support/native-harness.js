@@ -1,5 +1,5 @@
 // Runs build/test/harness (or harness-asan) in `serve` mode: one process for
-// a whole list of requests. See the top of tests/native/harness.c.
+// a whole list of requests. See the top of tests/native/harness/main.c.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 

@@ -2,10 +2,10 @@
  * tensor built from them (posenc.h states the conventions). */
 #include <math.h>
 
-#include "alibi_kernels.h"
-#include "check.h"
-#include "f64math.h"
-#include "simd.h"
+#include "alibi/alibi_kernels.h"
+#include "common/check.h"
+#include "common/kernel_table.h"
+#include "math/f64math.h"
 
 #define PE_LN2 0x1.62e42fefa39efp-1
 
@@ -36,15 +36,6 @@ pe_status pe_alibi_slopes(uint32_t heads, float *out, size_t out_count) {
     return PE_OK;
 }
 
-static pe_alibi_ramp_fn current_ramp(void) {
-#if PE_HAVE_SIMD
-    pe_kernels k = PE_KERNELS_SCALAR;
-    pe_active_kernels(&k);
-    if (k == PE_KERNELS_SIMD) return pe_alibi_ramp_simd;
-#endif
-    return pe_alibi_ramp_scalar;
-}
-
 /* One query row: keys 0 .. q are q - j behind, keys after q are j - q ahead. */
 static void bias_row(float *row, pe_alibi_ramp_fn ramp, double m, uint32_t q, uint32_t keys, int causal) {
     size_t behind = q < keys ? (size_t)q + 1 : keys;
@@ -73,7 +64,7 @@ pe_status pe_alibi_bias(const pe_alibi *alibi, uint32_t first_head, uint32_t hea
     if (need == 0) return PE_OK;
     if (!out) return PE_ERR_NULL;
 
-    const pe_alibi_ramp_fn ramp = current_ramp();
+    const pe_alibi_ramp_fn ramp = pe_kernel_table_current()->alibi_ramp;
     for (uint32_t h = 0; h < head_count; h++) {
         const double m = slope(first_head + h, heads);
         for (uint32_t i = 0; i < queries; i++) {

@@ -1,5 +1,5 @@
 /* The ALiBi ramp, scalar reference (and the SIMD kernel's tail). */
-#include "alibi_kernels.h"
+#include "alibi/alibi_kernels.h"
 
 void pe_alibi_ramp_scalar(float *out, size_t count, double slope, double d0, double step) {
     double d = d0;

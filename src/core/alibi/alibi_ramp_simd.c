@@ -1,8 +1,8 @@
 /* The ALiBi ramp, four keys at a time: the scalar kernel's operations per
- * lane (two f64x2 halves, then one narrowing store); alibi_scalar.c finishes
+ * lane (two f64x2 halves, then one narrowing store); alibi_ramp_scalar.c finishes
  * the tail. */
-#include "alibi_kernels.h"
-#include "simd.h"
+#include "alibi/alibi_kernels.h"
+#include "common/simd.h"
 
 #if PE_HAVE_SIMD
 

@@ -1,7 +1,7 @@
 #include <float.h>
 
-#include "check.h"
-#include "kernels.h"
+#include "common/check.h"
+#include "sinusoid/plan.h"
 
 pe_status pe_check_sinusoid(const pe_sinusoid *enc) {
     if (!enc) return PE_ERR_NULL;

@@ -1,53 +1,31 @@
-/* The two kernel sets and the choice between them, made once at start-up. */
-#include "kernels.h"
+/* The two instances of the kernel table (common/kernel_table.h), scalar and
+ * SIMD, and the one switch between them, made once at start-up. */
+#include "common/kernel_table.h"
+#include "common/simd.h"
 
-static void anchor_scalar(pe_plan *plan, uint32_t a) {
-    pe_anchor_pairs_scalar(plan, a, 0);
-}
-static void jump_scalar(pe_plan *plan) {
-    pe_jump_pairs_scalar(plan, 0);
-}
-static void seed_scalar(pe_plan *plan) {
-    pe_seed_pairs_scalar(plan, 0);
-}
-static void jump_seed_scalar(pe_plan *plan) {
-    pe_jump_pairs_scalar(plan, 0);
-    pe_seed_pairs_scalar(plan, 0);
-}
-static void recur_scalar(pe_plan *plan, uint32_t rows, float *out, size_t stride) {
-    pe_recur_columns_scalar(plan, 0, rows, out, stride);
-}
+#define PE_KERNEL_SCALAR_ENTRY(name, ret, params) pe_##name##_scalar,
+static const pe_kernel_table scalar_table = {PE_KERNEL_LIST(PE_KERNEL_SCALAR_ENTRY)};
 
-const pe_kernel_set pe_kernels_scalar = {anchor_scalar, jump_scalar, seed_scalar, jump_seed_scalar, recur_scalar,
-                                         pe_add_scalar};
-
-#if PE_HAVE_SIMD_BUILD
-void pe_anchor_simd(pe_plan *plan, uint32_t a);
-void pe_jump_simd(pe_plan *plan);
-void pe_seed_simd(pe_plan *plan);
-void pe_jump_seed_simd(pe_plan *plan);
-void pe_recur_simd(pe_plan *plan, uint32_t rows, float *out, size_t stride);
-void pe_add_simd(float *x, const float *pe, size_t count, float scale);
-
-const pe_kernel_set pe_kernels_simd = {pe_anchor_simd, pe_jump_simd, pe_seed_simd, pe_jump_seed_simd, pe_recur_simd,
-                                       pe_add_simd};
-static const pe_kernel_set *current = &pe_kernels_simd;
+#if PE_HAVE_SIMD
+#define PE_KERNEL_SIMD_ENTRY(name, ret, params) pe_##name##_simd,
+static const pe_kernel_table simd_table = {PE_KERNEL_LIST(PE_KERNEL_SIMD_ENTRY)};
+static const pe_kernel_table *current = &simd_table;
 #else
-static const pe_kernel_set *current = &pe_kernels_scalar;
+static const pe_kernel_table *current = &scalar_table;
 #endif
 
-const pe_kernel_set *pe_current_kernels(void) {
+const pe_kernel_table *pe_kernel_table_current(void) {
     return current;
 }
 
 pe_status pe_use_kernels(pe_kernels kernels) {
     switch (kernels) {
     case PE_KERNELS_SCALAR:
-        current = &pe_kernels_scalar;
+        current = &scalar_table;
         return PE_OK;
     case PE_KERNELS_SIMD:
-#if PE_HAVE_SIMD_BUILD
-        current = &pe_kernels_simd;
+#if PE_HAVE_SIMD
+        current = &simd_table;
         return PE_OK;
 #else
         return PE_ERR_KERNELS;
@@ -58,6 +36,6 @@ pe_status pe_use_kernels(pe_kernels kernels) {
 
 pe_status pe_active_kernels(pe_kernels *kernels) {
     if (!kernels) return PE_ERR_NULL;
-    *kernels = current == &pe_kernels_scalar ? PE_KERNELS_SCALAR : PE_KERNELS_SIMD;
+    *kernels = current == &scalar_table ? PE_KERNELS_SCALAR : PE_KERNELS_SIMD;
     return PE_OK;
 }

@@ -1,3 +1,5 @@
+/* What each pe_status means: a sentence for people (pe_status_str) and the
+ * enumerator's name for bindings (pe_status_name), one case per value. */
 #include "posenc.h"
 
 const char *pe_status_str(pe_status status) {
@@ -28,4 +30,34 @@ const char *pe_status_str(pe_status status) {
     case PE_ERR_DIM_2D: return "a 2-D table needs dim to be a multiple of 4: each axis gets dim/2 channels of sine-cosine pairs";
     }
     return "unknown pe_status";
+}
+
+const char *pe_status_name(pe_status status) {
+    switch (status) {
+    case PE_OK: return "PE_OK";
+    case PE_ERR_NULL: return "PE_ERR_NULL";
+    case PE_ERR_DIM_ODD: return "PE_ERR_DIM_ODD";
+    case PE_ERR_DIM_RANGE: return "PE_ERR_DIM_RANGE";
+    case PE_ERR_BASE: return "PE_ERR_BASE";
+    case PE_ERR_LAYOUT: return "PE_ERR_LAYOUT";
+    case PE_ERR_POSITION: return "PE_ERR_POSITION";
+    case PE_ERR_OUT_SIZE: return "PE_ERR_OUT_SIZE";
+    case PE_ERR_X_SIZE: return "PE_ERR_X_SIZE";
+    case PE_ERR_SCRATCH: return "PE_ERR_SCRATCH";
+    case PE_ERR_TABLE_ROWS: return "PE_ERR_TABLE_ROWS";
+    case PE_ERR_SCALE: return "PE_ERR_SCALE";
+    case PE_ERR_TOO_LARGE: return "PE_ERR_TOO_LARGE";
+    case PE_ERR_KERNELS: return "PE_ERR_KERNELS";
+    case PE_ERR_PLAN: return "PE_ERR_PLAN";
+    case PE_ERR_HEADS: return "PE_ERR_HEADS";
+    case PE_ERR_OVERLAP: return "PE_ERR_OVERLAP";
+    case PE_ERR_FREQUENCIES: return "PE_ERR_FREQUENCIES";
+    case PE_ERR_ROTARY_DIM: return "PE_ERR_ROTARY_DIM";
+    case PE_ERR_SCALING: return "PE_ERR_SCALING";
+    case PE_ERR_ORDER: return "PE_ERR_ORDER";
+    case PE_ERR_DTYPE: return "PE_ERR_DTYPE";
+    case PE_ERR_RECIPE: return "PE_ERR_RECIPE";
+    case PE_ERR_DIM_2D: return "PE_ERR_DIM_2D";
+    }
+    return "PE_UNKNOWN";
 }

@@ -2,26 +2,17 @@
  * align_corners=True convention and the rounding). */
 #include <string.h>
 
-#include "check.h"
-#include "resample_kernels.h"
-#include "simd.h"
-
-static pe_lerp_rows_fn current_lerp(void) {
-#if PE_HAVE_SIMD
-    pe_kernels k = PE_KERNELS_SCALAR;
-    pe_active_kernels(&k);
-    if (k == PE_KERNELS_SIMD) return pe_lerp_rows_simd;
-#endif
-    return pe_lerp_rows_scalar;
-}
+#include "common/check.h"
+#include "common/kernel_table.h"
+#include "learned/resample_kernels.h"
 
 static int overlaps(const float *a, size_t a_count, const float *b, size_t b_count) {
     uintptr_t a0 = (uintptr_t)a, b0 = (uintptr_t)b;
     return a0 < b0 + b_count * sizeof(float) && b0 < a0 + a_count * sizeof(float);
 }
 
-pe_status pe_resample_table(const float *table, uint32_t rows, uint32_t dim, float *out,
-                            uint32_t new_rows, size_t out_count) {
+pe_status pe_resample_table(const float *table, uint32_t rows, uint32_t dim, uint32_t new_rows, float *out,
+                            size_t out_count) {
     if (dim == 0 || dim > PE_MAX_DIM) return PE_ERR_DIM_RANGE;
     size_t need, table_count;
     pe_status st = pe_check_product(new_rows, dim, &need);
@@ -33,7 +24,7 @@ pe_status pe_resample_table(const float *table, uint32_t rows, uint32_t dim, flo
     if (!table || !out) return PE_ERR_NULL;
     if (overlaps(table, table_count, out, need)) return PE_ERR_OVERLAP;
 
-    const pe_lerp_rows_fn lerp = current_lerp();
+    const pe_lerp_rows_fn lerp = pe_kernel_table_current()->lerp_rows;
     /* New row r reads old position r * span / steps = i + rem / steps exactly
      * (integers below 2^64); each weight rounds once. */
     const uint64_t span = rows - 1u, steps = new_rows - 1u;

@@ -4,10 +4,9 @@
 
 #include <stddef.h>
 
+#include "common/kernel_table.h"
+
 /* out[j] = float32(w0 * a[j] + w1 * b[j]) for j < count, in double. */
 typedef void (*pe_lerp_rows_fn)(float *out, const float *a, const float *b, double w0, double w1, size_t count);
-
-void pe_lerp_rows_scalar(float *out, const float *a, const float *b, double w0, double w1, size_t count);
-void pe_lerp_rows_simd(float *out, const float *a, const float *b, double w0, double w1, size_t count);
 
 #endif

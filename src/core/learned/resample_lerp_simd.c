@@ -1,8 +1,8 @@
 /* Linear interpolation between two rows, four floats at a time: each half
- * widened to f64x2 and run through resample_scalar.c's operations, then
+ * widened to f64x2 and run through resample_lerp_scalar.c's operations, then
  * narrowed into one store; the scalar kernel finishes the tail. */
-#include "resample_kernels.h"
-#include "simd.h"
+#include "learned/resample_kernels.h"
+#include "common/simd.h"
 
 #if PE_HAVE_SIMD
 

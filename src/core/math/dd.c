@@ -1,8 +1,8 @@
 /* ln and exp in double-double (see dd.h), for the frequencies: once per plan. */
 #include <string.h>
 
-#include "dd.h"
-#include "f64math.h"
+#include "math/dd.h"
+#include "math/f64math.h"
 
 /* ln 2 = L1 + L2 + L3 to about 150 bits; L1 has 42 bits, so k * L1 is exact
  * for |k| < 2^11. */

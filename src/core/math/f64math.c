@@ -1,6 +1,6 @@
 /* exp and log for the frequencies T^(-2i/d): computed once per call, so they
  * favour clarity over speed. See f64math.h for why they are our own. */
-#include "f64math.h"
+#include "math/f64math.h"
 
 /* ln 2 = LN2_HI + LN2_LO; LN2_HI has 42 bits, so k * LN2_HI is exact for
  * |k| < 2^11. */

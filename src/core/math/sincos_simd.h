@@ -3,8 +3,8 @@
 #ifndef PE_SINCOS_SIMD_H
 #define PE_SINCOS_SIMD_H
 
-#include "f64math.h"
-#include "simd.h"
+#include "math/f64math.h"
+#include "common/simd.h"
 
 #if PE_HAVE_SIMD
 

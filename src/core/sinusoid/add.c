@@ -1,12 +1,12 @@
 /* The embedding add: x (batch, length, dim) = x * scale + PE, in place. */
-#include "check.h"
-#include "kernels.h"
+#include "common/check.h"
+#include "sinusoid/plan.h"
 
-/* PE is made a tile of rows at a time (kernels.h: PE_TILE_FLOATS; a tile may
+/* PE is made a tile of rows at a time (sinusoid/plan.h: PE_TILE_FLOATS; a tile may
  * span several blocks) and added to every batch item while the tile is in
  * cache: the table is computed once per call and never stored whole. */
 typedef struct add_state {
-    const pe_kernel_set *k;
+    const pe_kernel_table *k;
     float *x;
     size_t slab, batch;
     uint32_t length, filled; /* rows asked; rows now in the tile */
@@ -31,8 +31,7 @@ static void emit_into_tile(pe_plan *plan, uint32_t rows, uint32_t done, void *ct
     }
 }
 
-pe_status pe_plan_add(pe_plan *plan, float *x, size_t x_count, uint32_t offset, uint32_t length,
-                      float scale) {
+pe_status pe_plan_add(pe_plan *plan, float scale, uint32_t offset, uint32_t length, float *x, size_t x_count) {
     pe_status st = pe_check_plan(plan);
     if (st != PE_OK) return st;
     if ((uint64_t)offset + length > PE_MAX_POSITION) return PE_ERR_POSITION;
@@ -41,31 +40,14 @@ pe_status pe_plan_add(pe_plan *plan, float *x, size_t x_count, uint32_t offset, 
     if (x_count == 0) return PE_OK;
 
     const size_t slab = (size_t)length * plan->dim;
-    add_state a = {pe_current_kernels(), x, slab, x_count / slab, length, 0, scale};
+    add_state a = {pe_kernel_table_current(), x, slab, x_count / slab, length, 0, scale};
     pe_plan_walk(plan, a.k, offset, length, emit_into_tile, &a);
     return PE_OK;
 }
 
-pe_status pe_add(const pe_sinusoid *enc, float *x, size_t x_count, uint32_t offset, uint32_t length,
-                 float scale, void *scratch, size_t scratch_bytes) {
+pe_status pe_add(const pe_sinusoid *enc, float scale, uint32_t offset, uint32_t length, float *x, size_t x_count,
+                 void *scratch, size_t scratch_bytes) {
     pe_plan *plan;
     pe_status st = pe_plan_init(enc, scratch, scratch_bytes, &plan);
-    return st != PE_OK ? st : pe_plan_add(plan, x, x_count, offset, length, scale);
-}
-
-pe_status pe_add_table(float *x, size_t x_count, uint32_t length, uint32_t dim, const float *table,
-                       uint32_t table_rows, uint32_t offset, float scale) {
-    if (dim == 0 || dim > PE_MAX_DIM) return PE_ERR_DIM_RANGE; /* learned tables may be odd */
-    pe_status st = pe_check_batch(x, x_count, length, dim);
-    if (st != PE_OK) return st;
-    if (!table) return PE_ERR_NULL;
-    if ((uint64_t)offset + length > table_rows) return PE_ERR_TABLE_ROWS;
-    if ((st = pe_check_scale(scale)) != PE_OK) return st;
-    if (x_count == 0) return PE_OK;
-
-    const pe_kernel_set *k = pe_current_kernels();
-    const size_t slab = (size_t)length * dim;
-    const float *rows = table + (size_t)offset * dim;
-    for (size_t b = 0; b < x_count / slab; b++) k->add(x + b * slab, rows, slab, scale);
-    return PE_OK;
+    return st != PE_OK ? st : pe_plan_add(plan, scale, offset, length, x, x_count);
 }

@@ -1,8 +1,8 @@
 /* The plan: per-encoding constants (frequencies, their rotations, the
  * recurrence coefficients) and the running state, laid out in caller memory. */
-#include "dd.h"
-#include "f64math.h"
-#include "kernels.h"
+#include "math/dd.h"
+#include "math/f64math.h"
+#include "sinusoid/plan.h"
 
 /* Arrays start 64 bytes past a cache line boundary from each other, so that
  * arrays of 4 KiB multiples don't alias in the cache. */
@@ -88,7 +88,7 @@ void pe_plan_finish(pe_plan *plan) {
     plan->magic = PE_PLAN_MAGIC;
 }
 
-void pe_plan_seek(pe_plan *plan, const pe_kernel_set *k, uint32_t p0) {
+void pe_plan_seek(pe_plan *plan, const pe_kernel_table *k, uint32_t p0) {
     const uint32_t a = p0 - p0 % PE_ANCHOR_ROWS;
     /* The running block state is reusable when it lies on the way from this
      * block's anchor to it: then the jumps left are the same operations. */
@@ -106,7 +106,7 @@ void pe_plan_seek(pe_plan *plan, const pe_kernel_set *k, uint32_t p0) {
     k->jump_seed(plan);
 }
 
-void pe_plan_walk(pe_plan *plan, const pe_kernel_set *k, uint32_t offset, uint32_t length, pe_emit_rows emit,
+void pe_plan_walk(pe_plan *plan, const pe_kernel_table *k, uint32_t offset, uint32_t length, pe_emit_rows emit,
                   void *ctx) {
     const uint32_t end = offset + length;
     for (uint32_t p0 = offset - offset % PE_BLOCK_ROWS; p0 < end; p0 += PE_BLOCK_ROWS) {

@@ -1,4 +1,4 @@
-/* Internal: the plan, the kernel set, and how a table is made.
+/* Internal: the plan, its kernels (in common/kernel_table.h), and how a table is made.
  *
  * Positions are cut into blocks of PE_BLOCK_ROWS rows that start at absolute
  * multiples of PE_BLOCK_ROWS. Every value is a pure function of its position,
@@ -18,19 +18,14 @@
  *
  * Each kernel has a scalar version (the reference) and a SIMD version with the
  * same operations in the same order per lane, so both give the same bits. */
-#ifndef PE_KERNELS_H
-#define PE_KERNELS_H
+#ifndef PE_SINUSOID_PLAN_H
+#define PE_SINUSOID_PLAN_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/kernel_table.h"
 #include "posenc.h"
-
-#if defined(__wasm_simd128__) || defined(PE_NATIVE_SIMD)
-#define PE_HAVE_SIMD_BUILD 1
-#else
-#define PE_HAVE_SIMD_BUILD 0
-#endif
 
 #define PE_BLOCK_ROWS 64u
 #define PE_ANCHOR_ROWS 1024u /* a multiple of PE_BLOCK_ROWS */
@@ -66,27 +61,14 @@ struct pe_plan {
     uint32_t tile_rows;               /* a multiple of PE_ROW_GROUP */
 };
 
-typedef struct pe_kernel_set {
-    /* block_sin/cos = exact (sin, cos)(a * w_i). */
-    void (*anchor)(pe_plan *plan, uint32_t a);
-    /* block_sin/cos rotated by PE_BLOCK_ROWS * w_i. */
-    void (*jump)(pe_plan *plan);
-    /* row0, row1 = the rows at block_pos and block_pos + 1, in layout order. */
-    void (*seed)(pe_plan *plan);
-    /* jump then seed, in one pass over the pairs (the same operations). */
-    void (*jump_seed)(pe_plan *plan);
-    /* Advances the recurrence by `rows` rows, storing each row (the one in
-     * row0 before the step) at out + r * stride; out NULL stores nothing. */
-    void (*recur)(pe_plan *plan, uint32_t rows, float *out, size_t stride);
-    /* x[k] = float(float(x[k] * scale) + pe[k]) for k < count. */
-    void (*add)(float *x, const float *pe, size_t count, float scale);
-} pe_kernel_set;
-
-extern const pe_kernel_set pe_kernels_scalar;
-#if PE_HAVE_SIMD_BUILD
-extern const pe_kernel_set pe_kernels_simd;
-#endif
-const pe_kernel_set *pe_current_kernels(void);
+/* The family's kernels (entries of common/kernel_table.h), each scalar and SIMD:
+ *   anchor     block_sin/cos = exact (sin, cos)(a * w_i);
+ *   jump       block_sin/cos rotated by PE_BLOCK_ROWS * w_i;
+ *   seed       row0, row1 = the rows at block_pos and block_pos + 1, in layout order;
+ *   jump_seed  jump then seed, in one pass over the pairs (the same operations);
+ *   recur      advances the recurrence by `rows` rows, storing each row (the one
+ *              in row0 before the step) at out + r * stride; out NULL stores nothing;
+ *   add        x[k] = float(float(x[k] * scale) + pe[k]) for k < count. */
 
 /* Rows of the add's tile for dim. */
 uint32_t pe_tile_rows(uint32_t dim);
@@ -102,14 +84,14 @@ void pe_encoding_frequencies_dd(const pe_sinusoid *enc, double *w, double *w_lo)
 void pe_encoding_frequencies(const pe_sinusoid *enc, double *w);
 /* The recurrence at the start of the block holding p0 (a multiple of
  * PE_BLOCK_ROWS), reusing the plan's running block state when it can. */
-void pe_plan_seek(pe_plan *plan, const pe_kernel_set *k, uint32_t p0);
+void pe_plan_seek(pe_plan *plan, const pe_kernel_table *k, uint32_t p0);
 
 /* Positions offset .. offset + length - 1 (offset + length <= 2^31), block by
  * block: seeks each block, runs the recurrence up to the first row asked and
  * hands the block's rows to emit, which must advance the recurrence by `rows`
  * (storing them as it likes); done counts the rows emitted before. */
 typedef void (*pe_emit_rows)(pe_plan *plan, uint32_t rows, uint32_t done, void *ctx);
-void pe_plan_walk(pe_plan *plan, const pe_kernel_set *k, uint32_t offset, uint32_t length, pe_emit_rows emit,
+void pe_plan_walk(pe_plan *plan, const pe_kernel_table *k, uint32_t offset, uint32_t length, pe_emit_rows emit,
                   void *ctx);
 
 /* The scalar loops over pairs i0.. or columns j0.., shared as the SIMD
@@ -118,6 +100,5 @@ void pe_anchor_pairs_scalar(pe_plan *plan, uint32_t a, uint32_t i0);
 void pe_jump_pairs_scalar(pe_plan *plan, uint32_t i0);
 void pe_seed_pairs_scalar(pe_plan *plan, uint32_t i0);
 void pe_recur_columns_scalar(pe_plan *plan, uint32_t j0, uint32_t rows, float *out, size_t stride);
-void pe_add_scalar(float *x, const float *pe, size_t count, float scale);
 
 #endif

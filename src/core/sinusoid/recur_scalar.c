@@ -3,8 +3,8 @@
  * (the rows float16 and bfloat16 are rounded from). Rows go in passes of
  * PE_ROW_GROUP across all columns, as the SIMD kernel does; columns are
  * independent, so the order does not change the bits. */
-#include "kernels.h"
-#include "precision_kernels.h"
+#include "sinusoid/plan.h"
+#include "sinusoid/precision/precision_kernels.h"
 
 typedef enum { STORE_NONE, STORE_F32, STORE_F64 } store_kind;
 
@@ -40,4 +40,13 @@ void pe_recur_columns_scalar(pe_plan *plan, uint32_t j0, uint32_t rows, float *o
 
 void pe_recur_f64_columns_scalar(pe_plan *plan, uint32_t j0, uint32_t rows, double *out, size_t stride) {
     columns(plan, j0, rows, out, stride, STORE_F64);
+}
+
+/* The kernel table's scalar entries: every column. */
+void pe_recur_scalar(pe_plan *plan, uint32_t rows, float *out, size_t stride) {
+    pe_recur_columns_scalar(plan, 0, rows, out, stride);
+}
+
+void pe_recur_f64_scalar(pe_plan *plan, uint32_t rows, double *out, size_t stride) {
+    pe_recur_f64_columns_scalar(plan, 0, rows, out, stride);
 }

@@ -8,9 +8,9 @@
  * latency; the group's rows end in full 16-byte stores. Measured in V8 against
  * eight-column chunks and against groups of 2, 4 and 16 rows, this shape was
  * the fastest, most of all when the table's memory is not in cache. */
-#include "kernels.h"
-#include "precision_kernels.h"
-#include "simd.h"
+#include "sinusoid/plan.h"
+#include "sinusoid/precision/precision_kernels.h"
+#include "common/simd.h"
 
 #if PE_HAVE_SIMD
 

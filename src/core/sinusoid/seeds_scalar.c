@@ -1,8 +1,8 @@
-/* Block seeds, scalar reference (see kernels.h): the exact anchor, the jump
+/* Block seeds, scalar reference (see sinusoid/plan.h): the exact anchor, the jump
  * from block to block, and the block's first two rows in layout order. */
-#include "dd.h"
-#include "f64math.h"
-#include "kernels.h"
+#include "math/dd.h"
+#include "math/f64math.h"
+#include "sinusoid/plan.h"
 
 void pe_anchor_pairs_scalar(pe_plan *plan, uint32_t a, uint32_t i0) {
     for (uint32_t i = i0; i < plan->half; i++) {
@@ -35,4 +35,22 @@ void pe_seed_pairs_scalar(pe_plan *plan, uint32_t i0) {
         plan->row1[sin_col] = s1;
         plan->row1[cos_col] = c1;
     }
+}
+
+/* The kernel table's scalar entries: every pair. */
+void pe_anchor_scalar(pe_plan *plan, uint32_t a) {
+    pe_anchor_pairs_scalar(plan, a, 0);
+}
+
+void pe_jump_scalar(pe_plan *plan) {
+    pe_jump_pairs_scalar(plan, 0);
+}
+
+void pe_seed_scalar(pe_plan *plan) {
+    pe_seed_pairs_scalar(plan, 0);
+}
+
+void pe_jump_seed_scalar(pe_plan *plan) {
+    pe_jump_pairs_scalar(plan, 0);
+    pe_seed_pairs_scalar(plan, 0);
 }

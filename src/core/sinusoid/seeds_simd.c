@@ -1,6 +1,6 @@
 /* Block seeds on two pairs at a time: seeds_scalar.c's operations per lane. */
-#include "kernels.h"
-#include "sincos_simd.h"
+#include "sinusoid/plan.h"
+#include "math/sincos_simd.h"
 
 #if PE_HAVE_SIMD
 

@@ -2,8 +2,8 @@
  * list of positions; with a plan, or one-shot in scratch. */
 #include <float.h>
 
-#include "check.h"
-#include "kernels.h"
+#include "common/check.h"
+#include "sinusoid/plan.h"
 
 pe_status pe_scratch_size(uint32_t dim, size_t *bytes) {
     if (!bytes) return PE_ERR_NULL;
@@ -43,7 +43,7 @@ pe_status pe_plan_init_frequencies(uint32_t dim, pe_layout layout, const double 
 }
 
 typedef struct table_out {
-    const pe_kernel_set *k;
+    const pe_kernel_table *k;
     float *out;
 } table_out;
 
@@ -53,7 +53,7 @@ static void emit_float32(pe_plan *plan, uint32_t rows, uint32_t done, void *ctx)
 }
 
 /* Rows offset .. offset + length - 1 into out. */
-static void rows(pe_plan *plan, const pe_kernel_set *k, uint32_t offset, uint32_t length, float *out) {
+static void rows(pe_plan *plan, const pe_kernel_table *k, uint32_t offset, uint32_t length, float *out) {
     table_out t = {k, out};
     pe_plan_walk(plan, k, offset, length, emit_float32, &t);
 }
@@ -63,7 +63,7 @@ pe_status pe_plan_table(pe_plan *plan, uint32_t offset, uint32_t length, float *
     if (st != PE_OK) return st;
     if ((uint64_t)offset + length > PE_MAX_POSITION) return PE_ERR_POSITION;
     if ((st = pe_check_rows_out(plan->dim, length, out, out_count)) != PE_OK || length == 0) return st;
-    rows(plan, pe_current_kernels(), offset, length, out);
+    rows(plan, pe_kernel_table_current(), offset, length, out);
     return PE_OK;
 }
 
@@ -76,7 +76,7 @@ pe_status pe_plan_table_at(pe_plan *plan, const uint32_t *positions, size_t coun
     if ((st = pe_check_rows_out(plan->dim, count, out, out_count)) != PE_OK) return st;
     for (size_t r = 0; r < count; r++)
         if (positions[r] >= PE_MAX_POSITION) return PE_ERR_POSITION;
-    const pe_kernel_set *k = pe_current_kernels();
+    const pe_kernel_table *k = pe_kernel_table_current();
     /* Runs of consecutive positions (a packed sequence, a cache window) go
      * through the table path together. */
     for (size_t r = 0; r < count;) {

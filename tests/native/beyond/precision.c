@@ -14,12 +14,14 @@
 void test_narrow_refusals(void) {
     const double in[3] = {1.0, 2.0, 3.0};
     bytes out = bytes_new(3 * sizeof(double));
-    REFUSED(&out, pe_narrow_f64(in, 3, (pe_dtype)4, out.data), PE_ERR_DTYPE, "narrow dtype 4");
-    REFUSED(&out, pe_narrow_f64(in, 3, (pe_dtype)0xFFFFFFFFu, out.data), PE_ERR_DTYPE, "narrow dtype 0xFFFFFFFF");
+    REFUSED(&out, pe_narrow_f64((pe_dtype)4, in, 3, out.data, 3), PE_ERR_DTYPE, "narrow dtype 4");
+    REFUSED(&out, pe_narrow_f64((pe_dtype)0xFFFFFFFFu, in, 3, out.data, 3), PE_ERR_DTYPE, "narrow dtype 0xFFFFFFFF");
     for (int d = 0; d < 4; d++) {
-        REFUSED(&out, pe_narrow_f64(NULL, 3, (pe_dtype)d, out.data), PE_ERR_NULL, "narrow dtype %d NULL in", d);
-        REFUSED(&out, pe_narrow_f64(in, 3, (pe_dtype)d, NULL), PE_ERR_NULL, "narrow dtype %d NULL out", d);
-        EXPECT_STATUS(pe_narrow_f64(NULL, 0, (pe_dtype)d, NULL), PE_OK, "narrow dtype %d count 0", d);
+        REFUSED(&out, pe_narrow_f64((pe_dtype)d, NULL, 3, out.data, 3), PE_ERR_NULL, "narrow dtype %d NULL in", d);
+        REFUSED(&out, pe_narrow_f64((pe_dtype)d, in, 3, NULL, 3), PE_ERR_NULL, "narrow dtype %d NULL out", d);
+        REFUSED(&out, pe_narrow_f64((pe_dtype)d, in, 3, out.data, 2), PE_ERR_OUT_SIZE, "narrow dtype %d out_count - 1", d);
+        REFUSED(&out, pe_narrow_f64((pe_dtype)d, in, 3, out.data, 4), PE_ERR_OUT_SIZE, "narrow dtype %d out_count + 1", d);
+        EXPECT_STATUS(pe_narrow_f64((pe_dtype)d, NULL, 0, NULL, 0), PE_OK, "narrow dtype %d count 0", d);
     }
     CHECK(bytes_untouched(&out), "an empty narrow wrote");
     bytes_free(&out);
@@ -27,7 +29,7 @@ void test_narrow_refusals(void) {
 
 static uint16_t narrow_one(double x, pe_dtype dtype) {
     uint16_t h = 0xDEAD;
-    if (pe_narrow_f64(&x, 1, dtype, &h) != PE_OK) return 0xDEAD;
+    if (pe_narrow_f64(dtype, &x, 1, &h, 1) != PE_OK) return 0xDEAD;
     return h;
 }
 
@@ -78,8 +80,8 @@ void test_narrow_known_values(void) {
     const double in[4] = {0.1, -1e300, 0x1p-149 * 0.75, 3.0000000000000004};
     float f[4];
     double d[4];
-    EXPECT_STATUS(pe_narrow_f64(in, 4, PE_DTYPE_FLOAT32, f), PE_OK, "narrow to float32");
-    EXPECT_STATUS(pe_narrow_f64(in, 4, PE_DTYPE_FLOAT64, d), PE_OK, "narrow to float64");
+    EXPECT_STATUS(pe_narrow_f64(PE_DTYPE_FLOAT32, in, 4, f, 4), PE_OK, "narrow to float32");
+    EXPECT_STATUS(pe_narrow_f64(PE_DTYPE_FLOAT64, in, 4, d, 4), PE_OK, "narrow to float64");
     const float want_f[4] = {0.1f, -INFINITY, 0x1p-149f, 3.0f};
     CHECK(!memcmp(f, want_f, sizeof f), "float32 narrowing is not the nearest float");
     CHECK(!memcmp(d, in, sizeof d), "float64 narrowing is not a copy");
@@ -118,7 +120,7 @@ void test_narrow_sweep(void) {
         for (int k = 0; k < COUNT; k++) in[k] = interesting_double(&state, formats[f]);
         for (int kernels = 0; kernels < 2; kernels++) {
             use_kernels((pe_kernels)kernels);
-            EXPECT_STATUS(pe_narrow_f64(in, COUNT, dtypes[f], out.data), PE_OK, "narrow sweep");
+            EXPECT_STATUS(pe_narrow_f64(dtypes[f], in, COUNT, out.data, COUNT), PE_OK, "narrow sweep");
             size_t wrong = 0;
             for (int k = 0; k < COUNT; k++) {
                 uint16_t got;

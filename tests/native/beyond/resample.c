@@ -19,16 +19,16 @@ void test_resample_refusals(void) {
     float *o = out.data;
     const size_t n = out.count;
 
-    REFUSED(&out, pe_resample_table(t, ROWS, 0, o, NEW_ROWS, 0), PE_ERR_DIM_RANGE, "resample dim 0");
-    REFUSED(&out, pe_resample_table(t, ROWS, PE_MAX_DIM + 1, o, NEW_ROWS, (size_t)NEW_ROWS * (PE_MAX_DIM + 1)),
+    REFUSED(&out, pe_resample_table(t, ROWS, 0, NEW_ROWS, o, 0), PE_ERR_DIM_RANGE, "resample dim 0");
+    REFUSED(&out, pe_resample_table(t, ROWS, PE_MAX_DIM + 1, NEW_ROWS, o, (size_t)NEW_ROWS * (PE_MAX_DIM + 1)),
             PE_ERR_DIM_RANGE, "resample dim 65537");
-    REFUSED(&out, pe_resample_table(t, ROWS, DIM5, o, NEW_ROWS, n - 1), PE_ERR_OUT_SIZE, "resample out_count - 1");
-    REFUSED(&out, pe_resample_table(t, ROWS, DIM5, o, NEW_ROWS, n + 1), PE_ERR_OUT_SIZE, "resample out_count + 1");
-    REFUSED(&out, pe_resample_table(t, ROWS, DIM5, o, NEW_ROWS, 0), PE_ERR_OUT_SIZE, "resample out_count 0");
-    REFUSED(&out, pe_resample_table(t, 0, DIM5, o, NEW_ROWS, n), PE_ERR_TABLE_ROWS, "resample rows 0");
-    REFUSED(&out, pe_resample_table(NULL, ROWS, DIM5, o, NEW_ROWS, n), PE_ERR_NULL, "resample NULL table");
-    REFUSED(&out, pe_resample_table(t, ROWS, DIM5, NULL, NEW_ROWS, n), PE_ERR_NULL, "resample NULL out");
-    EXPECT_STATUS(pe_resample_table(NULL, 0, DIM5, NULL, 0, 0), PE_OK, "resample 0 rows to 0 rows");
+    REFUSED(&out, pe_resample_table(t, ROWS, DIM5, NEW_ROWS, o, n - 1), PE_ERR_OUT_SIZE, "resample out_count - 1");
+    REFUSED(&out, pe_resample_table(t, ROWS, DIM5, NEW_ROWS, o, n + 1), PE_ERR_OUT_SIZE, "resample out_count + 1");
+    REFUSED(&out, pe_resample_table(t, ROWS, DIM5, NEW_ROWS, o, 0), PE_ERR_OUT_SIZE, "resample out_count 0");
+    REFUSED(&out, pe_resample_table(t, 0, DIM5, NEW_ROWS, o, n), PE_ERR_TABLE_ROWS, "resample rows 0");
+    REFUSED(&out, pe_resample_table(NULL, ROWS, DIM5, NEW_ROWS, o, n), PE_ERR_NULL, "resample NULL table");
+    REFUSED(&out, pe_resample_table(t, ROWS, DIM5, NEW_ROWS, NULL, n), PE_ERR_NULL, "resample NULL out");
+    EXPECT_STATUS(pe_resample_table(NULL, 0, DIM5, 0, NULL, 0), PE_OK, "resample 0 rows to 0 rows");
     CHECK(buffer_untouched(&table), "a refused resample wrote to its table");
     buffer_free(&out);
 
@@ -37,15 +37,15 @@ void test_resample_refusals(void) {
     for (size_t k = 0; k < both.count; k++) both.data[k] = (float)k;
     buffer_snapshot(&both);
     float *b = both.data;
-    REFUSED(&both, pe_resample_table(b, ROWS, DIM5, b, ROWS, ROWS * DIM5), PE_ERR_OVERLAP, "resample in place");
-    REFUSED(&both, pe_resample_table(b, ROWS, DIM5, b + ROWS * DIM5 - 1, 1, DIM5), PE_ERR_OVERLAP,
+    REFUSED(&both, pe_resample_table(b, ROWS, DIM5, ROWS, b, ROWS * DIM5), PE_ERR_OVERLAP, "resample in place");
+    REFUSED(&both, pe_resample_table(b, ROWS, DIM5, 1, b + ROWS * DIM5 - 1, DIM5), PE_ERR_OVERLAP,
             "resample out sharing the table's last float");
-    REFUSED(&both, pe_resample_table(b + DIM5, ROWS, DIM5, b + 1, 1, DIM5), PE_ERR_OVERLAP,
+    REFUSED(&both, pe_resample_table(b + DIM5, ROWS, DIM5, 1, b + 1, DIM5), PE_ERR_OVERLAP,
             "resample out sharing the table's first float");
     /* Adjacent is not overlapping: one row out (row 0) right after the table. */
-    EXPECT_STATUS(pe_resample_table(b, ROWS, DIM5, b + ROWS * DIM5, 1, DIM5), PE_OK, "resample out right after the table");
+    EXPECT_STATUS(pe_resample_table(b, ROWS, DIM5, 1, b + ROWS * DIM5, DIM5), PE_OK, "resample out right after the table");
     CHECK(!memcmp(b + ROWS * DIM5, b, DIM5 * sizeof(float)), "new_rows 1 is not row 0");
-    EXPECT_STATUS(pe_resample_table(b + DIM5, ROWS, DIM5, b, 1, DIM5), PE_OK, "resample out right before the table");
+    EXPECT_STATUS(pe_resample_table(b + DIM5, ROWS, DIM5, 1, b, DIM5), PE_OK, "resample out right before the table");
     CHECK(!memcmp(b, both.pristine + GUARD_FLOATS + DIM5, DIM5 * sizeof(float)), "out before the table is not row 0");
     CHECK(guards_intact(&both), "a guard changed");
     buffer_free(&both);
@@ -97,12 +97,12 @@ void test_resample_values(void) {
         buffer scalar = buffer_new(out.count);
         for (size_t k = 0; k < table.count; k++) table.data[k] = random_float(&state, k % 3 ? 1.0f : 300.0f);
         buffer_snapshot(&table);
-        EXPECT_STATUS(pe_resample_table(table.data, rows, dim, out.data, new_rows, out.count), PE_OK,
+        EXPECT_STATUS(pe_resample_table(table.data, rows, dim, new_rows, out.data, out.count), PE_OK,
                       "resample %u -> %u rows of %u", rows, new_rows, dim);
         CHECK(resample_mismatches(table.data, rows, dim, out.data, new_rows) == 0, "resample %u -> %u rows of %u: values",
               rows, new_rows, dim);
         use_kernels(PE_KERNELS_SCALAR);
-        EXPECT_STATUS(pe_resample_table(table.data, rows, dim, scalar.data, new_rows, scalar.count), PE_OK, "scalar resample");
+        EXPECT_STATUS(pe_resample_table(table.data, rows, dim, new_rows, scalar.data, scalar.count), PE_OK, "scalar resample");
         use_kernels(PE_KERNELS_SIMD);
         CHECK(!memcmp(out.data, scalar.data, out.count * sizeof(float)), "resample %u -> %u: scalar and SIMD kernels differ",
               rows, new_rows);
@@ -117,7 +117,7 @@ void test_resample_values(void) {
     /* Two rows to three: the middle row is the midpoint, exactly here. */
     const float two_rows[2 * 3] = {1.0f, -2.0f, 0.25f, 3.0f, 6.0f, -0.25f};
     float three_rows[3 * 3];
-    EXPECT_STATUS(pe_resample_table(two_rows, 2, 3, three_rows, 3, 9), PE_OK, "resample 2 -> 3");
+    EXPECT_STATUS(pe_resample_table(two_rows, 2, 3, 3, three_rows, 9), PE_OK, "resample 2 -> 3");
     CHECK(three_rows[3] == 2.0f && three_rows[4] == 2.0f && three_rows[5] == 0.0f, "midpoints are %g %g %g, want 2 2 0",
           three_rows[3], three_rows[4], three_rows[5]);
 }

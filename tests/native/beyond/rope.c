@@ -241,39 +241,39 @@ void test_rope_refusals(void) {
     const uint32_t max = PE_MAX_POSITION;
     const uint32_t pos[ROPE_LENGTH] = {7, 3, 1000, 0, 12};
 
-    REFUSED(&x, pe_rope(NULL, xp, n, ROPE_LENGTH, 0, NULL, sc, need), PE_ERR_NULL, "rope NULL rope");
+    REFUSED(&x, pe_rope(NULL, 0, ROPE_LENGTH, NULL, xp, n, sc, need), PE_ERR_NULL, "rope NULL rope");
     for (size_t k = 0; k < n_bad; k++)
-        REFUSED(&x, pe_rope(&bad[k].rope, xp, n, ROPE_LENGTH, 0, NULL, sc, need), bad[k].want, "rope %s", bad[k].what);
-    REFUSED(&x, pe_rope(&good, xp, n - 1, ROPE_LENGTH, 0, NULL, sc, need), PE_ERR_X_SIZE, "rope x_count - 1");
-    REFUSED(&x, pe_rope(&good, xp, n + 1, ROPE_LENGTH, 0, NULL, sc, need), PE_ERR_X_SIZE, "rope x_count + 1");
-    REFUSED(&x, pe_rope(&good, xp, 30, ROPE_LENGTH, 0, NULL, sc, need), PE_ERR_X_SIZE, "rope x_count = one row");
-    REFUSED(&x, pe_rope(&good, xp, n, 0, 0, NULL, sc, need), PE_ERR_X_SIZE, "rope length 0 with x");
-    REFUSED(&x, pe_rope(&good, NULL, n, ROPE_LENGTH, 0, NULL, sc, need), PE_ERR_NULL, "rope NULL x");
-    REFUSED(&x, pe_rope(&good, xp, n, ROPE_LENGTH, 1, pos, sc, need), PE_ERR_POSITION, "rope positions with offset 1");
+        REFUSED(&x, pe_rope(&bad[k].rope, 0, ROPE_LENGTH, NULL, xp, n, sc, need), bad[k].want, "rope %s", bad[k].what);
+    REFUSED(&x, pe_rope(&good, 0, ROPE_LENGTH, NULL, xp, n - 1, sc, need), PE_ERR_X_SIZE, "rope x_count - 1");
+    REFUSED(&x, pe_rope(&good, 0, ROPE_LENGTH, NULL, xp, n + 1, sc, need), PE_ERR_X_SIZE, "rope x_count + 1");
+    REFUSED(&x, pe_rope(&good, 0, ROPE_LENGTH, NULL, xp, 30, sc, need), PE_ERR_X_SIZE, "rope x_count = one row");
+    REFUSED(&x, pe_rope(&good, 0, 0, NULL, xp, n, sc, need), PE_ERR_X_SIZE, "rope length 0 with x");
+    REFUSED(&x, pe_rope(&good, 0, ROPE_LENGTH, NULL, NULL, n, sc, need), PE_ERR_NULL, "rope NULL x");
+    REFUSED(&x, pe_rope(&good, 1, ROPE_LENGTH, pos, xp, n, sc, need), PE_ERR_POSITION, "rope positions with offset 1");
     const uint32_t too_far[] = {max, max + 1u, 0xFFFFFFFFu};
     for (int k = 0; k < 3; k++) {
         uint32_t bad_pos[ROPE_LENGTH];
         memcpy(bad_pos, pos, sizeof bad_pos);
         bad_pos[ROPE_LENGTH - 1] = too_far[k]; /* last, so a core that rotates as it checks is caught */
-        REFUSED(&x, pe_rope(&good, xp, n, ROPE_LENGTH, 0, bad_pos, sc, need), PE_ERR_POSITION, "rope position %u", too_far[k]);
+        REFUSED(&x, pe_rope(&good, 0, ROPE_LENGTH, bad_pos, xp, n, sc, need), PE_ERR_POSITION, "rope position %u", too_far[k]);
     }
-    REFUSED(&x, pe_rope(&good, xp, n, ROPE_LENGTH, max - ROPE_LENGTH + 1, NULL, sc, need), PE_ERR_POSITION,
+    REFUSED(&x, pe_rope(&good, max - ROPE_LENGTH + 1, ROPE_LENGTH, NULL, xp, n, sc, need), PE_ERR_POSITION,
             "rope offset+length 2^31+1");
-    REFUSED(&x, pe_rope(&good, xp, n, ROPE_LENGTH, 0xFFFFFFFFu, NULL, sc, need), PE_ERR_POSITION, "rope offset+length wraps");
-    REFUSED(&x, pe_rope(&good, xp, n, ROPE_LENGTH, 0, NULL, NULL, need), PE_ERR_NULL, "rope NULL scratch");
-    REFUSED(&x, pe_rope(&good, xp, n, ROPE_LENGTH, 0, NULL, sc, need - 1), PE_ERR_SCRATCH, "rope scratch - 1");
-    REFUSED(&x, pe_rope(&good, xp, n, ROPE_LENGTH, 0, NULL, sc, 0), PE_ERR_SCRATCH, "rope scratch 0");
+    REFUSED(&x, pe_rope(&good, 0xFFFFFFFFu, ROPE_LENGTH, NULL, xp, n, sc, need), PE_ERR_POSITION, "rope offset+length wraps");
+    REFUSED(&x, pe_rope(&good, 0, ROPE_LENGTH, NULL, xp, n, NULL, need), PE_ERR_NULL, "rope NULL scratch");
+    REFUSED(&x, pe_rope(&good, 0, ROPE_LENGTH, NULL, xp, n, sc, need - 1), PE_ERR_SCRATCH, "rope scratch - 1");
+    REFUSED(&x, pe_rope(&good, 0, ROPE_LENGTH, NULL, xp, n, sc, 0), PE_ERR_SCRATCH, "rope scratch 0");
     pe_rotary yarn = good;
     yarn.scaling.type = PE_ROPE_SCALING_YARN, yarn.scaling.factor = 2.0, yarn.scaling.original_max_position_embeddings = 64;
     yarn.scaling.mscale = 1.0, yarn.scaling.mscale_all_dim = -100.0;
-    REFUSED(&x, pe_rope(&yarn, xp, n, ROPE_LENGTH, 0, NULL, sc, need), PE_ERR_SCALING, "rope negative derived attention factor");
+    REFUSED(&x, pe_rope(&yarn, 0, ROPE_LENGTH, NULL, xp, n, sc, need), PE_ERR_SCALING, "rope negative derived attention factor");
 
     /* Edges that must work: no batch items, and the last rows below 2^31. */
-    EXPECT_STATUS(pe_rope(&good, NULL, 0, ROPE_LENGTH, 0, pos, sc, need), PE_OK, "rope batch 0, NULL x");
+    EXPECT_STATUS(pe_rope(&good, 0, ROPE_LENGTH, pos, NULL, 0, sc, need), PE_OK, "rope batch 0, NULL x");
     CHECK(buffer_untouched(&x), "x changed by an empty call");
-    EXPECT_STATUS(pe_rope(&good, xp, n, ROPE_LENGTH, max - ROPE_LENGTH, NULL, sc, need), PE_OK, "rope rows ending at 2^31");
+    EXPECT_STATUS(pe_rope(&good, max - ROPE_LENGTH, ROPE_LENGTH, NULL, xp, n, sc, need), PE_OK, "rope rows ending at 2^31");
     const uint32_t last[ROPE_LENGTH] = {max - 1, 0, max - 1, 5, 6};
-    EXPECT_STATUS(pe_rope(&good, xp, n, ROPE_LENGTH, 0, last, sc, need), PE_OK, "rope position 2^31-1");
+    EXPECT_STATUS(pe_rope(&good, 0, ROPE_LENGTH, last, xp, n, sc, need), PE_OK, "rope position 2^31-1");
     CHECK(guards_intact(&x), "a guard changed");
     free(sc);
     buffer_free(&x);
@@ -394,7 +394,7 @@ void test_rope_values(void) {
                     for (size_t k = 0; k < count; k++) x.data[k] = scalar.data[k] = random_float(&state, 3.0f);
                     buffer_snapshot(&x);
                     void *sc = scratch_of(need);
-                    EXPECT_STATUS(pe_rope(&rope, x.data, count, call.length, call.offset, call.positions, sc, need), PE_OK,
+                    EXPECT_STATUS(pe_rope(&rope, call.offset, call.length, call.positions, x.data, count, sc, need), PE_OK,
                                   "rope %s", what);
                     uint32_t end = 0;
                     for (uint32_t l = 0; l < call.length; l++)
@@ -408,7 +408,7 @@ void test_rope_values(void) {
                           layout, order, inverse, worst);
                     CHECK(rest_unchanged, "rope %s: elements past rotary_dim changed", what);
                     use_kernels(PE_KERNELS_SCALAR);
-                    EXPECT_STATUS(pe_rope(&rope, scalar.data, count, call.length, call.offset, call.positions, sc, need),
+                    EXPECT_STATUS(pe_rope(&rope, call.offset, call.length, call.positions, scalar.data, count, sc, need),
                                   PE_OK, "scalar rope %s", what);
                     use_kernels(PE_KERNELS_SIMD);
                     CHECK(!memcmp(x.data, scalar.data, count * sizeof(float)), "rope %s: scalar and SIMD kernels differ", what);
@@ -440,7 +440,7 @@ void test_rope_unit_pairs(void) {
                     x.data[row * rope.head_dim + j1] = 1.0f;
                 }
             void *sc = scratch_of(need);
-            EXPECT_STATUS(pe_rope(&rope, x.data, count, LEN, 30, NULL, sc, need), PE_OK, "rope on unit pairs");
+            EXPECT_STATUS(pe_rope(&rope, 30, LEN, NULL, x.data, count, sc, need), PE_OK, "rope on unit pairs");
             long double worst = 0.0L;
             for (uint32_t h = 0; h < rope.heads; h++)
                 for (uint32_t l = 0; l < LEN; l++) {
@@ -482,9 +482,9 @@ void test_rope_consistency(void) {
     void *sc = scratch_of(need);
     uint32_t positions[L];
     for (uint32_t l = 0; l < L; l++) positions[l] = 60 + l; /* crosses a block at 64 */
-    EXPECT_STATUS(pe_rope(&blhd, a.data, count, L, 60, NULL, sc, need), PE_OK, "rope BLHD");
-    EXPECT_STATUS(pe_rope(&bhld, t.data, count, L, 60, NULL, sc, need), PE_OK, "rope BHLD");
-    EXPECT_STATUS(pe_rope(&blhd, listed.data, count, L, 0, positions, sc, need), PE_OK, "rope BLHD with positions");
+    EXPECT_STATUS(pe_rope(&blhd, 60, L, NULL, a.data, count, sc, need), PE_OK, "rope BLHD");
+    EXPECT_STATUS(pe_rope(&bhld, 60, L, NULL, t.data, count, sc, need), PE_OK, "rope BHLD");
+    EXPECT_STATUS(pe_rope(&blhd, 0, L, positions, listed.data, count, sc, need), PE_OK, "rope BLHD with positions");
     size_t differ = 0;
     for (uint32_t b = 0; b < B; b++)
         for (uint32_t l = 0; l < L; l++)
@@ -496,7 +496,7 @@ void test_rope_consistency(void) {
 
     pe_rotary undo = blhd;
     undo.inverse = 1;
-    EXPECT_STATUS(pe_rope(&undo, a.data, count, L, 60, NULL, sc, need), PE_OK, "inverse rope");
+    EXPECT_STATUS(pe_rope(&undo, 60, L, NULL, a.data, count, sc, need), PE_OK, "inverse rope");
     float worst = 0.0f;
     for (size_t k = 0; k < count; k++) {
         float e = fabsf(a.data[k] - a.pristine[GUARD_FLOATS + k]);
@@ -519,7 +519,7 @@ typedef struct {
 
 static pe_status run_rope(const void *ctx, void *scratch, size_t scratch_bytes) {
     const rope_job *j = ctx;
-    return pe_rope(&j->rope, j->x, j->count, j->length, 128, NULL, scratch, scratch_bytes); /* whole tiles */
+    return pe_rope(&j->rope, 128, j->length, NULL, j->x, j->count, scratch, scratch_bytes); /* whole tiles */
 }
 
 /* pe_rope given exactly the scratch it asks for stays inside it. */

@@ -243,7 +243,7 @@ static void run_add(pe_sinusoid enc, uint32_t offset, uint32_t length, float sca
     guarded gx = guarded_alloc(mul_sizes(x_count, sizeof(float), "x"), shift, "x");
     if (x_count) memcpy(gx.data, x, gx.bytes);
     guarded scratch = scratch_for(enc.dim);
-    check_status(pe_add(&enc, (float *)gx.data, x_count, offset, length, scale, scratch.data, scratch.bytes),
+    check_status(pe_add(&enc, scale, offset, length, (float *)gx.data, x_count, scratch.data, scratch.bytes),
                  "pe_add");
     guarded_free(&scratch);
     guarded_check(&gx);
@@ -258,8 +258,7 @@ static void run_addtable(uint32_t length, uint32_t dim, uint32_t rows, uint32_t 
     guarded gt = guarded_alloc(table_bytes, shift, "table");
     if (x_count) memcpy(gx.data, x, gx.bytes);
     if (table_bytes) memcpy(gt.data, table, table_bytes);
-    check_status(pe_add_table((float *)gx.data, x_count, length, dim, (const float *)gt.data, rows, offset,
-                              scale), "pe_add_table");
+    check_status(pe_add_table((const float *)gt.data, rows, dim, scale, offset, length, (float *)gx.data, x_count), "pe_add_table");
     if (table_bytes && memcmp(gt.data, table, table_bytes)) die(3, "table changed", "pe_add_table");
     guarded_free(&gt);
     guarded_check(&gx);
@@ -302,7 +301,7 @@ static void run_resample(uint32_t rows, uint32_t dim, uint32_t new_rows, const v
     guarded gt = guarded_alloc(table_bytes, shift, "table");
     guarded out = guarded_alloc(mul_sizes(n, sizeof(float), "resampled"), shift, "resampled");
     if (table_bytes) memcpy(gt.data, table, table_bytes);
-    check_status(pe_resample_table((const float *)gt.data, rows, dim, (float *)out.data, new_rows, n),
+    check_status(pe_resample_table((const float *)gt.data, rows, dim, new_rows, (float *)out.data, n),
                  "pe_resample_table");
     if (table_bytes && memcmp(gt.data, table, table_bytes)) die(3, "table changed", "pe_resample_table");
     guarded_free(&gt);
@@ -383,8 +382,7 @@ static void run_rope(const rope_request *q, const void *x, size_t x_count, const
     guarded gp = guarded_alloc(mul_sizes(pos_count, sizeof(uint32_t), "positions"), shift, "positions");
     if (x_count) memcpy(gx.data, x, gx.bytes);
     if (pos_count) memcpy(gp.data, positions, gp.bytes);
-    check_status(pe_rope(&q->rope, (float *)gx.data, x_count, q->length, q->offset,
-                         positions ? (const uint32_t *)gp.data : NULL, scratch.data, scratch.bytes), "pe_rope");
+    check_status(pe_rope(&q->rope, q->offset, q->length, positions ? (const uint32_t *)gp.data : NULL, (float *)gx.data, x_count, scratch.data, scratch.bytes), "pe_rope");
     if (pos_count && memcmp(gp.data, positions, gp.bytes)) die(3, "positions changed", "pe_rope");
     guarded_free(&gp);
     guarded_free(&scratch);
@@ -503,7 +501,7 @@ static void run_narrow(pe_dtype dtype, const void *in, size_t count, size_t shif
     guarded gin = guarded_alloc(mul_sizes(count, sizeof(double), "in"), shift, "in");
     if (count) memcpy(gin.data, in, gin.bytes);
     guarded out = guarded_alloc(mul_sizes(count, dtype_size(dtype), "out"), shift, "out");
-    check_status(pe_narrow_f64((const double *)gin.data, count, dtype, out.data), "pe_narrow_f64");
+    check_status(pe_narrow_f64(dtype, (const double *)gin.data, count, out.data, count), "pe_narrow_f64");
     if (count && memcmp(gin.data, in, gin.bytes)) die(3, "input changed", "pe_narrow_f64");
     guarded_free(&gin);
     guarded_check(&out);
@@ -652,7 +650,7 @@ static int precision_words(const char *cmd, char **args, int n) {
 /* --- main ----------------------------------------------------------------- */
 
 static void usage(void) {
-    die(2, "usage: harness table|at|add|addtable|slopes|alibi|resample|rope|serve KERNELS ... (see the top of harness.c)", NULL);
+    die(2, "usage: harness table|at|add|addtable|slopes|alibi|resample|rope|serve KERNELS ... (see the top of tests/native/harness/main.c)", NULL);
 }
 
 int main(int argc, char **argv) {

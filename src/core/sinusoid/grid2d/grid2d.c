@@ -3,8 +3,8 @@
  * one plan in scratch, then placed side by side in every grid row. */
 #include <string.h>
 
-#include "check.h"
-#include "kernels.h"
+#include "common/check.h"
+#include "sinusoid/plan.h"
 
 static pe_status check_grid(const pe_grid2d *grid, pe_sinusoid *half_enc, size_t *rows) {
     if (!grid) return PE_ERR_NULL;

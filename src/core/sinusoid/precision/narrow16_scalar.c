@@ -1,7 +1,7 @@
 /* float64 -> float16 / bfloat16, scalar reference (narrow16.h states the
  * rule). Every shift is by less than 64 and every sum stays below 2^63. */
-#include "narrow16.h"
-#include "precision_kernels.h"
+#include "sinusoid/precision/narrow16.h"
+#include "sinusoid/precision/precision_kernels.h"
 
 #include <string.h>
 

@@ -4,9 +4,9 @@
  * (float32 casts, or the integer float16/bfloat16 rounding of narrow16). */
 #include <float.h>
 
-#include "check.h"
-#include "f64math.h"
-#include "precision_kernels.h"
+#include "common/check.h"
+#include "math/f64math.h"
+#include "sinusoid/precision/precision_kernels.h"
 
 static double round_to(pe_recipe recipe, double x) {
     switch (recipe) {

@@ -3,8 +3,8 @@
  * from the same anchors, jumps, seeds and recurrence as pe_plan_table, so a
  * float16 value is the rounding of the very float64 whose float32 rounding
  * pe_plan_table stores. */
-#include "check.h"
-#include "precision_kernels.h"
+#include "common/check.h"
+#include "sinusoid/precision/precision_kernels.h"
 
 static size_t dtype_bytes(pe_dtype dtype) {
     return dtype == PE_DTYPE_FLOAT64 ? 8 : dtype == PE_DTYPE_FLOAT32 ? 4 : 2;
@@ -15,25 +15,25 @@ static pe_status check_dtype(pe_dtype dtype) {
 }
 
 /* n rows from the plan's current recurrence state into out (row stride dim). */
-static void emit(pe_plan *plan, const pe_precision_kernels *pk, pe_dtype dtype, uint32_t n, void *out) {
+static void emit(pe_plan *plan, const pe_kernel_table *k, pe_dtype dtype, uint32_t n, void *out) {
     const uint32_t dim = plan->dim;
     if (dtype == PE_DTYPE_FLOAT64) {
-        pk->recur_f64(plan, n, (double *)out, dim);
+        k->recur_f64(plan, n, (double *)out, dim);
         return;
     }
     /* Through the plan's tile, which holds tile_rows / 2 (>= 4) rows of float64. */
-    void (*narrow)(const double *, uint16_t *, size_t) = dtype == PE_DTYPE_FLOAT16 ? pk->narrow_f16 : pk->narrow_bf16;
+    void (*narrow)(const double *, uint16_t *, size_t) = dtype == PE_DTYPE_FLOAT16 ? k->narrow_f16 : k->narrow_bf16;
     double *tile = (double *)(void *)plan->tile;
     const uint32_t per = plan->tile_rows / 2;
     for (uint32_t r0 = 0; r0 < n; r0 += per) {
         const uint32_t g = n - r0 < per ? n - r0 : per;
-        pk->recur_f64(plan, g, tile, dim);
+        k->recur_f64(plan, g, tile, dim);
         narrow(tile, (uint16_t *)out + (size_t)r0 * dim, (size_t)g * dim);
     }
 }
 
 typedef struct dtype_out {
-    const pe_precision_kernels *pk;
+    const pe_kernel_table *k;
     pe_dtype dtype;
     unsigned char *out;
     size_t row_bytes;
@@ -41,13 +41,13 @@ typedef struct dtype_out {
 
 static void emit_rows(pe_plan *plan, uint32_t rows, uint32_t done, void *ctx) {
     const dtype_out *t = ctx;
-    emit(plan, t->pk, t->dtype, rows, t->out + (size_t)done * t->row_bytes);
+    emit(plan, t->k, t->dtype, rows, t->out + (size_t)done * t->row_bytes);
 }
 
 /* Rows offset .. offset + length - 1, as table.c's rows(). */
 static void rows(pe_plan *plan, pe_dtype dtype, uint32_t offset, uint32_t length, void *out) {
-    dtype_out t = {pe_current_precision_kernels(), dtype, out, (size_t)plan->dim * dtype_bytes(dtype)};
-    pe_plan_walk(plan, pe_current_kernels(), offset, length, emit_rows, &t);
+    dtype_out t = {pe_kernel_table_current(), dtype, out, (size_t)plan->dim * dtype_bytes(dtype)};
+    pe_plan_walk(plan, t.k, offset, length, emit_rows, &t);
 }
 
 pe_status pe_plan_table_dtype(pe_plan *plan, pe_dtype dtype, uint32_t offset, uint32_t length, void *out,
@@ -95,14 +95,15 @@ pe_status pe_table_at_dtype(const pe_sinusoid *enc, pe_dtype dtype, const uint32
     return st != PE_OK ? st : pe_plan_table_at_dtype(plan, dtype, positions, count, out, out_count);
 }
 
-pe_status pe_narrow_f64(const double *in, size_t count, pe_dtype dtype, void *out) {
+pe_status pe_narrow_f64(pe_dtype dtype, const double *in, size_t count, void *out, size_t out_count) {
     pe_status st = check_dtype(dtype);
     if (st != PE_OK) return st;
+    if (out_count != count) return PE_ERR_OUT_SIZE;
     if (count && (!in || !out)) return PE_ERR_NULL;
-    const pe_precision_kernels *pk = pe_current_precision_kernels();
+    const pe_kernel_table *kt = pe_kernel_table_current();
     switch (dtype) {
-    case PE_DTYPE_FLOAT16: pk->narrow_f16(in, (uint16_t *)out, count); break;
-    case PE_DTYPE_BFLOAT16: pk->narrow_bf16(in, (uint16_t *)out, count); break;
+    case PE_DTYPE_FLOAT16: kt->narrow_f16(in, (uint16_t *)out, count); break;
+    case PE_DTYPE_BFLOAT16: kt->narrow_bf16(in, (uint16_t *)out, count); break;
     case PE_DTYPE_FLOAT32:
         for (size_t k = 0; k < count; k++) ((float *)out)[k] = (float)in[k];
         break;

@@ -4,10 +4,10 @@
  * the kernel once per tile, and serve every batch item and head. */
 #include <float.h>
 
-#include "check.h"
-#include "kernels.h"
-#include "rope_kernels.h"
-#include "simd.h"
+#include "common/check.h"
+#include "common/kernel_table.h"
+#include "sinusoid/plan.h"
+#include "sinusoid/rope/rope_kernels.h"
 
 /* Floats of cos/sin per tile: with r <= 512 a tile is a whole 64-row block,
  * so the plan never recomputes the rows before a tile's first. */
@@ -67,15 +67,6 @@ pe_status pe_rope_frequencies(const pe_rotary *rope, double *w, size_t w_count, 
     return PE_OK;
 }
 
-static pe_rope_rotate_fn current_rotate(void) {
-#if PE_HAVE_SIMD
-    pe_kernels k = PE_KERNELS_SCALAR;
-    pe_active_kernels(&k);
-    if (k == PE_KERNELS_SIMD) return pe_rope_rotate_simd;
-#endif
-    return pe_rope_rotate_scalar;
-}
-
 /* [sin | cos] rows from the plan -> [C | S] rows in the layout of x's pairs,
  * scaled by the attention factor in float32 (HF: cos * factor, sin * factor). */
 static void lay_out(const float *raw, float *cs, uint32_t rows, uint32_t r, pe_layout layout, float factor,
@@ -96,8 +87,8 @@ static void lay_out(const float *raw, float *cs, uint32_t rows, uint32_t r, pe_l
     }
 }
 
-pe_status pe_rope(const pe_rotary *rope, float *x, size_t x_count, uint32_t length, uint32_t offset,
-                  const uint32_t *positions, void *scratch, size_t scratch_bytes) {
+pe_status pe_rope(const pe_rotary *rope, uint32_t offset, uint32_t length, const uint32_t *positions, float *x,
+                  size_t x_count, void *scratch, size_t scratch_bytes) {
     pe_status st = check_rope(rope);
     if (st != PE_OK) return st;
     const uint32_t r = rotary_of(rope);
@@ -148,7 +139,7 @@ pe_status pe_rope(const pe_rotary *rope, float *x, size_t x_count, uint32_t leng
     if (st != PE_OK) return st == PE_ERR_FREQUENCIES ? PE_ERR_SCALING : st;
     if (x_count == 0) return PE_OK;
 
-    const pe_rope_rotate_fn rotate = current_rotate();
+    const pe_rope_rotate_fn rotate = pe_kernel_table_current()->rope_rotate;
     const size_t dim = rope->head_dim, heads = rope->heads, batch = x_count / slab;
     for (uint32_t l0 = 0; l0 < length;) {
         /* A tile ends where an aligned tile of absolute positions ends. */

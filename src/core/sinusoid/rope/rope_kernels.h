@@ -13,6 +13,8 @@
 #define PE_ROPE_KERNELS_H
 
 #include <stddef.h>
+
+#include "common/kernel_table.h"
 #include <stdint.h>
 
 #include "posenc.h"
@@ -21,11 +23,6 @@
  * one row of cos/sin for all). Only the first rotary_dim elements change. */
 typedef void (*pe_rope_rotate_fn)(float *x, size_t count, size_t stride, const float *cs, size_t cs_stride,
                                   uint32_t rotary_dim, pe_layout layout);
-
-void pe_rope_rotate_scalar(float *x, size_t count, size_t stride, const float *cs, size_t cs_stride,
-                           uint32_t rotary_dim, pe_layout layout);
-void pe_rope_rotate_simd(float *x, size_t count, size_t stride, const float *cs, size_t cs_stride,
-                         uint32_t rotary_dim, pe_layout layout);
 
 /* The scalar loops from pair i0 (halves) or element j0 (adjacent pairs, even),
  * shared as the SIMD kernel's tails. c and s are the C and S rows. */

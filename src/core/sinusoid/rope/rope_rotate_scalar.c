@@ -1,6 +1,6 @@
 /* RoPE's rotation, scalar reference: per element one float32 product each
  * and one sum (-ffp-contract=off keeps them from fusing). */
-#include "rope_kernels.h"
+#include "sinusoid/rope/rope_kernels.h"
 
 void pe_rope_halves_scalar(float *v, const float *c, const float *s, uint32_t half, uint32_t i0) {
     for (uint32_t i = i0; i < half; i++) {

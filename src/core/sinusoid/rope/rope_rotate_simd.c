@@ -1,9 +1,9 @@
 /* RoPE's rotation, four floats at a time with the scalar kernel's operations
- * per lane; rope_scalar.c finishes the tail. Halves: four pairs per step,
+ * per lane; rope_rotate_scalar.c finishes the tail. Halves: four pairs per step,
  * x1 and x2 from the two halves. Adjacent pairs: two pairs per step, the
  * partner of each lane by a swap within the vector. */
-#include "rope_kernels.h"
-#include "simd.h"
+#include "sinusoid/rope/rope_kernels.h"
+#include "common/simd.h"
 
 #if PE_HAVE_SIMD
 

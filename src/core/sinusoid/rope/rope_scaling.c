@@ -3,9 +3,9 @@
  * exp, so every build gets the same bits. posenc.h states the formulas. */
 #include <float.h>
 
-#include "f64math.h"
-#include "kernels.h"
-#include "rope_kernels.h"
+#include "math/f64math.h"
+#include "sinusoid/plan.h"
+#include "sinusoid/rope/rope_kernels.h"
 
 #define PE_PI 0x1.921fb54442d18p+1     /* math.pi */
 #define PE_TWO_PI 0x1.921fb54442d18p+2 /* 2 * math.pi, exactly twice PE_PI */
