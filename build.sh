@@ -111,6 +111,11 @@ if stale build/test/api-beyond-asan "${CORE_DEPS[@]}" tests/native; then
     gcc "${SANITIZE[@]}" -o build/test/api-beyond-asan tests/native/beyond/*.c tests/native/api_check.c \
         "${CORE_SRC[@]}"
 fi
+if stale build/test/math-bounds "${CORE_DEPS[@]}" tests/native; then
+    say "math bounds (quad precision)"
+    gcc -O2 -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Isrc/core "${FP[@]}" "${ARCH[@]}" -DPE_NATIVE_SIMD -Itests/native -o build/test/math-bounds \
+        tests/native/math/*.c tests/native/api_check.c "${CORE_SRC[@]}" -lquadmath -lm
+fi
 if stale build/test/oracle tests/oracle; then
     say "oracle (quad precision)"
     gcc -O2 -std=gnu11 -Wall -o build/test/oracle tests/oracle/*.c -lquadmath -lm

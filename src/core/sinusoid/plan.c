@@ -1,7 +1,7 @@
 /* The plan: per-encoding constants (frequencies, their rotations, the
  * recurrence coefficients) and the running state, laid out in caller memory. */
 #include "math/dd.h"
-#include "math/f64math.h"
+#include "math/sincos.h"
 #include "sinusoid/plan.h"
 
 /* Arrays start 64 bytes past a cache line boundary from each other, so that

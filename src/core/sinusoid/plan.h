@@ -62,9 +62,12 @@ struct pe_plan {
 };
 
 /* The family's kernels (entries of common/kernel_table.h), each scalar and SIMD:
- *   anchor     block_sin/cos = exact (sin, cos)(a * w_i);
+ *   anchor     block_sin/cos = (sin, cos)(a * w_i), |error| <= 2^-52 for a < 2^31
+ *              (1.6 * 2^-53 measured);
  *   jump       block_sin/cos rotated by PE_BLOCK_ROWS * w_i;
  *   seed       row0, row1 = the rows at block_pos and block_pos + 1, in layout order;
+ *              after pe_plan_seek, |error| <= 2^-48 for positions < 2^31
+ *              (17 * 2^-53 measured: the anchor plus up to 16 rotations);
  *   jump_seed  jump then seed, in one pass over the pairs (the same operations);
  *   recur      advances the recurrence by `rows` rows, storing each row (the one
  *              in row0 before the step) at out + r * stride; out NULL stores nothing;
@@ -78,8 +81,10 @@ size_t pe_plan_bytes(uint32_t dim);
  * plan->w and pe_plan_finish derives the rest. Arguments already checked. */
 pe_plan *pe_plan_layout(uint32_t dim, pe_layout layout, void *memory);
 void pe_plan_finish(pe_plan *plan);
-/* w_i = w[i] + w_lo[i] (double-double) for a checked encoding, i < dim/2;
- * pe_encoding_frequencies gives the doubles w[i] alone. */
+/* Relative error of w[i] + w_lo[i] <= 2^-88 (2^-90.4 measured); domain: a
+ * checked encoding with 1 < base <= 1e7, dim <= PE_MAX_DIM. w_i = w[i] +
+ * w_lo[i] (double-double) for i < dim/2; pe_encoding_frequencies gives the
+ * doubles w[i] alone (each the double nearest w_i or next to it). */
 void pe_encoding_frequencies_dd(const pe_sinusoid *enc, double *w, double *w_lo);
 void pe_encoding_frequencies(const pe_sinusoid *enc, double *w);
 /* The recurrence at the start of the block holding p0 (a multiple of

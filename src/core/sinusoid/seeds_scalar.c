@@ -1,7 +1,7 @@
 /* Block seeds, scalar reference (see sinusoid/plan.h): the exact anchor, the jump
  * from block to block, and the block's first two rows in layout order. */
 #include "math/dd.h"
-#include "math/f64math.h"
+#include "math/sincos.h"
 #include "sinusoid/plan.h"
 
 void pe_anchor_pairs_scalar(pe_plan *plan, uint32_t a, uint32_t i0) {

@@ -5,7 +5,7 @@
 #include <float.h>
 
 #include "common/check.h"
-#include "math/f64math.h"
+#include "math/sincos.h"
 #include "sinusoid/precision/precision_kernels.h"
 
 static double round_to(pe_recipe recipe, double x) {
