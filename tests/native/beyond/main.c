@@ -17,33 +17,9 @@
 #include "tests.h"
 
 int main(void) {
-    test_reference_math();
-    test_alibi_slopes_refusals();
-    test_alibi_slopes_values();
-    test_alibi_bias_refusals();
-    test_alibi_bias_values();
-    test_resample_refusals();
-    test_resample_values();
-    test_rope_scratch_size();
-    test_rope_frequencies_refusals();
-    test_rope_frequencies_values();
-    test_rope_refusals();
-    test_rope_values();
-    test_rope_unit_pairs();
-    test_rope_consistency();
-    test_rope_scratch_confined();
-    test_narrow_refusals();
-    test_narrow_known_values();
-    test_narrow_sweep();
-    test_table_dtype_refusals();
-    test_plan_table_dtype_refusals();
-    test_table_dtype_values();
-    test_table_at_dtype_values();
-    test_recipe_refusals();
-    test_recipe_values();
-    test_table_2d_refusals();
-    test_table_2d_values();
-    test_table_2d_scratch_confined();
+#define BEYOND_RUN(name) name();
+    BEYOND_TESTS(BEYOND_RUN)
+#undef BEYOND_RUN
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }
