@@ -3,8 +3,8 @@
 #include "export.h"
 
 EXPORT("pe_wasm_add_table")
-int pe_wasm_add_table(float *x, size_t x_count, uint32_t length, uint32_t dim, const float *table,
-                      uint32_t table_rows, uint32_t offset, float scale) {
+int pe_wasm_add_table(float *x, size_t x_count, uint32_t length, uint32_t dim, const float *table, uint32_t table_rows,
+                      uint32_t offset, float scale) {
     return pe_add_table(table, table_rows, dim, scale, offset, length, x, x_count);
 }
 

@@ -12,8 +12,7 @@ EXPORT("pe_wasm_scratch_size") size_t pe_wasm_scratch_size(uint32_t dim) {
  * aligned, so the plan starts at memory itself); the loader keeps one per
  * (dim, base, layout) and reuses it, so repeated calls skip the setup. */
 EXPORT("pe_wasm_plan_init")
-int pe_wasm_plan_init(uint32_t dim, double base, uint32_t layout, uint32_t frequencies, void *memory,
-                      size_t bytes) {
+int pe_wasm_plan_init(uint32_t dim, double base, uint32_t layout, uint32_t frequencies, void *memory, size_t bytes) {
     pe_sinusoid enc = {dim, base, (pe_layout)layout, (pe_frequencies)frequencies};
     pe_plan *plan;
     return pe_plan_init(&enc, memory, bytes, &plan);

@@ -23,7 +23,10 @@ static const pe_sinusoid good = {DIM, 10000.0, PE_LAYOUT_INTERLEAVED, PE_FREQ_PA
 static size_t scratch_need(uint32_t dim) {
     size_t bytes = 0;
     pe_status st = pe_scratch_size(dim, &bytes);
-    if (st != PE_OK) { fprintf(stderr, "pe_scratch_size(%u) failed: %s\n", dim, pe_status_str(st)); exit(2); }
+    if (st != PE_OK) {
+        fprintf(stderr, "pe_scratch_size(%u) failed: %s\n", dim, pe_status_str(st));
+        exit(2);
+    }
     return bytes;
 }
 
@@ -69,7 +72,8 @@ static void test_status_str(void) {
           "status -1 is not reported as unknown");
     const char *known[MAX];
     int count = 0;
-    while (count < MAX && strcmp(pe_status_str((pe_status)count), unknown)) known[count] = pe_status_str((pe_status)count), count++;
+    while (count < MAX && strcmp(pe_status_str((pe_status)count), unknown))
+        known[count] = pe_status_str((pe_status)count), count++;
     CHECK(count > PE_ERR_ORDER, "only statuses 0..%d have their own text", count - 1);
     for (int s = 0; s < count; s++) {
         CHECK(known[s][0], "status %d has an empty text", s);
@@ -153,9 +157,9 @@ static void test_table(void) {
     void *sc = s.data;
     const uint32_t max = PE_MAX_POSITION;
 
-#define REFUSED(call, want, ...)                                                    \
-    do {                                                                            \
-        EXPECT_STATUS(call, want, __VA_ARGS__);                                     \
+#define REFUSED(call, want, ...)                                                      \
+    do {                                                                              \
+        EXPECT_STATUS(call, want, __VA_ARGS__);                                       \
         CHECK(buffer_untouched(&out), "out written by a refused call: " __VA_ARGS__); \
     } while (0)
 
@@ -169,10 +173,13 @@ static void test_table(void) {
          * before anything is written anyway. */
         REFUSED(pe_table(&b->enc, OFFSET, 1, o, b->enc.dim, sc, need), b->want, "pe_table %s", b->what);
     }
-    REFUSED(pe_table(&good, max - LENGTH + 1, LENGTH, o, n, sc, need), PE_ERR_POSITION, "pe_table offset+length = 2^31+1");
+    REFUSED(pe_table(&good, max - LENGTH + 1, LENGTH, o, n, sc, need), PE_ERR_POSITION,
+            "pe_table offset+length = 2^31+1");
     REFUSED(pe_table(&good, max, 1, o, DIM, sc, need), PE_ERR_POSITION, "pe_table offset 2^31");
-    REFUSED(pe_table(&good, 0xFFFFFFFFu, LENGTH, o, n, sc, need), PE_ERR_POSITION, "pe_table offset+length wraps uint32");
-    REFUSED(pe_table(&good, 0, max + 1, o, (size_t)(max + 1) * DIM, sc, need), PE_ERR_POSITION, "pe_table length 2^31+1");
+    REFUSED(pe_table(&good, 0xFFFFFFFFu, LENGTH, o, n, sc, need), PE_ERR_POSITION,
+            "pe_table offset+length wraps uint32");
+    REFUSED(pe_table(&good, 0, max + 1, o, (size_t)(max + 1) * DIM, sc, need), PE_ERR_POSITION,
+            "pe_table length 2^31+1");
     REFUSED(pe_table(&good, OFFSET, LENGTH, o, n - 1, sc, need), PE_ERR_OUT_SIZE, "pe_table out_count - 1");
     REFUSED(pe_table(&good, OFFSET, LENGTH, o, n + 1, sc, need), PE_ERR_OUT_SIZE, "pe_table out_count + 1");
     REFUSED(pe_table(&good, OFFSET, LENGTH, o, 0, sc, need), PE_ERR_OUT_SIZE, "pe_table out_count 0");
@@ -203,9 +210,9 @@ static void test_table_at(void) {
     void *sc = s.data;
     uint32_t pos[LENGTH] = {OFFSET, OFFSET + 1, OFFSET + 2, OFFSET + 3, OFFSET + 4};
 
-#define REFUSED(call, want, ...)                                                    \
-    do {                                                                            \
-        EXPECT_STATUS(call, want, __VA_ARGS__);                                     \
+#define REFUSED(call, want, ...)                                                      \
+    do {                                                                              \
+        EXPECT_STATUS(call, want, __VA_ARGS__);                                       \
         CHECK(buffer_untouched(&out), "out written by a refused call: " __VA_ARGS__); \
     } while (0)
 
@@ -222,12 +229,14 @@ static void test_table_at(void) {
         uint32_t bad[LENGTH];
         memcpy(bad, pos, sizeof bad);
         bad[LENGTH - 1] = too_far[k]; /* last, so a core that writes as it checks is caught */
-        REFUSED(pe_table_at(&good, bad, LENGTH, o, n, sc, need), PE_ERR_POSITION, "pe_table_at position %u", too_far[k]);
+        REFUSED(pe_table_at(&good, bad, LENGTH, o, n, sc, need), PE_ERR_POSITION, "pe_table_at position %u",
+                too_far[k]);
     }
     REFUSED(pe_table_at(&good, pos, LENGTH, o, n - 1, sc, need), PE_ERR_OUT_SIZE, "pe_table_at out_count - 1");
     REFUSED(pe_table_at(&good, pos, LENGTH, o, n + DIM, sc, need), PE_ERR_OUT_SIZE, "pe_table_at out_count + dim");
     /* count * dim overflows size_t: refused before positions or out are read. */
-    REFUSED(pe_table_at(&good, pos, SIZE_MAX / DIM + 1, o, n, sc, need), PE_ERR_TOO_LARGE, "pe_table_at count*dim overflows");
+    REFUSED(pe_table_at(&good, pos, SIZE_MAX / DIM + 1, o, n, sc, need), PE_ERR_TOO_LARGE,
+            "pe_table_at count*dim overflows");
     REFUSED(pe_table_at(&good, pos, SIZE_MAX, o, n, sc, need), PE_ERR_TOO_LARGE, "pe_table_at count SIZE_MAX");
     if (need) REFUSED(pe_table_at(&good, pos, LENGTH, o, n, sc, need - 1), PE_ERR_SCRATCH, "pe_table_at scratch - 1");
 
@@ -239,7 +248,8 @@ static void test_table_at(void) {
     for (int k = 0; k < LENGTH; k++) rev[k] = pos[LENGTH - 1 - k];
     EXPECT_STATUS(pe_table_at(&good, rev, LENGTH, o, n, sc, need), PE_OK, "pe_table_at reversed");
     for (int k = 0; k < LENGTH; k++)
-        CHECK(!memcmp(o + k * DIM, ref.data + (LENGTH - 1 - k) * DIM, DIM * sizeof(float)), "reversed row %d differs", k);
+        CHECK(!memcmp(o + k * DIM, ref.data + (LENGTH - 1 - k) * DIM, DIM * sizeof(float)), "reversed row %d differs",
+              k);
     uint32_t last = PE_MAX_POSITION - 1;
     EXPECT_STATUS(pe_table_at(&good, &last, 1, o, DIM, sc, need), PE_OK, "pe_table_at position 2^31-1");
     EXPECT_STATUS(pe_table_at(&good, pos, 0, o, 0, sc, need), PE_OK, "pe_table_at count 0");
@@ -274,7 +284,8 @@ static void test_add(void) {
         const bad_encoding *b = &bad_encodings[k];
         REFUSED(pe_add(&b->enc, 1.0f, OFFSET, 1, xp, b->enc.dim, sc, need), b->want, "pe_add %s", b->what);
     }
-    REFUSED(pe_add(&good, 1.0f, max - LENGTH + 1, LENGTH, xp, n, sc, need), PE_ERR_POSITION, "pe_add offset+length = 2^31+1");
+    REFUSED(pe_add(&good, 1.0f, max - LENGTH + 1, LENGTH, xp, n, sc, need), PE_ERR_POSITION,
+            "pe_add offset+length = 2^31+1");
     REFUSED(pe_add(&good, 1.0f, 0xFFFFFFFFu, LENGTH, xp, n, sc, need), PE_ERR_POSITION, "pe_add offset+length wraps");
     REFUSED(pe_add(&good, 1.0f, OFFSET, LENGTH, xp, n + 1, sc, need), PE_ERR_X_SIZE, "pe_add x_count + 1");
     REFUSED(pe_add(&good, 1.0f, OFFSET, LENGTH, xp, n - 1, sc, need), PE_ERR_X_SIZE, "pe_add x_count - 1");
@@ -326,7 +337,8 @@ static void test_add_table(void) {
     REFUSED(pe_add_table(NULL, ROWS, DIM, 1.0f, OFFSET, LENGTH, xp, n), PE_ERR_NULL, "pe_add_table NULL table");
     REFUSED(pe_add_table(t, ROWS - 1, DIM, 1.0f, OFFSET, LENGTH, xp, n), PE_ERR_TABLE_ROWS, "pe_add_table rows - 1");
     REFUSED(pe_add_table(t, ROWS, DIM, 1.0f, OFFSET + 1, LENGTH, xp, n), PE_ERR_TABLE_ROWS, "pe_add_table offset + 1");
-    REFUSED(pe_add_table(t, ROWS, DIM, 1.0f, 0xFFFFFFF0u, LENGTH, xp, n), PE_ERR_TABLE_ROWS, "pe_add_table offset+length wraps uint32");
+    REFUSED(pe_add_table(t, ROWS, DIM, 1.0f, 0xFFFFFFF0u, LENGTH, xp, n), PE_ERR_TABLE_ROWS,
+            "pe_add_table offset+length wraps uint32");
     REFUSED(pe_add_table(t, 0, DIM, 1.0f, 0, LENGTH, xp, n), PE_ERR_TABLE_ROWS, "pe_add_table rows 0");
     REFUSED(pe_add_table(t, ROWS, DIM, 1.0f, OFFSET, LENGTH, xp, n + 1), PE_ERR_X_SIZE, "pe_add_table x_count + 1");
     REFUSED(pe_add_table(t, ROWS, DIM, 1.0f, OFFSET, LENGTH, xp, n - DIM), PE_ERR_X_SIZE, "pe_add_table x_count - dim");
@@ -365,7 +377,10 @@ static void test_scratch_alignment(void) {
     size_t need = scratch_need(enc.dim);
     buffer ref = buffer_new(ROWS * 18), out = buffer_new(ROWS * 18);
     unsigned char *block = malloc(need + 2 * PAD + 16);
-    if (!block) { fprintf(stderr, "out of memory\n"); exit(2); }
+    if (!block) {
+        fprintf(stderr, "out of memory\n");
+        exit(2);
+    }
     for (size_t shift = 0; shift < 16; shift++) {
         for (size_t k = 0; k < need + 2 * PAD + 16; k++) block[k] = (unsigned char)(0x5A ^ k);
         unsigned char *scratch = block + PAD + shift;
@@ -375,7 +390,9 @@ static void test_scratch_alignment(void) {
         for (size_t k = 0; k < need + 2 * PAD + 16; k++)
             if ((k < PAD + shift || k >= PAD + shift + need) && block[k] != (unsigned char)(0x5A ^ k)) bad++;
         CHECK(bad == 0, "%zu bytes written outside scratch at +%zu bytes", bad, shift);
-        if (shift) CHECK(!memcmp(out.data, ref.data, out.count * sizeof(float)), "scratch at +%zu bytes changes the values", shift);
+        if (shift)
+            CHECK(!memcmp(out.data, ref.data, out.count * sizeof(float)), "scratch at +%zu bytes changes the values",
+                  shift);
     }
     CHECK(guards_intact(&out) && guards_intact(&ref), "a guard changed");
     free(block);
@@ -398,7 +415,10 @@ static void test_plan(void) {
     size_t need = scratch_need(DIM);
     unsigned char *memory = malloc(need);
     void *scratch = malloc(need);
-    if (!memory || !scratch) { fprintf(stderr, "out of memory\n"); exit(2); }
+    if (!memory || !scratch) {
+        fprintf(stderr, "out of memory\n");
+        exit(2);
+    }
     pe_plan *plan = NULL;
     for (size_t e = 0; e < N_BAD_ENCODINGS; e++)
         EXPECT_STATUS(pe_plan_init(&bad_encodings[e].enc, memory, need, &plan), bad_encodings[e].want,
@@ -469,7 +489,10 @@ static void test_add_tiles(void) {
         const pe_sinusoid enc = {dim, 10000.0, PE_LAYOUT_INTERLEAVED, PE_FREQ_PAPER};
         size_t need = scratch_need(dim);
         void *scratch = malloc(need);
-        if (!scratch) { fprintf(stderr, "out of memory\n"); exit(2); }
+        if (!scratch) {
+            fprintf(stderr, "out of memory\n");
+            exit(2);
+        }
         const uint32_t tile = 524288u / dim - (524288u / dim) % 8;
         const uint32_t lengths[] = {1, tile - 1, tile, tile + 1, 2 * tile + 5, 150};
         for (size_t li = 0; li < sizeof lengths / sizeof lengths[0]; li++) {

@@ -47,8 +47,7 @@ static void bias_row(float *row, pe_alibi_ramp_fn ramp, double m, uint32_t q, ui
     }
 }
 
-pe_status pe_alibi_bias(const pe_alibi *alibi, uint32_t first_head, uint32_t head_count, float *out,
-                        size_t out_count) {
+pe_status pe_alibi_bias(const pe_alibi *alibi, uint32_t first_head, uint32_t head_count, float *out, size_t out_count) {
     if (!alibi) return PE_ERR_NULL;
     const uint32_t heads = alibi->heads, queries = alibi->query_length, keys = alibi->key_length;
     if (heads == 0 || heads > PE_MAX_HEADS) return PE_ERR_HEADS;

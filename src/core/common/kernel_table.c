@@ -20,9 +20,7 @@ const pe_kernel_table *pe_kernel_table_current(void) {
 
 pe_status pe_use_kernels(pe_kernels kernels) {
     switch (kernels) {
-    case PE_KERNELS_SCALAR:
-        current = &scalar_table;
-        return PE_OK;
+    case PE_KERNELS_SCALAR: current = &scalar_table; return PE_OK;
     case PE_KERNELS_SIMD:
 #if PE_HAVE_SIMD
         current = &simd_table;

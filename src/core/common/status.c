@@ -27,7 +27,8 @@ const char *pe_status_str(pe_status status) {
     case PE_ERR_ORDER: return "order must be PE_ROPE_BLHD or PE_ROPE_BHLD";
     case PE_ERR_DTYPE: return "dtype must be PE_DTYPE_FLOAT32, PE_DTYPE_FLOAT16, PE_DTYPE_BFLOAT16 or PE_DTYPE_FLOAT64";
     case PE_ERR_RECIPE: return "recipe must be PE_RECIPE_FLOAT32_ANGLE, PE_RECIPE_FLOAT16 or PE_RECIPE_BFLOAT16";
-    case PE_ERR_DIM_2D: return "a 2-D table needs dim to be a multiple of 4: each axis gets dim/2 channels of sine-cosine pairs";
+    case PE_ERR_DIM_2D:
+        return "a 2-D table needs dim to be a multiple of 4: each axis gets dim/2 channels of sine-cosine pairs";
     }
     return "unknown pe_status";
 }

@@ -33,8 +33,10 @@ pe_status pe_resample_table(const float *table, uint32_t rows, uint32_t dim, uin
         const uint64_t i = steps ? x / steps : 0, rem = steps ? x % steps : 0;
         const float *a = table + i * dim;
         float *o = out + (size_t)r * dim;
-        if (rem == 0) memcpy(o, a, (size_t)dim * sizeof(float));
-        else lerp(o, a, a + dim, (double)(steps - rem) / (double)steps, (double)rem / (double)steps, dim);
+        if (rem == 0)
+            memcpy(o, a, (size_t)dim * sizeof(float));
+        else
+            lerp(o, a, a + dim, (double)(steps - rem) / (double)steps, (double)rem / (double)steps, dim);
     }
     return PE_OK;
 }

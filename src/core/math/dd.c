@@ -6,9 +6,9 @@
 
 /* ln 2 = L1 + L2 + L3 to about 150 bits; L1 has 42 bits, so k * L1 is exact
  * for |k| < 2^11. */
-#define PE_LN2_1 0x1.62e42fefa3800p-1
-#define PE_LN2_2 0x1.ef35793c76730p-45
-#define PE_LN2_3 0x1.f97b57a079a19p-103
+#define PE_LN2_1   0x1.62e42fefa3800p-1
+#define PE_LN2_2   0x1.ef35793c76730p-45
+#define PE_LN2_3   0x1.f97b57a079a19p-103
 #define PE_INV_LN2 0x1.71547652b82fep+0
 
 /* x * 2^k without overflow or double rounding for the k we meet. */
@@ -27,7 +27,7 @@ pe_dd pe_exp_dd_nonpositive(pe_dd y) {
     if (y.hi < -745.2) return pe_dd_make(0.0, 0.0);
     /* y = k ln2 + r, |r| <= ln2/2 + tiny, r in double-double. */
     double kd = (y.hi * PE_INV_LN2 - PE_ROUND_MAGIC) + PE_ROUND_MAGIC;
-    pe_dd r = pe_dd_add(y, pe_dd_make(-kd * PE_LN2_1, 0.0));  /* exact product */
+    pe_dd r = pe_dd_add(y, pe_dd_make(-kd * PE_LN2_1, 0.0)); /* exact product */
     r = pe_dd_add(r, pe_two_prod(-kd, PE_LN2_2));
     r = pe_dd_add(r, pe_dd_make(-kd * PE_LN2_3, 0.0));
     /* e^r by Taylor: term 27 is below 1e-40. */

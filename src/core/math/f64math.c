@@ -4,10 +4,10 @@
 
 /* ln 2 = LN2_HI + LN2_LO; LN2_HI has 42 bits, so k * LN2_HI is exact for
  * |k| < 2^11. */
-#define PE_LN2_HI 0x1.62e42fefa3800p-1
-#define PE_LN2_LO 0x1.ef35793c76730p-45
+#define PE_LN2_HI  0x1.62e42fefa3800p-1
+#define PE_LN2_LO  0x1.ef35793c76730p-45
 #define PE_INV_LN2 0x1.71547652b82fep+0
-#define PE_SQRT2 1.4142135623730951
+#define PE_SQRT2   1.4142135623730951
 
 static double from_bits(uint64_t u) {
     double x;

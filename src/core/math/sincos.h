@@ -10,23 +10,23 @@
 /* pi/2 as P1 + P2 + P3: P1 and P2 carry 22 bits each, so n * P1 and n * P2
  * are exact for n < 2^31 and the first two subtractions are exact. */
 #define PE_TWO_OVER_PI 0x1.45f306dc9c883p-1
-#define PE_PIO2_1 0x1.921fb00000000p+0
-#define PE_PIO2_2 0x1.5110b00000000p-22
-#define PE_PIO2_3 0x1.18469898cc517p-44
+#define PE_PIO2_1      0x1.921fb00000000p+0
+#define PE_PIO2_2      0x1.5110b00000000p-22
+#define PE_PIO2_3      0x1.18469898cc517p-44
 
 /* Taylor coefficients 1/n!: on |r| <= pi/4 the first omitted terms are below
  * 5e-17 (sin, r^17) and 3e-18 (cos, r^18). */
-#define PE_S3 (-1.0 / 6.0)
-#define PE_S5 (1.0 / 120.0)
-#define PE_S7 (-1.0 / 5040.0)
-#define PE_S9 (1.0 / 362880.0)
+#define PE_S3  (-1.0 / 6.0)
+#define PE_S5  (1.0 / 120.0)
+#define PE_S7  (-1.0 / 5040.0)
+#define PE_S9  (1.0 / 362880.0)
 #define PE_S11 (-1.0 / 39916800.0)
 #define PE_S13 (1.0 / 6227020800.0)
 #define PE_S15 (-1.0 / 1307674368000.0)
-#define PE_C2 (-1.0 / 2.0)
-#define PE_C4 (1.0 / 24.0)
-#define PE_C6 (-1.0 / 720.0)
-#define PE_C8 (1.0 / 40320.0)
+#define PE_C2  (-1.0 / 2.0)
+#define PE_C4  (1.0 / 24.0)
+#define PE_C6  (-1.0 / 720.0)
+#define PE_C8  (1.0 / 40320.0)
 #define PE_C10 (-1.0 / 3628800.0)
 #define PE_C12 (1.0 / 479001600.0)
 #define PE_C14 (-1.0 / 87178291200.0)

@@ -4,8 +4,8 @@
 #ifndef PE_SINCOS_SIMD_H
 #define PE_SINCOS_SIMD_H
 
-#include "math/sincos.h"
 #include "common/simd.h"
+#include "math/sincos.h"
 
 #if PE_HAVE_SIMD
 

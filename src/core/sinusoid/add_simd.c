@@ -1,8 +1,8 @@
 /* The add, sixteen floats an iteration (four independent vectors, as a plain
  * streaming add is written); add_scalar.c finishes the tail. Each element is
  * still float(float(x * scale) + pe): the same bits as the scalar loop. */
-#include "sinusoid/plan.h"
 #include "common/simd.h"
+#include "sinusoid/plan.h"
 
 #if PE_HAVE_SIMD
 

@@ -1,8 +1,8 @@
 /* The plan: per-encoding constants (frequencies, their rotations, the
  * recurrence coefficients) and the running state, laid out in caller memory. */
+#include "sinusoid/plan.h"
 #include "math/dd.h"
 #include "math/sincos.h"
-#include "sinusoid/plan.h"
 
 /* Arrays start 64 bytes past a cache line boundary from each other, so that
  * arrays of 4 KiB multiples don't alias in the cache. */

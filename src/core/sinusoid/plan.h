@@ -27,7 +27,7 @@
 #include "common/kernel_table.h"
 #include "posenc.h"
 
-#define PE_BLOCK_ROWS 64u
+#define PE_BLOCK_ROWS  64u
 #define PE_ANCHOR_ROWS 1024u /* a multiple of PE_BLOCK_ROWS */
 /* Rows per pass of the recurrence: the pass's output lines stay in L1 even
  * when the row stride is a multiple of 4 KiB (every row in one cache set). */
@@ -38,9 +38,9 @@
  * 256 KiB tiles 1.33x, 1 MiB 1.17-1.27x, 2 MiB 1.12-1.14x, 4 MiB 1.10-1.15x.
  * Filling one tile while adding another in the same loop measured worse
  * (1.3-2x): the interleaved streams cost more than the overlap gains. */
-#define PE_TILE_FLOATS 524288u
+#define PE_TILE_FLOATS   524288u
 #define PE_TILE_MAX_ROWS 1024u
-#define PE_PLAN_MAGIC 0x706f7365u /* "pose" */
+#define PE_PLAN_MAGIC    0x706f7365u /* "pose" */
 
 struct pe_plan {
     uint32_t magic;
@@ -48,17 +48,17 @@ struct pe_plan {
     pe_layout layout;
     double base;
     /* Per pair i < half, fixed by pe_plan_init. */
-    double *w, *w_lo;                 /* w_i = w + w_lo (double-double), e.g. T^(-2i/d) */
-    const double *cos_w, *sin_w;      /* rotation by w_i */
+    double *w, *w_lo;                  /* w_i = w + w_lo (double-double), e.g. T^(-2i/d) */
+    const double *cos_w, *sin_w;       /* rotation by w_i */
     const double *cos_jump, *sin_jump; /* rotation by PE_BLOCK_ROWS * w_i */
     /* Per column j < dim, in layout order. */
-    const double *coef;               /* 2 cos(w) of column j's pair */
+    const double *coef; /* 2 cos(w) of column j's pair */
     /* Running state. */
-    double *block_sin, *block_cos;    /* (sin, cos)(block_pos * w_i) */
-    uint32_t block_pos;               /* UINT32_MAX: none yet */
-    double *row0, *row1;              /* the recurrence: x(n), x(n+1) per column */
-    float *tile;                      /* tile_rows rows of PE, for the add */
-    uint32_t tile_rows;               /* a multiple of PE_ROW_GROUP */
+    double *block_sin, *block_cos; /* (sin, cos)(block_pos * w_i) */
+    uint32_t block_pos;            /* UINT32_MAX: none yet */
+    double *row0, *row1;           /* the recurrence: x(n), x(n+1) per column */
+    float *tile;                   /* tile_rows rows of PE, for the add */
+    uint32_t tile_rows;            /* a multiple of PE_ROW_GROUP */
 };
 
 /* The family's kernels (entries of common/kernel_table.h), each scalar and SIMD:

@@ -9,8 +9,8 @@
 typedef enum { STORE_NONE, STORE_F32, STORE_F64 } store_kind;
 
 /* The one loop; kind is a constant in each caller, so each gets its own code. */
-static inline __attribute__((always_inline)) void columns(pe_plan *plan, uint32_t j0, uint32_t rows,
-                                                          void *out, size_t stride, store_kind kind) {
+static inline __attribute__((always_inline)) void columns(pe_plan *plan, uint32_t j0, uint32_t rows, void *out,
+                                                          size_t stride, store_kind kind) {
     const uint32_t dim = plan->dim;
     const double *coef = plan->coef;
     double *row0 = plan->row0, *row1 = plan->row1;
@@ -34,8 +34,10 @@ static inline __attribute__((always_inline)) void columns(pe_plan *plan, uint32_
 }
 
 void pe_recur_columns_scalar(pe_plan *plan, uint32_t j0, uint32_t rows, float *out, size_t stride) {
-    if (out) columns(plan, j0, rows, out, stride, STORE_F32);
-    else columns(plan, j0, rows, NULL, 0, STORE_NONE);
+    if (out)
+        columns(plan, j0, rows, out, stride, STORE_F32);
+    else
+        columns(plan, j0, rows, NULL, 0, STORE_NONE);
 }
 
 void pe_recur_f64_columns_scalar(pe_plan *plan, uint32_t j0, uint32_t rows, double *out, size_t stride) {

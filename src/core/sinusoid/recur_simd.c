@@ -8,9 +8,9 @@
  * latency; the group's rows end in full 16-byte stores. Measured in V8 against
  * eight-column chunks and against groups of 2, 4 and 16 rows, this shape was
  * the fastest, most of all when the table's memory is not in cache. */
+#include "common/simd.h"
 #include "sinusoid/plan.h"
 #include "sinusoid/precision/precision_kernels.h"
-#include "common/simd.h"
 
 #if PE_HAVE_SIMD
 
@@ -18,8 +18,7 @@ typedef enum { STORE_NONE, STORE_F32, STORE_F64 } store_kind;
 
 /* Four float32 from two float64 pairs, for one full-width store. */
 static inline v128_t narrow(v128_t lo, v128_t hi) {
-    return wasm_i32x4_shuffle(wasm_f32x4_demote_f64x2_zero(lo), wasm_f32x4_demote_f64x2_zero(hi),
-                              0, 1, 4, 5);
+    return wasm_i32x4_shuffle(wasm_f32x4_demote_f64x2_zero(lo), wasm_f32x4_demote_f64x2_zero(hi), 0, 1, 4, 5);
 }
 
 /* x(n+1) = coef * x(n) - x(n-1), with a = x(n-1) and b = x(n). */
@@ -36,8 +35,8 @@ static inline __attribute__((always_inline)) void store_row(void *out, size_t at
 
 /* PE_ROW_GROUP rows of columns j .. j+3; the rows alternate between the two
  * state registers, so the group (an even count) ends with x(n) back in a. */
-static inline __attribute__((always_inline)) void group4(pe_plan *plan, uint32_t j, void *out, size_t at,
-                                                         size_t stride, store_kind kind) {
+static inline __attribute__((always_inline)) void group4(pe_plan *plan, uint32_t j, void *out, size_t at, size_t stride,
+                                                         store_kind kind) {
     double *r0 = plan->row0 + j, *r1 = plan->row1 + j;
     v128_t a0 = wasm_v128_load(r0), a1 = wasm_v128_load(r0 + 2);
     v128_t b0 = wasm_v128_load(r1), b1 = wasm_v128_load(r1 + 2);
@@ -75,8 +74,10 @@ static inline __attribute__((always_inline)) void recur(pe_plan *plan, uint32_t 
 }
 
 void pe_recur_simd(pe_plan *plan, uint32_t rows, float *out, size_t stride) {
-    if (out) recur(plan, rows, out, stride, STORE_F32);
-    else recur(plan, rows, NULL, 0, STORE_NONE);
+    if (out)
+        recur(plan, rows, out, stride, STORE_F32);
+    else
+        recur(plan, rows, NULL, 0, STORE_NONE);
     /* Columns are independent: the last two (dim % 4 == 2) run on their own. */
     pe_recur_columns_scalar(plan, plan->dim & ~3u, rows, out, stride);
 }

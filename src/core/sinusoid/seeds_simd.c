@@ -1,6 +1,6 @@
 /* Block seeds on two pairs at a time: seeds_scalar.c's operations per lane. */
-#include "sinusoid/plan.h"
 #include "math/sincos_simd.h"
+#include "sinusoid/plan.h"
 
 #if PE_HAVE_SIMD
 
@@ -72,8 +72,10 @@ static inline __attribute__((always_inline)) void seed(pe_plan *plan, int jump_f
     uint32_t i = 0;
     for (; i + 2 <= half; i += 2) {
         v128_t s, c;
-        if (jump_first) jump2(plan, i, &s, &c);
-        else s = wasm_v128_load(plan->block_sin + i), c = wasm_v128_load(plan->block_cos + i);
+        if (jump_first)
+            jump2(plan, i, &s, &c);
+        else
+            s = wasm_v128_load(plan->block_sin + i), c = wasm_v128_load(plan->block_cos + i);
         place(plan->row0, i, half, plan->layout, s, c);
         rotate(&s, &c, wasm_v128_load(plan->cos_w + i), wasm_v128_load(plan->sin_w + i));
         place(plan->row1, i, half, plan->layout, s, c);

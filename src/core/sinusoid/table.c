@@ -26,8 +26,8 @@ pe_status pe_plan_init(const pe_sinusoid *enc, void *memory, size_t bytes, pe_pl
     return PE_OK;
 }
 
-pe_status pe_plan_init_frequencies(uint32_t dim, pe_layout layout, const double *w, void *memory,
-                                   size_t bytes, pe_plan **plan) {
+pe_status pe_plan_init_frequencies(uint32_t dim, pe_layout layout, const double *w, void *memory, size_t bytes,
+                                   pe_plan **plan) {
     pe_sinusoid enc = {dim, 10000.0, layout, PE_FREQ_PAPER};
     pe_status st = pe_check_sinusoid(&enc);
     if (st != PE_OK) return st;
@@ -67,8 +67,7 @@ pe_status pe_plan_table(pe_plan *plan, uint32_t offset, uint32_t length, float *
     return PE_OK;
 }
 
-pe_status pe_plan_table_at(pe_plan *plan, const uint32_t *positions, size_t count, float *out,
-                           size_t out_count) {
+pe_status pe_plan_table_at(pe_plan *plan, const uint32_t *positions, size_t count, float *out, size_t out_count) {
     pe_status st = pe_check_plan(plan);
     if (st != PE_OK) return st;
     if (count && !positions) return PE_ERR_NULL;
@@ -88,15 +87,15 @@ pe_status pe_plan_table_at(pe_plan *plan, const uint32_t *positions, size_t coun
     return PE_OK;
 }
 
-pe_status pe_table(const pe_sinusoid *enc, uint32_t offset, uint32_t length, float *out,
-                   size_t out_count, void *scratch, size_t scratch_bytes) {
+pe_status pe_table(const pe_sinusoid *enc, uint32_t offset, uint32_t length, float *out, size_t out_count,
+                   void *scratch, size_t scratch_bytes) {
     pe_plan *plan;
     pe_status st = pe_plan_init(enc, scratch, scratch_bytes, &plan);
     return st != PE_OK ? st : pe_plan_table(plan, offset, length, out, out_count);
 }
 
-pe_status pe_table_at(const pe_sinusoid *enc, const uint32_t *positions, size_t count, float *out,
-                      size_t out_count, void *scratch, size_t scratch_bytes) {
+pe_status pe_table_at(const pe_sinusoid *enc, const uint32_t *positions, size_t count, float *out, size_t out_count,
+                      void *scratch, size_t scratch_bytes) {
     pe_plan *plan;
     pe_status st = pe_plan_init(enc, scratch, scratch_bytes, &plan);
     return st != PE_OK ? st : pe_plan_table_at(plan, positions, count, out, out_count);

@@ -92,9 +92,10 @@ void test_alibi_slopes_values(void) {
     buffer twelve = buffer_new(12);
     EXPECT_STATUS(pe_alibi_slopes(12, twelve.data, 12), PE_OK, "slopes 12 heads");
     for (int h = 0; h < 12; h++)
-        CHECK(nearest_quarter_power(twelve.data[h], quarters_12[h]), "12 heads: slope %d is %a, want the float nearest 2^-%g",
-              h, twelve.data[h], quarters_12[h] / 4.0);
-    CHECK(twelve.data[8] == 0x1.6a09e6p-1f, "12 heads: slope 8 is %a, want float(sqrt(1/2)) 0x1.6a09e6p-1", twelve.data[8]);
+        CHECK(nearest_quarter_power(twelve.data[h], quarters_12[h]),
+              "12 heads: slope %d is %a, want the float nearest 2^-%g", h, twelve.data[h], quarters_12[h] / 4.0);
+    CHECK(twelve.data[8] == 0x1.6a09e6p-1f, "12 heads: slope 8 is %a, want float(sqrt(1/2)) 0x1.6a09e6p-1",
+          twelve.data[8]);
     CHECK(guards_intact(&twelve), "a guard changed");
     buffer_free(&twelve);
 
@@ -122,8 +123,8 @@ void test_alibi_slopes_values(void) {
     size_t not_falling = 0;
     for (uint32_t h = 1; h < PE_MAX_HEADS; h++) not_falling += !(all.data[h] < all.data[h - 1]);
     CHECK(not_falling == 0, "%zu of 65536 slopes do not fall", not_falling);
-    CHECK(all.data[8191] == 0.5f && all.data[PE_MAX_HEADS - 1] == 0x1p-8f, "65536 heads: slopes 8191 and 65535 are %a and %a",
-          all.data[8191], all.data[PE_MAX_HEADS - 1]);
+    CHECK(all.data[8191] == 0.5f && all.data[PE_MAX_HEADS - 1] == 0x1p-8f,
+          "65536 heads: slopes 8191 and 65535 are %a and %a", all.data[8191], all.data[PE_MAX_HEADS - 1]);
     CHECK(guards_intact(&all), "a guard changed");
     buffer_free(&all);
 }
@@ -181,7 +182,9 @@ static size_t alibi_mismatches(const pe_alibi *a, uint32_t first_head, uint32_t 
                 const uint64_t distance = q >= j ? q - j : j - q;
                 const float want = a->causal && j > q ? -INFINITY : distance == 0 ? 0.0f : (float)(-(m * distance));
                 if (float_bits(out[k]) != float_bits(want)) {
-                    if (!wrong) fprintf(stderr, "bias head %u query %u key %u: %a, want %a\n", first_head + h, i, j, out[k], want);
+                    if (!wrong)
+                        fprintf(stderr, "bias head %u query %u key %u: %a, want %a\n", first_head + h, i, j, out[k],
+                                want);
                     wrong++;
                 }
             }
@@ -191,7 +194,11 @@ static size_t alibi_mismatches(const pe_alibi *a, uint32_t first_head, uint32_t 
 }
 
 void test_alibi_bias_values(void) {
-    const struct { pe_alibi a; uint32_t first, count; const char *what; } cases[] = {
+    const struct {
+        pe_alibi a;
+        uint32_t first, count;
+        const char *what;
+    } cases[] = {
         {{12, 4, 7, 3, 0}, 6, 4, "12 heads, heads 6..9, last query on the last key"},
         {{12, 4, 7, 3, 1}, 6, 4, "12 heads, causal"},
         {{12, 5, 3, 0, 1}, 0, 12, "more queries than keys, causal"},
@@ -204,8 +211,10 @@ void test_alibi_bias_values(void) {
         const pe_alibi *a = &cases[c].a;
         const size_t count = (size_t)cases[c].count * a->query_length * a->key_length;
         buffer simd = buffer_new(count), scalar = buffer_new(count);
-        EXPECT_STATUS(pe_alibi_bias(a, cases[c].first, cases[c].count, simd.data, count), PE_OK, "bias %s", cases[c].what);
-        CHECK(alibi_mismatches(a, cases[c].first, cases[c].count, simd.data) == 0, "bias %s: values differ", cases[c].what);
+        EXPECT_STATUS(pe_alibi_bias(a, cases[c].first, cases[c].count, simd.data, count), PE_OK, "bias %s",
+                      cases[c].what);
+        CHECK(alibi_mismatches(a, cases[c].first, cases[c].count, simd.data) == 0, "bias %s: values differ",
+              cases[c].what);
         use_kernels(PE_KERNELS_SCALAR);
         EXPECT_STATUS(pe_alibi_bias(a, cases[c].first, cases[c].count, scalar.data, count), PE_OK, "scalar bias %s",
                       cases[c].what);

@@ -17,8 +17,10 @@ uint16_t round_half(double x, const half_format *fmt) {
     if (biased == 0x7FF) return sign | fmt->inf;
     uint64_t m = bits & ((1ull << 52) - 1);
     int e = biased - 1075; /* x = m 2^e */
-    if (biased) m |= 1ull << 52;
-    else e = -1074;
+    if (biased)
+        m |= 1ull << 52;
+    else
+        e = -1074;
     if (m == 0) return sign;
     /* The exponent of x's leading bit, and of the target's ulp there (normal
      * or, below the smallest normal, the subnormal spacing). */
@@ -54,5 +56,3 @@ double widen_half(uint16_t h, const half_format *fmt) {
     for (; e < 0; e++) v *= 0.5;
     return h & 0x8000 ? -v : v;
 }
-
-

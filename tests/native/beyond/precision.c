@@ -19,8 +19,10 @@ void test_narrow_refusals(void) {
     for (int d = 0; d < 4; d++) {
         REFUSED(&out, pe_narrow_f64((pe_dtype)d, NULL, 3, out.data, 3), PE_ERR_NULL, "narrow dtype %d NULL in", d);
         REFUSED(&out, pe_narrow_f64((pe_dtype)d, in, 3, NULL, 3), PE_ERR_NULL, "narrow dtype %d NULL out", d);
-        REFUSED(&out, pe_narrow_f64((pe_dtype)d, in, 3, out.data, 2), PE_ERR_OUT_SIZE, "narrow dtype %d out_count - 1", d);
-        REFUSED(&out, pe_narrow_f64((pe_dtype)d, in, 3, out.data, 4), PE_ERR_OUT_SIZE, "narrow dtype %d out_count + 1", d);
+        REFUSED(&out, pe_narrow_f64((pe_dtype)d, in, 3, out.data, 2), PE_ERR_OUT_SIZE, "narrow dtype %d out_count - 1",
+                d);
+        REFUSED(&out, pe_narrow_f64((pe_dtype)d, in, 3, out.data, 4), PE_ERR_OUT_SIZE, "narrow dtype %d out_count + 1",
+                d);
         EXPECT_STATUS(pe_narrow_f64((pe_dtype)d, NULL, 0, NULL, 0), PE_OK, "narrow dtype %d count 0", d);
     }
     CHECK(bytes_untouched(&out), "an empty narrow wrote");
@@ -34,7 +36,11 @@ static uint16_t narrow_one(double x, pe_dtype dtype) {
 }
 
 void test_narrow_known_values(void) {
-    const struct { double x; uint16_t f16, bf16; const char *what; } known[] = {
+    const struct {
+        double x;
+        uint16_t f16, bf16;
+        const char *what;
+    } known[] = {
         {1.0, 0x3C00, 0x3F80, "1"},
         {-2.0, 0xC000, 0xC000, "-2"},
         {0.1, 0x2E66, 0x3DCD, "0.1"},
@@ -64,7 +70,8 @@ void test_narrow_known_values(void) {
     for (size_t k = 0; k < sizeof known / sizeof known[0]; k++) {
         const uint16_t h = narrow_one(known[k].x, PE_DTYPE_FLOAT16), b = narrow_one(known[k].x, PE_DTYPE_BFLOAT16);
         CHECK(h == known[k].f16, "float16 of %s (%a): 0x%04x, want 0x%04x", known[k].what, known[k].x, h, known[k].f16);
-        CHECK(b == known[k].bf16, "bfloat16 of %s (%a): 0x%04x, want 0x%04x", known[k].what, known[k].x, b, known[k].bf16);
+        CHECK(b == known[k].bf16, "bfloat16 of %s (%a): 0x%04x, want 0x%04x", known[k].what, known[k].x, b,
+              known[k].bf16);
         /* The test's own rounding must agree with the table too. */
         CHECK(round_half(known[k].x, &F16) == known[k].f16 && round_half(known[k].x, &BF16) == known[k].bf16,
               "the reference rounding is wrong for %s", known[k].what);
@@ -92,18 +99,20 @@ static double interesting_double(uint32_t *state, const half_format *fmt) {
     const uint32_t kind = next_random(state) % 4;
     if (kind == 0) { /* any double whose exponent is near the format's range */
         const int span = 2 * fmt->bias + fmt->fraction + 8;
-        const uint64_t e = (uint64_t)(1023 - fmt->bias - fmt->fraction - 4 + (int)(next_random(state) % (uint32_t)span));
+        const uint64_t e =
+            (uint64_t)(1023 - fmt->bias - fmt->fraction - 4 + (int)(next_random(state) % (uint32_t)span));
         const uint64_t frac = ((uint64_t)next_random(state) << 20) ^ next_random(state);
         return double_of_bits((uint64_t)(next_random(state) & 1) << 63 | e << 52 | (frac & ((1ull << 52) - 1)));
     }
     /* A finite value of the format, moved half an ulp up: a tie, then nudged
      * by one double ulp either way (kind 2, 3). */
     uint16_t h;
-    do h = (uint16_t)next_random(state); while ((h & fmt->inf) == fmt->inf);
+    do h = (uint16_t)next_random(state);
+    while ((h & fmt->inf) == fmt->inf);
     const double v = widen_half(h, fmt);
     const double next = widen_half((uint16_t)(h + 1), fmt);
     if ((uint16_t)(h + 1) == (fmt->inf | (h & 0x8000))) return v; /* the largest: its own value */
-    const double tie = v + (next - v) / 2; /* exact: one more bit */
+    const double tie = v + (next - v) / 2;                        /* exact: one more bit */
     const uint64_t t = double_bits(tie);
     return kind == 1 ? tie : kind == 2 ? double_of_bits(t + 1) : double_of_bits(t - 1);
 }
@@ -114,7 +123,10 @@ void test_narrow_sweep(void) {
     const pe_dtype dtypes[2] = {PE_DTYPE_FLOAT16, PE_DTYPE_BFLOAT16};
     double *in = malloc(COUNT * sizeof(double));
     bytes out = bytes_new(COUNT * sizeof(uint16_t));
-    if (!in) { fprintf(stderr, "out of memory\n"); exit(2); }
+    if (!in) {
+        fprintf(stderr, "out of memory\n");
+        exit(2);
+    }
     for (int f = 0; f < 2; f++) {
         uint32_t state = 2024u + (uint32_t)f;
         for (int k = 0; k < COUNT; k++) in[k] = interesting_double(&state, formats[f]);
@@ -142,7 +154,6 @@ static size_t dtype_size(pe_dtype dtype) {
     return dtype == PE_DTYPE_FLOAT64 ? 8 : dtype == PE_DTYPE_FLOAT32 ? 4 : 2;
 }
 
-
 void test_table_dtype_refusals(void) {
     enum { LEN = 5, N = LEN * 8 };
     const size_t need = table_scratch(8);
@@ -152,39 +163,45 @@ void test_table_dtype_refusals(void) {
     const uint32_t max = PE_MAX_POSITION;
     const uint32_t pos[LEN] = {9, 10, 11, 0, 4000};
     const pe_sinusoid bad_encs[] = {
-        {0, 10000.0, PE_LAYOUT_INTERLEAVED, PE_FREQ_PAPER},
-        {7, 10000.0, PE_LAYOUT_INTERLEAVED, PE_FREQ_PAPER},
-        {8, 1.0, PE_LAYOUT_INTERLEAVED, PE_FREQ_PAPER},
-        {8, 10000.0, (pe_layout)2, PE_FREQ_PAPER},
+        {0, 10000.0, PE_LAYOUT_INTERLEAVED, PE_FREQ_PAPER}, {7, 10000.0, PE_LAYOUT_INTERLEAVED, PE_FREQ_PAPER},
+        {8, 1.0, PE_LAYOUT_INTERLEAVED, PE_FREQ_PAPER},     {8, 10000.0, (pe_layout)2, PE_FREQ_PAPER},
         {8, 10000.0, PE_LAYOUT_SPLIT, (pe_frequencies)2},
     };
     const pe_status bad_wants[] = {PE_ERR_DIM_RANGE, PE_ERR_DIM_ODD, PE_ERR_BASE, PE_ERR_LAYOUT, PE_ERR_FREQUENCIES};
 
     REFUSED(&out, pe_table_dtype(&enc8, (pe_dtype)4, 0, LEN, o, N, sc, need), PE_ERR_DTYPE, "table_dtype dtype 4");
-    REFUSED(&out, pe_table_at_dtype(&enc8, (pe_dtype)4, pos, LEN, o, N, sc, need), PE_ERR_DTYPE, "table_at_dtype dtype 4");
+    REFUSED(&out, pe_table_at_dtype(&enc8, (pe_dtype)4, pos, LEN, o, N, sc, need), PE_ERR_DTYPE,
+            "table_at_dtype dtype 4");
     for (int d = 0; d < 4; d++) {
         const pe_dtype dt = (pe_dtype)d;
         REFUSED(&out, pe_table_dtype(NULL, dt, 0, LEN, o, N, sc, need), PE_ERR_NULL, "table_dtype %d NULL enc", d);
-        REFUSED(&out, pe_table_at_dtype(NULL, dt, pos, LEN, o, N, sc, need), PE_ERR_NULL, "table_at_dtype %d NULL enc", d);
+        REFUSED(&out, pe_table_at_dtype(NULL, dt, pos, LEN, o, N, sc, need), PE_ERR_NULL, "table_at_dtype %d NULL enc",
+                d);
         for (size_t k = 0; k < sizeof bad_encs / sizeof bad_encs[0]; k++) {
             REFUSED(&out, pe_table_dtype(&bad_encs[k], dt, 0, 1, o, bad_encs[k].dim, sc, need), bad_wants[k],
                     "table_dtype %d bad encoding %zu", d, k);
             REFUSED(&out, pe_table_at_dtype(&bad_encs[k], dt, pos, 1, o, bad_encs[k].dim, sc, need), bad_wants[k],
                     "table_at_dtype %d bad encoding %zu", d, k);
         }
-        REFUSED(&out, pe_table_dtype(&enc8, dt, 0, LEN, o, N, NULL, need), PE_ERR_NULL, "table_dtype %d NULL scratch", d);
-        REFUSED(&out, pe_table_dtype(&enc8, dt, 0, LEN, o, N, sc, need - 1), PE_ERR_SCRATCH, "table_dtype %d scratch - 1", d);
+        REFUSED(&out, pe_table_dtype(&enc8, dt, 0, LEN, o, N, NULL, need), PE_ERR_NULL, "table_dtype %d NULL scratch",
+                d);
+        REFUSED(&out, pe_table_dtype(&enc8, dt, 0, LEN, o, N, sc, need - 1), PE_ERR_SCRATCH,
+                "table_dtype %d scratch - 1", d);
         REFUSED(&out, pe_table_at_dtype(&enc8, dt, pos, LEN, o, N, sc, need - 1), PE_ERR_SCRATCH,
                 "table_at_dtype %d scratch - 1", d);
         REFUSED(&out, pe_table_dtype(&enc8, dt, max - LEN + 1, LEN, o, N, sc, need), PE_ERR_POSITION,
                 "table_dtype %d offset+length 2^31+1", d);
         REFUSED(&out, pe_table_dtype(&enc8, dt, 0xFFFFFFFFu, LEN, o, N, sc, need), PE_ERR_POSITION,
                 "table_dtype %d offset+length wraps", d);
-        REFUSED(&out, pe_table_dtype(&enc8, dt, 0, LEN, o, N - 1, sc, need), PE_ERR_OUT_SIZE, "table_dtype %d out_count - 1", d);
-        REFUSED(&out, pe_table_dtype(&enc8, dt, 0, LEN, o, N + 8, sc, need), PE_ERR_OUT_SIZE, "table_dtype %d out_count + dim", d);
+        REFUSED(&out, pe_table_dtype(&enc8, dt, 0, LEN, o, N - 1, sc, need), PE_ERR_OUT_SIZE,
+                "table_dtype %d out_count - 1", d);
+        REFUSED(&out, pe_table_dtype(&enc8, dt, 0, LEN, o, N + 8, sc, need), PE_ERR_OUT_SIZE,
+                "table_dtype %d out_count + dim", d);
         REFUSED(&out, pe_table_dtype(&enc8, dt, 0, LEN, NULL, N, sc, need), PE_ERR_NULL, "table_dtype %d NULL out", d);
-        REFUSED(&out, pe_table_at_dtype(&enc8, dt, NULL, LEN, o, N, sc, need), PE_ERR_NULL, "table_at_dtype %d NULL positions", d);
-        REFUSED(&out, pe_table_at_dtype(&enc8, dt, pos, LEN, NULL, N, sc, need), PE_ERR_NULL, "table_at_dtype %d NULL out", d);
+        REFUSED(&out, pe_table_at_dtype(&enc8, dt, NULL, LEN, o, N, sc, need), PE_ERR_NULL,
+                "table_at_dtype %d NULL positions", d);
+        REFUSED(&out, pe_table_at_dtype(&enc8, dt, pos, LEN, NULL, N, sc, need), PE_ERR_NULL,
+                "table_at_dtype %d NULL out", d);
         REFUSED(&out, pe_table_at_dtype(&enc8, dt, pos, LEN, o, N + 1, sc, need), PE_ERR_OUT_SIZE,
                 "table_at_dtype %d out_count + 1", d);
         REFUSED(&out, pe_table_at_dtype(&enc8, dt, pos, SIZE_MAX, o, N, sc, need), PE_ERR_TOO_LARGE,
@@ -197,7 +214,8 @@ void test_table_dtype_refusals(void) {
             REFUSED(&out, pe_table_at_dtype(&enc8, dt, bad, LEN, o, N, sc, need), PE_ERR_POSITION,
                     "table_at_dtype %d position %u", d, too_far[k]);
         }
-        EXPECT_STATUS(pe_table_dtype(&enc8, dt, max, 0, NULL, 0, sc, need), PE_OK, "table_dtype %d length 0 at 2^31", d);
+        EXPECT_STATUS(pe_table_dtype(&enc8, dt, max, 0, NULL, 0, sc, need), PE_OK, "table_dtype %d length 0 at 2^31",
+                      d);
         EXPECT_STATUS(pe_table_at_dtype(&enc8, dt, NULL, 0, NULL, 0, sc, need), PE_OK, "table_at_dtype %d count 0", d);
     }
     CHECK(bytes_untouched(&out), "an empty call wrote");
@@ -219,20 +237,28 @@ void test_plan_table_dtype_refusals(void) {
     for (int d = 0; d < 4; d++) {
         const pe_dtype dt = (pe_dtype)d;
         REFUSED(&out, pe_plan_table_dtype(NULL, dt, 0, LEN, o, N), PE_ERR_NULL, "plan_table_dtype %d NULL plan", d);
-        REFUSED(&out, pe_plan_table_dtype(garbage, dt, 0, LEN, o, N), PE_ERR_PLAN, "plan_table_dtype %d garbage plan", d);
-        REFUSED(&out, pe_plan_table_at_dtype(NULL, dt, pos, LEN, o, N), PE_ERR_NULL, "plan_table_at_dtype %d NULL plan", d);
-        REFUSED(&out, pe_plan_table_at_dtype(garbage, dt, pos, LEN, o, N), PE_ERR_PLAN, "plan_table_at_dtype %d garbage", d);
+        REFUSED(&out, pe_plan_table_dtype(garbage, dt, 0, LEN, o, N), PE_ERR_PLAN, "plan_table_dtype %d garbage plan",
+                d);
+        REFUSED(&out, pe_plan_table_at_dtype(NULL, dt, pos, LEN, o, N), PE_ERR_NULL, "plan_table_at_dtype %d NULL plan",
+                d);
+        REFUSED(&out, pe_plan_table_at_dtype(garbage, dt, pos, LEN, o, N), PE_ERR_PLAN,
+                "plan_table_at_dtype %d garbage", d);
     }
     EXPECT_STATUS(pe_plan_init(&enc8, memory, need, &plan), PE_OK, "plan");
     REFUSED(&out, pe_plan_table_dtype(plan, (pe_dtype)4, 0, LEN, o, N), PE_ERR_DTYPE, "plan_table_dtype dtype 4");
-    REFUSED(&out, pe_plan_table_at_dtype(plan, (pe_dtype)4, pos, LEN, o, N), PE_ERR_DTYPE, "plan_table_at_dtype dtype 4");
+    REFUSED(&out, pe_plan_table_at_dtype(plan, (pe_dtype)4, pos, LEN, o, N), PE_ERR_DTYPE,
+            "plan_table_at_dtype dtype 4");
     for (int d = 0; d < 4; d++) {
         const pe_dtype dt = (pe_dtype)d;
-        REFUSED(&out, pe_plan_table_dtype(plan, dt, PE_MAX_POSITION, 1, o, 8), PE_ERR_POSITION, "plan_table_dtype %d offset 2^31", d);
-        REFUSED(&out, pe_plan_table_dtype(plan, dt, 0, LEN, o, N - 1), PE_ERR_OUT_SIZE, "plan_table_dtype %d out_count - 1", d);
+        REFUSED(&out, pe_plan_table_dtype(plan, dt, PE_MAX_POSITION, 1, o, 8), PE_ERR_POSITION,
+                "plan_table_dtype %d offset 2^31", d);
+        REFUSED(&out, pe_plan_table_dtype(plan, dt, 0, LEN, o, N - 1), PE_ERR_OUT_SIZE,
+                "plan_table_dtype %d out_count - 1", d);
         REFUSED(&out, pe_plan_table_dtype(plan, dt, 0, LEN, NULL, N), PE_ERR_NULL, "plan_table_dtype %d NULL out", d);
-        REFUSED(&out, pe_plan_table_at_dtype(plan, dt, NULL, LEN, o, N), PE_ERR_NULL, "plan_table_at_dtype %d NULL positions", d);
-        REFUSED(&out, pe_plan_table_at_dtype(plan, dt, pos, LEN, o, 0), PE_ERR_OUT_SIZE, "plan_table_at_dtype %d out_count 0", d);
+        REFUSED(&out, pe_plan_table_at_dtype(plan, dt, NULL, LEN, o, N), PE_ERR_NULL,
+                "plan_table_at_dtype %d NULL positions", d);
+        REFUSED(&out, pe_plan_table_at_dtype(plan, dt, pos, LEN, o, 0), PE_ERR_OUT_SIZE,
+                "plan_table_at_dtype %d out_count 0", d);
         REFUSED(&out, pe_plan_table_at_dtype(plan, dt, pos, SIZE_MAX / 8 + 1, o, N), PE_ERR_TOO_LARGE,
                 "plan_table_at_dtype %d count*dim overflows", d);
     }
@@ -250,10 +276,14 @@ static void check_table_dtypes(const pe_sinusoid *enc, uint32_t offset, uint32_t
     void *sc = scratch_of(need);
     bytes f64 = bytes_new(n * 8), f32 = bytes_new(n * 4), f16 = bytes_new(n * 2), bf16 = bytes_new(n * 2);
     buffer plain = buffer_new(n);
-    EXPECT_STATUS(pe_table_dtype(enc, PE_DTYPE_FLOAT64, offset, length, f64.data, n, sc, need), PE_OK, "%s float64", what);
-    EXPECT_STATUS(pe_table_dtype(enc, PE_DTYPE_FLOAT32, offset, length, f32.data, n, sc, need), PE_OK, "%s float32", what);
-    EXPECT_STATUS(pe_table_dtype(enc, PE_DTYPE_FLOAT16, offset, length, f16.data, n, sc, need), PE_OK, "%s float16", what);
-    EXPECT_STATUS(pe_table_dtype(enc, PE_DTYPE_BFLOAT16, offset, length, bf16.data, n, sc, need), PE_OK, "%s bfloat16", what);
+    EXPECT_STATUS(pe_table_dtype(enc, PE_DTYPE_FLOAT64, offset, length, f64.data, n, sc, need), PE_OK, "%s float64",
+                  what);
+    EXPECT_STATUS(pe_table_dtype(enc, PE_DTYPE_FLOAT32, offset, length, f32.data, n, sc, need), PE_OK, "%s float32",
+                  what);
+    EXPECT_STATUS(pe_table_dtype(enc, PE_DTYPE_FLOAT16, offset, length, f16.data, n, sc, need), PE_OK, "%s float16",
+                  what);
+    EXPECT_STATUS(pe_table_dtype(enc, PE_DTYPE_BFLOAT16, offset, length, bf16.data, n, sc, need), PE_OK, "%s bfloat16",
+                  what);
     EXPECT_STATUS(pe_table(enc, offset, length, plain.data, n, sc, need), PE_OK, "%s pe_table", what);
     const double *v64 = (const double *)(const void *)f64.data;
     long double worst = 0.0L;
@@ -286,11 +316,14 @@ static void check_table_dtypes(const pe_sinusoid *enc, uint32_t offset, uint32_t
     /* Scalar kernels give the same bits. */
     bytes again = bytes_new(n * 8);
     use_kernels(PE_KERNELS_SCALAR);
-    EXPECT_STATUS(pe_table_dtype(enc, PE_DTYPE_FLOAT64, offset, length, again.data, n, sc, need), PE_OK, "scalar float64");
+    EXPECT_STATUS(pe_table_dtype(enc, PE_DTYPE_FLOAT64, offset, length, again.data, n, sc, need), PE_OK,
+                  "scalar float64");
     CHECK(!memcmp(again.data, f64.data, n * 8), "%s: scalar and SIMD float64 differ", what);
-    EXPECT_STATUS(pe_table_dtype(enc, PE_DTYPE_FLOAT16, offset, length, again.data, n, sc, need), PE_OK, "scalar float16");
+    EXPECT_STATUS(pe_table_dtype(enc, PE_DTYPE_FLOAT16, offset, length, again.data, n, sc, need), PE_OK,
+                  "scalar float16");
     CHECK(!memcmp(again.data, f16.data, n * 2), "%s: scalar and SIMD float16 differ", what);
-    EXPECT_STATUS(pe_table_dtype(enc, PE_DTYPE_BFLOAT16, offset, length, again.data, n, sc, need), PE_OK, "scalar bfloat16");
+    EXPECT_STATUS(pe_table_dtype(enc, PE_DTYPE_BFLOAT16, offset, length, again.data, n, sc, need), PE_OK,
+                  "scalar bfloat16");
     CHECK(!memcmp(again.data, bf16.data, n * 2), "%s: scalar and SIMD bfloat16 differ", what);
     use_kernels(PE_KERNELS_SIMD);
     CHECK(bytes_guards_intact(&f64) && bytes_guards_intact(&f32) && bytes_guards_intact(&f16) &&
@@ -327,13 +360,17 @@ void test_table_at_dtype_values(void) {
     for (int d = 0; d < 4; d++) {
         const pe_dtype dt = (pe_dtype)d;
         const size_t size = dtype_size(dt), row = 10 * size;
-        bytes listed = bytes_new(n * size), planned = bytes_new(n * size), one = bytes_new(row), range = bytes_new(4 * row);
-        EXPECT_STATUS(pe_table_at_dtype(&enc, dt, positions, LEN, listed.data, n, sc, need), PE_OK, "table_at_dtype %d", d);
-        EXPECT_STATUS(pe_plan_table_at_dtype(plan, dt, positions, LEN, planned.data, n), PE_OK, "plan_table_at_dtype %d", d);
+        bytes listed = bytes_new(n * size), planned = bytes_new(n * size), one = bytes_new(row),
+              range = bytes_new(4 * row);
+        EXPECT_STATUS(pe_table_at_dtype(&enc, dt, positions, LEN, listed.data, n, sc, need), PE_OK, "table_at_dtype %d",
+                      d);
+        EXPECT_STATUS(pe_plan_table_at_dtype(plan, dt, positions, LEN, planned.data, n), PE_OK,
+                      "plan_table_at_dtype %d", d);
         CHECK(!memcmp(listed.data, planned.data, n * size), "dtype %d: plan and one-shot position lists differ", d);
         size_t differ = 0;
         for (int k = 0; k < LEN; k++) {
-            EXPECT_STATUS(pe_table_dtype(&enc, dt, positions[k], 1, one.data, 10, sc, need), PE_OK, "table_dtype %d", d);
+            EXPECT_STATUS(pe_table_dtype(&enc, dt, positions[k], 1, one.data, 10, sc, need), PE_OK, "table_dtype %d",
+                          d);
             differ += memcmp(one.data, listed.data + k * row, row) != 0;
         }
         CHECK(differ == 0, "dtype %d: %zu listed rows differ from the same rows by offset", d, differ);

@@ -110,7 +110,10 @@ long double ref_frequency(double base, uint32_t i, uint32_t pairs) {
 
 /* The oracle itself, against digits computed elsewhere (mpmath, 200 bits). */
 void test_reference_math(void) {
-    const struct { long double got, want; const char *what; } cases[] = {
+    const struct {
+        long double got, want;
+        const char *what;
+    } cases[] = {
         {ref_sin(1.0L), 0.8414709848078965066525023L, "sin 1"},
         {ref_cos(1.0L), 0.5403023058681397174009366L, "cos 1"},
         {ref_sin(2147483647.0L), -0.7249165551445563905482933L, "sin(2^31 - 1)"},
@@ -133,4 +136,3 @@ int near_enough(float got, long double e, long double slack) {
     const float below = (float)(e - slack), above = (float)(e + slack);
     return float_bits(got) == float_bits(below) || float_bits(got) == float_bits(above);
 }
-

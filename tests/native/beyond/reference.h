@@ -6,7 +6,7 @@
 
 /* pi to long double precision, and ln 2. */
 #define REF_PI (2.0L * (0xc90fdaa200000000p-63L + 0x85a308d300000000p-97L + 0x98cc51701b839a25p-132L))
-#define LN2 0xb17217f7d1cf79acp-64L
+#define LN2    0xb17217f7d1cf79acp-64L
 
 void ref_sincos(long double x, long double *s, long double *c);
 long double ref_sin(long double x);

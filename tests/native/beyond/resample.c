@@ -43,7 +43,8 @@ void test_resample_refusals(void) {
     REFUSED(&both, pe_resample_table(b + DIM5, ROWS, DIM5, 1, b + 1, DIM5), PE_ERR_OVERLAP,
             "resample out sharing the table's first float");
     /* Adjacent is not overlapping: one row out (row 0) right after the table. */
-    EXPECT_STATUS(pe_resample_table(b, ROWS, DIM5, 1, b + ROWS * DIM5, DIM5), PE_OK, "resample out right after the table");
+    EXPECT_STATUS(pe_resample_table(b, ROWS, DIM5, 1, b + ROWS * DIM5, DIM5), PE_OK,
+                  "resample out right after the table");
     CHECK(!memcmp(b + ROWS * DIM5, b, DIM5 * sizeof(float)), "new_rows 1 is not row 0");
     EXPECT_STATUS(pe_resample_table(b + DIM5, ROWS, DIM5, 1, b, DIM5), PE_OK, "resample out right before the table");
     CHECK(!memcmp(b, both.pristine + GUARD_FLOATS + DIM5, DIM5 * sizeof(float)), "out before the table is not row 0");
@@ -55,7 +56,8 @@ void test_resample_refusals(void) {
 /* New row r reads old position x = r (rows - 1) / (new_rows - 1) = i + t.
  * Whole x: an exact copy. Otherwise the exact (1 - t) a + t b, formed in long
  * double, must round to out within the header's slack of 2^-51 (|a| + |b|). */
-static size_t resample_mismatches(const float *table, uint32_t rows, uint32_t dim, const float *out, uint32_t new_rows) {
+static size_t resample_mismatches(const float *table, uint32_t rows, uint32_t dim, const float *out,
+                                  uint32_t new_rows) {
     size_t wrong = 0;
     for (uint32_t r = 0; r < new_rows; r++) {
         const uint64_t num = new_rows > 1 ? (uint64_t)r * (rows - 1) : 0, den = new_rows > 1 ? new_rows - 1u : 1;
@@ -70,7 +72,8 @@ static size_t resample_mismatches(const float *table, uint32_t rows, uint32_t di
                 const long double exact = ((long double)a * (long double)(den - part) + (long double)b * part) / den;
                 ok = near_enough(got, exact, 0x1p-51L * (fabsl(a) + fabsl(b)));
             }
-            if (!ok && !wrong) fprintf(stderr, "resample %u -> %u rows: row %u column %u is %a\n", rows, new_rows, r, j, got);
+            if (!ok && !wrong)
+                fprintf(stderr, "resample %u -> %u rows: row %u column %u is %a\n", rows, new_rows, r, j, got);
             wrong += !ok;
         }
     }
@@ -78,17 +81,18 @@ static size_t resample_mismatches(const float *table, uint32_t rows, uint32_t di
 }
 
 void test_resample_values(void) {
-    const struct { uint32_t rows, dim, new_rows; } shapes[] = {
-        {6, 8, 6},   /* the same size: the input, bit for bit */
-        {2, 7, 3},   /* the midpoint row, odd dim */
-        {4, 5, 7},   /* every other row a midpoint */
-        {2, 9, 4},   /* thirds */
-        {5, 4, 2},   /* shrinking: the first and last rows */
-        {7, 3, 1},   /* new_rows 1: row 0 */
-        {1, 6, 4},   /* rows 1: the row repeated */
-        {3, 16, 5},  /* rows - 1 divides new_rows - 1: whole rows are copies */
-        {50, 33, 77},
-        {77, 33, 50},
+    const struct {
+        uint32_t rows, dim, new_rows;
+    } shapes[] = {
+        {6, 8, 6},  /* the same size: the input, bit for bit */
+        {2, 7, 3},  /* the midpoint row, odd dim */
+        {4, 5, 7},  /* every other row a midpoint */
+        {2, 9, 4},  /* thirds */
+        {5, 4, 2},  /* shrinking: the first and last rows */
+        {7, 3, 1},  /* new_rows 1: row 0 */
+        {1, 6, 4},  /* rows 1: the row repeated */
+        {3, 16, 5}, /* rows - 1 divides new_rows - 1: whole rows are copies */
+        {50, 33, 77}, {77, 33, 50},
     };
     uint32_t state = 0x12345678u;
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
@@ -99,15 +103,17 @@ void test_resample_values(void) {
         buffer_snapshot(&table);
         EXPECT_STATUS(pe_resample_table(table.data, rows, dim, new_rows, out.data, out.count), PE_OK,
                       "resample %u -> %u rows of %u", rows, new_rows, dim);
-        CHECK(resample_mismatches(table.data, rows, dim, out.data, new_rows) == 0, "resample %u -> %u rows of %u: values",
-              rows, new_rows, dim);
+        CHECK(resample_mismatches(table.data, rows, dim, out.data, new_rows) == 0,
+              "resample %u -> %u rows of %u: values", rows, new_rows, dim);
         use_kernels(PE_KERNELS_SCALAR);
-        EXPECT_STATUS(pe_resample_table(table.data, rows, dim, new_rows, scalar.data, scalar.count), PE_OK, "scalar resample");
+        EXPECT_STATUS(pe_resample_table(table.data, rows, dim, new_rows, scalar.data, scalar.count), PE_OK,
+                      "scalar resample");
         use_kernels(PE_KERNELS_SIMD);
-        CHECK(!memcmp(out.data, scalar.data, out.count * sizeof(float)), "resample %u -> %u: scalar and SIMD kernels differ",
-              rows, new_rows);
+        CHECK(!memcmp(out.data, scalar.data, out.count * sizeof(float)),
+              "resample %u -> %u: scalar and SIMD kernels differ", rows, new_rows);
         if (rows == new_rows)
-            CHECK(!memcmp(out.data, table.data, out.count * sizeof(float)), "resample to the same size changed the table");
+            CHECK(!memcmp(out.data, table.data, out.count * sizeof(float)),
+                  "resample to the same size changed the table");
         CHECK(buffer_untouched(&table) && guards_intact(&out) && guards_intact(&scalar), "table or a guard changed");
         buffer_free(&table);
         buffer_free(&out);

@@ -31,11 +31,11 @@ typedef struct {
 /* Rotary settings each wrong in one way, with the status the header names. */
 static size_t make_bad_ropes(bad_rope *list) {
     size_t n = 0;
-#define BAD(want_, what_, change)                              \
-    do {                                                       \
-        pe_rotary r = good_rope();                             \
-        change;                                                \
-        list[n++] = (bad_rope){r, want_, what_};               \
+#define BAD(want_, what_, change)                \
+    do {                                         \
+        pe_rotary r = good_rope();               \
+        change;                                  \
+        list[n++] = (bad_rope){r, want_, what_}; \
     } while (0)
     BAD(PE_ERR_DIM_RANGE, "head_dim 0", (r.head_dim = 0, r.rotary_dim = 0));
     BAD(PE_ERR_DIM_RANGE, "head_dim 65537", r.head_dim = PE_MAX_DIM + 1);
@@ -60,8 +60,9 @@ static size_t make_bad_ropes(bad_rope *list) {
     BAD(PE_ERR_SCALING, "dynamic rotary_dim 2",
         (r.rotary_dim = 2, r.scaling.type = PE_ROPE_SCALING_DYNAMIC, r.scaling.factor = 2.0,
          r.scaling.original_max_position_embeddings = 64));
-#define YARN(change) \
-    (r.scaling.type = PE_ROPE_SCALING_YARN, r.scaling.factor = 4.0, r.scaling.original_max_position_embeddings = 64, change)
+#define YARN(change)                                                                                                 \
+    (r.scaling.type = PE_ROPE_SCALING_YARN, r.scaling.factor = 4.0, r.scaling.original_max_position_embeddings = 64, \
+     change)
     BAD(PE_ERR_SCALING, "yarn factor 0.99", YARN(r.scaling.factor = 0.99));
     BAD(PE_ERR_SCALING, "yarn L0 0", YARN(r.scaling.original_max_position_embeddings = 0));
     BAD(PE_ERR_SCALING, "yarn beta_fast -1", YARN(r.scaling.beta_fast = -1.0));
@@ -73,7 +74,7 @@ static size_t make_bad_ropes(bad_rope *list) {
     BAD(PE_ERR_SCALING, "yarn mscale +inf", YARN((r.scaling.mscale = INFINITY, r.scaling.mscale_all_dim = 1.0)));
     BAD(PE_ERR_SCALING, "yarn mscale_all_dim NaN", YARN((r.scaling.mscale = 1.0, r.scaling.mscale_all_dim = NAN)));
 #undef YARN
-#define LLAMA3(change)                                                                                         \
+#define LLAMA3(change)                                                                                                 \
     (r.scaling.type = PE_ROPE_SCALING_LLAMA3, r.scaling.factor = 8.0, r.scaling.original_max_position_embeddings = 64, \
      r.scaling.low_freq_factor = 1.0, r.scaling.high_freq_factor = 4.0, change)
     BAD(PE_ERR_SCALING, "llama3 L0 0", LLAMA3(r.scaling.original_max_position_embeddings = 0));
@@ -93,7 +94,10 @@ enum { MAX_BAD_ROPES = 64 };
 static size_t rope_scratch(const pe_rotary *rope) {
     size_t need = 0;
     pe_status st = pe_rope_scratch_size(rope, &need);
-    if (st != PE_OK) { fprintf(stderr, "pe_rope_scratch_size: %s\n", pe_status_str(st)); exit(2); }
+    if (st != PE_OK) {
+        fprintf(stderr, "pe_rope_scratch_size: %s\n", pe_status_str(st));
+        exit(2);
+    }
     return need;
 }
 
@@ -119,7 +123,8 @@ void test_rope_scratch_size(void) {
           bytes_out);
     other.rotary_dim = 0; /* = head_dim 64 */
     EXPECT_STATUS(pe_rope_scratch_size(&other, &other_bytes), PE_OK, "rope scratch, rotary_dim 64");
-    CHECK(other_bytes > bytes_out, "scratch for rotary_dim 64 (%zu) is not above rotary_dim 8's (%zu)", other_bytes, bytes_out);
+    CHECK(other_bytes > bytes_out, "scratch for rotary_dim 64 (%zu) is not above rotary_dim 8's (%zu)", other_bytes,
+          bytes_out);
 }
 
 void test_rope_frequencies_refusals(void) {
@@ -145,9 +150,11 @@ void test_rope_frequencies_refusals(void) {
      * divisor 0.1 * -100 * ln 2 + 1 < 0) is out of range, and refused before
      * w is written. */
     pe_rotary yarn = good;
-    yarn.scaling.type = PE_ROPE_SCALING_YARN, yarn.scaling.factor = 2.0, yarn.scaling.original_max_position_embeddings = 64;
+    yarn.scaling.type = PE_ROPE_SCALING_YARN, yarn.scaling.factor = 2.0,
+    yarn.scaling.original_max_position_embeddings = 64;
     yarn.scaling.mscale = 1.0, yarn.scaling.mscale_all_dim = -100.0;
-    REFUSED(&w, pe_rope_frequencies(&yarn, wp, 4, &factor), PE_ERR_SCALING, "frequencies, negative derived attention factor");
+    REFUSED(&w, pe_rope_frequencies(&yarn, wp, 4, &factor), PE_ERR_SCALING,
+            "frequencies, negative derived attention factor");
     CHECK(factor == unset, "a refused pe_rope_frequencies wrote attention_factor %g", factor);
     bytes_free(&w);
 }
@@ -155,9 +162,9 @@ void test_rope_frequencies_refusals(void) {
 typedef struct {
     const char *what;
     pe_rope_scaling scaling;
-    long double want_w[4];  /* r = 8, base 10000: unscaled w_i = 10^-i */
+    long double want_w[4]; /* r = 8, base 10000: unscaled w_i = 10^-i */
     long double want_factor;
-    long double tolerance;  /* relative */
+    long double tolerance; /* relative */
 } rope_frequency_case;
 
 void test_rope_frequencies_values(void) {
@@ -175,14 +182,30 @@ void test_rope_frequencies_values(void) {
     /* Dynamic NTK with f = 2, L0 = 1000, L = 1500: base' = 10000 (2 * 1.5 - 1)^(8/6). */
     const long double ntk_base = 10000.0L * ref_pow(2.0L, 8.0L / 6.0L);
     const rope_frequency_case cases[] = {
-        {"none", {PE_ROPE_SCALING_NONE, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, {1.0L, 0.1L, 0.01L, 0.001L}, 1.0L, 0x1.02p-53L},
-        {"linear 4", {PE_ROPE_SCALING_LINEAR, 4.0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, {0.25L, 0.025L, 0.0025L, 0.00025L}, 1.0L,
+        {"none",
+         {PE_ROPE_SCALING_NONE, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+         {1.0L, 0.1L, 0.01L, 0.001L},
+         1.0L,
          0x1.02p-53L},
-        {"linear 3", {PE_ROPE_SCALING_LINEAR, 3.0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, {1.0L / 3, 0.1L / 3, 0.01L / 3, 0.001L / 3},
-         1.0L, 1e-15L},
-        {"dynamic, L = L0", {PE_ROPE_SCALING_DYNAMIC, 2.0, 1000, 0, 0, 0, 0, 0, 0, 0, 0, 1000}, {1.0L, 0.1L, 0.01L, 0.001L},
-         1.0L, 0x1.02p-53L},
-        {"dynamic, L = 0", {PE_ROPE_SCALING_DYNAMIC, 2.0, 1000, 0, 0, 0, 0, 0, 0, 0, 0, 0}, {1.0L, 0.1L, 0.01L, 0.001L}, 1.0L,
+        {"linear 4",
+         {PE_ROPE_SCALING_LINEAR, 4.0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+         {0.25L, 0.025L, 0.0025L, 0.00025L},
+         1.0L,
+         0x1.02p-53L},
+        {"linear 3",
+         {PE_ROPE_SCALING_LINEAR, 3.0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+         {1.0L / 3, 0.1L / 3, 0.01L / 3, 0.001L / 3},
+         1.0L,
+         1e-15L},
+        {"dynamic, L = L0",
+         {PE_ROPE_SCALING_DYNAMIC, 2.0, 1000, 0, 0, 0, 0, 0, 0, 0, 0, 1000},
+         {1.0L, 0.1L, 0.01L, 0.001L},
+         1.0L,
+         0x1.02p-53L},
+        {"dynamic, L = 0",
+         {PE_ROPE_SCALING_DYNAMIC, 2.0, 1000, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+         {1.0L, 0.1L, 0.01L, 0.001L},
+         1.0L,
          0x1.02p-53L},
         /* w_3 = base'^(-3/4) = 1/2000 exactly. The core carries base' as
          * its logarithm, near 10.1, where a double's half ulp is 9e-16: w_3
@@ -192,19 +215,31 @@ void test_rope_frequencies_values(void) {
          {1.0L, ref_pow(ntk_base, -0.25L), ref_pow(ntk_base, -0.5L), 0.0005L},
          1.0L,
          2e-15L},
-        {"yarn", {PE_ROPE_SCALING_YARN, 4.0, 64, 0, 0, 0, 0, 0, 0, 0, 0, 0}, {1.0L, 0.1L * (0.5L / 4 + 0.5L), 0.01L / 4, 0.001L / 4},
-         0.1L * ln4 + 1.0L, 1e-15L},
+        {"yarn",
+         {PE_ROPE_SCALING_YARN, 4.0, 64, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+         {1.0L, 0.1L * (0.5L / 4 + 0.5L), 0.01L / 4, 0.001L / 4},
+         0.1L * ln4 + 1.0L,
+         1e-15L},
         {"yarn untruncated",
          {PE_ROPE_SCALING_YARN, 4.0, 64, 0, 0, 0, 0, 0, 1, 0, 0, 0},
          {1.0L, 0.1L * (ramp1 / 4 + (1.0L - ramp1)), 0.01L / 4, 0.001L / 4},
          0.1L * ln4 + 1.0L,
          1e-15L},
-        {"yarn attention_factor 0.75", {PE_ROPE_SCALING_YARN, 4.0, 64, 0, 0, 0.75, 0, 0, 0, 0, 0, 0},
-         {1.0L, 0.1L * (0.5L / 4 + 0.5L), 0.01L / 4, 0.001L / 4}, 0.75L, 1e-15L},
-        {"yarn mscale 1, mscale_all_dim 0.5", {PE_ROPE_SCALING_YARN, 4.0, 64, 0, 0, 0, 1.0, 0.5, 0, 0, 0, 0},
-         {1.0L, 0.1L * (0.5L / 4 + 0.5L), 0.01L / 4, 0.001L / 4}, (0.1L * ln4 + 1.0L) / (0.05L * ln4 + 1.0L), 1e-15L},
-        {"llama3", {PE_ROPE_SCALING_LLAMA3, 8.0, 64, 0, 0, 0, 0, 0, 0, 1.0, 4.0, 0},
-         {1.0L, (1.0L - s) * 0.1L / 8 + s * 0.1L, 0.01L / 8, 0.001L / 8}, 1.0L, 1e-15L},
+        {"yarn attention_factor 0.75",
+         {PE_ROPE_SCALING_YARN, 4.0, 64, 0, 0, 0.75, 0, 0, 0, 0, 0, 0},
+         {1.0L, 0.1L * (0.5L / 4 + 0.5L), 0.01L / 4, 0.001L / 4},
+         0.75L,
+         1e-15L},
+        {"yarn mscale 1, mscale_all_dim 0.5",
+         {PE_ROPE_SCALING_YARN, 4.0, 64, 0, 0, 0, 1.0, 0.5, 0, 0, 0, 0},
+         {1.0L, 0.1L * (0.5L / 4 + 0.5L), 0.01L / 4, 0.001L / 4},
+         (0.1L * ln4 + 1.0L) / (0.05L * ln4 + 1.0L),
+         1e-15L},
+        {"llama3",
+         {PE_ROPE_SCALING_LLAMA3, 8.0, 64, 0, 0, 0, 0, 0, 0, 1.0, 4.0, 0},
+         {1.0L, (1.0L - s) * 0.1L / 8 + s * 0.1L, 0.01L / 8, 0.001L / 8},
+         1.0L,
+         1e-15L},
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         pe_rotary rope = good_rope();
@@ -214,8 +249,8 @@ void test_rope_frequencies_values(void) {
         EXPECT_STATUS(pe_rope_frequencies(&rope, wp, 4, &factor), PE_OK, "frequencies %s", cases[c].what);
         for (int i = 0; i < 4; i++) {
             const long double want = cases[c].want_w[i], err = fabsl(wp[i] - want) / want;
-            CHECK(err <= cases[c].tolerance, "frequencies %s: w_%d is %.17g, want %.20Lg (relative error %Lg)", cases[c].what,
-                  i, wp[i], want, err);
+            CHECK(err <= cases[c].tolerance, "frequencies %s: w_%d is %.17g, want %.20Lg (relative error %Lg)",
+                  cases[c].what, i, wp[i], want, err);
         }
         const long double ferr = fabsl(factor - cases[c].want_factor) / cases[c].want_factor;
         CHECK(ferr <= cases[c].tolerance, "frequencies %s: attention factor %.17g, want %.20Lg", cases[c].what, factor,
@@ -255,23 +290,28 @@ void test_rope_refusals(void) {
         uint32_t bad_pos[ROPE_LENGTH];
         memcpy(bad_pos, pos, sizeof bad_pos);
         bad_pos[ROPE_LENGTH - 1] = too_far[k]; /* last, so a core that rotates as it checks is caught */
-        REFUSED(&x, pe_rope(&good, 0, ROPE_LENGTH, bad_pos, xp, n, sc, need), PE_ERR_POSITION, "rope position %u", too_far[k]);
+        REFUSED(&x, pe_rope(&good, 0, ROPE_LENGTH, bad_pos, xp, n, sc, need), PE_ERR_POSITION, "rope position %u",
+                too_far[k]);
     }
     REFUSED(&x, pe_rope(&good, max - ROPE_LENGTH + 1, ROPE_LENGTH, NULL, xp, n, sc, need), PE_ERR_POSITION,
             "rope offset+length 2^31+1");
-    REFUSED(&x, pe_rope(&good, 0xFFFFFFFFu, ROPE_LENGTH, NULL, xp, n, sc, need), PE_ERR_POSITION, "rope offset+length wraps");
+    REFUSED(&x, pe_rope(&good, 0xFFFFFFFFu, ROPE_LENGTH, NULL, xp, n, sc, need), PE_ERR_POSITION,
+            "rope offset+length wraps");
     REFUSED(&x, pe_rope(&good, 0, ROPE_LENGTH, NULL, xp, n, NULL, need), PE_ERR_NULL, "rope NULL scratch");
     REFUSED(&x, pe_rope(&good, 0, ROPE_LENGTH, NULL, xp, n, sc, need - 1), PE_ERR_SCRATCH, "rope scratch - 1");
     REFUSED(&x, pe_rope(&good, 0, ROPE_LENGTH, NULL, xp, n, sc, 0), PE_ERR_SCRATCH, "rope scratch 0");
     pe_rotary yarn = good;
-    yarn.scaling.type = PE_ROPE_SCALING_YARN, yarn.scaling.factor = 2.0, yarn.scaling.original_max_position_embeddings = 64;
+    yarn.scaling.type = PE_ROPE_SCALING_YARN, yarn.scaling.factor = 2.0,
+    yarn.scaling.original_max_position_embeddings = 64;
     yarn.scaling.mscale = 1.0, yarn.scaling.mscale_all_dim = -100.0;
-    REFUSED(&x, pe_rope(&yarn, 0, ROPE_LENGTH, NULL, xp, n, sc, need), PE_ERR_SCALING, "rope negative derived attention factor");
+    REFUSED(&x, pe_rope(&yarn, 0, ROPE_LENGTH, NULL, xp, n, sc, need), PE_ERR_SCALING,
+            "rope negative derived attention factor");
 
     /* Edges that must work: no batch items, and the last rows below 2^31. */
     EXPECT_STATUS(pe_rope(&good, 0, ROPE_LENGTH, pos, NULL, 0, sc, need), PE_OK, "rope batch 0, NULL x");
     CHECK(buffer_untouched(&x), "x changed by an empty call");
-    EXPECT_STATUS(pe_rope(&good, max - ROPE_LENGTH, ROPE_LENGTH, NULL, xp, n, sc, need), PE_OK, "rope rows ending at 2^31");
+    EXPECT_STATUS(pe_rope(&good, max - ROPE_LENGTH, ROPE_LENGTH, NULL, xp, n, sc, need), PE_OK,
+                  "rope rows ending at 2^31");
     const uint32_t last[ROPE_LENGTH] = {max - 1, 0, max - 1, 5, 6};
     EXPECT_STATUS(pe_rope(&good, 0, ROPE_LENGTH, last, xp, n, sc, need), PE_OK, "rope position 2^31-1");
     CHECK(guards_intact(&x), "a guard changed");
@@ -345,7 +385,8 @@ static long double rope_reference_w(const pe_rotary *rope, uint32_t end, long do
     const uint32_t rd = rope->rotary_dim ? rope->rotary_dim : rope->head_dim;
     double scaled[64], factor = 1.0;
     pe_rotary fixed = *rope;
-    if (fixed.scaling.type == PE_ROPE_SCALING_DYNAMIC && fixed.scaling.sequence_length == 0) fixed.scaling.sequence_length = end;
+    if (fixed.scaling.type == PE_ROPE_SCALING_DYNAMIC && fixed.scaling.sequence_length == 0)
+        fixed.scaling.sequence_length = end;
     if (pe_rope_frequencies(&fixed, scaled, rd / 2, &factor) != PE_OK) return NAN;
     const int unscaled = rope->scaling.type == PE_ROPE_SCALING_NONE ||
                          (rope->scaling.type == PE_ROPE_SCALING_DYNAMIC &&
@@ -372,9 +413,7 @@ void test_rope_values(void) {
                     case 1: /* base 2^16, r = 8: w_i = 2^(-4i) exactly, so the oracle holds at 2^31 */
                         rope.base = 65536.0, call.positions = far, call.offset = 0, what = "positions near 2^31";
                         break;
-                    case 2:
-                        call.positions = list, call.offset = 0, what = "position list";
-                        break;
+                    case 2: call.positions = list, call.offset = 0, what = "position list"; break;
                     case 3:
                         rope.scaling.type = PE_ROPE_SCALING_LINEAR, rope.scaling.factor = 3.0, what = "linear 3";
                         break;
@@ -394,8 +433,8 @@ void test_rope_values(void) {
                     for (size_t k = 0; k < count; k++) x.data[k] = scalar.data[k] = random_float(&state, 3.0f);
                     buffer_snapshot(&x);
                     void *sc = scratch_of(need);
-                    EXPECT_STATUS(pe_rope(&rope, call.offset, call.length, call.positions, x.data, count, sc, need), PE_OK,
-                                  "rope %s", what);
+                    EXPECT_STATUS(pe_rope(&rope, call.offset, call.length, call.positions, x.data, count, sc, need),
+                                  PE_OK, "rope %s", what);
                     uint32_t end = 0;
                     for (uint32_t l = 0; l < call.length; l++)
                         if (rope_position(&call, l) + 1 > end) end = rope_position(&call, l) + 1;
@@ -404,14 +443,17 @@ void test_rope_values(void) {
                     int rest_unchanged;
                     const long double worst =
                         rope_worst(&call, x.pristine + GUARD_FLOATS, x.data, w, factor, &rest_unchanged);
-                    CHECK(worst <= 1.0L, "rope %s (layout %d order %d inverse %d): squared error %Lg x the bound squared", what,
+                    CHECK(worst <= 1.0L,
+                          "rope %s (layout %d order %d inverse %d): squared error %Lg x the bound squared", what,
                           layout, order, inverse, worst);
                     CHECK(rest_unchanged, "rope %s: elements past rotary_dim changed", what);
                     use_kernels(PE_KERNELS_SCALAR);
-                    EXPECT_STATUS(pe_rope(&rope, call.offset, call.length, call.positions, scalar.data, count, sc, need),
-                                  PE_OK, "scalar rope %s", what);
+                    EXPECT_STATUS(
+                        pe_rope(&rope, call.offset, call.length, call.positions, scalar.data, count, sc, need), PE_OK,
+                        "scalar rope %s", what);
                     use_kernels(PE_KERNELS_SIMD);
-                    CHECK(!memcmp(x.data, scalar.data, count * sizeof(float)), "rope %s: scalar and SIMD kernels differ", what);
+                    CHECK(!memcmp(x.data, scalar.data, count * sizeof(float)),
+                          "rope %s: scalar and SIMD kernels differ", what);
                     CHECK(guards_intact(&x) && guards_intact(&scalar), "a guard changed (%s)", what);
                     free(sc);
                     buffer_free(&x);
@@ -448,14 +490,15 @@ void test_rope_unit_pairs(void) {
                     for (uint32_t i = 0; i < 4; i++) {
                         uint32_t j1, j2;
                         pair_columns(&rope, i, &j1, &j2);
-                        const long double angle = (long double)(30 + l) * (scaled ? (long double)w[i]
-                                                                                  : ref_frequency(10000.0, i, 4));
+                        const long double angle =
+                            (long double)(30 + l) * (scaled ? (long double)w[i] : ref_frequency(10000.0, i, 4));
                         const long double e1 = fabsl(head[j1] - ref_cos(angle)), e2 = fabsl(head[j2] - ref_sin(angle));
                         if (e1 > worst) worst = e1;
                         if (e2 > worst) worst = e2;
                     }
                 }
-            CHECK(worst <= 6e-8L, "rope unit pairs (layout %d, scaled %d): off by %Lg from (cos, sin)", layout, scaled, worst);
+            CHECK(worst <= 6e-8L, "rope unit pairs (layout %d, scaled %d): off by %Lg from (cos, sin)", layout, scaled,
+                  worst);
             CHECK(guards_intact(&x), "a guard changed");
             free(sc);
             buffer_free(&x);
@@ -478,7 +521,8 @@ void test_rope_consistency(void) {
     for (uint32_t b = 0; b < B; b++) /* t = a transposed to (batch, heads, length, head_dim) */
         for (uint32_t l = 0; l < L; l++)
             for (uint32_t h = 0; h < H; h++)
-                memcpy(t.data + (((size_t)b * H + h) * L + l) * D, a.data + (((size_t)b * L + l) * H + h) * D, D * sizeof(float));
+                memcpy(t.data + (((size_t)b * H + h) * L + l) * D, a.data + (((size_t)b * L + l) * H + h) * D,
+                       D * sizeof(float));
     void *sc = scratch_of(need);
     uint32_t positions[L];
     for (uint32_t l = 0; l < L; l++) positions[l] = 60 + l; /* crosses a block at 64 */

@@ -12,7 +12,10 @@ bytes bytes_new(size_t size) {
     size_t total = size + 2 * GUARD_BYTES;
     b.block = malloc(total);
     b.pristine = malloc(total);
-    if (!b.block || !b.pristine) { fprintf(stderr, "out of memory\n"); exit(2); }
+    if (!b.block || !b.pristine) {
+        fprintf(stderr, "out of memory\n");
+        exit(2);
+    }
     for (size_t k = 0; k < total; k++) b.block[k] = (unsigned char)(0xA7u ^ (k * 37u)); /* no value repeats soon */
     b.data = b.block + GUARD_BYTES;
     b.size = size;
@@ -36,19 +39,28 @@ void bytes_free(bytes *b) {
 
 void *scratch_of(size_t bytes_needed) {
     void *p = malloc(bytes_needed ? bytes_needed : 1);
-    if (!p) { fprintf(stderr, "out of memory\n"); exit(2); }
+    if (!p) {
+        fprintf(stderr, "out of memory\n");
+        exit(2);
+    }
     return p;
 }
 
 size_t table_scratch(uint32_t dim) {
     size_t need = 0;
     pe_status st = pe_scratch_size(dim, &need);
-    if (st != PE_OK) { fprintf(stderr, "pe_scratch_size(%u): %s\n", dim, pe_status_str(st)); exit(2); }
+    if (st != PE_OK) {
+        fprintf(stderr, "pe_scratch_size(%u): %s\n", dim, pe_status_str(st));
+        exit(2);
+    }
     return need;
 }
 
 void use_kernels(pe_kernels k) {
-    if (pe_use_kernels(k) != PE_OK) { fprintf(stderr, "pe_use_kernels(%d) failed\n", (int)k); exit(2); }
+    if (pe_use_kernels(k) != PE_OK) {
+        fprintf(stderr, "pe_use_kernels(%d) failed\n", (int)k);
+        exit(2);
+    }
 }
 
 /* A small deterministic generator for test data. */

@@ -25,14 +25,14 @@ int bytes_untouched(const bytes *b);
 int bytes_guards_intact(const bytes *b);
 void bytes_free(bytes *b);
 
-#define UNTOUCHED(b) _Generic((b), buffer *: buffer_untouched, bytes *: bytes_untouched)(b)
+#define UNTOUCHED(b) _Generic((b), buffer * : buffer_untouched, bytes * : bytes_untouched)(b)
 
 /* Counts two checks: the call returned want, and out (a buffer or bytes) is
  * bit for bit as it was. The label is a printf format. */
-#define REFUSED(out, call, want, ...)                                                  \
-    do {                                                                               \
-        EXPECT_STATUS(call, want, __VA_ARGS__);                                        \
-        CHECK(UNTOUCHED(out), "output written by a refused call: " __VA_ARGS__);       \
+#define REFUSED(out, call, want, ...)                                            \
+    do {                                                                         \
+        EXPECT_STATUS(call, want, __VA_ARGS__);                                  \
+        CHECK(UNTOUCHED(out), "output written by a refused call: " __VA_ARGS__); \
     } while (0)
 
 /* d = 8, base 10000, interleaved: the encoding most tests use. */

@@ -33,7 +33,10 @@ static const bad_grid bad_grids[] = {
 static size_t grid_scratch(const pe_grid2d *grid) {
     size_t need = 0;
     pe_status st = pe_table_2d_scratch_size(grid, &need);
-    if (st != PE_OK) { fprintf(stderr, "pe_table_2d_scratch_size: %s\n", pe_status_str(st)); exit(2); }
+    if (st != PE_OK) {
+        fprintf(stderr, "pe_table_2d_scratch_size: %s\n", pe_status_str(st));
+        exit(2);
+    }
     return need;
 }
 
@@ -88,7 +91,8 @@ static void check_table_2d(const pe_grid2d *grid, const char *what) {
     buffer out = buffer_new(n), one_d = buffer_new((size_t)lines * half);
     void *sc = scratch_of(need), *line_sc = scratch_of(line_need);
     EXPECT_STATUS(pe_table_2d(grid, out.data, n, sc, need), PE_OK, "2d %s", what);
-    EXPECT_STATUS(pe_table(&half_enc, 0, lines, one_d.data, one_d.count, line_sc, line_need), PE_OK, "1-D table of dim/2");
+    EXPECT_STATUS(pe_table(&half_enc, 0, lines, one_d.data, one_d.count, line_sc, line_need), PE_OK,
+                  "1-D table of dim/2");
     size_t zero_bits = 0;
     for (size_t j = 0; j < cls * d; j++) zero_bits += float_bits(out.data[j]) == 0;
     CHECK(zero_bits == cls * d, "2d %s: the cls row is not +0", what);
@@ -101,9 +105,9 @@ static void check_table_2d(const pe_grid2d *grid, const char *what) {
             differ += memcmp(token + half, one_d.data + (size_t)y * half, half * sizeof(float)) != 0;
             for (uint32_t i = 0; i < half / 2; i++) {
                 const long double wi = ref_frequency(grid->base, i, half / 2);
-                const long double e[4] = {fabsl(token[i] - ref_sin(x * wi)), fabsl(token[half / 2 + i] - ref_cos(x * wi)),
-                                          fabsl(token[half + i] - ref_sin(y * wi)),
-                                          fabsl(token[half + half / 2 + i] - ref_cos(y * wi))};
+                const long double e[4] = {
+                    fabsl(token[i] - ref_sin(x * wi)), fabsl(token[half / 2 + i] - ref_cos(x * wi)),
+                    fabsl(token[half + i] - ref_sin(y * wi)), fabsl(token[half + half / 2 + i] - ref_cos(y * wi))};
                 for (int k = 0; k < 4; k++) worst = e[k] > worst ? e[k] : worst;
             }
         }
@@ -118,11 +122,9 @@ static void check_table_2d(const pe_grid2d *grid, const char *what) {
 
 void test_table_2d_values(void) {
     const pe_grid2d grids[] = {
-        {3, 5, 12, 10000.0, 1},
-        {5, 3, 8, 10000.0, 0},
-        {1, 1, 4, 100.0, 1},
-        {14, 14, 32, 10000.0, 1}, /* ViT-style 14 x 14 patches */
-        {70, 2, 16, 10000.0, 0},  /* rows past a 64-row block */
+        {3, 5, 12, 10000.0, 1},  {5, 3, 8, 10000.0, 0},
+        {1, 1, 4, 100.0, 1},     {14, 14, 32, 10000.0, 1}, /* ViT-style 14 x 14 patches */
+        {70, 2, 16, 10000.0, 0},                           /* rows past a 64-row block */
     };
     const char *names[] = {"3 x 5, dim 12, cls", "5 x 3, dim 8", "1 x 1, dim 4, base 100, cls", "14 x 14, dim 32, cls",
                            "70 x 2, dim 16"};
@@ -156,7 +158,8 @@ static pe_status run_table_2d(const void *ctx, void *scratch, size_t scratch_byt
 void test_table_2d_scratch_confined(void) {
     const pe_grid2d grids[] = {{3, 5, 12, 10000.0, 1}, {1, 1, 4, 10000.0, 0}, {7, 9, 260, 10000.0, 0}};
     for (size_t k = 0; k < sizeof grids / sizeof grids[0]; k++) {
-        grid_job job = {grids[k], NULL, ((grids[k].cls_token ? 1 : 0) + (size_t)grids[k].height * grids[k].width) * grids[k].dim};
+        grid_job job = {grids[k], NULL,
+                        ((grids[k].cls_token ? 1 : 0) + (size_t)grids[k].height * grids[k].width) * grids[k].dim};
         buffer out = buffer_new(job.count);
         job.out = out.data;
         check_scratch_confined(run_table_2d, &job, grid_scratch(&job.grid), "pe_table_2d");

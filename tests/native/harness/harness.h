@@ -9,9 +9,9 @@
 
 #include "posenc.h"
 
-#define GUARD_BYTES 64
-#define GUARD_BYTE(k) ((unsigned char)(0xA5 ^ (k) * 29u))
-#define MAX_WORDS 10
+#define GUARD_BYTES   64
+#define GUARD_BYTE(k) ((unsigned char)(0xA5 ^ (k)*29u))
+#define MAX_WORDS     10
 
 /* Exits with code after printing "harness: what: detail". */
 void die(int code, const char *what, const char *detail);
@@ -68,7 +68,7 @@ typedef void (*oneshot_fn)(char **args);
 
 typedef struct {
     const char *name;
-    int serve_args;     /* words after the name in serve mode */
+    int serve_args; /* words after the name in serve mode */
     serve_fn serve;
     int oneshot_args;   /* words after KERNELS in one-shot mode; -1: serve mode only */
     oneshot_fn oneshot; /* NULL: serve(args, 0, 0), with the serve mode's words */

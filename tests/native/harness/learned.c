@@ -10,14 +10,15 @@
 
 #include "harness.h"
 
-static void run_addtable(uint32_t length, uint32_t dim, uint32_t rows, uint32_t offset, float scale,
-                         const void *x, size_t x_count, const void *table, size_t shift, int framed) {
+static void run_addtable(uint32_t length, uint32_t dim, uint32_t rows, uint32_t offset, float scale, const void *x,
+                         size_t x_count, const void *table, size_t shift, int framed) {
     size_t table_bytes = mul_sizes(mul_sizes(rows, dim, "TABLE_ROWS*DIM"), sizeof(float), "table");
     guarded gx = guarded_alloc(mul_sizes(x_count, sizeof(float), "x"), shift, "x");
     guarded gt = guarded_alloc(table_bytes, shift, "table");
     if (x_count) memcpy(gx.data, x, gx.bytes);
     if (table_bytes) memcpy(gt.data, table, table_bytes);
-    check_status(pe_add_table((const float *)gt.data, rows, dim, scale, offset, length, (float *)gx.data, x_count), "pe_add_table");
+    check_status(pe_add_table((const float *)gt.data, rows, dim, scale, offset, length, (float *)gx.data, x_count),
+                 "pe_add_table");
     if (table_bytes && memcmp(gt.data, table, table_bytes)) die(3, "table changed", "pe_add_table");
     guarded_free(&gt);
     guarded_check(&gx);
@@ -25,8 +26,7 @@ static void run_addtable(uint32_t length, uint32_t dim, uint32_t rows, uint32_t 
     guarded_free(&gx);
 }
 
-static void run_resample(uint32_t rows, uint32_t dim, uint32_t new_rows, const void *table, size_t shift,
-                         int framed) {
+static void run_resample(uint32_t rows, uint32_t dim, uint32_t new_rows, const void *table, size_t shift, int framed) {
     size_t table_bytes = mul_sizes(mul_sizes(rows, dim, "ROWS*DIM"), sizeof(float), "table");
     size_t n = mul_sizes(new_rows, dim, "NEWROWS*DIM");
     guarded gt = guarded_alloc(table_bytes, shift, "table");

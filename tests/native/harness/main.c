@@ -63,7 +63,7 @@
 #include "harness.h"
 
 /* The one list of families; each lists its commands. */
-static const harness_command *const families[] = {sinusoid_commands, learned_commands, alibi_commands,
+static const harness_command *const families[] = {sinusoid_commands, learned_commands,   alibi_commands,
                                                   rope_commands,     precision_commands, grid2d_commands};
 
 static const harness_command *find(const char *name) {
@@ -85,7 +85,10 @@ static void serve(void) {
 }
 
 static void usage(void) {
-    die(2, "usage: harness table|at|add|addtable|slopes|alibi|resample|rope|serve KERNELS ... (see the top of tests/native/harness/main.c)", NULL);
+    die(2,
+        "usage: harness table|at|add|addtable|slopes|alibi|resample|rope|serve KERNELS ... (see the top of "
+        "tests/native/harness/main.c)",
+        NULL);
 }
 
 int main(int argc, char **argv) {
@@ -93,9 +96,12 @@ int main(int argc, char **argv) {
     setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
     if (argc < 3) usage();
     const char *cmd = argv[1];
-    if (!strcmp(argv[2], "scalar")) check_status(pe_use_kernels(PE_KERNELS_SCALAR), "pe_use_kernels");
-    else if (!strcmp(argv[2], "simd")) check_status(pe_use_kernels(PE_KERNELS_SIMD), "pe_use_kernels");
-    else die(2, "KERNELS must be scalar or simd, got", argv[2]);
+    if (!strcmp(argv[2], "scalar"))
+        check_status(pe_use_kernels(PE_KERNELS_SCALAR), "pe_use_kernels");
+    else if (!strcmp(argv[2], "simd"))
+        check_status(pe_use_kernels(PE_KERNELS_SIMD), "pe_use_kernels");
+    else
+        die(2, "KERNELS must be scalar or simd, got", argv[2]);
     char **a = argv + 3;
     int n = argc - 3;
     const harness_command *c = find(cmd);
@@ -104,13 +110,15 @@ int main(int argc, char **argv) {
         guarded g = guarded_alloc(4 * sizeof(float), 0, "damage self-check");
         float one = 1.0f;
         memcpy(g.data + 4 * sizeof(float), &one, sizeof one); /* inside the guard: allocated, so no ASan report */
-        guarded_free(&g); /* exits 3 */
+        guarded_free(&g);                                     /* exits 3 */
         die(1, "the guard check missed a write past the end", NULL);
     } else if (!strcmp(cmd, "serve") && n == 0) {
         serve();
     } else if (c && c->oneshot_args >= 0 && n == c->oneshot_args) {
-        if (c->oneshot) c->oneshot(a);
-        else c->serve(a, 0, 0);
+        if (c->oneshot)
+            c->oneshot(a);
+        else
+            c->serve(a, 0, 0);
     } else {
         usage();
     }

@@ -47,8 +47,9 @@ static void run_at_dtype(pe_dtype dtype, pe_sinusoid enc, const void *positions,
     size_t out_count = mul_sizes(count, enc.dim, "COUNT*DIM");
     guarded out = guarded_alloc(mul_sizes(out_count, dtype_size(dtype), "out"), shift, "out");
     guarded scratch = scratch_for(enc.dim);
-    check_status(pe_table_at_dtype(&enc, dtype, (const uint32_t *)pos.data, count, out.data, out_count,
-                                   scratch.data, scratch.bytes), "pe_table_at_dtype");
+    check_status(pe_table_at_dtype(&enc, dtype, (const uint32_t *)pos.data, count, out.data, out_count, scratch.data,
+                                   scratch.bytes),
+                 "pe_table_at_dtype");
     if (count && memcmp(pos.data, positions, pos.bytes)) die(3, "positions changed", "pe_table_at_dtype");
     guarded_free(&pos);
     guarded_free(&scratch);
@@ -76,13 +77,12 @@ static pe_recipe parse_recipe(const char *s) {
     return (pe_recipe)parse_uint(s, UINT32_MAX, "RECIPE");
 }
 
-static void run_recipe(pe_recipe recipe, pe_sinusoid enc, uint32_t offset, uint32_t length, size_t shift,
-                       int framed) {
+static void run_recipe(pe_recipe recipe, pe_sinusoid enc, uint32_t offset, uint32_t length, size_t shift, int framed) {
     size_t count = mul_sizes(length, enc.dim, "LENGTH*DIM");
     guarded out = guarded_alloc(mul_sizes(count, sizeof(float), "out"), shift, "out");
     guarded scratch = scratch_for(enc.dim);
-    check_status(pe_recipe_table(&enc, recipe, offset, length, (float *)out.data, count, scratch.data,
-                                 scratch.bytes), "pe_recipe_table");
+    check_status(pe_recipe_table(&enc, recipe, offset, length, (float *)out.data, count, scratch.data, scratch.bytes),
+                 "pe_recipe_table");
     guarded_free(&scratch);
     guarded_check(&out);
     write_floats(out.data, count, framed);

@@ -61,7 +61,9 @@ static void run_rope(const rope_request *q, const void *x, size_t x_count, const
     guarded gp = guarded_alloc(mul_sizes(pos_count, sizeof(uint32_t), "positions"), shift, "positions");
     if (x_count) memcpy(gx.data, x, gx.bytes);
     if (pos_count) memcpy(gp.data, positions, gp.bytes);
-    check_status(pe_rope(&q->rope, q->offset, q->length, positions ? (const uint32_t *)gp.data : NULL, (float *)gx.data, x_count, scratch.data, scratch.bytes), "pe_rope");
+    check_status(pe_rope(&q->rope, q->offset, q->length, positions ? (const uint32_t *)gp.data : NULL, (float *)gx.data,
+                         x_count, scratch.data, scratch.bytes),
+                 "pe_rope");
     if (pos_count && memcmp(gp.data, positions, gp.bytes)) die(3, "positions changed", "pe_rope");
     guarded_free(&gp);
     guarded_free(&scratch);

@@ -14,8 +14,7 @@ static void run_table(pe_sinusoid enc, uint32_t offset, uint32_t length, size_t 
     size_t count = mul_sizes(length, enc.dim, "LENGTH*DIM");
     guarded out = guarded_alloc(mul_sizes(count, sizeof(float), "out"), shift, "out");
     guarded scratch = scratch_for(enc.dim);
-    check_status(pe_table(&enc, offset, length, (float *)out.data, count, scratch.data, scratch.bytes),
-                 "pe_table");
+    check_status(pe_table(&enc, offset, length, (float *)out.data, count, scratch.data, scratch.bytes), "pe_table");
     guarded_check(&out);
     guarded_free(&scratch);
     write_floats(out.data, count, framed);
@@ -28,8 +27,9 @@ static void run_at(pe_sinusoid enc, const void *positions, size_t count, size_t 
     size_t out_count = mul_sizes(count, enc.dim, "COUNT*DIM");
     guarded out = guarded_alloc(mul_sizes(out_count, sizeof(float), "out"), shift, "out");
     guarded scratch = scratch_for(enc.dim);
-    check_status(pe_table_at(&enc, (const uint32_t *)pos.data, count, (float *)out.data, out_count,
-                             scratch.data, scratch.bytes), "pe_table_at");
+    check_status(
+        pe_table_at(&enc, (const uint32_t *)pos.data, count, (float *)out.data, out_count, scratch.data, scratch.bytes),
+        "pe_table_at");
     if (count && memcmp(pos.data, positions, pos.bytes)) die(3, "positions changed", "pe_table_at");
     guarded_free(&pos);
     guarded_free(&scratch);
@@ -38,13 +38,12 @@ static void run_at(pe_sinusoid enc, const void *positions, size_t count, size_t 
     guarded_free(&out);
 }
 
-static void run_add(pe_sinusoid enc, uint32_t offset, uint32_t length, float scale, const void *x,
-                    size_t x_count, size_t shift, int framed) {
+static void run_add(pe_sinusoid enc, uint32_t offset, uint32_t length, float scale, const void *x, size_t x_count,
+                    size_t shift, int framed) {
     guarded gx = guarded_alloc(mul_sizes(x_count, sizeof(float), "x"), shift, "x");
     if (x_count) memcpy(gx.data, x, gx.bytes);
     guarded scratch = scratch_for(enc.dim);
-    check_status(pe_add(&enc, scale, offset, length, (float *)gx.data, x_count, scratch.data, scratch.bytes),
-                 "pe_add");
+    check_status(pe_add(&enc, scale, offset, length, (float *)gx.data, x_count, scratch.data, scratch.bytes), "pe_add");
     guarded_free(&scratch);
     guarded_check(&gx);
     write_floats(gx.data, x_count, framed);
@@ -84,8 +83,8 @@ static void oneshot_add(char **a) {
     unsigned char *in = read_all(&bytes);
     if (bytes % sizeof(float)) die(2, "stdin is not a whole number of float32", NULL);
     run_add(parse_sinusoid(a), (uint32_t)parse_uint(a[3], UINT32_MAX, "OFFSET"),
-            (uint32_t)parse_uint(a[4], UINT32_MAX, "LENGTH"), parse_float(a[5], "SCALE"), in, bytes / sizeof(float),
-            0, 0);
+            (uint32_t)parse_uint(a[4], UINT32_MAX, "LENGTH"), parse_float(a[5], "SCALE"), in, bytes / sizeof(float), 0,
+            0);
     free(in);
 }
 

@@ -33,9 +33,10 @@ void guarded_check(const guarded *g) {
     for (size_t k = 0; k < total; k++) {
         if (k >= lo && k < hi) continue;
         if (g->block[k] != GUARD_BYTE(k)) {
-            fprintf(stderr, "harness: guard of %s changed at byte %ld relative to its start "
-                    "(0x%02x, expected 0x%02x)\n", g->name, (long)k - (long)lo,
-                    g->block[k], GUARD_BYTE(k));
+            fprintf(stderr,
+                    "harness: guard of %s changed at byte %ld relative to its start "
+                    "(0x%02x, expected 0x%02x)\n",
+                    g->name, (long)k - (long)lo, g->block[k], GUARD_BYTE(k));
             exit(3);
         }
     }
@@ -89,8 +90,10 @@ pe_sinusoid parse_sinusoid(char **arg) {
     enc.frequencies = PE_FREQ_PAPER;
     if (colon) {
         *colon = 0;
-        if (!strcmp(colon + 1, "tensor2tensor")) enc.frequencies = PE_FREQ_TENSOR2TENSOR;
-        else if (strcmp(colon + 1, "paper")) enc.frequencies = (pe_frequencies)parse_uint(colon + 1, UINT32_MAX, "FREQUENCIES");
+        if (!strcmp(colon + 1, "tensor2tensor"))
+            enc.frequencies = PE_FREQ_TENSOR2TENSOR;
+        else if (strcmp(colon + 1, "paper"))
+            enc.frequencies = (pe_frequencies)parse_uint(colon + 1, UINT32_MAX, "FREQUENCIES");
     }
     enc.layout = parse_layout(layout);
     return enc;
@@ -198,4 +201,3 @@ void write_elements(const void *data, size_t bytes, int framed) {
     static const unsigned char pad[3] = {0, 0, 0};
     if (bytes % 4 && fwrite(pad, 1, 4 - bytes % 4, stdout) != 4 - bytes % 4) die(1, "write failed", "stdout");
 }
-

@@ -101,7 +101,8 @@ static void test_sincos(void) {
         }
     }
     /* Log-uniform over the domain, and tiny angles. */
-    for (int n = 0; n < 200000; n++) sincos_case(ldexp(1.0 + uniform(), (int)(next_u64() % 80) - 48), 0.0, &w, &differs);
+    for (int n = 0; n < 200000; n++)
+        sincos_case(ldexp(1.0 + uniform(), (int)(next_u64() % 80) - 48), 0.0, &w, &differs);
     /* Two-part angles as the seeds form them: a * w + (error + a * w_lo). */
     for (int n = 0; n < 200000; n++) {
         const uint32_t a = (uint32_t)(next_u64() >> 33);
@@ -128,7 +129,7 @@ static void test_log(void) {
             break;
         }
         case 1: x = 1.0 + ldexp(uniform() - 0.5, -(int)(next_u64() % 50)); break; /* near 1 */
-        case 2: x = 2.0 + uniform() * 1e7; break;                                  /* bases */
+        case 2: x = 2.0 + uniform() * 1e7; break;                                 /* bases */
         default: x = M_SQRT2 * (1.0 + ldexp(uniform() - 0.5, -(int)(next_u64() % 50))); break;
         }
         note(&w, err_ulp(pe_log(x), logq((quad)x)), x);
@@ -142,8 +143,8 @@ static void test_exp(void) {
         double x;
         switch (n % 4) {
         case 0: x = -uniform() * 745.2; break;
-        case 1: x = -ldexp(uniform(), -(int)(next_u64() % 60)); break;         /* near 0 */
-        case 2: x = -708.4 - uniform() * 36.8; break;                          /* subnormal results */
+        case 1: x = -ldexp(uniform(), -(int)(next_u64() % 60)); break; /* near 0 */
+        case 2: x = -708.4 - uniform() * 36.8; break;                  /* subnormal results */
         default: x = -(double)(next_u64() % 1075) * M_LN2 * (1.0 + (uniform() - 0.5) * 0x1p-40); break;
         }
         note(&w, err_ulp(pe_exp_nonpositive(x), expq((quad)x)), x);
@@ -209,7 +210,9 @@ static void test_dd_log_exp(void) {
     worst lg = {0, 0}, ex = {0, 0};
     for (int n = 0; n < 100000; n++) {
         /* Bases near 1, the usual ones, and up to e^670. */
-        double x = n % 3 == 0 ? 1.0 + ldexp(uniform(), -(int)(next_u64() % 52)) : n % 3 == 1 ? 1.0 + uniform() * 1e7 : exp(uniform() * 670.0);
+        double x = n % 3 == 0   ? 1.0 + ldexp(uniform(), -(int)(next_u64() % 52))
+                   : n % 3 == 1 ? 1.0 + uniform() * 1e7
+                                : exp(uniform() * 670.0);
         quad exact = logq((quad)x);
         /* Absolute error relative to max(1, |ln x|). */
         quad scale = fabsq(exact) > 1 ? fabsq(exact) : 1;

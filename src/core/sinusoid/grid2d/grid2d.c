@@ -60,7 +60,7 @@ pe_status pe_table_2d(const pe_grid2d *grid, float *out, size_t out_count, void 
     if ((st = pe_plan_init(&half_enc, scratch, pe_plan_bytes(half), &plan)) != PE_OK) return st;
     uintptr_t tables_at = (uintptr_t)scratch + pe_plan_bytes(half);
     float *columns = (float *)((tables_at + 15) & ~(uintptr_t)15); /* column x: w x half */
-    float *lines = columns + (size_t)w * half;                      /* row y: h x half */
+    float *lines = columns + (size_t)w * half;                     /* row y: h x half */
     if ((st = pe_plan_table(plan, 0, w, columns, (size_t)w * half)) != PE_OK) return st;
     if ((st = pe_plan_table(plan, 0, h, lines, (size_t)h * half)) != PE_OK) return st;
 

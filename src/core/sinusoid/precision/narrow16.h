@@ -15,14 +15,14 @@
 
 #include <stdint.h>
 
-#define PE_F16_FRACTION 10u
-#define PE_F16_BIAS 15u
+#define PE_F16_FRACTION  10u
+#define PE_F16_BIAS      15u
 #define PE_BF16_FRACTION 7u
-#define PE_BF16_BIAS 127u
+#define PE_BF16_BIAS     127u
 
-#define PE_F64_INF_BITS 0x7ff0000000000000ull
+#define PE_F64_INF_BITS      0x7ff0000000000000ull
 #define PE_F64_FRACTION_MASK 0x000fffffffffffffull
-#define PE_F64_IMPLICIT (1ull << 52)
+#define PE_F64_IMPLICIT      (1ull << 52)
 
 /* Smallest normal: 2^(1 - B). */
 #define PE_MIN_NORMAL_BITS(bias) ((uint64_t)(1024u - (bias)) << 52)
@@ -30,7 +30,7 @@
 #define PE_INF_FROM_BITS(t, bias) (((uint64_t)(1024u + (bias)) << 52) - (1ull << (51u - (t))))
 /* The narrow infinity and quiet NaN. */
 #define PE_NARROW_INF(t, bias) ((uint64_t)(2u * (bias) + 1u) << (t))
-#define PE_NARROW_NAN(t, bias) (PE_NARROW_INF(t, bias) | (1ull << ((t) - 1u)))
+#define PE_NARROW_NAN(t, bias) (PE_NARROW_INF(t, bias) | (1ull << ((t)-1u)))
 /* Subtracted from the float64 exponent field after the shift: (1023 - B) << T. */
 #define PE_REBIAS(t, bias) ((uint64_t)(1023u - (bias)) << (t))
 

@@ -5,9 +5,9 @@
  * keeping a sticky bit ("shift right jamming"), and then rounds by a constant
  * shift. It runs only when a vector holds a subnormal result or a zero.
  * Eight results make one 16-byte store; narrow16_scalar.c finishes the tail. */
+#include "common/simd.h"
 #include "sinusoid/precision/narrow16.h"
 #include "sinusoid/precision/precision_kernels.h"
-#include "common/simd.h"
 
 #if PE_HAVE_SIMD
 

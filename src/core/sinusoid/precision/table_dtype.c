@@ -61,8 +61,8 @@ pe_status pe_plan_table_dtype(pe_plan *plan, pe_dtype dtype, uint32_t offset, ui
     return PE_OK;
 }
 
-pe_status pe_plan_table_at_dtype(pe_plan *plan, pe_dtype dtype, const uint32_t *positions, size_t count,
-                                 void *out, size_t out_count) {
+pe_status pe_plan_table_at_dtype(pe_plan *plan, pe_dtype dtype, const uint32_t *positions, size_t count, void *out,
+                                 size_t out_count) {
     pe_status st = pe_check_plan(plan);
     if (st != PE_OK || (st = check_dtype(dtype)) != PE_OK) return st;
     if (dtype == PE_DTYPE_FLOAT32) return pe_plan_table_at(plan, positions, count, (float *)out, out_count);
@@ -88,8 +88,8 @@ pe_status pe_table_dtype(const pe_sinusoid *enc, pe_dtype dtype, uint32_t offset
     return st != PE_OK ? st : pe_plan_table_dtype(plan, dtype, offset, length, out, out_count);
 }
 
-pe_status pe_table_at_dtype(const pe_sinusoid *enc, pe_dtype dtype, const uint32_t *positions, size_t count,
-                            void *out, size_t out_count, void *scratch, size_t scratch_bytes) {
+pe_status pe_table_at_dtype(const pe_sinusoid *enc, pe_dtype dtype, const uint32_t *positions, size_t count, void *out,
+                            size_t out_count, void *scratch, size_t scratch_bytes) {
     pe_plan *plan;
     pe_status st = pe_plan_init(enc, scratch, scratch_bytes, &plan);
     return st != PE_OK ? st : pe_plan_table_at_dtype(plan, dtype, positions, count, out, out_count);

@@ -145,8 +145,10 @@ pe_status pe_rope(const pe_rotary *rope, uint32_t offset, uint32_t length, const
         /* A tile ends where an aligned tile of absolute positions ends. */
         uint32_t g = positions ? rows : rows - (offset + l0) % rows;
         if (g > length - l0) g = length - l0;
-        if (positions) pe_plan_table_at(plan, positions + l0, g, raw, (size_t)g * r);
-        else pe_plan_table(plan, offset + l0, g, raw, (size_t)g * r);
+        if (positions)
+            pe_plan_table_at(plan, positions + l0, g, raw, (size_t)g * r);
+        else
+            pe_plan_table(plan, offset + l0, g, raw, (size_t)g * r);
         lay_out(raw, cs, g, r, rope->layout, (float)factor, rope->inverse);
         for (size_t b = 0; b < batch; b++) {
             if (rope->order == PE_ROPE_BLHD) {

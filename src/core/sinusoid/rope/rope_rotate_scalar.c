@@ -23,7 +23,9 @@ void pe_rope_rotate_scalar(float *x, size_t count, size_t stride, const float *c
     for (size_t k = 0; k < count; k++) {
         float *v = x + k * stride;
         const float *c = cs + k * cs_stride, *s = c + rotary_dim;
-        if (layout == PE_LAYOUT_SPLIT) pe_rope_halves_scalar(v, c, s, rotary_dim / 2, 0);
-        else pe_rope_adjacent_scalar(v, c, s, rotary_dim, 0);
+        if (layout == PE_LAYOUT_SPLIT)
+            pe_rope_halves_scalar(v, c, s, rotary_dim / 2, 0);
+        else
+            pe_rope_adjacent_scalar(v, c, s, rotary_dim, 0);
     }
 }

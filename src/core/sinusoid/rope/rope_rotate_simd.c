@@ -2,8 +2,8 @@
  * per lane; rope_rotate_scalar.c finishes the tail. Halves: four pairs per step,
  * x1 and x2 from the two halves. Adjacent pairs: two pairs per step, the
  * partner of each lane by a swap within the vector. */
-#include "sinusoid/rope/rope_kernels.h"
 #include "common/simd.h"
+#include "sinusoid/rope/rope_kernels.h"
 
 #if PE_HAVE_SIMD
 
@@ -31,13 +31,15 @@ static void adjacent(float *v, const float *c, const float *s, uint32_t rotary_d
     pe_rope_adjacent_scalar(v, c, s, rotary_dim, j);
 }
 
-void pe_rope_rotate_simd(float *x, size_t count, size_t stride, const float *cs, size_t cs_stride,
-                         uint32_t rotary_dim, pe_layout layout) {
+void pe_rope_rotate_simd(float *x, size_t count, size_t stride, const float *cs, size_t cs_stride, uint32_t rotary_dim,
+                         pe_layout layout) {
     for (size_t k = 0; k < count; k++) {
         float *v = x + k * stride;
         const float *c = cs + k * cs_stride, *s = c + rotary_dim;
-        if (layout == PE_LAYOUT_SPLIT) halves(v, c, s, rotary_dim / 2);
-        else adjacent(v, c, s, rotary_dim);
+        if (layout == PE_LAYOUT_SPLIT)
+            halves(v, c, s, rotary_dim / 2);
+        else
+            adjacent(v, c, s, rotary_dim);
     }
 }
 

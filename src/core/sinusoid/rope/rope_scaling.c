@@ -7,9 +7,9 @@
 #include "sinusoid/plan.h"
 #include "sinusoid/rope/rope_kernels.h"
 
-#define PE_PI 0x1.921fb54442d18p+1     /* math.pi */
-#define PE_TWO_PI 0x1.921fb54442d18p+2 /* 2 * math.pi, exactly twice PE_PI */
-#define PE_INTEGRAL 4503599627370496.0 /* 2^52: every double this large is whole */
+#define PE_PI       0x1.921fb54442d18p+1 /* math.pi */
+#define PE_TWO_PI   0x1.921fb54442d18p+2 /* 2 * math.pi, exactly twice PE_PI */
+#define PE_INTEGRAL 4503599627370496.0   /* 2^52: every double this large is whole */
 
 static int finite(double v) {
     return v >= -DBL_MAX && v <= DBL_MAX;
@@ -34,8 +34,7 @@ pe_status pe_rope_check_scaling(const pe_rope_scaling *sc, uint32_t r) {
     if (sc->type == PE_ROPE_SCALING_LINEAR) return PE_OK;
     if (sc->original_max_position_embeddings == 0) return PE_ERR_SCALING;
     switch (sc->type) {
-    case PE_ROPE_SCALING_DYNAMIC:
-        return r >= 4 ? PE_OK : PE_ERR_SCALING; /* the exponent r/(r-2) */
+    case PE_ROPE_SCALING_DYNAMIC: return r >= 4 ? PE_OK : PE_ERR_SCALING; /* the exponent r/(r-2) */
     case PE_ROPE_SCALING_YARN:
         if (!(sc->beta_fast >= 0.0 && sc->beta_fast <= DBL_MAX)) return PE_ERR_SCALING;
         if (!(sc->beta_slow >= 0.0 && sc->beta_slow <= DBL_MAX)) return PE_ERR_SCALING;
@@ -43,10 +42,8 @@ pe_status pe_rope_check_scaling(const pe_rope_scaling *sc, uint32_t r) {
         return finite(sc->mscale) && finite(sc->mscale_all_dim) ? PE_OK : PE_ERR_SCALING;
     case PE_ROPE_SCALING_LLAMA3:
         if (!(sc->low_freq_factor > 0.0 && sc->low_freq_factor <= DBL_MAX)) return PE_ERR_SCALING;
-        return sc->high_freq_factor > sc->low_freq_factor && sc->high_freq_factor <= DBL_MAX ? PE_OK
-                                                                                          : PE_ERR_SCALING;
-    default:
-        return PE_ERR_SCALING;
+        return sc->high_freq_factor > sc->low_freq_factor && sc->high_freq_factor <= DBL_MAX ? PE_OK : PE_ERR_SCALING;
+    default: return PE_ERR_SCALING;
     }
 }
 
