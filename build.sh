@@ -104,12 +104,7 @@ if stale build/test/harness-asan "${CORE_DEPS[@]}" tests/native; then
 fi
 if stale build/test/api-asan "${CORE_DEPS[@]}" tests/native; then
     say "C API tests (asan+ubsan)"
-    gcc "${SANITIZE[@]}" -o build/test/api-asan tests/native/api_test.c tests/native/api_check.c "${CORE_SRC[@]}"
-fi
-if stale build/test/api-beyond-asan "${CORE_DEPS[@]}" tests/native; then
-    say "C API tests beyond the sinusoid (asan+ubsan)"
-    gcc "${SANITIZE[@]}" -o build/test/api-beyond-asan tests/native/beyond/*.c tests/native/api_check.c \
-        "${CORE_SRC[@]}"
+    gcc "${SANITIZE[@]}" -o build/test/api-asan tests/native/api/*.c tests/native/api_check.c "${CORE_SRC[@]}"
 fi
 if stale build/test/math-bounds "${CORE_DEPS[@]}" tests/native; then
     say "math bounds (quad precision)"

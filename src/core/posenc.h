@@ -123,7 +123,6 @@ pe_status pe_table_at(const pe_sinusoid *enc, const uint32_t *positions, size_t 
 pe_status pe_add(const pe_sinusoid *enc, float scale, uint32_t offset, uint32_t length, float *x, size_t x_count,
                  void *scratch, size_t scratch_bytes);
 
-
 /* Plans. The one-shot calls above rebuild the per-encoding constants (the
  * frequencies and their sines and cosines) every time, which costs about 30 ns
  * per pair. A plan builds them once, in caller memory of pe_scratch_size()

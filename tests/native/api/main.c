@@ -1,6 +1,6 @@
-/* api-beyond-asan: unit tests of the posenc C API beyond the sinusoidal
- * table (ALiBi, resampling, RoPE, reduced precision, naive recipes, 2-D
- * tables), run under ASan and UBSan.
+/* api-asan: unit tests of the posenc C API, every family (sinusoid.c,
+ * alibi.c, resample.c, rope.c, precision.c, recipe.c, grid2d.c), run under
+ * ASan and UBSan. The tests run in the order of the one list in tests.h.
  *
  * Every refusal posenc.h names is checked for its exact status and for having
  * written nothing (outputs sit inside sentinel guards). Every success is
@@ -17,9 +17,9 @@
 #include "tests.h"
 
 int main(void) {
-#define BEYOND_RUN(name) name();
-    BEYOND_TESTS(BEYOND_RUN)
-#undef BEYOND_RUN
+#define API_RUN(name) name();
+    API_TESTS(API_RUN)
+#undef API_RUN
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }

@@ -1,5 +1,5 @@
 /* reference.c: sine, cosine, log, exp and pow in long double, the oracle of
- * the tests beyond the sinusoid (the link has no libm, so that the core is
+ * the C API tests (the link has no libm, so that the core is
  * shown not to need it). */
 #include <math.h>
 

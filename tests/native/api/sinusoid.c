@@ -1,18 +1,16 @@
-/* api_test: unit tests of the posenc C API, run under ASan and UBSan.
- *
- * Every refusal is checked for its exact status (where the header names one)
- * and for having written nothing: outputs live inside a block of sentinel
- * floats that must come back bit for bit. Prints `N passed, M failed` last and
- * exits 1 when anything failed.
- */
+/* sinusoid.c: the sinusoidal tables, the embedding add, plans, kernels and
+ * statuses. Every refusal is checked for its exact status (where the header
+ * names one) and for having written nothing: outputs live inside a block of
+ * sentinel floats that must come back bit for bit. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "api_check.h"
+#include "../api_check.h"
 #include "posenc.h"
+#include "tests.h"
 
 /* --- fixture -------------------------------------------------------------- */
 
@@ -64,7 +62,7 @@ static const bad_encoding bad_encodings[] = {
 
 /* Every status from PE_OK up has its own text, until the first unknown one;
  * the known range must reach the last status this test knows of. */
-static void test_status_str(void) {
+void test_status_str(void) {
     enum { MAX = 64 };
     const char *unknown = pe_status_str((pe_status)1000);
     CHECK(unknown && unknown[0], "an unknown status has no text");
@@ -82,7 +80,51 @@ static void test_status_str(void) {
     }
 }
 
-static void test_scratch_size(void) {
+/* Every status's name is its enumerator's, restated here in enum order; a
+ * value past the last is PE_UNKNOWN. */
+void test_status_name(void) {
+    static const char *const names[] = {
+        "PE_OK",
+        "PE_ERR_NULL",
+        "PE_ERR_DIM_ODD",
+        "PE_ERR_DIM_RANGE",
+        "PE_ERR_BASE",
+        "PE_ERR_LAYOUT",
+        "PE_ERR_POSITION",
+        "PE_ERR_OUT_SIZE",
+        "PE_ERR_X_SIZE",
+        "PE_ERR_SCRATCH",
+        "PE_ERR_TABLE_ROWS",
+        "PE_ERR_SCALE",
+        "PE_ERR_TOO_LARGE",
+        "PE_ERR_KERNELS",
+        "PE_ERR_PLAN",
+        "PE_ERR_HEADS",
+        "PE_ERR_OVERLAP",
+        "PE_ERR_FREQUENCIES",
+        "PE_ERR_ROTARY_DIM",
+        "PE_ERR_SCALING",
+        "PE_ERR_ORDER",
+        "PE_ERR_DTYPE",
+        "PE_ERR_RECIPE",
+        "PE_ERR_DIM_2D",
+    };
+    const int count = (int)(sizeof names / sizeof *names);
+    for (int s = 0; s < count; s++) {
+        const char *got = pe_status_name((pe_status)s);
+        CHECK(got && !strcmp(got, names[s]), "pe_status_name(%d) is %s, want %s", s, got ? got : "NULL", names[s]);
+    }
+    CHECK(!strcmp(pe_status_name(PE_ERR_DIM_ODD), "PE_ERR_DIM_ODD"), "PE_ERR_DIM_ODD's name");
+    CHECK(!strcmp(pe_status_name((pe_status)count), "PE_UNKNOWN"), "status %d (past the last) is not PE_UNKNOWN",
+          count);
+    CHECK(!strcmp(pe_status_name((pe_status)-1), "PE_UNKNOWN"), "status -1 is not PE_UNKNOWN");
+    /* Every status with a text has a name, and the other way round. */
+    const char *unknown_text = pe_status_str((pe_status)1000);
+    for (int s = 0; s < 64; s++)
+        CHECK(!strcmp(pe_status_name((pe_status)s), "PE_UNKNOWN") == !strcmp(pe_status_str((pe_status)s), unknown_text),
+              "status %d has a name but no text, or a text but no name", s);
+}
+void test_scratch_size(void) {
     size_t bytes = 12345;
     EXPECT_STATUS(pe_scratch_size(DIM, NULL), PE_ERR_NULL, "NULL bytes");
     EXPECT_STATUS(pe_scratch_size(2, &bytes), PE_OK, "dim 2");
@@ -94,7 +136,7 @@ static void test_scratch_size(void) {
     }
 }
 
-static void test_kernels(void) {
+void test_kernels(void) {
     pe_kernels k = (pe_kernels)99;
     EXPECT_STATUS(pe_active_kernels(NULL), PE_ERR_NULL, "pe_active_kernels(NULL)");
     EXPECT_STATUS(pe_active_kernels(&k), PE_OK, "pe_active_kernels");
@@ -125,7 +167,7 @@ static void test_kernels(void) {
 }
 
 /* d = 4, base 10000: row 1 is sin 1, cos 1, sin 0.01, cos 0.01 (and split). */
-static void test_small_values(void) {
+void test_small_values(void) {
     size_t need = scratch_need(4);
     buffer s = buffer_new(need / sizeof(float) + 1);
     buffer out = buffer_new(10 * 4);
@@ -148,7 +190,7 @@ static void test_small_values(void) {
     buffer_free(&out);
 }
 
-static void test_table(void) {
+void test_table(void) {
     size_t need = scratch_need(DIM);
     buffer s = buffer_new(need / sizeof(float) + 1);
     buffer out = buffer_new(LENGTH * DIM);
@@ -201,7 +243,7 @@ static void test_table(void) {
     buffer_free(&out);
 }
 
-static void test_table_at(void) {
+void test_table_at(void) {
     size_t need = scratch_need(DIM);
     buffer s = buffer_new(need / sizeof(float) + 1);
     buffer out = buffer_new(LENGTH * DIM), ref = buffer_new(LENGTH * DIM);
@@ -260,7 +302,7 @@ static void test_table_at(void) {
     buffer_free(&ref);
 }
 
-static void test_add(void) {
+void test_add(void) {
     size_t need = scratch_need(DIM);
     buffer s = buffer_new(need / sizeof(float) + 1);
     buffer x = buffer_new(BATCH * LENGTH * DIM), pe = buffer_new(LENGTH * DIM);
@@ -317,7 +359,7 @@ static void test_add(void) {
     buffer_free(&pe);
 }
 
-static void test_add_table(void) {
+void test_add_table(void) {
     enum { ROWS = OFFSET + LENGTH };
     buffer x = buffer_new(BATCH * LENGTH * DIM), table = buffer_new(ROWS * DIM);
     for (size_t k = 0; k < x.count; k++) x.data[k] = 3.0f - (float)k * 0.125f;
@@ -371,7 +413,7 @@ static void test_add_table(void) {
 
 /* Scratch at any byte alignment: the core stays inside scratch_bytes and
  * the result does not depend on where scratch sits. */
-static void test_scratch_alignment(void) {
+void test_scratch_alignment(void) {
     enum { ROWS = 70, PAD = 32 };
     const pe_sinusoid enc = {18, 10000.0, PE_LAYOUT_SPLIT, PE_FREQ_PAPER};
     size_t need = scratch_need(enc.dim);
@@ -411,7 +453,7 @@ static uint32_t next_random(uint32_t *state) {
 /* Plans: refusals, a garbage plan, and one plan serving a long sequence of
  * calls (forwards, backwards, across 1024-position anchors, position lists
  * and adds) with exactly the bits of one-shot calls. */
-static void test_plan(void) {
+void test_plan(void) {
     size_t need = scratch_need(DIM);
     unsigned char *memory = malloc(need);
     void *scratch = malloc(need);
@@ -480,7 +522,7 @@ static void test_plan(void) {
 /* The add's tile spans blocks and may fill in the middle of one: dims whose
  * tile is not a multiple of 64 rows, lengths around the tile, unaligned
  * offsets. The add on zeros must equal the table, bit for bit, per item. */
-static void test_add_tiles(void) {
+void test_add_tiles(void) {
     const uint32_t dims[] = {3000, 2050, 2048, 4096, 8194};
     const uint32_t offsets[] = {0, 37, 1000};
     size_t mismatches = 0, cases = 0;
@@ -514,20 +556,4 @@ static void test_add_tiles(void) {
         free(scratch);
     }
     CHECK(mismatches == 0, "%zu batch items of %zu cases differ from the table", mismatches, cases);
-}
-
-int main(void) {
-    test_status_str();
-    test_scratch_size();
-    test_kernels();
-    test_small_values();
-    test_table();
-    test_table_at();
-    test_add();
-    test_add_table();
-    test_scratch_alignment();
-    test_plan();
-    test_add_tiles();
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed ? 1 : 0;
 }

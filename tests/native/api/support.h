@@ -1,4 +1,4 @@
-/* support.h: what the tests beyond the sinusoid share: byte buffers inside
+/* support.h: what the C API tests of the families share: byte buffers inside
  * guards (for uint16 and double outputs), a refusal check that also proves
  * the output untouched, scratch and kernel helpers, a small generator, bit
  * views, and a check that a call stays inside the scratch it asked for. */

@@ -1,10 +1,22 @@
-/* tests.h: the one list of the tests beyond the sinusoid. Each X(name) is a
+/* tests.h: the one list of the C API tests, family by family. Each X(name) is a
  * void name(void) defined in its family's file; main.c declares and runs
  * them from this list, so a new test is one line here. */
-#ifndef BEYOND_TESTS_H
-#define BEYOND_TESTS_H
+#ifndef API_TESTS_H
+#define API_TESTS_H
 
-#define BEYOND_TESTS(X)               \
+#define API_TESTS(X)                  \
+    X(test_status_str)                \
+    X(test_status_name)               \
+    X(test_scratch_size)              \
+    X(test_kernels)                   \
+    X(test_small_values)              \
+    X(test_table)                     \
+    X(test_table_at)                  \
+    X(test_add)                       \
+    X(test_add_table)                 \
+    X(test_scratch_alignment)         \
+    X(test_plan)                      \
+    X(test_add_tiles)                 \
     X(test_reference_math)            \
     X(test_alibi_slopes_refusals)     \
     X(test_alibi_slopes_values)       \
@@ -33,8 +45,8 @@
     X(test_table_2d_values)           \
     X(test_table_2d_scratch_confined)
 
-#define BEYOND_DECLARE(name) void name(void);
-BEYOND_TESTS(BEYOND_DECLARE)
-#undef BEYOND_DECLARE
+#define API_DECLARE(name) void name(void);
+API_TESTS(API_DECLARE)
+#undef API_DECLARE
 
 #endif
