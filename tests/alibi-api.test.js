@@ -14,7 +14,7 @@ import { expectRefusal } from './support/js-bits.js';
 import { generator, seedFromEnv } from './support/random.js';
 
 const seed = seedFromEnv();
-console.log(`alibi.test.js: seed ${seed} (replay with POSENC_SEED=${seed})`);
+console.log(`alibi-api.test.js: seed ${seed} (replay with POSENC_SEED=${seed})`);
 const rng = generator(seed);
 const wasm = { simd: await instantiate({ simd: true }), scalar: await instantiate({ simd: false }) };
 const MAX = 2 ** 31;
@@ -302,7 +302,7 @@ test('a bias larger than one staging chunk (a key row of 70000 floats, several h
 });
 
 test('package-level functions need init(), then match an instance', async () => {
-  const fresh = await import('../src/js/default-instance.js?alibi-before-init');
+  const fresh = await import('../src/js/runtime/default-instance.js?alibi-before-init');
   for (const call of [() => fresh.alibiSlopes(8), () => fresh.alibiBias({ heads: 1, queryLength: 1 })]) {
     assert.throws(call, (e) => e instanceof PosencError && e.code === 'NOT_INITIALIZED');
   }

@@ -1,4 +1,4 @@
-// The Node CLI (src/js/cli.js) and the native CLI (build/posenc) print the
+// The Node CLI (src/js/cli/cli.js) and the native CLI (build/posenc) print the
 // same bytes for every format, and fail alike; the shared decimal formatter
 // rounds exact ties to even in both languages.
 import { test } from 'uvu';
@@ -9,12 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { instantiate } from '../src/js/index.js';
-import { formatFixed } from '../src/js/format.js';
+import { formatFixed } from '../src/js/cli/format.js';
 import { rng } from './support/random.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const NATIVE = join(root, 'build/posenc');
-const NODE_CLI = join(root, 'src/js/cli.js');
+const NODE_CLI = join(root, 'src/js/cli/cli.js');
 const random = rng('cli');
 const pe = await instantiate();
 

@@ -16,7 +16,7 @@ import { snapshot, unchanged } from './support/js-bits.js';
 import { generator, seedFromEnv } from './support/random.js';
 
 const seed = seedFromEnv();
-console.log(`learned.test.js: seed ${seed} (replay with POSENC_SEED=${seed})`);
+console.log(`learned-readers.test.js: seed ${seed} (replay with POSENC_SEED=${seed})`);
 const rng = generator(seed);
 const wasm = { simd: await instantiate({ simd: true }), scalar: await instantiate({ simd: false }) };
 
@@ -117,11 +117,11 @@ test('.npy in every input form: ArrayBuffer, Uint8Array at an odd offset, Buffer
 
 test('.npy refusals: fortran order, other dtypes, shapes that are not tables, expected sizes', () => {
   const data = elementBytes(new Array(12).fill(1), 'f4');
-  refused(() => readNpy(npyFile({ descr: '<f4', shape: [3, 4], fortran: true, data })), 'BAD_ORDER', ['Fortran', 'np.ascontiguousarray']);
+  refused(() => readNpy(npyFile({ descr: '<f4', shape: [3, 4], fortran: true, data })), 'BAD_FILE_ORDER', ['Fortran', 'np.ascontiguousarray']);
   for (const descr of ['<i4', '<i8', '|u1', '<c8', '|b1', '<U4', '=f4', '<f16', 'float32']) {
-    refused(() => readNpy(npyFile({ descr, shape: [3, 4], data })), 'BAD_DTYPE', [descr, "'<f2', '<f4', '<f8'"], descr);
+    refused(() => readNpy(npyFile({ descr, shape: [3, 4], data })), 'BAD_FILE_DTYPE', [descr, "'<f2', '<f4', '<f8'"], descr);
   }
-  refused(() => readNpy(npyFile({ header: "{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (3,), }", data })), 'BAD_DTYPE', ['structured']);
+  refused(() => readNpy(npyFile({ header: "{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (3,), }", data })), 'BAD_FILE_DTYPE', ['structured']);
   refused(() => readNpy(npyFile({ shape: [12], data })), 'BAD_SHAPE', ['(12,)', '2-D']);
   refused(() => readNpy(npyFile({ shape: [], data })), 'BAD_SHAPE', ['()']);
   refused(() => readNpy(npyFile({ shape: [2, 2, 3], data })), 'BAD_SHAPE', ['(2, 2, 3)']);
@@ -238,12 +238,12 @@ test('.safetensors refusals: a missing name lists the tensors, other dtypes, sha
   refused(() => readSafetensors(file, { name: '__metadata__' }), 'BAD_NAME', ['no tensor named "__metadata__"']);
   refused(() => readSafetensors(file, { name: 'toString' }), 'BAD_NAME', ['no tensor named "toString"']);
   refused(() => readSafetensors(file, { name: 3 }), 'BAD_NAME', ['got 3']);
-  refused(() => readSafetensors(file, { name: 'layer.0.ln.eps' }), 'BAD_DTYPE', ['I64', 'F32, F16, BF16, F64']);
+  refused(() => readSafetensors(file, { name: 'layer.0.ln.eps' }), 'BAD_FILE_DTYPE', ['I64', 'F32, F16, BF16, F64']);
   refused(() => readSafetensors(file, { name: 'model.embed_positions.weight', dim: 8 }), 'BAD_SHAPE', ['(10, 4)', 'expected dim 8']);
   refused(() => readSafetensors(file, { name: 'model.embed_positions.weight', rows: 12, dim: 3 }), 'BAD_SHAPE', ['expected 12 rows and dim 3']);
   refused(() => readSafetensors(safetensorsFile({}), { name: 'x' }), 'BAD_NAME', ['it holds no tensors']);
   for (const dtype of ['I8', 'U8', 'BOOL', 'F8_E4M3', 'I32']) {
-    refused(() => readSafetensors(safetensorsFile({ w: { dtype, shape: [2, 2], data: new Uint8Array(4 * { I32: 4 }[dtype] ?? 4) } })), 'BAD_DTYPE', [dtype], dtype);
+    refused(() => readSafetensors(safetensorsFile({ w: { dtype, shape: [2, 2], data: new Uint8Array(4 * { I32: 4 }[dtype] ?? 4) } })), 'BAD_FILE_DTYPE', [dtype], dtype);
   }
   refused(() => readTable(npyFile({ shape: [1, 1], data: elementBytes([1], 'f4') }), { name: 'w' }), 'BAD_NAME', ['.npy file']);
 });
@@ -470,7 +470,7 @@ test('out: filled in place with its sentinels untouched; WasmBuffers in and out;
 });
 
 test('a table read from a file resamples; package-level resampleTable needs init()', async () => {
-  const fresh = await import('../src/js/default-instance.js?learned-before-init');
+  const fresh = await import('../src/js/runtime/default-instance.js?learned-before-init');
   refused(() => fresh.resampleTable(new Float32Array(4), { dim: 2, newRows: 3 }), 'NOT_INITIALIZED', ['init()']);
   await init();
   const positions = randomFloats(8 * 6);

@@ -15,7 +15,7 @@ import { generator, seedFromEnv } from './support/random.js';
 const API_BEYOND_ASAN = fileURLToPath(new URL('../build/test/api-beyond-asan', import.meta.url));
 
 const seed = seedFromEnv();
-console.log(`native.test.js: seed ${seed} (replay with POSENC_SEED=${seed})`);
+console.log(`native-api.test.js: seed ${seed} (replay with POSENC_SEED=${seed})`);
 const rng = generator(seed);
 
 // The failures and a sanitizer's first lines, without its shadow-byte dump.

@@ -19,7 +19,7 @@ test('npm pack → install → import posenc, init, row 1, npx posenc table', ()
     assert.is(pack.status, 0, pack.stderr);
     const [info] = JSON.parse(pack.stdout);
     const files = info.files.map((f) => f.path);
-    for (const needed of ['build/wasm/posenc.wasm', 'build/wasm/posenc-simd.wasm', 'src/js/index.js', 'src/js/index.d.ts', 'src/js/cli.js', 'package.json']) {
+    for (const needed of ['build/wasm/posenc.wasm', 'build/wasm/posenc-simd.wasm', 'src/js/index.js', 'src/js/index.d.ts', 'src/js/cli/cli.js', 'package.json']) {
       assert.ok(files.includes(needed), `the tarball holds ${needed}`);
     }
     assert.not.ok(files.some((f) => f.startsWith('tests/') || f.startsWith('src/core/') || f.startsWith('node_modules/')), 'no tests, C sources or deps');

@@ -5,7 +5,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { init, rope, ropeFrequencies, instantiate, PosencError, WasmBuffer } from '../src/js/index.js';
-import { loadExports } from '../src/js/loader.js';
+import { loadExports } from '../src/js/runtime/loader.js';
 import { HARNESS, runHarness } from './support/native-harness.js';
 import { sameBits } from './support/builds-bits.js';
 import { rng } from './support/random.js';
@@ -26,7 +26,7 @@ const refusals = [
     [{ ...base, rotaryDim: 10 }, 'BAD_ROTARY_DIM', 'rotaryDim'],
     [{ ...base, rotaryDim: 0 }, 'BAD_ROTARY_DIM', 'rotaryDim'],
     [{ ...base, headDim: 7, heads: 2 }, 'BAD_ROTARY_DIM', 'rotaryDim'],
-    [{ ...base, layout: 'split' }, 'BAD_LAYOUT', 'layout'],
+    [{ ...base, layout: 'halves' }, 'BAD_LAYOUT', 'layout'],
     [{ ...base, order: 'bld' }, 'BAD_ORDER', 'order'],
     [{ ...base, base: 1 }, 'BAD_BASE', 'base'],
     [{ ...base, inverse: 'yes' }, 'BAD_OPTIONS', 'inverse'],

@@ -6,7 +6,7 @@ import { instantiate, WasmBuffer, PosencError } from '../src/js/index.js';
 import { rng } from './support/random.js';
 import { sameBits, snapshot, unchanged } from './support/js-bits.js';
 
-const random = rng('js-memory');
+const random = rng('runtime-memory.test.js');
 const pe = await instantiate();
 const other = await instantiate({ simd: false });
 

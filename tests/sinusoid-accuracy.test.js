@@ -3,7 +3,7 @@
 // quad-precision oracle (tests/oracle/oracle.c), itself checked first against
 // known values. Also: positions 2^24 ... 2^31, held to the same 6e-8,
 // row norms sqrt(d/2), and the relative-position property.
-// Builds agree bit for bit (builds.test.js), so the wasm SIMD build stands in
+// Builds agree bit for bit (sinusoid-builds.test.js), so the wasm SIMD build stands in
 // for all four.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -16,7 +16,7 @@ import { bitsOf } from './support/builds-bits.js';
 
 const TOLERANCE = 6e-8;
 const seed = seedFromEnv();
-console.log(`accuracy.test.js: seed ${seed} (replay with POSENC_SEED=${seed})`);
+console.log(`sinusoid-accuracy.test.js: seed ${seed} (replay with POSENC_SEED=${seed})`);
 const rng = generator(seed);
 const pe = await instantiate({ simd: true });
 const PARALLEL = Math.max(1, Math.min(4, availableParallelism()));

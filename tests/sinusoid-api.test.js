@@ -9,13 +9,13 @@ import { rng } from './support/random.js';
 import { sameBits, snapshot, unchanged, float64s, expectRefusal } from './support/js-bits.js';
 
 const ORACLE = new URL('../build/test/oracle', import.meta.url).pathname;
-const random = rng('js-api');
+const random = rng('sinusoid-api.test.js');
 const simd = await instantiate();
 const scalar = await instantiate({ simd: false });
 
 test('use before init throws NOT_INITIALIZED', async () => {
   // A separate copy of the package-level state that nobody has initialised.
-  const fresh = await import('../src/js/default-instance.js?before-init');
+  const fresh = await import('../src/js/runtime/default-instance.js?before-init');
   for (const call of [() => fresh.sinusoidal({ length: 1, dim: 2 }), () => fresh.alloc(4),
     () => fresh.sinusoidalAt([0], { dim: 2 }), () => fresh.addSinusoidal(new Float32Array(2), { length: 1, dim: 2 }),
     () => fresh.addTable(new Float32Array(2), new Float32Array(2), { length: 1, dim: 2 })]) {

@@ -10,7 +10,7 @@ import { runBuilds, assertBuildsAgree, describe } from './support/builds-run.js'
 import { generator, seedFromEnv } from './support/random.js';
 
 const seed = seedFromEnv();
-console.log(`builds.test.js: seed ${seed} (replay with POSENC_SEED=${seed})`);
+console.log(`sinusoid-builds.test.js: seed ${seed} (replay with POSENC_SEED=${seed})`);
 const rng = generator(seed);
 
 const wasm = { simd: await instantiate({ simd: true }), scalar: await instantiate({ simd: false }) };

@@ -63,6 +63,22 @@ EXPORT("pe_wasm_status_str") const char *pe_wasm_status_str(int status) {
     return pe_status_str((pe_status)status);
 }
 
+/* TEMPORARY (until the C restructure adds pe_status_name to posenc.h): the
+ * enumerator's name of a status, e.g. "PE_ERR_DIM_ODD", so the JS runtime maps
+ * statuses to its codes by name; NULL past the last status. */
+static const char *const STATUS_NAMES[] = {
+    "PE_OK",           "PE_ERR_NULL",        "PE_ERR_DIM_ODD",    "PE_ERR_DIM_RANGE", "PE_ERR_BASE",
+    "PE_ERR_LAYOUT",   "PE_ERR_POSITION",    "PE_ERR_OUT_SIZE",   "PE_ERR_X_SIZE",    "PE_ERR_SCRATCH",
+    "PE_ERR_TABLE_ROWS", "PE_ERR_SCALE",     "PE_ERR_TOO_LARGE",  "PE_ERR_KERNELS",   "PE_ERR_PLAN",
+    "PE_ERR_HEADS",    "PE_ERR_OVERLAP",     "PE_ERR_FREQUENCIES", "PE_ERR_ROTARY_DIM", "PE_ERR_SCALING",
+    "PE_ERR_ORDER",    "PE_ERR_DTYPE",       "PE_ERR_RECIPE",     "PE_ERR_DIM_2D",
+};
+
+EXPORT("pe_wasm_status_name") const char *pe_wasm_status_name(int status) {
+    const int count = (int)(sizeof STATUS_NAMES / sizeof STATUS_NAMES[0]);
+    return status >= 0 && status < count ? STATUS_NAMES[status] : NULL;
+}
+
 /* 1 when this module runs the SIMD kernels. */
 EXPORT("pe_wasm_simd") int pe_wasm_simd(void) {
     pe_kernels k = PE_KERNELS_SCALAR;

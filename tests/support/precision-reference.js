@@ -1,7 +1,7 @@
 // An independent reference for rounding float64 to narrow binary formats:
 // exact rational arithmetic with BigInt (a = M * 2^E, divided by the format's
 // ulp with the remainder compared to half), not the core's bit tricks.
-// Checked against Math.fround on float32 in tests/precision.test.js.
+// Checked against Math.fround on float32 in tests/precision-tables.test.js.
 
 export const FORMATS = {
     float16: { t: 10, bias: 15, signBit: 2 ** 15 },   // IEEE binary16

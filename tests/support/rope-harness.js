@@ -2,7 +2,7 @@
 // mode: one process for a whole sweep. See "RoPE" at the top of
 // tests/native/harness.c for the request format.
 import { serve } from './native-harness.js';
-import { checkScaling } from '../../src/js/rope-scaling.js';
+import { checkScaling } from '../../src/js/rope/scaling.js';
 
 const bytes = (typed) => Buffer.from(typed.buffer, typed.byteOffset, typed.byteLength);
 const TYPES = ['none', 'linear', 'dynamic', 'yarn', 'llama3'];

@@ -1,20 +1,12 @@
 // ALiBi (Press et al., "Train Short, Test Long"): the per-head slopes and the
 // bias tensor, computed by the C core (posenc.h states the conventions).
-import { PosencError, refuse } from './errors.js';
-import { checkOptions, MAX_POSITION } from './validate.js';
-import { WasmBuffer, pointerOf } from './wasm-buffer.js';
-import { checkOut, checkAttached } from './wasm-calls.js';
+import { PosencError, refuse } from '../runtime/errors.js';
+import { checkOptions, checkHeads, checkFlag, MAX_POSITION } from '../runtime/validate.js';
+import { WasmBuffer } from '../runtime/wasm-buffer.js';
+import { checkOut, checkAttached } from '../runtime/buffers.js';
+import { FLOAT } from '../runtime/memory.js';
 
-export const MAX_HEADS = 65536;
 const CHUNK_FLOATS = 65536; // rows of bias made per call when they travel to a JS array
-const FLOAT = 4;
-
-export function checkHeads(heads) {
-  if (typeof heads !== 'number' || !Number.isInteger(heads) || heads < 1 || heads > MAX_HEADS) {
-    refuse('BAD_HEADS', 'heads', `an integer from 1 to ${MAX_HEADS} (the number of attention heads)`, heads);
-  }
-  return heads;
-}
 
 function checkLength(name, value, fallback) {
   if (value === undefined && fallback !== undefined) return fallback;
@@ -41,20 +33,15 @@ function checkQueryOffset(offset, queryLength, keyLength) {
   return offset;
 }
 
-/** alibiSlopes and alibiBias bound to one instance's wasm (see instance.js). */
-export function alibiMethods(state) {
-  const calls = state.calls;
-  const { wasm } = calls;
+/** alibiSlopes and alibiBias on one instance's runtime. */
+export function alibiMethods(runtime) {
+  const { wasm, check } = runtime;
 
   function alibiSlopes(heads) {
     checkHeads(heads);
-    const pointer = calls.malloc(heads * FLOAT, 'slopes');
-    try {
-      calls.check(wasm.pe_wasm_alibi_slopes(heads, pointer, heads));
-      return calls.floats(pointer, heads).slice();
-    } finally {
-      calls.free(pointer);
-    }
+    const staging = runtime.staging(heads * FLOAT);
+    check(wasm.pe_wasm_alibi_slopes(heads, staging.at, heads));
+    return runtime.floats(staging.at, heads).slice();
   }
 
   function alibiBias(options) {
@@ -63,34 +50,29 @@ export function alibiMethods(state) {
     const queryLength = checkLength('queryLength', o.queryLength);
     const keyLength = checkLength('keyLength', o.keyLength, queryLength);
     const offset = checkQueryOffset(o.offset, queryLength, keyLength);
-    if (o.causal !== undefined && typeof o.causal !== 'boolean') refuse('BAD_OPTIONS', 'causal', 'true, false or undefined', o.causal);
-    const causal = o.causal ? 1 : 0;
+    const causal = checkFlag(o.causal, 'causal') ? 1 : 0;
     const plane = queryLength * keyLength;
     const count = heads * plane;
     const out = checkOut(o.out, count, `heads·queryLength·keyLength = ${heads}·${queryLength}·${keyLength} = ${count} floats`);
     if (count === 0) return out;
 
     if (out instanceof WasmBuffer) {
-      const pointer = pointerOf(out, state, 'out');
-      calls.check(wasm.pe_wasm_alibi_bias(heads, queryLength, keyLength, offset, causal, 0, heads, pointer, count));
+      const pointer = runtime.pointerOf(out, 'out');
+      check(wasm.pe_wasm_alibi_bias(heads, queryLength, keyLength, offset, causal, 0, heads, pointer, count));
       return out;
     }
-    // Into a JS array: rows of one head at a time through a small wasm buffer.
+    // Into a JS array: rows of one head at a time through the staging region.
     // Rows i0 ... of (queryLength, keyLength, offset) are rows 0 ... of (rows, keyLength, offset + i0).
     const rowsPerCall = Math.max(1, Math.floor(CHUNK_FLOATS / keyLength));
-    const staging = calls.malloc(Math.min(rowsPerCall, queryLength) * keyLength * FLOAT, 'alibiBias staging');
-    try {
-      checkAttached(out, count, 'out');
-      for (let h = 0; h < heads; h++) {
-        for (let i0 = 0; i0 < queryLength; i0 += rowsPerCall) {
-          const rows = Math.min(rowsPerCall, queryLength - i0);
-          const n = rows * keyLength;
-          calls.check(wasm.pe_wasm_alibi_bias(heads, rows, keyLength, offset + i0, causal, h, 1, staging, n));
-          out.set(calls.floats(staging, n), h * plane + i0 * keyLength);
-        }
+    const staging = runtime.staging(Math.min(rowsPerCall, queryLength) * keyLength * FLOAT);
+    checkAttached(out, count, 'out');
+    for (let h = 0; h < heads; h++) {
+      for (let i0 = 0; i0 < queryLength; i0 += rowsPerCall) {
+        const rows = Math.min(rowsPerCall, queryLength - i0);
+        const n = rows * keyLength;
+        check(wasm.pe_wasm_alibi_bias(heads, rows, keyLength, offset + i0, causal, h, 1, staging.at, n));
+        runtime.copyOut(out, h * plane + i0 * keyLength, staging.at, n);
       }
-    } finally {
-      calls.free(staging);
     }
     return out;
   }

@@ -1,9 +1,9 @@
 // Argument parsing of `posenc table`, mirrored by src/cli/args.c: the same
 // options, checks in the same order and the same messages, so the Node and
 // native CLIs fail alike.
-import { closest } from './errors.js';
+import { closest } from '../runtime/errors.js';
 import { FORMATS } from './format.js';
-import { PRESETS } from './presets.js';
+import { PRESETS } from '../sinusoid/presets.js';
 
 export const USAGE = `usage: posenc table --length N --dim D [options]
 

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // `posenc table ...`: prints a positional-encoding table. The native CLI
 // (src/cli/posenc.c) takes the same arguments and prints the same bytes.
-import { instantiate } from './instance.js';
-import { parseArgs, USAGE, UsageError } from './cli-args.js';
+import { instantiate } from '../runtime/instance.js';
+import { forEachChunk, BLOCK } from '../runtime/chunks.js';
+import { parseArgs, USAGE, UsageError } from './args.js';
 import { formatRows, prologue, epilogue, float32Bytes } from './format.js';
-import { forEachChunk, BLOCK } from './chunks.js';
 
 // Rows are generated, formatted and written about this many floats at a time,
 // and at least one 64-position block (the core's seed interval) per chunk.

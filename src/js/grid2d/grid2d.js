@@ -2,12 +2,11 @@
 // pe_grid2d): token y·width + x holds the 1-D split table of dim/2 for the
 // column x, then the one for the row y; an optional leading row of zeros for
 // the class token.
-import { PosencError, refuse } from './errors.js';
-import { checkOptions, checkBase, MAX_DIM, MAX_POSITION } from './validate.js';
-import { WasmBuffer, pointerOf } from './wasm-buffer.js';
-import { checkOut, checkAttached } from './wasm-calls.js';
-
-const FLOAT = 4;
+import { PosencError, refuse } from '../runtime/errors.js';
+import { checkOptions, checkBase, checkFlag, MAX_DIM, MAX_POSITION } from '../runtime/validate.js';
+import { WasmBuffer } from '../runtime/wasm-buffer.js';
+import { checkOut, checkAttached } from '../runtime/buffers.js';
+import { FLOAT } from '../runtime/memory.js';
 
 function checkSide(name, value) {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > MAX_POSITION) {
@@ -23,9 +22,9 @@ function checkDim2d(dim) {
   return dim;
 }
 
-export function sinusoidal2dMethods(state) {
-  const calls = state.calls;
-  const { wasm, check } = calls;
+/** sinusoidal2d on one instance's runtime. */
+export function grid2dMethods(runtime) {
+  const { wasm, check } = runtime;
 
   function sinusoidal2d(options) {
     const o = checkOptions(options, ['height', 'width', 'dim', 'base', 'clsToken', 'out'], 'sinusoidal2d');
@@ -33,8 +32,7 @@ export function sinusoidal2dMethods(state) {
     const width = checkSide('width', o.width);
     const dim = checkDim2d(o.dim);
     const base = checkBase(o.base);
-    if (o.clsToken !== undefined && typeof o.clsToken !== 'boolean') refuse('BAD_OPTIONS', 'clsToken', 'true, false or undefined', o.clsToken);
-    const cls = o.clsToken ? 1 : 0;
+    const cls = checkFlag(o.clsToken, 'clsToken') ? 1 : 0;
     const rows = cls + height * width;
     const count = rows * dim;
     const shape = `(${cls ? '1 + ' : ''}height·width)·dim = ${rows}·${dim} = ${count} floats`;
@@ -42,20 +40,20 @@ export function sinusoidal2dMethods(state) {
       throw new PosencError('TOO_LARGE', `the table needs ${count} floats, more than wasm32 memory holds`, 'height', height);
     }
     const out = checkOut(o.out, count, shape);
-    const outPointer = out instanceof WasmBuffer ? pointerOf(out, state, 'out') : 0;
+    const outPointer = out instanceof WasmBuffer ? runtime.pointerOf(out, 'out') : 0;
     if (count === 0) return out;
     const scratchBytes = wasm.pe_wasm_table_2d_scratch_size(height, width, dim, base, cls) >>> 0;
     if (scratchBytes === 0) throw new PosencError('TOO_LARGE', `the ${height}×${width} grid's scratch does not fit in wasm32 memory`, 'height', height);
-    const scratch = calls.malloc(scratchBytes, 'scratch');
+    const scratch = runtime.malloc(scratchBytes, 'scratch');
     let outAt = 0;
     try {
-      outAt = outPointer ? 0 : calls.malloc(count * FLOAT, 'the 2-D table in wasm');
+      outAt = outPointer ? 0 : runtime.malloc(count * FLOAT, 'the 2-D table in wasm');
       if (outAt) checkAttached(out, count, 'out');
       check(wasm.pe_wasm_table_2d(height, width, dim, base, cls, outAt || outPointer, count, scratch, scratchBytes));
-      if (outAt) out.set(calls.floats(outAt, count));
+      if (outAt) out.set(runtime.floats(outAt, count));
     } finally {
-      calls.free(scratch);
-      calls.free(outAt);
+      runtime.free(scratch);
+      runtime.free(outAt);
     }
     return out;
   }

@@ -1,7 +1,8 @@
 // Bytes of a tensor file -> float32: the input forms a file may arrive in,
 // and the element types a position table may be stored as. No fs: the caller
 // reads the file (fs.readFileSync in Node, File.arrayBuffer() in a browser).
-import { PosencError, describe } from './errors.js';
+import { PosencError, describe } from '../runtime/errors.js';
+import { halfToFloatBits } from '../precision/bits.js';
 
 const LITTLE_ENDIAN_HOST = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
@@ -28,19 +29,6 @@ export const ELEMENT = {
   f4: { size: 4, name: 'float32' },
   f8: { size: 8, name: 'float64' },
 };
-
-/** float16 bits -> the float32 with the same value (every half is one), as float32 bits. */
-export function halfToFloatBits(h) {
-  const sign = (h & 0x8000) << 16;
-  const exponent = (h >> 10) & 0x1f;
-  let mantissa = h & 0x3ff;
-  if (exponent === 0x1f) return (sign | 0x7f800000 | (mantissa << 13)) >>> 0; // inf, NaN
-  if (exponent !== 0) return (sign | ((exponent + 112) << 23) | (mantissa << 13)) >>> 0;
-  if (mantissa === 0) return sign >>> 0;
-  let shift = 0; // subnormal half: normalise, 1.f * 2^(-14 - shift)
-  while ((mantissa & 0x400) === 0) { mantissa <<= 1; shift++; }
-  return (sign | ((113 - shift) << 23) | ((mantissa & 0x3ff) << 13)) >>> 0;
-}
 
 /**
  * count elements of `kind` (a key of ELEMENT) at bytes[offset ...] as a new

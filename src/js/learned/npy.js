@@ -4,10 +4,10 @@
 //   {'descr': '<f4', 'fortran_order': False, 'shape': (1024, 768), }
 //   (latin-1 text in 1.0/2.0, UTF-8 in 3.0), then the data.
 // https://numpy.org/doc/stable/reference/generated/numpy.lib.format.html
-import { PosencError } from './errors.js';
-import { checkOptions } from './validate.js';
-import { asBytes, badFile, decodeFloats } from './learned-decode.js';
-import { checkExpected, tableShape, elementCount, shapeText } from './learned-shape.js';
+import { PosencError } from '../runtime/errors.js';
+import { checkOptions } from '../runtime/validate.js';
+import { asBytes, badFile, decodeFloats } from './decode.js';
+import { checkExpected, tableShape, elementCount, shapeText } from './shape.js';
 
 const MAGIC = [0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59]; // \x93NUMPY
 
@@ -31,10 +31,10 @@ export function readNpy(input, options) {
   const { header, dataStart } = splitHeader(bytes);
   const { descr, fortran_order: fortran, shape } = header;
   if (typeof descr !== 'string') {
-    throw new PosencError('BAD_DTYPE', 'the .npy array has a structured dtype; a position table must be float16, float32 or float64', 'dtype', descr);
+    throw new PosencError('BAD_FILE_DTYPE', 'the .npy array has a structured dtype; a position table must be float16, float32 or float64', 'dtype', descr);
   }
   if (!Object.hasOwn(DTYPES, descr)) {
-    throw new PosencError('BAD_DTYPE',
+    throw new PosencError('BAD_FILE_DTYPE',
       `the .npy array has dtype '${descr}'; supported: float16, float32, float64 in either byte order ('<f2', '<f4', '<f8', '>f2', '>f4', '>f8')`,
       'dtype', descr);
   }
@@ -43,7 +43,7 @@ export function readNpy(input, options) {
     throw badFile('.npy', `'shape' must be a tuple of integers ≥ 0; got ${show(shape)}`);
   }
   if (fortran && shape.filter((n) => n !== 1).length > 1) {
-    throw new PosencError('BAD_ORDER',
+    throw new PosencError('BAD_FILE_ORDER',
       `the .npy array ${shapeText(shape)} is stored in Fortran (column-major) order; save it in C order, e.g. np.save(path, np.ascontiguousarray(table))`,
       'fortran_order', fortran);
   }

@@ -1,10 +1,10 @@
 // readTable: a position table from a file's bytes, whichever of the two
 // formats it is (told apart by their first bytes, not by a file name).
-import { PosencError } from './errors.js';
-import { checkOptions } from './validate.js';
-import { asBytes, badFile } from './learned-decode.js';
-import { isNpy, readNpy } from './learned-npy.js';
-import { isSafetensors, readSafetensors } from './learned-safetensors.js';
+import { PosencError } from '../runtime/errors.js';
+import { checkOptions } from '../runtime/validate.js';
+import { asBytes, badFile } from './decode.js';
+import { isNpy, readNpy } from './npy.js';
+import { isSafetensors, readSafetensors } from './safetensors.js';
 
 /**
  * @param {ArrayBuffer | ArrayBufferView} input  the contents of a .npy or .safetensors file

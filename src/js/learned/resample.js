@@ -1,15 +1,14 @@
 // resampleTable: a learned table stretched or shrunk to a new number of rows
 // by linear interpolation, align_corners=True (posenc.h, pe_resample_table).
-import { PosencError, refuse } from './errors.js';
-import { checkOptions, checkDim, MAX_POSITION } from './validate.js';
-import { WasmBuffer, pointerOf } from './wasm-buffer.js';
-import { checkOut, checkAttached } from './wasm-calls.js';
+import { PosencError, refuse } from '../runtime/errors.js';
+import { checkOptions, checkDim, MAX_POSITION } from '../runtime/validate.js';
+import { WasmBuffer } from '../runtime/wasm-buffer.js';
+import { checkOut, checkAttached, checkFloats } from '../runtime/buffers.js';
+import { FLOAT } from '../runtime/memory.js';
 
-const FLOAT = 4;
-
-export function resampleMethods(state) {
-  const calls = state.calls;
-  const { wasm } = calls;
+/** resampleTable on one instance's runtime (the learned family's methods are gathered in learned.js). */
+export function resampleMethods(runtime) {
+  const { wasm } = runtime;
 
   function resampleTable(table, options) {
     const o = checkOptions(options, ['rows', 'dim', 'newRows', 'out'], 'resampleTable');
@@ -19,7 +18,7 @@ export function resampleMethods(state) {
       refuse('BAD_LENGTH', 'newRows', `an integer from 0 to ${MAX_POSITION} (the rows of the result)`, newRows);
     }
     const inWasm = table instanceof WasmBuffer;
-    if (!inWasm && !(table instanceof Float32Array)) refuse('BAD_BUFFER', 'table', 'a Float32Array or a WasmBuffer from alloc()', table);
+    checkFloats(table, 'table');
     const length = table.length;
     if (length % dim !== 0) refuse('BAD_SIZE', 'table', `(rows, dim) floats: a multiple of dim = ${dim}`, table);
     const rows = length / dim;
@@ -35,19 +34,19 @@ export function resampleMethods(state) {
     const out = checkOut(o.out, count, `newRows·dim = ${newRows}·${dim} = ${count} floats`);
     if (count === 0) return out;
 
-    const tableAt = inWasm ? 0 : calls.malloc(length * FLOAT, 'the table in wasm');
+    const tableAt = inWasm ? 0 : runtime.malloc(length * FLOAT, 'the table in wasm');
     let outAt = 0;
     try {
-      outAt = out instanceof WasmBuffer ? 0 : calls.malloc(count * FLOAT, 'the resampled table in wasm');
+      outAt = out instanceof WasmBuffer ? 0 : runtime.malloc(count * FLOAT, 'the resampled table in wasm');
       if (!inWasm) checkAttached(table, length, 'table');
       if (outAt) checkAttached(out, count, 'out');
-      if (!inWasm) calls.floats(tableAt, length).set(table);
-      calls.check(wasm.pe_wasm_resample_table(inWasm ? pointerOf(table, state, 'table') : tableAt, rows, dim,
-        outAt || pointerOf(out, state, 'out'), newRows, count));
-      if (outAt) out.set(calls.floats(outAt, count));
+      if (!inWasm) runtime.floats(tableAt, length).set(table);
+      runtime.check(wasm.pe_wasm_resample_table(inWasm ? runtime.pointerOf(table, 'table') : tableAt, rows, dim,
+        outAt || runtime.pointerOf(out, 'out'), newRows, count));
+      if (outAt) out.set(runtime.floats(outAt, count));
     } finally {
-      calls.free(tableAt);
-      calls.free(outAt);
+      runtime.free(tableAt);
+      runtime.free(outAt);
     }
     return out;
   }

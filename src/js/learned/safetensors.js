@@ -4,10 +4,10 @@
 //            "data_offsets": [begin, end]}, ..., "__metadata__": {...}}
 //   the data: each tensor little-endian, row-major, at bytes [begin, end) after the header
 // https://github.com/huggingface/safetensors#format
-import { PosencError } from './errors.js';
-import { checkOptions } from './validate.js';
-import { asBytes, badFile, decodeFloats, ELEMENT } from './learned-decode.js';
-import { checkExpected, tableShape, elementCount, shapeText } from './learned-shape.js';
+import { PosencError } from '../runtime/errors.js';
+import { checkOptions } from '../runtime/validate.js';
+import { asBytes, badFile, decodeFloats, ELEMENT } from './decode.js';
+import { checkExpected, tableShape, elementCount, shapeText } from './shape.js';
 
 const DTYPES = { F16: 'f2', BF16: 'bf16', F32: 'f4', F64: 'f8' };
 const NAMES_SHOWN = 20;
@@ -41,7 +41,7 @@ export function readSafetensors(input, options) {
   const { dtype, shape, data_offsets: offsets } = entry;
   if (typeof dtype !== 'string') throw badFile('.safetensors', `${what} has no dtype string`);
   if (!Object.hasOwn(DTYPES, dtype)) {
-    throw new PosencError('BAD_DTYPE', `${what} has dtype ${dtype}; supported: F32, F16, BF16, F64`, 'dtype', dtype);
+    throw new PosencError('BAD_FILE_DTYPE', `${what} has dtype ${dtype}; supported: F32, F16, BF16, F64`, 'dtype', dtype);
   }
   if (!Array.isArray(shape) || !shape.every((n) => Number.isSafeInteger(n) && n >= 0)) {
     throw badFile('.safetensors', `the shape of ${what} must be a list of integers ≥ 0; got ${show(shape)}`);

@@ -1,7 +1,7 @@
 // From a tensor's shape to a (rows, dim) position table: leading axes of size
 // 1 are dropped ((1, 197, 768) is a ViT pos_embed), what is left must be 2-D,
 // and it must match the rows and dim the caller expects, when given.
-import { PosencError, refuse } from './errors.js';
+import { PosencError, refuse } from '../runtime/errors.js';
 
 export const shapeText = (shape) => `(${shape.join(', ')}${shape.length === 1 ? ',' : ''})`;
 

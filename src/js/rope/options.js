@@ -1,13 +1,15 @@
 // RoPE's options checked (before anything is written) and packed as the core
-// wants them: a pe_rotary as 19 doubles (src/wasm/exports_rope.c).
-import { PosencError, refuse } from './errors.js';
-import { checkOptions, checkBase, MAX_DIM } from './validate.js';
-import { checkHeads } from './alibi.js';
-import { checkScaling } from './rope-scaling.js';
+// wants them: a pe_rotary as 19 doubles (the RoPE exports in src/wasm say which is which).
+import { PosencError, refuse } from '../runtime/errors.js';
+import { checkOptions, checkBase, checkHeads, checkLayout, checkFlag, checkSpan, checkPositions, LAYOUTS, MAX_DIM }
+  from '../runtime/validate.js';
+import { checkScaling } from './scaling.js';
 
 export const SPEC_LENGTH = 19;
-const LAYOUTS = { interleaved: 0, half: 1 };
 const ORDERS = { blhd: 0, bhld: 1 };
+/** The layout's default for RoPE: halves, as HF Llama's rotate_half (the sinusoid's default is 'interleaved'). */
+const DEFAULT_LAYOUT = LAYOUTS.half;
+const LAYOUT_NAMES = "'half' or 'interleaved' ('split' is another name of 'half')";
 
 function checkHeadDim(headDim) {
   if (typeof headDim !== 'number' || !Number.isInteger(headDim) || headDim < 1 || headDim > MAX_DIM) {
@@ -61,13 +63,13 @@ export function checkRopeOptions(options) {
   const o = checkOptions(options, ROPE_OPTIONS, 'rope');
   const rotary = checkRotary(o);
   const heads = checkHeads(o.heads);
-  const layout = pick(LAYOUTS, o.layout, 'layout', 'BAD_LAYOUT', LAYOUTS.half);
+  const layout = checkLayout(o.layout, DEFAULT_LAYOUT, LAYOUT_NAMES);
   const order = pick(ORDERS, o.order, 'order', 'BAD_ORDER', ORDERS.blhd);
-  if (o.inverse !== undefined && typeof o.inverse !== 'boolean') refuse('BAD_OPTIONS', 'inverse', 'true, false or undefined', o.inverse);
-  return { ...rotary, heads, layout, order, inverse: o.inverse === true, o };
+  const inverse = checkFlag(o.inverse, 'inverse');
+  return { ...rotary, heads, layout, order, inverse, o };
 }
 
-/** The pe_rotary doubles (see exports_rope.c for the order). */
+/** The pe_rotary doubles, in the order the RoPE exports read them. */
 export function ropeSpec({ headDim, rotaryDim, heads, base, layout, order, inverse, scaling }, sequenceLength) {
   const s = scaling;
   return Float64Array.of(headDim, rotaryDim, heads, base, layout, order, inverse ? 1 : 0, s.type, s.factor,
@@ -82,4 +84,22 @@ export function checkSequenceLength(length) {
     refuse('BAD_LENGTH', 'length', 'an integer from 0 to 2^31 (the sequence length L dynamic NTK scales for)', length);
   }
   return length;
+}
+
+/** Rows with a position: positions given (length = positions.length) or offset + row; end = largest position + 1. */
+export function checkRows(o) {
+  if (o.positions === undefined) {
+    const [length, offset] = checkSpan(o.length, o.offset);
+    return { length, offset, positions: null, end: offset + length };
+  }
+  const length = checkPositions(o.positions);
+  if (o.offset !== undefined && o.offset !== 0) {
+    refuse('BAD_OFFSET', 'offset', 'left out (or 0) when positions is given: each row sits at its listed position', o.offset);
+  }
+  if (o.length !== undefined && o.length !== length) {
+    refuse('BAD_LENGTH', 'length', `positions.length = ${length} (one position per row), or left out`, o.length);
+  }
+  let end = 0;
+  for (let l = 0; l < length; l++) end = Math.max(end, o.positions[l] + 1);
+  return { length, offset: 0, positions: o.positions, end };
 }

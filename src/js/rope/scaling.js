@@ -1,7 +1,7 @@
 // RoPE scaling: an HF transformers `rope_scaling` dict (or v5 `rope_parameters`)
 // checked key by key and turned into the numbers the core takes
 // (posenc.h, pe_rope_scaling). Keys are named exactly as HF names them.
-import { PosencError, describe, closest } from './errors.js';
+import { PosencError, describe, closest } from '../runtime/errors.js';
 
 export const SCALING_TYPES = { none: 0, linear: 1, dynamic: 2, yarn: 3, llama3: 4 };
 

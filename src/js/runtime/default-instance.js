@@ -32,16 +32,16 @@ export const addSinusoidal = (x, options) => ready('addSinusoidal').addSinusoida
 export const addTable = (x, table, options) => ready('addTable').addTable(x, table, options);
 export const alloc = (n) => ready('alloc').alloc(n);
 
-// ALiBi and learned tables (alibi.js, learned-resample.js).
+// ALiBi and learned tables (../alibi, ../learned).
 export const alibiSlopes = (heads) => ready('alibiSlopes').alibiSlopes(heads);
 export const alibiBias = (options) => ready('alibiBias').alibiBias(options);
 export const resampleTable = (table, options) => ready('resampleTable').resampleTable(table, options);
 
-// Reduced precision and 2-D tables (precision.js, sinusoidal2d.js).
+// Reduced precision and 2-D tables (../precision, ../grid2d).
 export const recipeTable = (options) => ready('recipeTable').recipeTable(options);
 export const roundToBits = (values, options) => ready('roundToBits').roundToBits(values, options);
 export const sinusoidal2d = (options) => ready('sinusoidal2d').sinusoidal2d(options);
 
-// RoPE (rope.js).
+// RoPE (../rope).
 export const rope = (x, options) => ready('rope').rope(x, options);
 export const ropeFrequencies = (options) => ready('ropeFrequencies').ropeFrequencies(options);

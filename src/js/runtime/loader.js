@@ -4,8 +4,8 @@ import { PosencError, describe } from './errors.js';
 
 // Static `new URL(literal, import.meta.url)` patterns so bundlers (Vite,
 // webpack, Rollup) see the files and copy them next to the bundle.
-const simdUrl = () => new URL('../../build/wasm/posenc-simd.wasm', import.meta.url);
-const scalarUrl = () => new URL('../../build/wasm/posenc.wasm', import.meta.url);
+const simdUrl = () => new URL('../../../build/wasm/posenc-simd.wasm', import.meta.url);
+const scalarUrl = () => new URL('../../../build/wasm/posenc.wasm', import.meta.url);
 
 // (func (result v128) i32.const 0 i32x4.splat): validates only where wasm SIMD exists.
 const SIMD_PROBE = new Uint8Array([
@@ -100,7 +100,7 @@ async function compile(options) {
 }
 
 const REQUIRED = ['memory', '_initialize', 'pe_malloc', 'pe_free', 'pe_wasm_scratch_size', 'pe_wasm_plan_init',
-  'pe_wasm_plan_table', 'pe_wasm_plan_table_at', 'pe_wasm_plan_add', 'pe_wasm_add_table', 'pe_wasm_status_str', 'pe_wasm_simd',
+  'pe_wasm_plan_table', 'pe_wasm_plan_table_at', 'pe_wasm_plan_add', 'pe_wasm_add_table', 'pe_wasm_status_str', 'pe_wasm_status_name', 'pe_wasm_simd',
   'pe_wasm_alibi_slopes', 'pe_wasm_alibi_bias', 'pe_wasm_resample_table',
   'pe_wasm_plan_table_dtype', 'pe_wasm_plan_table_at_dtype', 'pe_wasm_narrow_f64', 'pe_wasm_plan_recipe_table',
   'pe_wasm_table_2d_scratch_size', 'pe_wasm_table_2d',

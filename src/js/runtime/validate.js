@@ -1,12 +1,19 @@
-// Argument checks shared by every call. They run before anything is written,
+// Argument checks shared by every family. They run before anything is written,
 // so a refused call leaves its inputs exactly as they were; the C status is
-// only a backstop.
+// only a backstop (status.js).
 import { PosencError, refuse, describe, checkOptionKeys } from './errors.js';
-import { resolveConvention } from './presets.js';
 
-export const MAX_DIM = 65536;
-export const MAX_POSITION = 2 ** 31; // positions must be below it; offset + length may equal it
-const LAYOUTS = { interleaved: 0, split: 1 };
+export const MAX_DIM = 65536; // PE_MAX_DIM
+export const MAX_POSITION = 2 ** 31; // PE_MAX_POSITION: positions are below it; offset + length may equal it
+export const MAX_HEADS = 65536; // PE_MAX_HEADS
+
+/**
+ * Which element a sine (or a rotation's first coordinate) pairs with, pe_layout
+ * in posenc.h, one idea for sinusoids and RoPE: 'interleaved' pairs element 2i
+ * with 2i + 1; 'split' pairs element i with i + n/2 (n = dim, or rotaryDim).
+ * 'half' is another name of 'split', the one RoPE code uses (HF's rotate_half).
+ */
+export const LAYOUTS = Object.freeze({ interleaved: 0, split: 1, half: 1 });
 
 export function checkOptions(options, allowed, call) {
   if (options === undefined) return {};
@@ -55,10 +62,27 @@ export function checkBase(base) {
   return base;
 }
 
-export function checkLayout(layout) {
-  if (layout === undefined) return 0;
-  if (typeof layout !== 'string' || !Object.hasOwn(LAYOUTS, layout)) refuse('BAD_LAYOUT', 'layout', "'interleaved' or 'split'", layout);
+/**
+ * The layout option as a pe_layout number (LAYOUTS); `fallback` when left out.
+ * `allowed` is the message's list, written the way the calling family names them.
+ */
+export function checkLayout(layout, fallback, allowed) {
+  if (layout === undefined) return fallback;
+  if (typeof layout !== 'string' || !Object.hasOwn(LAYOUTS, layout)) refuse('BAD_LAYOUT', 'layout', allowed, layout);
   return LAYOUTS[layout];
+}
+
+export function checkHeads(heads) {
+  if (typeof heads !== 'number' || !Number.isInteger(heads) || heads < 1 || heads > MAX_HEADS) {
+    refuse('BAD_HEADS', 'heads', `an integer from 1 to ${MAX_HEADS} (the number of attention heads)`, heads);
+  }
+  return heads;
+}
+
+/** A boolean option: true, false or left out (false). */
+export function checkFlag(value, argument) {
+  if (value !== undefined && typeof value !== 'boolean') refuse('BAD_OPTIONS', argument, 'true, false or undefined', value);
+  return value === true;
 }
 
 /** scale travels to C as float32, so it must stay finite after rounding to float32. */
@@ -96,16 +120,3 @@ function badPosition(index, value) {
     `positions[${index}] must be an integer from 0 to ${MAX_POSITION - 1}; got ${describe(value)}`, `positions[${index}]`, value);
 }
 
-/**
- * The encoding options of a sinusoidal call, checked in this order (the first
- * fault is the one reported): preset and frequencies, dim, length and offset
- * (withSpan), base, layout.
- */
-export function checkEncoding(o, withSpan) {
-  const convention = resolveConvention(o);
-  const dim = checkDim(o.dim);
-  const [length, offset] = withSpan ? checkSpan(o.length, o.offset) : [undefined, undefined];
-  const base = checkBase(o.base);
-  const layout = checkLayout(convention.layout);
-  return { dim, length, offset, base, layout, frequencies: convention.frequencies };
-}

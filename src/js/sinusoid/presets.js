@@ -2,7 +2,8 @@
 // frequency rule (see posenc.h, pe_frequencies). Positions are not part of a
 // preset: fairseq numbers them from padding_idx + 1 = 2, so pass offset: 2 to
 // get its rows.
-import { refuse } from './errors.js';
+import { refuse } from '../runtime/errors.js';
+import { LAYOUTS } from '../runtime/validate.js';
 
 export const FREQUENCIES = { paper: 0, tensor2tensor: 1 };
 
@@ -30,7 +31,8 @@ export function resolveConvention(o) {
     }
     const preset = PRESETS[o.preset];
     for (const [name, value] of [['layout', layout], ['frequencies', frequencies]]) {
-      if (value !== undefined && value !== preset[name]) {
+      const same = name === 'layout' && Object.hasOwn(LAYOUTS, value) ? LAYOUTS[value] === LAYOUTS[preset.layout] : value === preset[name];
+      if (value !== undefined && !same) {
         refuse('BAD_PRESET', name, `'${preset[name]}' with preset '${o.preset}' (or leave ${name} out)`, value);
       }
     }
