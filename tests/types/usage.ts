@@ -4,6 +4,7 @@
 import {
   init, instantiate, sinusoidal, sinusoidalAt, addSinusoidal, addTable, alloc,
   alibiSlopes, alibiBias, readTable, resampleTable, rope, ropeFrequencies, PosencError, WasmBuffer,
+  roundToBits, bitsToFloat32, readNpy,
   type Layout, type Frequencies, type Preset, type PosencErrorCode,
 } from 'posenc';
 
@@ -40,7 +41,25 @@ async function main(): Promise<void> {
       console.log(code, error.argument, simd, rows, slopes);
     }
   }
-  // @ts-expect-error: layout is 'interleaved' or 'split'
+  // The pairing is one idea: 'half' is another name of 'split' in both families.
+  sinusoidal({ length: 1, dim: 2, layout: 'half' });
+  rope(new Float32Array(8), { length: 1, heads: 1, headDim: 8, layout: 'split', positions: new Int32Array([3]) });
+  const bits: Uint16Array = sinusoidal({ length: 2, dim: 4, dtype: 'bfloat16' });
+  const values: Float32Array = bitsToFloat32(roundToBits([0.5, 1 / 3], { dtype: 'float16' }), { dtype: 'float16' });
+  const fileCodes: PosencErrorCode[] = ['BAD_FILE_ORDER', 'BAD_FILE_DTYPE', 'BAD_ORDER', 'BAD_DTYPE', 'CORE_STATUS'];
+  console.log(bits, values, fileCodes, readNpy(new ArrayBuffer(0)).rows);
+  // @ts-expect-error: not an error code
+  const noCode: PosencErrorCode = 'BAD_FILE_LAYOUT';
+  // @ts-expect-error: positions are an Array or a typed array, not any array-like (the runtime refuses those)
+  sinusoidalAt({ length: 1, 0: 3 }, { dim: 2 });
+  // @ts-expect-error: RoPE positions cannot be a WasmBuffer (sinusoidalAt's can)
+  rope(new Float32Array(8), { length: 1, heads: 1, headDim: 8, positions: buffer });
+  // @ts-expect-error: roundToBits takes an Array, Float64Array or Float32Array
+  roundToBits({ length: 1, 0: 0.5 }, { dtype: 'float16' });
+  // @ts-expect-error: the 16-bit table's out is a Uint16Array
+  sinusoidal({ length: 1, dim: 2, dtype: 'float16', out: new Float32Array(2) });
+  console.log(noCode);
+  // @ts-expect-error: layout is 'interleaved' or 'split' (or 'half')
   sinusoidal({ length: 1, dim: 2, layout: 'halves' });
   // @ts-expect-error: an unknown preset
   sinusoidal({ length: 1, dim: 2, preset: 'bert' });
