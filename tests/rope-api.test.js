@@ -224,4 +224,20 @@ test('the default instance after init()', async () => {
     assert.is(f.attentionFactor, 1);
 });
 
+test("the layout is one idea in both families: 'half' and 'split' are the same pairing, with their own defaults", () => {
+    const x = random.floats(3 * 2 * 12, 2);
+    const options = { length: 3, heads: 2, headDim: 12, rotaryDim: 8, offset: 40 };
+    const half = simd.rope(x.slice(), { ...options, layout: 'half' });
+    sameBits(simd.rope(x.slice(), { ...options, layout: 'split' }), half, "rope: 'split' is 'half'");
+    sameBits(simd.rope(x.slice(), options), half, "rope's default is 'half'");
+    const interleaved = simd.rope(x.slice(), { ...options, layout: 'interleaved' });
+    assert.not.ok(interleaved.every((v, k) => Object.is(v, half[k])), 'interleaved pairs other elements');
+    const split = simd.sinusoidal({ length: 5, dim: 8, offset: 9, layout: 'split' });
+    sameBits(simd.sinusoidal({ length: 5, dim: 8, offset: 9, layout: 'half' }), split, "sinusoid: 'half' is 'split'");
+    sameBits(simd.sinusoidal({ length: 5, dim: 8, offset: 9, preset: 'marian', layout: 'half' }), split, "a preset's 'split' agrees with 'half'");
+    const table = simd.sinusoidal({ length: 5, dim: 8, offset: 9 });
+    sameBits(simd.sinusoidal({ length: 5, dim: 8, offset: 9, layout: 'interleaved' }), table, "the sinusoid's default is 'interleaved'");
+    assert.not.ok(table.every((v, k) => Object.is(v, split[k])), 'split rows differ from interleaved ones');
+});
+
 test.run();
