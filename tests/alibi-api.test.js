@@ -33,7 +33,11 @@ function paperSlopes(n) {
   };
   if (Number.isInteger(Math.log2(n))) return powerOf2(n);
   const closest = 2 ** Math.floor(Math.log2(n));
-  return powerOf2(closest).concat(paperSlopes(2 * closest).filter((_, i) => i % 2 === 0).slice(0, n - closest));
+  return powerOf2(closest).concat(
+    paperSlopes(2 * closest)
+      .filter((_, i) => i % 2 === 0)
+      .slice(0, n - closest),
+  );
 }
 
 /**
@@ -45,7 +49,11 @@ function paperExponents(n) {
   const powerOf2 = (m) => Array.from({ length: m }, (_, k) => [8 * (k + 1), m]);
   if (Number.isInteger(Math.log2(n))) return powerOf2(n);
   const closest = 2 ** Math.floor(Math.log2(n));
-  return powerOf2(closest).concat(paperExponents(2 * closest).filter((_, i) => i % 2 === 0).slice(0, n - closest));
+  return powerOf2(closest).concat(
+    paperExponents(2 * closest)
+      .filter((_, i) => i % 2 === 0)
+      .slice(0, n - closest),
+  );
 }
 
 const exactCache = new Map();
@@ -83,11 +91,13 @@ test('8 heads: 1/2, 1/4, …, 1/256 (the paper, section 3: "the geometric sequen
   }
 });
 
-test('16 heads: the paper\'s sequence from 1/√2 with ratio 1/√2 (section 3)', () => {
+test("16 heads: the paper's sequence from 1/√2 with ratio 1/√2 (section 3)", () => {
   // 2^(-k/2), k = 1 … 16. 2^-0.5 = 0.70710678118654752… has the float32 0x3f3504f3
   // (0.707106769…); the odd powers are that value times powers of two.
-  const expected = fromBits([0x3f3504f3, 0x3f000000, 0x3eb504f3, 0x3e800000, 0x3e3504f3, 0x3e000000, 0x3db504f3,
-    0x3d800000, 0x3d3504f3, 0x3d000000, 0x3cb504f3, 0x3c800000, 0x3c3504f3, 0x3c000000, 0x3bb504f3, 0x3b800000]);
+  const expected = fromBits([
+    0x3f3504f3, 0x3f000000, 0x3eb504f3, 0x3e800000, 0x3e3504f3, 0x3e000000, 0x3db504f3, 0x3d800000, 0x3d3504f3,
+    0x3d000000, 0x3cb504f3, 0x3c800000, 0x3c3504f3, 0x3c000000, 0x3bb504f3, 0x3b800000,
+  ]);
   sameBits(wasm.simd.alibiSlopes(16), expected, '16 heads');
   sameBits(wasm.scalar.alibiSlopes(16), expected, '16 heads scalar');
 });
@@ -95,9 +105,15 @@ test('16 heads: the paper\'s sequence from 1/√2 with ratio 1/√2 (section 3)'
 test('12 heads, derived by hand from get_slopes: 8 powers of 1/2, then every other 16-head slope', () => {
   // log2(12) is not whole: closest_power_of_2 = 8, so get_slopes_power_of_2(8) = 2^-1 … 2^-8,
   // then get_slopes(16)[0::2][:12-8]: the 16-head slopes 2^-(k/2) at k = 1, 3, 5, 7.
-  const expected = fromBits([...pow2s([-1, -2, -3, -4, -5, -6, -7, -8])].map((v) => new Uint32Array(Float32Array.of(v).buffer)[0])
-    .concat([0x3f3504f3, 0x3eb504f3, 0x3e3504f3, 0x3db504f3]));
-  assert.equal(Array.from(expected.subarray(8), (v) => v.toPrecision(9)), ['0.707106769', '0.353553385', '0.176776692', '0.0883883461']);
+  const expected = fromBits(
+    [...pow2s([-1, -2, -3, -4, -5, -6, -7, -8])]
+      .map((v) => new Uint32Array(Float32Array.of(v).buffer)[0])
+      .concat([0x3f3504f3, 0x3eb504f3, 0x3e3504f3, 0x3db504f3]),
+  );
+  assert.equal(
+    Array.from(expected.subarray(8), (v) => v.toPrecision(9)),
+    ['0.707106769', '0.353553385', '0.176776692', '0.0883883461'],
+  );
   sameBits(wasm.simd.alibiSlopes(12), expected, '12 heads');
   sameBits(wasm.scalar.alibiSlopes(12), expected, '12 heads scalar');
 });
@@ -106,13 +122,18 @@ test('6, 3, 1 and 2 heads by hand: every value a power of two', () => {
   // 6: closest power 4 gives 2^(-8/4)^k = 2^-2, 2^-4, 2^-6, 2^-8; get_slopes(8)[0::2][:2] = 2^-1, 2^-3.
   // 3: closest power 2 gives 2^-4, 2^-8; get_slopes(4)[0::2][:1] = 2^-2.
   // 1: start = 2^(-2^-(0-3)) = 2^-8. 2: 2^-4, 2^-8.
-  for (const [heads, exponents] of [[6, [-2, -4, -6, -8, -1, -3]], [3, [-4, -8, -2]], [1, [-8]], [2, [-4, -8]]]) {
+  for (const [heads, exponents] of [
+    [6, [-2, -4, -6, -8, -1, -3]],
+    [3, [-4, -8, -2]],
+    [1, [-8]],
+    [2, [-4, -8]],
+  ]) {
     sameBits(wasm.simd.alibiSlopes(heads), pow2s(exponents), `${heads} heads`);
     sameBits(wasm.scalar.alibiSlopes(heads), pow2s(exponents), `${heads} heads scalar`);
   }
 });
 
-test('every head count 1 … 1024: all four builds equal the exact float32 and the paper\'s code in double', () => {
+test("every head count 1 … 1024: all four builds equal the exact float32 and the paper's code in double", () => {
   const counts = Array.from({ length: 1024 }, (_, k) => k + 1);
   const reqs = counts.map((heads) => ({ op: 'slopes', heads }));
   const results = runBuilds(reqs, wasm);
@@ -125,16 +146,24 @@ test('every head count 1 … 1024: all four builds equal the exact float32 and t
   console.log(`slopes: heads 1 … 1024 on 4 builds, ${exactCache.size} distinct exact slopes`);
 });
 
-test('large head counts: the paper\'s code in double everywhere, the exact oracle on a sample', () => {
+test("large head counts: the paper's code in double everywhere, the exact oracle on a sample", () => {
   const counts = [1025, 2047, 2048, 2049, 3000, 4095, 4096, 4097, 65535, 65536, 1025 + rng.int(0, 64510)];
-  const results = runBuilds(counts.map((heads) => ({ op: 'slopes', heads })), wasm);
+  const results = runBuilds(
+    counts.map((heads) => ({ op: 'slopes', heads })),
+    wasm,
+  );
   for (const [k, heads] of counts.entries()) {
     const paper = Float32Array.from(paperSlopes(heads));
-    for (const [build, out] of Object.entries(results)) sameBits(out[k], paper, `${build} ${heads} heads vs the paper's code`);
+    for (const [build, out] of Object.entries(results))
+      sameBits(out[k], paper, `${build} ${heads} heads vs the paper's code`);
     const exponents = paperExponents(heads);
     for (let s = 0; s < 6; s++) {
       const h = rng.int(0, heads - 1);
-      assert.is(bitsOf(results['wasm simd'][k][h]), bitsOf(exactSlope(exponents[h])), `${heads} heads, head ${h}: exact`);
+      assert.is(
+        bitsOf(results['wasm simd'][k][h]),
+        bitsOf(exactSlope(exponents[h])),
+        `${heads} heads, head ${h}: exact`,
+      );
     }
   }
 });
@@ -145,12 +174,36 @@ test('bias by hand: 2 heads, 3 queries decoding against 5 keys, causal', () => {
   const b = 1 / 256;
   const I = -Infinity;
   const expected = Float32Array.from([
-    -2 * a, -a, 0, I, I,
-    -3 * a, -2 * a, -a, 0, I,
-    -4 * a, -3 * a, -2 * a, -a, 0,
-    -2 * b, -b, 0, I, I,
-    -3 * b, -2 * b, -b, 0, I,
-    -4 * b, -3 * b, -2 * b, -b, 0,
+    -2 * a,
+    -a,
+    0,
+    I,
+    I,
+    -3 * a,
+    -2 * a,
+    -a,
+    0,
+    I,
+    -4 * a,
+    -3 * a,
+    -2 * a,
+    -a,
+    0,
+    -2 * b,
+    -b,
+    0,
+    I,
+    I,
+    -3 * b,
+    -2 * b,
+    -b,
+    0,
+    I,
+    -4 * b,
+    -3 * b,
+    -2 * b,
+    -b,
+    0,
   ]);
   for (const instance of [wasm.simd, wasm.scalar]) {
     const bias = instance.alibiBias({ heads: 2, queryLength: 3, keyLength: 5, causal: true });
@@ -172,7 +225,11 @@ test('decoding rows equal the last rows of the full square bias (default offset 
     for (const q of [1, 2, 4, 9]) {
       const part = wasm.scalar.alibiBias({ heads: 5, queryLength: q, keyLength: 9, causal });
       for (let h = 0; h < 5; h++) {
-        sameBits(part.subarray(h * q * 9, (h + 1) * q * 9), full.subarray(h * 81 + (9 - q) * 9, (h + 1) * 81), `head ${h} last ${q} rows causal=${causal}`);
+        sameBits(
+          part.subarray(h * q * 9, (h + 1) * q * 9),
+          full.subarray(h * 81 + (9 - q) * 9, (h + 1) * 81),
+          `head ${h} last ${q} rows causal=${causal}`,
+        );
       }
     }
   }
@@ -181,7 +238,12 @@ test('decoding rows equal the last rows of the full square bias (default offset 
 test('bias against the exact oracle: random shapes, explicit and default offsets, both modes', () => {
   let values = 0;
   for (let n = 0; n < 60; n++) {
-    const r = { heads: rng.pick([1, 2, 3, 5, 8, 12, 16, 24]), queryLength: rng.int(0, 12), keyLength: rng.int(0, 40), causal: rng.next() < 0.5 };
+    const r = {
+      heads: rng.pick([1, 2, 3, 5, 8, 12, 16, 24]),
+      queryLength: rng.int(0, 12),
+      keyLength: rng.int(0, 40),
+      causal: rng.next() < 0.5,
+    };
     const explicit = rng.next() < 0.5;
     r.offset = explicit ? rng.pick([0, rng.int(0, 50), MAX - r.queryLength]) : defaultOffset(r);
     const opts = { heads: r.heads, queryLength: r.queryLength, keyLength: r.keyLength, causal: r.causal };
@@ -196,8 +258,10 @@ test('bias against the exact oracle: random shapes, explicit and default offsets
 
 test('distances near 2^31: the double product is exact below 2^29, and rounds to the nearest float32 beyond', () => {
   const r = { heads: 12, queryLength: 2, keyLength: 70, offset: MAX - 2, causal: false };
-  const [[native], [nativeSimd]] = [serve(HARNESS, 'scalar', [{ op: 'alibi', ...r, first: 0, count: 12 }]),
-    serve(HARNESS, 'simd', [{ op: 'alibi', ...r, first: 0, count: 12 }])];
+  const [[native], [nativeSimd]] = [
+    serve(HARNESS, 'scalar', [{ op: 'alibi', ...r, first: 0, count: 12 }]),
+    serve(HARNESS, 'simd', [{ op: 'alibi', ...r, first: 0, count: 12 }]),
+  ];
   const got = wasm.simd.alibiBias(r);
   sameBits(native, got, 'native scalar vs wasm simd');
   sameBits(nativeSimd, got, 'native simd vs wasm simd');
@@ -212,7 +276,10 @@ test('distances near 2^31: the double product is exact below 2^29, and rounds to
         const exact = float32Of(num, 1n << 149n);
         if (bitsOf(got[k]) === bitsOf(exact)) continue;
         // Two roundings (double, then float32) may differ from one only this close to a float32 tie.
-        assert.ok(nearFloat32Tie(num, 1n << 149n, Math.abs(exact) * 2 ** -52), `head ${h} row ${i} key ${j}: ${got[k]} vs exact ${exact}`);
+        assert.ok(
+          nearFloat32Tie(num, 1n << 149n, Math.abs(exact) * 2 ** -52),
+          `head ${h} row ${i} key ${j}: ${got[k]} vs exact ${exact}`,
+        );
         rounded++;
       }
     }
@@ -232,13 +299,23 @@ test('four builds bit for bit: heads × lengths 0 … 17, 31 … 33, 64, 65 × o
           for (const offset of new Set([defaultOffset({ queryLength, keyLength }), 0, 5, MAX - queryLength])) {
             const first = rng.int(0, heads - 1);
             const count = rng.next() < 0.5 ? heads - first : rng.int(0, heads - first);
-            reqs.push({ op: 'alibi', heads, queryLength, keyLength, offset, causal, first: count === heads ? 0 : first,
-              count, viaAlloc: rng.next() < 0.25 });
+            reqs.push({
+              op: 'alibi',
+              heads,
+              queryLength,
+              keyLength,
+              offset,
+              causal,
+              first: count === heads ? 0 : first,
+              count,
+              viaAlloc: rng.next() < 0.25,
+            });
           }
   const results = runBuilds(reqs, wasm);
   for (const [k, r] of reqs.entries()) {
     const ref = results['native scalar'][k];
-    for (const build of ['native simd', 'wasm simd', 'wasm scalar']) sameBits(results[build][k], ref, `${build} vs native scalar, ${describe(r)}`, r.keyLength);
+    for (const build of ['native simd', 'wasm simd', 'wasm scalar'])
+      sameBits(results[build][k], ref, `${build} vs native scalar, ${describe(r)}`, r.keyLength);
   }
   const n = compared.values - before;
   console.log(`alibi builds: ${reqs.length} shapes on 4 builds, ${n} values compared`);
@@ -248,22 +325,35 @@ test('four builds bit for bit: heads × lengths 0 … 17, 31 … 33, 64, 65 × o
 test('ASan + UBSan harness: the same bits, no stray access, on both kernel sets', () => {
   const reqs = [];
   for (const keyLength of [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 63, 64, 65]) {
-    reqs.push({ op: 'alibi', heads: 3, queryLength: 4, keyLength, offset: defaultOffset({ queryLength: 4, keyLength }), causal: keyLength % 2 === 1, first: 0, count: 3 });
+    reqs.push({
+      op: 'alibi',
+      heads: 3,
+      queryLength: 4,
+      keyLength,
+      offset: defaultOffset({ queryLength: 4, keyLength }),
+      causal: keyLength % 2 === 1,
+      first: 0,
+      count: 3,
+    });
   }
   reqs.push({ op: 'slopes', heads: 1 }, { op: 'slopes', heads: 65536 });
   for (const kernels of ['scalar', 'simd']) {
     const plain = serve(HARNESS, kernels, reqs);
-    serve(HARNESS_ASAN, kernels, reqs).forEach((out, k) => sameBits(out, plain[k], `asan ${kernels} ${describe(reqs[k])}`));
+    serve(HARNESS_ASAN, kernels, reqs).forEach((out, k) =>
+      sameBits(out, plain[k], `asan ${kernels} ${describe(reqs[k])}`),
+    );
   }
 });
 
 test('the C core refuses bad heads, head ranges and positions with its status', () => {
-  for (const [args, text] of [[['slopes', 'scalar', '0'], 'heads must be between 1 and 65536'],
+  for (const [args, text] of [
+    [['slopes', 'scalar', '0'], 'heads must be between 1 and 65536'],
     [['slopes', 'simd', '65537'], 'heads must be between 1 and 65536'],
     [['alibi', 'simd', '4', '2', '2', '0', '0', '3', '2'], 'head range'],
     [['alibi', 'scalar', '0', '2', '2', '0', '0', '0', '0'], 'heads must be'],
     [['alibi', 'simd', '4', '2', '2', String(MAX - 1), '0', '0', '4'], 'positions must be below 2^31'],
-    [['alibi', 'simd', '4', '1', String(MAX + 1), '0', '0', '0', '0'], 'positions must be below 2^31']]) {
+    [['alibi', 'simd', '4', '1', String(MAX + 1), '0', '0', '0', '0'], 'positions must be below 2^31'],
+  ]) {
     const run = runHarness(HARNESS, args);
     assert.is(run.status, 4, `${args.join(' ')}: ${run.stderr}`);
     assert.ok(run.stderr.includes(text), `${args.join(' ')}: ${run.stderr}`);
@@ -279,7 +369,8 @@ test('out: a Float32Array is filled in place (sentinels around it stay), a WasmB
   const out = block.subarray(guard, guard + count);
   assert.is(wasm.simd.alibiBias({ heads: 3, queryLength: 5, keyLength: 7, causal: true, out }), out);
   sameBits(out, wasm.scalar.alibiBias({ heads: 3, queryLength: 5, keyLength: 7, causal: true }), 'out');
-  for (const k of [...Array(guard).keys(), ...Array.from({ length: guard }, (_, i) => guard + count + i)]) assert.is(block[k], -12345.5, `sentinel ${k}`);
+  for (const k of [...Array(guard).keys(), ...Array.from({ length: guard }, (_, i) => guard + count + i)])
+    assert.is(block[k], -12345.5, `sentinel ${k}`);
 
   const before = wasm.simd.alloc(8);
   const buffer = wasm.simd.alloc(count);
@@ -288,7 +379,10 @@ test('out: a Float32Array is filled in place (sentinels around it stay), a WasmB
   after.array.fill(7.25);
   assert.is(wasm.simd.alibiBias({ heads: 3, queryLength: 5, keyLength: 7, causal: true, out: buffer }), buffer);
   sameBits(buffer.array, out, 'WasmBuffer out');
-  assert.ok(before.array.every((v) => v === 7.25) && after.array.every((v) => v === 7.25), 'neighbouring buffers untouched');
+  assert.ok(
+    before.array.every((v) => v === 7.25) && after.array.every((v) => v === 7.25),
+    'neighbouring buffers untouched',
+  );
   [before, buffer, after].forEach((b) => b.free());
 });
 
@@ -308,7 +402,11 @@ test('package-level functions need init(), then match an instance', async () => 
   }
   await init();
   sameBits(alibiSlopes(24), wasm.scalar.alibiSlopes(24), 'alibiSlopes');
-  sameBits(alibiBias({ heads: 4, queryLength: 6, keyLength: 9 }), wasm.scalar.alibiBias({ heads: 4, queryLength: 6, keyLength: 9 }), 'alibiBias');
+  sameBits(
+    alibiBias({ heads: 4, queryLength: 6, keyLength: 9 }),
+    wasm.scalar.alibiBias({ heads: 4, queryLength: 6, keyLength: 9 }),
+    'alibiBias',
+  );
 });
 
 const refusals = [
@@ -317,25 +415,93 @@ const refusals = [
   ['NaN heads', () => wasm.simd.alibiSlopes(NaN), 'BAD_HEADS', ['got NaN']],
   ['heads a string', () => wasm.simd.alibiSlopes('8'), 'BAD_HEADS', ['got "8"']],
   ['too many heads', () => wasm.simd.alibiSlopes(65537), 'BAD_HEADS', ['got 65537']],
-  ['bias without heads', (i) => wasm.simd.alibiBias({ queryLength: 2, out: i.out }), 'BAD_HEADS', ['heads', 'got undefined']],
+  [
+    'bias without heads',
+    (i) => wasm.simd.alibiBias({ queryLength: 2, out: i.out }),
+    'BAD_HEADS',
+    ['heads', 'got undefined'],
+  ],
   ['negative heads', (i) => wasm.simd.alibiBias({ heads: -2, queryLength: 2, out: i.out }), 'BAD_HEADS', ['got -2']],
   ['missing queryLength', () => wasm.simd.alibiBias({ heads: 2 }), 'BAD_LENGTH', ['queryLength', 'got undefined']],
-  ['NaN queryLength', (i) => wasm.simd.alibiBias({ heads: 2, queryLength: NaN, out: i.out }), 'BAD_LENGTH', ['queryLength', 'got NaN']],
-  ['negative keyLength', (i) => wasm.simd.alibiBias({ heads: 2, queryLength: 3, keyLength: -4, out: i.out }), 'BAD_LENGTH', ['keyLength', 'got -4']],
-  ['fractional keyLength', () => wasm.simd.alibiBias({ heads: 2, queryLength: 3, keyLength: 4.5 }), 'BAD_LENGTH', ['keyLength', 'got 4.5']],
-  ['keyLength above 2^31', () => wasm.simd.alibiBias({ heads: 2, queryLength: 0, keyLength: MAX + 1 }), 'BAD_LENGTH', ['keyLength', 'got 2147483649']],
-  ['more queries than keys without offset', (i) => wasm.simd.alibiBias({ heads: 2, queryLength: 5, keyLength: 3, out: i.out }), 'BAD_OFFSET',
-    ['queryLength 5 exceeds keyLength 3', 'pass offset']],
-  ['negative offset', () => wasm.simd.alibiBias({ heads: 2, queryLength: 2, keyLength: 3, offset: -1 }), 'BAD_OFFSET', ['offset', 'got -1']],
-  ['NaN offset', () => wasm.simd.alibiBias({ heads: 2, queryLength: 2, keyLength: 3, offset: NaN }), 'BAD_OFFSET', ['offset', 'got NaN']],
-  ['offset + queryLength beyond 2^31', () => wasm.simd.alibiBias({ heads: 2, queryLength: 2, keyLength: 3, offset: MAX - 1 }), 'BAD_OFFSET',
-    ['offset', 'got 2147483647', 'queryLength is 2']],
-  ['causal not a boolean', (i) => wasm.simd.alibiBias({ heads: 2, queryLength: 2, keyLength: 3, causal: 1, out: i.out }), 'BAD_OPTIONS', ['causal', 'got 1']],
-  ['misspelt causal', () => wasm.simd.alibiBias({ heads: 2, queryLength: 2, casual: true }), 'UNKNOWN_OPTION', ["'casual'", "did you mean 'causal'"]],
+  [
+    'NaN queryLength',
+    (i) => wasm.simd.alibiBias({ heads: 2, queryLength: NaN, out: i.out }),
+    'BAD_LENGTH',
+    ['queryLength', 'got NaN'],
+  ],
+  [
+    'negative keyLength',
+    (i) => wasm.simd.alibiBias({ heads: 2, queryLength: 3, keyLength: -4, out: i.out }),
+    'BAD_LENGTH',
+    ['keyLength', 'got -4'],
+  ],
+  [
+    'fractional keyLength',
+    () => wasm.simd.alibiBias({ heads: 2, queryLength: 3, keyLength: 4.5 }),
+    'BAD_LENGTH',
+    ['keyLength', 'got 4.5'],
+  ],
+  [
+    'keyLength above 2^31',
+    () => wasm.simd.alibiBias({ heads: 2, queryLength: 0, keyLength: MAX + 1 }),
+    'BAD_LENGTH',
+    ['keyLength', 'got 2147483649'],
+  ],
+  [
+    'more queries than keys without offset',
+    (i) => wasm.simd.alibiBias({ heads: 2, queryLength: 5, keyLength: 3, out: i.out }),
+    'BAD_OFFSET',
+    ['queryLength 5 exceeds keyLength 3', 'pass offset'],
+  ],
+  [
+    'negative offset',
+    () => wasm.simd.alibiBias({ heads: 2, queryLength: 2, keyLength: 3, offset: -1 }),
+    'BAD_OFFSET',
+    ['offset', 'got -1'],
+  ],
+  [
+    'NaN offset',
+    () => wasm.simd.alibiBias({ heads: 2, queryLength: 2, keyLength: 3, offset: NaN }),
+    'BAD_OFFSET',
+    ['offset', 'got NaN'],
+  ],
+  [
+    'offset + queryLength beyond 2^31',
+    () => wasm.simd.alibiBias({ heads: 2, queryLength: 2, keyLength: 3, offset: MAX - 1 }),
+    'BAD_OFFSET',
+    ['offset', 'got 2147483647', 'queryLength is 2'],
+  ],
+  [
+    'causal not a boolean',
+    (i) => wasm.simd.alibiBias({ heads: 2, queryLength: 2, keyLength: 3, causal: 1, out: i.out }),
+    'BAD_OPTIONS',
+    ['causal', 'got 1'],
+  ],
+  [
+    'misspelt causal',
+    () => wasm.simd.alibiBias({ heads: 2, queryLength: 2, casual: true }),
+    'UNKNOWN_OPTION',
+    ["'casual'", "did you mean 'causal'"],
+  ],
   ['options not an object', () => wasm.simd.alibiBias(8), 'BAD_OPTIONS', ['alibiBias() options must be an object']],
-  ['out too short', (i) => wasm.simd.alibiBias({ heads: 2, queryLength: 3, keyLength: 4, out: i.out.subarray(1) }), 'BAD_SIZE', ['out', 'length 23', '24 floats']],
-  ['out a Float64Array', () => wasm.simd.alibiBias({ heads: 2, queryLength: 3, keyLength: 4, out: new Float64Array(24) }), 'BAD_BUFFER', ['out', 'Float64Array']],
-  ['out from another instance', () => wasm.simd.alibiBias({ heads: 1, queryLength: 1, out: wasm.scalar.alloc(1) }), 'BAD_BUFFER', ['another posenc instance']],
+  [
+    'out too short',
+    (i) => wasm.simd.alibiBias({ heads: 2, queryLength: 3, keyLength: 4, out: i.out.subarray(1) }),
+    'BAD_SIZE',
+    ['out', 'length 23', '24 floats'],
+  ],
+  [
+    'out a Float64Array',
+    () => wasm.simd.alibiBias({ heads: 2, queryLength: 3, keyLength: 4, out: new Float64Array(24) }),
+    'BAD_BUFFER',
+    ['out', 'Float64Array'],
+  ],
+  [
+    'out from another instance',
+    () => wasm.simd.alibiBias({ heads: 1, queryLength: 1, out: wasm.scalar.alloc(1) }),
+    'BAD_BUFFER',
+    ['another posenc instance'],
+  ],
 ];
 
 for (const [what, call, code, texts] of refusals) {
@@ -347,7 +513,10 @@ for (const [what, call, code, texts] of refusals) {
 test('a freed WasmBuffer out is BUFFER_FREED', () => {
   const buffer = wasm.simd.alloc(4);
   buffer.free();
-  assert.throws(() => wasm.simd.alibiBias({ heads: 1, queryLength: 2, out: buffer }), (e) => e.code === 'BUFFER_FREED');
+  assert.throws(
+    () => wasm.simd.alibiBias({ heads: 1, queryLength: 2, out: buffer }),
+    (e) => e.code === 'BUFFER_FREED',
+  );
 });
 
 test.run();

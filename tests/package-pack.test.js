@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const npm = (args, cwd) => spawnSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false' } });
+const npm = (args, cwd) =>
+  spawnSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false' } });
 
 test('npm pack → install → import posenc, init, row 1, npx posenc table', () => {
   const dir = mkdtempSync(join(tmpdir(), 'posenc-pack-'));
@@ -19,18 +20,33 @@ test('npm pack → install → import posenc, init, row 1, npx posenc table', ()
     assert.is(pack.status, 0, pack.stderr);
     const [info] = JSON.parse(pack.stdout);
     const files = info.files.map((f) => f.path);
-    for (const needed of ['build/wasm/posenc.wasm', 'build/wasm/posenc-simd.wasm', 'src/js/index.js', 'src/js/index.d.ts', 'src/js/cli/cli.js', 'package.json']) {
+    for (const needed of [
+      'build/wasm/posenc.wasm',
+      'build/wasm/posenc-simd.wasm',
+      'src/js/index.js',
+      'src/js/index.d.ts',
+      'src/js/cli/cli.js',
+      'package.json',
+    ]) {
       assert.ok(files.includes(needed), `the tarball holds ${needed}`);
     }
-    assert.not.ok(files.some((f) => f.startsWith('tests/') || f.startsWith('src/core/') || f.startsWith('node_modules/')), 'no tests, C sources or deps');
+    assert.not.ok(
+      files.some((f) => f.startsWith('tests/') || f.startsWith('src/core/') || f.startsWith('node_modules/')),
+      'no tests, C sources or deps',
+    );
 
     const project = join(dir, 'project');
     mkdirSync(project);
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'scratch', private: true, type: 'module' }));
-    const install = npm(['install', '--offline', '--no-audit', '--no-fund', '--no-package-lock', join(dir, info.filename)], project);
+    const install = npm(
+      ['install', '--offline', '--no-audit', '--no-fund', '--no-package-lock', join(dir, info.filename)],
+      project,
+    );
     assert.is(install.status, 0, install.stderr);
 
-    writeFileSync(join(project, 'check.mjs'), `
+    writeFileSync(
+      join(project, 'check.mjs'),
+      `
 import { init, sinusoidal, alloc, PosencError } from 'posenc';
 const { simd } = await init();
 const table = sinusoidal({ length: 10, dim: 4 });
@@ -40,7 +56,8 @@ let refused = '';
 try { sinusoidal({ length: 10, dim: 5 }); } catch (e) { refused = e instanceof PosencError ? e.code : 'wrong class'; }
 console.log(JSON.stringify({ simd, row1: Array.from(table.subarray(4, 8), (v) => v.toFixed(4)).join(' '),
   same: buffer.array.every((v, i) => Object.is(v, table[i])), refused }));
-`);
+`,
+    );
     const run = spawnSync(process.execPath, ['check.mjs'], { cwd: project, encoding: 'utf8' });
     assert.is(run.status, 0, run.stderr);
     const result = JSON.parse(run.stdout);
@@ -48,7 +65,10 @@ console.log(JSON.stringify({ simd, row1: Array.from(table.subarray(4, 8), (v) =>
     assert.is(result.same, true);
     assert.is(result.refused, 'BAD_DIM');
 
-    const npx = spawnSync('npx', ['--no', 'posenc', 'table', '--length', '10', '--dim', '4'], { cwd: project, encoding: 'utf8' });
+    const npx = spawnSync('npx', ['--no', 'posenc', 'table', '--length', '10', '--dim', '4'], {
+      cwd: project,
+      encoding: 'utf8',
+    });
     assert.is(npx.status, 0, npx.stderr);
     const lines = npx.stdout.split('\n');
     assert.is(lines.length, 11);

@@ -59,7 +59,10 @@ test('free is idempotent and a double free does not corrupt the heap', () => {
   const c = pe.alloc(64);
   b.array.fill(1);
   c.array.fill(2);
-  assert.ok(b.array.every((v) => v === 1), 'b was overwritten by c');
+  assert.ok(
+    b.array.every((v) => v === 1),
+    'b was overwritten by c',
+  );
   b.free();
   c.free();
 });
@@ -105,12 +108,20 @@ test('memory growth between calls breaks nothing and leaves no stale views', () 
   sameBits(small.array, table, 'buffer contents survive growth');
   // JS-array and WasmBuffer calls after growth give the same bits as before.
   sameBits(instance.sinusoidal({ length: 100, dim: 16, offset: 9 }), table, 'sinusoidal after growth');
-  sameBits(instance.sinusoidalAt([9, 50, 108], { dim: 16 }).subarray(16, 32), table.subarray(41 * 16, 42 * 16), 'sinusoidalAt after growth');
+  sameBits(
+    instance.sinusoidalAt([9, 50, 108], { dim: 16 }).subarray(16, 32),
+    table.subarray(41 * 16, 42 * 16),
+    'sinusoidalAt after growth',
+  );
   const x = new Float32Array(1600);
   sameBits(instance.addSinusoidal(x, { length: 100, dim: 16, offset: 9 }), table, 'addSinusoidal after growth');
   big.array.fill(7);
   instance.addSinusoidal(big, { length: big.length / 2, dim: 2, scale: 0 });
-  sameBits(big.array.subarray(-200), instance.sinusoidal({ length: 100, dim: 2, offset: big.length / 2 - 100 }), 'big buffer');
+  sameBits(
+    big.array.subarray(-200),
+    instance.sinusoidal({ length: 100, dim: 2, offset: big.length / 2 - 100 }),
+    'big buffer',
+  );
   big.free();
   small.free();
 });
@@ -153,16 +164,33 @@ test('WasmBuffer out/x/table give the same results as JS arrays', () => {
   table.array.set(tableValues);
   const expected = pe.addTable(xValues.slice(), tableValues, { length, dim, offset: 7, scale: 0.5 });
   x.array.set(xValues);
-  sameBits(pe.addTable(x, table, { length, dim, offset: 7, scale: 0.5 }).array, expected, 'addTable wasm x, wasm table');
+  sameBits(
+    pe.addTable(x, table, { length, dim, offset: 7, scale: 0.5 }).array,
+    expected,
+    'addTable wasm x, wasm table',
+  );
   x.array.set(xValues);
-  sameBits(pe.addTable(x, tableValues, { length, dim, offset: 7, scale: 0.5 }).array, expected, 'addTable wasm x, JS table');
-  sameBits(pe.addTable(xValues.slice(), table, { length, dim, offset: 7, scale: 0.5 }), expected, 'addTable JS x, wasm table');
+  sameBits(
+    pe.addTable(x, tableValues, { length, dim, offset: 7, scale: 0.5 }).array,
+    expected,
+    'addTable wasm x, JS table',
+  );
+  sameBits(
+    pe.addTable(xValues.slice(), table, { length, dim, offset: 7, scale: 0.5 }),
+    expected,
+    'addTable JS x, wasm table',
+  );
   for (const b of [buffer, rows, held, x, table]) b.free();
 });
 
 test('chunked outputs larger than the staging region equal the one-shot result', () => {
   // A WasmBuffer out is written by one C call; a JS out goes through 256 KiB staging chunks.
-  for (const [length, dim, offset] of [[3000, 64, 37], [700, 1030, 5], [5, 65536, 63], [2000, 6, 2 ** 31 - 2000]]) {
+  for (const [length, dim, offset] of [
+    [3000, 64, 37],
+    [700, 1030, 5],
+    [5, 65536, 63],
+    [2000, 6, 2 ** 31 - 2000],
+  ]) {
     const oneShot = pe.alloc(length * dim);
     pe.sinusoidal({ length, dim, offset, out: oneShot });
     sameBits(pe.sinusoidal({ length, dim, offset }), oneShot.array, `sinusoidal ${length}x${dim} offset ${offset}`);
@@ -177,12 +205,21 @@ test('chunked outputs larger than the staging region equal the one-shot result',
 });
 
 test('chunked adds (slabs of all batch items, or batch groups) equal the one-shot result', () => {
-  for (const [batch, length, dim, offset] of [[3, 2000, 32, 13], [300, 5, 256, 64], [2, 3, 65536, 1], [70000, 1, 2, 5]]) {
+  for (const [batch, length, dim, offset] of [
+    [3, 2000, 32, 13],
+    [300, 5, 256, 64],
+    [2, 3, 65536, 1],
+    [70000, 1, 2, 5],
+  ]) {
     const x = random.floats(batch * length * dim);
     const wasmX = pe.alloc(x.length);
     wasmX.array.set(x);
     pe.addSinusoidal(wasmX, { length, dim, offset, scale: 1.5 });
-    sameBits(pe.addSinusoidal(x.slice(), { length, dim, offset, scale: 1.5 }), wasmX.array, `addSinusoidal ${batch}x${length}x${dim}`);
+    sameBits(
+      pe.addSinusoidal(x.slice(), { length, dim, offset, scale: 1.5 }),
+      wasmX.array,
+      `addSinusoidal ${batch}x${length}x${dim}`,
+    );
 
     const tableValues = random.floats((offset + length) * dim);
     const table = pe.alloc(tableValues.length);
@@ -190,10 +227,22 @@ test('chunked adds (slabs of all batch items, or batch groups) equal the one-sho
     wasmX.array.set(x);
     pe.addTable(wasmX, table, { length, dim, offset, scale: -2 });
     const expected = wasmX.array.slice();
-    sameBits(pe.addTable(x.slice(), tableValues, { length, dim, offset, scale: -2 }), expected, `addTable JS/JS ${batch}x${length}x${dim}`);
-    sameBits(pe.addTable(x.slice(), table, { length, dim, offset, scale: -2 }), expected, `addTable JS/wasm ${batch}x${length}x${dim}`);
+    sameBits(
+      pe.addTable(x.slice(), tableValues, { length, dim, offset, scale: -2 }),
+      expected,
+      `addTable JS/JS ${batch}x${length}x${dim}`,
+    );
+    sameBits(
+      pe.addTable(x.slice(), table, { length, dim, offset, scale: -2 }),
+      expected,
+      `addTable JS/wasm ${batch}x${length}x${dim}`,
+    );
     wasmX.array.set(x);
-    sameBits(pe.addTable(wasmX, tableValues, { length, dim, offset, scale: -2 }).array, expected, `addTable wasm/JS ${batch}x${length}x${dim}`);
+    sameBits(
+      pe.addTable(wasmX, tableValues, { length, dim, offset, scale: -2 }).array,
+      expected,
+      `addTable wasm/JS ${batch}x${length}x${dim}`,
+    );
     wasmX.free();
     table.free();
   }

@@ -32,7 +32,9 @@ test('pe_wasm_status_name names every status of posenc.h, on both builds, and no
   assert.ok(header.length >= 24 && !header.includes(undefined), `posenc.h lists ${header.length} statuses in order`);
   for (const simd of [true, false]) {
     const wasm = await loadExports({ simd }, () => {});
-    header.forEach((name, status) => assert.is(cString(wasm, wasm.pe_wasm_status_name(status) >>> 0), name, `status ${status}`));
+    header.forEach((name, status) =>
+      assert.is(cString(wasm, wasm.pe_wasm_status_name(status) >>> 0), name, `status ${status}`),
+    );
     const past = wasm.pe_wasm_status_name(header.length) >>> 0;
     assert.ok(past === 0 || !/^PE_/.test(cString(wasm, past)), 'no enumerator name past the last status');
   }
@@ -40,7 +42,8 @@ test('pe_wasm_status_name names every status of posenc.h, on both builds, and no
 
 test('every status has a JS code by name, and each instance builds the same table', async () => {
   const header = headerStatuses();
-  for (const name of header) assert.ok(Object.hasOwn(CODE_OF_STATUS, name), `${name} has a JS code in runtime/status.js`);
+  for (const name of header)
+    assert.ok(Object.hasOwn(CODE_OF_STATUS, name), `${name} has a JS code in runtime/status.js`);
   assert.equal(Object.keys(CODE_OF_STATUS).sort(), header.slice().sort(), 'the map names no status posenc.h lacks');
   const wasm = await loadExports({ simd: true }, () => {});
   const table = statusTable((n) => {
@@ -48,7 +51,10 @@ test('every status has a JS code by name, and each instance builds the same tabl
     return pointer === 0 ? null : cString(wasm, pointer);
   });
   assert.equal(table.names, header);
-  assert.equal(table.codes, header.map((name) => CODE_OF_STATUS[name]));
+  assert.equal(
+    table.codes,
+    header.map((name) => CODE_OF_STATUS[name]),
+  );
   assert.not.ok(table.codes.includes(UNKNOWN_STATUS_CODE));
 });
 
@@ -57,13 +63,23 @@ test('statusTable: by name whatever the numbering, CORE_STATUS for a name it doe
   const table = statusTable((n) => shuffled[n] ?? null);
   assert.equal(table.codes, ['OK', 'BAD_SCALING', 'BAD_DIM', UNKNOWN_STATUS_CODE]);
   assert.is(statusTable((n) => (n < 3 ? 'PE_OK' : null)).names.length, 1, 'a repeated name ends the table');
-  assert.is(statusTable((n) => (n < 2 ? ['PE_OK', 'unknown pe_status'][n] : null)).names.length, 1, 'so does a non-name');
+  assert.is(
+    statusTable((n) => (n < 2 ? ['PE_OK', 'unknown pe_status'][n] : null)).names.length,
+    1,
+    'so does a non-name',
+  );
 });
 
 test('a refusal only the core can see arrives with the code of its status name', async () => {
   const pe = await instantiate();
   const x = Float32Array.from({ length: 16 }, (_, k) => k + 0.5);
-  const scaling = { rope_type: 'yarn', factor: 10, original_max_position_embeddings: 64, mscale: -100, mscale_all_dim: 1 };
+  const scaling = {
+    rope_type: 'yarn',
+    factor: 10,
+    original_max_position_embeddings: 64,
+    mscale: -100,
+    mscale_all_dim: 1,
+  };
   try {
     pe.rope(x, { length: 2, heads: 1, headDim: 8, scaling });
     assert.unreachable('a negative derived attention factor was accepted');
@@ -97,7 +113,9 @@ test('the codes the runtime throws, the .d.ts union and the README list are one 
     }
   }
   const readme = /The codes: ([\s\S]*?)\n\n/.exec(read('README.md'))[1];
-  const listed = new Set([...readme.matchAll(/`([A-Z_]+)`/g)].map((m) => m[1]).filter((code) => !code.startsWith('PE_')));
+  const listed = new Set(
+    [...readme.matchAll(/`([A-Z_]+)`/g)].map((m) => m[1]).filter((code) => !code.startsWith('PE_')),
+  );
   const sorted = (set) => [...set].sort();
   assert.equal(sorted(typed), sorted(thrown), '.d.ts ErrorCode unions vs the codes src/js throws');
   assert.equal(sorted(listed), sorted(thrown), "README's code list vs the codes src/js throws");

@@ -2,10 +2,28 @@
 // package's declarations: what a TypeScript user writes must type-check, and
 // what the API refuses must not.
 import {
-  init, instantiate, sinusoidal, sinusoidalAt, addSinusoidal, addTable, alloc,
-  alibiSlopes, alibiBias, readTable, resampleTable, rope, ropeFrequencies, PosencError, WasmBuffer,
-  roundToBits, bitsToFloat32, readNpy,
-  type Layout, type Frequencies, type Preset, type PosencErrorCode,
+  init,
+  instantiate,
+  sinusoidal,
+  sinusoidalAt,
+  addSinusoidal,
+  addTable,
+  alloc,
+  alibiSlopes,
+  alibiBias,
+  readTable,
+  resampleTable,
+  rope,
+  ropeFrequencies,
+  PosencError,
+  WasmBuffer,
+  roundToBits,
+  bitsToFloat32,
+  readNpy,
+  type Layout,
+  type Frequencies,
+  type Preset,
+  type PosencErrorCode,
 } from 'posenc';
 
 async function main(): Promise<void> {
@@ -25,8 +43,19 @@ async function main(): Promise<void> {
   alibiBias({ heads: 12, queryLength: 4, keyLength: 9, causal: true });
   const read = readTable(new Uint8Array(0), { name: 'model.embed_positions.weight' });
   resampleTable(read.table, { dim: read.dim, newRows: 2 * read.rows });
-  const q: Float32Array = rope(new Float32Array(2 * 4 * 8), { length: 2, heads: 4, headDim: 8, layout: 'interleaved',
-    scaling: { rope_type: 'llama3', factor: 8, low_freq_factor: 1, high_freq_factor: 4, original_max_position_embeddings: 8192 } });
+  const q: Float32Array = rope(new Float32Array(2 * 4 * 8), {
+    length: 2,
+    heads: 4,
+    headDim: 8,
+    layout: 'interleaved',
+    scaling: {
+      rope_type: 'llama3',
+      factor: 8,
+      low_freq_factor: 1,
+      high_freq_factor: 4,
+      original_max_position_embeddings: 8192,
+    },
+  });
   const scaled = ropeFrequencies({ headDim: 8, scaling: { rope_type: 'linear', factor: 2 } });
   const w: Float64Array = scaled.frequencies;
   console.log(q, w, scaled.attentionFactor + 1);

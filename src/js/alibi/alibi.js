@@ -20,15 +20,23 @@ function checkLength(name, value, fallback) {
 function checkQueryOffset(offset, queryLength, keyLength) {
   if (offset === undefined) {
     if (queryLength > keyLength) {
-      throw new PosencError('BAD_OFFSET',
+      throw new PosencError(
+        'BAD_OFFSET',
         `queryLength ${queryLength} exceeds keyLength ${keyLength}, so the default offset (keyLength − queryLength, ` +
-        'which puts the last query on the last key) would be negative; pass offset: the key position of query row 0',
-        'offset', offset);
+          'which puts the last query on the last key) would be negative; pass offset: the key position of query row 0',
+        'offset',
+        offset,
+      );
     }
     return keyLength - queryLength;
   }
   if (typeof offset !== 'number' || !Number.isInteger(offset) || offset < 0 || offset + queryLength > MAX_POSITION) {
-    refuse('BAD_OFFSET', 'offset', `an integer ≥ 0 with offset + queryLength ≤ ${MAX_POSITION} (queryLength is ${queryLength})`, offset);
+    refuse(
+      'BAD_OFFSET',
+      'offset',
+      `an integer ≥ 0 with offset + queryLength ≤ ${MAX_POSITION} (queryLength is ${queryLength})`,
+      offset,
+    );
   }
   return offset;
 }
@@ -53,7 +61,11 @@ export function alibiMethods(runtime) {
     const causal = checkFlag(o.causal, 'causal') ? 1 : 0;
     const plane = queryLength * keyLength;
     const count = heads * plane;
-    const out = checkOut(o.out, count, `heads·queryLength·keyLength = ${heads}·${queryLength}·${keyLength} = ${count} floats`);
+    const out = checkOut(
+      o.out,
+      count,
+      `heads·queryLength·keyLength = ${heads}·${queryLength}·${keyLength} = ${count} floats`,
+    );
     if (count === 0) return out;
 
     if (out instanceof WasmBuffer) {

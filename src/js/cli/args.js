@@ -23,13 +23,24 @@ Prints the sinusoidal positional-encoding table of positions offset ... offset+N
   -h, --help    print this help
 `;
 
-const OPTIONS = ['--length', '--dim', '--base', '--offset', '--layout', '--format', '--kernels', '--frequencies',
-  '--preset'];
+const OPTIONS = [
+  '--length',
+  '--dim',
+  '--base',
+  '--offset',
+  '--layout',
+  '--format',
+  '--kernels',
+  '--frequencies',
+  '--preset',
+];
 const MAX_POSITION = 2147483648;
 
 export class UsageError extends Error {}
 
-const fail = (message) => { throw new UsageError(message); };
+const fail = (message) => {
+  throw new UsageError(message);
+};
 
 /** Decimal digits only, at most 2^31; undefined when not. */
 function parseCount(text) {
@@ -70,7 +81,8 @@ export function parseArgs(argv) {
   if (given['--dim'] === undefined) fail('--dim is required (the embedding size, an even number from 2 to 65536)');
   if (given['--length'] === undefined) fail('--length is required (the number of positions)');
   const dim = parseCount(given['--dim']);
-  if (dim === undefined || dim < 2 || dim > 65536) fail(`--dim must be an even integer from 2 to 65536; got ${given['--dim']}`);
+  if (dim === undefined || dim < 2 || dim > 65536)
+    fail(`--dim must be an even integer from 2 to 65536; got ${given['--dim']}`);
   if (dim % 2 !== 0) fail(`--dim must be an even number (sines and cosines come in pairs); got ${given['--dim']}`);
   const length = parseCount(given['--length']);
   if (length === undefined) fail(`--length must be an integer from 0 to 2147483648; got ${given['--length']}`);
@@ -80,14 +92,17 @@ export function parseArgs(argv) {
   if (offset + length > MAX_POSITION) fail(`--offset + --length must be at most 2147483648; got ${offset} + ${length}`);
   const baseText = given['--base'] ?? '10000';
   const base = parseDecimal(baseText);
-  if (base === undefined || !Number.isFinite(base) || !(base > 1)) fail(`--base must be a finite number above 1; got ${baseText}`);
+  if (base === undefined || !Number.isFinite(base) || !(base > 1))
+    fail(`--base must be a finite number above 1; got ${baseText}`);
   let layout = given['--layout'];
   let frequencies = given['--frequencies'];
   const preset = given['--preset'];
   if (preset !== undefined) {
-    if (!Object.hasOwn(PRESETS, preset)) fail(`--preset must be vaswani, tensor2tensor, fairseq or marian; got ${preset}`);
+    if (!Object.hasOwn(PRESETS, preset))
+      fail(`--preset must be vaswani, tensor2tensor, fairseq or marian; got ${preset}`);
     const p = PRESETS[preset];
-    if (layout !== undefined && layout !== p.layout) fail(`--layout must be ${p.layout} with --preset ${preset}; got ${layout}`);
+    if (layout !== undefined && layout !== p.layout)
+      fail(`--layout must be ${p.layout} with --preset ${preset}; got ${layout}`);
     if (frequencies !== undefined && frequencies !== p.frequencies) {
       fail(`--frequencies must be ${p.frequencies} with --preset ${preset}; got ${frequencies}`);
     }
@@ -96,7 +111,8 @@ export function parseArgs(argv) {
   layout ??= 'interleaved';
   if (layout !== 'interleaved' && layout !== 'split') fail(`--layout must be interleaved or split; got ${layout}`);
   frequencies ??= 'paper';
-  if (frequencies !== 'paper' && frequencies !== 'tensor2tensor') fail(`--frequencies must be paper or tensor2tensor; got ${frequencies}`);
+  if (frequencies !== 'paper' && frequencies !== 'tensor2tensor')
+    fail(`--frequencies must be paper or tensor2tensor; got ${frequencies}`);
   const format = given['--format'] ?? 'text';
   if (!FORMATS.includes(format)) fail(`--format must be text, csv, json, npy or f32; got ${format}`);
   const kernels = given['--kernels'] ?? 'auto';

@@ -25,7 +25,15 @@ async function printTable({ length, dim, base, offset, layout, frequencies, form
   const chunks = [];
   forEachChunk(offset, length, maxRows, (start, rows) => chunks.push([start, rows]));
   for (const [start, rows] of chunks) {
-    const values = posenc.sinusoidal({ length: rows, dim, base, offset: start, layout, frequencies, out: buffer.subarray(0, rows * dim) });
+    const values = posenc.sinusoidal({
+      length: rows,
+      dim,
+      base,
+      offset: start,
+      layout,
+      frequencies,
+      out: buffer.subarray(0, rows * dim),
+    });
     const binary = format === 'npy' || format === 'f32';
     await write(binary ? float32Bytes(values) : formatRows(format, values, rows, dim, start - offset, start));
   }

@@ -17,7 +17,12 @@ function checkSide(name, value) {
 
 function checkDim2d(dim) {
   if (typeof dim !== 'number' || !Number.isInteger(dim) || dim < 4 || dim > MAX_DIM || dim % 4 !== 0) {
-    refuse('BAD_DIM', 'dim', `a multiple of 4 from 4 to ${MAX_DIM} (each axis gets dim/2 channels of sine-cosine pairs)`, dim);
+    refuse(
+      'BAD_DIM',
+      'dim',
+      `a multiple of 4 from 4 to ${MAX_DIM} (each axis gets dim/2 channels of sine-cosine pairs)`,
+      dim,
+    );
   }
   return dim;
 }
@@ -37,13 +42,24 @@ export function grid2dMethods(runtime) {
     const count = rows * dim;
     const shape = `(${cls ? '1 + ' : ''}height·width)·dim = ${rows}·${dim} = ${count} floats`;
     if (count > 2 ** 32 / FLOAT) {
-      throw new PosencError('TOO_LARGE', `the table needs ${count} floats, more than wasm32 memory holds`, 'height', height);
+      throw new PosencError(
+        'TOO_LARGE',
+        `the table needs ${count} floats, more than wasm32 memory holds`,
+        'height',
+        height,
+      );
     }
     const out = checkOut(o.out, count, shape);
     const outPointer = out instanceof WasmBuffer ? runtime.pointerOf(out, 'out') : 0;
     if (count === 0) return out;
     const scratchBytes = wasm.pe_wasm_table_2d_scratch_size(height, width, dim, base, cls) >>> 0;
-    if (scratchBytes === 0) throw new PosencError('TOO_LARGE', `the ${height}×${width} grid's scratch does not fit in wasm32 memory`, 'height', height);
+    if (scratchBytes === 0)
+      throw new PosencError(
+        'TOO_LARGE',
+        `the ${height}×${width} grid's scratch does not fit in wasm32 memory`,
+        'height',
+        height,
+      );
     const scratch = runtime.malloc(scratchBytes, 'scratch');
     let outAt = 0;
     try {

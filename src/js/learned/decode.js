@@ -12,9 +12,16 @@ export function asBytes(input, argument = 'bytes') {
     return new Uint8Array(input);
   }
   if (ArrayBuffer.isView(input)) return new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
-  const hint = typeof input === 'string' ? ' (a path? read the file first: fs.readFileSync(path) in Node, await file.arrayBuffer() in a browser)' : '';
-  throw new PosencError('BAD_BUFFER',
-    `${argument} must be the file's contents as an ArrayBuffer or a Uint8Array${hint}; got ${describe(input)}`, argument, input);
+  const hint =
+    typeof input === 'string'
+      ? ' (a path? read the file first: fs.readFileSync(path) in Node, await file.arrayBuffer() in a browser)'
+      : '';
+  throw new PosencError(
+    'BAD_BUFFER',
+    `${argument} must be the file's contents as an ArrayBuffer or a Uint8Array${hint}; got ${describe(input)}`,
+    argument,
+    input,
+  );
 }
 
 /** A PosencError for a malformed file; `what` names the format, e.g. '.npy'. */
@@ -50,7 +57,8 @@ export function decodeFloats(bytes, offset, count, kind, littleEndian) {
   } else if (kind === 'f2') {
     const bits = new Uint32Array(out.buffer);
     for (let i = 0; i < count; i++) bits[i] = halfToFloatBits(view.getUint16(2 * i, littleEndian));
-  } else { // bfloat16: the top half of a float32's bits
+  } else {
+    // bfloat16: the top half of a float32's bits
     const bits = new Uint32Array(out.buffer);
     for (let i = 0; i < count; i++) bits[i] = view.getUint16(2 * i, littleEndian) << 16;
   }

@@ -12,7 +12,8 @@ import type { Floats } from '../runtime/runtime.js';
  * BAD_FILE_ORDER (a Fortran-order .npy), BAD_NAME (no such tensor; the message
  * lists the file's tensors), BAD_SHAPE (not a 2-D table, or not the rows/dim expected).
  */
-export type LearnedErrorCode = 'TABLE_TOO_SHORT' | 'BAD_FILE' | 'BAD_FILE_DTYPE' | 'BAD_FILE_ORDER' | 'BAD_NAME' | 'BAD_SHAPE';
+export type LearnedErrorCode =
+  'TABLE_TOO_SHORT' | 'BAD_FILE' | 'BAD_FILE_DTYPE' | 'BAD_FILE_ORDER' | 'BAD_NAME' | 'BAD_SHAPE';
 
 export interface AddTableOptions {
   /** Rows (positions) of each batch item: x is (batch, length, dim). An integer 0 … 2^31. */

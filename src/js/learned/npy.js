@@ -13,9 +13,12 @@ const MAGIC = [0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59]; // \x93NUMPY
 
 // descr -> [element kind, little-endian]; '|' and '=' never describe floats in files numpy writes.
 const DTYPES = {
-  '<f2': ['f2', true], '>f2': ['f2', false],
-  '<f4': ['f4', true], '>f4': ['f4', false],
-  '<f8': ['f8', true], '>f8': ['f8', false],
+  '<f2': ['f2', true],
+  '>f2': ['f2', false],
+  '<f4': ['f4', true],
+  '>f4': ['f4', false],
+  '<f8': ['f8', true],
+  '>f8': ['f8', false],
 };
 
 export const isNpy = (bytes) => bytes.length >= MAGIC.length && MAGIC.every((b, i) => bytes[i] === b);
@@ -31,21 +34,33 @@ export function readNpy(input, options) {
   const { header, dataStart } = splitHeader(bytes);
   const { descr, fortran_order: fortran, shape } = header;
   if (typeof descr !== 'string') {
-    throw new PosencError('BAD_FILE_DTYPE', 'the .npy array has a structured dtype; a position table must be float16, float32 or float64', 'dtype', descr);
+    throw new PosencError(
+      'BAD_FILE_DTYPE',
+      'the .npy array has a structured dtype; a position table must be float16, float32 or float64',
+      'dtype',
+      descr,
+    );
   }
   if (!Object.hasOwn(DTYPES, descr)) {
-    throw new PosencError('BAD_FILE_DTYPE',
+    throw new PosencError(
+      'BAD_FILE_DTYPE',
       `the .npy array has dtype '${descr}'; supported: float16, float32, float64 in either byte order ('<f2', '<f4', '<f8', '>f2', '>f4', '>f8')`,
-      'dtype', descr);
+      'dtype',
+      descr,
+    );
   }
-  if (typeof fortran !== 'boolean') throw badFile('.npy', `'fortran_order' must be True or False; got ${show(fortran)}`);
+  if (typeof fortran !== 'boolean')
+    throw badFile('.npy', `'fortran_order' must be True or False; got ${show(fortran)}`);
   if (!Array.isArray(shape) || !shape.every((n) => Number.isSafeInteger(n) && n >= 0)) {
     throw badFile('.npy', `'shape' must be a tuple of integers ≥ 0; got ${show(shape)}`);
   }
   if (fortran && shape.filter((n) => n !== 1).length > 1) {
-    throw new PosencError('BAD_FILE_ORDER',
+    throw new PosencError(
+      'BAD_FILE_ORDER',
       `the .npy array ${shapeText(shape)} is stored in Fortran (column-major) order; save it in C order, e.g. np.save(path, np.ascontiguousarray(table))`,
-      'fortran_order', fortran);
+      'fortran_order',
+      fortran,
+    );
   }
   const { rows, dim } = tableShape(shape, expected, `the .npy array`);
   const [kind, little] = DTYPES[descr];
@@ -53,7 +68,10 @@ export function readNpy(input, options) {
   const available = bytes.length - dataStart;
   const count = elementCount(shape, size, available);
   if (count === undefined) {
-    throw badFile('.npy', `the data is truncated: shape ${shapeText(shape)} of '${descr}' needs ${shape.reduce((a, n) => a * n, size)} bytes after the header, the file has ${available}`);
+    throw badFile(
+      '.npy',
+      `the data is truncated: shape ${shapeText(shape)} of '${descr}' needs ${shape.reduce((a, n) => a * n, size)} bytes after the header, the file has ${available}`,
+    );
   }
   // Bytes past the array are allowed: np.load ignores them too (several arrays may be saved to one file).
   return { table: decodeFloats(bytes, dataStart, count, kind, little), rows, dim, dtype: descr, shape };
@@ -69,14 +87,23 @@ function splitHeader(bytes) {
   const wide = major >= 2;
   const start = wide ? 12 : 10;
   if (bytes.length < start) throw badFile('.npy', `the file ends after ${bytes.length} bytes, inside the preamble`);
-  const length = wide ? new DataView(bytes.buffer, bytes.byteOffset + 8, 4).getUint32(0, true) : bytes[8] | (bytes[9] << 8);
+  const length = wide
+    ? new DataView(bytes.buffer, bytes.byteOffset + 8, 4).getUint32(0, true)
+    : bytes[8] | (bytes[9] << 8);
   if (start + length > bytes.length) {
-    throw badFile('.npy', `the header says it is ${length} bytes long but the file ends ${bytes.length - start} bytes after the preamble`);
+    throw badFile(
+      '.npy',
+      `the header says it is ${length} bytes long but the file ends ${bytes.length - start} bytes after the preamble`,
+    );
   }
   const raw = bytes.subarray(start, start + length);
   let text;
   if (major === 3) {
-    try { text = new TextDecoder('utf-8', { fatal: true }).decode(raw); } catch { throw badFile('.npy', 'the version 3.0 header is not UTF-8'); }
+    try {
+      text = new TextDecoder('utf-8', { fatal: true }).decode(raw);
+    } catch {
+      throw badFile('.npy', 'the version 3.0 header is not UTF-8');
+    }
   } else {
     text = latin1(raw);
   }
@@ -84,9 +111,13 @@ function splitHeader(bytes) {
   try {
     header = parsePythonLiteral(text);
   } catch (error) {
-    throw badFile('.npy', `the header is not a Python dict literal (${error.message}): ${JSON.stringify(text.slice(0, 80))}`);
+    throw badFile(
+      '.npy',
+      `the header is not a Python dict literal (${error.message}): ${JSON.stringify(text.slice(0, 80))}`,
+    );
   }
-  if (header === null || typeof header !== 'object' || Array.isArray(header)) throw badFile('.npy', 'the header is not a dict');
+  if (header === null || typeof header !== 'object' || Array.isArray(header))
+    throw badFile('.npy', 'the header is not a dict');
   for (const key of ['descr', 'fortran_order', 'shape']) {
     if (!Object.hasOwn(header, key)) throw badFile('.npy', `the header has no '${key}' key`);
   }
@@ -109,14 +140,21 @@ const show = (value) => JSON.stringify(value) ?? String(value);
  */
 export function parsePythonLiteral(text) {
   let at = 0;
-  const fail = (what) => { throw new Error(`${what} at character ${at}`); };
-  const space = () => { while (at < text.length && ' \t\n\r'.includes(text[at])) at++; };
+  const fail = (what) => {
+    throw new Error(`${what} at character ${at}`);
+  };
+  const space = () => {
+    while (at < text.length && ' \t\n\r'.includes(text[at])) at++;
+  };
 
   function sequence(close) {
     const items = [];
     for (;;) {
       space();
-      if (text[at] === close) { at++; return items; }
+      if (text[at] === close) {
+        at++;
+        return items;
+      }
       items.push(value());
       space();
       if (text[at] === ',') at++;
@@ -128,7 +166,10 @@ export function parsePythonLiteral(text) {
     const out = Object.create(null);
     for (;;) {
       space();
-      if (text[at] === '}') { at++; return out; }
+      if (text[at] === '}') {
+        at++;
+        return out;
+      }
       const key = value();
       if (typeof key !== 'string') fail('a dict key that is not a string');
       space();
@@ -158,10 +199,22 @@ export function parsePythonLiteral(text) {
   function value() {
     space();
     const c = text[at];
-    if (c === '{') { at++; return dict(); }
-    if (c === '(') { at++; return sequence(')'); }
-    if (c === '[') { at++; return sequence(']'); }
-    if (c === "'" || c === '"') { at++; return string(c); }
+    if (c === '{') {
+      at++;
+      return dict();
+    }
+    if (c === '(') {
+      at++;
+      return sequence(')');
+    }
+    if (c === '[') {
+      at++;
+      return sequence(']');
+    }
+    if (c === "'" || c === '"') {
+      at++;
+      return string(c);
+    }
     const word = /^(?:[-+]?\d+[lL]?|True|False|None)/.exec(text.slice(at, at + 40));
     if (!word) fail(at >= text.length ? 'the end of the text' : `unexpected ${JSON.stringify(c)}`);
     at += word[0].length;

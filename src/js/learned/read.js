@@ -16,11 +16,18 @@ export function readTable(input, options) {
   const bytes = asBytes(input);
   if (isNpy(bytes)) {
     if (o.name !== undefined) {
-      throw new PosencError('BAD_NAME', 'name picks a tensor of a .safetensors file; this is an .npy file, which holds one array', 'name', o.name);
+      throw new PosencError(
+        'BAD_NAME',
+        'name picks a tensor of a .safetensors file; this is an .npy file, which holds one array',
+        'name',
+        o.name,
+      );
     }
     return readNpy(bytes, { rows: o.rows, dim: o.dim });
   }
   if (isSafetensors(bytes)) return readSafetensors(bytes, o);
-  throw badFile('.npy or .safetensors',
-    'it starts neither with "\\x93NUMPY" (.npy) nor with an 8-byte header length followed by "{" (.safetensors)');
+  throw badFile(
+    '.npy or .safetensors',
+    'it starts neither with "\\x93NUMPY" (.npy) nor with an 8-byte header length followed by "{" (.safetensors)',
+  );
 }

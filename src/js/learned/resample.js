@@ -23,13 +23,15 @@ export function resampleMethods(runtime) {
     if (length % dim !== 0) refuse('BAD_SIZE', 'table', `(rows, dim) floats: a multiple of dim = ${dim}`, table);
     const rows = length / dim;
     if (o.rows !== undefined && o.rows !== rows) {
-      if (!Number.isInteger(o.rows) || o.rows < 0) refuse('BAD_LENGTH', 'rows', 'an integer ≥ 0 (the rows of table) or undefined', o.rows);
+      if (!Number.isInteger(o.rows) || o.rows < 0)
+        refuse('BAD_LENGTH', 'rows', 'an integer ≥ 0 (the rows of table) or undefined', o.rows);
       refuse('BAD_SIZE', 'table', `rows·dim = ${o.rows}·${dim} = ${o.rows * dim} floats`, table);
     }
     if (rows === 0 && newRows > 0) {
       throw new PosencError('TABLE_TOO_SHORT', `table has no rows to resample into ${newRows}`, 'table', table);
     }
-    if (o.out !== undefined && o.out === table) refuse('BAD_BUFFER', 'out', 'a buffer other than table (rows are read after others are written)', o.out);
+    if (o.out !== undefined && o.out === table)
+      refuse('BAD_BUFFER', 'out', 'a buffer other than table (rows are read after others are written)', o.out);
     const count = newRows * dim;
     const out = checkOut(o.out, count, `newRows·dim = ${newRows}·${dim} = ${count} floats`);
     if (count === 0) return out;
@@ -41,8 +43,16 @@ export function resampleMethods(runtime) {
       if (!inWasm) checkAttached(table, length, 'table');
       if (outAt) checkAttached(out, count, 'out');
       if (!inWasm) runtime.floats(tableAt, length).set(table);
-      runtime.check(wasm.pe_wasm_resample_table(inWasm ? runtime.pointerOf(table, 'table') : tableAt, rows, dim,
-        outAt || runtime.pointerOf(out, 'out'), newRows, count));
+      runtime.check(
+        wasm.pe_wasm_resample_table(
+          inWasm ? runtime.pointerOf(table, 'table') : tableAt,
+          rows,
+          dim,
+          outAt || runtime.pointerOf(out, 'out'),
+          newRows,
+          count,
+        ),
+      );
       if (outAt) out.set(runtime.floats(outAt, count));
     } finally {
       runtime.free(tableAt);

@@ -7,8 +7,10 @@ export const shapeText = (shape) => `(${shape.join(', ')}${shape.length === 1 ? 
 
 /** Expected rows / dim from the options: undefined, or integers ≥ 0 / ≥ 1. */
 export function checkExpected(o) {
-  if (o.rows !== undefined && !(Number.isInteger(o.rows) && o.rows >= 0)) refuse('BAD_LENGTH', 'rows', 'an integer ≥ 0 (the expected number of rows) or undefined', o.rows);
-  if (o.dim !== undefined && !(Number.isInteger(o.dim) && o.dim >= 1)) refuse('BAD_DIM', 'dim', 'an integer ≥ 1 (the expected row size) or undefined', o.dim);
+  if (o.rows !== undefined && !(Number.isInteger(o.rows) && o.rows >= 0))
+    refuse('BAD_LENGTH', 'rows', 'an integer ≥ 0 (the expected number of rows) or undefined', o.rows);
+  if (o.dim !== undefined && !(Number.isInteger(o.dim) && o.dim >= 1))
+    refuse('BAD_DIM', 'dim', 'an integer ≥ 1 (the expected row size) or undefined', o.dim);
   return { rows: o.rows, dim: o.dim };
 }
 
@@ -17,17 +19,24 @@ export function tableShape(shape, expected, what) {
   const axes = shape.slice();
   while (axes.length > 2 && axes[0] === 1) axes.shift();
   if (axes.length !== 2) {
-    throw new PosencError('BAD_SHAPE',
+    throw new PosencError(
+      'BAD_SHAPE',
       `${what} has shape ${shapeText(shape)}; a position table must be 2-D (rows, dim), after dropping leading axes of size 1`,
-      'shape', shape);
+      'shape',
+      shape,
+    );
   }
   const [rows, dim] = axes;
   const wrong = [];
   if (expected.rows !== undefined && rows !== expected.rows) wrong.push(`${expected.rows} rows`);
   if (expected.dim !== undefined && dim !== expected.dim) wrong.push(`dim ${expected.dim}`);
   if (wrong.length) {
-    throw new PosencError('BAD_SHAPE',
-      `${what} has shape ${shapeText(shape)}, so ${rows} rows of dim ${dim}; expected ${wrong.join(' and ')}`, 'shape', shape);
+    throw new PosencError(
+      'BAD_SHAPE',
+      `${what} has shape ${shapeText(shape)}, so ${rows} rows of dim ${dim}; expected ${wrong.join(' and ')}`,
+      'shape',
+      shape,
+    );
   }
   return { rows, dim };
 }

@@ -28,7 +28,10 @@ export function halfToFloatBits(h) {
   if (exponent !== 0) return (sign | ((exponent + 112) << 23) | (mantissa << 13)) >>> 0;
   if (mantissa === 0) return sign >>> 0;
   let shift = 0; // subnormal half: normalise, 1.f * 2^(-14 - shift)
-  while ((mantissa & 0x400) === 0) { mantissa <<= 1; shift++; }
+  while ((mantissa & 0x400) === 0) {
+    mantissa <<= 1;
+    shift++;
+  }
   return (sign | ((113 - shift) << 23) | ((mantissa & 0x3ff) << 13)) >>> 0;
 }
 

@@ -83,7 +83,11 @@ export function precisionMethods(runtime) {
   const { wasm, check, plan } = runtime;
 
   function recipeTable(options) {
-    const o = checkOptions(options, ['recipe', 'length', 'dim', 'base', 'offset', 'layout', 'preset', 'frequencies'], 'recipeTable');
+    const o = checkOptions(
+      options,
+      ['recipe', 'length', 'dim', 'base', 'offset', 'layout', 'preset', 'frequencies'],
+      'recipeTable',
+    );
     if (typeof o.recipe !== 'string' || !Object.hasOwn(RECIPES, o.recipe)) {
       refuse('BAD_RECIPE', 'recipe', "'float32-angle', 'float16' or 'bfloat16'", o.recipe);
     }

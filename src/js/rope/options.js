@@ -1,8 +1,17 @@
 // RoPE's options checked (before anything is written) and packed as the core
 // wants them: a pe_rotary as 19 doubles (the RoPE exports in src/wasm say which is which).
 import { PosencError, refuse } from '../runtime/errors.js';
-import { checkOptions, checkBase, checkHeads, checkLayout, checkFlag, checkSpan, checkPositions, LAYOUTS, MAX_DIM }
-  from '../runtime/validate.js';
+import {
+  checkOptions,
+  checkBase,
+  checkHeads,
+  checkLayout,
+  checkFlag,
+  checkSpan,
+  checkPositions,
+  LAYOUTS,
+  MAX_DIM,
+} from '../runtime/validate.js';
 import { checkScaling } from './scaling.js';
 
 export const SPEC_LENGTH = 19;
@@ -21,12 +30,28 @@ function checkHeadDim(headDim) {
 function checkRotaryDim(rotaryDim, headDim) {
   if (rotaryDim === undefined) {
     if (headDim % 2 !== 0) {
-      refuse('BAD_ROTARY_DIM', 'rotaryDim', `given when headDim is odd (${headDim}): an even number of rotated elements ≤ headDim`, rotaryDim);
+      refuse(
+        'BAD_ROTARY_DIM',
+        'rotaryDim',
+        `given when headDim is odd (${headDim}): an even number of rotated elements ≤ headDim`,
+        rotaryDim,
+      );
     }
     return headDim;
   }
-  if (typeof rotaryDim !== 'number' || !Number.isInteger(rotaryDim) || rotaryDim < 2 || rotaryDim % 2 !== 0 || rotaryDim > headDim) {
-    refuse('BAD_ROTARY_DIM', 'rotaryDim', `an even integer from 2 to headDim = ${headDim} (rotations act on pairs)`, rotaryDim);
+  if (
+    typeof rotaryDim !== 'number' ||
+    !Number.isInteger(rotaryDim) ||
+    rotaryDim < 2 ||
+    rotaryDim % 2 !== 0 ||
+    rotaryDim > headDim
+  ) {
+    refuse(
+      'BAD_ROTARY_DIM',
+      'rotaryDim',
+      `an even integer from 2 to headDim = ${headDim} (rotations act on pairs)`,
+      rotaryDim,
+    );
   }
   return rotaryDim;
 }
@@ -34,7 +59,14 @@ function checkRotaryDim(rotaryDim, headDim) {
 function pick(table, value, argument, code, fallback) {
   if (value === undefined) return fallback;
   if (typeof value !== 'string' || !Object.hasOwn(table, value)) {
-    refuse(code, argument, Object.keys(table).map((k) => `'${k}'`).join(' or '), value);
+    refuse(
+      code,
+      argument,
+      Object.keys(table)
+        .map((k) => `'${k}'`)
+        .join(' or '),
+      value,
+    );
   }
   return table[value];
 }
@@ -47,16 +79,31 @@ export function checkRotary(o) {
   let base = checkBase(o.base);
   if (scaling.theta !== undefined) {
     if (o.base !== undefined && o.base !== scaling.theta) {
-      throw new PosencError('BAD_SCALING',
-        `scaling.rope_theta (${scaling.theta}) and base (${o.base}) disagree; give one of them`, 'scaling.rope_theta', scaling.theta);
+      throw new PosencError(
+        'BAD_SCALING',
+        `scaling.rope_theta (${scaling.theta}) and base (${o.base}) disagree; give one of them`,
+        'scaling.rope_theta',
+        scaling.theta,
+      );
     }
     base = scaling.theta;
   }
   return { headDim, rotaryDim, base, scaling };
 }
 
-export const ROPE_OPTIONS = ['length', 'heads', 'headDim', 'offset', 'positions', 'base', 'layout', 'rotaryDim',
-  'scaling', 'inverse', 'order'];
+export const ROPE_OPTIONS = [
+  'length',
+  'heads',
+  'headDim',
+  'offset',
+  'positions',
+  'base',
+  'layout',
+  'rotaryDim',
+  'scaling',
+  'inverse',
+  'order',
+];
 
 /** Everything rope() needs except x: numbers, and the spec to pass to the core. */
 export function checkRopeOptions(options) {
@@ -72,9 +119,27 @@ export function checkRopeOptions(options) {
 /** The pe_rotary doubles, in the order the RoPE exports read them. */
 export function ropeSpec({ headDim, rotaryDim, heads, base, layout, order, inverse, scaling }, sequenceLength) {
   const s = scaling;
-  return Float64Array.of(headDim, rotaryDim, heads, base, layout, order, inverse ? 1 : 0, s.type, s.factor,
-    s.original, s.betaFast, s.betaSlow, s.attentionFactor, s.mscale, s.mscaleAllDim, s.noTruncate, s.low, s.high,
-    sequenceLength);
+  return Float64Array.of(
+    headDim,
+    rotaryDim,
+    heads,
+    base,
+    layout,
+    order,
+    inverse ? 1 : 0,
+    s.type,
+    s.factor,
+    s.original,
+    s.betaFast,
+    s.betaSlow,
+    s.attentionFactor,
+    s.mscale,
+    s.mscaleAllDim,
+    s.noTruncate,
+    s.low,
+    s.high,
+    sequenceLength,
+  );
 }
 
 /** The length for ropeFrequencies (dynamic NTK's L): an integer 0 ... 2^31, 0 when left out. */
@@ -94,7 +159,12 @@ export function checkRows(o) {
   }
   const length = checkPositions(o.positions);
   if (o.offset !== undefined && o.offset !== 0) {
-    refuse('BAD_OFFSET', 'offset', 'left out (or 0) when positions is given: each row sits at its listed position', o.offset);
+    refuse(
+      'BAD_OFFSET',
+      'offset',
+      'left out (or 0) when positions is given: each row sits at its listed position',
+      o.offset,
+    );
   }
   if (o.length !== undefined && o.length !== length) {
     refuse('BAD_LENGTH', 'length', `positions.length = ${length} (one position per row), or left out`, o.length);

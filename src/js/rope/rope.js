@@ -83,8 +83,18 @@ export function ropeMethods(runtime) {
       for (let b0 = 0; b0 < items; b0 += group) {
         const g = Math.min(group, items - b0);
         runtime.stageSlab(x, slabAt, length, rowFloats, b0, g, r0, n);
-        check(wasm.pe_wasm_rope(spec, slabAt, g * n * rowFloats, n, positions ? 0 : start, positions ? staging.at : 0,
-          scratch.at, scratch.bytes));
+        check(
+          wasm.pe_wasm_rope(
+            spec,
+            slabAt,
+            g * n * rowFloats,
+            n,
+            positions ? 0 : start,
+            positions ? staging.at : 0,
+            scratch.at,
+            scratch.bytes,
+          ),
+        );
         runtime.unstageSlab(x, slabAt, length, rowFloats, b0, g, r0, n);
       }
     });

@@ -11,15 +11,19 @@ export function newArray(Type, count, argument) {
   try {
     return new Type(count);
   } catch {
-    throw new PosencError('TOO_LARGE',
+    throw new PosencError(
+      'TOO_LARGE',
       `the result needs ${count} elements, more than a JS ${Type.name} can hold; pass out = alloc(...) or ask for fewer`,
-      argument, count);
+      argument,
+      count,
+    );
   }
 }
 
 /** A refusal unless value is a Float32Array or a WasmBuffer. */
 export function checkFloats(value, argument) {
-  if (!(value instanceof Float32Array) && !(value instanceof WasmBuffer)) refuse('BAD_BUFFER', argument, FLOATS_ALLOWED, value);
+  if (!(value instanceof Float32Array) && !(value instanceof WasmBuffer))
+    refuse('BAD_BUFFER', argument, FLOATS_ALLOWED, value);
   return value;
 }
 
@@ -34,8 +38,13 @@ export function checkOut(out, count, shape) {
 /** After an allocation: a JS view of wasm memory made before it is now detached (length 0). */
 export function checkAttached(array, count, argument) {
   if (array.length !== count) {
-    throw new PosencError('BAD_BUFFER', `${argument} is a detached view: wasm memory grew, which detaches views such as ` +
-      'WasmBuffer.array; pass the WasmBuffer itself', argument, array);
+    throw new PosencError(
+      'BAD_BUFFER',
+      `${argument} is a detached view: wasm memory grew, which detaches views such as ` +
+        'WasmBuffer.array; pass the WasmBuffer itself',
+      argument,
+      array,
+    );
   }
 }
 
@@ -69,9 +78,12 @@ export function tableRowsOf(table, dim, offset, length) {
   if (table.length % dim !== 0) refuse('BAD_SIZE', 'table', `(rows, dim) floats: a multiple of dim = ${dim}`, table);
   const rows = table.length / dim;
   if (offset + length > rows) {
-    throw new PosencError('TABLE_TOO_SHORT',
+    throw new PosencError(
+      'TABLE_TOO_SHORT',
       `table must have at least offset + length = ${offset} + ${length} = ${offset + length} rows of dim ${dim}; got ${rows} rows (${describe(table)})`,
-      'table', table);
+      'table',
+      table,
+    );
   }
   return rows;
 }

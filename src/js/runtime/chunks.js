@@ -15,9 +15,10 @@ export const BLOCK = 64;
 export function forEachChunk(first, length, maxRows, visit) {
   const end = first + length;
   for (let start = first; start < end;) {
-    let next = maxRows >= BLOCK
-      ? Math.floor((start + maxRows) / BLOCK) * BLOCK
-      : Math.min(start + maxRows, (Math.floor(start / BLOCK) + 1) * BLOCK);
+    let next =
+      maxRows >= BLOCK
+        ? Math.floor((start + maxRows) / BLOCK) * BLOCK
+        : Math.min(start + maxRows, (Math.floor(start / BLOCK) + 1) * BLOCK);
     if (next > end) next = end;
     visit(start, next - start);
     start = next;

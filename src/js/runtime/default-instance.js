@@ -13,8 +13,14 @@ let pending = null;
 export function init(options) {
   if (!pending) {
     pending = instantiate(options).then(
-      (instance) => { current = instance; return { simd: instance.simd }; },
-      (error) => { pending = null; throw error; },
+      (instance) => {
+        current = instance;
+        return { simd: instance.simd };
+      },
+      (error) => {
+        pending = null;
+        throw error;
+      },
     );
   }
   return pending;
@@ -22,8 +28,12 @@ export function init(options) {
 
 function ready(call) {
   if (current) return current;
-  throw new PosencError('NOT_INITIALIZED',
-    `${call}() was called before the wasm was loaded; await init() first`, undefined, undefined);
+  throw new PosencError(
+    'NOT_INITIALIZED',
+    `${call}() was called before the wasm was loaded; await init() first`,
+    undefined,
+    undefined,
+  );
 }
 
 export const sinusoidal = (options) => ready('sinusoidal').sinusoidal(options);

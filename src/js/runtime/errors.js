@@ -20,7 +20,8 @@ export class PosencError extends Error {
 /** A short, unambiguous rendering of any value for an error message. */
 export function describe(value) {
   if (typeof value === 'number') return Object.is(value, -0) ? '-0' : String(value);
-  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? value.slice(0, 40) + '…' : value) + ' (a string)';
+  if (typeof value === 'string')
+    return JSON.stringify(value.length > 40 ? value.slice(0, 40) + '…' : value) + ' (a string)';
   if (typeof value === 'bigint') return `${value}n (a bigint)`;
   if (value === null || value === undefined) return String(value);
   if (typeof value === 'boolean') return String(value);
@@ -28,7 +29,8 @@ export function describe(value) {
   if (Array.isArray(value)) return `an Array of length ${value.length}`;
   if (typeof value === 'function') return 'a function';
   const name = value.constructor && value.constructor.name;
-  if (name && name !== 'Object') return typeof value.length === 'number' ? `a ${name} of length ${value.length}` : `a ${name}`;
+  if (name && name !== 'Object')
+    return typeof value.length === 'number' ? `a ${name} of length ${value.length}` : `a ${name}`;
   return 'an object';
 }
 
@@ -56,7 +58,10 @@ export function closest(name, allowed) {
   let bestDistance = Infinity;
   for (const candidate of allowed) {
     const d = candidate.toLowerCase() === name.toLowerCase() ? 0 : distance(name, candidate);
-    if (d < bestDistance) { best = candidate; bestDistance = d; }
+    if (d < bestDistance) {
+      best = candidate;
+      bestDistance = d;
+    }
   }
   return bestDistance <= Math.max(1, Math.min(2, Math.floor(name.length / 3))) ? best : undefined;
 }
@@ -67,7 +72,11 @@ export function checkOptionKeys(options, allowed, call) {
     if (allowed.includes(key)) continue;
     const guess = closest(key, allowed);
     const hint = guess ? ` (did you mean '${guess}'?)` : '';
-    throw new PosencError('UNKNOWN_OPTION',
-      `${call}() has no option '${key}'${hint}; its options are ${allowed.join(', ')}`, key, options[key]);
+    throw new PosencError(
+      'UNKNOWN_OPTION',
+      `${call}() has no option '${key}'${hint}; its options are ${allowed.join(', ')}`,
+      key,
+      options[key],
+    );
   }
 }

@@ -27,7 +27,8 @@ const FAMILIES = [sinusoidMethods, precisionMethods, grid2dMethods, ropeMethods,
  */
 export async function instantiate(options) {
   const o = checkOptions(options, ['simd', 'wasm'], 'instantiate');
-  if (o.simd !== undefined && typeof o.simd !== 'boolean') refuse('BAD_OPTIONS', 'simd', 'true, false or undefined', o.simd);
+  if (o.simd !== undefined && typeof o.simd !== 'boolean')
+    refuse('BAD_OPTIONS', 'simd', 'true, false or undefined', o.simd);
   const state = { exports: null, memory: null, release: (pointer) => state.exports.pe_free(pointer) };
   // Views are checked against memory.buffer where they are used, so growth needs no bookkeeping here.
   state.exports = await loadExports(o, () => {});
@@ -57,7 +58,8 @@ function createRuntime(state) {
 /** alloc(n): n floats in wasm memory, as a WasmBuffer of this instance. */
 function allocator(state, runtime) {
   return function alloc(n) {
-    if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) refuse('BAD_SIZE', 'n', 'a whole number of floats ≥ 0', n);
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < 0)
+      refuse('BAD_SIZE', 'n', 'a whole number of floats ≥ 0', n);
     const bytes = n * FLOAT;
     if (bytes > MAX_WASM_BYTES) {
       throw new PosencError('TOO_LARGE', `alloc(${n}) needs ${bytes} bytes; wasm32 memory holds at most 4 GiB`, 'n', n);

@@ -8,6 +8,7 @@ const simdUrl = () => new URL('../../../build/wasm/posenc-simd.wasm', import.met
 const scalarUrl = () => new URL('../../../build/wasm/posenc.wasm', import.meta.url);
 
 // (func (result v128) i32.const 0 i32x4.splat): validates only where wasm SIMD exists.
+// prettier-ignore
 const SIMD_PROBE = new Uint8Array([
   0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, // magic, version 1
   0x01, 0x05, 0x01, 0x60, 0x00, 0x01, 0x7b, // type section: () -> v128
@@ -18,7 +19,11 @@ const SIMD_PROBE = new Uint8Array([
 let simdSupported;
 export function hasSimd() {
   if (simdSupported === undefined) {
-    try { simdSupported = WebAssembly.validate(SIMD_PROBE); } catch { simdSupported = false; }
+    try {
+      simdSupported = WebAssembly.validate(SIMD_PROBE);
+    } catch {
+      simdSupported = false;
+    }
   }
   return simdSupported;
 }
@@ -81,14 +86,17 @@ async function compileFrom(source) {
     if (url !== undefined && url.protocol === 'file:') return WebAssembly.compile(await readLocal(url));
     return compileResponse(await fetch(url ?? source));
   }
-  throw loadFailed(`wasm must be bytes (ArrayBuffer or typed array), a WebAssembly.Module, a Response, a URL or a path; got ${describe(source)}`);
+  throw loadFailed(
+    `wasm must be bytes (ArrayBuffer or typed array), a WebAssembly.Module, a Response, a URL or a path; got ${describe(source)}`,
+  );
 }
 
 /** The compiled module for the options: the caller's wasm, or our SIMD or scalar build. */
 async function compile(options) {
   if (options.wasm !== undefined) return compileFrom(options.wasm);
   const wantSimd = options.simd ?? hasSimd();
-  if (wantSimd && !hasSimd()) throw loadFailed('simd: true was asked for, but this WebAssembly engine has no SIMD support');
+  if (wantSimd && !hasSimd())
+    throw loadFailed('simd: true was asked for, but this WebAssembly engine has no SIMD support');
   const url = wantSimd ? simdUrl() : scalarUrl();
   let module = compiled.get(url.href);
   if (!module) {
@@ -99,12 +107,33 @@ async function compile(options) {
   return module;
 }
 
-const REQUIRED = ['memory', '_initialize', 'pe_malloc', 'pe_free', 'pe_wasm_scratch_size', 'pe_wasm_plan_init',
-  'pe_wasm_plan_table', 'pe_wasm_plan_table_at', 'pe_wasm_plan_add', 'pe_wasm_add_table', 'pe_wasm_status_str', 'pe_wasm_status_name', 'pe_wasm_simd',
-  'pe_wasm_alibi_slopes', 'pe_wasm_alibi_bias', 'pe_wasm_resample_table',
-  'pe_wasm_plan_table_dtype', 'pe_wasm_plan_table_at_dtype', 'pe_wasm_narrow_f64', 'pe_wasm_plan_recipe_table',
-  'pe_wasm_table_2d_scratch_size', 'pe_wasm_table_2d',
-  'pe_wasm_rope_scratch_size', 'pe_wasm_rope_frequencies', 'pe_wasm_rope'];
+const REQUIRED = [
+  'memory',
+  '_initialize',
+  'pe_malloc',
+  'pe_free',
+  'pe_wasm_scratch_size',
+  'pe_wasm_plan_init',
+  'pe_wasm_plan_table',
+  'pe_wasm_plan_table_at',
+  'pe_wasm_plan_add',
+  'pe_wasm_add_table',
+  'pe_wasm_status_str',
+  'pe_wasm_status_name',
+  'pe_wasm_simd',
+  'pe_wasm_alibi_slopes',
+  'pe_wasm_alibi_bias',
+  'pe_wasm_resample_table',
+  'pe_wasm_plan_table_dtype',
+  'pe_wasm_plan_table_at_dtype',
+  'pe_wasm_narrow_f64',
+  'pe_wasm_plan_recipe_table',
+  'pe_wasm_table_2d_scratch_size',
+  'pe_wasm_table_2d',
+  'pe_wasm_rope_scratch_size',
+  'pe_wasm_rope_frequencies',
+  'pe_wasm_rope',
+];
 
 /**
  * Instantiates a posenc module and runs its C start-up once.
@@ -120,7 +149,10 @@ export async function loadExports(options, onMemoryGrowth) {
     instance = await WebAssembly.instantiate(module, imports);
   } catch (error) {
     if (error instanceof PosencError) throw error;
-    throw loadFailed(`could not load the posenc wasm: ${error && error.message ? error.message : String(error)}`, error);
+    throw loadFailed(
+      `could not load the posenc wasm: ${error && error.message ? error.message : String(error)}`,
+      error,
+    );
   }
   const exports = instance.exports;
   const missing = REQUIRED.filter((name) => !(name in exports));

@@ -14,7 +14,8 @@ export function planCache(calls, memory) {
   const planFor = { valid: false, dim: 0, base: 0, layout: 0, frequencies: 0, at: 0 };
   return (dim, base, layout, frequencies) => {
     const p = planFor;
-    if (p.valid && p.dim === dim && p.base === base && p.layout === layout && p.frequencies === frequencies) return p.at;
+    if (p.valid && p.dim === dim && p.base === base && p.layout === layout && p.frequencies === frequencies)
+      return p.at;
     const region = ensurePlan(wasm.pe_wasm_scratch_size(dim) >>> 0);
     p.valid = false; // until the core has built it: a refused init leaves no plan
     check(wasm.pe_wasm_plan_init(dim, base, layout, frequencies, region.at, region.bytes));

@@ -29,12 +29,27 @@ export type Layout =
  * does not know (a wasm newer than the package).
  */
 export type RuntimeErrorCode =
-  | 'NOT_INITIALIZED' | 'LOAD_FAILED' | 'BAD_OPTIONS' | 'UNKNOWN_OPTION'
-  | 'BAD_BUFFER' | 'BAD_SIZE' | 'BUFFER_FREED' | 'TOO_LARGE' | 'CORE_STATUS'
-  | 'BAD_DIM' | 'BAD_LENGTH' | 'BAD_OFFSET' | 'BAD_POSITION' | 'BAD_BASE' | 'BAD_LAYOUT' | 'BAD_SCALE' | 'BAD_HEADS';
+  | 'NOT_INITIALIZED'
+  | 'LOAD_FAILED'
+  | 'BAD_OPTIONS'
+  | 'UNKNOWN_OPTION'
+  | 'BAD_BUFFER'
+  | 'BAD_SIZE'
+  | 'BUFFER_FREED'
+  | 'TOO_LARGE'
+  | 'CORE_STATUS'
+  | 'BAD_DIM'
+  | 'BAD_LENGTH'
+  | 'BAD_OFFSET'
+  | 'BAD_POSITION'
+  | 'BAD_BASE'
+  | 'BAD_LAYOUT'
+  | 'BAD_SCALE'
+  | 'BAD_HEADS';
 
 /** Every code of PosencError; each means one thing. */
-export type PosencErrorCode = RuntimeErrorCode | SinusoidErrorCode | PrecisionErrorCode | RopeErrorCode | LearnedErrorCode;
+export type PosencErrorCode =
+  RuntimeErrorCode | SinusoidErrorCode | PrecisionErrorCode | RopeErrorCode | LearnedErrorCode;
 
 /** Every refusal of posenc. The message names the argument, its value and what is allowed. */
 export class PosencError extends Error {
@@ -77,8 +92,16 @@ export type Floats = Float32Array | WasmBuffer;
  * are refused with BAD_BUFFER.
  */
 export type PositionList =
-  | readonly number[] | Uint32Array | Int32Array | Uint16Array | Int16Array | Uint8Array | Int8Array
-  | Uint8ClampedArray | Float64Array | Float32Array;
+  | readonly number[]
+  | Uint32Array
+  | Int32Array
+  | Uint16Array
+  | Int16Array
+  | Uint8Array
+  | Int8Array
+  | Uint8ClampedArray
+  | Float64Array
+  | Float32Array;
 
 export interface InitOptions {
   /** false forces the scalar build; true requires SIMD (LOAD_FAILED without it); default: SIMD when the engine has it. */

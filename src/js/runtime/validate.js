@@ -18,7 +18,12 @@ export const LAYOUTS = Object.freeze({ interleaved: 0, split: 1, half: 1 });
 export function checkOptions(options, allowed, call) {
   if (options === undefined) return {};
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
-    throw new PosencError('BAD_OPTIONS', `${call}() options must be an object; got ${describe(options)}`, 'options', options);
+    throw new PosencError(
+      'BAD_OPTIONS',
+      `${call}() options must be an object; got ${describe(options)}`,
+      'options',
+      options,
+    );
   }
   checkOptionKeys(options, allowed, call);
   return options;
@@ -27,7 +32,8 @@ export function checkOptions(options, allowed, call) {
 export function checkDim(dim, even = true) {
   const range = `from ${even ? 2 : 1} to ${MAX_DIM}`;
   if (dim === undefined) refuse('BAD_DIM', 'dim', `given: the embedding size, an even integer ${range}`, dim);
-  if (typeof dim !== 'number' || !Number.isInteger(dim)) refuse('BAD_DIM', 'dim', `an ${even ? 'even ' : ''}integer ${range}`, dim);
+  if (typeof dim !== 'number' || !Number.isInteger(dim))
+    refuse('BAD_DIM', 'dim', `an ${even ? 'even ' : ''}integer ${range}`, dim);
   if (dim < (even ? 2 : 1) || dim > MAX_DIM) refuse('BAD_DIM', 'dim', `an ${even ? 'even ' : ''}integer ${range}`, dim);
   if (even && dim % 2 !== 0) refuse('BAD_DIM', 'dim', 'an even number (sines and cosines come in pairs)', dim);
   return dim;
@@ -49,16 +55,20 @@ export function checkSpan(length, offset) {
   length = checkCount('BAD_LENGTH', 'length', length);
   offset = checkCount('BAD_OFFSET', 'offset', offset, 0);
   if (offset + length > MAX_POSITION) {
-    throw new PosencError('BAD_OFFSET',
+    throw new PosencError(
+      'BAD_OFFSET',
       `offset + length must be at most ${MAX_POSITION} (positions stay below 2^31); got offset ${offset} + length ${length} = ${offset + length}`,
-      'offset', offset);
+      'offset',
+      offset,
+    );
   }
   return [length, offset];
 }
 
 export function checkBase(base) {
   if (base === undefined) return 10000;
-  if (typeof base !== 'number' || !Number.isFinite(base) || !(base > 1)) refuse('BAD_BASE', 'base', 'a finite number above 1 (10000 in the paper)', base);
+  if (typeof base !== 'number' || !Number.isFinite(base) || !(base > 1))
+    refuse('BAD_BASE', 'base', 'a finite number above 1 (10000 in the paper)', base);
   return base;
 }
 
@@ -81,7 +91,8 @@ export function checkHeads(heads) {
 
 /** A boolean option: true, false or left out (false). */
 export function checkFlag(value, argument) {
-  if (value !== undefined && typeof value !== 'boolean') refuse('BAD_OPTIONS', argument, 'true, false or undefined', value);
+  if (value !== undefined && typeof value !== 'boolean')
+    refuse('BAD_OPTIONS', argument, 'true, false or undefined', value);
   return value === true;
 }
 
@@ -96,9 +107,15 @@ export function checkScale(scale) {
 
 /** Every position an integer in [0, 2^31); returns the count. */
 export function checkPositions(positions) {
-  if (positions instanceof Uint32Array || positions instanceof Int32Array || positions instanceof Uint16Array ||
-      positions instanceof Uint8Array || positions instanceof Int16Array || positions instanceof Int8Array ||
-      positions instanceof Uint8ClampedArray) {
+  if (
+    positions instanceof Uint32Array ||
+    positions instanceof Int32Array ||
+    positions instanceof Uint16Array ||
+    positions instanceof Uint8Array ||
+    positions instanceof Int16Array ||
+    positions instanceof Int8Array ||
+    positions instanceof Uint8ClampedArray
+  ) {
     for (let i = 0; i < positions.length; i++) {
       const p = positions[i];
       if (p < 0 || p >= MAX_POSITION) badPosition(i, p);
@@ -116,7 +133,10 @@ export function checkPositions(positions) {
 }
 
 function badPosition(index, value) {
-  throw new PosencError('BAD_POSITION',
-    `positions[${index}] must be an integer from 0 to ${MAX_POSITION - 1}; got ${describe(value)}`, `positions[${index}]`, value);
+  throw new PosencError(
+    'BAD_POSITION',
+    `positions[${index}] must be an integer from 0 to ${MAX_POSITION - 1}; got ${describe(value)}`,
+    `positions[${index}]`,
+    value,
+  );
 }
-

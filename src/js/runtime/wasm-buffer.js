@@ -18,10 +18,14 @@ export class WasmBuffer {
   }
 
   /** Number of floats. Stays readable after free(). */
-  get length() { return this.#length; }
+  get length() {
+    return this.#length;
+  }
 
   /** True once free() or dispose ran. */
-  get freed() { return this.#pointer === 0; }
+  get freed() {
+    return this.#pointer === 0;
+  }
 
   /** A fresh Float32Array view; valid until the next posenc call (memory may grow). */
   get array() {
@@ -37,7 +41,9 @@ export class WasmBuffer {
     this.#owner.release(pointer);
   }
 
-  [Symbol.dispose]() { this.free(); }
+  [Symbol.dispose]() {
+    this.free();
+  }
 
   #check(argument) {
     if (this.#pointer === 0) {
@@ -50,8 +56,12 @@ export class WasmBuffer {
       /** The byte address of buf inside owner's memory, after the ownership and freed checks. */
       pointer(buffer, owner, argument) {
         if (buffer.#owner !== owner) {
-          throw new PosencError('BAD_BUFFER',
-            `${argument} is a WasmBuffer from another posenc instance; use one allocated by this instance's alloc()`, argument, buffer);
+          throw new PosencError(
+            'BAD_BUFFER',
+            `${argument} is a WasmBuffer from another posenc instance; use one allocated by this instance's alloc()`,
+            argument,
+            buffer,
+          );
         }
         buffer.#check(argument);
         return buffer.#pointer;
@@ -64,4 +74,3 @@ export class WasmBuffer {
 export function pointerOf(buffer, owner, argument) {
   return internals.pointer(buffer, owner, argument);
 }
-

@@ -29,7 +29,12 @@ export function wasmCalls(state) {
     malloc(bytes, what) {
       const pointer = bytes > MAX_WASM_BYTES ? 0 : wasm.pe_malloc(Math.max(16, bytes)) >>> 0;
       if (pointer === 0) {
-        throw new PosencError('TOO_LARGE', `${what} needs ${bytes} bytes and wasm memory (at most 4 GiB) cannot hold them`, what, bytes);
+        throw new PosencError(
+          'TOO_LARGE',
+          `${what} needs ${bytes} bytes and wasm memory (at most 4 GiB) cannot hold them`,
+          what,
+          bytes,
+        );
       }
       return pointer;
     },

@@ -27,11 +27,24 @@ export function resolveConvention(o) {
   let { layout, frequencies } = o;
   if (o.preset !== undefined) {
     if (typeof o.preset !== 'string' || !Object.hasOwn(PRESETS, o.preset)) {
-      refuse('BAD_PRESET', 'preset', `one of ${Object.keys(PRESETS).map((p) => `'${p}'`).join(', ')}`, o.preset);
+      refuse(
+        'BAD_PRESET',
+        'preset',
+        `one of ${Object.keys(PRESETS)
+          .map((p) => `'${p}'`)
+          .join(', ')}`,
+        o.preset,
+      );
     }
     const preset = PRESETS[o.preset];
-    for (const [name, value] of [['layout', layout], ['frequencies', frequencies]]) {
-      const same = name === 'layout' && Object.hasOwn(LAYOUTS, value) ? LAYOUTS[value] === LAYOUTS[preset.layout] : value === preset[name];
+    for (const [name, value] of [
+      ['layout', layout],
+      ['frequencies', frequencies],
+    ]) {
+      const same =
+        name === 'layout' && Object.hasOwn(LAYOUTS, value)
+          ? LAYOUTS[value] === LAYOUTS[preset.layout]
+          : value === preset[name];
       if (value !== undefined && !same) {
         refuse('BAD_PRESET', name, `'${preset[name]}' with preset '${o.preset}' (or leave ${name} out)`, value);
       }

@@ -88,7 +88,10 @@ export interface SinusoidMethods {
    * The rows of the given positions: the same bits as the table rows of those
    * positions. positions may be a WasmBuffer holding integer values.
    */
-  sinusoidalAt<Out extends Floats>(positions: PositionList | WasmBuffer, options: TableAtOptions<Out> & { out: Out }): Out;
+  sinusoidalAt<Out extends Floats>(
+    positions: PositionList | WasmBuffer,
+    options: TableAtOptions<Out> & { out: Out },
+  ): Out;
   sinusoidalAt(positions: PositionList | WasmBuffer, options: TableAtOptions): Float32Array;
   sinusoidalAt(positions: PositionList | WasmBuffer, options: ReducedTableAtOptions): Uint16Array;
   /**
