@@ -3,6 +3,7 @@
 // tests/native/harness.c for the request format.
 import { serve } from './native-harness.js';
 import { checkScaling } from '../../src/js/rope/scaling.js';
+import { SCALING_FIELDS } from '../../src/js/rope/options.js';
 
 const bytes = (typed) => Buffer.from(typed.buffer, typed.byteOffset, typed.byteLength);
 const TYPES = ['none', 'linear', 'dynamic', 'yarn', 'llama3'];
@@ -25,22 +26,7 @@ function words(c) {
   ].join(',');
   const s = checkScaling(c.scaling, r);
   if (s.type === 0 && !c.sequenceLength) return [geometry, 'none'];
-  const scaling = [
-    TYPES[s.type],
-    s.factor,
-    s.original,
-    s.betaFast,
-    s.betaSlow,
-    s.attentionFactor,
-    s.mscale,
-    s.mscaleAllDim,
-    s.noTruncate,
-    s.low,
-    s.high,
-    c.sequenceLength ?? 0,
-  ]
-    .map(String)
-    .join(',');
+  const scaling = [TYPES[s.type], ...SCALING_FIELDS.map((k) => s[k]), c.sequenceLength ?? 0].map(String).join(',');
   return [geometry, scaling];
 }
 

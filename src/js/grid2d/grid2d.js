@@ -60,17 +60,12 @@ export function grid2dMethods(runtime) {
         'height',
         height,
       );
-    const scratch = runtime.malloc(scratchBytes, 'scratch');
-    let outAt = 0;
-    try {
-      outAt = outPointer ? 0 : runtime.malloc(count * FLOAT, 'the 2-D table in wasm');
+    const outBlock = outPointer ? null : [count * FLOAT, 'the 2-D table in wasm'];
+    runtime.withTemporary([[scratchBytes, 'scratch'], outBlock], (scratch, outAt) => {
       if (outAt) checkAttached(out, count, 'out');
       check(wasm.pe_wasm_table_2d(height, width, dim, base, cls, outAt || outPointer, count, scratch, scratchBytes));
       if (outAt) out.set(runtime.floats(outAt, count));
-    } finally {
-      runtime.free(scratch);
-      runtime.free(outAt);
-    }
+    });
     return out;
   }
 

@@ -36,28 +36,17 @@ export function resampleMethods(runtime) {
     const out = checkOut(o.out, count, `newRows·dim = ${newRows}·${dim} = ${count} floats`);
     if (count === 0) return out;
 
-    const tableAt = inWasm ? 0 : runtime.malloc(length * FLOAT, 'the table in wasm');
-    let outAt = 0;
-    try {
-      outAt = out instanceof WasmBuffer ? 0 : runtime.malloc(count * FLOAT, 'the resampled table in wasm');
+    const tableBlock = inWasm ? null : [length * FLOAT, 'the table in wasm'];
+    const outBlock = out instanceof WasmBuffer ? null : [count * FLOAT, 'the resampled table in wasm'];
+    runtime.withTemporary([tableBlock, outBlock], (tableAt, outAt) => {
       if (!inWasm) checkAttached(table, length, 'table');
       if (outAt) checkAttached(out, count, 'out');
       if (!inWasm) runtime.floats(tableAt, length).set(table);
-      runtime.check(
-        wasm.pe_wasm_resample_table(
-          inWasm ? runtime.pointerOf(table, 'table') : tableAt,
-          rows,
-          dim,
-          outAt || runtime.pointerOf(out, 'out'),
-          newRows,
-          count,
-        ),
-      );
+      const from = inWasm ? runtime.pointerOf(table, 'table') : tableAt;
+      const to = outAt || runtime.pointerOf(out, 'out');
+      runtime.check(wasm.pe_wasm_resample_table(from, rows, dim, to, newRows, count));
       if (outAt) out.set(runtime.floats(outAt, count));
-    } finally {
-      runtime.free(tableAt);
-      runtime.free(outAt);
-    }
+    });
     return out;
   }
 

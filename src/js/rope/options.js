@@ -116,30 +116,27 @@ export function checkRopeOptions(options) {
   return { ...rotary, heads, layout, order, inverse, o };
 }
 
+/**
+ * The scaling fields of checkScaling's result in the order the spec carries
+ * them (after the type); the native harness's requests use the same order.
+ */
+export const SCALING_FIELDS = Object.freeze([
+  'factor',
+  'original',
+  'betaFast',
+  'betaSlow',
+  'attentionFactor',
+  'mscale',
+  'mscaleAllDim',
+  'noTruncate',
+  'low',
+  'high',
+]);
+
 /** The pe_rotary doubles, in the order the RoPE exports read them. */
 export function ropeSpec({ headDim, rotaryDim, heads, base, layout, order, inverse, scaling }, sequenceLength) {
-  const s = scaling;
-  return Float64Array.of(
-    headDim,
-    rotaryDim,
-    heads,
-    base,
-    layout,
-    order,
-    inverse ? 1 : 0,
-    s.type,
-    s.factor,
-    s.original,
-    s.betaFast,
-    s.betaSlow,
-    s.attentionFactor,
-    s.mscale,
-    s.mscaleAllDim,
-    s.noTruncate,
-    s.low,
-    s.high,
-    sequenceLength,
-  );
+  const geometry = [headDim, rotaryDim, heads, base, layout, order, inverse ? 1 : 0];
+  return Float64Array.of(...geometry, scaling.type, ...SCALING_FIELDS.map((k) => scaling[k]), sequenceLength);
 }
 
 /** The length for ropeFrequencies (dynamic NTK's L): an integer 0 ... 2^31, 0 when left out. */

@@ -56,13 +56,11 @@ export function ropeMethods(runtime) {
     const scratch = ensureScratch(wasm.pe_wasm_rope_scratch_size(spec) >>> 0);
 
     if (xPointer !== 0) {
-      const posPointer = positions ? runtime.malloc(length * 4, 'positions') : 0;
-      try {
-        if (positions) runtime.words(posPointer, length).set(positions);
-        check(wasm.pe_wasm_rope(spec, xPointer, xLength, length, offset, posPointer, scratch.at, scratch.bytes));
-      } finally {
-        runtime.free(posPointer);
-      }
+      const positionsBlock = positions ? [length * 4, 'positions'] : null;
+      runtime.withTemporary([positionsBlock], (positionsAt) => {
+        if (positions) runtime.words(positionsAt, length).set(positions);
+        check(wasm.pe_wasm_rope(spec, xPointer, xLength, length, offset, positionsAt, scratch.at, scratch.bytes));
+      });
       return x;
     }
 

@@ -77,6 +77,20 @@ export function wasmMemory(state, calls) {
   return {
     reserve,
 
+    /**
+     * use(...pointers) with a temporary block of wasm memory for each [bytes, what]
+     * of `blocks` (pointer 0 for a null entry), freed afterwards, also on a throw.
+     */
+    withTemporary(blocks, use) {
+      const pointers = [];
+      try {
+        for (const block of blocks) pointers.push(block ? calls.malloc(block[0], block[1]) : 0);
+        return use(...pointers);
+      } finally {
+        for (const pointer of pointers) calls.free(pointer);
+      }
+    },
+
     /** The staging region, shared by every family, grown to at least `bytes`: { at, bytes }. */
     staging(bytes) {
       const region = ensureStaging(Math.max(STAGING_BYTES, align16(bytes)));
