@@ -32,7 +32,7 @@ export function formatFixed(v, digits) {
 }
 
 /** `position,d0,d1,...` */
-export function csvHeader(dim) {
+function csvHeader(dim) {
   let line = 'position';
   for (let j = 0; j < dim; j++) line += ',d' + j;
   return line + '\n';

@@ -138,7 +138,7 @@ const show = (value) => JSON.stringify(value) ?? String(value);
  * strings, integers (with Python 2's L suffix), True, False, None. Dicts
  * become null-prototype objects, tuples and lists arrays. Throws Error.
  */
-export function parsePythonLiteral(text) {
+function parsePythonLiteral(text) {
   let at = 0;
   const fail = (what) => {
     throw new Error(`${what} at character ${at}`);

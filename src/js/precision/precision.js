@@ -12,8 +12,6 @@ import { FLOAT, splitRegion } from '../runtime/memory.js';
 import { checkEncoding } from '../sinusoid/options.js';
 import { dtypeCode, bitsToFloat32 } from './bits.js';
 
-export { dtypeCode };
-
 const RECIPES = { 'float32-angle': 0, float16: 1, bfloat16: 2 };
 const HALF = 2;
 

@@ -91,7 +91,7 @@ export function checkRotary(o) {
   return { headDim, rotaryDim, base, scaling };
 }
 
-export const ROPE_OPTIONS = [
+const ROPE_OPTIONS = [
   'length',
   'heads',
   'headDim',

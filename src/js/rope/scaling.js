@@ -3,7 +3,7 @@
 // (posenc.h, pe_rope_scaling). Keys are named exactly as HF names them.
 import { PosencError, describe, closest } from '../runtime/errors.js';
 
-export const SCALING_TYPES = { none: 0, linear: 1, dynamic: 2, yarn: 3, llama3: 4 };
+const SCALING_TYPES = { none: 0, linear: 1, dynamic: 2, yarn: 3, llama3: 4 };
 
 // Keys each rope_type reads; `rope_type`, its legacy alias `type` and
 // `rope_theta` (the base, in HF v5's rope_parameters) are allowed everywhere.

@@ -17,7 +17,7 @@ const SIMD_PROBE = new Uint8Array([
 ]);
 
 let simdSupported;
-export function hasSimd() {
+function hasSimd() {
   if (simdSupported === undefined) {
     try {
       simdSupported = WebAssembly.validate(SIMD_PROBE);

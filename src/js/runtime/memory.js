@@ -8,7 +8,7 @@
 export const STAGING_BYTES = 256 * 1024;
 export const FLOAT = 4; // bytes per float32
 
-export const align16 = (bytes) => Math.ceil(bytes / 16) * 16;
+const align16 = (bytes) => Math.ceil(bytes / 16) * 16;
 
 /**
  * Rows per chunk and batch items per group so that group·rows·rowFloats +

@@ -5,7 +5,7 @@ import { PosencError, refuse, describe, checkOptionKeys } from './errors.js';
 
 export const MAX_DIM = 65536; // PE_MAX_DIM
 export const MAX_POSITION = 2 ** 31; // PE_MAX_POSITION: positions are below it; offset + length may equal it
-export const MAX_HEADS = 65536; // PE_MAX_HEADS
+const MAX_HEADS = 65536; // PE_MAX_HEADS
 
 /**
  * Which element a sine (or a rotation's first coordinate) pairs with, pe_layout

@@ -5,7 +5,7 @@
 import { refuse } from '../runtime/errors.js';
 import { LAYOUTS } from '../runtime/validate.js';
 
-export const FREQUENCIES = { paper: 0, tensor2tensor: 1 };
+const FREQUENCIES = { paper: 0, tensor2tensor: 1 };
 
 export const PRESETS = {
   // Vaswani et al.; the PyTorch tutorials: sin and cos of each pair side by side.

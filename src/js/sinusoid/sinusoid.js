@@ -10,7 +10,8 @@ import { newArray, checkJsFloats, batchOf } from '../runtime/buffers.js';
 import { forEachChunk, BLOCK } from '../runtime/chunks.js';
 import { STAGING_BYTES, FLOAT, chunkShape, splitRegion } from '../runtime/memory.js';
 import { checkEncoding } from './options.js';
-import { dtypeCode, reducedTables } from '../precision/precision.js';
+import { reducedTables } from '../precision/precision.js';
+import { dtypeCode } from '../precision/bits.js';
 
 const TABLE_OPTIONS = ['length', 'dim', 'base', 'offset', 'layout', 'out', 'preset', 'frequencies', 'dtype'];
 const AT_OPTIONS = ['dim', 'base', 'layout', 'out', 'preset', 'frequencies', 'dtype'];
