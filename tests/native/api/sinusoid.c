@@ -108,6 +108,9 @@ void test_status_name(void) {
         "PE_ERR_DTYPE",
         "PE_ERR_RECIPE",
         "PE_ERR_DIM_2D",
+        "PE_ERR_HEAD_RANGE",
+        "PE_ERR_OFFSET",
+        "PE_ERR_FREQUENCY_VALUE",
     };
     const int count = (int)(sizeof names / sizeof *names);
     for (int s = 0; s < count; s++) {
