@@ -51,7 +51,7 @@ pe_status pe_alibi_bias(const pe_alibi *alibi, uint32_t first_head, uint32_t hea
     if (!alibi) return PE_ERR_NULL;
     const uint32_t heads = alibi->heads, queries = alibi->query_length, keys = alibi->key_length;
     if (heads == 0 || heads > PE_MAX_HEADS) return PE_ERR_HEADS;
-    if ((uint64_t)first_head + head_count > heads) return PE_ERR_HEAD_RANGE;
+    if ((uint64_t)first_head + head_count > heads) return PE_ERR_HEADS;
     if (keys > PE_MAX_POSITION || (uint64_t)alibi->query_offset + queries > PE_MAX_POSITION) {
         return PE_ERR_POSITION;
     }

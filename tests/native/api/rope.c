@@ -284,7 +284,7 @@ void test_rope_refusals(void) {
     REFUSED(&x, pe_rope(&good, 0, ROPE_LENGTH, NULL, xp, 30, sc, need), PE_ERR_X_SIZE, "rope x_count = one row");
     REFUSED(&x, pe_rope(&good, 0, 0, NULL, xp, n, sc, need), PE_ERR_X_SIZE, "rope length 0 with x");
     REFUSED(&x, pe_rope(&good, 0, ROPE_LENGTH, NULL, NULL, n, sc, need), PE_ERR_NULL, "rope NULL x");
-    REFUSED(&x, pe_rope(&good, 1, ROPE_LENGTH, pos, xp, n, sc, need), PE_ERR_OFFSET, "rope positions with offset 1");
+    REFUSED(&x, pe_rope(&good, 1, ROPE_LENGTH, pos, xp, n, sc, need), PE_ERR_POSITION, "rope positions with offset 1");
     const uint32_t too_far[] = {max, max + 1u, 0xFFFFFFFFu};
     for (int k = 0; k < 3; k++) {
         uint32_t bad_pos[ROPE_LENGTH];

@@ -100,7 +100,7 @@ pe_status pe_rope(const pe_rotary *rope, uint32_t offset, uint32_t length, const
     /* The largest position + 1: dynamic NTK's sequence length by default. */
     uint32_t end = 0;
     if (positions) {
-        if (offset != 0) return PE_ERR_OFFSET;
+        if (offset != 0) return PE_ERR_POSITION;
         for (uint32_t l = 0; l < length; l++) {
             if (positions[l] >= PE_MAX_POSITION) return PE_ERR_POSITION;
             if (positions[l] + 1 > end) end = positions[l] + 1;
