@@ -59,3 +59,21 @@ void buffer_free(buffer *b) {
 }
 
 /* API_CHECK_H */
+
+size_t table_scratch(uint32_t dim) {
+    size_t need = 0;
+    pe_status st = pe_scratch_size(dim, &need);
+    if (st != PE_OK) {
+        fprintf(stderr, "pe_scratch_size(%u): %s\n", dim, pe_status_str(st));
+        exit(2);
+    }
+    return need;
+}
+
+/* A small deterministic generator for test data. */
+uint32_t next_random(uint32_t *state) {
+    *state ^= *state << 13;
+    *state ^= *state >> 17;
+    *state ^= *state << 5;
+    return *state;
+}

@@ -53,4 +53,11 @@ int buffer_untouched(const buffer *b);
 int guards_intact(const buffer *b);
 void buffer_free(buffer *b);
 
+/* --- shared helpers ------------------------------------------------------- */
+
+/* pe_scratch_size(dim), or exit 2. */
+size_t table_scratch(uint32_t dim);
+/* A small deterministic generator for test data (xorshift32). */
+uint32_t next_random(uint32_t *state);
+
 #endif

@@ -6,9 +6,11 @@
  * pe_<name>_simd (built when PE_HAVE_SIMD, common/simd.h) and a field `name`
  * of pe_kernel_table, and puts each kernel in its instance of the table.
  * pe_use_kernels() switches the whole table at once, so every family follows
- * one choice. Adding a family's kernel is one entry here plus its two files,
- * <family>/<name>_scalar.c and <family>/<name>_simd.c, with the same
- * operations in the same order per lane (equal bits).
+ * one choice. Adding a family's kernel is one entry here plus its two
+ * definitions, side by side in the family's folder as <kernel>_scalar.c and
+ * <kernel>_simd.c (sinusoid/rope/rope_rotate_scalar.c and _simd.c, say), with
+ * the same operations in the same order per lane (equal bits); the SIMD file
+ * is empty unless PE_HAVE_SIMD, and its tail calls the scalar loop.
  *
  * The contract of each kernel sits in its family's header (named per group). */
 #ifndef PE_KERNEL_TABLE_H

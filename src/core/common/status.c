@@ -21,7 +21,7 @@ const char *pe_status_str(pe_status status) {
     case PE_ERR_PLAN: return "plan is not a plan made by pe_plan_init (or its memory was overwritten)";
     case PE_ERR_HEADS: return "heads must be between 1 and 65536, and the head range inside it";
     case PE_ERR_OVERLAP: return "out must not overlap the table it is computed from";
-    case PE_ERR_FREQUENCIES: return "frequencies must be a pe_frequencies, and given frequencies finite and >= 0";
+    case PE_ERR_FREQUENCIES: return "frequencies must be PE_FREQ_PAPER or PE_FREQ_TENSOR2TENSOR";
     case PE_ERR_ROTARY_DIM: return "rotary_dim must be even and at most head_dim (0 means head_dim)";
     case PE_ERR_SCALING: return "the RoPE scaling type is unknown or one of its parameters is out of range";
     case PE_ERR_ORDER: return "order must be PE_ROPE_BLHD or PE_ROPE_BHLD";
@@ -29,6 +29,7 @@ const char *pe_status_str(pe_status status) {
     case PE_ERR_RECIPE: return "recipe must be PE_RECIPE_FLOAT32_ANGLE, PE_RECIPE_FLOAT16 or PE_RECIPE_BFLOAT16";
     case PE_ERR_DIM_2D:
         return "a 2-D table needs dim to be a multiple of 4: each axis gets dim/2 channels of sine-cosine pairs";
+    case PE_ERR_FREQUENCY_VALUE: return "each given frequency must be finite and >= 0 (at most 1 for a recipe)";
     }
     return "unknown pe_status";
 }
@@ -59,6 +60,7 @@ const char *pe_status_name(pe_status status) {
     case PE_ERR_DTYPE: return "PE_ERR_DTYPE";
     case PE_ERR_RECIPE: return "PE_ERR_RECIPE";
     case PE_ERR_DIM_2D: return "PE_ERR_DIM_2D";
+    case PE_ERR_FREQUENCY_VALUE: return "PE_ERR_FREQUENCY_VALUE";
     }
     return "PE_UNKNOWN";
 }

@@ -55,9 +55,17 @@ void test_recipe_refusals(void) {
     const double too_fast[4] = {1.0, 0.5, 1.0 + 0x1p-52, 0.0}, fastest[4] = {1.0, 1.0, 0.25, 0.0};
     EXPECT_STATUS(pe_plan_init_frequencies(8, PE_LAYOUT_INTERLEAVED, too_fast, memory, need, &plan), PE_OK,
                   "plan, w 1+2^-52");
-    REFUSED(&out, pe_plan_recipe_table(plan, PE_RECIPE_FLOAT32_ANGLE, 0, LEN, o, N), PE_ERR_FREQUENCIES,
+    REFUSED(&out, pe_plan_recipe_table(plan, PE_RECIPE_FLOAT32_ANGLE, 0, LEN, o, N), PE_ERR_FREQUENCY_VALUE,
             "plan recipe, a frequency above 1");
     REFUSED(&out, pe_plan_recipe_table(plan, (pe_recipe)3, 0, LEN, o, N), PE_ERR_RECIPE, "plan recipe 3");
+    /* A given frequency must be finite and >= 0 (-0 is 0). */
+    const double bad_w[4][4] = {
+        {1.0, NAN, 0.5, 0.25}, {1.0, -0x1p-1074, 0.5, 0.25}, {INFINITY, 0.5, 0.25, 0.1}, {1.0, 0.5, 0.25, -1.0}};
+    for (int k = 0; k < 4; k++)
+        EXPECT_STATUS(pe_plan_init_frequencies(8, PE_LAYOUT_INTERLEAVED, bad_w[k], memory, need, &plan),
+                      PE_ERR_FREQUENCY_VALUE, "plan, bad frequency list %d", k);
+    const double zero_w[4] = {-0.0, 0.0, 0.0, 0.0};
+    EXPECT_STATUS(pe_plan_init_frequencies(8, PE_LAYOUT_INTERLEAVED, zero_w, memory, need, &plan), PE_OK, "plan, w -0");
     EXPECT_STATUS(pe_plan_init_frequencies(8, PE_LAYOUT_INTERLEAVED, fastest, memory, need, &plan), PE_OK, "plan, w 1");
     EXPECT_STATUS(pe_plan_recipe_table(plan, PE_RECIPE_FLOAT32_ANGLE, 0, LEN, o, N), PE_OK,
                   "plan recipe, frequencies <= 1");

@@ -18,16 +18,6 @@ enum { DIM = 8, LENGTH = 5, OFFSET = 3, BATCH = 3 };
 
 static const pe_sinusoid good = {DIM, 10000.0, PE_LAYOUT_INTERLEAVED, PE_FREQ_PAPER};
 
-static size_t scratch_need(uint32_t dim) {
-    size_t bytes = 0;
-    pe_status st = pe_scratch_size(dim, &bytes);
-    if (st != PE_OK) {
-        fprintf(stderr, "pe_scratch_size(%u) failed: %s\n", dim, pe_status_str(st));
-        exit(2);
-    }
-    return bytes;
-}
-
 /* Encodings each wrong in one way, with the status the header names for it. */
 typedef struct {
     pe_sinusoid enc;
@@ -108,6 +98,7 @@ void test_status_name(void) {
         "PE_ERR_DTYPE",
         "PE_ERR_RECIPE",
         "PE_ERR_DIM_2D",
+        "PE_ERR_FREQUENCY_VALUE",
     };
     const int count = (int)(sizeof names / sizeof *names);
     for (int s = 0; s < count; s++) {
@@ -124,6 +115,7 @@ void test_status_name(void) {
         CHECK(!strcmp(pe_status_name((pe_status)s), "PE_UNKNOWN") == !strcmp(pe_status_str((pe_status)s), unknown_text),
               "status %d has a name but no text, or a text but no name", s);
 }
+
 void test_scratch_size(void) {
     size_t bytes = 12345;
     EXPECT_STATUS(pe_scratch_size(DIM, NULL), PE_ERR_NULL, "NULL bytes");
@@ -143,7 +135,7 @@ void test_kernels(void) {
     CHECK(k == PE_KERNELS_SIMD, "SIMD should be the default in a build with SIMD compiled in, got %d", (int)k);
 
     /* Both kernel sets give the same bits. */
-    size_t need = scratch_need(DIM);
+    size_t need = table_scratch(DIM);
     buffer s = buffer_new(need / sizeof(float) + 1);
     buffer a = buffer_new(37 * DIM), b = buffer_new(37 * DIM);
     EXPECT_STATUS(pe_use_kernels(PE_KERNELS_SCALAR), PE_OK, "use scalar");
@@ -168,7 +160,7 @@ void test_kernels(void) {
 
 /* d = 4, base 10000: row 1 is sin 1, cos 1, sin 0.01, cos 0.01 (and split). */
 void test_small_values(void) {
-    size_t need = scratch_need(4);
+    size_t need = table_scratch(4);
     buffer s = buffer_new(need / sizeof(float) + 1);
     buffer out = buffer_new(10 * 4);
     for (int layout = 0; layout < 2; layout++) {
@@ -191,7 +183,7 @@ void test_small_values(void) {
 }
 
 void test_table(void) {
-    size_t need = scratch_need(DIM);
+    size_t need = table_scratch(DIM);
     buffer s = buffer_new(need / sizeof(float) + 1);
     buffer out = buffer_new(LENGTH * DIM);
     float *o = out.data;
@@ -244,7 +236,7 @@ void test_table(void) {
 }
 
 void test_table_at(void) {
-    size_t need = scratch_need(DIM);
+    size_t need = table_scratch(DIM);
     buffer s = buffer_new(need / sizeof(float) + 1);
     buffer out = buffer_new(LENGTH * DIM), ref = buffer_new(LENGTH * DIM);
     float *o = out.data;
@@ -303,7 +295,7 @@ void test_table_at(void) {
 }
 
 void test_add(void) {
-    size_t need = scratch_need(DIM);
+    size_t need = table_scratch(DIM);
     buffer s = buffer_new(need / sizeof(float) + 1);
     buffer x = buffer_new(BATCH * LENGTH * DIM), pe = buffer_new(LENGTH * DIM);
     for (size_t k = 0; k < x.count; k++) x.data[k] = (float)k * 0.25f - 7.0f;
@@ -416,7 +408,7 @@ void test_add_table(void) {
 void test_scratch_alignment(void) {
     enum { ROWS = 70, PAD = 32 };
     const pe_sinusoid enc = {18, 10000.0, PE_LAYOUT_SPLIT, PE_FREQ_PAPER};
-    size_t need = scratch_need(enc.dim);
+    size_t need = table_scratch(enc.dim);
     buffer ref = buffer_new(ROWS * 18), out = buffer_new(ROWS * 18);
     unsigned char *block = malloc(need + 2 * PAD + 16);
     if (!block) {
@@ -442,19 +434,11 @@ void test_scratch_alignment(void) {
     buffer_free(&out);
 }
 
-/* A small deterministic generator for the plan test's call sequence. */
-static uint32_t next_random(uint32_t *state) {
-    *state ^= *state << 13;
-    *state ^= *state >> 17;
-    *state ^= *state << 5;
-    return *state;
-}
-
 /* Plans: refusals, a garbage plan, and one plan serving a long sequence of
  * calls (forwards, backwards, across 1024-position anchors, position lists
  * and adds) with exactly the bits of one-shot calls. */
 void test_plan(void) {
-    size_t need = scratch_need(DIM);
+    size_t need = table_scratch(DIM);
     unsigned char *memory = malloc(need);
     void *scratch = malloc(need);
     if (!memory || !scratch) {
@@ -529,7 +513,7 @@ void test_add_tiles(void) {
     for (size_t di = 0; di < sizeof dims / sizeof dims[0]; di++) {
         const uint32_t dim = dims[di];
         const pe_sinusoid enc = {dim, 10000.0, PE_LAYOUT_INTERLEAVED, PE_FREQ_PAPER};
-        size_t need = scratch_need(dim);
+        size_t need = table_scratch(dim);
         void *scratch = malloc(need);
         if (!scratch) {
             fprintf(stderr, "out of memory\n");

@@ -46,29 +46,11 @@ void *scratch_of(size_t bytes_needed) {
     return p;
 }
 
-size_t table_scratch(uint32_t dim) {
-    size_t need = 0;
-    pe_status st = pe_scratch_size(dim, &need);
-    if (st != PE_OK) {
-        fprintf(stderr, "pe_scratch_size(%u): %s\n", dim, pe_status_str(st));
-        exit(2);
-    }
-    return need;
-}
-
 void use_kernels(pe_kernels k) {
     if (pe_use_kernels(k) != PE_OK) {
         fprintf(stderr, "pe_use_kernels(%d) failed\n", (int)k);
         exit(2);
     }
-}
-
-/* A small deterministic generator for test data. */
-uint32_t next_random(uint32_t *state) {
-    *state ^= *state << 13;
-    *state ^= *state >> 17;
-    *state ^= *state << 5;
-    return *state;
 }
 
 /* A float in [-span, span) on a 2^-20 grid. */

@@ -39,11 +39,7 @@ void bytes_free(bytes *b);
 extern const pe_sinusoid enc8;
 
 void *scratch_of(size_t bytes_needed);
-/* pe_scratch_size(dim), or exit. */
-size_t table_scratch(uint32_t dim);
 void use_kernels(pe_kernels k);
-/* A small deterministic generator for test data. */
-uint32_t next_random(uint32_t *state);
 /* A float in [-span, span) on a 2^-20 grid. */
 float random_float(uint32_t *state, float span);
 uint32_t float_bits(float f);

@@ -26,7 +26,7 @@ pe_status pe_plan_recipe_table(pe_plan *plan, pe_recipe recipe, uint32_t offset,
     /* Angles stay below 2^32 (pe_sincos's range) when every w <= 1, as for
      * every pe_sinusoid encoding. */
     for (uint32_t i = 0; i < plan->half; i++)
-        if (!(plan->w[i] <= 1.0)) return PE_ERR_FREQUENCIES;
+        if (!(plan->w[i] <= 1.0)) return PE_ERR_FREQUENCY_VALUE;
     const uint32_t dim = plan->dim, half = plan->half;
     for (uint32_t i = 0; i < half; i++) {
         const double w = round_to(recipe, plan->w[i]);

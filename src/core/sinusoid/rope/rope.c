@@ -136,7 +136,7 @@ pe_status pe_rope(const pe_rotary *rope, uint32_t offset, uint32_t length, const
     pe_plan *plan;
     st = unscaled ? pe_plan_init(&enc, plan_memory, plan_bytes, &plan)
                   : pe_plan_init_frequencies(r, PE_LAYOUT_SPLIT, w, plan_memory, plan_bytes, &plan);
-    if (st != PE_OK) return st == PE_ERR_FREQUENCIES ? PE_ERR_SCALING : st;
+    if (st != PE_OK) return st == PE_ERR_FREQUENCY_VALUE ? PE_ERR_SCALING : st;
     if (x_count == 0) return PE_OK;
 
     const pe_rope_rotate_fn rotate = pe_kernel_table_current()->rope_rotate;
