@@ -30,6 +30,7 @@ export const CODE_OF_STATUS = Object.freeze({
   PE_ERR_DTYPE: 'BAD_DTYPE',
   PE_ERR_RECIPE: 'BAD_RECIPE',
   PE_ERR_DIM_2D: 'BAD_DIM',
+  PE_ERR_FREQUENCY_VALUE: 'BAD_FREQUENCIES', // a given w outside what the call allows
 });
 
 /** The code of a status the map does not name: a wasm newer than this package. */
