@@ -56,30 +56,30 @@ extern "C" {
 
 typedef enum pe_status {
     PE_OK = 0,
-    PE_ERR_NULL = 1,            /* a required pointer is NULL */
-    PE_ERR_DIM_ODD = 2,         /* dim is odd: the embedding size must be even */
-    PE_ERR_DIM_RANGE = 3,       /* dim is 0 or above PE_MAX_DIM */
-    PE_ERR_BASE = 4,            /* base is not finite or not above 1 */
-    PE_ERR_LAYOUT = 5,          /* layout is not a pe_layout */
-    PE_ERR_POSITION = 6,        /* a position is at or beyond PE_MAX_POSITION */
-    PE_ERR_OUT_SIZE = 7,        /* out does not hold exactly the values asked for */
-    PE_ERR_X_SIZE = 8,          /* x's size is not a multiple of length * dim */
-    PE_ERR_SCRATCH = 9,         /* scratch is smaller than pe_scratch_size() */
-    PE_ERR_TABLE_ROWS = 10,     /* the learned table has too few rows */
-    PE_ERR_SCALE = 11,          /* scale is not finite */
-    PE_ERR_TOO_LARGE = 12,      /* the sizes overflow size_t */
-    PE_ERR_KERNELS = 13,        /* those kernels are not compiled into this build */
-    PE_ERR_PLAN = 14,           /* not a plan made by pe_plan_init (or it was overwritten) */
-    PE_ERR_HEADS = 15,          /* heads is 0 or above PE_MAX_HEADS, or the head range is outside the heads */
-    PE_ERR_OVERLAP = 16,        /* out overlaps an input the call reads */
-    PE_ERR_FREQUENCIES = 17,    /* frequencies is not a pe_frequencies */
-    PE_ERR_ROTARY_DIM = 18,     /* RoPE: rotary_dim is odd or above head_dim */
-    PE_ERR_SCALING = 19,        /* RoPE: unknown scaling type, or a scaling parameter out of its range */
-    PE_ERR_ORDER = 20,          /* RoPE: order is not a pe_rope_order */
-    PE_ERR_DTYPE = 21,          /* dtype is not a pe_dtype */
-    PE_ERR_RECIPE = 22,         /* recipe is not a pe_recipe */
-    PE_ERR_DIM_2D = 23,         /* 2-D: dim is not a multiple of 4 (two axes of sine-cosine pairs) */
-    PE_ERR_FREQUENCY_VALUE = 24 /* a given frequency w is not finite and >= 0 (a recipe's: above 1) */
+    PE_ERR_NULL = 1,             /* a required pointer is NULL */
+    PE_ERR_DIM_ODD = 2,          /* dim is odd: the embedding size must be even */
+    PE_ERR_DIM_RANGE = 3,        /* dim is 0 or above PE_MAX_DIM */
+    PE_ERR_BASE = 4,             /* base is not finite or not above 1 */
+    PE_ERR_LAYOUT = 5,           /* layout is not a pe_layout */
+    PE_ERR_POSITION = 6,         /* a position is at or beyond PE_MAX_POSITION */
+    PE_ERR_OUT_SIZE = 7,         /* out does not hold exactly the values asked for */
+    PE_ERR_X_SIZE = 8,           /* x's size is not a multiple of length * dim */
+    PE_ERR_SCRATCH = 9,          /* scratch is smaller than pe_scratch_size() */
+    PE_ERR_TABLE_ROWS = 10,      /* the learned table has too few rows */
+    PE_ERR_SCALE = 11,           /* scale is not finite */
+    PE_ERR_TOO_LARGE = 12,       /* the sizes overflow size_t */
+    PE_ERR_KERNELS = 13,         /* those kernels are not compiled into this build */
+    PE_ERR_PLAN = 14,            /* not a plan made by pe_plan_init (or it was overwritten) */
+    PE_ERR_HEADS = 15,           /* heads is 0 or above PE_MAX_HEADS, or the head range is outside the heads */
+    PE_ERR_OVERLAP = 16,         /* out overlaps an input the call reads */
+    PE_ERR_FREQUENCIES = 17,     /* frequencies is not a pe_frequencies */
+    PE_ERR_ROTARY_DIM = 18,      /* RoPE: rotary_dim is odd or above head_dim */
+    PE_ERR_SCALING = 19,         /* RoPE: unknown scaling type, or a scaling parameter out of its range */
+    PE_ERR_ORDER = 20,           /* RoPE: order is not a pe_rope_order */
+    PE_ERR_DTYPE = 21,           /* dtype is not a pe_dtype */
+    PE_ERR_RECIPE = 22,          /* recipe is not a pe_recipe */
+    PE_ERR_DIM_2D = 23,          /* 2-D: dim is not a multiple of 4 (two axes of sine-cosine pairs) */
+    PE_ERR_FREQUENCY_VALUE = 24, /* a given frequency w is not finite and >= 0 (a recipe's: above 1) */
 } pe_status;
 
 typedef enum pe_layout { PE_LAYOUT_INTERLEAVED = 0, PE_LAYOUT_SPLIT = 1 } pe_layout;
