@@ -33,7 +33,12 @@ const randomTable = (count) => Float32Array.from({ length: count }, () => Math.f
 function sweep() {
   const requests = [];
   for (let keyLength = 0; keyLength <= 40; keyLength++) {
-    for (const [queryLength, offset] of [[1, Math.max(0, keyLength - 1)], [3, 0], [2, 17], [1, 1000]]) {
+    for (const [queryLength, offset] of [
+      [1, Math.max(0, keyLength - 1)],
+      [3, 0],
+      [2, 17],
+      [1, 1000],
+    ]) {
       const geometry = { queryLength, keyLength, offset };
       requests.push({ op: 't5', ...geometry, numBuckets: 32, maxDistance: 128, bidirectional: true });
       requests.push({ op: 't5', ...geometry, numBuckets: 8, maxDistance: 20, bidirectional: false });
@@ -51,11 +56,39 @@ test('T5 buckets and Shaw indices: four builds bit for bit, key counts 0 … 40 
 
 test('T5 bias: four builds bit for bit, head slices, every alignment', () => {
   const requests = [];
-  for (const [numBuckets, heads, bidirectional] of [[32, 12, true], [32, 6, false], [6, 2, true]]) {
+  for (const [numBuckets, heads, bidirectional] of [
+    [32, 12, true],
+    [32, 6, false],
+    [6, 2, true],
+  ]) {
     const table = randomTable(numBuckets * heads);
     for (const keyLength of [1, 3, 4, 5, 15, 16, 17, 33, 300]) {
-      requests.push({ op: 't5bias', queryLength: 3, keyLength, offset: keyLength, numBuckets, maxDistance: 128, bidirectional, heads, first: 0, count: heads, table });
-      requests.push({ op: 't5bias', queryLength: 2, keyLength, offset: 0, numBuckets, maxDistance: 50, bidirectional, heads, first: heads - 1, count: 1, table });
+      requests.push({
+        op: 't5bias',
+        queryLength: 3,
+        keyLength,
+        offset: keyLength,
+        numBuckets,
+        maxDistance: 128,
+        bidirectional,
+        heads,
+        first: 0,
+        count: heads,
+        table,
+      });
+      requests.push({
+        op: 't5bias',
+        queryLength: 2,
+        keyLength,
+        offset: 0,
+        numBuckets,
+        maxDistance: 50,
+        bidirectional,
+        heads,
+        first: heads - 1,
+        count: 1,
+        table,
+      });
     }
   }
   expectSameOnEveryBuild(requests);
@@ -64,10 +97,31 @@ test('T5 bias: four builds bit for bit, head slices, every alignment', () => {
 test('positions near 2^31 and large distances: four builds bit for bit', () => {
   const requests = [];
   for (const bidirectional of [true, false]) {
-    for (const [numBuckets, maxDistance] of [[32, 128], [1024, MAX], [64, 2 ** 24 + 1], [4, 3]]) {
+    for (const [numBuckets, maxDistance] of [
+      [32, 128],
+      [1024, MAX],
+      [64, 2 ** 24 + 1],
+      [4, 3],
+    ]) {
       if (maxDistance <= Math.floor(Math.floor(numBuckets / (bidirectional ? 2 : 1)) / 2)) continue;
-      requests.push({ op: 't5', queryLength: 2, keyLength: 3000, offset: MAX - 2, numBuckets, maxDistance, bidirectional });
-      requests.push({ op: 't5', queryLength: 1, keyLength: 5000, offset: 2 ** 24 + 2500, numBuckets, maxDistance, bidirectional });
+      requests.push({
+        op: 't5',
+        queryLength: 2,
+        keyLength: 3000,
+        offset: MAX - 2,
+        numBuckets,
+        maxDistance,
+        bidirectional,
+      });
+      requests.push({
+        op: 't5',
+        queryLength: 1,
+        keyLength: 5000,
+        offset: 2 ** 24 + 2500,
+        numBuckets,
+        maxDistance,
+        bidirectional,
+      });
     }
   }
   requests.push({ op: 'shaw', queryLength: 2, keyLength: 3000, offset: MAX - 2, maxRelative: 2 ** 30 - 1 });
@@ -89,7 +143,17 @@ test(`seeded random shapes (seed ${seed}): four builds bit for bit`, () => {
     requests.push({ op: 'shaw', ...geometry, maxRelative: rng.int(0, 300) });
     if (trial % 4 === 0) {
       const heads = rng.int(1, 5);
-      requests.push({ op: 't5bias', ...geometry, numBuckets, maxDistance, bidirectional, heads, first: 0, count: heads, table: randomTable(numBuckets * heads) });
+      requests.push({
+        op: 't5bias',
+        ...geometry,
+        numBuckets,
+        maxDistance,
+        bidirectional,
+        heads,
+        first: 0,
+        count: heads,
+        table: randomTable(numBuckets * heads),
+      });
     }
   }
   expectSameOnEveryBuild(requests);
@@ -97,7 +161,19 @@ test(`seeded random shapes (seed ${seed}): four builds bit for bit`, () => {
 
 test('ASan+UBSan harness: sentinels around every output and the table untouched, same bits as the plain build', () => {
   const requests = sweep().filter((_, k) => k % 3 === 0);
-  requests.push({ op: 't5bias', queryLength: 4, keyLength: 37, offset: 9, numBuckets: 32, maxDistance: 128, bidirectional: true, heads: 3, first: 1, count: 2, table: randomTable(96) });
+  requests.push({
+    op: 't5bias',
+    queryLength: 4,
+    keyLength: 37,
+    offset: 9,
+    numBuckets: 32,
+    maxDistance: 128,
+    bidirectional: true,
+    heads: 3,
+    first: 1,
+    count: 2,
+    table: randomTable(96),
+  });
   expectSameOnEveryBuild(requests, RELATIVE_HARNESS_ASAN);
 });
 

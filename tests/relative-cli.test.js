@@ -24,15 +24,25 @@ function sameRun(args) {
   const b = node(args);
   const what = `posenc t5-buckets ${args.join(' ')}`;
   assert.is(b.status, a.status, `exit code of ${what}: node ${b.stderr}`);
-  assert.ok(Buffer.compare(a.stdout, b.stdout) === 0, `stdout of ${what} differs:\nnative ${a.stdout.subarray(0, 300)}\nnode   ${b.stdout.subarray(0, 300)}`);
+  assert.ok(
+    Buffer.compare(a.stdout, b.stdout) === 0,
+    `stdout of ${what} differs:\nnative ${a.stdout.subarray(0, 300)}\nnode   ${b.stdout.subarray(0, 300)}`,
+  );
   assert.is(b.stderr.toString(), a.stderr.toString(), `stderr of ${what}`);
   return a;
 }
 
 test('same bytes in both CLIs: formats, causal, offsets, bucket settings, empty shapes', () => {
   for (const format of ['text', 'csv', 'json']) {
-    for (const extra of [[], ['--causal'], ['--key-length', '40', '--offset', '2147483600'], ['--num-buckets', '8', '--max-distance', '20'],
-      ['--num-buckets=64', '--max-distance=1000', '--causal'], ['--key-length', '0', '--offset', '3'], ['--query-length', '0']]) {
+    for (const extra of [
+      [],
+      ['--causal'],
+      ['--key-length', '40', '--offset', '2147483600'],
+      ['--num-buckets', '8', '--max-distance', '20'],
+      ['--num-buckets=64', '--max-distance=1000', '--causal'],
+      ['--key-length', '0', '--offset', '3'],
+      ['--query-length', '0'],
+    ]) {
       const run = sameRun(['--query-length', '5', '--key-length', '30', '--format', format, ...extra]);
       assert.is(run.status, 0, run.stderr.toString());
     }
@@ -42,11 +52,17 @@ test('same bytes in both CLIs: formats, causal, offsets, bucket settings, empty 
 test("the printed buckets are the package's, across the CLI's 65536-value chunks", () => {
   const args = ['--query-length', '300', '--key-length', '500', '--offset', '100', '--format', 'csv'];
   const run = sameRun(args);
-  const rows = run.stdout.toString().trimEnd().split('\n').map((line) => line.split(',').map(Number));
+  const rows = run.stdout
+    .toString()
+    .trimEnd()
+    .split('\n')
+    .map((line) => line.split(',').map(Number));
   const want = pe.t5Buckets({ queryLength: 300, keyLength: 500, offset: 100 });
   assert.is(rows.length, 300);
   rows.forEach((row, i) => assert.equal(row, Array.from(want.subarray(i * 500, (i + 1) * 500)), `row ${i}`));
-  const json = JSON.parse(sameRun(['--query-length', '3', '--key-length', '7', '--format', 'json', '--causal']).stdout.toString());
+  const json = JSON.parse(
+    sameRun(['--query-length', '3', '--key-length', '7', '--format', 'json', '--causal']).stdout.toString(),
+  );
   assert.equal(json.flat(), Array.from(pe.t5Buckets({ queryLength: 3, keyLength: 7, bidirectional: false })));
 });
 
@@ -55,7 +71,10 @@ test('--output FILE: both CLIs write the bytes they print', () => {
   try {
     const args = ['--query-length', '20', '--key-length', '90', '--format', 'json'];
     const printed = sameRun(args).stdout;
-    for (const [name, run] of [['native', native], ['node', node]]) {
+    for (const [name, run] of [
+      ['native', native],
+      ['node', node],
+    ]) {
       const file = join(dir, `${name}.json`);
       const result = run([...args, '--output', file]);
       assert.is(result.status, 0, result.stderr.toString());
@@ -68,7 +87,7 @@ test('--output FILE: both CLIs write the bytes they print', () => {
   }
 });
 
-test('--help and --version alike; the version is package.json\'s', () => {
+test("--help and --version alike; the version is package.json's", () => {
   const help = sameRun(['--help']);
   assert.ok(help.stdout.toString().startsWith('usage: posenc t5-buckets --query-length N'));
   sameRun(['-h', '--bogus']);

@@ -11,8 +11,8 @@
 #include "posenc.h"
 
 #define POSENC_VERSION "0.1.0" /* package.json's version (tests/relative-cli.test.js holds them equal) */
-#define CHUNK_VALUES 65536u    /* buckets made and written per core call (at least one row) */
-#define NO_VALUE 0xffffffffffffffffull
+#define CHUNK_VALUES   65536u  /* buckets made and written per core call (at least one row) */
+#define NO_VALUE       0xffffffffffffffffull
 
 static const char USAGE[] =
     "usage: posenc t5-buckets --query-length N [options]\n"
@@ -49,7 +49,7 @@ static uint64_t parse_count(const char *text) {
 
 enum { QUERY, KEY, OFFSET, BUCKETS, DISTANCE, FORMAT, OUTPUT, VALUED };
 static const char *const NAMES[VALUED] = {"--query-length", "--key-length", "--offset", "--num-buckets",
-                                          "--max-distance", "--format", "--output"};
+                                          "--max-distance", "--format",     "--output"};
 
 typedef struct options {
     const char *given[VALUED]; /* the text of each valued option, NULL when absent */
@@ -60,7 +60,8 @@ static int parse(int argc, char **argv, options *o) {
     memset(o, 0, sizeof *o);
     for (int i = 0; i < argc; i++) {
         const char *arg = argv[i];
-        if (strncmp(arg, "--", 2) != 0) return usage_error("unexpected argument '%s' (see posenc t5-buckets --help)", arg, "");
+        if (strncmp(arg, "--", 2) != 0)
+            return usage_error("unexpected argument '%s' (see posenc t5-buckets --help)", arg, "");
         const char *eq = strchr(arg, '=');
         size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
         if (len == 8 && strncmp(arg, "--causal", 8) == 0) {
@@ -75,9 +76,12 @@ static int parse(int argc, char **argv, options *o) {
             snprintf(name, sizeof name, "%.*s", (int)(len < 60 ? len : 60), arg);
             return usage_error("unknown option '%s' (see posenc t5-buckets --help)", name, "");
         }
-        if (eq) o->given[k] = eq + 1;
-        else if (i + 1 < argc) o->given[k] = argv[++i];
-        else return usage_error("%s needs a value", NAMES[k], "");
+        if (eq)
+            o->given[k] = eq + 1;
+        else if (i + 1 < argc)
+            o->given[k] = argv[++i];
+        else
+            return usage_error("%s needs a value", NAMES[k], "");
     }
     return 0;
 }
@@ -91,19 +95,25 @@ static int check(const options *o, request *r) {
     char got[32];
     if (!o->given[QUERY]) return usage_error("--query-length is required (the number of query rows)%s%s", "", "");
     uint64_t queries = parse_count(o->given[QUERY]);
-    if (queries == NO_VALUE) return usage_error("--query-length must be an integer from 0 to 2147483648; got %s%s", o->given[QUERY], "");
+    if (queries == NO_VALUE)
+        return usage_error("--query-length must be an integer from 0 to 2147483648; got %s%s", o->given[QUERY], "");
     uint64_t keys = o->given[KEY] ? parse_count(o->given[KEY]) : queries;
-    if (keys == NO_VALUE) return usage_error("--key-length must be an integer from 0 to 2147483648; got %s%s", o->given[KEY], "");
+    if (keys == NO_VALUE)
+        return usage_error("--key-length must be an integer from 0 to 2147483648; got %s%s", o->given[KEY], "");
     uint64_t offset;
     if (o->given[OFFSET]) {
         offset = parse_count(o->given[OFFSET]);
-        if (offset == NO_VALUE) return usage_error("--offset must be an integer from 0 to 2147483648; got %s%s", o->given[OFFSET], "");
+        if (offset == NO_VALUE)
+            return usage_error("--offset must be an integer from 0 to 2147483648; got %s%s", o->given[OFFSET], "");
         if (offset + queries > PE_MAX_POSITION) {
             snprintf(got, sizeof got, "%llu", (unsigned long long)queries);
-            return usage_error("--offset + --query-length must be at most 2147483648; got %s + %s", o->given[OFFSET], got);
+            return usage_error("--offset + --query-length must be at most 2147483648; got %s + %s", o->given[OFFSET],
+                               got);
         }
     } else if (queries > keys) {
-        return usage_error("--query-length is above --key-length, so --offset must be given (the key position of query row 0)%s%s", "", "");
+        return usage_error(
+            "--query-length is above --key-length, so --offset must be given (the key position of query row 0)%s%s", "",
+            "");
     } else {
         offset = keys - queries;
     }
@@ -118,8 +128,9 @@ static int check(const options *o, request *r) {
     uint64_t distance = o->given[DISTANCE] ? parse_count(o->given[DISTANCE]) : 128;
     if (distance == NO_VALUE || distance <= exact) {
         snprintf(got, sizeof got, "%llu", (unsigned long long)exact);
-        return usage_error("--max-distance must be an integer above %s (the exact distances) and at most 2147483648; got %s", got,
-                           o->given[DISTANCE] ? o->given[DISTANCE] : "128");
+        return usage_error(
+            "--max-distance must be an integer above %s (the exact distances) and at most 2147483648; got %s", got,
+            o->given[DISTANCE] ? o->given[DISTANCE] : "128");
     }
     const char *format = o->given[FORMAT] ? o->given[FORMAT] : "text";
     r->format = strcmp(format, "text") == 0 ? 0 : strcmp(format, "csv") == 0 ? 1 : strcmp(format, "json") == 0 ? 2 : -1;
@@ -147,7 +158,8 @@ static int print_buckets(const request *r, const char *path) {
     if (!out) return usage_error("could not open %s for writing%s", path, "");
     const uint32_t keys = r->t5.key_length;
     const uint32_t per_call = keys == 0 ? CHUNK_VALUES : keys >= CHUNK_VALUES ? 1 : CHUNK_VALUES / keys;
-    int32_t *values = malloc((size_t)(per_call < r->t5.query_length ? per_call : r->t5.query_length) * keys * sizeof *values + 4);
+    int32_t *values =
+        malloc((size_t)(per_call < r->t5.query_length ? per_call : r->t5.query_length) * keys * sizeof *values + 4);
     if (!values) return usage_error("out of memory%s%s", "", "");
     if (r->format == 2) fputc('[', out);
     pe_status st = PE_OK;
@@ -162,8 +174,10 @@ static int print_buckets(const request *r, const char *path) {
     if (r->format == 2) fputs("\n]\n", out);
     int failed = st != PE_OK || fflush(out) != 0 || ferror(out);
     if (path && fclose(out) != 0) failed = 1;
-    if (st != PE_OK) fprintf(stderr, "posenc: %s\n", pe_status_str(st));
-    else if (failed) fprintf(stderr, "posenc: could not write the output\n");
+    if (st != PE_OK)
+        fprintf(stderr, "posenc: %s\n", pe_status_str(st));
+    else if (failed)
+        fprintf(stderr, "posenc: could not write the output\n");
     return failed ? 1 : 0;
 }
 

@@ -16,22 +16,30 @@ const quadLogs = new Map(); // float32 argument -> float32 log decided in quad p
 function midpointDistance(d, r) {
   const bits = new Float32Array([r]);
   const u = new Uint32Array(bits.buffer);
-  const at = (k) => { u[0] = k; return bits[0]; };
+  const at = (k) => {
+    u[0] = k;
+    return bits[0];
+  };
   const base = u[0];
-  const up = (r + at(base + 1)) / 2, down = r > 0 ? (r + at(base - 1)) / 2 : up;
+  const up = (r + at(base + 1)) / 2,
+    down = r > 0 ? (r + at(base - 1)) / 2 : up;
   return Math.min(Math.abs(d - up), Math.abs(d - down)) / Math.abs(d);
 }
 
 /** Decides the arguments double precision cannot, in one quad-precision run (before logF32 meets them). */
 export function prepareLogs(args) {
-  const hard = Float32Array.from(args.filter((x) => {
-    const d = Math.log(x);
-    return d !== 0 && !quadLogs.has(x) && midpointDistance(d, f(d)) < 2 ** -45;
-  }));
+  const hard = Float32Array.from(
+    args.filter((x) => {
+      const d = Math.log(x);
+      return d !== 0 && !quadLogs.has(x) && midpointDistance(d, f(d)) < 2 ** -45;
+    }),
+  );
   if (hard.length === 0) return 0;
   const run = spawnSync(LOG_SCAN, ['at'], { input: Buffer.from(hard.buffer) });
   if (run.status !== 0) throw new Error(`log_scan at exited ${run.status}: ${run.stderr}`);
-  const logs = new Float32Array(run.stdout.buffer.slice(run.stdout.byteOffset, run.stdout.byteOffset + run.stdout.length));
+  const logs = new Float32Array(
+    run.stdout.buffer.slice(run.stdout.byteOffset, run.stdout.byteOffset + run.stdout.length),
+  );
   hard.forEach((x, k) => quadLogs.set(x, logs[k]));
   return hard.length;
 }
@@ -82,7 +90,8 @@ export function t5Grid({ queryLength, keyLength, offset, numBuckets, maxDistance
   prepareLogs(logArguments([...distances], numBuckets, bidirectional));
   const out = new Int32Array(queryLength * keyLength);
   for (let i = 0; i < queryLength; i++) {
-    for (let j = 0; j < keyLength; j++) out[i * keyLength + j] = t5Bucket(j - offset - i, bidirectional, numBuckets, maxDistance);
+    for (let j = 0; j < keyLength; j++)
+      out[i * keyLength + j] = t5Bucket(j - offset - i, bidirectional, numBuckets, maxDistance);
   }
   return out;
 }

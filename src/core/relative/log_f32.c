@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "relative_kernels.h"
+#include "relative/relative_kernels.h"
 
 /* ln 2 = LN2_HI + LN2_LO; LN2_HI has 42 bits, so e * LN2_HI is exact for |e| < 2^11. */
 #define LN2_HI 0x1.62e42fefa3800p-1
@@ -47,7 +47,7 @@ static float next_float(float f, int up) {
 static float round_pair(double hi, double lo) {
     float f = (float)hi;
     if ((double)f == hi || lo == 0.0) return f;
-    float g = next_float(f, hi > (double)f); /* the neighbour on hi's side */
+    float g = next_float(f, hi > (double)f);                /* the neighbour on hi's side */
     double mid = (double)f + ((double)g - (double)f) * 0.5; /* exact in double */
     if (hi == mid && (lo > 0.0) == (g > f)) return g;
     return f;
@@ -58,7 +58,7 @@ float pe_relative_log_f32(float x) {
     memcpy(&u, &x, sizeof u);
     int e = (int)(u >> 23) - 127;
     uint32_t mbits = (u & 0x007fffffu) | 0x3f800000u; /* m in [1, 2) */
-    if (mbits > 0x3fb504f3u) { /* m > sqrt 2: halve it, so m in [sqrt(1/2), sqrt 2) */
+    if (mbits > 0x3fb504f3u) {                        /* m > sqrt 2: halve it, so m in [sqrt(1/2), sqrt 2) */
         mbits -= 0x00800000u;
         e += 1;
     }

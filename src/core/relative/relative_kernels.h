@@ -8,25 +8,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../posenc.h"
+#include "posenc.h"
 
-/* out[t] = bits for t < count: an int32 bucket or a float32 bias, as bits. */
-typedef void (*pe_fill32_fn)(uint32_t *out, size_t count, uint32_t bits);
-/* out[t] = start + step * t (int32, step +1 or -1, no overflow) for t < count. */
-typedef void (*pe_ramp_i32_fn)(int32_t *out, size_t count, int32_t start, int32_t step);
-
-void pe_fill32_scalar(uint32_t *out, size_t count, uint32_t bits);
-void pe_fill32_simd(uint32_t *out, size_t count, uint32_t bits);
-void pe_ramp_i32_scalar(int32_t *out, size_t count, int32_t start, int32_t step);
-void pe_ramp_i32_simd(int32_t *out, size_t count, int32_t start, int32_t step);
-
-/* The kernels pe_use_kernels chose. */
-typedef struct pe_relative_kernels {
-    pe_fill32_fn fill;
-    pe_ramp_i32_fn ramp;
-} pe_relative_kernels;
-
-pe_relative_kernels pe_relative_active_kernels(void);
+/* The run kernels (entries fill32 and ramp_i32 of PE_KERNEL_LIST,
+ * common/kernel_table.h):
+ *   fill32:   out[t] = bits for t < count (an int32 bucket or a float32 bias, as bits)
+ *   ramp_i32: out[t] = start + step * t for t < count (int32, step +1 or -1, no overflow) */
+#include "common/kernel_table.h"
 
 /* log(x) correctly rounded to float32, for x finite and >= 1 (the T5 bucket
  * arguments; checked exhaustively on [1, 2^31]). No libm. */

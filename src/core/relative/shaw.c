@@ -1,7 +1,7 @@
 /* Shaw et al.'s clipped relative positions (posenc.h states the convention):
  * a row is a run of 0, a ramp, and a run of 2k. */
-#include "../check.h"
-#include "relative_kernels.h"
+#include "common/check.h"
+#include "relative/relative_kernels.h"
 
 pe_status pe_shaw_indices(const pe_shaw *shaw, int32_t *out, size_t out_count) {
     if (!shaw) return PE_ERR_NULL;
@@ -16,7 +16,7 @@ pe_status pe_shaw_indices(const pe_shaw *shaw, int32_t *out, size_t out_count) {
     if (need == 0) return PE_OK;
     if (!out) return PE_ERR_NULL;
 
-    const pe_relative_kernels k = pe_relative_active_kernels();
+    const pe_kernel_table *k = pe_kernel_table_current();
     const int64_t keys = shaw->key_length, clip = shaw->max_relative;
     for (uint32_t i = 0; i < shaw->query_length; i++) {
         int32_t *row = out + (size_t)i * shaw->key_length;
@@ -27,9 +27,9 @@ pe_status pe_shaw_indices(const pe_shaw *shaw, int32_t *out, size_t out_count) {
         if (low > keys) low = keys;
         if (high > keys) high = keys;
         if (high < low) high = low;
-        k.fill((uint32_t *)row, (size_t)low, 0);
-        k.ramp(row + low, (size_t)(high - low), (int32_t)(low - q + clip), 1);
-        k.fill((uint32_t *)row + high, (size_t)(keys - high), (uint32_t)(2 * clip));
+        k->fill32((uint32_t *)row, (size_t)low, 0);
+        k->ramp_i32(row + low, (size_t)(high - low), (int32_t)(low - q + clip), 1);
+        k->fill32((uint32_t *)row + high, (size_t)(keys - high), (uint32_t)(2 * clip));
     }
     return PE_OK;
 }

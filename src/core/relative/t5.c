@@ -3,9 +3,9 @@
  * bucket starts, so a row costs O(buckets + keys), not one log per key. */
 #include <string.h>
 
-#include "../check.h"
-#include "relative_kernels.h"
-#include "t5_side.h"
+#include "common/check.h"
+#include "relative/relative_kernels.h"
+#include "relative/t5_side.h"
 
 /* A query row: keys behind it (and on it) take the "behind" side, keys ahead
  * the "ahead" side, whose buckets start at ahead_base (bidirectional) or are
@@ -18,7 +18,7 @@ typedef struct t5_geometry {
 
 /* What a run writes: buckets (ramps in the exact range), or the bias of one head. */
 typedef struct t5_sink {
-    pe_relative_kernels k;
+    const pe_kernel_table *k;
     uint32_t *row;
     const float *table; /* NULL: write buckets; else table[bucket * heads + head] */
     uint32_t heads, head;
@@ -34,20 +34,20 @@ static uint32_t value_bits(const t5_sink *s, uint32_t bucket) {
 /* Keys j with distance n in [a, b) from query q, on one side (behind: j = q - n;
  * ahead: j = q + n), clipped to [0, keys), get bucket base + v (or its bias);
  * exact: v = n (a ramp), else the constant v. */
-static void write_run(const t5_sink *s, int64_t q, int64_t keys, int behind, int64_t a, int64_t b,
-                      uint32_t base, uint32_t v, int exact) {
+static void write_run(const t5_sink *s, int64_t q, int64_t keys, int behind, int64_t a, int64_t b, uint32_t base,
+                      uint32_t v, int exact) {
     int64_t lo = behind ? q - b + 1 : q + a, hi = behind ? q - a + 1 : q + b; /* keys [lo, hi) */
     if (lo < 0) lo = 0;
     if (hi > keys) hi = keys;
     if (lo >= hi) return;
     size_t count = (size_t)(hi - lo);
     if (!exact) {
-        s->k.fill(s->row + lo, count, value_bits(s, base + v));
+        s->k->fill32(s->row + lo, count, value_bits(s, base + v));
         return;
     }
     int64_t n_lo = behind ? q - lo : lo - q; /* distance at key lo */
     if (!s->table) {
-        s->k.ramp((int32_t *)s->row + lo, count, (int32_t)(base + n_lo), behind ? -1 : 1);
+        s->k->ramp_i32((int32_t *)s->row + lo, count, (int32_t)(base + n_lo), behind ? -1 : 1);
         return;
     }
     for (size_t t = 0; t < count; t++) {
@@ -57,8 +57,8 @@ static void write_run(const t5_sink *s, int64_t q, int64_t keys, int behind, int
 }
 
 /* One side of one row: the exact distances as a ramp, then each bucket's run. */
-static void write_side(const t5_sink *s, const pe_t5_side *side, int64_t q, int64_t keys, int behind,
-                       int64_t n_start, uint32_t base) {
+static void write_side(const t5_sink *s, const pe_t5_side *side, int64_t q, int64_t keys, int behind, int64_t n_start,
+                       uint32_t base) {
     write_run(s, q, keys, behind, n_start, side->max_exact, base, 0, 1);
     for (uint32_t v = side->max_exact; v < side->count; v++) {
         int64_t a = side->first[v], b = side->first[v + 1];
@@ -73,7 +73,7 @@ static void write_row(const t5_sink *s, const t5_geometry *g, int64_t q, int64_t
     if (g->bidirectional) {
         write_side(s, &g->side, q, keys, 0, 1, g->ahead_base);
     } else if (q + 1 < keys) {
-        s->k.fill(s->row + q + 1, (size_t)(keys - q - 1), value_bits(s, 0));
+        s->k->fill32(s->row + q + 1, (size_t)(keys - q - 1), value_bits(s, 0));
     }
 }
 
@@ -111,7 +111,7 @@ pe_status pe_t5_buckets(const pe_t5 *t5, int32_t *out, size_t out_count) {
     if (out_count != need) return PE_ERR_OUT_SIZE;
     if (need == 0) return PE_OK;
     if (!out) return PE_ERR_NULL;
-    t5_sink s = {pe_relative_active_kernels(), NULL, NULL, 1, 0};
+    t5_sink s = {pe_kernel_table_current(), NULL, NULL, 1, 0};
     write_plane(&s, &g, t5, (uint32_t *)out);
     return PE_OK;
 }
@@ -131,7 +131,7 @@ pe_status pe_t5_bias(const pe_t5 *t5, const float *table, size_t table_count, ui
     if ((const char *)out < (const char *)(table + table_count) && (const char *)table < (const char *)(out + need)) {
         return PE_ERR_OVERLAP;
     }
-    t5_sink s = {pe_relative_active_kernels(), NULL, table, heads, 0};
+    t5_sink s = {pe_kernel_table_current(), NULL, table, heads, 0};
     for (uint32_t h = 0; h < head_count; h++) {
         s.head = first_head + h;
         write_plane(&s, &g, t5, (uint32_t *)out + h * plane);

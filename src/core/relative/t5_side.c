@@ -16,10 +16,10 @@
  * double, torch rounds it to float32), the product by count - max_exact; then
  * truncation toward zero (the quotient is >= 0). The bucket never decreases
  * with n, which the run tables (first[]) rely on. */
-#include "t5_side.h"
+#include "relative/t5_side.h"
 
-#include "../f64math.h"
-#include "relative_kernels.h"
+#include "math/f64math.h"
+#include "relative/relative_kernels.h"
 
 int32_t pe_t5_side_bucket(uint32_t count, uint32_t max_distance, uint32_t n) {
     const uint32_t max_exact = count / 2;
@@ -44,8 +44,10 @@ void pe_t5_side_init(pe_t5_side *side, uint32_t count, uint32_t max_distance) {
         uint32_t a = lo, b = PE_MAX_POSITION; /* invariant: bucket(a - 1) < v when a > lo; answer in [a, b] */
         while (a < b) {
             uint32_t mid = a + (b - a) / 2;
-            if (pe_t5_side_bucket(count, max_distance, mid) >= (int32_t)v) b = mid;
-            else a = mid + 1;
+            if (pe_t5_side_bucket(count, max_distance, mid) >= (int32_t)v)
+                b = mid;
+            else
+                a = mid + 1;
         }
         side->first[v] = a == PE_MAX_POSITION ? PE_T5_NO_DISTANCE : a;
         if (a != PE_MAX_POSITION) lo = a;

@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-#include "../posenc.h"
+#include "posenc.h"
 
 #define PE_T5_NO_DISTANCE 0xffffffffu /* past every distance (they are below 2^31) */
 

@@ -2,12 +2,20 @@
 // row. Mirrors src/cli/t5_buckets.c: the same options, the same checks in the
 // same order, the same messages and the same bytes.
 import { createWriteStream, readFileSync } from 'node:fs';
-import { parseCount, UsageError } from '../cli-args.js'; // digits only, at most 2^31, as the table command
+import { parseCount, UsageError } from '../cli/args.js'; // digits only, at most 2^31, as the table command
 
 const MAX_POSITION = 2147483648;
 const MAX_BUCKETS = 1024;
 const CHUNK_VALUES = 65536; // buckets made and written per call (at least one row)
-const VALUED = ['--query-length', '--key-length', '--offset', '--num-buckets', '--max-distance', '--format', '--output'];
+const VALUED = [
+  '--query-length',
+  '--key-length',
+  '--offset',
+  '--num-buckets',
+  '--max-distance',
+  '--format',
+  '--output',
+];
 
 export const USAGE = `usage: posenc t5-buckets --query-length N [options]
 
@@ -27,7 +35,9 @@ one line per query row, one bucket per key. Query row i sits at key position off
   -h, --help         print this help
 `;
 
-const fail = (message) => { throw new UsageError(message); };
+const fail = (message) => {
+  throw new UsageError(message);
+};
 
 function parse(argv) {
   const given = {};
@@ -54,14 +64,17 @@ function check({ given, causal }) {
   const text = (name) => given[name];
   if (text('--query-length') === undefined) fail('--query-length is required (the number of query rows)');
   const queryLength = parseCount(text('--query-length'));
-  if (queryLength === undefined) fail(`--query-length must be an integer from 0 to 2147483648; got ${text('--query-length')}`);
+  if (queryLength === undefined)
+    fail(`--query-length must be an integer from 0 to 2147483648; got ${text('--query-length')}`);
   const keyLength = text('--key-length') !== undefined ? parseCount(text('--key-length')) : queryLength;
-  if (keyLength === undefined) fail(`--key-length must be an integer from 0 to 2147483648; got ${text('--key-length')}`);
+  if (keyLength === undefined)
+    fail(`--key-length must be an integer from 0 to 2147483648; got ${text('--key-length')}`);
   let offset;
   if (text('--offset') !== undefined) {
     offset = parseCount(text('--offset'));
     if (offset === undefined) fail(`--offset must be an integer from 0 to 2147483648; got ${text('--offset')}`);
-    if (offset + queryLength > MAX_POSITION) fail(`--offset + --query-length must be at most 2147483648; got ${text('--offset')} + ${queryLength}`);
+    if (offset + queryLength > MAX_POSITION)
+      fail(`--offset + --query-length must be at most 2147483648; got ${text('--offset')} + ${queryLength}`);
   } else if (queryLength > keyLength) {
     fail('--query-length is above --key-length, so --offset must be given (the key position of query row 0)');
   } else {
@@ -70,17 +83,31 @@ function check({ given, causal }) {
   const least = causal ? 2 : 4;
   const numBuckets = text('--num-buckets') !== undefined ? parseCount(text('--num-buckets')) : 32;
   if (numBuckets === undefined || numBuckets < least || numBuckets > MAX_BUCKETS) {
-    fail(causal ? `--num-buckets must be an integer from 2 to 1024 with --causal; got ${text('--num-buckets')}`
-      : `--num-buckets must be an integer from 4 to 1024; got ${text('--num-buckets')}`);
+    fail(
+      causal
+        ? `--num-buckets must be an integer from 2 to 1024 with --causal; got ${text('--num-buckets')}`
+        : `--num-buckets must be an integer from 4 to 1024; got ${text('--num-buckets')}`,
+    );
   }
   const exact = Math.floor((causal ? numBuckets : Math.floor(numBuckets / 2)) / 2);
   const maxDistance = text('--max-distance') !== undefined ? parseCount(text('--max-distance')) : 128;
   if (maxDistance === undefined || maxDistance <= exact) {
-    fail(`--max-distance must be an integer above ${exact} (the exact distances) and at most 2147483648; got ${text('--max-distance') ?? '128'}`);
+    fail(
+      `--max-distance must be an integer above ${exact} (the exact distances) and at most 2147483648; got ${text('--max-distance') ?? '128'}`,
+    );
   }
   const format = text('--format') ?? 'text';
   if (!['text', 'csv', 'json'].includes(format)) fail(`--format must be text, csv or json; got ${format}`);
-  return { queryLength, keyLength, offset, numBuckets, maxDistance, bidirectional: !causal, format, output: text('--output') };
+  return {
+    queryLength,
+    keyLength,
+    offset,
+    numBuckets,
+    maxDistance,
+    bidirectional: !causal,
+    format,
+    output: text('--output'),
+  };
 }
 
 /** Rows of buckets in the format; row `first` is the output's first row. */
@@ -96,9 +123,26 @@ function formatRows(format, values, rows, keys, first) {
 
 function writer(path) {
   const stream = path === undefined ? process.stdout : createWriteStream(path);
-  const write = (text) => (text.length === 0 || stream.write(text) ? undefined : new Promise((resolve) => stream.once('drain', resolve)));
-  const end = () => (path === undefined ? undefined : new Promise((resolve, reject) => { stream.on('error', reject); stream.end(resolve); }));
-  return { write, end, ready: path === undefined ? Promise.resolve() : new Promise((resolve, reject) => { stream.once('open', resolve); stream.once('error', reject); }) };
+  const write = (text) =>
+    text.length === 0 || stream.write(text) ? undefined : new Promise((resolve) => stream.once('drain', resolve));
+  const end = () =>
+    path === undefined
+      ? undefined
+      : new Promise((resolve, reject) => {
+          stream.on('error', reject);
+          stream.end(resolve);
+        });
+  return {
+    write,
+    end,
+    ready:
+      path === undefined
+        ? Promise.resolve()
+        : new Promise((resolve, reject) => {
+            stream.once('open', resolve);
+            stream.once('error', reject);
+          }),
+  };
 }
 
 /** Runs `posenc t5-buckets` with `argv` (the arguments after t5-buckets); resolves to the exit code. */
@@ -133,8 +177,14 @@ export async function runT5Buckets(argv, instantiate) {
   if (r.format === 'json') await out.write('[');
   for (let i0 = 0; i0 < r.queryLength; i0 += perCall) {
     const rows = Math.min(perCall, r.queryLength - i0);
-    const values = posenc.t5Buckets({ queryLength: rows, keyLength: keys, offset: r.offset + i0, numBuckets: r.numBuckets,
-      maxDistance: r.maxDistance, bidirectional: r.bidirectional });
+    const values = posenc.t5Buckets({
+      queryLength: rows,
+      keyLength: keys,
+      offset: r.offset + i0,
+      numBuckets: r.numBuckets,
+      maxDistance: r.maxDistance,
+      bidirectional: r.bidirectional,
+    });
     await out.write(formatRows(r.format, values, rows, keys, i0));
   }
   if (r.format === 'json') await out.write('\n]\n');

@@ -1,6 +1,7 @@
-// Types of the relative family (relative.js): T5's relative attention
-// buckets and bias, Shaw et al.'s clipped relative indices.
-import type { Floats } from '../index.js';
+// Types of the relative family (src/js/relative): T5's relative attention
+// buckets and bias, Shaw et al.'s clipped relative indices. Re-exported by
+// src/js/index.d.ts.
+import type { Floats } from '../runtime/runtime.js';
 
 /**
  * Error codes of relative encodings: BAD_BUCKETS (numBuckets or maxDistance
@@ -67,9 +68,8 @@ export interface RelativeMethods {
 }
 
 /** See {@link RelativeMethods.t5Buckets}. */
-export function t5Buckets(options: T5BucketsOptions): Int32Array;
+export const t5Buckets: RelativeMethods['t5Buckets'];
 /** See {@link RelativeMethods.t5Bias}. */
-export function t5Bias<Out extends Floats>(options: T5BiasOptions<Out> & { out: Out }): Out;
-export function t5Bias(options: T5BiasOptions): Float32Array;
+export const t5Bias: RelativeMethods['t5Bias'];
 /** See {@link RelativeMethods.shawIndices}. */
-export function shawIndices(options: ShawIndicesOptions): Int32Array;
+export const shawIndices: RelativeMethods['shawIndices'];

@@ -3,11 +3,11 @@
 // core (posenc.h states the conventions; src/core/relative/). Queries sit on
 // keys as in alibiBias: query row i at key position offset + i, by default
 // the last query on the last key.
-import { PosencError, refuse } from '../errors.js';
-import { checkOptions } from '../validate.js';
-import { WasmBuffer, pointerOf } from '../wasm-buffer.js';
-import { checkOut, checkAttached } from '../wasm-calls.js';
-import { checkHeads, checkLength, checkQueryOffset } from '../alibi.js';
+import { PosencError, refuse } from '../runtime/errors.js';
+import { checkOptions, checkHeads } from '../runtime/validate.js';
+import { WasmBuffer } from '../runtime/wasm-buffer.js';
+import { checkOut, checkAttached } from '../runtime/buffers.js';
+import { checkLength, checkQueryOffset } from '../alibi/alibi.js'; // the same query/key geometry as alibiBias
 
 export const T5_MAX_BUCKETS = 1024;
 export const SHAW_MAX_RELATIVE = 2 ** 30 - 1;
@@ -17,22 +17,42 @@ const WORD = 4;
 
 function checkInteger(code, name, value, fallback, low, high, what) {
   if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < low || value > high) refuse(code, name, what, value);
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < low || value > high)
+    refuse(code, name, what, value);
   return value;
 }
 
 /** The bucket settings of t5Buckets/t5Bias, checked: T5's defaults 32 and 128, bidirectional. */
 function checkT5(o) {
   if (o.bidirectional !== undefined && typeof o.bidirectional !== 'boolean') {
-    refuse('BAD_OPTIONS', 'bidirectional', 'true (encoder buckets), false (causal decoder buckets) or undefined', o.bidirectional);
+    refuse(
+      'BAD_OPTIONS',
+      'bidirectional',
+      'true (encoder buckets), false (causal decoder buckets) or undefined',
+      o.bidirectional,
+    );
   }
   const bidirectional = o.bidirectional ?? true;
   const least = bidirectional ? 4 : 2; // at least one exact bucket per side
-  const numBuckets = checkInteger('BAD_BUCKETS', 'numBuckets', o.numBuckets, 32, least, T5_MAX_BUCKETS,
-    `an integer from ${least} to ${T5_MAX_BUCKETS} (${bidirectional ? 'bidirectional: numBuckets / 4' : 'causal: numBuckets / 2'} buckets are exact)`);
+  const numBuckets = checkInteger(
+    'BAD_BUCKETS',
+    'numBuckets',
+    o.numBuckets,
+    32,
+    least,
+    T5_MAX_BUCKETS,
+    `an integer from ${least} to ${T5_MAX_BUCKETS} (${bidirectional ? 'bidirectional: numBuckets / 4' : 'causal: numBuckets / 2'} buckets are exact)`,
+  );
   const maxExact = Math.floor(Math.floor(numBuckets / (bidirectional ? 2 : 1)) / 2);
-  const maxDistance = checkInteger('BAD_BUCKETS', 'maxDistance', o.maxDistance, 128, maxExact + 1, MAX_POSITION,
-    `an integer above the ${maxExact} exact distances of numBuckets ${numBuckets} (the log buckets span ${maxExact} … maxDistance) and at most ${MAX_POSITION}`);
+  const maxDistance = checkInteger(
+    'BAD_BUCKETS',
+    'maxDistance',
+    o.maxDistance,
+    128,
+    maxExact + 1,
+    MAX_POSITION,
+    `an integer above the ${maxExact} exact distances of numBuckets ${numBuckets} (the log buckets span ${maxExact} … maxDistance) and at most ${MAX_POSITION}`,
+  );
   const queryLength = checkLength('queryLength', o.queryLength);
   const keyLength = checkLength('keyLength', o.keyLength, queryLength);
   const offset = checkQueryOffset(o.offset, queryLength, keyLength);
@@ -45,7 +65,12 @@ function checkIntOut(out, count, shape) {
     try {
       return new Int32Array(count);
     } catch {
-      throw new PosencError('TOO_LARGE', `the result needs ${count} values, more than a JS Int32Array can hold; ask for less`, 'out', count);
+      throw new PosencError(
+        'TOO_LARGE',
+        `the result needs ${count} values, more than a JS Int32Array can hold; ask for less`,
+        'out',
+        count,
+      );
     }
   }
   if (!(out instanceof Int32Array)) refuse('BAD_BUFFER', 'out', 'an Int32Array', out);
@@ -56,7 +81,13 @@ function checkIntOut(out, count, shape) {
 /** The table of t5Bias: (numBuckets × heads) floats, HF's relative_attention_bias.weight. */
 function checkTable(table, numBuckets, headsOption) {
   const isArray = table instanceof Float32Array || table instanceof WasmBuffer;
-  if (!isArray) refuse('BAD_BUFFER', 'table', 'a Float32Array (or WasmBuffer) of numBuckets × heads floats, relative_attention_bias.weight', table);
+  if (!isArray)
+    refuse(
+      'BAD_BUFFER',
+      'table',
+      'a Float32Array (or WasmBuffer) of numBuckets × heads floats, relative_attention_bias.weight',
+      table,
+    );
   if (headsOption !== undefined) {
     const heads = checkHeads(headsOption);
     if (table.length !== numBuckets * heads) {
@@ -70,11 +101,13 @@ function checkTable(table, numBuckets, headsOption) {
   return checkHeads(table.length / numBuckets);
 }
 
-/** t5Buckets, t5Bias and shawIndices bound to one instance's wasm (see instance.js). */
-export function relativeMethods(state) {
-  const calls = state.calls;
-  const { wasm } = calls;
-  const ints = (pointer, count) => new Int32Array(state.memory.buffer, pointer, count);
+/** t5Buckets, t5Bias and shawIndices on one instance's runtime. */
+export function relativeMethods(runtime) {
+  const { wasm, check } = runtime;
+  const ints = (pointer, count) => {
+    const view = runtime.floats(pointer, count); // a fresh view of the words at pointer
+    return new Int32Array(view.buffer, view.byteOffset, count);
+  };
 
   /**
    * Runs rows of a (queryLength, keyLength) plane through a wasm buffer into
@@ -84,79 +117,138 @@ export function relativeMethods(state) {
    */
   function planeThroughWasm(out, total, at, queryLength, keyLength, offset, call, view) {
     const rowsPerCall = Math.max(1, Math.floor(CHUNK_VALUES / Math.max(keyLength, 1)));
-    const staging = calls.malloc(Math.min(rowsPerCall, queryLength) * keyLength * WORD, 'relative staging');
-    try {
+    const bytes = Math.min(rowsPerCall, queryLength) * keyLength * WORD;
+    runtime.withTemporary([[bytes, 'relative staging']], (staging) => {
       checkAttached(out, total, 'out');
       for (let i0 = 0; i0 < queryLength; i0 += rowsPerCall) {
         const rows = Math.min(rowsPerCall, queryLength - i0);
         const n = rows * keyLength;
-        calls.check(call(rows, offset + i0, staging, n));
+        check(call(rows, offset + i0, staging, n));
         out.set(view(staging, n), at + i0 * keyLength);
       }
-    } finally {
-      calls.free(staging);
-    }
+    });
   }
 
   function t5Buckets(options) {
-    const o = checkOptions(options, ['queryLength', 'keyLength', 'offset', 'numBuckets', 'maxDistance', 'bidirectional', 'out'], 't5Buckets');
+    const o = checkOptions(
+      options,
+      ['queryLength', 'keyLength', 'offset', 'numBuckets', 'maxDistance', 'bidirectional', 'out'],
+      't5Buckets',
+    );
     const t = checkT5(o);
     const count = t.queryLength * t.keyLength;
     const out = checkIntOut(o.out, count, `queryLength·keyLength = ${t.queryLength}·${t.keyLength} = ${count} values`);
     if (count === 0) return out;
-    planeThroughWasm(out, count, 0, t.queryLength, t.keyLength, t.offset,
-      (rows, offset, pointer, n) => wasm.pe_wasm_t5_buckets(rows, t.keyLength, offset, t.numBuckets, t.maxDistance, t.bidirectional, pointer, n),
-      ints);
+    planeThroughWasm(
+      out,
+      count,
+      0,
+      t.queryLength,
+      t.keyLength,
+      t.offset,
+      (rows, offset, pointer, n) =>
+        wasm.pe_wasm_t5_buckets(rows, t.keyLength, offset, t.numBuckets, t.maxDistance, t.bidirectional, pointer, n),
+      ints,
+    );
     return out;
   }
 
   function t5Bias(options) {
-    const o = checkOptions(options, ['queryLength', 'keyLength', 'offset', 'numBuckets', 'maxDistance', 'bidirectional', 'table', 'heads', 'out'], 't5Bias');
+    const o = checkOptions(
+      options,
+      ['queryLength', 'keyLength', 'offset', 'numBuckets', 'maxDistance', 'bidirectional', 'table', 'heads', 'out'],
+      't5Bias',
+    );
     const t = checkT5(o);
     const heads = checkTable(o.table, t.numBuckets, o.heads);
     const plane = t.queryLength * t.keyLength;
     const count = heads * plane;
-    const out = checkOut(o.out, count, `heads·queryLength·keyLength = ${heads}·${t.queryLength}·${t.keyLength} = ${count} floats`);
+    const out = checkOut(
+      o.out,
+      count,
+      `heads·queryLength·keyLength = ${heads}·${t.queryLength}·${t.keyLength} = ${count} floats`,
+    );
     if (count === 0) return out;
     const tableCount = t.numBuckets * heads;
-    const bias = (rows, offset, table, first, headCount, pointer, n) => wasm.pe_wasm_t5_bias(rows, t.keyLength, offset,
-      t.numBuckets, t.maxDistance, t.bidirectional, table, tableCount, heads, first, headCount, pointer, n);
+    const bias = (rows, offset, table, first, headCount, pointer, n) =>
+      wasm.pe_wasm_t5_bias(
+        rows,
+        t.keyLength,
+        offset,
+        t.numBuckets,
+        t.maxDistance,
+        t.bidirectional,
+        table,
+        tableCount,
+        heads,
+        first,
+        headCount,
+        pointer,
+        n,
+      );
 
     // The table travels into wasm unless it is there already (a WasmBuffer).
     const ownTable = !(o.table instanceof WasmBuffer);
-    const table = ownTable ? calls.malloc(tableCount * WORD, 'table') : pointerOf(o.table, state, 'table');
-    try {
+    runtime.withTemporary([ownTable ? [tableCount * WORD, 'table'] : null], (copy) => {
+      const table = ownTable ? copy : runtime.pointerOf(o.table, 'table');
       if (ownTable) {
-        checkAttached(o.table, tableCount, 'table'); // a view of wasm memory detaches if the malloc grew it
-        calls.floats(table, tableCount).set(o.table);
+        checkAttached(o.table, tableCount, 'table'); // a view of wasm memory detaches if the copy's allocation grew it
+        runtime.floats(table, tableCount).set(o.table);
       }
       if (out instanceof WasmBuffer) {
-        calls.check(bias(t.queryLength, t.offset, table, 0, heads, pointerOf(out, state, 'out'), count));
-        return out;
+        check(bias(t.queryLength, t.offset, table, 0, heads, runtime.pointerOf(out, 'out'), count));
+        return;
       }
       for (let h = 0; h < heads; h++) {
-        planeThroughWasm(out, count, h * plane, t.queryLength, t.keyLength, t.offset,
-          (rows, offset, pointer, n) => bias(rows, offset, table, h, 1, pointer, n), calls.floats);
+        planeThroughWasm(
+          out,
+          count,
+          h * plane,
+          t.queryLength,
+          t.keyLength,
+          t.offset,
+          (rows, offset, pointer, n) => bias(rows, offset, table, h, 1, pointer, n),
+          runtime.floats,
+        );
       }
-    } finally {
-      if (ownTable) calls.free(table);
-    }
+    });
     return out;
   }
 
   function shawIndices(options) {
     const o = checkOptions(options, ['queryLength', 'keyLength', 'offset', 'maxRelative', 'out'], 'shawIndices');
-    if (o.maxRelative === undefined) refuse('BAD_MAX_RELATIVE', 'maxRelative', `given: the clipping distance k, an integer from 0 to ${SHAW_MAX_RELATIVE}`, o.maxRelative);
-    const maxRelative = checkInteger('BAD_MAX_RELATIVE', 'maxRelative', o.maxRelative, undefined, 0, SHAW_MAX_RELATIVE,
-      `an integer from 0 to ${SHAW_MAX_RELATIVE} (the clipping distance k: indices run 0 … 2k)`);
+    if (o.maxRelative === undefined)
+      refuse(
+        'BAD_MAX_RELATIVE',
+        'maxRelative',
+        `given: the clipping distance k, an integer from 0 to ${SHAW_MAX_RELATIVE}`,
+        o.maxRelative,
+      );
+    const maxRelative = checkInteger(
+      'BAD_MAX_RELATIVE',
+      'maxRelative',
+      o.maxRelative,
+      undefined,
+      0,
+      SHAW_MAX_RELATIVE,
+      `an integer from 0 to ${SHAW_MAX_RELATIVE} (the clipping distance k: indices run 0 … 2k)`,
+    );
     const queryLength = checkLength('queryLength', o.queryLength);
     const keyLength = checkLength('keyLength', o.keyLength, queryLength);
     const offset = checkQueryOffset(o.offset, queryLength, keyLength);
     const count = queryLength * keyLength;
     const out = checkIntOut(o.out, count, `queryLength·keyLength = ${queryLength}·${keyLength} = ${count} values`);
     if (count === 0) return out;
-    planeThroughWasm(out, count, 0, queryLength, keyLength, offset,
-      (rows, rowOffset, pointer, n) => wasm.pe_wasm_shaw_indices(rows, keyLength, rowOffset, maxRelative, pointer, n), ints);
+    planeThroughWasm(
+      out,
+      count,
+      0,
+      queryLength,
+      keyLength,
+      offset,
+      (rows, rowOffset, pointer, n) => wasm.pe_wasm_shaw_indices(rows, keyLength, rowOffset, maxRelative, pointer, n),
+      ints,
+    );
     return out;
   }
 

@@ -17,7 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../../src/core/relative/relative_kernels.h"
+#include "relative/relative_kernels.h"
 
 static float float_of(uint32_t u) {
     float f;
@@ -33,7 +33,8 @@ static uint32_t bits_of(float f) {
 
 /* Distance from d to the nearest midpoint between r and its neighbours, relative to d. */
 static double midpoint_distance(double d, float r) {
-    double up = ((double)r + (double)nextafterf(r, INFINITY)) / 2, down = ((double)r + (double)nextafterf(r, -INFINITY)) / 2;
+    double up = ((double)r + (double)nextafterf(r, INFINITY)) / 2,
+           down = ((double)r + (double)nextafterf(r, -INFINITY)) / 2;
     return fmin(fabs(d - up), fabs(d - down)) / fabs(d);
 }
 
@@ -64,7 +65,8 @@ int main(int argc, char **argv) {
             differ++;
         }
     }
-    printf("log_f32 on all %lu floats in [1, 2^31]: %lu differ from the correctly rounded log (%lu decided in quad precision)\n",
+    printf("log_f32 on all %lu floats in [1, 2^31]: %lu differ from the correctly rounded log (%lu decided in quad "
+           "precision)\n",
            (unsigned long)(last - first + 1), differ, decided_in_quad);
     return differ == 0 ? 0 : 1;
 }

@@ -27,7 +27,7 @@
 #include "posenc.h"
 
 #define SENTINELS 16
-#define SENTINEL 0x7fc0dead
+#define SENTINEL  0x7fc0dead
 
 static void die(int code, const char *what) {
     fprintf(stderr, "relative_harness: %s\n", what);
@@ -117,7 +117,8 @@ static int refusals(void) {
     float shared[10] = {0};
     if (pe_t5_buckets(NULL, NULL, 0) != PE_ERR_NULL || pe_t5_buckets(&t5, NULL, 2) != PE_ERR_NULL ||
         pe_t5_bias(&t5, NULL, 4, 1, 0, 1, shared, 2) != PE_ERR_NULL ||
-        pe_t5_bias(&t5, shared, 4, 1, 0, 1, shared + 3, 2) != PE_ERR_OVERLAP || pe_shaw_indices(NULL, NULL, 0) != PE_ERR_NULL) {
+        pe_t5_bias(&t5, shared, 4, 1, 0, 1, shared + 3, 2) != PE_ERR_OVERLAP ||
+        pe_shaw_indices(NULL, NULL, 0) != PE_ERR_NULL) {
         printf("a NULL pointer or an overlap was not refused\n");
         failed = 1;
     }
