@@ -13,7 +13,7 @@ import { instantiate } from '../src/js/index.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const NATIVE = join(root, 'build/posenc');
-const NODE_CLI = join(root, 'src/js/cli.js');
+const NODE_CLI = join(root, 'src/js/cli/cli.js');
 const pe = await instantiate();
 
 const native = (args) => spawnSync(NATIVE, ['t5-buckets', ...args], { maxBuffer: 1 << 28 });
