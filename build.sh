@@ -46,7 +46,7 @@ stale() {
     [ -n "$(find "$@" -newer "$out" -type f -print -quit 2>/dev/null)" ]
 }
 
-CORE_SRC=(src/core/*.c)
+CORE_SRC=(src/core/*.c src/core/diagnose/*.c)
 CORE_DEPS=(src/core build.sh)
 WARN=(-std=c11 -Wall -Wextra -Wshadow -Wno-unused-parameter)
 # Bit-identical builds: no fused multiply-add, no fast-math, no libm in kernels.

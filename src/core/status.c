@@ -25,6 +25,9 @@ const char *pe_status_str(pe_status status) {
     case PE_ERR_ORDER: return "order must be PE_ROPE_BLHD or PE_ROPE_BHLD";
     case PE_ERR_DTYPE: return "dtype must be PE_DTYPE_FLOAT32, PE_DTYPE_FLOAT16, PE_DTYPE_BFLOAT16 or PE_DTYPE_FLOAT64";
     case PE_ERR_RECIPE: return "recipe must be PE_RECIPE_FLOAT32_ANGLE, PE_RECIPE_FLOAT16 or PE_RECIPE_BFLOAT16";
+    case PE_ERR_NOT_FINITE: return "the table has a NaN or infinite cell";
+    case PE_ERR_KIND: return "kind must be PE_DIAG_AUTO, PE_DIAG_TABLE or PE_DIAG_COS_SIN";
+    case PE_ERR_SHAPE: return "the table must have at least one cell and two rows or two columns";
     case PE_ERR_DIM_2D: return "a 2-D table needs dim to be a multiple of 4: each axis gets dim/2 channels of sine-cosine pairs";
     }
     return "unknown pe_status";
