@@ -4,6 +4,7 @@ export { alibiSlopes, alibiBias, resampleTable } from './default-instance.js';
 export { recipeTable, roundToBits, sinusoidal2d } from './default-instance.js';
 export { bitsToFloat32 } from './precision.js';
 export { rope, ropeFrequencies } from './default-instance.js';
+export { identify } from './default-instance.js';
 export { readTable } from './learned-read.js';
 export { readNpy } from './learned-npy.js';
 export { readSafetensors } from './learned-safetensors.js';

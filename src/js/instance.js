@@ -12,6 +12,7 @@ import { resampleMethods } from './learned-resample.js';
 import { precisionMethods, dtypeCode } from './precision.js'; // float16/bfloat16 tables, recipes
 import { sinusoidal2dMethods } from './sinusoidal2d.js';
 import { ropeMethods } from './rope.js'; // RoPE: rope(), ropeFrequencies()
+import { diagnoseMethods } from './diagnose/identify.js'; // identify(): which convention a table follows
 import { wasmCalls, STAGING_BYTES, MAX_WASM_BYTES, align16 } from './wasm-calls.js';
 
 const FLOAT = 4;
@@ -336,5 +337,6 @@ function createInstance(state) {
     ...precision.methods,
     ...sinusoidal2dMethods(state),
     ...ropeMethods(state),
+    ...diagnoseMethods(state),
   });
 }

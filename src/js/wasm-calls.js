@@ -13,7 +13,7 @@ export const STAGING_BYTES = 256 * 1024;
 // pe_status (posenc.h) -> PosencError code: the backstop behind the JS checks.
 const CODES = ['OK', 'BAD_BUFFER', 'BAD_DIM', 'BAD_DIM', 'BAD_BASE', 'BAD_LAYOUT', 'BAD_POSITION', 'BAD_SIZE',
   'BAD_SIZE', 'TOO_LARGE', 'TABLE_TOO_SHORT', 'BAD_SCALE', 'TOO_LARGE', 'LOAD_FAILED', 'BAD_BUFFER', 'BAD_HEADS',
-  'BAD_BUFFER', 'BAD_FREQUENCIES', 'BAD_ROTARY_DIM', 'BAD_SCALING', 'BAD_ORDER', 'BAD_DTYPE', 'BAD_RECIPE', 'BAD_DIM'];
+  'BAD_BUFFER', 'BAD_FREQUENCIES', 'BAD_ROTARY_DIM', 'BAD_SCALING', 'BAD_ORDER', 'BAD_DTYPE', 'BAD_RECIPE', 'BAD_DIM', 'BAD_TABLE', 'BAD_KIND', 'BAD_SHAPE'];
 
 export const align16 = (bytes) => Math.ceil(bytes / 16) * 16;
 

@@ -4,6 +4,8 @@
  * or bfloat16); a cell matches when it lies within one ulp of the candidate
  * (a peer's sin may be 1 ulp off). The recipe matching the most cells wins;
  * another within 0.1% of it is reported as indistinguishable. */
+#include <string.h>
+
 #include "../f64math.h"
 #include "../precision_kernels.h"
 #include "diag_internal.h"
@@ -16,16 +18,16 @@ double diag_round_storage(pe_dtype storage, double x) {
     }
 }
 
-/* One ulp of the storage dtype at |x|. */
+/* One ulp of the storage dtype at |x|, from the exponent bits of x. */
 double diag_ulp(pe_dtype storage, double x) {
-    double a = x < 0 ? -x : x, ulp = 1.0;
-    int mantissa = storage == PE_DTYPE_FLOAT16 ? 10 : storage == PE_DTYPE_BFLOAT16 ? 7 : 23;
-    double smallest = storage == PE_DTYPE_FLOAT16 ? 0x1p-24 : storage == PE_DTYPE_BFLOAT16 ? 0x1p-133 : 0x1p-149;
-    for (int k = 0; k < mantissa; k++) ulp *= 0.5;
-    if (a == 0.0) return smallest;
-    while (a >= 2.0) a *= 0.5, ulp *= 2.0;
-    while (a < 1.0 && ulp > smallest) a *= 2.0, ulp *= 0.5;
-    return ulp > smallest ? ulp : smallest;
+    const int mantissa = storage == PE_DTYPE_FLOAT16 ? 10 : storage == PE_DTYPE_BFLOAT16 ? 7 : 23;
+    const int min_exponent = storage == PE_DTYPE_FLOAT16 ? -14 : -126; /* below it: subnormal spacing */
+    int exponent = (int)((pe_bits(x) >> 52) & 0x7ff) - 1023;
+    if (exponent < min_exponent) exponent = min_exponent;
+    uint64_t bits = (uint64_t)(exponent - mantissa + 1023) << 52;
+    double ulp;
+    memcpy(&ulp, &bits, sizeof ulp);
+    return ulp;
 }
 
 void diag_pick_samples(diag_work *w) {
@@ -45,40 +47,48 @@ static float f32(double x) { return (float)x; }
 
 typedef enum angle_kind { ANGLE_EXACT, ANGLE_F32, ANGLE_NARROW } angle_kind;
 
+/* Whether cell (r, c) is within one ulp of A * value. */
+static int matches(const diag_work *w, const pe_diagnosis *d, uint32_t r, uint32_t c, double value) {
+    double e = diag_at(&w->v, r, c) - d->scale * value;
+    if (e < 0) e = -e;
+    /* float32: a peer's sin may be 1 ulp off; float16 and bfloat16 cells
+     * rounded from float32 are the nearest value, so they must be equal. */
+    double within = d->storage != PE_DTYPE_FLOAT32 && d->scale == 1.0 ? 0.5 : 1.001;
+    return e <= d->scale * diag_ulp(d->storage, value) * within;
+}
+
 /* Share of sampled cells within one ulp of the candidate. inv: float32
- * inv_freq per pair (ANGLE_F32). */
+ * inv_freq per pair (ANGLE_F32). Pair by pair: one sin and cos per pair. */
 static double match_share(diag_work *w, const pe_diagnosis *d, angle_kind kind, const float *inv) {
     const uint32_t h = w->h;
-    const double A = d->scale;
+    const int cache = d->kind == PE_DIAG_COS_SIN, twin = cache && d->duplicated;
     uint64_t matched = 0, total = 0;
     for (uint32_t s = 0; s < w->samples; s++) {
         const uint32_t r = w->sample[s];
         const double *exact = w->values + (size_t)s * 2 * h;
-        for (uint32_t c = 0; c < w->v.cols; c++) {
-            uint32_t m = w->src[c];
-            if (m == UINT32_MAX) continue;
-            uint32_t k = m < h ? m : m - h;
-            double value;
+        const double p = w->positions[s];
+        const double pos = diag_round_storage(d->storage, p);
+        for (uint32_t k = 0; k < h; k++) {
+            double sv, cv;
             if (kind == ANGLE_EXACT) {
-                value = diag_round_storage(d->storage, exact[m]);
+                sv = exact[k], cv = exact[h + k];
+            } else if (kind == ANGLE_F32) {
+                pe_sincos((double)f32((double)f32(p) * (double)inv[k]), &sv, &cv);
+                sv = (double)f32(sv), cv = (double)f32(cv);
             } else {
-                double p = w->positions[s], angle;
-                if (kind == ANGLE_F32) {
-                    angle = (double)f32((double)f32(p) * (double)inv[k]);
-                } else {
-                    double pos = diag_round_storage(d->storage, p), wk = diag_round_storage(d->storage, w->model_w[k]);
-                    angle = diag_round_storage(d->storage, pos * wk);
-                }
-                double sv, cv;
+                double angle = diag_round_storage(d->storage, pos * diag_round_storage(d->storage, w->model_w[k]));
                 pe_sincos(angle, &sv, &cv);
-                value = m < h ? sv : cv;
-                if (kind == ANGLE_F32) value = (double)f32(value);
-                value = diag_round_storage(d->storage, value);
             }
-            double e = diag_at(&w->v, r, c) - A * value;
-            if (e < 0) e = -e;
-            matched += e <= A * diag_ulp(d->storage, value) * 1.001;
-            total++;
+            sv = diag_round_storage(d->storage, sv);
+            cv = diag_round_storage(d->storage, cv);
+            if (!cache) {
+                matched += matches(w, d, r, w->col_sin[k], sv) + matches(w, d, r, w->col_cos[k], cv);
+                total += 2;
+            } else {
+                double v = d->cache_cos ? cv : sv;
+                matched += matches(w, d, r, w->col_sin[k], v) * (1 + twin);
+                total += 1 + twin;
+            }
         }
     }
     return total ? (double)matched / (double)total : 0.0;

@@ -141,6 +141,7 @@ static void verdict(sink *s, const pe_diagnosis *d) {
     if (!d->identified) put(s, "no known convention reproduces the cells; nearest: ");
     convention(s, d);
     if (d->scaling != PE_DIAG_SCALING_NONE) put(s, ", RoPE scaling "), scaling_words(s, d);
+    if (d->storage != PE_DTYPE_FLOAT32) put(s, ", values stored as %s", storage_name(d->storage));
     if (d->identified) {
         put(s, ", ");
         recipe_full(s, d);
