@@ -1,11 +1,14 @@
 /* posenc: the native CLI. `posenc table --length N --dim D [options]` prints
- * a positional-encoding table; src/js/cli.js prints the same bytes. */
+ * a positional-encoding table; `posenc identify FILE` names the convention of
+ * a table in a file (identify.c); src/js/cli.js prints the same bytes. */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "posenc.h"
 #include "args.h"
 #include "format.h"
+#include "identify.h"
+#include <string.h>
 
 /* Rows are generated, formatted and written about CHUNK_FLOATS floats at a
  * time, and at least one BLOCK: the core reseeds every 64 absolute positions,
@@ -66,6 +69,7 @@ static int print_table(const cli_args *a) {
 }
 
 int main(int argc, char **argv) {
+    if (argc >= 2 && !strcmp(argv[1], "identify")) return cli_identify(argc, argv);
     cli_args args;
     char *error = NULL;
     if (cli_parse_args(argc, argv, &args, &error) != 0) {

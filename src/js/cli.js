@@ -1,10 +1,12 @@
 #!/usr/bin/env node
-// `posenc table ...`: prints a positional-encoding table. The native CLI
-// (src/cli/posenc.c) takes the same arguments and prints the same bytes.
+// `posenc table ...`: prints a positional-encoding table; `posenc identify
+// FILE` names the convention of a table in a file (cli-identify.js). The
+// native CLI (src/cli/posenc.c) takes the same arguments and prints the same bytes.
 import { instantiate } from './instance.js';
 import { parseArgs, USAGE, UsageError } from './cli-args.js';
 import { formatRows, prologue, epilogue, float32Bytes } from './format.js';
 import { forEachChunk, BLOCK } from './chunks.js';
+import { runIdentify } from './cli-identify.js';
 
 // Rows are generated, formatted and written about this many floats at a time,
 // and at least one 64-position block (the core's seed interval) per chunk.
@@ -33,6 +35,10 @@ async function printTable({ length, dim, base, offset, layout, frequencies, form
 }
 
 async function main(argv) {
+  if (argv[0] === 'identify') {
+    process.exitCode = await runIdentify(argv.slice(1), () => instantiate(), write);
+    return;
+  }
   let args;
   try {
     args = parseArgs(argv);

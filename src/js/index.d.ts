@@ -567,6 +567,8 @@ export interface Identification {
   /** Max error per band of positions [0, 64), [64, 256), ... ×4; -1 for bands without rows. */
   bandError: number[];
   nearest: { layout: 'interleaved' | 'split'; cosFirst: boolean; frequencies: 'paper' | 'tensor2tensor'; distance: number }[];
+  /** These facts as the core's JSON text, as `posenc identify --json` prints it. */
+  json: string;
   /** The whole report, as `posenc identify` prints it. */
   text: string;
   /** Its first line: the verdict in plain words. */

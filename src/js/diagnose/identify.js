@@ -78,7 +78,9 @@ export function diagnoseMethods(state) {
         throw new PosencError('BAD_TABLE', `table[${row}, ${cell % dim}] (row ${row}, column ${cell % dim}) is ${values[cell]}; identify needs finite numbers`, 'table', values[cell]);
       }
       check(status);
-      const result = JSON.parse(cString(state, json));
+      const facts = cString(state, json);
+      const result = JSON.parse(facts);
+      result.json = facts;
       result.text = cString(state, text);
       result.verdict = result.text.slice('verdict: '.length, result.text.indexOf('\n'));
       return result;
