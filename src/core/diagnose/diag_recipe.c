@@ -75,8 +75,9 @@ static double match_share(diag_work *w, const pe_diagnosis *d, angle_kind kind, 
             } else if (kind == ANGLE_F32) {
                 pe_sincos((double)f32((double)f32(p) * (double)inv[k]), &sv, &cv);
                 sv = (double)f32(sv), cv = (double)f32(cv);
-            } else {
-                double angle = diag_round_storage(d->storage, pos * diag_round_storage(d->storage, w->model_w[k]));
+            } else { /* inv: the dtype's value nearest the exact frequency, or nearest the fitted one */
+                const double *wk = inv ? w->w : w->model_w;
+                double angle = diag_round_storage(d->storage, pos * diag_round_storage(d->storage, wk[k]));
                 pe_sincos(angle, &sv, &cv);
             }
             sv = diag_round_storage(d->storage, sv);
@@ -170,8 +171,10 @@ void diag_match_recipe(diag_work *w, pe_diagnosis *d) {
         if (recipe == PE_DIAG_RECIPE_EXACT) {
             share[j] = match_share(w, d, ANGLE_EXACT, NULL);
         } else if (recipe == PE_DIAG_RECIPE_F16 || recipe == PE_DIAG_RECIPE_BF16) {
-            if (d->storage == (recipe == PE_DIAG_RECIPE_F16 ? PE_DTYPE_FLOAT16 : PE_DTYPE_BFLOAT16))
-                share[j] = match_share(w, d, ANGLE_NARROW, NULL);
+            if (d->storage == (recipe == PE_DIAG_RECIPE_F16 ? PE_DTYPE_FLOAT16 : PE_DTYPE_BFLOAT16)) {
+                double exact = match_share(w, d, ANGLE_NARROW, NULL), fitted = match_share(w, d, ANGLE_NARROW, inv);
+                share[j] = exact > fitted ? exact : fitted;
+            }
         } else if (!(fitted_only && recipe != PE_DIAG_RECIPE_F32_FITTED)) {
             for (int variant = 0; variant < (recipe == PE_DIAG_RECIPE_F32_EXP ? 2 : 1); variant++) {
                 if (!inv_formula(w, d, recipe, variant, inv)) continue;

@@ -15,20 +15,21 @@ static double diag_exp(double x) { return x <= 0 ? pe_exp_nonpositive(x) : 1.0 /
 
 static double round_int(double x) { return (x + PE_ROUND_MAGIC) - PE_ROUND_MAGIC; }
 
-/* x rounded to 3 significant digits (x > 0). */
-static double round3(double x) {
-    double scale = 1.0;
-    while (x * scale >= 1000.0) scale /= 10.0;
-    while (x * scale < 100.0) scale *= 10.0;
-    return round_int(x * scale) / scale;
-}
-
-/* x snapped to 3 significant digits when within rel (relative); else x. *round = whether it snapped. */
+/* x rounded to 1, 2 or 3 significant digits, the roundest within rel
+ * (relative); else x. *round = whether it snapped. */
 static double snap(double x, double rel, int *round) {
-    double r = round3(x);
-    double diff = (x - r) / x;
-    *round = diff < rel && -diff < rel;
-    return *round ? r : x;
+    for (int digits = 1; digits <= 3; digits++) {
+        double scale = 1.0, limit = digits == 1 ? 10.0 : digits == 2 ? 100.0 : 1000.0;
+        while (x * scale >= limit) scale /= 10.0;
+        while (x * scale < limit / 10.0) scale *= 10.0;
+        double r = round_int(x * scale) / scale, diff = (x - r) / x;
+        if (diff < rel && -diff < rel) {
+            *round = 1;
+            return r;
+        }
+    }
+    *round = 0;
+    return x;
 }
 
 static int digits_for(double rel) {
@@ -46,6 +47,7 @@ static line fit_log_line(const diag_work *w, uint32_t k0, uint32_t k1, int with_
     double mk = with_intercept && su > 0 ? sk / su : 0.0;
     double sxx = 0.0, sxy = 0.0, sy = 0.0;
     for (uint32_t k = k0; k < k1; k++) {
+        if (w->tmp[k] == 0.0) continue;
         double y = -pe_log(w->w[k]), x = k - mk;
         sxx += w->tmp[k] * x * x;
         sxy += w->tmp[k] * x * y;
@@ -59,11 +61,14 @@ static line fit_log_line(const diag_work *w, uint32_t k0, uint32_t k1, int with_
         l.var_a = 1.0 / su + mk * mk * l.var_b;
     }
     double chi = 0.0;
+    uint32_t used = 0;
     for (uint32_t k = k0; k < k1; k++) {
+        if (w->tmp[k] == 0.0) continue;
         double e = -pe_log(w->w[k]) - l.a - l.b * k;
         chi += w->tmp[k] * e * e;
+        used++;
     }
-    uint32_t dof = k1 - k0 > (uint32_t)(1 + with_intercept) ? k1 - k0 - 1 - with_intercept : 1;
+    uint32_t dof = used > (uint32_t)(1 + with_intercept) ? used - 1 - with_intercept : 1;
     l.chi2 = chi / dof;
     return l;
 }
@@ -77,7 +82,7 @@ static void pick_rule(pe_diagnosis *d, double b, double var_b, uint32_t h) {
     int paper_round, t2t_round;
     double paper_snap = snap(paper, tol, &paper_round), t2t_snap = snap(t2t, tol, &t2t_round);
     d->base_digits = digits_for(rel);
-    if (rel > 1e-4 || h < 2) {
+    if (rel > 1e-2 || h < 2) {
         d->rule = -1;
         d->base = paper;
         d->base_round = 0;
@@ -134,27 +139,41 @@ static void fit_bands(diag_work *w, pe_diagnosis *d, double b0) {
     }
 }
 
+/* Weights 1 / var(log w_k) with a relative floor. A w_k the cells do not
+ * determine (a column constant in its dtype: cos of a tiny angle is 1 in
+ * bfloat16) gets weight 0. Returns 0 (rule "other") when fewer than two are left. */
+static int set_weights(diag_work *w, pe_diagnosis *d, double floor) {
+    uint32_t good = 0;
+    for (uint32_t k = 0; k < w->h; k++) {
+        double rel = w->sigma[k] / w->w[k];
+        int usable = w->w[k] > 0.0 && rel < 0.5;
+        w->tmp[k] = usable ? 1.0 / (rel * rel + floor * floor) : 0.0;
+        good += usable;
+    }
+    if (good >= 2 || w->h < 2) return 1;
+    d->rule = 2;
+    for (uint32_t j = 0; j < w->h; j++) w->model_w[j] = w->w[j] > 0 ? w->w[j] : 0.0;
+    return 0;
+}
+
 void diag_fit_rule(diag_work *w, pe_diagnosis *d) {
     const uint32_t h = w->h;
     d->scaling = PE_DIAG_SCALING_NONE;
     d->factor = 1.0;
     d->rule = -1;
     d->base = 0.0;
-    for (uint32_t k = 0; k < h; k++) {
-        if (!(w->w[k] > 0.0)) {
-            d->rule = 2;
-            for (uint32_t j = 0; j < h; j++) w->model_w[j] = w->w[j] > 0 ? w->w[j] : 0.0;
-            return;
-        }
-        double rel = w->sigma[k] / w->w[k];
-        w->tmp[k] = 1.0 / (rel * rel + W_FLOOR * W_FLOOR);
-    }
+    if (!set_weights(w, d, W_FLOOR)) return;
     if (h < 2) {
         w->model_w[0] = w->w[0];
         d->base_digits = 0;
         return;
     }
     line free = fit_log_line(w, 0, h, 1);
+    if (free.chi2 >= GEOMETRIC_CHI2 && d->storage != PE_DTYPE_FLOAT32) {
+        /* every step in float16 or bfloat16 rounds inv_freq itself: half an ulp of the dtype per pair */
+        set_weights(w, d, d->storage == PE_DTYPE_FLOAT16 ? 0x1p-11 : 0x1p-8);
+        free = fit_log_line(w, 0, h, 1);
+    }
     int intercept = !(free.a * free.a <= 16.0 * free.var_a || (free.a < 1e-7 && -free.a < 1e-7));
     line l = intercept ? free : fit_log_line(w, 0, h, 0);
     if (l.chi2 < GEOMETRIC_CHI2) {
@@ -177,7 +196,8 @@ void diag_fit_rule(diag_work *w, pe_diagnosis *d) {
     double b0 = d->base_round ? pe_log(d->base) / h : head.b;
     int banded = 1;
     for (uint32_t k = 0; k < h; k++) {
-        w->tmp[k] = diag_exp(-pe_log(w->w[k]) - b0 * k); /* ratio unscaled / fitted */
+        /* ratio unscaled / fitted; an undetermined pair keeps its neighbour's */
+        w->tmp[k] = w->w[k] > 0.0 ? diag_exp(-pe_log(w->w[k]) - b0 * k) : (k ? w->tmp[k - 1] : 1.0);
         if (k > 0 && w->tmp[k] < w->tmp[k - 1] - 1e-4 * w->tmp[k - 1]) banded = 0;
     }
     for (uint32_t k = 0; k < h; k++) w->model_w[k] = w->w[k];

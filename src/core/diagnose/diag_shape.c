@@ -75,7 +75,8 @@ pe_dtype diag_storage(const diag_view *v) {
             if (f16 && pe_widen_f16(pe_narrow_f16_one(x)) != (double)x) f16 = 0;
         }
     }
-    return f16 ? PE_DTYPE_FLOAT16 : bf16 ? PE_DTYPE_BFLOAT16 : PE_DTYPE_FLOAT32;
+    /* bfloat16 values of a table in [-1, 1] are float16 values too: the stricter format wins */
+    return bf16 ? PE_DTYPE_BFLOAT16 : f16 ? PE_DTYPE_FLOAT16 : PE_DTYPE_FLOAT32;
 }
 
 /* Rows read for the structure scores: every valid row, or about 2048 spread. */

@@ -134,6 +134,10 @@ static void nearest(sink *s, const pe_diagnosis *d) {
 }
 
 static void verdict(sink *s, const pe_diagnosis *d) {
+    if (d->rows - d->zero_rows < 2) {
+        put(s, "too few rows to read frequencies from (%u nonzero): nothing about the convention is determined", d->rows - d->zero_rows);
+        return;
+    }
     if (!d->sinusoidal) {
         put(s, "no known convention: the columns are not sines and cosines of the position (a learned or random table?)");
         return;
