@@ -37,18 +37,20 @@ const CASES = [
   ['HF Llama dynamic NTK', () => peers.llamaCache(4096, 128, { scaling: { type: 'dynamic', factor: 2, original: 2048, seqLen: 4096 } }), { ...cos('halves'), frequencies: 'paper', base: 10000 * (2 * 4096 / 2048 - 1) ** (128 / 126), offset: 0, recipe: 'float32-angle-fitted', invFormula: 'float32-angle-hf' }],
   ['HF YaRN x4', () => peers.llamaCache(8192, 128, { scaling: { type: 'yarn', factor: 4, original: 2048 } }), { ...cos('halves'), frequencies: 'paper', base: 10000, offset: 0, scaling: 'yarn', factor: 4, recipe: 'float32-angle-fitted' }],
   ['HF Llama 3 x8', () => peers.llamaCache(8192, 128, { base: 500000, scaling: { type: 'llama3', factor: 8, original: 8192 } }), { ...cos('halves'), frequencies: 'paper', base: 500000, offset: 0, scaling: 'llama3', factor: 8, recipe: 'float32-angle-fitted' }],
+  ['MAE 2-D 14x14 + cls (numpy f64)', () => peers.mae(14, 256), { ...sin, frequencies: 'paper', base: 10000, offset: 0, recipe: 'exact', grid: [14, 14] }],
   ['transposed tutorial', () => peers.transpose(peers.tutorial(1024, 128), 1024, 128), { ...inter, frequencies: 'paper', base: 10000, offset: 0, recipe: 'float32-angle-exp', transposed: true }],
   ['base off by 1% (10100)', () => peers.tutorial(2048, 256, 10100), { ...inter, frequencies: 'paper', base: 10100, offset: 0, recipe: 'float32-angle-exp' }],
 ];
 
 const label = (r) => !r.identified ? `none${r.sinusoidal ? ' (nearest ' + short(r) + ')' : ''}` : short(r);
 function short(r) {
-  const shape = r.kind === 'cos-sin' ? `${r.cache}-${r.layout}` : `${r.layout}-${r.cosFirst ? 'cos' : 'sin'}`;
+  const grid = r.gridWidth ? `2-D ${r.gridHeight}x${r.gridWidth} ` : '';
+  const shape = grid + (r.kind === 'cos-sin' ? `${r.cache}-${r.layout}` : `${r.layout}-${r.cosFirst ? 'cos' : 'sin'}`);
   const scaling = r.scaling === 'none' ? '' : ` ${r.scaling}x${+r.factor.toPrecision(6)}`;
   return `${shape} ${r.frequencies} T=${+r.base.toPrecision(7)}${scaling} p0=${r.offset} ${r.storage === 'float32' ? '' : r.storage + ' '}${r.recipe}`;
 }
 const truthLabel = (t) => {
-  const shape = t.kind === 'cos-sin' ? `${t.cache}-${t.layout}` : `${t.layout}-${t.cosFirst ? 'cos' : 'sin'}`;
+  const shape = (t.grid ? `2-D ${t.grid[0]}x${t.grid[1]} ` : '') + (t.kind === 'cos-sin' ? `${t.cache}-${t.layout}` : `${t.layout}-${t.cosFirst ? 'cos' : 'sin'}`);
   const scaling = t.scaling ? ` ${t.scaling}x${t.factor}` : '';
   return `${shape} ${t.frequencies} T=${+t.base.toPrecision(7)}${scaling} p0=${t.offset} ${t.storage ?? ''}${t.storage ? ' ' : ''}${t.recipe ?? '(any)'}`;
 };
@@ -63,10 +65,9 @@ test.before(async () => {
 for (const [name, make, truth] of CASES) {
   test(`identifies ${name}`, () => {
     const t = make();
-    const dim = truth.transposed ? t.length / (truth.layout ? 1024 : 1) : undefined;
-    const shape = truth.transposed ? { rows: 128, dim: 1024 } : { rows: t.length / dimOf(name, t), dim: dimOf(name, t) };
-    void dim;
-    const r = identify(t, { ...shape });
+    // the transposed case is handed over as it is stored: (dim, rows) = (128, 1024)
+    const shape = truth.transposed ? { rows: 128, dim: 1024 } : { rows: t.length / dimOf(name), dim: dimOf(name) };
+    const r = identify(t, shape);
     rows.push([name, truthLabel(truth), label(r)]);
     assert.ok(r.identified, `${name}: not identified: ${r.verdict}`);
     for (const key of ['kind', 'cache', 'layout', 'cosFirst', 'frequencies', 'offset', 'storage', 'scaling', 'transposed']) {
@@ -79,6 +80,7 @@ for (const [name, make, truth] of CASES) {
       assert.is(r.invFormula, truth.invFormula);
       assert.ok(r.invFormulaShare > 0.5, `${name}: the formula gives ${r.invFormulaShare} of inv_freq`);
     }
+    if (truth.grid !== undefined) assert.equal([r.gridHeight, r.gridWidth], truth.grid, `${name}: grid`);
     if (truth.zeroRow !== undefined) assert.is(r.firstInnerZeroRow, truth.zeroRow);
   });
 }

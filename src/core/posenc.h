@@ -484,6 +484,8 @@ typedef struct pe_diagnosis {
     uint32_t zero_rows;            /* rows of zeros in all (fairseq's padding_idx row) */
     int64_t first_inner_zero_row;  /* the first zero row after a nonzero one, -1 when none */
     pe_dtype storage;              /* FLOAT32, or FLOAT16 / BFLOAT16 when every value is one */
+    uint32_t grid_height, grid_width; /* a 2-D table (MAE): patches, row-major; 0 when 1-D. The rest
+                                         then describes each half (cols / 2 columns), read on row 0 */
     /* the convention */
     int sinusoidal;                /* 1: the columns are sinusoids of the position */
     int identified;                /* 1: a known convention and recipe explain every cell */

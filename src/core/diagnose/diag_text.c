@@ -143,6 +143,9 @@ static void verdict(sink *s, const pe_diagnosis *d) {
         return;
     }
     if (!d->identified) put(s, "no known convention reproduces the cells; nearest: ");
+    if (d->grid_width)
+        put(s, "2-D grid of %u x %u patches (MAE's get_2d_sincos_pos_embed: the column's table, then the row's), each half: ",
+            d->grid_height, d->grid_width);
     convention(s, d);
     if (d->scaling != PE_DIAG_SCALING_NONE) put(s, ", RoPE scaling "), scaling_words(s, d);
     if (d->storage != PE_DTYPE_FLOAT32) put(s, ", values stored as %s", storage_name(d->storage));
@@ -225,6 +228,8 @@ pe_status pe_diagnosis_json(const pe_diagnosis *d, char *out, size_t out_bytes, 
     put(&s, "\"transposed\":%s,", d->transposed ? "true" : "false");
     jnum(&s, "leadingZeroRows", d->leading_zero_rows);
     jnum(&s, "zeroRows", d->zero_rows);
+    jnum(&s, "gridHeight", d->grid_height);
+    jnum(&s, "gridWidth", d->grid_width);
     jnum(&s, "firstInnerZeroRow", (double)d->first_inner_zero_row);
     jstr(&s, "storage", storage_name(d->storage));
     put(&s, "\"sinusoidal\":%s,\"identified\":%s,", d->sinusoidal ? "true" : "false", d->identified ? "true" : "false");

@@ -92,6 +92,48 @@ static void fit(diag_work *w, pe_diagnosis *d, pe_diag_kind kind) {
     d->identified = d->sinusoidal && d->recipe_match >= IDENTIFIED_SHARE;
 }
 
+static int same_cells(const diag_view *v, uint32_t r1, uint32_t c1, uint32_t r2, uint32_t c2, uint32_t count) {
+    for (uint32_t k = 0; k < count; k++)
+        if (diag_at(v, r1, c1 + k) != diag_at(v, r2, c2 + k)) return 0;
+    return 1;
+}
+
+/* A 2-D grid as MAE builds it (posenc.h, pe_grid2d): token y * W + x holds
+ * [1-D table of dim/2 at x | the same at y]. Finds the smallest W with the
+ * first half repeating every W tokens, the second half constant along a grid
+ * row and equal to the first half's row y, and reads the first half's W rows
+ * as a 1-D table. */
+static int try_grid(diag_work *w, pe_diagnosis *d) {
+    const diag_view full = w->v;
+    const uint32_t half = full.cols / 2, first = w->first_row, n = full.rows - first;
+    if (full.cols % 4 != 0 || n < 4 || d->zero_rows != d->leading_zero_rows) return 0;
+    for (uint32_t width = 2; width <= n / 2; width++) {
+        if (n % width) continue;
+        uint32_t height = n / width, side = height < width ? height : width, ok = 1;
+        for (uint32_t r = first; r + width < full.rows && ok; r += width / 2 + 1) ok = same_cells(&full, r, 0, r + width, 0, half);
+        for (uint32_t x = 1; x < width && ok; x++) ok = same_cells(&full, first, half, first + x, half, half);
+        for (uint32_t y = 1; y < side && ok; y++) ok = same_cells(&full, first + y * width, half, first + y, 0, half);
+        if (!ok) continue;
+        pe_diagnosis one = *d;
+        w->v.rows = first + width;
+        w->v.cols = half;
+        one.rows = width;
+        one.cols = half;
+        fit(w, &one, PE_DIAG_TABLE);
+        if (!one.identified) {
+            w->v = full;
+            return 0;
+        }
+        one.rows = d->rows;
+        one.cols = d->cols;
+        one.grid_height = height;
+        one.grid_width = width;
+        *d = one;
+        return 1;
+    }
+    return 0;
+}
+
 pe_status pe_diagnose(const float *table, uint32_t rows, uint32_t cols, pe_diag_kind kind, pe_diagnosis *result,
                       size_t *bad_cell, void *scratch, size_t scratch_bytes) {
     if (!table || !result || !scratch) return PE_ERR_NULL;
@@ -129,12 +171,19 @@ pe_status pe_diagnose(const float *table, uint32_t rows, uint32_t cols, pe_diag_
     carve(w, &s, scratch, rows > cols ? rows : cols);
     diag_zero_rows(w, d);
     d->storage = diag_storage(&w->v);
+    const diag_view full = w->v;
+    const pe_diagnosis before = *d;
     fit(w, d, kind);
+    if (!d->identified && kind != PE_DIAG_COS_SIN) {
+        pe_diagnosis grid = before;
+        diag_zero_rows(w, &grid); /* a cache reading may have taken a zero row as position 0 */
+        if (try_grid(w, &grid)) *d = grid;
+    }
     if (!d->identified && d->cols <= PE_MAX_DIM) {
-        if (!w->samples) {
-            w->first_row = d->leading_zero_rows < d->rows ? d->leading_zero_rows : 0;
-            diag_pick_samples(w);
-        }
+        pe_diagnosis fresh = before;
+        w->v = full;
+        diag_zero_rows(w, &fresh);
+        diag_pick_samples(w);
         diag_nearest(w, d);
     }
     return PE_OK;
