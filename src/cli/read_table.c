@@ -282,7 +282,7 @@ static int parse_field(const char *p, size_t n, double *value) {
     memcpy(text, p, n);
     text[n] = 0;
     const char *t = text + (text[0] == '+' || text[0] == '-');
-    if (!same_word(t, "nan") || !same_word(t, "inf") || !same_word(t, "infinity")) {
+    if (same_word(t, "nan") || same_word(t, "inf") || same_word(t, "infinity")) {
         double v = t[0] == 'n' || t[0] == 'N' ? 0.0 / 0.0 : 1.0 / 0.0;
         *value = text[0] == '-' ? -v : v;
         return 1;
