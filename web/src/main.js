@@ -14,6 +14,7 @@ import { plotIn } from './line-plot.js';
 import { createScheduler } from './scheduler.js';
 import { applyTheme, watchSystemTheme } from './theme.js';
 import { createBeyond } from './beyond.js';
+import { mountIdentifyView } from './views/identify-view.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -261,6 +262,7 @@ init()
     $('engine').textContent = simd ? '(WebAssembly SIMD build)' : '(WebAssembly scalar build)';
     renderAll();
     scheduler.enable();
+    mountIdentifyView();
     document.body.dataset.ready = '1';
   })
   .catch((error) => {

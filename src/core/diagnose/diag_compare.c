@@ -45,10 +45,14 @@ void diag_error_bands(diag_work *w, pe_diagnosis *d) {
             const uint32_t r = r0 + k;
             if (w->zero[r]) continue;
             const float *exact = w->chunk + (size_t)k * 2 * h;
+            const float *row = w->v.data + (size_t)r * w->v.rs;
+            const size_t cs = w->v.cs;
             double worst = 0.0;
             for (uint32_t c = 0; c < w->v.cols; c++) {
-                if (w->src[c] == UINT32_MAX) continue;
-                double e = diag_at(&w->v, r, c) / A - (double)exact[w->src[c]];
+                uint32_t m = w->src[c];
+                if (m == UINT32_MAX) continue;
+                double v = row[c * cs];
+                double e = (A == 1.0 ? v : v / A) - (double)exact[m];
                 sum2 += e * e;
                 if (e < 0) e = -e;
                 if (e > worst) worst = e;

@@ -44,7 +44,7 @@ static inline double diag_sqrt(double x) {
 }
 
 /* Rows sampled for the recipe match and the distances. */
-#define DIAG_SAMPLES 256u
+#define DIAG_SAMPLES 192u
 
 typedef struct diag_work {
     diag_view v;

@@ -9,17 +9,26 @@
 #include "../f64math.h"
 #include "diag_internal.h"
 
-/* atan of |t| <= 1: above tan(pi/8), atan(t) = pi/4 + atan((t - 1)/(t + 1)),
- * which brings |t| below 0.4143; then the series to t^45 (first omitted
- * term below 1e-18). About 1 ulp; no square root, one division. */
+/* atan of |t| <= 1 in two reductions: above tan(pi/8), pi/4 + atan((a - 1)/(a + 1));
+ * then above tan(pi/16), pi/8 + atan((a - tan(pi/8))/(1 + a tan(pi/8)));
+ * |a| <= tan(pi/16) < 0.2 is left, and the series to a^25 (first omitted
+ * term below 1e-19). About 1 ulp. */
 static double atan_small(double t) {
+    const double tan_pi_8 = 0.41421356237309503, tan_pi_16 = 0.19891236737965800;
     double a = t < 0 ? -t : t, offset = 0.0;
-    if (a > 0.41421356237309503) {
+    if (a > tan_pi_8) {
         a = (a - 1.0) / (a + 1.0);
         offset = DIAG_PI / 4;
     }
+    if (a > tan_pi_16) {
+        a = (a - tan_pi_8) / (1.0 + a * tan_pi_8);
+        offset += DIAG_PI / 8;
+    } else if (a < -tan_pi_16) {
+        a = (a + tan_pi_8) / (1.0 - a * tan_pi_8);
+        offset -= DIAG_PI / 8;
+    }
     double z = a * a, sum = 0.0;
-    for (int n = 45; n >= 3; n -= 2) sum = (n % 4 == 1 ? 1.0 : -1.0) / n + z * sum;
+    for (int n = 25; n >= 3; n -= 2) sum = (n % 4 == 1 ? 1.0 : -1.0) / n + z * sum;
     double r = offset + (a + a * z * sum);
     return t < 0 ? -r : r;
 }
@@ -73,13 +82,13 @@ static void fit_pair(diag_work *w, uint32_t i, double *amplitude2, uint32_t *amp
         break;
     }
     double aw = w_est < 0 ? -w_est : w_est;
-    uint32_t cover = (span + DIAG_FIT_SAMPLES / 2 - 1) / (DIAG_FIT_SAMPLES / 2);
+    uint32_t cover = (span + DIAG_FIT_SAMPLES / 4 - 1) / (DIAG_FIT_SAMPLES / 4);
     uint32_t step = aw > 0.0 && 0.5 / aw < cover ? (uint32_t)(0.5 / aw) : cover;
     if (step < 1) step = 1;
     /* Stage 1: consecutive samples close enough to unwrap one after another. */
     uint32_t n = 0;
     double last = 0.0, unwrapped = 0.0;
-    for (uint32_t r = first; r < rows && n < DIAG_FIT_SAMPLES / 2; r += step) {
+    for (uint32_t r = first; r < rows && n < DIAG_FIT_SAMPLES / 4; r += step) {
         if (w->zero[r]) continue;
         double raw = pair_angle(w, r, i);
         unwrapped = n == 0 ? raw : unwrapped + wrap(raw - last);

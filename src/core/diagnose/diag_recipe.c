@@ -163,6 +163,11 @@ void diag_match_recipe(diag_work *w, pe_diagnosis *d) {
     enum { COUNT = sizeof order / sizeof order[0] };
     double share[COUNT];
     float *inv = (float *)w->tmp; /* h floats fit in h doubles */
+    /* inv_freq arrays already matched, in w->values past the sampled rows' exact values */
+    enum { MAX_TRIED = 6 };
+    float *seen_inv = (float *)(w->values + (size_t)w->samples * 2 * w->h);
+    double seen_share[MAX_TRIED];
+    int tried = 0;
     const int fitted_only = d->scaling != PE_DIAG_SCALING_NONE && d->scaling != PE_DIAG_SCALING_LINEAR;
     double best = 0.0;
     for (unsigned j = 0; j < COUNT; j++) {
@@ -178,7 +183,15 @@ void diag_match_recipe(diag_work *w, pe_diagnosis *d) {
         } else if (!(fitted_only && recipe != PE_DIAG_RECIPE_F32_FITTED)) {
             for (int variant = 0; variant < (recipe == PE_DIAG_RECIPE_F32_EXP ? 2 : 1); variant++) {
                 if (!inv_formula(w, d, recipe, variant, inv)) continue;
-                double s = match_share(w, d, ANGLE_F32, inv);
+                /* the same inv_freq as a formula already tried: the same share */
+                int seen = -1;
+                for (int k = 0; k < tried && seen < 0; k++)
+                    if (!memcmp(inv, seen_inv + (size_t)k * w->h, w->h * sizeof *inv)) seen = k;
+                double s = seen >= 0 ? seen_share[seen] : match_share(w, d, ANGLE_F32, inv);
+                if (seen < 0 && tried < MAX_TRIED) {
+                    memcpy(seen_inv + (size_t)tried * w->h, inv, w->h * sizeof *inv);
+                    seen_share[tried++] = s;
+                }
                 if (s > share[j]) share[j] = s;
             }
         }

@@ -32,7 +32,7 @@ static pe_status sizes(uint32_t rows, uint32_t cols, layout_sizes *s) {
     s->doubles = align16(5 * n * sizeof(double));
     s->fit = align16(2 * DIAG_FIT_SAMPLES * sizeof(double));
     s->samples = align16(2 * DIAG_SAMPLES * sizeof(uint32_t));
-    s->values = align16((size_t)DIAG_SAMPLES * dim * sizeof(double));
+    s->values = align16(((size_t)DIAG_SAMPLES + 4) * dim * sizeof(double)); /* + the tried inv_freq arrays */
     s->chunk = align16((size_t)DIAG_CHUNK * dim * sizeof(float));
     s->total = s->zero + s->ints + s->doubles + s->fit + s->samples + s->values + s->chunk + align16(s->plan) + 16;
     return PE_OK;
