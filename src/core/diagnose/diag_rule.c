@@ -19,10 +19,11 @@ static double round_int(double x) { return (x + PE_ROUND_MAGIC) - PE_ROUND_MAGIC
  * (relative); else x. *round = whether it snapped. */
 static double snap(double x, double rel, int *round) {
     for (int digits = 1; digits <= 3; digits++) {
-        double scale = 1.0, limit = digits == 1 ? 10.0 : digits == 2 ? 100.0 : 1000.0;
-        while (x * scale >= limit) scale /= 10.0;
-        while (x * scale < limit / 10.0) scale *= 10.0;
-        double r = round_int(x * scale) / scale, diff = (x - r) / x;
+        /* x = m * 10^k with m in [10^(digits-1), 10^digits); 10^k kept as an exact integer (up) or its inverse (down) */
+        double up = 1.0, down = 1.0, limit = digits == 1 ? 10.0 : digits == 2 ? 100.0 : 1000.0;
+        while (x / up >= limit) up *= 10.0;
+        while (x * down < limit / 10.0) down *= 10.0;
+        double r = up > 1.0 ? round_int(x / up) * up : round_int(x * down) / down, diff = (x - r) / x;
         if (diff < rel && -diff < rel) {
             *round = 1;
             return r;

@@ -159,11 +159,19 @@ static void verdict(sink *s, const pe_diagnosis *d) {
     if (!d->identified) put(s, "; only %.1f%% of sampled cells match a known recipe (noise, or another computation)", 100.0 * d->recipe_match);
 }
 
-pe_status pe_diagnosis_text(const pe_diagnosis *d, char *out, size_t out_bytes, size_t *written) {
+/* The checks both writers make before writing; then an empty string in out. */
+static pe_status open_sink(const pe_diagnosis *d, char *out, size_t out_bytes, size_t *written, sink *s) {
     if (!d || !out || !written) return PE_ERR_NULL;
     if (out_bytes == 0) return PE_ERR_OUT_SIZE;
-    sink s = {out, out_bytes, 0};
+    *s = (sink){out, out_bytes, 0};
     out[0] = 0;
+    return PE_OK;
+}
+
+pe_status pe_diagnosis_text(const pe_diagnosis *d, char *out, size_t out_bytes, size_t *written) {
+    sink s;
+    pe_status st = open_sink(d, out, out_bytes, written, &s);
+    if (st != PE_OK) return st;
     put(&s, "verdict: ");
     verdict(&s, d);
     put(&s, ".\n");
@@ -218,10 +226,9 @@ static void jnum(sink *s, const char *key, double v) { put(s, "\"%s\":%.17g,", k
 static void jstr(sink *s, const char *key, const char *v) { put(s, "\"%s\":\"%s\",", key, v); }
 
 pe_status pe_diagnosis_json(const pe_diagnosis *d, char *out, size_t out_bytes, size_t *written) {
-    if (!d || !out || !written) return PE_ERR_NULL;
-    if (out_bytes == 0) return PE_ERR_OUT_SIZE;
-    sink s = {out, out_bytes, 0};
-    out[0] = 0;
+    sink s;
+    pe_status st = open_sink(d, out, out_bytes, written, &s);
+    if (st != PE_OK) return st;
     put(&s, "{");
     jnum(&s, "rows", d->rows);
     jnum(&s, "cols", d->cols);

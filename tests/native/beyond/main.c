@@ -44,6 +44,9 @@ int main(void) {
     test_table_2d_refusals();
     test_table_2d_values();
     test_table_2d_scratch_confined();
+    test_diagnose_refusals();
+    test_diagnose_shapes();
+    test_diagnose_values();
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }

@@ -29,5 +29,8 @@ void test_recipe_values(void);
 void test_table_2d_refusals(void);
 void test_table_2d_values(void);
 void test_table_2d_scratch_confined(void);
+void test_diagnose_refusals(void);
+void test_diagnose_shapes(void);
+void test_diagnose_values(void);
 
 #endif
