@@ -1,4 +1,4 @@
-// `posenc identify FILE` in both CLIs: the Node CLI (src/js/cli-identify.js,
+// `posenc identify FILE` in both CLIs: the Node CLI (src/js/cli/identify.js,
 // the package's readers) and the native one (src/cli/identify.c, its own
 // readers) print the same bytes for .npy, .safetensors, CSV and raw float32
 // files, report and JSON, and fail alike on NaN cells and bad options.
@@ -13,7 +13,7 @@ import * as peers from './support/diagnose-peers.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const NATIVE = join(root, 'build/posenc');
-const NODE_CLI = join(root, 'src/js/cli.js');
+const NODE_CLI = join(root, 'src/js/cli/cli.js');
 const dir = mkdtempSync(join(tmpdir(), 'posenc-identify-'));
 
 const native = (args) => spawnSync(NATIVE, ['identify', ...args], { maxBuffer: 1 << 24 });

@@ -2,9 +2,7 @@
  * the table, then writes the verdict text and the JSON facts into buffers the
  * caller gives, so JS never reads the result struct's layout. Sizes arrive as
  * i32 and are read as unsigned. */
-#include "../core/posenc.h"
-
-#define EXPORT(name) __attribute__((export_name(name)))
+#include "export.h"
 
 /* Scratch bytes plus room for the result struct; 0 when the shape is refused. */
 EXPORT("pe_wasm_diagnose_scratch_size")

@@ -17,8 +17,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
-#include "../posenc.h"
+#include "posenc.h"
 
 /* Cell (r, c) of the table as read: data[r * rs + c * cs]. */
 typedef struct diag_view {
@@ -41,6 +42,24 @@ static inline double diag_sqrt(double x) {
     double y = 1.5;
     for (int k = 0; k < 6; k++) y = 0.5 * (y + x / y);
     return y * scale;
+}
+
+/* x rounded to float16 / bfloat16 (nearest, ties to even, once from double)
+ * through the public pe_narrow_f64, and back to its exact value. */
+static inline double diag_narrow(double x, pe_dtype dtype) {
+    uint16_t h;
+    pe_narrow_f64(dtype, &x, 1, &h, 1);
+    if (dtype == PE_DTYPE_BFLOAT16) {
+        uint32_t bits = (uint32_t)h << 16;
+        float f;
+        memcpy(&f, &bits, sizeof f);
+        return f;
+    }
+    int exponent = (h >> 10) & 31, mantissa = h & 1023;
+    double v = exponent == 0 ? mantissa * 0x1p-24
+             : exponent == 31 ? (mantissa ? x - x + (x - x) : 1.0 / 0.0)
+                              : (1024 + mantissa) * 0x1p-25 * (double)(1u << exponent);
+    return (h & 0x8000) ? -v : v;
 }
 
 /* Rows sampled for the recipe match and the distances. */

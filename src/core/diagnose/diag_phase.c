@@ -6,7 +6,8 @@
  * base 10000, are read exactly). A cache column (cos or sin alone) is read
  * from position 0: a first guess from acos or asin where the branch is known,
  * then Gauss-Newton on w over ever longer spans. */
-#include "../f64math.h"
+#include "math/f64math.h"
+#include "math/sincos.h"
 #include "diag_internal.h"
 
 /* atan of |t| <= 1 in two reductions: above tan(pi/8), pi/4 + atan((a - 1)/(a + 1));

@@ -6,14 +6,14 @@
  * another within 0.1% of it is reported as indistinguishable. */
 #include <string.h>
 
-#include "../f64math.h"
-#include "../precision_kernels.h"
+#include "math/f64math.h"
+#include "math/sincos.h"
 #include "diag_internal.h"
 
 double diag_round_storage(pe_dtype storage, double x) {
     switch (storage) {
-    case PE_DTYPE_FLOAT16: return pe_widen_f16(pe_narrow_f16_one(x));
-    case PE_DTYPE_BFLOAT16: return pe_widen_bf16(pe_narrow_bf16_one(x));
+    case PE_DTYPE_FLOAT16:
+    case PE_DTYPE_BFLOAT16: return diag_narrow(x, storage);
     default: return (double)(float)x;
     }
 }

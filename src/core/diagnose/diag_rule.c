@@ -5,7 +5,8 @@
  * whose T is a round number. A line with an intercept is linear scaling (f);
  * a bend is YaRN (the ramp is linear in k) or Llama 3 (linear in frequency);
  * anything else is reported pair by pair. */
-#include "../f64math.h"
+#include "math/f64math.h"
+#include "math/sincos.h"
 #include "diag_internal.h"
 
 #define GEOMETRIC_CHI2 30.0   /* reduced chi-square a geometric rule may leave */

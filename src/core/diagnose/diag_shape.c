@@ -5,7 +5,6 @@
  * on the table's scale. */
 #include <string.h>
 
-#include "../precision_kernels.h"
 #include "diag_internal.h"
 
 #define ORIENT_SERIES 64u  /* series sampled per orientation */
@@ -72,7 +71,7 @@ pe_dtype diag_storage(const diag_view *v) {
             uint32_t bits;
             memcpy(&bits, &x, sizeof bits);
             if (bits & 0xffffu) bf16 = 0;
-            if (f16 && pe_widen_f16(pe_narrow_f16_one(x)) != (double)x) f16 = 0;
+            if (f16 && diag_narrow(x, PE_DTYPE_FLOAT16) != (double)x) f16 = 0;
         }
     }
     /* bfloat16 values of a table in [-1, 1] are float16 values too: the stricter format wins */
