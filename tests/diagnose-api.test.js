@@ -88,11 +88,15 @@ test('8192 x 1024 in under a second in Node (printed)', () => {
     times.push(performance.now() - t0);
   }
   times.sort((a, b) => a - b);
-  console.log(`identify 8192x1024 in Node: median ${times[1].toFixed(0)} ms (runs ${times.map((x) => x.toFixed(0)).join(', ')} ms)`);
+  console.log(
+    `identify 8192x1024 in Node: median ${times[1].toFixed(0)} ms (runs ${times.map((x) => x.toFixed(0)).join(', ')} ms)`,
+  );
   assert.ok(r.identified, r.verdict);
   // 1 s on an idle machine; a machine shared by more busy processes than cores stretches every time alike
   const busy = Math.max(1, os.loadavg()[0] / os.cpus().length);
-  console.log(`  (load ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores: limit ${(1000 * busy).toFixed(0)} ms)`);
+  console.log(
+    `  (load ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores: limit ${(1000 * busy).toFixed(0)} ms)`,
+  );
   assert.ok(times[0] < 1000 * busy, `fastest run ${times[0]} ms`);
 });
 

@@ -46,7 +46,9 @@ it('a picked .npy is identified with the same report as in Node', async () => {
 it('pasted numbers are identified; a bad paste says which field', async () => {
   const { page } = session;
   const table = peers.marian(40, 8);
-  const text = Array.from({ length: 40 }, (_, r) => Array.from(table.subarray(r * 8, r * 8 + 8), (v) => v.toPrecision(9)).join(', ')).join('\n');
+  const text = Array.from({ length: 40 }, (_, r) =>
+    Array.from(table.subarray(r * 8, r * 8 + 8), (v) => v.toPrecision(9)).join(', '),
+  ).join('\n');
   await page.fill('#identify-paste', text);
   await page.click('#identify-run');
   await page.waitForFunction(() => document.body.dataset.identified === '1');
@@ -71,7 +73,9 @@ it('identifies 8192 x 1024 in under a second in Chromium (printed)', async () =>
   assert.match(await reportText(page), /float32 angles/);
   // 1 s on an idle machine; a machine shared by more busy processes than cores stretches every time alike
   const busy = Math.max(1, os.loadavg()[0] / os.cpus().length);
-  console.log(`  (load ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores: limit ${(1000 * busy).toFixed(0)} ms)`);
+  console.log(
+    `  (load ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores: limit ${(1000 * busy).toFixed(0)} ms)`,
+  );
   assert.ok(times[0] < 1000 * busy, `fastest run ${times[0]} ms`);
   noProblems('example');
 });

@@ -23,7 +23,10 @@ function sameRun(args) {
   const a = native(args);
   const b = node(args);
   assert.is(b.status, a.status, `exit code of identify ${args.join(' ')}: native ${a.stderr} node ${b.stderr}`);
-  assert.ok(Buffer.compare(a.stdout, b.stdout) === 0, `stdout of identify ${args.join(' ')} differs:\nnative ${a.stdout}\nnode   ${b.stdout}`);
+  assert.ok(
+    Buffer.compare(a.stdout, b.stdout) === 0,
+    `stdout of identify ${args.join(' ')} differs:\nnative ${a.stdout}\nnode   ${b.stdout}`,
+  );
   assert.is(b.stderr.toString(), a.stderr.toString(), `stderr of identify ${args.join(' ')}`);
   return a;
 }
@@ -52,7 +55,12 @@ function safetensors(tensors) {
 }
 
 const csv = (floats, rows, dim) => {
-  const lines = ['# position table', ...Array.from({ length: rows }, (_, r) => Array.from(floats.subarray(r * dim, (r + 1) * dim), (v) => v.toPrecision(9)).join(','))];
+  const lines = [
+    '# position table',
+    ...Array.from({ length: rows }, (_, r) =>
+      Array.from(floats.subarray(r * dim, (r + 1) * dim), (v) => v.toPrecision(9)).join(','),
+    ),
+  ];
   return lines.join('\n').replace('# position table', Array.from({ length: dim }, (_, j) => `d${j}`).join(',')) + '\n';
 };
 
@@ -70,8 +78,28 @@ test('the same report and JSON from both CLIs for every file format', () => {
   const runs = [
     [file('tutorial.npy', npy(tutorial, [512, 64]))],
     [file('tutorial-3d.npy', npy(tutorial, [1, 512, 64])), '--json'],
-    [file('two.safetensors', safetensors([['cos_cached', cosCache, [400, 64]], ['fairseq', fairseq, [300, 32]]])), '--name', 'cos_cached'],
-    [file('two.safetensors', safetensors([['cos_cached', cosCache, [400, 64]], ['fairseq', fairseq, [300, 32]]])), '--name=fairseq', '--json'],
+    [
+      file(
+        'two.safetensors',
+        safetensors([
+          ['cos_cached', cosCache, [400, 64]],
+          ['fairseq', fairseq, [300, 32]],
+        ]),
+      ),
+      '--name',
+      'cos_cached',
+    ],
+    [
+      file(
+        'two.safetensors',
+        safetensors([
+          ['cos_cached', cosCache, [400, 64]],
+          ['fairseq', fairseq, [300, 32]],
+        ]),
+      ),
+      '--name=fairseq',
+      '--json',
+    ],
     [file('fairseq.csv', csv(fairseq, 300, 32))],
     [file('tutorial.f32', bytesOf(tutorial)), '--rows', '512'],
     [file('tutorial.f32', bytesOf(tutorial)), '--dim', '64', '--kind', 'table'],
@@ -84,7 +112,10 @@ test('the same report and JSON from both CLIs for every file format', () => {
     if (args.includes('--json') || args.includes('--json')) JSON.parse(out);
     else assert.match(out, /^verdict: /);
   }
-  assert.match(native([join(dir, 'fairseq.csv')]).stdout.toString(), /tensor2tensor frequencies, base 10000, first position 2/);
+  assert.match(
+    native([join(dir, 'fairseq.csv')]).stdout.toString(),
+    /tensor2tensor frequencies, base 10000, first position 2/,
+  );
 });
 
 test('both CLIs refuse alike: NaN cells, bad options, unreadable files', () => {

@@ -92,21 +92,29 @@ int cli_identify(int argc, char **argv) {
         if (strcmp(option, "--name") && strcmp(option, "--rows") && strcmp(option, "--dim") && strcmp(option, "--kind"))
             return usage_error("unknown option '%s' for identify (see posenc identify --help)", option);
         if (!value) return usage_error("%s needs a value", option);
-        if (!strcmp(option, "--name")) name = value;
-        else if (!strcmp(option, "--kind")) kind_text = value;
+        if (!strcmp(option, "--name"))
+            name = value;
+        else if (!strcmp(option, "--kind"))
+            kind_text = value;
         else {
             uint32_t n = parse_count(value);
             if (!n) {
                 fprintf(stderr, "posenc: %s must be an integer from 1 to 4294967295; got %s\n", option, value);
                 return 2;
             }
-            if (!strcmp(option, "--rows")) rows = n;
-            else dim = n;
+            if (!strcmp(option, "--rows"))
+                rows = n;
+            else
+                dim = n;
         }
     }
-    if (!file) return usage_error("%sidentify needs a FILE (.npy, .safetensors, CSV or raw float32; see posenc identify --help)", "");
-    pe_diag_kind kind = !strcmp(kind_text, "auto") ? PE_DIAG_AUTO : !strcmp(kind_text, "table") ? PE_DIAG_TABLE
-                      : !strcmp(kind_text, "cos-sin") ? PE_DIAG_COS_SIN : (pe_diag_kind)-1;
+    if (!file)
+        return usage_error(
+            "%sidentify needs a FILE (.npy, .safetensors, CSV or raw float32; see posenc identify --help)", "");
+    pe_diag_kind kind = !strcmp(kind_text, "auto")      ? PE_DIAG_AUTO
+                        : !strcmp(kind_text, "table")   ? PE_DIAG_TABLE
+                        : !strcmp(kind_text, "cos-sin") ? PE_DIAG_COS_SIN
+                                                        : (pe_diag_kind)-1;
     if ((int)kind < 0) return usage_error("--kind must be auto, table or cos-sin; got %s", kind_text);
 
     size_t size = 0;
@@ -139,7 +147,9 @@ int cli_identify(int argc, char **argv) {
         float x = table.values[bad];
         fprintf(stderr, "posenc: table[%zu, %zu] (row %zu, column %zu) is %s; identify needs finite numbers\n",
                 bad / table.dim, bad % table.dim, bad / table.dim, bad % table.dim,
-                x != x ? "NaN" : x > 0 ? "Infinity" : "-Infinity");
+                x != x  ? "NaN"
+                : x > 0 ? "Infinity"
+                        : "-Infinity");
     } else if (st != PE_OK) {
         fprintf(stderr, "posenc: %s\n", pe_status_str(st));
     }
@@ -147,8 +157,10 @@ int cli_identify(int argc, char **argv) {
     if (st != PE_OK) return 1;
     static char report[16384];
     size_t written;
-    if (json) pe_diagnosis_json(&result, report, sizeof report, &written);
-    else pe_diagnosis_text(&result, report, sizeof report, &written);
+    if (json)
+        pe_diagnosis_json(&result, report, sizeof report, &written);
+    else
+        pe_diagnosis_text(&result, report, sizeof report, &written);
     fputs(report, stdout);
     if (json) fputs("\n", stdout);
     return fflush(stdout) == 0 ? 0 : 1;

@@ -17,12 +17,15 @@ static int fail(char *error, size_t bytes, const char *format, ...) {
 
 static float half_to_float(uint16_t h) {
     uint32_t sign = (uint32_t)(h >> 15) << 31, exponent = (h >> 10) & 31, mantissa = h & 1023, bits;
-    if (exponent == 31) bits = sign | 0x7f800000u | (mantissa << 13);
-    else if (exponent) bits = sign | ((exponent + 112) << 23) | (mantissa << 13);
+    if (exponent == 31)
+        bits = sign | 0x7f800000u | (mantissa << 13);
+    else if (exponent)
+        bits = sign | ((exponent + 112) << 23) | (mantissa << 13);
     else if (mantissa) { /* subnormal: exact as a float */
         float f = (float)mantissa * (1.0f / 16777216.0f);
         return sign ? -f : f;
-    } else bits = sign;
+    } else
+        bits = sign;
     float f;
     memcpy(&f, &bits, sizeof f);
     return f;
@@ -72,8 +75,8 @@ static int finish(const unsigned char *data, size_t available, uint64_t rows, ui
                     (unsigned long long)rows, (unsigned long long)dim, (unsigned long long)(rows * dim * size),
                     available);
     if ((want_rows && rows != want_rows) || (want_dim && dim != want_dim))
-        return fail(error, error_bytes, "the table is %llu x %llu, not the --rows/--dim given", (unsigned long long)rows,
-                    (unsigned long long)dim);
+        return fail(error, error_bytes, "the table is %llu x %llu, not the --rows/--dim given",
+                    (unsigned long long)rows, (unsigned long long)dim);
     out->rows = (uint32_t)rows;
     out->dim = (uint32_t)dim;
     out->values = malloc(rows * dim * sizeof(float) + 1);
@@ -103,9 +106,12 @@ static int read_npy(const unsigned char *b, size_t size, uint32_t want_rows, uin
     uint64_t dims[8];
     if (ok) {
         const char *q = strchr(descr + 7, '\'');
-        ok = q && (q[1] == '<' || q[1] == '>' || q[1] == '|') && q[2] == 'f' && (q[3] == '2' || q[3] == '4' || q[3] == '8') && q[4] == '\'';
-        if (ok) kind = q[3], little = q[1] != '>';
-        else fail(error, eb, ".npy: the dtype must be float16, float32 or float64");
+        ok = q && (q[1] == '<' || q[1] == '>' || q[1] == '|') && q[2] == 'f' &&
+             (q[3] == '2' || q[3] == '4' || q[3] == '8') && q[4] == '\'';
+        if (ok)
+            kind = q[3], little = q[1] != '>';
+        else
+            fail(error, eb, ".npy: the dtype must be float16, float32 or float64");
     } else {
         fail(error, eb, ".npy: the header lacks 'descr', 'fortran_order' or 'shape'");
     }
@@ -117,10 +123,16 @@ static int read_npy(const unsigned char *b, size_t size, uint32_t want_rows, uin
         const char *p = strchr(shape, '(');
         ok = p != NULL;
         for (p = p ? p + 1 : p; ok && *p && *p != ')';) {
-            if (*p == ' ' || *p == ',') { p++; continue; }
+            if (*p == ' ' || *p == ',') {
+                p++;
+                continue;
+            }
             char *end;
             unsigned long long n = strtoull(p, &end, 10);
-            if (end == p || axes == 8) { ok = 0; break; }
+            if (end == p || axes == 8) {
+                ok = 0;
+                break;
+            }
             dims[axes++] = n;
             p = end;
         }
@@ -130,12 +142,15 @@ static int read_npy(const unsigned char *b, size_t size, uint32_t want_rows, uin
     if (!ok) return 1;
     uint64_t rows, dim;
     if (!table_shape(dims, axes, &rows, &dim)) return fail(error, eb, ".npy: the array is not 2-D (rows, dim)");
-    return finish(b + start + length, size - start - length, rows, dim, kind, little, want_rows, want_dim, out, error, eb);
+    return finish(b + start + length, size - start - length, rows, dim, kind, little, want_rows, want_dim, out, error,
+                  eb);
 }
 
 /* ---- .safetensors (a small JSON scanner for its header) ---- */
 
-typedef struct scan { const char *p, *end; } scan;
+typedef struct scan {
+    const char *p, *end;
+} scan;
 
 static void skip_space(scan *s) {
     while (s->p < s->end && (*s->p == ' ' || *s->p == '\n' || *s->p == '\r' || *s->p == '\t')) s->p++;
@@ -167,9 +182,12 @@ static int skip_value(scan *s) {
             if (!scan_string(s, tmp, sizeof tmp)) return 0;
             continue;
         }
-        if (*s->p == '{' || *s->p == '[') depth++;
-        else if (*s->p == '}' || *s->p == ']') depth--;
-        else if (depth == 0 && (*s->p == ',')) return 1;
+        if (*s->p == '{' || *s->p == '[')
+            depth++;
+        else if (*s->p == '}' || *s->p == ']')
+            depth--;
+        else if (depth == 0 && (*s->p == ','))
+            return 1;
         s->p++;
     } while (depth > 0 || (s->p < s->end && *s->p != ',' && *s->p != '}' && *s->p != ']'));
     return 1;
@@ -181,7 +199,10 @@ static int scan_numbers(scan *s, uint64_t *out, int max) {
     int n = 0;
     for (s->p++;;) {
         skip_space(s);
-        if (s->p < s->end && *s->p == ']') { s->p++; return n; }
+        if (s->p < s->end && *s->p == ']') {
+            s->p++;
+            return n;
+        }
         char *end;
         unsigned long long v = strtoull(s->p, &end, 10);
         if (end == s->p || n == max) return -1;
@@ -216,27 +237,37 @@ static int read_safetensors(const unsigned char *b, size_t size, const char *nam
         } else {
             tensors++;
             skip_space(&s);
-            if (s.p >= s.end || *s.p != '{') return fail(error, eb, ".safetensors: the entry of \"%s\" is not an object", key);
+            if (s.p >= s.end || *s.p != '{')
+                return fail(error, eb, ".safetensors: the entry of \"%s\" is not an object", key);
             s.p++;
             int axes = -1, offset_count = -1;
             dtype[0] = 0;
             for (;;) {
                 char field[32];
                 skip_space(&s);
-                if (s.p < s.end && *s.p == '}') { s.p++; break; }
-                if (!scan_string(&s, field, sizeof field)) return fail(error, eb, ".safetensors: cannot read the header");
+                if (s.p < s.end && *s.p == '}') {
+                    s.p++;
+                    break;
+                }
+                if (!scan_string(&s, field, sizeof field))
+                    return fail(error, eb, ".safetensors: cannot read the header");
                 skip_space(&s);
                 if (s.p >= s.end || *s.p != ':') return fail(error, eb, ".safetensors: cannot read the header");
                 s.p++;
-                if (!strcmp(field, "dtype")) scan_string(&s, dtype, sizeof dtype);
-                else if (!strcmp(field, "shape")) axes = scan_numbers(&s, shape, 8);
-                else if (!strcmp(field, "data_offsets")) offset_count = scan_numbers(&s, offsets, 2);
-                else if (!skip_value(&s)) return fail(error, eb, ".safetensors: cannot read the header");
+                if (!strcmp(field, "dtype"))
+                    scan_string(&s, dtype, sizeof dtype);
+                else if (!strcmp(field, "shape"))
+                    axes = scan_numbers(&s, shape, 8);
+                else if (!strcmp(field, "data_offsets"))
+                    offset_count = scan_numbers(&s, offsets, 2);
+                else if (!skip_value(&s))
+                    return fail(error, eb, ".safetensors: cannot read the header");
                 skip_space(&s);
                 if (s.p < s.end && *s.p == ',') s.p++;
             }
             if ((name && !strcmp(name, key)) || (!name && tensors == 1)) {
-                if (axes < 0 || offset_count != 2) return fail(error, eb, ".safetensors: \"%s\" lacks a shape or data_offsets", key);
+                if (axes < 0 || offset_count != 2)
+                    return fail(error, eb, ".safetensors: \"%s\" lacks a shape or data_offsets", key);
                 found = 1;
                 found_axes = axes;
                 memcpy(found_shape, shape, sizeof shape);
@@ -247,18 +278,23 @@ static int read_safetensors(const unsigned char *b, size_t size, const char *nam
         skip_space(&s);
         if (s.p < s.end && *s.p == ',') s.p++;
     }
-    if (!name && tensors != 1) return fail(error, eb, ".safetensors: the file holds %d tensors; pick one with --name", tensors);
+    if (!name && tensors != 1)
+        return fail(error, eb, ".safetensors: the file holds %d tensors; pick one with --name", tensors);
     if (!found) return fail(error, eb, ".safetensors: no tensor named \"%s\"", name);
-    char kind = !strcmp(found_dtype, "F32") ? '4' : !strcmp(found_dtype, "F16") ? '2' : !strcmp(found_dtype, "BF16") ? 'b'
-              : !strcmp(found_dtype, "F64") ? '8' : 0;
+    char kind = !strcmp(found_dtype, "F32")    ? '4'
+                : !strcmp(found_dtype, "F16")  ? '2'
+                : !strcmp(found_dtype, "BF16") ? 'b'
+                : !strcmp(found_dtype, "F64")  ? '8'
+                                               : 0;
     if (!kind) return fail(error, eb, ".safetensors: dtype %s; supported: F32, F16, BF16, F64", found_dtype);
     uint64_t rows, dim;
-    if (!table_shape(found_shape, found_axes, &rows, &dim)) return fail(error, eb, ".safetensors: the tensor is not 2-D (rows, dim)");
+    if (!table_shape(found_shape, found_axes, &rows, &dim))
+        return fail(error, eb, ".safetensors: the tensor is not 2-D (rows, dim)");
     size_t data = 8 + length;
     if (found_offsets[0] > found_offsets[1] || found_offsets[1] > size - data)
         return fail(error, eb, ".safetensors: the tensor's data_offsets run past the end of the file");
-    return finish(b + data + found_offsets[0], found_offsets[1] - found_offsets[0], rows, dim, kind, 1, want_rows, want_dim,
-                  out, error, eb);
+    return finish(b + data + found_offsets[0], found_offsets[1] - found_offsets[0], rows, dim, kind, 1, want_rows,
+                  want_dim, out, error, eb);
 }
 
 /* ---- text ---- */
@@ -291,7 +327,8 @@ static int parse_field(const char *p, size_t n, double *value) {
     const char *q = t;
     int digits = 0;
     while (*q >= '0' && *q <= '9') q++, digits++;
-    if (*q == '.') for (q++; *q >= '0' && *q <= '9'; q++) digits++;
+    if (*q == '.')
+        for (q++; *q >= '0' && *q <= '9'; q++) digits++;
     if (!digits) return 0;
     if (*q == 'e' || *q == 'E') {
         q++;
@@ -304,7 +341,9 @@ static int parse_field(const char *p, size_t n, double *value) {
     return 1;
 }
 
-static int is_separator(char c) { return c == ',' || c == ' ' || c == '\t' || c == ';'; }
+static int is_separator(char c) {
+    return c == ',' || c == ' ' || c == '\t' || c == ';';
+}
 
 static int read_text(const unsigned char *b, size_t size, uint32_t want_rows, uint32_t want_dim, cli_table *out,
                      char *error, size_t eb) {
@@ -325,7 +364,9 @@ static int read_text(const unsigned char *b, size_t size, uint32_t want_rows, ui
             while (q < eol && !is_separator(*q) && *q != '\r') q++;
             double v;
             if (!parse_field(f, (size_t)(q - f), &v)) {
-                if (rows == 0 && !header && fields == 0) { header = 1; }
+                if (rows == 0 && !header && fields == 0) {
+                    header = 1;
+                }
                 if (!(rows == 0 && header)) {
                     free(values);
                     return fail(error, eb, "line %zu, field %zu: '%.*s' is not a number", line, fields + 1,
@@ -340,7 +381,10 @@ static int read_text(const unsigned char *b, size_t size, uint32_t want_rows, ui
             }
             if (count == cap) {
                 float *grown = realloc(values, (cap *= 2) * sizeof *values);
-                if (!grown) { free(values); return fail(error, eb, "out of memory"); }
+                if (!grown) {
+                    free(values);
+                    return fail(error, eb, "out of memory");
+                }
                 values = grown;
             }
             values[count++] = (float)v;
@@ -348,7 +392,8 @@ static int read_text(const unsigned char *b, size_t size, uint32_t want_rows, ui
         }
         p = eol + 1;
         if (header || fields == 0) continue;
-        if (rows == 0) dim = fields;
+        if (rows == 0)
+            dim = fields;
         else if (fields != dim) {
             free(values);
             return fail(error, eb, "line %zu has %zu numbers; the first row has %zu", line, fields, dim);
@@ -356,7 +401,10 @@ static int read_text(const unsigned char *b, size_t size, uint32_t want_rows, ui
         (void)first;
         rows++;
     }
-    if (rows == 0) { free(values); return fail(error, eb, "the text holds no numbers"); }
+    if (rows == 0) {
+        free(values);
+        return fail(error, eb, "the text holds no numbers");
+    }
     if ((want_rows && rows != want_rows) || (want_dim && dim != want_dim)) {
         free(values);
         return fail(error, eb, "the table is %zu x %zu, not the --rows/--dim given", rows, dim);
@@ -379,9 +427,11 @@ int cli_read_table(const unsigned char *bytes, size_t size, const char *name, ui
     if (is_text(bytes, size)) return read_text(bytes, size, rows, dim, out, error, error_bytes);
     /* raw little-endian float32 */
     if (!rows && !dim) return fail(error, error_bytes, "a raw float32 file needs --rows and/or --dim");
-    if (size % 4) return fail(error, error_bytes, "a raw float32 file has a multiple of 4 bytes; this one has %zu", size);
+    if (size % 4)
+        return fail(error, error_bytes, "a raw float32 file has a multiple of 4 bytes; this one has %zu", size);
     uint64_t count = size / 4;
     uint64_t r = rows ? rows : (dim ? count / dim : 0), d = dim ? dim : count / rows;
-    if (r * d != count) return fail(error, error_bytes, "the file holds %llu floats, not --rows x --dim", (unsigned long long)count);
+    if (r * d != count)
+        return fail(error, error_bytes, "the file holds %llu floats, not --rows x --dim", (unsigned long long)count);
     return finish(bytes, size, r, d, '4', 1, 0, 0, out, error, error_bytes);
 }

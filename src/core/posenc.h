@@ -448,77 +448,79 @@ pe_status pe_table_2d(const pe_grid2d *grid, float *out, size_t out_count, void 
  * frequency first. Costs about 30 ns per cell (8192 x 1024 in about 0.3 s in
  * wasm); no allocation: scratch of pe_diagnose_scratch_size bytes. */
 typedef enum pe_diag_kind {
-    PE_DIAG_AUTO = 0,    /* decide between the two below */
-    PE_DIAG_TABLE = 1,   /* columns in sine-cosine pairs */
-    PE_DIAG_COS_SIN = 2  /* a RoPE cache: a cos or a sin table (halves or neighbours duplicated), or both side by side */
+    PE_DIAG_AUTO = 0,   /* decide between the two below */
+    PE_DIAG_TABLE = 1,  /* columns in sine-cosine pairs */
+    PE_DIAG_COS_SIN = 2 /* a RoPE cache: a cos or a sin table (halves or neighbours duplicated), or both side by side */
 } pe_diag_kind;
 
 /* How the values were computed (float32 angle: angle = float32(p * inv_freq)
  * with inv_freq a float32, then sin and cos). */
 typedef enum pe_diag_recipe {
     PE_DIAG_RECIPE_UNKNOWN = 0,
-    PE_DIAG_RECIPE_EXACT = 1,         /* exact (float64 angles, rounded once), posenc, HF Marian's numpy */
-    PE_DIAG_RECIPE_F32_ROUNDED = 2,   /* float32 angle, inv_freq the float32 nearest w */
-    PE_DIAG_RECIPE_F32_HF = 3,        /* float32 angle, inv_freq = 1 / (base ** (arange(0, d, 2) / d)) in float32 (HF) */
-    PE_DIAG_RECIPE_F32_KERAS = 4,     /* float32 angle, inv_freq = (1 / base) ** (2i / d) in float32 (Keras) */
-    PE_DIAG_RECIPE_F32_EXP = 5,       /* float32 angle, inv_freq = exp(arange * -(log(base) / n)) in float32 (tutorial, t2t, fairseq) */
-    PE_DIAG_RECIPE_F32_FITTED = 6,    /* float32 angle, inv_freq float32 values (scaled RoPE: as fitted) */
-    PE_DIAG_RECIPE_F16 = 7,           /* every step in float16 (pe_recipe FLOAT16) */
-    PE_DIAG_RECIPE_BF16 = 8           /* every step in bfloat16 (pe_recipe BFLOAT16) */
+    PE_DIAG_RECIPE_EXACT = 1,       /* exact (float64 angles, rounded once), posenc, HF Marian's numpy */
+    PE_DIAG_RECIPE_F32_ROUNDED = 2, /* float32 angle, inv_freq the float32 nearest w */
+    PE_DIAG_RECIPE_F32_HF = 3,      /* float32 angle, inv_freq = 1 / (base ** (arange(0, d, 2) / d)) in float32 (HF) */
+    PE_DIAG_RECIPE_F32_KERAS = 4,   /* float32 angle, inv_freq = (1 / base) ** (2i / d) in float32 (Keras) */
+    PE_DIAG_RECIPE_F32_EXP =
+        5, /* float32 angle, inv_freq = exp(arange * -(log(base) / n)) in float32 (tutorial, t2t, fairseq) */
+    PE_DIAG_RECIPE_F32_FITTED = 6, /* float32 angle, inv_freq float32 values (scaled RoPE: as fitted) */
+    PE_DIAG_RECIPE_F16 = 7,        /* every step in float16 (pe_recipe FLOAT16) */
+    PE_DIAG_RECIPE_BF16 = 8        /* every step in bfloat16 (pe_recipe BFLOAT16) */
 } pe_diag_recipe;
 
 typedef enum pe_diag_scaling {
     PE_DIAG_SCALING_NONE = 0,
-    PE_DIAG_SCALING_LINEAR = 1,  /* every w divided by factor */
-    PE_DIAG_SCALING_YARN = 2,    /* ramp over pair indices between band_low and band_high */
-    PE_DIAG_SCALING_LLAMA3 = 3,  /* blend linear in frequency between wavelengths band_low and band_high */
-    PE_DIAG_SCALING_BANDED = 4,  /* unscaled high frequencies, scaled low ones; too few pairs in between to tell YaRN from Llama 3 */
+    PE_DIAG_SCALING_LINEAR = 1, /* every w divided by factor */
+    PE_DIAG_SCALING_YARN = 2,   /* ramp over pair indices between band_low and band_high */
+    PE_DIAG_SCALING_LLAMA3 = 3, /* blend linear in frequency between wavelengths band_low and band_high */
+    PE_DIAG_SCALING_BANDED =
+        4, /* unscaled high frequencies, scaled low ones; too few pairs in between to tell YaRN from Llama 3 */
     PE_DIAG_SCALING_PER_PAIR = 5 /* not geometric nor banded: per-pair factors (longrope) in pair_factor */
 } pe_diag_scaling;
 
-#define PE_DIAG_BANDS 12     /* error bands of positions: [0, 64), [64, 256), ... x4 ..., the last open */
-#define PE_DIAG_NEAREST 4    /* candidates listed when nothing fits */
+#define PE_DIAG_BANDS   12 /* error bands of positions: [0, 64), [64, 256), ... x4 ..., the last open */
+#define PE_DIAG_NEAREST 4  /* candidates listed when nothing fits */
 
 typedef struct pe_diagnosis {
     /* shape */
-    uint32_t rows, cols;           /* as read (after transposing back) */
-    int transposed;                /* 1: the input was (dim, rows) */
-    uint32_t leading_zero_rows;    /* rows of zeros before the first position (padding, a cls token) */
-    uint32_t zero_rows;            /* rows of zeros in all (fairseq's padding_idx row) */
-    int64_t first_inner_zero_row;  /* the first zero row after a nonzero one, -1 when none */
-    pe_dtype storage;              /* FLOAT32, or FLOAT16 / BFLOAT16 when every value is one */
+    uint32_t rows, cols;              /* as read (after transposing back) */
+    int transposed;                   /* 1: the input was (dim, rows) */
+    uint32_t leading_zero_rows;       /* rows of zeros before the first position (padding, a cls token) */
+    uint32_t zero_rows;               /* rows of zeros in all (fairseq's padding_idx row) */
+    int64_t first_inner_zero_row;     /* the first zero row after a nonzero one, -1 when none */
+    pe_dtype storage;                 /* FLOAT32, or FLOAT16 / BFLOAT16 when every value is one */
     uint32_t grid_height, grid_width; /* a 2-D table (MAE): patches, row-major; 0 when 1-D. The rest
                                          then describes each half (cols / 2 columns), read on row 0 */
     /* the convention */
-    int sinusoidal;                /* 1: the columns are sinusoids of the position */
-    int identified;                /* 1: a known convention and recipe explain every cell */
-    pe_diag_kind kind;             /* TABLE (pairs) or COS_SIN (a cache of one function) */
-    int cache_cos;                 /* COS_SIN: 1 cos cache, 0 sin cache */
-    int duplicated;                /* COS_SIN: 0 no, 1 halves [f0..fh f0..fh] (rotate_half), 2 neighbours [f0 f0 f1 f1] (GPT-J) */
-    pe_layout layout;              /* TABLE: interleaved or split */
-    int cos_first;                 /* TABLE: 1 when cosines come first */
-    uint32_t pairs;                /* frequencies in the table */
-    int rule;                      /* 0 paper, 1 tensor2tensor, 2 other (not geometric), -1 undetermined */
-    double base;                   /* fitted T; 0 when undetermined */
-    int base_digits;               /* significant digits the data determine (0 undetermined) */
-    int base_round;                /* 1: T is a round number (3 significant digits) within its precision */
-    double offset;                 /* position of the first nonzero row */
-    int offset_known;              /* 1 when determined */
-    double scale;                  /* constant amplitude A */
+    int sinusoidal;    /* 1: the columns are sinusoids of the position */
+    int identified;    /* 1: a known convention and recipe explain every cell */
+    pe_diag_kind kind; /* TABLE (pairs) or COS_SIN (a cache of one function) */
+    int cache_cos;     /* COS_SIN: 1 cos cache, 0 sin cache */
+    int duplicated;    /* COS_SIN: 0 no, 1 halves [f0..fh f0..fh] (rotate_half), 2 neighbours [f0 f0 f1 f1] (GPT-J) */
+    pe_layout layout;  /* TABLE: interleaved or split */
+    int cos_first;     /* TABLE: 1 when cosines come first */
+    uint32_t pairs;    /* frequencies in the table */
+    int rule;          /* 0 paper, 1 tensor2tensor, 2 other (not geometric), -1 undetermined */
+    double base;       /* fitted T; 0 when undetermined */
+    int base_digits;   /* significant digits the data determine (0 undetermined) */
+    int base_round;    /* 1: T is a round number (3 significant digits) within its precision */
+    double offset;     /* position of the first nonzero row */
+    int offset_known;  /* 1 when determined */
+    double scale;      /* constant amplitude A */
     pe_diag_scaling scaling;
-    double factor;                 /* LINEAR / YARN / LLAMA3: f */
-    double band_low, band_high;    /* YARN: ramp pairs; LLAMA3: wavelengths */
-    double attention_factor;       /* YARN: the amplitude, when it matches 0.1 ln f + 1 */
+    double factor;              /* LINEAR / YARN / LLAMA3: f */
+    double band_low, band_high; /* YARN: ramp pairs; LLAMA3: wavelengths */
+    double attention_factor;    /* YARN: the amplitude, when it matches 0.1 ln f + 1 */
     pe_diag_recipe recipe;
-    pe_diag_recipe recipe_tied;    /* another recipe the data cannot tell apart, or UNKNOWN */
-    double recipe_match;           /* fraction of sampled cells the recipe reproduces within 1 ulp */
-    pe_diag_recipe inv_formula;    /* F32_FITTED: the formula (F32_ROUNDED ... F32_EXP) giving the most of its inv_freq */
-    double inv_formula_share;      /* the share of pairs whose float32 inv_freq that formula gives exactly */
+    pe_diag_recipe recipe_tied; /* another recipe the data cannot tell apart, or UNKNOWN */
+    double recipe_match;        /* fraction of sampled cells the recipe reproduces within 1 ulp */
+    pe_diag_recipe inv_formula; /* F32_FITTED: the formula (F32_ROUNDED ... F32_EXP) giving the most of its inv_freq */
+    double inv_formula_share;   /* the share of pairs whose float32 inv_freq that formula gives exactly */
     /* error against the exact table of the convention (relative to A) */
     double max_error;
-    double band_error[PE_DIAG_BANDS]; /* max per band of positions; -1 for bands without rows */
+    double band_error[PE_DIAG_BANDS];         /* max per band of positions; -1 for bands without rows */
     int64_t first_above_1e6, first_above_1e3; /* positions, -1 when never */
-    double rms_error;              /* rms of data / A - exact over every cell */
+    double rms_error;                         /* rms of data / A - exact over every cell */
     /* when nothing fits: distance (rms, relative to the data's rms) to standard tables at base 10000 */
     int nearest_layout[PE_DIAG_NEAREST], nearest_rule[PE_DIAG_NEAREST], nearest_cos_first[PE_DIAG_NEAREST];
     double nearest_distance[PE_DIAG_NEAREST];

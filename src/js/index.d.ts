@@ -21,7 +21,8 @@ export * from './diagnose/diagnose.js';
 
 /** An independent posenc instance (its own wasm memory), with the methods of every family. */
 export interface Posenc
-  extends RuntimeMethods,
+  extends
+    RuntimeMethods,
     SinusoidMethods,
     PrecisionMethods,
     Grid2dMethods,

@@ -23,8 +23,8 @@ int pe_wasm_diagnose(const float *table, uint32_t rows, uint32_t cols, uint32_t 
     pe_diagnosis *result = (pe_diagnosis *)(base + ((16 - ((uintptr_t)base & 15)) & 15));
     size_t used = (size_t)((char *)(result + 1) - base);
     size_t written;
-    pe_status st = pe_diagnose(table, rows, cols, (pe_diag_kind)kind, result, bad_cell, base + used,
-                               scratch_bytes - used);
+    pe_status st =
+        pe_diagnose(table, rows, cols, (pe_diag_kind)kind, result, bad_cell, base + used, scratch_bytes - used);
     if (st != PE_OK) return st;
     if ((st = pe_diagnosis_text(result, text, text_bytes, &written)) != PE_OK) return st;
     return pe_diagnosis_json(result, json, json_bytes, &written);

@@ -151,7 +151,7 @@ export function hfRopeInvFreq(dim, base, scaling) {
   if (type === 'linear') return { inv: hfInvFreq(dim, base).map((w) => f(w / scaling.factor)), attention: 1 };
   if (type === 'dynamic') {
     const { factor, original: L0, seqLen } = scaling;
-    const scaledBase = base * Math.pow(factor * seqLen / L0 - (factor - 1), dim / (dim - 2));
+    const scaledBase = base * Math.pow((factor * seqLen) / L0 - (factor - 1), dim / (dim - 2));
     return { inv: hfInvFreq(dim, scaledBase), attention: 1 };
   }
   if (type === 'yarn') {

@@ -56,9 +56,9 @@ static inline double diag_narrow(double x, pe_dtype dtype) {
         return f;
     }
     int exponent = (h >> 10) & 31, mantissa = h & 1023;
-    double v = exponent == 0 ? mantissa * 0x1p-24
-             : exponent == 31 ? (mantissa ? x - x + (x - x) : 1.0 / 0.0)
-                              : (1024 + mantissa) * 0x1p-25 * (double)(1u << exponent);
+    double v = exponent == 0    ? mantissa * 0x1p-24
+               : exponent == 31 ? (mantissa ? x - x + (x - x) : 1.0 / 0.0)
+                                : (1024 + mantissa) * 0x1p-25 * (double)(1u << exponent);
     return (h & 0x8000) ? -v : v;
 }
 
@@ -67,27 +67,27 @@ static inline double diag_narrow(double x, pe_dtype dtype) {
 
 typedef struct diag_work {
     diag_view v;
-    unsigned char *zero;  /* rows: 1 for a row of zeros */
-    uint32_t first_row;   /* the first row read as a position */
-    uint32_t h;           /* frequencies (pairs, or distinct columns of a cache) */
+    unsigned char *zero;         /* rows: 1 for a row of zeros */
+    uint32_t first_row;          /* the first row read as a position */
+    uint32_t h;                  /* frequencies (pairs, or distinct columns of a cache) */
     uint32_t *col_sin, *col_cos; /* TABLE: each pair's columns; a cache: col_sin = its column */
-    uint32_t *src;        /* cols: index into a split plan row [sin_0..sin_h-1 cos_0..cos_h-1], or UINT32_MAX */
-    double *w, *phase0, *sigma; /* h: fitted frequency, phase at the first row, sd of w */
-    double *model_w;      /* h: the frequencies of the identified convention */
-    double *tmp;          /* h doubles */
-    double *fx, *fy;      /* DIAG_FIT_SAMPLES points of one line fit */
-    uint32_t *sample;     /* DIAG_SAMPLES rows */
-    uint32_t *positions;  /* their positions */
+    uint32_t *src;               /* cols: index into a split plan row [sin_0..sin_h-1 cos_0..cos_h-1], or UINT32_MAX */
+    double *w, *phase0, *sigma;  /* h: fitted frequency, phase at the first row, sd of w */
+    double *model_w;             /* h: the frequencies of the identified convention */
+    double *tmp;                 /* h doubles */
+    double *fx, *fy;             /* DIAG_FIT_SAMPLES points of one line fit */
+    uint32_t *sample;            /* DIAG_SAMPLES rows */
+    uint32_t *positions;         /* their positions */
     uint32_t samples;
-    double *values;       /* DIAG_SAMPLES * 2 * h doubles (a plan's float64 rows) */
+    double *values; /* DIAG_SAMPLES * 2 * h doubles (a plan's float64 rows) */
     void *plan_memory;
     size_t plan_bytes;
-    float *chunk;         /* DIAG_CHUNK rows of 2h floats */
+    float *chunk; /* DIAG_CHUNK rows of 2h floats */
 } diag_work;
 
-#define DIAG_CHUNK 64u
+#define DIAG_CHUNK       64u
 #define DIAG_FIT_SAMPLES 1024u
-#define DIAG_PI 3.141592653589793
+#define DIAG_PI          3.141592653589793
 
 /* diag_shape.c */
 int diag_transposed(const float *table, uint32_t rows, uint32_t cols);

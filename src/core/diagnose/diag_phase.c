@@ -6,9 +6,9 @@
  * base 10000, are read exactly). A cache column (cos or sin alone) is read
  * from position 0: a first guess from acos or asin where the branch is known,
  * then Gauss-Newton on w over ever longer spans. */
+#include "diag_internal.h"
 #include "math/f64math.h"
 #include "math/sincos.h"
-#include "diag_internal.h"
 
 /* atan of |t| <= 1 in two reductions: above tan(pi/8), pi/4 + atan((a - 1)/(a + 1));
  * then above tan(pi/16), pi/8 + atan((a - tan(pi/8))/(1 + a tan(pi/8)));
@@ -51,7 +51,9 @@ static double wrap(double x) {
     return x - k * 2 * DIAG_PI;
 }
 
-static double round_int(double x) { return (x + PE_ROUND_MAGIC) - PE_ROUND_MAGIC; }
+static double round_int(double x) {
+    return (x + PE_ROUND_MAGIC) - PE_ROUND_MAGIC;
+}
 
 /* Least squares y = a + b x over n points: b, a and the sd of b. */
 static void line_fit(const double *x, const double *y, uint32_t n, double *slope, double *intercept, double *sd) {

@@ -6,9 +6,9 @@
  * another within 0.1% of it is reported as indistinguishable. */
 #include <string.h>
 
+#include "diag_internal.h"
 #include "math/f64math.h"
 #include "math/sincos.h"
-#include "diag_internal.h"
 
 double diag_round_storage(pe_dtype storage, double x) {
     switch (storage) {
@@ -43,7 +43,9 @@ void diag_pick_samples(diag_work *w) {
     w->samples = n;
 }
 
-static float f32(double x) { return (float)x; }
+static float f32(double x) {
+    return (float)x;
+}
 
 typedef enum angle_kind { ANGLE_EXACT, ANGLE_F32, ANGLE_NARROW } angle_kind;
 
@@ -99,7 +101,9 @@ static double pow_f64(double base, double e) { /* base > 0 */
     double x = e * pe_log(base);
     return x <= 0 ? pe_exp_nonpositive(x) : 1.0 / pe_exp_nonpositive(-x);
 }
-static double exp_f64(double x) { return x <= 0 ? pe_exp_nonpositive(x) : 1.0 / pe_exp_nonpositive(-x); }
+static double exp_f64(double x) {
+    return x <= 0 ? pe_exp_nonpositive(x) : 1.0 / pe_exp_nonpositive(-x);
+}
 
 /* inv_freq as each peer formula computes it in float32; 0 when it does not apply. */
 static int inv_formula(const diag_work *w, const pe_diagnosis *d, pe_diag_recipe recipe, int variant, float *inv) {
@@ -110,12 +114,16 @@ static int inv_formula(const diag_work *w, const pe_diagnosis *d, pe_diag_recipe
         float e = f32((double)f32(2.0 * k) / (double)f32(dim));
         switch (recipe) {
         case PE_DIAG_RECIPE_F32_ROUNDED:
-        case PE_DIAG_RECIPE_F32_FITTED: inv[k] = f32(recipe == PE_DIAG_RECIPE_F32_FITTED ? w->w[k] : w->model_w[k]); break;
+        case PE_DIAG_RECIPE_F32_FITTED:
+            inv[k] = f32(recipe == PE_DIAG_RECIPE_F32_FITTED ? w->w[k] : w->model_w[k]);
+            break;
         case PE_DIAG_RECIPE_F32_HF:
             if (!(paper && T > 1.0)) return 0;
             inv[k] = f32(1.0 / (double)f32(pow_f64(T, e)));
-            if (d->scaling == PE_DIAG_SCALING_LINEAR) inv[k] = f32((double)inv[k] / d->factor);
-            else if (d->scaling != PE_DIAG_SCALING_NONE) return 0;
+            if (d->scaling == PE_DIAG_SCALING_LINEAR)
+                inv[k] = f32((double)inv[k] / d->factor);
+            else if (d->scaling != PE_DIAG_SCALING_NONE)
+                return 0;
             break;
         case PE_DIAG_RECIPE_F32_KERAS:
             if (!(known && paper && d->scaling == PE_DIAG_SCALING_NONE)) return 0;
@@ -157,9 +165,9 @@ static void name_formula(diag_work *w, pe_diagnosis *d, float *inv) {
 
 void diag_match_recipe(diag_work *w, pe_diagnosis *d) {
     /* In order of preference when shares are equal: the simplest explanation first. */
-    static const pe_diag_recipe order[] = {PE_DIAG_RECIPE_EXACT, PE_DIAG_RECIPE_F32_ROUNDED, PE_DIAG_RECIPE_F32_HF,
-                                           PE_DIAG_RECIPE_F32_KERAS, PE_DIAG_RECIPE_F32_EXP, PE_DIAG_RECIPE_F32_FITTED,
-                                           PE_DIAG_RECIPE_F16, PE_DIAG_RECIPE_BF16};
+    static const pe_diag_recipe order[] = {
+        PE_DIAG_RECIPE_EXACT,   PE_DIAG_RECIPE_F32_ROUNDED, PE_DIAG_RECIPE_F32_HF, PE_DIAG_RECIPE_F32_KERAS,
+        PE_DIAG_RECIPE_F32_EXP, PE_DIAG_RECIPE_F32_FITTED,  PE_DIAG_RECIPE_F16,    PE_DIAG_RECIPE_BF16};
     enum { COUNT = sizeof order / sizeof order[0] };
     double share[COUNT];
     float *inv = (float *)w->tmp; /* h floats fit in h doubles */
@@ -202,7 +210,8 @@ void diag_match_recipe(diag_work *w, pe_diagnosis *d) {
     unsigned chosen = COUNT;
     for (unsigned j = 0; j < COUNT && best > 0.0; j++) {
         if (share[j] < best - 0.0005) continue;
-        if (chosen == COUNT) chosen = j, d->recipe = order[j];
+        if (chosen == COUNT)
+            chosen = j, d->recipe = order[j];
         else if (recipe_class(order[j]) != recipe_class(d->recipe) && d->recipe_tied == PE_DIAG_RECIPE_UNKNOWN &&
                  share[j] >= best - 0.001)
             d->recipe_tied = order[j];

@@ -5,22 +5,27 @@
  * whose T is a round number. A line with an intercept is linear scaling (f);
  * a bend is YaRN (the ramp is linear in k) or Llama 3 (linear in frequency);
  * anything else is reported pair by pair. */
+#include "diag_internal.h"
 #include "math/f64math.h"
 #include "math/sincos.h"
-#include "diag_internal.h"
 
-#define GEOMETRIC_CHI2 30.0   /* reduced chi-square a geometric rule may leave */
-#define W_FLOOR 3e-8          /* relative spread of w_k a float32 inv_freq adds */
+#define GEOMETRIC_CHI2 30.0 /* reduced chi-square a geometric rule may leave */
+#define W_FLOOR        3e-8 /* relative spread of w_k a float32 inv_freq adds */
 
-static double diag_exp(double x) { return x <= 0 ? pe_exp_nonpositive(x) : 1.0 / pe_exp_nonpositive(-x); }
+static double diag_exp(double x) {
+    return x <= 0 ? pe_exp_nonpositive(x) : 1.0 / pe_exp_nonpositive(-x);
+}
 
-static double round_int(double x) { return (x + PE_ROUND_MAGIC) - PE_ROUND_MAGIC; }
+static double round_int(double x) {
+    return (x + PE_ROUND_MAGIC) - PE_ROUND_MAGIC;
+}
 
 /* x rounded to 1, 2 or 3 significant digits, the roundest within rel
  * (relative); else x. *round = whether it snapped. */
 static double snap(double x, double rel, int *round) {
     for (int digits = 1; digits <= 3; digits++) {
-        /* x = m * 10^k with m in [10^(digits-1), 10^digits); 10^k kept as an exact integer (up) or its inverse (down) */
+        /* x = m * 10^k with m in [10^(digits-1), 10^digits); 10^k kept as an exact integer (up) or its inverse (down)
+         */
         double up = 1.0, down = 1.0, limit = digits == 1 ? 10.0 : digits == 2 ? 100.0 : 1000.0;
         while (x / up >= limit) up *= 10.0;
         while (x * down < limit / 10.0) down *= 10.0;
@@ -40,7 +45,9 @@ static int digits_for(double rel) {
     return digits;
 }
 
-typedef struct line { double a, b, var_a, var_b, chi2; } line;
+typedef struct line {
+    double a, b, var_a, var_b, chi2;
+} line;
 
 /* Weighted least squares y_k = a + b k over k in [k0, k1), u_k = 1 / var(y_k); with_intercept 0 fixes a = 0. */
 static line fit_log_line(const diag_work *w, uint32_t k0, uint32_t k1, int with_intercept) {
@@ -130,13 +137,13 @@ static void fit_bands(diag_work *w, pe_diagnosis *d, double b0) {
     }
     if (rk <= rw) {
         d->scaling = PE_DIAG_SCALING_YARN;
-        d->band_high = -ak / bk;           /* s = 0 */
+        d->band_high = -ak / bk;               /* s = 0 */
         d->band_low = d->band_high + 1.0 / bk; /* s = 1 */
         double expected = 0.1 * pe_log(d->factor) + 1.0;
         if (d->scale - expected < 1e-3 && expected - d->scale < 1e-3) d->attention_factor = d->scale;
     } else {
         d->scaling = PE_DIAG_SCALING_LLAMA3;
-        d->band_low = -2 * DIAG_PI * bw / aw;        /* wavelength where s = 0 */
+        d->band_low = -2 * DIAG_PI * bw / aw;         /* wavelength where s = 0 */
         d->band_high = 2 * DIAG_PI * bw / (1.0 - aw); /* wavelength where s = 1 */
     }
 }
@@ -185,7 +192,8 @@ void diag_fit_rule(diag_work *w, pe_diagnosis *d) {
             d->scaling = PE_DIAG_SCALING_LINEAR;
             d->factor = snap(diag_exp(l.a), 5.0 * diag_sqrt(l.var_a) + 1e-9, &round);
         }
-        if (d->base_round) exact_frequencies(w, d, d->factor);
+        if (d->base_round)
+            exact_frequencies(w, d, d->factor);
         else
             for (uint32_t k = 0; k < h; k++) w->model_w[k] = diag_exp(-l.a - l.b * k);
         return;

@@ -21,7 +21,8 @@ static double recurrence_share(const float *data, size_t s_stride, size_t k_stri
     for (uint32_t s = 0; s < total_series; s += step) {
         double tu = 0.0, uu = 0.0, tt = 0.0;
         for (uint32_t k = 1; k + 1 < length; k++) {
-            double t = (double)data[s * s_stride + (k - 1) * k_stride] + (double)data[s * s_stride + (k + 1) * k_stride];
+            double t =
+                (double)data[s * s_stride + (k - 1) * k_stride] + (double)data[s * s_stride + (k + 1) * k_stride];
             double u = data[s * s_stride + k * k_stride];
             tu += t * u;
             uu += u * u;
@@ -57,8 +58,10 @@ void diag_zero_rows(diag_work *w, pe_diagnosis *d) {
             continue;
         }
         d->zero_rows++;
-        if (!seen_nonzero) d->leading_zero_rows++;
-        else if (d->first_inner_zero_row < 0) d->first_inner_zero_row = r;
+        if (!seen_nonzero)
+            d->leading_zero_rows++;
+        else if (d->first_inner_zero_row < 0)
+            d->first_inner_zero_row = r;
     }
     w->first_row = d->leading_zero_rows < v->rows ? d->leading_zero_rows : 0;
 }
@@ -125,8 +128,8 @@ static double pair_share(diag_work *w, uint32_t n, int split) {
     return mean2 > 0.0 ? var / mean2 : 1.0;
 }
 
-#define PAIR_SHARE_MAX 1e-3   /* s^2 + c^2 constant to about 3% */
-#define DUPLICATE_MAX 1e-12   /* duplicated columns are copies */
+#define PAIR_SHARE_MAX 1e-3  /* s^2 + c^2 constant to about 3% */
+#define DUPLICATE_MAX  1e-12 /* duplicated columns are copies */
 
 int diag_structure(diag_work *w, pe_diagnosis *d, pe_diag_kind kind) {
     const uint32_t cols = w->v.cols;

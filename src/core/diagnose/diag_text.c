@@ -27,7 +27,9 @@ static const char *recipe_words(pe_diag_recipe r) {
     case PE_DIAG_RECIPE_F32_ROUNDED: return "float32 angles, inv_freq the float32 nearest each frequency";
     case PE_DIAG_RECIPE_F32_HF: return "float32 angles, inv_freq = 1/(base**(arange(0,d,2)/d)) in float32 (HF)";
     case PE_DIAG_RECIPE_F32_KERAS: return "float32 angles, inv_freq = (1/base)**(2i/d) in float32 (Keras)";
-    case PE_DIAG_RECIPE_F32_EXP: return "float32 angles, inv_freq = exp(arange * -(log(base)/n)) in float32 (PyTorch tutorial, tensor2tensor, fairseq)";
+    case PE_DIAG_RECIPE_F32_EXP:
+        return "float32 angles, inv_freq = exp(arange * -(log(base)/n)) in float32 (PyTorch tutorial, tensor2tensor, "
+               "fairseq)";
     case PE_DIAG_RECIPE_F32_FITTED: return "float32 angles from float32 inv_freq values";
     case PE_DIAG_RECIPE_F16: return "every step in float16";
     case PE_DIAG_RECIPE_BF16: return "every step in bfloat16";
@@ -36,8 +38,15 @@ static const char *recipe_words(pe_diag_recipe r) {
 }
 
 static const char *recipe_name(pe_diag_recipe r) {
-    static const char *names[] = {"unknown", "exact", "float32-angle", "float32-angle-hf", "float32-angle-keras",
-                                  "float32-angle-exp", "float32-angle-fitted", "float16", "bfloat16"};
+    static const char *names[] = {"unknown",
+                                  "exact",
+                                  "float32-angle",
+                                  "float32-angle-hf",
+                                  "float32-angle-keras",
+                                  "float32-angle-exp",
+                                  "float32-angle-fitted",
+                                  "float16",
+                                  "bfloat16"};
     return (unsigned)r < sizeof names / sizeof names[0] ? names[r] : "unknown";
 }
 
@@ -73,8 +82,7 @@ static const char *scaling_name(pe_diag_scaling s) {
 }
 
 static const char *layout_name(const pe_diagnosis *d) {
-    if (d->kind == PE_DIAG_COS_SIN)
-        return d->duplicated == 1 ? "halves" : d->duplicated == 2 ? "neighbours" : "single";
+    if (d->kind == PE_DIAG_COS_SIN) return d->duplicated == 1 ? "halves" : d->duplicated == 2 ? "neighbours" : "single";
     return d->layout == PE_LAYOUT_SPLIT ? "split" : "interleaved";
 }
 
@@ -82,24 +90,33 @@ static const char *layout_name(const pe_diagnosis *d) {
 static void convention(sink *s, const pe_diagnosis *d) {
     if (d->kind == PE_DIAG_COS_SIN) {
         put(s, "RoPE %s cache, ", d->cache_cos ? "cos" : "sin");
-        put(s, "%s", d->duplicated == 1   ? "halves duplicated (rotate_half pairing: GPT-NeoX, HF Llama)"
-                     : d->duplicated == 2 ? "neighbours duplicated (interleaved pairing: GPT-J)"
-                                          : "one column per frequency (not duplicated)");
+        put(s, "%s",
+            d->duplicated == 1   ? "halves duplicated (rotate_half pairing: GPT-NeoX, HF Llama)"
+            : d->duplicated == 2 ? "neighbours duplicated (interleaved pairing: GPT-J)"
+                                 : "one column per frequency (not duplicated)");
     } else {
         put(s, "%s layout (%s first)", d->layout == PE_LAYOUT_SPLIT ? "split" : "interleaved",
             d->cos_first ? "cosines" : "sines");
     }
-    if (d->rule == 0) put(s, ", %s frequencies", d->kind == PE_DIAG_COS_SIN ? "RoPE (paper's rule)" : "paper");
-    else if (d->rule == 1) put(s, ", tensor2tensor frequencies");
-    else if (d->rule == 2) put(s, ", frequencies of no standard rule");
-    else put(s, ", frequency rule undetermined");
+    if (d->rule == 0)
+        put(s, ", %s frequencies", d->kind == PE_DIAG_COS_SIN ? "RoPE (paper's rule)" : "paper");
+    else if (d->rule == 1)
+        put(s, ", tensor2tensor frequencies");
+    else if (d->rule == 2)
+        put(s, ", frequencies of no standard rule");
+    else
+        put(s, ", frequency rule undetermined");
     if (d->base > 0.0) {
-        if (d->base_round) put(s, ", base %.9g", d->base);
-        else if (d->base_digits >= 1) put(s, ", base %.*g", d->base_digits < 10 ? d->base_digits : 10, d->base);
+        if (d->base_round)
+            put(s, ", base %.9g", d->base);
+        else if (d->base_digits >= 1)
+            put(s, ", base %.*g", d->base_digits < 10 ? d->base_digits : 10, d->base);
     }
     put(s, ", first position ");
-    if (d->offset_known) put(s, "%.0f", d->offset);
-    else put(s, "undetermined (about %.3g)", d->offset);
+    if (d->offset_known)
+        put(s, "%.0f", d->offset);
+    else
+        put(s, "undetermined (about %.3g)", d->offset);
 }
 
 static void scaling_words(sink *s, const pe_diagnosis *d) {
@@ -114,15 +131,21 @@ static void scaling_words(sink *s, const pe_diagnosis *d) {
         put(s, "Llama 3, factor %.6g, blend between wavelengths %.5g (unscaled below) and %.5g (scaled above)",
             d->factor, d->band_high, d->band_low);
         break;
-    case PE_DIAG_SCALING_BANDED: put(s, "banded (YaRN or Llama 3: too few pairs in between to tell), factor %.6g", d->factor); break;
-    case PE_DIAG_SCALING_PER_PAIR: put(s, "per-pair factors from %.6g to %.6g (longrope-like)", d->band_low, d->factor); break;
+    case PE_DIAG_SCALING_BANDED:
+        put(s, "banded (YaRN or Llama 3: too few pairs in between to tell), factor %.6g", d->factor);
+        break;
+    case PE_DIAG_SCALING_PER_PAIR:
+        put(s, "per-pair factors from %.6g to %.6g (longrope-like)", d->band_low, d->factor);
+        break;
     default: put(s, "none");
     }
 }
 
 static void position_or_never(sink *s, int64_t p) {
-    if (p < 0) put(s, "never");
-    else put(s, "at position %lld", (long long)p);
+    if (p < 0)
+        put(s, "never");
+    else
+        put(s, "at position %lld", (long long)p);
 }
 
 static void nearest(sink *s, const pe_diagnosis *d) {
@@ -135,16 +158,20 @@ static void nearest(sink *s, const pe_diagnosis *d) {
 
 static void verdict(sink *s, const pe_diagnosis *d) {
     if (d->rows - d->zero_rows < 2) {
-        put(s, "too few rows to read frequencies from (%u nonzero): nothing about the convention is determined", d->rows - d->zero_rows);
+        put(s, "too few rows to read frequencies from (%u nonzero): nothing about the convention is determined",
+            d->rows - d->zero_rows);
         return;
     }
     if (!d->sinusoidal) {
-        put(s, "no known convention: the columns are not sines and cosines of the position (a learned or random table?)");
+        put(s,
+            "no known convention: the columns are not sines and cosines of the position (a learned or random table?)");
         return;
     }
     if (!d->identified) put(s, "no known convention reproduces the cells; nearest: ");
     if (d->grid_width)
-        put(s, "2-D grid of %u x %u patches (MAE's get_2d_sincos_pos_embed: the column's table, then the row's), each half: ",
+        put(s,
+            "2-D grid of %u x %u patches (MAE's get_2d_sincos_pos_embed: the column's table, then the row's), each "
+            "half: ",
             d->grid_height, d->grid_width);
     convention(s, d);
     if (d->scaling != PE_DIAG_SCALING_NONE) put(s, ", RoPE scaling "), scaling_words(s, d);
@@ -152,11 +179,14 @@ static void verdict(sink *s, const pe_diagnosis *d) {
     if (d->identified) {
         put(s, ", ");
         recipe_full(s, d);
-        if (d->recipe_tied != PE_DIAG_RECIPE_UNKNOWN) put(s, " (or %s: these rows do not tell)", recipe_words(d->recipe_tied));
+        if (d->recipe_tied != PE_DIAG_RECIPE_UNKNOWN)
+            put(s, " (or %s: these rows do not tell)", recipe_words(d->recipe_tied));
     }
     put(s, ": error %.2g, first above 1e-6 ", d->max_error);
     position_or_never(s, d->first_above_1e6);
-    if (!d->identified) put(s, "; only %.1f%% of sampled cells match a known recipe (noise, or another computation)", 100.0 * d->recipe_match);
+    if (!d->identified)
+        put(s, "; only %.1f%% of sampled cells match a known recipe (noise, or another computation)",
+            100.0 * d->recipe_match);
 }
 
 /* The checks both writers make before writing; then an empty string in out. */
@@ -181,29 +211,38 @@ pe_status pe_diagnosis_text(const pe_diagnosis *d, char *out, size_t out_bytes, 
     if (d->zero_rows) {
         put(&s, "zero rows: %u", d->zero_rows);
         if (d->leading_zero_rows) put(&s, ", %u leading (padding or a cls token, skipped)", d->leading_zero_rows);
-        if (d->first_inner_zero_row >= 0) put(&s, ", first inside at row %lld (a padding_idx row, as fairseq's)", (long long)d->first_inner_zero_row);
+        if (d->first_inner_zero_row >= 0)
+            put(&s, ", first inside at row %lld (a padding_idx row, as fairseq's)", (long long)d->first_inner_zero_row);
         put(&s, "\n");
     }
     if (d->sinusoidal) {
         put(&s, "frequencies: %u, rule %s", d->pairs, rule_name(d->rule));
         if (d->base > 0.0) {
-            if (d->base_digits >= 1) put(&s, ", base %.*g (%d significant digits determined%s)", d->base_digits < 10 ? (d->base_digits > 6 ? d->base_digits : 6) : 10, d->base, d->base_digits, d->base_round ? ", a round number" : "");
-            else put(&s, ", base undetermined by these rows");
+            if (d->base_digits >= 1)
+                put(&s, ", base %.*g (%d significant digits determined%s)",
+                    d->base_digits < 10 ? (d->base_digits > 6 ? d->base_digits : 6) : 10, d->base, d->base_digits,
+                    d->base_round ? ", a round number" : "");
+            else
+                put(&s, ", base undetermined by these rows");
             if (!d->base_round && d->base_digits >= 4 && d->scaling == PE_DIAG_SCALING_NONE)
                 put(&s, "; not a round number (a dynamic NTK base? it is base * alpha^(d/(d-2)))");
         }
         put(&s, "\n");
         put(&s, "scale: %.7g", d->scale);
         double sq = diag_sqrt((double)d->cols);
-        if (d->scale - 1.0 < 1e-6 && 1.0 - d->scale < 1e-6) put(&s, " (none)");
-        else if ((d->scale - sq) / sq < 1e-4 && (sq - d->scale) / sq < 1e-4) put(&s, " (sqrt(d), d = %u)", d->cols);
-        else if (d->attention_factor > 0) put(&s, " (YaRN's attention factor)");
+        if (d->scale - 1.0 < 1e-6 && 1.0 - d->scale < 1e-6)
+            put(&s, " (none)");
+        else if ((d->scale - sq) / sq < 1e-4 && (sq - d->scale) / sq < 1e-4)
+            put(&s, " (sqrt(d), d = %u)", d->cols);
+        else if (d->attention_factor > 0)
+            put(&s, " (YaRN's attention factor)");
         put(&s, "\nrope scaling: ");
         scaling_words(&s, d);
         put(&s, "\nrecipe: ");
         recipe_full(&s, d);
         put(&s, ", reproduces %.2f%% of sampled cells within 1 ulp", 100.0 * d->recipe_match);
-        if (d->recipe_tied != PE_DIAG_RECIPE_UNKNOWN) put(&s, "; indistinguishable here from: %s", recipe_words(d->recipe_tied));
+        if (d->recipe_tied != PE_DIAG_RECIPE_UNKNOWN)
+            put(&s, "; indistinguishable here from: %s", recipe_words(d->recipe_tied));
         put(&s, "\nerror against the exact table: max %.3g, rms %.3g, first above 1e-6 ", d->max_error, d->rms_error);
         position_or_never(&s, d->first_above_1e6);
         put(&s, ", first above 1e-3 ");
@@ -212,8 +251,10 @@ pe_status pe_diagnosis_text(const pe_diagnosis *d, char *out, size_t out_bytes, 
         uint64_t lo = 0, hi = 64;
         for (int b = 0; b < PE_DIAG_BANDS; b++, lo = hi, hi *= 4)
             if (d->band_error[b] >= 0.0) {
-                if (b == PE_DIAG_BANDS - 1) put(&s, " [%llu, ...) %.2g", (unsigned long long)lo, d->band_error[b]);
-                else put(&s, " [%llu, %llu) %.2g", (unsigned long long)lo, (unsigned long long)hi, d->band_error[b]);
+                if (b == PE_DIAG_BANDS - 1)
+                    put(&s, " [%llu, ...) %.2g", (unsigned long long)lo, d->band_error[b]);
+                else
+                    put(&s, " [%llu, %llu) %.2g", (unsigned long long)lo, (unsigned long long)hi, d->band_error[b]);
             }
         put(&s, "\n");
     }
@@ -222,8 +263,12 @@ pe_status pe_diagnosis_text(const pe_diagnosis *d, char *out, size_t out_bytes, 
     return PE_OK;
 }
 
-static void jnum(sink *s, const char *key, double v) { put(s, "\"%s\":%.17g,", key, v); }
-static void jstr(sink *s, const char *key, const char *v) { put(s, "\"%s\":\"%s\",", key, v); }
+static void jnum(sink *s, const char *key, double v) {
+    put(s, "\"%s\":%.17g,", key, v);
+}
+static void jstr(sink *s, const char *key, const char *v) {
+    put(s, "\"%s\":\"%s\",", key, v);
+}
 
 pe_status pe_diagnosis_json(const pe_diagnosis *d, char *out, size_t out_bytes, size_t *written) {
     sink s;

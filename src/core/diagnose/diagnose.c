@@ -6,9 +6,11 @@
 #include "diag_internal.h"
 
 #define CHECK_NOT_SINUSOIDAL 0.05 /* rms error (relative to the amplitude) past which no convention is claimed */
-#define IDENTIFIED_SHARE 0.99     /* share of sampled cells a recipe must reproduce */
+#define IDENTIFIED_SHARE     0.99 /* share of sampled cells a recipe must reproduce */
 
-static size_t align16(size_t x) { return (x + 15) & ~(size_t)15; }
+static size_t align16(size_t x) {
+    return (x + 15) & ~(size_t)15;
+}
 
 /* The widest plan a table of rows x cols may need: either orientation, a cache doubled. */
 static uint32_t plan_dim(uint32_t rows, uint32_t cols) {
@@ -51,7 +53,8 @@ static void carve(diag_work *w, const layout_sizes *s, void *scratch, size_t n) 
     p += (16 - ((uintptr_t)p & 15)) & 15;
     w->zero = p, p += s->zero;
     w->col_sin = (uint32_t *)p, w->col_cos = w->col_sin + n, w->src = w->col_cos + n, p += s->ints;
-    w->w = (double *)p, w->phase0 = w->w + n, w->sigma = w->phase0 + n, w->model_w = w->sigma + n, w->tmp = w->model_w + n;
+    w->w = (double *)p, w->phase0 = w->w + n, w->sigma = w->phase0 + n, w->model_w = w->sigma + n,
+    w->tmp = w->model_w + n;
     p += s->doubles;
     w->fx = (double *)p, w->fy = w->fx + DIAG_FIT_SAMPLES, p += s->fit;
     w->sample = (uint32_t *)p, w->positions = w->sample + DIAG_SAMPLES, p += s->samples;
@@ -74,8 +77,10 @@ static pe_status sample_values(diag_work *w, const pe_diagnosis *d) {
 
 static void fit(diag_work *w, pe_diagnosis *d, pe_diag_kind kind) {
     if (d->rows - d->zero_rows < 2 || d->cols > PE_MAX_DIM / 2 || !diag_structure(w, d, kind)) return;
-    if (d->kind == PE_DIAG_TABLE) diag_fit_pairs(w, d);
-    else diag_fit_cache(w, d);
+    if (d->kind == PE_DIAG_TABLE)
+        diag_fit_pairs(w, d);
+    else
+        diag_fit_cache(w, d);
     d->pairs = w->h;
     double one_ulp = 4.0 * diag_ulp(d->storage, 1.0);
     if (d->scale - 1.0 < one_ulp && 1.0 - d->scale < one_ulp) d->scale = 1.0;
@@ -110,7 +115,8 @@ static int try_grid(diag_work *w, pe_diagnosis *d) {
     for (uint32_t width = 2; width <= n / 2; width++) {
         if (n % width) continue;
         uint32_t height = n / width, side = height < width ? height : width, ok = 1;
-        for (uint32_t r = first; r + width < full.rows && ok; r += width / 2 + 1) ok = same_cells(&full, r, 0, r + width, 0, half);
+        for (uint32_t r = first; r + width < full.rows && ok; r += width / 2 + 1)
+            ok = same_cells(&full, r, 0, r + width, 0, half);
         for (uint32_t x = 1; x < width && ok; x++) ok = same_cells(&full, first, half, first + x, half, half);
         for (uint32_t y = 1; y < side && ok; y++) ok = same_cells(&full, first + y * width, half, first + y, 0, half);
         if (!ok) continue;

@@ -36,7 +36,10 @@ function parseArgs(argv) {
   const o = { file: undefined, name: undefined, kind: 'auto', rows: 0, dim: 0, json: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
-    if (arg === '--json') { o.json = true; continue; }
+    if (arg === '--json') {
+      o.json = true;
+      continue;
+    }
     if (!arg.startsWith('--')) {
       if (o.file !== undefined) throw usage(`identify reads one FILE; '${arg}' is a second one`);
       o.file = arg;
@@ -44,8 +47,9 @@ function parseArgs(argv) {
     }
     const eq = arg.indexOf('=');
     const option = (eq < 0 ? arg : arg.slice(0, eq)).slice(0, 31);
-    const value = eq >= 0 ? arg.slice(eq + 1) : (i + 1 < argv.length ? argv[++i] : undefined);
-    if (!['--name', '--rows', '--dim', '--kind'].includes(option)) throw usage(`unknown option '${option}' for identify (see posenc identify --help)`);
+    const value = eq >= 0 ? arg.slice(eq + 1) : i + 1 < argv.length ? argv[++i] : undefined;
+    if (!['--name', '--rows', '--dim', '--kind'].includes(option))
+      throw usage(`unknown option '${option}' for identify (see posenc identify --help)`);
     if (value === undefined) throw usage(`${option} needs a value`);
     if (option === '--name') o.name = value;
     else if (option === '--kind') o.kind = value;
@@ -55,12 +59,15 @@ function parseArgs(argv) {
       o[option.slice(2)] = n;
     }
   }
-  if (o.file === undefined) throw usage('identify needs a FILE (.npy, .safetensors, CSV or raw float32; see posenc identify --help)');
-  if (!['auto', 'table', 'cos-sin'].includes(o.kind)) throw usage(`--kind must be auto, table or cos-sin; got ${o.kind}`);
+  if (o.file === undefined)
+    throw usage('identify needs a FILE (.npy, .safetensors, CSV or raw float32; see posenc identify --help)');
+  if (!['auto', 'table', 'cos-sin'].includes(o.kind))
+    throw usage(`--kind must be auto, table or cos-sin; got ${o.kind}`);
   return o;
 }
 
-const isText = (bytes) => bytes.length > 0 && bytes.every((b) => b === 9 || b === 10 || b === 13 || (b >= 32 && b < 127));
+const isText = (bytes) =>
+  bytes.length > 0 && bytes.every((b) => b === 9 || b === 10 || b === 13 || (b >= 32 && b < 127));
 
 /** A field as a number (plain decimal, nan, [+-]inf, [+-]infinity), else undefined. */
 function parseField(text) {
@@ -88,7 +95,8 @@ function readText(bytes, wantRows, wantDim) {
       const value = parseField(field);
       if (value === undefined) {
         if (rows === 0 && k === 0) header = true;
-        if (!(rows === 0 && header)) throw refused(`line ${index + 1}, field ${k + 1}: '${field.slice(0, 40)}' is not a number`);
+        if (!(rows === 0 && header))
+          throw refused(`line ${index + 1}, field ${k + 1}: '${field.slice(0, 40)}' is not a number`);
         return;
       }
       if (header) throw refused(`line ${index + 1} mixes names and numbers`);
@@ -96,12 +104,14 @@ function readText(bytes, wantRows, wantDim) {
     });
     if (header) return;
     if (rows === 0) dim = numbers.length;
-    else if (numbers.length !== dim) throw refused(`line ${index + 1} has ${numbers.length} numbers; the first row has ${dim}`);
+    else if (numbers.length !== dim)
+      throw refused(`line ${index + 1} has ${numbers.length} numbers; the first row has ${dim}`);
     for (const v of numbers) values.push(v);
     rows++;
   });
   if (rows === 0) throw refused('the text holds no numbers');
-  if ((wantRows && rows !== wantRows) || (wantDim && dim !== wantDim)) throw refused(`the table is ${rows} x ${dim}, not the --rows/--dim given`);
+  if ((wantRows && rows !== wantRows) || (wantDim && dim !== wantDim))
+    throw refused(`the table is ${rows} x ${dim}, not the --rows/--dim given`);
   return { table: Float32Array.from(values), rows, dim };
 }
 

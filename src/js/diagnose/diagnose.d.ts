@@ -13,8 +13,16 @@ export interface IdentifyOptions {
   kind?: 'auto' | 'table' | 'cos-sin';
 }
 
-export type IdentifyRecipe = 'unknown' | 'exact' | 'float32-angle' | 'float32-angle-hf' | 'float32-angle-keras' |
-  'float32-angle-exp' | 'float32-angle-fitted' | 'float16' | 'bfloat16';
+export type IdentifyRecipe =
+  | 'unknown'
+  | 'exact'
+  | 'float32-angle'
+  | 'float32-angle-hf'
+  | 'float32-angle-keras'
+  | 'float32-angle-exp'
+  | 'float32-angle-fitted'
+  | 'float16'
+  | 'bfloat16';
 
 /** What identify() found: every fact the verdict states, and the verdict itself. */
 export interface Identification {
@@ -58,7 +66,12 @@ export interface Identification {
   firstAbove1e3: number;
   /** Max error per band of positions [0, 64), [64, 256), ... ×4; -1 for bands without rows. */
   bandError: number[];
-  nearest: { layout: 'interleaved' | 'split'; cosFirst: boolean; frequencies: 'paper' | 'tensor2tensor'; distance: number }[];
+  nearest: {
+    layout: 'interleaved' | 'split';
+    cosFirst: boolean;
+    frequencies: 'paper' | 'tensor2tensor';
+    distance: number;
+  }[];
   /** These facts as the core's JSON text, as `posenc identify --json` prints it. */
   json: string;
   /** The whole report, as `posenc identify` prints it. */

@@ -20,7 +20,12 @@ function floatsOf(table) {
     }
     return Float32Array.from(table);
   }
-  return refuse('BAD_BUFFER', 'table', 'a Float32Array, a Float64Array or an Array of numbers (row-major rows × dim)', table);
+  return refuse(
+    'BAD_BUFFER',
+    'table',
+    'a Float32Array, a Float64Array or an Array of numbers (row-major rows × dim)',
+    table,
+  );
 }
 
 function checkCount(name, value) {
@@ -35,14 +40,25 @@ function checkCount(name, value) {
 function shapeOf(length, o) {
   let rows = checkCount('rows', o.rows);
   let dim = checkCount('dim', o.dim);
-  if (rows === undefined && dim === undefined) refuse('BAD_SHAPE', 'rows and dim', 'given (at least one of them: the table is row-major rows × dim)', undefined);
+  if (rows === undefined && dim === undefined)
+    refuse('BAD_SHAPE', 'rows and dim', 'given (at least one of them: the table is row-major rows × dim)', undefined);
   if (rows === undefined) rows = length / dim;
   if (dim === undefined) dim = length / rows;
   if (!Number.isInteger(rows) || !Number.isInteger(dim) || rows * dim !== length) {
-    throw new PosencError('BAD_SHAPE', `table has ${length} values, not rows·dim = ${o.rows ?? '?'}·${o.dim ?? '?'}`, 'table', length);
+    throw new PosencError(
+      'BAD_SHAPE',
+      `table has ${length} values, not rows·dim = ${o.rows ?? '?'}·${o.dim ?? '?'}`,
+      'table',
+      length,
+    );
   }
   if (length === 0 || (rows < 2 && dim < 2)) {
-    throw new PosencError('BAD_SHAPE', `table must have two rows or two columns at least; got ${rows}×${dim}`, 'table', length);
+    throw new PosencError(
+      'BAD_SHAPE',
+      `table must have two rows or two columns at least; got ${rows}×${dim}`,
+      'table',
+      length,
+    );
   }
   return { rows, dim };
 }
@@ -64,7 +80,12 @@ export function diagnoseMethods(runtime) {
     const { rows, dim } = shapeOf(values.length, o);
     const scratchBytes = wasm.pe_wasm_diagnose_scratch_size(rows, dim) >>> 0;
     if (scratchBytes === 0)
-      throw new PosencError('TOO_LARGE', `a ${rows}×${dim} table is too large to identify in wasm32 memory`, 'table', values.length);
+      throw new PosencError(
+        'TOO_LARGE',
+        `a ${rows}×${dim} table is too large to identify in wasm32 memory`,
+        'table',
+        values.length,
+      );
     const blocks = [
       [values.length * FLOAT, 'the table in wasm'],
       [scratchBytes, 'scratch'],
@@ -74,7 +95,19 @@ export function diagnoseMethods(runtime) {
       const json = text + TEXT_BYTES;
       const bad = json + JSON_BYTES;
       runtime.floats(at, values.length).set(values);
-      const status = wasm.pe_wasm_diagnose(at, rows, dim, KINDS[kind], scratch, scratchBytes, text, TEXT_BYTES, json, JSON_BYTES, bad);
+      const status = wasm.pe_wasm_diagnose(
+        at,
+        rows,
+        dim,
+        KINDS[kind],
+        scratch,
+        scratchBytes,
+        text,
+        TEXT_BYTES,
+        json,
+        JSON_BYTES,
+        bad,
+      );
       try {
         check(status);
       } catch (error) {
@@ -82,7 +115,12 @@ export function diagnoseMethods(runtime) {
         const cell = runtime.words(bad, 1)[0];
         const row = Math.floor(cell / dim);
         const where = `table[${row}, ${cell % dim}] (row ${row}, column ${cell % dim})`;
-        throw new PosencError('BAD_TABLE', `${where} is ${values[cell]}; identify needs finite numbers`, 'table', values[cell]);
+        throw new PosencError(
+          'BAD_TABLE',
+          `${where} is ${values[cell]}; identify needs finite numbers`,
+          'table',
+          values[cell],
+        );
       }
       const facts = cString(runtime, json);
       const result = JSON.parse(facts);

@@ -56,8 +56,5 @@ export const sinusoidal2d = (options) => ready('sinusoidal2d').sinusoidal2d(opti
 export const rope = (x, options) => ready('rope').rope(x, options);
 export const ropeFrequencies = (options) => ready('ropeFrequencies').ropeFrequencies(options);
 
-// Diagnose (diagnose/identify.js).
-export const identify = (table, options) => ready('identify').identify(table, options);
-
 // Diagnose (../diagnose).
 export const identify = (table, options) => ready('identify').identify(table, options);

@@ -50,12 +50,7 @@ export type RuntimeErrorCode =
 
 /** Every code of PosencError; each means one thing. */
 export type PosencErrorCode =
-  | RuntimeErrorCode
-  | SinusoidErrorCode
-  | PrecisionErrorCode
-  | RopeErrorCode
-  | LearnedErrorCode
-  | DiagnoseErrorCode;
+  RuntimeErrorCode | SinusoidErrorCode | PrecisionErrorCode | RopeErrorCode | LearnedErrorCode | DiagnoseErrorCode;
 
 /** Every refusal of posenc. The message names the argument, its value and what is allowed. */
 export class PosencError extends Error {

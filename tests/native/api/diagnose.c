@@ -42,13 +42,16 @@ void test_diagnose_refusals(void) {
     EXPECT_STATUS(pe_diagnose(NULL, 4, 2, PE_DIAG_AUTO, &d, &bad, scratch, need_bytes), PE_ERR_NULL, "no table");
     EXPECT_STATUS(pe_diagnose(table, 4, 2, PE_DIAG_AUTO, NULL, &bad, scratch, need_bytes), PE_ERR_NULL, "no result");
     EXPECT_STATUS(pe_diagnose(table, 4, 2, (pe_diag_kind)3, &d, &bad, scratch, need_bytes), PE_ERR_KIND, "kind 3");
-    EXPECT_STATUS(pe_diagnose(table, 4, 2, PE_DIAG_AUTO, &d, &bad, scratch, need_bytes - 1), PE_ERR_SCRATCH, "scratch short by 1");
+    EXPECT_STATUS(pe_diagnose(table, 4, 2, PE_DIAG_AUTO, &d, &bad, scratch, need_bytes - 1), PE_ERR_SCRATCH,
+                  "scratch short by 1");
     EXPECT_STATUS(pe_diagnose(table, 0, 2, PE_DIAG_AUTO, &d, &bad, scratch, need_bytes), PE_ERR_SHAPE, "0 rows");
     table[5] = NAN;
-    EXPECT_STATUS(pe_diagnose(table, 4, 2, PE_DIAG_AUTO, &d, &bad, scratch, need_bytes), PE_ERR_NOT_FINITE, "a NaN cell");
+    EXPECT_STATUS(pe_diagnose(table, 4, 2, PE_DIAG_AUTO, &d, &bad, scratch, need_bytes), PE_ERR_NOT_FINITE,
+                  "a NaN cell");
     CHECK(bad == 5, "bad cell %zu, expected 5", bad);
     table[5] = -INFINITY;
-    EXPECT_STATUS(pe_diagnose(table, 4, 2, PE_DIAG_AUTO, &d, NULL, scratch, need_bytes), PE_ERR_NOT_FINITE, "-inf, no bad_cell");
+    EXPECT_STATUS(pe_diagnose(table, 4, 2, PE_DIAG_AUTO, &d, NULL, scratch, need_bytes), PE_ERR_NOT_FINITE,
+                  "-inf, no bad_cell");
     int untouched = 1;
     for (size_t k = 0; k < sizeof d; k++) untouched &= raw[k] == 0x5a;
     CHECK(untouched, "a refused call wrote the result");
@@ -89,7 +92,8 @@ void test_diagnose_shapes(void) {
             size_t need = 0, need2 = 0;
             pe_diagnosis_text(&d, small, sizeof small, &need);
             pe_diagnosis_text(&d, big, sizeof big, &need2);
-            CHECK(need == need2 && strlen(small) == sizeof small - 1 && strlen(big) == need2, "%u x %u text lengths", rows, cols);
+            CHECK(need == need2 && strlen(small) == sizeof small - 1 && strlen(big) == need2, "%u x %u text lengths",
+                  rows, cols);
             diag_job job = {t, rows, cols};
             if (rows == 4 && cols % 2 == 0) check_scratch_confined(run_diagnose, &job, need_bytes, "pe_diagnose");
             free(scratch);
@@ -124,7 +128,8 @@ void test_diagnose_values(void) {
     scratch = scratch_for(1000, 128, &need_bytes);
     EXPECT_STATUS(pe_diagnose(t, 1000, 128, PE_DIAG_AUTO, &d, NULL, scratch, need_bytes), PE_OK, "base 500000");
     CHECK(d.identified && d.layout == PE_LAYOUT_INTERLEAVED && d.rule == 0 && d.base == 500000.0 && d.base_digits >= 6,
-          "base 500000: identified %d layout %d rule %d base %g digits %d", d.identified, d.layout, d.rule, d.base, d.base_digits);
+          "base 500000: identified %d layout %d rule %d base %g digits %d", d.identified, d.layout, d.rule, d.base,
+          d.base_digits);
     free(t);
     free(scratch);
 }
