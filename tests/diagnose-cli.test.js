@@ -75,31 +75,16 @@ const fairseq = peers.fairseqForward(300, 32);
 const cosCache = peers.llamaCache(400, 64);
 
 test('the same report and JSON from both CLIs for every file format', () => {
+  const tensors = [
+    ['cos_cached', cosCache, [400, 64]],
+    ['fairseq', fairseq, [300, 32]],
+  ];
+  const twoTensors = file('two.safetensors', safetensors(tensors));
   const runs = [
     [file('tutorial.npy', npy(tutorial, [512, 64]))],
     [file('tutorial-3d.npy', npy(tutorial, [1, 512, 64])), '--json'],
-    [
-      file(
-        'two.safetensors',
-        safetensors([
-          ['cos_cached', cosCache, [400, 64]],
-          ['fairseq', fairseq, [300, 32]],
-        ]),
-      ),
-      '--name',
-      'cos_cached',
-    ],
-    [
-      file(
-        'two.safetensors',
-        safetensors([
-          ['cos_cached', cosCache, [400, 64]],
-          ['fairseq', fairseq, [300, 32]],
-        ]),
-      ),
-      '--name=fairseq',
-      '--json',
-    ],
+    [twoTensors, '--name', 'cos_cached'],
+    [twoTensors, '--name=fairseq', '--json'],
     [file('fairseq.csv', csv(fairseq, 300, 32))],
     [file('tutorial.f32', bytesOf(tutorial)), '--rows', '512'],
     [file('tutorial.f32', bytesOf(tutorial)), '--dim', '64', '--kind', 'table'],
