@@ -1,11 +1,13 @@
 /* posenc: the native CLI. `posenc table --length N --dim D [options]` prints
- * a positional-encoding table; src/js/cli.js prints the same bytes. */
+ * a positional-encoding table; `posenc identify FILE` names the convention of
+ * a table in a file (identify.c); src/js/cli.js prints the same bytes. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "args.h"
 #include "format.h"
+#include "identify.h"
 #include "posenc.h"
 #include "t5_buckets.h"
 
@@ -69,6 +71,7 @@ static int print_table(const cli_args *a) {
 
 int main(int argc, char **argv) {
     if (argc > 1 && strcmp(argv[1], "t5-buckets") == 0) return cli_t5_buckets(argc - 2, argv + 2);
+    if (argc >= 2 && !strcmp(argv[1], "identify")) return cli_identify(argc, argv);
     cli_args args;
     char *error = NULL;
     if (cli_parse_args(argc, argv, &args, &error) != 0) {

@@ -82,6 +82,9 @@ typedef enum pe_status {
     PE_ERR_FREQUENCY_VALUE = 24, /* a given frequency w is not finite and >= 0 (a recipe's: above 1) */
     PE_ERR_BUCKETS = 25,         /* T5: num_buckets or max_distance out of range (pe_t5) */
     PE_ERR_MAX_RELATIVE = 26,    /* Shaw: max_relative above PE_SHAW_MAX_RELATIVE */
+    PE_ERR_NOT_FINITE = 27,      /* diagnose: a cell of the table is NaN or infinite */
+    PE_ERR_KIND = 28,            /* diagnose: kind is not a pe_diag_kind */
+    PE_ERR_SHAPE = 29,           /* diagnose: the table has no cells, or neither two rows nor two columns */
 } pe_status;
 
 typedef enum pe_layout { PE_LAYOUT_INTERLEAVED = 0, PE_LAYOUT_SPLIT = 1 } pe_layout;
@@ -496,6 +499,119 @@ typedef struct pe_shaw {
 } pe_shaw;
 
 pe_status pe_shaw_indices(const pe_shaw *shaw, int32_t *out, size_t out_count);
+/* ---- Diagnose: which convention a table follows ---- */
+
+/* pe_diagnose reads a table of float32 values (rows x cols, row-major, as a
+ * user holds it: a sinusoidal table, a RoPE cos or sin cache, or a learned
+ * table) and finds the convention that explains it: row layout, pairing,
+ * frequency rule, base, first position, padding rows, scale, RoPE scaling and
+ * the precision recipe that produced the values, then measures the error
+ * against the exact table of that convention. pe_diagnosis_text writes the
+ * verdict in plain words; pe_diagnosis_json the same facts as one JSON object
+ * (the JS package returns it; both CLIs print the text, so they agree byte
+ * for byte).
+ *
+ * The model: after orientation (a (dim, rows) table is detected and read
+ * transposed) and dropping rows of zeros (padding), column j holds
+ * A * sin((p0 + r) * w_k + phi_j), phi_j 0 (sine) or pi/2 (cosine), for row r.
+ * Pairs are read with atan2 and fitted by least squares on the unwrapped
+ * phase (w to about 1e-12 relative with thousands of rows); base and rule
+ * from log w_k against k; the first position p0 from the phases, lowest
+ * frequency first. Costs about 30 ns per cell (8192 x 1024 in about 0.3 s in
+ * wasm); no allocation: scratch of pe_diagnose_scratch_size bytes. */
+typedef enum pe_diag_kind {
+    PE_DIAG_AUTO = 0,   /* decide between the two below */
+    PE_DIAG_TABLE = 1,  /* columns in sine-cosine pairs */
+    PE_DIAG_COS_SIN = 2 /* a RoPE cache: a cos or a sin table (halves or neighbours duplicated), or both side by side */
+} pe_diag_kind;
+
+/* How the values were computed (float32 angle: angle = float32(p * inv_freq)
+ * with inv_freq a float32, then sin and cos). */
+typedef enum pe_diag_recipe {
+    PE_DIAG_RECIPE_UNKNOWN = 0,
+    PE_DIAG_RECIPE_EXACT = 1,       /* exact (float64 angles, rounded once), posenc, HF Marian's numpy */
+    PE_DIAG_RECIPE_F32_ROUNDED = 2, /* float32 angle, inv_freq the float32 nearest w */
+    PE_DIAG_RECIPE_F32_HF = 3,      /* float32 angle, inv_freq = 1 / (base ** (arange(0, d, 2) / d)) in float32 (HF) */
+    PE_DIAG_RECIPE_F32_KERAS = 4,   /* float32 angle, inv_freq = (1 / base) ** (2i / d) in float32 (Keras) */
+    PE_DIAG_RECIPE_F32_EXP =
+        5, /* float32 angle, inv_freq = exp(arange * -(log(base) / n)) in float32 (tutorial, t2t, fairseq) */
+    PE_DIAG_RECIPE_F32_FITTED = 6, /* float32 angle, inv_freq float32 values (scaled RoPE: as fitted) */
+    PE_DIAG_RECIPE_F16 = 7,        /* every step in float16 (pe_recipe FLOAT16) */
+    PE_DIAG_RECIPE_BF16 = 8        /* every step in bfloat16 (pe_recipe BFLOAT16) */
+} pe_diag_recipe;
+
+typedef enum pe_diag_scaling {
+    PE_DIAG_SCALING_NONE = 0,
+    PE_DIAG_SCALING_LINEAR = 1, /* every w divided by factor */
+    PE_DIAG_SCALING_YARN = 2,   /* ramp over pair indices between band_low and band_high */
+    PE_DIAG_SCALING_LLAMA3 = 3, /* blend linear in frequency between wavelengths band_low and band_high */
+    PE_DIAG_SCALING_BANDED =
+        4, /* unscaled high frequencies, scaled low ones; too few pairs in between to tell YaRN from Llama 3 */
+    PE_DIAG_SCALING_PER_PAIR = 5 /* not geometric nor banded: per-pair factors (longrope) in pair_factor */
+} pe_diag_scaling;
+
+#define PE_DIAG_BANDS   12 /* error bands of positions: [0, 64), [64, 256), ... x4 ..., the last open */
+#define PE_DIAG_NEAREST 4  /* candidates listed when nothing fits */
+
+typedef struct pe_diagnosis {
+    /* shape */
+    uint32_t rows, cols;              /* as read (after transposing back) */
+    int transposed;                   /* 1: the input was (dim, rows) */
+    uint32_t leading_zero_rows;       /* rows of zeros before the first position (padding, a cls token) */
+    uint32_t zero_rows;               /* rows of zeros in all (fairseq's padding_idx row) */
+    int64_t first_inner_zero_row;     /* the first zero row after a nonzero one, -1 when none */
+    pe_dtype storage;                 /* FLOAT32, or FLOAT16 / BFLOAT16 when every value is one */
+    uint32_t grid_height, grid_width; /* a 2-D table (MAE): patches, row-major; 0 when 1-D. The rest
+                                         then describes each half (cols / 2 columns), read on row 0 */
+    /* the convention */
+    int sinusoidal;    /* 1: the columns are sinusoids of the position */
+    int identified;    /* 1: a known convention and recipe explain every cell */
+    pe_diag_kind kind; /* TABLE (pairs) or COS_SIN (a cache of one function) */
+    int cache_cos;     /* COS_SIN: 1 cos cache, 0 sin cache */
+    int duplicated;    /* COS_SIN: 0 no, 1 halves [f0..fh f0..fh] (rotate_half), 2 neighbours [f0 f0 f1 f1] (GPT-J) */
+    pe_layout layout;  /* TABLE: interleaved or split */
+    int cos_first;     /* TABLE: 1 when cosines come first */
+    uint32_t pairs;    /* frequencies in the table */
+    int rule;          /* 0 paper, 1 tensor2tensor, 2 other (not geometric), -1 undetermined */
+    double base;       /* fitted T; 0 when undetermined */
+    int base_digits;   /* significant digits the data determine (0 undetermined) */
+    int base_round;    /* 1: T is a round number (3 significant digits) within its precision */
+    double offset;     /* position of the first nonzero row */
+    int offset_known;  /* 1 when determined */
+    double scale;      /* constant amplitude A */
+    pe_diag_scaling scaling;
+    double factor;              /* LINEAR / YARN / LLAMA3: f */
+    double band_low, band_high; /* YARN: ramp pairs; LLAMA3: wavelengths */
+    double attention_factor;    /* YARN: the amplitude, when it matches 0.1 ln f + 1 */
+    pe_diag_recipe recipe;
+    pe_diag_recipe recipe_tied; /* another recipe the data cannot tell apart, or UNKNOWN */
+    double recipe_match;        /* fraction of sampled cells the recipe reproduces within 1 ulp */
+    pe_diag_recipe inv_formula; /* F32_FITTED: the formula (F32_ROUNDED ... F32_EXP) giving the most of its inv_freq */
+    double inv_formula_share;   /* the share of pairs whose float32 inv_freq that formula gives exactly */
+    /* error against the exact table of the convention (relative to A) */
+    double max_error;
+    double band_error[PE_DIAG_BANDS];         /* max per band of positions; -1 for bands without rows */
+    int64_t first_above_1e6, first_above_1e3; /* positions, -1 when never */
+    double rms_error;                         /* rms of data / A - exact over every cell */
+    /* when nothing fits: distance (rms, relative to the data's rms) to standard tables at base 10000 */
+    int nearest_layout[PE_DIAG_NEAREST], nearest_rule[PE_DIAG_NEAREST], nearest_cos_first[PE_DIAG_NEAREST];
+    double nearest_distance[PE_DIAG_NEAREST];
+} pe_diagnosis;
+
+/* Scratch bytes for a rows x cols table. About 8 * cols * 300 + pe_scratch_size(cols). */
+pe_status pe_diagnose_scratch_size(uint32_t rows, uint32_t cols, size_t *bytes);
+
+/* Reads table (rows x cols float32, row-major; rows * cols >= 1, cols or rows >= 2).
+ * Refuses PE_ERR_NOT_FINITE when a cell is NaN or infinite (*bad_cell set to
+ * its index when bad_cell is not NULL), before writing result. */
+pe_status pe_diagnose(const float *table, uint32_t rows, uint32_t cols, pe_diag_kind kind, pe_diagnosis *result,
+                      size_t *bad_cell, void *scratch, size_t scratch_bytes);
+
+/* The verdict in plain words, NUL-terminated, into out (out_bytes >= 1; cut
+ * short when too small). *written = the length it needs, without the NUL. */
+pe_status pe_diagnosis_text(const pe_diagnosis *d, char *out, size_t out_bytes, size_t *written);
+/* The same facts as one JSON object (numbers with 17 significant digits). */
+pe_status pe_diagnosis_json(const pe_diagnosis *d, char *out, size_t out_bytes, size_t *written);
 
 #ifdef __cplusplus
 }

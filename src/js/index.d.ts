@@ -9,6 +9,7 @@ import type { RopeMethods } from './rope/rope.js';
 import type { AlibiMethods } from './alibi/alibi.js';
 import type { LearnedMethods } from './learned/learned.js';
 import type { RelativeMethods } from './relative/relative.js';
+import type { DiagnoseMethods } from './diagnose/diagnose.js';
 
 export * from './runtime/runtime.js';
 export * from './sinusoid/sinusoid.js';
@@ -18,6 +19,7 @@ export * from './rope/rope.js';
 export * from './alibi/alibi.js';
 export * from './learned/learned.js';
 export * from './relative/relative.js';
+export * from './diagnose/diagnose.js';
 
 /** An independent posenc instance (its own wasm memory), with the methods of every family. */
 export interface Posenc
@@ -29,4 +31,5 @@ export interface Posenc
     RopeMethods,
     AlibiMethods,
     LearnedMethods,
-    RelativeMethods {}
+    RelativeMethods,
+    DiagnoseMethods {}

@@ -14,6 +14,7 @@ export { rope, ropeFrequencies } from './runtime/default-instance.js';
 export { alibiSlopes, alibiBias } from './runtime/default-instance.js';
 export { addTable, resampleTable } from './runtime/default-instance.js';
 export { t5Buckets, t5Bias, shawIndices } from './runtime/default-instance.js';
+export { identify } from './runtime/default-instance.js';
 export { readTable } from './learned/read.js';
 export { readNpy } from './learned/npy.js';
 export { readSafetensors } from './learned/safetensors.js';

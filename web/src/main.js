@@ -15,6 +15,7 @@ import { createScheduler } from './scheduler.js';
 import { applyTheme, watchSystemTheme } from './theme.js';
 import { createBeyond } from './beyond.js';
 import { createT5DistanceView } from './views/t5-distance-view.js';
+import { mountIdentifyView } from './views/identify-view.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -263,6 +264,7 @@ init()
     $('engine').textContent = simd ? '(WebAssembly SIMD build)' : '(WebAssembly scalar build)';
     renderAll();
     scheduler.enable();
+    mountIdentifyView();
     document.body.dataset.ready = '1';
   })
   .catch((error) => {

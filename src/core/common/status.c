@@ -34,6 +34,9 @@ const char *pe_status_str(pe_status status) {
         return "T5: num_buckets must leave at least 1 exact bucket per side and be at most 1024, and max_distance be "
                "above num_buckets / 4 (bidirectional) or num_buckets / 2 (causal) and at most 2^31";
     case PE_ERR_MAX_RELATIVE: return "Shaw: max_relative must be at most 2^30 - 1";
+    case PE_ERR_NOT_FINITE: return "the table has a NaN or infinite cell";
+    case PE_ERR_KIND: return "kind must be PE_DIAG_AUTO, PE_DIAG_TABLE or PE_DIAG_COS_SIN";
+    case PE_ERR_SHAPE: return "the table must have at least one cell and two rows or two columns";
     }
     return "unknown pe_status";
 }
@@ -67,6 +70,9 @@ const char *pe_status_name(pe_status status) {
     case PE_ERR_FREQUENCY_VALUE: return "PE_ERR_FREQUENCY_VALUE";
     case PE_ERR_BUCKETS: return "PE_ERR_BUCKETS";
     case PE_ERR_MAX_RELATIVE: return "PE_ERR_MAX_RELATIVE";
+    case PE_ERR_NOT_FINITE: return "PE_ERR_NOT_FINITE";
+    case PE_ERR_KIND: return "PE_ERR_KIND";
+    case PE_ERR_SHAPE: return "PE_ERR_SHAPE";
     }
     return "PE_UNKNOWN";
 }

@@ -1,10 +1,12 @@
 #!/usr/bin/env node
-// `posenc table ...`: prints a positional-encoding table. The native CLI
-// (src/cli/posenc.c) takes the same arguments and prints the same bytes.
+// `posenc table ...`: prints a positional-encoding table; `posenc identify
+// FILE` names the convention of a table in a file (identify.js). The native
+// CLI (src/cli/posenc.c) takes the same arguments and prints the same bytes.
 import { instantiate } from '../runtime/instance.js';
 import { forEachChunk, BLOCK } from '../runtime/chunks.js';
 import { parseArgs, USAGE, UsageError } from './args.js';
 import { formatRows, prologue, epilogue, float32Bytes } from './format.js';
+import { runIdentify } from './identify.js';
 
 // Rows are generated, formatted and written about this many floats at a time,
 // and at least one 64-position block (the core's seed interval) per chunk.
@@ -44,6 +46,10 @@ async function main(argv) {
   if (argv[0] === 't5-buckets') {
     const { runT5Buckets } = await import('../relative/cli-t5-buckets.js');
     process.exitCode = await runT5Buckets(argv.slice(1), instantiate);
+    return;
+  }
+  if (argv[0] === 'identify') {
+    process.exitCode = await runIdentify(argv.slice(1), () => instantiate(), write);
     return;
   }
   let args;

@@ -60,3 +60,5 @@ export const ropeFrequencies = (options) => ready('ropeFrequencies').ropeFrequen
 export const t5Buckets = (options) => ready('t5Buckets').t5Buckets(options);
 export const t5Bias = (options) => ready('t5Bias').t5Bias(options);
 export const shawIndices = (options) => ready('shawIndices').shawIndices(options);
+// Diagnose (../diagnose).
+export const identify = (table, options) => ready('identify').identify(table, options);

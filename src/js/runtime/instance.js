@@ -19,6 +19,7 @@ import { ropeMethods } from '../rope/rope.js';
 import { alibiMethods } from '../alibi/alibi.js';
 import { learnedMethods } from '../learned/learned.js';
 import { relativeMethods } from '../relative/relative.js';
+import { diagnoseMethods } from '../diagnose/diagnose.js';
 
 /** Every family, in the order their methods are gathered. */
 const FAMILIES = [
@@ -29,6 +30,7 @@ const FAMILIES = [
   alibiMethods,
   learnedMethods,
   relativeMethods,
+  diagnoseMethods,
 ];
 
 /**

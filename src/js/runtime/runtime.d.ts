@@ -6,6 +6,7 @@ import type { PrecisionErrorCode } from '../precision/precision.js';
 import type { RopeErrorCode } from '../rope/rope.js';
 import type { LearnedErrorCode } from '../learned/learned.js';
 import type { RelativeErrorCode } from '../relative/relative.js';
+import type { DiagnoseErrorCode } from '../diagnose/diagnose.js';
 
 /**
  * Which element a sine (or a rotation's first coordinate) pairs with: one idea,
@@ -50,7 +51,13 @@ export type RuntimeErrorCode =
 
 /** Every code of PosencError; each means one thing. */
 export type PosencErrorCode =
-  RuntimeErrorCode | SinusoidErrorCode | PrecisionErrorCode | RopeErrorCode | LearnedErrorCode | RelativeErrorCode;
+  | RuntimeErrorCode
+  | SinusoidErrorCode
+  | PrecisionErrorCode
+  | RopeErrorCode
+  | LearnedErrorCode
+  | RelativeErrorCode
+  | DiagnoseErrorCode;
 
 /** Every refusal of posenc. The message names the argument, its value and what is allowed. */
 export class PosencError extends Error {

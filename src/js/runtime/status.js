@@ -33,6 +33,9 @@ export const CODE_OF_STATUS = Object.freeze({
   PE_ERR_FREQUENCY_VALUE: 'BAD_FREQUENCIES', // a given w outside what the call allows
   PE_ERR_BUCKETS: 'BAD_BUCKETS', // T5: numBuckets or maxDistance
   PE_ERR_MAX_RELATIVE: 'BAD_MAX_RELATIVE', // Shaw's k
+  PE_ERR_NOT_FINITE: 'BAD_TABLE', // identify: a NaN or infinite cell
+  PE_ERR_KIND: 'BAD_KIND',
+  PE_ERR_SHAPE: 'BAD_SHAPE',
 });
 
 /** The code of a status the map does not name: a wasm newer than this package. */

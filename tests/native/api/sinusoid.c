@@ -101,6 +101,9 @@ void test_status_name(void) {
         "PE_ERR_FREQUENCY_VALUE",
         "PE_ERR_BUCKETS",
         "PE_ERR_MAX_RELATIVE",
+        "PE_ERR_NOT_FINITE",
+        "PE_ERR_KIND",
+        "PE_ERR_SHAPE",
     };
     const int count = (int)(sizeof names / sizeof *names);
     for (int s = 0; s < count; s++) {

@@ -43,7 +43,10 @@
     X(test_recipe_values)             \
     X(test_table_2d_refusals)         \
     X(test_table_2d_values)           \
-    X(test_table_2d_scratch_confined)
+    X(test_table_2d_scratch_confined) \
+    X(test_diagnose_refusals)         \
+    X(test_diagnose_shapes)           \
+    X(test_diagnose_values)
 
 #define API_DECLARE(name) void name(void);
 API_TESTS(API_DECLARE)

@@ -1,0 +1,120 @@
+/* Internal to the diagnose family (posenc.h, pe_diagnose): the view of the
+ * table being read, the working arrays carved from the caller's scratch, and
+ * the steps, one file each:
+ *
+ *   diag_shape.c     orientation, zero rows, storage dtype, column structure
+ *   diag_phase.c     per-pair frequencies and phases, the first position
+ *   diag_rule.c      base, frequency rule and RoPE scaling from the frequencies
+ *   diag_recipe.c    which precision recipe reproduces the cells
+ *   diag_compare.c   error against the exact table; distances when nothing fits
+ *   diag_text.c      the verdict in words and as JSON
+ *
+ * Every step is plain scalar C with -ffp-contract=off and the core's own
+ * math (f64math.h), so native and wasm builds reach the same verdict and
+ * print the same bytes. */
+#ifndef PE_DIAG_INTERNAL_H
+#define PE_DIAG_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "posenc.h"
+
+/* Cell (r, c) of the table as read: data[r * rs + c * cs]. */
+typedef struct diag_view {
+    const float *data;
+    size_t rs, cs;
+    uint32_t rows, cols;
+} diag_view;
+
+static inline double diag_at(const diag_view *v, uint32_t r, uint32_t c) {
+    return (double)v->data[(size_t)r * v->rs + (size_t)c * v->cs];
+}
+
+/* Square root without libm (the same bits on every build): x scaled into
+ * [1, 4) by powers of 4, six Newton steps, within 1 ulp. 0 for x <= 0. */
+static inline double diag_sqrt(double x) {
+    if (!(x > 0.0)) return 0.0;
+    double scale = 1.0;
+    while (x >= 4.0) x *= 0.25, scale *= 2.0;
+    while (x < 1.0) x *= 4.0, scale *= 0.5;
+    double y = 1.5;
+    for (int k = 0; k < 6; k++) y = 0.5 * (y + x / y);
+    return y * scale;
+}
+
+/* x rounded to float16 / bfloat16 (nearest, ties to even, once from double)
+ * through the public pe_narrow_f64, and back to its exact value. */
+static inline double diag_narrow(double x, pe_dtype dtype) {
+    uint16_t h;
+    pe_narrow_f64(dtype, &x, 1, &h, 1);
+    if (dtype == PE_DTYPE_BFLOAT16) {
+        uint32_t bits = (uint32_t)h << 16;
+        float f;
+        memcpy(&f, &bits, sizeof f);
+        return f;
+    }
+    int exponent = (h >> 10) & 31, mantissa = h & 1023;
+    double v = exponent == 0    ? mantissa * 0x1p-24
+               : exponent == 31 ? (mantissa ? x - x + (x - x) : 1.0 / 0.0)
+                                : (1024 + mantissa) * 0x1p-25 * (double)(1u << exponent);
+    return (h & 0x8000) ? -v : v;
+}
+
+/* Rows sampled for the recipe match and the distances. */
+#define DIAG_SAMPLES 192u
+
+typedef struct diag_work {
+    diag_view v;
+    unsigned char *zero;         /* rows: 1 for a row of zeros */
+    uint32_t first_row;          /* the first row read as a position */
+    uint32_t h;                  /* frequencies (pairs, or distinct columns of a cache) */
+    uint32_t *col_sin, *col_cos; /* TABLE: each pair's columns; a cache: col_sin = its column */
+    uint32_t *src;               /* cols: index into a split plan row [sin_0..sin_h-1 cos_0..cos_h-1], or UINT32_MAX */
+    double *w, *phase0, *sigma;  /* h: fitted frequency, phase at the first row, sd of w */
+    double *model_w;             /* h: the frequencies of the identified convention */
+    double *tmp;                 /* h doubles */
+    double *fx, *fy;             /* DIAG_FIT_SAMPLES points of one line fit */
+    uint32_t *sample;            /* DIAG_SAMPLES rows */
+    uint32_t *positions;         /* their positions */
+    uint32_t samples;
+    double *values; /* DIAG_SAMPLES * 2 * h doubles (a plan's float64 rows) */
+    void *plan_memory;
+    size_t plan_bytes;
+    float *chunk; /* DIAG_CHUNK rows of 2h floats */
+} diag_work;
+
+#define DIAG_CHUNK       64u
+#define DIAG_FIT_SAMPLES 1024u
+#define DIAG_PI          3.141592653589793
+
+/* diag_shape.c */
+int diag_transposed(const float *table, uint32_t rows, uint32_t cols);
+void diag_zero_rows(diag_work *w, pe_diagnosis *d);
+pe_dtype diag_storage(const diag_view *v);
+/* Sets kind, layout, duplicated and the column arrays; returns 0 when no structure fits. */
+int diag_structure(diag_work *w, pe_diagnosis *d, pe_diag_kind kind);
+
+/* diag_phase.c */
+double diag_atan2(double y, double x);
+void diag_fit_pairs(diag_work *w, pe_diagnosis *d);
+void diag_fit_cache(diag_work *w, pe_diagnosis *d);
+
+/* diag_rule.c: base, rule, scaling; fills w->model_w. */
+void diag_fit_rule(diag_work *w, pe_diagnosis *d);
+
+/* diag_recipe.c */
+void diag_pick_samples(diag_work *w);
+void diag_match_recipe(diag_work *w, pe_diagnosis *d);
+double diag_round_storage(pe_dtype storage, double x);
+double diag_ulp(pe_dtype storage, double x);
+
+/* diag_compare.c */
+/* Position of the first row read: the fitted offset, whole, >= 0, keeping positions below 2^31. */
+uint32_t diag_first_position(const diag_work *w, const pe_diagnosis *d);
+pe_status diag_model_plan(diag_work *w, const pe_diagnosis *d, pe_plan **plan);
+void diag_error_bands(diag_work *w, pe_diagnosis *d);
+void diag_nearest(diag_work *w, pe_diagnosis *d);
+
+#endif

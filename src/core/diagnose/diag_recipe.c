@@ -1,0 +1,221 @@
+/* Which computation produced the cells. Each candidate recipe recomputes the
+ * sampled rows in the data's own dtype (exact values rounded once, float32
+ * angles from each inv_freq formula the peers use, or every step in float16
+ * or bfloat16); a cell matches when it lies within one ulp of the candidate
+ * (a peer's sin may be 1 ulp off). The recipe matching the most cells wins;
+ * another within 0.1% of it is reported as indistinguishable. */
+#include <string.h>
+
+#include "diag_internal.h"
+#include "math/f64math.h"
+#include "math/sincos.h"
+
+double diag_round_storage(pe_dtype storage, double x) {
+    switch (storage) {
+    case PE_DTYPE_FLOAT16:
+    case PE_DTYPE_BFLOAT16: return diag_narrow(x, storage);
+    default: return (double)(float)x;
+    }
+}
+
+/* One ulp of the storage dtype at |x|, from the exponent bits of x. */
+double diag_ulp(pe_dtype storage, double x) {
+    const int mantissa = storage == PE_DTYPE_FLOAT16 ? 10 : storage == PE_DTYPE_BFLOAT16 ? 7 : 23;
+    const int min_exponent = storage == PE_DTYPE_FLOAT16 ? -14 : -126; /* below it: subnormal spacing */
+    int exponent = (int)((pe_bits(x) >> 52) & 0x7ff) - 1023;
+    if (exponent < min_exponent) exponent = min_exponent;
+    uint64_t bits = (uint64_t)(exponent - mantissa + 1023) << 52;
+    double ulp;
+    memcpy(&ulp, &bits, sizeof ulp);
+    return ulp;
+}
+
+void diag_pick_samples(diag_work *w) {
+    const uint32_t first = w->first_row, rows = w->v.rows;
+    uint32_t n = 0, r = first;
+    for (; r < rows && n < DIAG_SAMPLES / 4; r++)
+        if (!w->zero[r]) w->sample[n++] = r;
+    uint32_t rest = rows > r ? rows - r : 0, want = DIAG_SAMPLES - n;
+    for (uint32_t k = 0; k < want && rest > 0; k++) {
+        uint32_t row = r + (uint32_t)(((uint64_t)k * rest) / want);
+        if (!w->zero[row] && row != w->sample[n - 1]) w->sample[n++] = row;
+    }
+    w->samples = n;
+}
+
+static float f32(double x) {
+    return (float)x;
+}
+
+typedef enum angle_kind { ANGLE_EXACT, ANGLE_F32, ANGLE_NARROW } angle_kind;
+
+/* Whether cell (r, c) is within one ulp of A * value. */
+static int matches(const diag_work *w, const pe_diagnosis *d, uint32_t r, uint32_t c, double value) {
+    double e = diag_at(&w->v, r, c) - d->scale * value;
+    if (e < 0) e = -e;
+    /* float32: a peer's sin may be 1 ulp off; float16 and bfloat16 cells
+     * rounded from float32 are the nearest value, so they must be equal. */
+    double within = d->storage != PE_DTYPE_FLOAT32 && d->scale == 1.0 ? 0.5 : 1.001;
+    return e <= d->scale * diag_ulp(d->storage, value) * within;
+}
+
+/* Share of sampled cells within one ulp of the candidate. inv: float32
+ * inv_freq per pair (ANGLE_F32). Pair by pair: one sin and cos per pair. */
+static double match_share(diag_work *w, const pe_diagnosis *d, angle_kind kind, const float *inv) {
+    const uint32_t h = w->h;
+    const int cache = d->kind == PE_DIAG_COS_SIN, twin = cache && d->duplicated;
+    uint64_t matched = 0, total = 0;
+    for (uint32_t s = 0; s < w->samples; s++) {
+        const uint32_t r = w->sample[s];
+        const double *exact = w->values + (size_t)s * 2 * h;
+        const double p = w->positions[s];
+        const double pos = diag_round_storage(d->storage, p);
+        for (uint32_t k = 0; k < h; k++) {
+            double sv, cv;
+            if (kind == ANGLE_EXACT) {
+                sv = exact[k], cv = exact[h + k];
+            } else if (kind == ANGLE_F32) {
+                pe_sincos((double)f32((double)f32(p) * (double)inv[k]), &sv, &cv);
+                sv = (double)f32(sv), cv = (double)f32(cv);
+            } else { /* inv: the dtype's value nearest the exact frequency, or nearest the fitted one */
+                const double *wk = inv ? w->w : w->model_w;
+                double angle = diag_round_storage(d->storage, pos * diag_round_storage(d->storage, wk[k]));
+                pe_sincos(angle, &sv, &cv);
+            }
+            sv = diag_round_storage(d->storage, sv);
+            cv = diag_round_storage(d->storage, cv);
+            if (!cache) {
+                matched += matches(w, d, r, w->col_sin[k], sv) + matches(w, d, r, w->col_cos[k], cv);
+                total += 2;
+            } else {
+                double v = d->cache_cos ? cv : sv;
+                matched += matches(w, d, r, w->col_sin[k], v) * (1 + twin);
+                total += 1 + twin;
+            }
+        }
+    }
+    return total ? (double)matched / (double)total : 0.0;
+}
+
+static double pow_f64(double base, double e) { /* base > 0 */
+    double x = e * pe_log(base);
+    return x <= 0 ? pe_exp_nonpositive(x) : 1.0 / pe_exp_nonpositive(-x);
+}
+static double exp_f64(double x) {
+    return x <= 0 ? pe_exp_nonpositive(x) : 1.0 / pe_exp_nonpositive(-x);
+}
+
+/* inv_freq as each peer formula computes it in float32; 0 when it does not apply. */
+static int inv_formula(const diag_work *w, const pe_diagnosis *d, pe_diag_recipe recipe, int variant, float *inv) {
+    const uint32_t h = w->h, dim = 2 * h;
+    const double T = d->base;
+    const int paper = d->rule == 0, known = d->base > 1.0 && (d->rule == 0 || d->rule == 1);
+    for (uint32_t k = 0; k < h; k++) {
+        float e = f32((double)f32(2.0 * k) / (double)f32(dim));
+        switch (recipe) {
+        case PE_DIAG_RECIPE_F32_ROUNDED:
+        case PE_DIAG_RECIPE_F32_FITTED:
+            inv[k] = f32(recipe == PE_DIAG_RECIPE_F32_FITTED ? w->w[k] : w->model_w[k]);
+            break;
+        case PE_DIAG_RECIPE_F32_HF:
+            if (!(paper && T > 1.0)) return 0;
+            inv[k] = f32(1.0 / (double)f32(pow_f64(T, e)));
+            if (d->scaling == PE_DIAG_SCALING_LINEAR)
+                inv[k] = f32((double)inv[k] / d->factor);
+            else if (d->scaling != PE_DIAG_SCALING_NONE)
+                return 0;
+            break;
+        case PE_DIAG_RECIPE_F32_KERAS:
+            if (!(known && paper && d->scaling == PE_DIAG_SCALING_NONE)) return 0;
+            inv[k] = f32(pow_f64((double)f32(1.0 / T), e));
+            break;
+        case PE_DIAG_RECIPE_F32_EXP: {
+            if (!(known && d->scaling == PE_DIAG_SCALING_NONE)) return 0;
+            /* paper: arange(0, d, 2) * -(log T / d); tensor2tensor: arange(h) * -(log T / (h - 1)),
+             * the quotient rounded from double (fairseq) or from float32 log T (tensor2tensor's TF) */
+            double n = paper ? dim : (h > 1 ? h - 1 : 1), i = paper ? 2.0 * k : k;
+            double c = variant ? -(double)f32((double)f32(pe_log(T)) / (double)f32(n)) : -(double)f32(pe_log(T) / n);
+            inv[k] = f32(exp_f64((double)f32(i * (double)f32(c))));
+            break;
+        }
+        default: return 0;
+        }
+    }
+    return 1;
+}
+
+static int recipe_class(pe_diag_recipe r) {
+    return r == PE_DIAG_RECIPE_EXACT ? 0 : r == PE_DIAG_RECIPE_F16 ? 2 : r == PE_DIAG_RECIPE_BF16 ? 3 : 1;
+}
+
+/* The inv_freq formula that gives the most of the fitted float32 inv_freq values exactly. */
+static void name_formula(diag_work *w, pe_diagnosis *d, float *inv) {
+    d->inv_formula = PE_DIAG_RECIPE_UNKNOWN;
+    d->inv_formula_share = 0.0;
+    for (pe_diag_recipe r = PE_DIAG_RECIPE_F32_ROUNDED; r <= PE_DIAG_RECIPE_F32_EXP; r++) {
+        for (int variant = 0; variant < (r == PE_DIAG_RECIPE_F32_EXP ? 2 : 1); variant++) {
+            if (!inv_formula(w, d, r, variant, inv)) continue;
+            uint32_t same = 0;
+            for (uint32_t k = 0; k < w->h; k++) same += inv[k] == f32(w->w[k]);
+            double share = (double)same / w->h;
+            if (share > d->inv_formula_share) d->inv_formula_share = share, d->inv_formula = r;
+        }
+    }
+}
+
+void diag_match_recipe(diag_work *w, pe_diagnosis *d) {
+    /* In order of preference when shares are equal: the simplest explanation first. */
+    static const pe_diag_recipe order[] = {
+        PE_DIAG_RECIPE_EXACT,   PE_DIAG_RECIPE_F32_ROUNDED, PE_DIAG_RECIPE_F32_HF, PE_DIAG_RECIPE_F32_KERAS,
+        PE_DIAG_RECIPE_F32_EXP, PE_DIAG_RECIPE_F32_FITTED,  PE_DIAG_RECIPE_F16,    PE_DIAG_RECIPE_BF16};
+    enum { COUNT = sizeof order / sizeof order[0] };
+    double share[COUNT];
+    float *inv = (float *)w->tmp; /* h floats fit in h doubles */
+    /* inv_freq arrays already matched, in w->values past the sampled rows' exact values */
+    enum { MAX_TRIED = 6 };
+    float *seen_inv = (float *)(w->values + (size_t)w->samples * 2 * w->h);
+    double seen_share[MAX_TRIED];
+    int tried = 0;
+    const int fitted_only = d->scaling != PE_DIAG_SCALING_NONE && d->scaling != PE_DIAG_SCALING_LINEAR;
+    double best = 0.0;
+    for (unsigned j = 0; j < COUNT; j++) {
+        pe_diag_recipe recipe = order[j];
+        share[j] = -1.0;
+        if (recipe == PE_DIAG_RECIPE_EXACT) {
+            share[j] = match_share(w, d, ANGLE_EXACT, NULL);
+        } else if (recipe == PE_DIAG_RECIPE_F16 || recipe == PE_DIAG_RECIPE_BF16) {
+            if (d->storage == (recipe == PE_DIAG_RECIPE_F16 ? PE_DTYPE_FLOAT16 : PE_DTYPE_BFLOAT16)) {
+                double exact = match_share(w, d, ANGLE_NARROW, NULL), fitted = match_share(w, d, ANGLE_NARROW, inv);
+                share[j] = exact > fitted ? exact : fitted;
+            }
+        } else if (!(fitted_only && recipe != PE_DIAG_RECIPE_F32_FITTED)) {
+            for (int variant = 0; variant < (recipe == PE_DIAG_RECIPE_F32_EXP ? 2 : 1); variant++) {
+                if (!inv_formula(w, d, recipe, variant, inv)) continue;
+                /* the same inv_freq as a formula already tried: the same share */
+                int seen = -1;
+                for (int k = 0; k < tried && seen < 0; k++)
+                    if (!memcmp(inv, seen_inv + (size_t)k * w->h, w->h * sizeof *inv)) seen = k;
+                double s = seen >= 0 ? seen_share[seen] : match_share(w, d, ANGLE_F32, inv);
+                if (seen < 0 && tried < MAX_TRIED) {
+                    memcpy(seen_inv + (size_t)tried * w->h, inv, w->h * sizeof *inv);
+                    seen_share[tried++] = s;
+                }
+                if (s > share[j]) share[j] = s;
+            }
+        }
+        if (share[j] > best) best = share[j];
+    }
+    d->recipe = d->recipe_tied = PE_DIAG_RECIPE_UNKNOWN;
+    d->recipe_match = best;
+    unsigned chosen = COUNT;
+    for (unsigned j = 0; j < COUNT && best > 0.0; j++) {
+        if (share[j] < best - 0.0005) continue;
+        if (chosen == COUNT)
+            chosen = j, d->recipe = order[j];
+        else if (recipe_class(order[j]) != recipe_class(d->recipe) && d->recipe_tied == PE_DIAG_RECIPE_UNKNOWN &&
+                 share[j] >= best - 0.001)
+            d->recipe_tied = order[j];
+    }
+    if (chosen < COUNT) d->recipe_match = share[chosen];
+    if (d->recipe == PE_DIAG_RECIPE_F32_FITTED) name_formula(w, d, inv);
+}

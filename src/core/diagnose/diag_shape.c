@@ -1,0 +1,174 @@
+/* The shape of a table before any fitting: which way round it is, which rows
+ * are padding zeros, which dtype its values fit, and how its columns go
+ * together (sine-cosine pairs, or one function per column with halves or
+ * neighbours duplicated). Scores are ratios of sums, so they do not depend
+ * on the table's scale. */
+#include <string.h>
+
+#include "diag_internal.h"
+
+#define ORIENT_SERIES 64u  /* series sampled per orientation */
+#define ORIENT_LENGTH 512u /* values per series */
+
+/* Unexplained share of a set of series by the three-term recurrence
+ * v[k-1] + v[k+1] = 2 cos(w) v[k] that every sinusoid obeys, each with its own
+ * best w: near 0 for sinusoids, order 1 for noise. Series s is
+ * data[s * s_stride + k * k_stride], k < length. */
+static double recurrence_share(const float *data, size_t s_stride, size_t k_stride, uint32_t series, uint32_t length,
+                               uint32_t total_series) {
+    double residual = 0.0, energy = 0.0;
+    uint32_t step = total_series > series ? total_series / series : 1;
+    for (uint32_t s = 0; s < total_series; s += step) {
+        double tu = 0.0, uu = 0.0, tt = 0.0;
+        for (uint32_t k = 1; k + 1 < length; k++) {
+            double t =
+                (double)data[s * s_stride + (k - 1) * k_stride] + (double)data[s * s_stride + (k + 1) * k_stride];
+            double u = data[s * s_stride + k * k_stride];
+            tu += t * u;
+            uu += u * u;
+            tt += t * t;
+        }
+        residual += uu > 0.0 ? tt - tu * tu / uu : tt;
+        energy += tt;
+    }
+    return energy > 0.0 ? residual / energy : 1.0;
+}
+
+int diag_transposed(const float *table, uint32_t rows, uint32_t cols) {
+    if (rows < 3 || cols < 3) return 0;
+    uint32_t down = rows < ORIENT_LENGTH ? rows : ORIENT_LENGTH;
+    uint32_t across = cols < ORIENT_LENGTH ? cols : ORIENT_LENGTH;
+    double as_given = recurrence_share(table, 1, cols, ORIENT_SERIES, down, cols);
+    double swapped = recurrence_share(table, cols, 1, ORIENT_SERIES, across, rows);
+    return swapped < 0.1 * as_given && swapped < 0.01;
+}
+
+void diag_zero_rows(diag_work *w, pe_diagnosis *d) {
+    const diag_view *v = &w->v;
+    int seen_nonzero = 0;
+    d->leading_zero_rows = 0;
+    d->zero_rows = 0;
+    d->first_inner_zero_row = -1;
+    for (uint32_t r = 0; r < v->rows; r++) {
+        int zero = 1;
+        for (uint32_t c = 0; c < v->cols && zero; c++) zero = diag_at(v, r, c) == 0.0;
+        w->zero[r] = (unsigned char)zero;
+        if (!zero) {
+            seen_nonzero = 1;
+            continue;
+        }
+        d->zero_rows++;
+        if (!seen_nonzero)
+            d->leading_zero_rows++;
+        else if (d->first_inner_zero_row < 0)
+            d->first_inner_zero_row = r;
+    }
+    w->first_row = d->leading_zero_rows < v->rows ? d->leading_zero_rows : 0;
+}
+
+pe_dtype diag_storage(const diag_view *v) {
+    int bf16 = 1, f16 = 1;
+    for (uint32_t r = 0; r < v->rows && (bf16 || f16); r++) {
+        for (uint32_t c = 0; c < v->cols && (bf16 || f16); c++) {
+            float x = v->data[(size_t)r * v->rs + (size_t)c * v->cs];
+            uint32_t bits;
+            memcpy(&bits, &x, sizeof bits);
+            if (bits & 0xffffu) bf16 = 0;
+            if (f16 && diag_narrow(x, PE_DTYPE_FLOAT16) != (double)x) f16 = 0;
+        }
+    }
+    /* bfloat16 values of a table in [-1, 1] are float16 values too: the stricter format wins */
+    return bf16 ? PE_DTYPE_BFLOAT16 : f16 ? PE_DTYPE_FLOAT16 : PE_DTYPE_FLOAT32;
+}
+
+/* Rows read for the structure scores: every valid row, or about 2048 spread. */
+static uint32_t row_step(const diag_work *w) {
+    uint32_t n = w->v.rows - w->first_row;
+    return n > 2048 ? n / 2048 : 1;
+}
+
+/* Share of the energy that differs between column a(i) and b(i) over pairs i < n. */
+static double duplicate_share(const diag_work *w, uint32_t n, int neighbours) {
+    double diff = 0.0, energy = 0.0;
+    for (uint32_t r = w->first_row; r < w->v.rows; r += row_step(w)) {
+        if (w->zero[r]) continue;
+        for (uint32_t i = 0; i < n; i++) {
+            double a = diag_at(&w->v, r, neighbours ? 2 * i : i), b = diag_at(&w->v, r, neighbours ? 2 * i + 1 : n + i);
+            diff += (a - b) * (a - b);
+            energy += a * a + b * b;
+        }
+    }
+    return energy > 0.0 ? diff / energy : 1.0;
+}
+
+/* How far s^2 + c^2 is from constant down the rows, pair by pair: variance
+ * over squared mean, summed. Near 0 when columns a(i), b(i) are a sine and
+ * a cosine of one frequency. Uses w->tmp, w->sigma as accumulators. */
+static double pair_share(diag_work *w, uint32_t n, int split) {
+    double *sum = w->tmp, *sum2 = w->sigma;
+    uint32_t count = 0;
+    for (uint32_t i = 0; i < n; i++) sum[i] = sum2[i] = 0.0;
+    for (uint32_t r = w->first_row; r < w->v.rows; r += row_step(w)) {
+        if (w->zero[r]) continue;
+        count++;
+        for (uint32_t i = 0; i < n; i++) {
+            double a = diag_at(&w->v, r, split ? i : 2 * i), b = diag_at(&w->v, r, split ? n + i : 2 * i + 1);
+            double m = a * a + b * b;
+            sum[i] += m;
+            sum2[i] += m * m;
+        }
+    }
+    double var = 0.0, mean2 = 0.0;
+    for (uint32_t i = 0; i < n && count > 0; i++) {
+        double mean = sum[i] / count;
+        double v = sum2[i] / count - mean * mean;
+        var += v > 0.0 ? v : 0.0;
+        mean2 += mean * mean;
+    }
+    return mean2 > 0.0 ? var / mean2 : 1.0;
+}
+
+#define PAIR_SHARE_MAX 1e-3  /* s^2 + c^2 constant to about 3% */
+#define DUPLICATE_MAX  1e-12 /* duplicated columns are copies */
+
+int diag_structure(diag_work *w, pe_diagnosis *d, pe_diag_kind kind) {
+    const uint32_t cols = w->v.cols;
+    const int even = cols % 2 == 0;
+    const uint32_t n = cols / 2;
+    d->kind = PE_DIAG_TABLE;
+    d->duplicated = 0;
+    d->layout = PE_LAYOUT_INTERLEAVED;
+    for (uint32_t c = 0; c < cols; c++) w->src[c] = UINT32_MAX;
+    if (even && kind != PE_DIAG_TABLE) {
+        int dup = duplicate_share(w, n, 0) < DUPLICATE_MAX ? 1 : duplicate_share(w, n, 1) < DUPLICATE_MAX ? 2 : 0;
+        if (dup) {
+            d->kind = PE_DIAG_COS_SIN;
+            d->duplicated = dup;
+            w->h = n;
+            for (uint32_t i = 0; i < n; i++) {
+                w->col_sin[i] = dup == 1 ? i : 2 * i;
+                w->col_cos[i] = dup == 1 ? n + i : 2 * i + 1; /* the copy */
+            }
+            return 1;
+        }
+    }
+    if (even) {
+        double inter = pair_share(w, n, 0), split = pair_share(w, n, 1);
+        double best = inter <= split ? inter : split;
+        if (best < PAIR_SHARE_MAX) {
+            d->layout = inter <= split ? PE_LAYOUT_INTERLEAVED : PE_LAYOUT_SPLIT;
+            w->h = n;
+            for (uint32_t i = 0; i < n; i++) {
+                w->col_sin[i] = d->layout == PE_LAYOUT_SPLIT ? i : 2 * i;
+                w->col_cos[i] = d->layout == PE_LAYOUT_SPLIT ? n + i : 2 * i + 1;
+            }
+            return 1;
+        }
+    }
+    if (kind == PE_DIAG_TABLE) return 0;
+    /* One function per column, nothing duplicated: a cos or sin cache of h = cols frequencies. */
+    d->kind = PE_DIAG_COS_SIN;
+    w->h = cols;
+    for (uint32_t i = 0; i < cols; i++) w->col_sin[i] = w->col_cos[i] = i;
+    return 1;
+}

@@ -1,0 +1,196 @@
+/* pe_diagnose (posenc.h): the steps of diag_internal.h in order, on
+ * caller-owned scratch carved here. Every refusal comes before result is
+ * written. */
+#include <string.h>
+
+#include "diag_internal.h"
+
+#define CHECK_NOT_SINUSOIDAL 0.05 /* rms error (relative to the amplitude) past which no convention is claimed */
+#define IDENTIFIED_SHARE     0.99 /* share of sampled cells a recipe must reproduce */
+
+static size_t align16(size_t x) {
+    return (x + 15) & ~(size_t)15;
+}
+
+/* The widest plan a table of rows x cols may need: either orientation, a cache doubled. */
+static uint32_t plan_dim(uint32_t rows, uint32_t cols) {
+    uint64_t n = rows > cols ? rows : cols;
+    n *= 2;
+    return n > PE_MAX_DIM ? PE_MAX_DIM : (uint32_t)n;
+}
+
+typedef struct layout_sizes {
+    size_t zero, ints, doubles, fit, samples, values, chunk, plan, total;
+} layout_sizes;
+
+static pe_status sizes(uint32_t rows, uint32_t cols, layout_sizes *s) {
+    if (rows == 0 || cols == 0 || (rows < 2 && cols < 2)) return PE_ERR_SHAPE;
+    const size_t n = rows > cols ? rows : cols, dim = plan_dim(rows, cols);
+    if ((uint64_t)rows * cols > SIZE_MAX / 4) return PE_ERR_TOO_LARGE;
+    pe_status st = pe_scratch_size((uint32_t)dim, &s->plan);
+    if (st != PE_OK) return st;
+    s->zero = align16(n);
+    s->ints = align16(3 * n * sizeof(uint32_t));
+    s->doubles = align16(5 * n * sizeof(double));
+    s->fit = align16(2 * DIAG_FIT_SAMPLES * sizeof(double));
+    s->samples = align16(2 * DIAG_SAMPLES * sizeof(uint32_t));
+    s->values = align16(((size_t)DIAG_SAMPLES + 4) * dim * sizeof(double)); /* + the tried inv_freq arrays */
+    s->chunk = align16((size_t)DIAG_CHUNK * dim * sizeof(float));
+    s->total = s->zero + s->ints + s->doubles + s->fit + s->samples + s->values + s->chunk + align16(s->plan) + 16;
+    return PE_OK;
+}
+
+pe_status pe_diagnose_scratch_size(uint32_t rows, uint32_t cols, size_t *bytes) {
+    if (!bytes) return PE_ERR_NULL;
+    layout_sizes s;
+    pe_status st = sizes(rows, cols, &s);
+    if (st == PE_OK) *bytes = s.total;
+    return st;
+}
+
+static void carve(diag_work *w, const layout_sizes *s, void *scratch, size_t n) {
+    unsigned char *p = (unsigned char *)scratch;
+    p += (16 - ((uintptr_t)p & 15)) & 15;
+    w->zero = p, p += s->zero;
+    w->col_sin = (uint32_t *)p, w->col_cos = w->col_sin + n, w->src = w->col_cos + n, p += s->ints;
+    w->w = (double *)p, w->phase0 = w->w + n, w->sigma = w->phase0 + n, w->model_w = w->sigma + n,
+    w->tmp = w->model_w + n;
+    p += s->doubles;
+    w->fx = (double *)p, w->fy = w->fx + DIAG_FIT_SAMPLES, p += s->fit;
+    w->sample = (uint32_t *)p, w->positions = w->sample + DIAG_SAMPLES, p += s->samples;
+    w->values = (double *)p, p += s->values;
+    w->chunk = (float *)p, p += s->chunk;
+    w->plan_memory = p;
+    w->plan_bytes = s->plan;
+}
+
+/* The fitted convention's exact float64 values at the sampled rows (w->values). */
+static pe_status sample_values(diag_work *w, const pe_diagnosis *d) {
+    const uint32_t p0 = diag_first_position(w, d);
+    for (uint32_t s = 0; s < w->samples; s++) w->positions[s] = p0 + (w->sample[s] - w->first_row);
+    pe_plan *plan;
+    pe_status st = diag_model_plan(w, d, &plan);
+    if (st != PE_OK) return st;
+    return pe_plan_table_at_dtype(plan, PE_DTYPE_FLOAT64, w->positions, w->samples, w->values,
+                                  (size_t)w->samples * 2 * w->h);
+}
+
+static void fit(diag_work *w, pe_diagnosis *d, pe_diag_kind kind) {
+    if (d->rows - d->zero_rows < 2 || d->cols > PE_MAX_DIM / 2 || !diag_structure(w, d, kind)) return;
+    if (d->kind == PE_DIAG_TABLE)
+        diag_fit_pairs(w, d);
+    else
+        diag_fit_cache(w, d);
+    d->pairs = w->h;
+    double one_ulp = 4.0 * diag_ulp(d->storage, 1.0);
+    if (d->scale - 1.0 < one_ulp && 1.0 - d->scale < one_ulp) d->scale = 1.0;
+    if (!(d->scale > 0.0)) return;
+    diag_fit_rule(w, d);
+    for (uint32_t k = 0; k < w->h; k++)
+        if (!(w->model_w[k] >= 0.0 && w->model_w[k] <= 1e6)) return;
+    diag_pick_samples(w);
+    if (sample_values(w, d) != PE_OK) return;
+    diag_match_recipe(w, d);
+    diag_error_bands(w, d);
+    /* far from exact, but reproduced cell for cell by a recipe (every step in bfloat16) is sinusoidal too */
+    d->sinusoidal = d->rms_error < CHECK_NOT_SINUSOIDAL || d->recipe_match >= IDENTIFIED_SHARE;
+    d->identified = d->sinusoidal && d->recipe_match >= IDENTIFIED_SHARE;
+}
+
+static int same_cells(const diag_view *v, uint32_t r1, uint32_t c1, uint32_t r2, uint32_t c2, uint32_t count) {
+    for (uint32_t k = 0; k < count; k++)
+        if (diag_at(v, r1, c1 + k) != diag_at(v, r2, c2 + k)) return 0;
+    return 1;
+}
+
+/* A 2-D grid as MAE builds it (posenc.h, pe_grid2d): token y * W + x holds
+ * [1-D table of dim/2 at x | the same at y]. Finds the smallest W with the
+ * first half repeating every W tokens, the second half constant along a grid
+ * row and equal to the first half's row y, and reads the first half's W rows
+ * as a 1-D table. */
+static int try_grid(diag_work *w, pe_diagnosis *d) {
+    const diag_view full = w->v;
+    const uint32_t half = full.cols / 2, first = w->first_row, n = full.rows - first;
+    if (full.cols % 4 != 0 || n < 4 || d->zero_rows != d->leading_zero_rows) return 0;
+    for (uint32_t width = 2; width <= n / 2; width++) {
+        if (n % width) continue;
+        uint32_t height = n / width, side = height < width ? height : width, ok = 1;
+        for (uint32_t r = first; r + width < full.rows && ok; r += width / 2 + 1)
+            ok = same_cells(&full, r, 0, r + width, 0, half);
+        for (uint32_t x = 1; x < width && ok; x++) ok = same_cells(&full, first, half, first + x, half, half);
+        for (uint32_t y = 1; y < side && ok; y++) ok = same_cells(&full, first + y * width, half, first + y, 0, half);
+        if (!ok) continue;
+        pe_diagnosis one = *d;
+        w->v.rows = first + width;
+        w->v.cols = half;
+        one.rows = width;
+        one.cols = half;
+        fit(w, &one, PE_DIAG_TABLE);
+        if (!one.identified) {
+            w->v = full;
+            return 0;
+        }
+        one.rows = d->rows;
+        one.cols = d->cols;
+        one.grid_height = height;
+        one.grid_width = width;
+        *d = one;
+        return 1;
+    }
+    return 0;
+}
+
+pe_status pe_diagnose(const float *table, uint32_t rows, uint32_t cols, pe_diag_kind kind, pe_diagnosis *result,
+                      size_t *bad_cell, void *scratch, size_t scratch_bytes) {
+    if (!table || !result || !scratch) return PE_ERR_NULL;
+    if ((unsigned)kind > PE_DIAG_COS_SIN) return PE_ERR_KIND;
+    layout_sizes s;
+    pe_status st = sizes(rows, cols, &s);
+    if (st != PE_OK) return st;
+    if (scratch_bytes < s.total) return PE_ERR_SCRATCH;
+    const size_t cells = (size_t)rows * cols;
+    for (size_t k = 0; k < cells; k++) {
+        float x = table[k];
+        if (x - x != 0.0f) { /* NaN or infinite */
+            if (bad_cell) *bad_cell = k;
+            return PE_ERR_NOT_FINITE;
+        }
+    }
+    pe_diagnosis *d = result;
+    memset(d, 0, sizeof *d);
+    diag_work work;
+    diag_work *w = &work;
+    memset(w, 0, sizeof *w);
+    d->transposed = diag_transposed(table, rows, cols);
+    w->v.data = table;
+    w->v.rows = d->transposed ? cols : rows;
+    w->v.cols = d->transposed ? rows : cols;
+    w->v.rs = d->transposed ? 1 : cols;
+    w->v.cs = d->transposed ? cols : 1;
+    d->rows = w->v.rows;
+    d->cols = w->v.cols;
+    d->rule = -1;
+    d->recipe = d->recipe_tied = PE_DIAG_RECIPE_UNKNOWN;
+    d->first_above_1e6 = d->first_above_1e3 = -1;
+    for (int b = 0; b < PE_DIAG_BANDS; b++) d->band_error[b] = -1.0;
+    for (int k = 0; k < PE_DIAG_NEAREST; k++) d->nearest_distance[k] = -1.0;
+    carve(w, &s, scratch, rows > cols ? rows : cols);
+    diag_zero_rows(w, d);
+    d->storage = diag_storage(&w->v);
+    const diag_view full = w->v;
+    const pe_diagnosis before = *d;
+    fit(w, d, kind);
+    if (!d->identified && kind != PE_DIAG_COS_SIN) {
+        pe_diagnosis grid = before;
+        diag_zero_rows(w, &grid); /* a cache reading may have taken a zero row as position 0 */
+        if (try_grid(w, &grid)) *d = grid;
+    }
+    if (!d->identified && d->cols <= PE_MAX_DIM) {
+        pe_diagnosis fresh = before;
+        w->v = full;
+        diag_zero_rows(w, &fresh);
+        diag_pick_samples(w);
+        diag_nearest(w, d);
+    }
+    return PE_OK;
+}

@@ -1,0 +1,89 @@
+// Types of the diagnose family (src/js/diagnose): identify(), which convention
+// a table or RoPE cache follows. Re-exported by src/js/index.d.ts.
+
+/** identify's own refusals: a NaN or infinite cell, an unknown kind. */
+export type DiagnoseErrorCode = 'BAD_TABLE' | 'BAD_KIND';
+
+export interface IdentifyOptions {
+  /** Rows (positions) of the row-major table; may be left out when dim is given. */
+  rows?: number;
+  /** Columns; may be left out when rows is given. A (dim, rows) table is detected and read transposed. */
+  dim?: number;
+  /** 'table' (sine-cosine pairs), 'cos-sin' (a RoPE cos or sin cache) or 'auto' (the default). */
+  kind?: 'auto' | 'table' | 'cos-sin';
+}
+
+export type IdentifyRecipe =
+  | 'unknown'
+  | 'exact'
+  | 'float32-angle'
+  | 'float32-angle-hf'
+  | 'float32-angle-keras'
+  | 'float32-angle-exp'
+  | 'float32-angle-fitted'
+  | 'float16'
+  | 'bfloat16';
+
+/** What identify() found: every fact the verdict states, and the verdict itself. */
+export interface Identification {
+  rows: number;
+  cols: number;
+  transposed: boolean;
+  leadingZeroRows: number;
+  zeroRows: number;
+  /** The first row of zeros after a nonzero one (fairseq's padding_idx row), -1 when none. */
+  firstInnerZeroRow: number;
+  storage: 'float32' | 'float16' | 'bfloat16';
+  sinusoidal: boolean;
+  identified: boolean;
+  kind: 'table' | 'cos-sin';
+  cache?: 'cos' | 'sin';
+  /** Tables: 'interleaved' or 'split'; caches: 'halves', 'neighbours' (duplicated) or 'single'. */
+  layout: 'interleaved' | 'split' | 'halves' | 'neighbours' | 'single';
+  cosFirst: boolean;
+  pairs: number;
+  frequencies: 'paper' | 'tensor2tensor' | 'other' | 'undetermined';
+  base: number;
+  baseDigits: number;
+  baseRound: boolean;
+  offset: number;
+  offsetKnown: boolean;
+  scale: number;
+  scaling: 'none' | 'linear' | 'yarn' | 'llama3' | 'banded' | 'per-pair';
+  factor: number;
+  bandLow: number;
+  bandHigh: number;
+  attentionFactor: number;
+  recipe: IdentifyRecipe;
+  /** Another recipe these rows cannot tell apart, or ''. */
+  recipeTied: IdentifyRecipe | '';
+  recipeMatch: number;
+  invFormula: IdentifyRecipe | '';
+  invFormulaShare: number;
+  maxError: number;
+  rmsError: number;
+  firstAbove1e6: number;
+  firstAbove1e3: number;
+  /** Max error per band of positions [0, 64), [64, 256), ... ×4; -1 for bands without rows. */
+  bandError: number[];
+  nearest: {
+    layout: 'interleaved' | 'split';
+    cosFirst: boolean;
+    frequencies: 'paper' | 'tensor2tensor';
+    distance: number;
+  }[];
+  /** These facts as the core's JSON text, as `posenc identify --json` prints it. */
+  json: string;
+  /** The whole report, as `posenc identify` prints it. */
+  text: string;
+  /** Its first line: the verdict in plain words. */
+  verdict: string;
+}
+
+export interface DiagnoseMethods {
+  /** Which positional-encoding convention a table or RoPE cache follows, and its error against exact. */
+  identify(table: Float32Array | Float64Array | number[], options: IdentifyOptions): Identification;
+}
+
+/** See {@link DiagnoseMethods.identify}. */
+export const identify: DiagnoseMethods['identify'];

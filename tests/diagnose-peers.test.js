@@ -1,0 +1,270 @@
+// identify() on a corpus of tables built by the peers' own formulas and
+// precisions (tests/support/diagnose-peers.js transcribes each peer's code;
+// nothing there calls posenc): each must be identified with its convention,
+// base, first position and recipe, and the negative cases must not be. Prints
+// the confusion table (truth vs identified).
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { init, identify } from '../src/js/index.js';
+import * as peers from './support/diagnose-peers.js';
+import { generator, seedFromEnv } from './support/random.js';
+
+const seed = seedFromEnv();
+const random = generator(seed);
+
+const sin = { layout: 'split', cosFirst: false };
+const inter = { layout: 'interleaved', cosFirst: false };
+const cos = (layout) => ({ kind: 'cos-sin', cache: 'cos', layout });
+
+// truth: the facts identify must report (base to 6 significant digits, the recipe exactly).
+const CASES = [
+  [
+    'PyTorch tutorial f32',
+    () => peers.tutorial(2048, 256),
+    { ...inter, frequencies: 'paper', base: 10000, offset: 0, recipe: 'float32-angle-exp' },
+  ],
+  [
+    'PyTorch tutorial f32 -> f16',
+    () => peers.castTable(peers.tutorial(1024, 256), 'float16'),
+    { ...inter, frequencies: 'paper', base: 10000, offset: 0, storage: 'float16' },
+  ],
+  [
+    'HF Marian (numpy f64)',
+    () => peers.marian(512, 256),
+    { ...sin, frequencies: 'paper', base: 10000, offset: 0, recipe: 'exact' },
+  ],
+  [
+    'fairseq weights (padding row 1)',
+    () => peers.fairseqWeights(1026, 256),
+    { ...sin, frequencies: 'tensor2tensor', base: 10000, offset: 0, recipe: 'float32-angle-exp', zeroRow: 1 },
+  ],
+  [
+    'fairseq forward (from 2)',
+    () => peers.fairseqForward(1024, 256),
+    { ...sin, frequencies: 'tensor2tensor', base: 10000, offset: 2, recipe: 'float32-angle-exp' },
+  ],
+  [
+    'tensor2tensor timing signal',
+    () => peers.tensor2tensor(1024, 128),
+    { ...sin, frequencies: 'tensor2tensor', base: 10000, offset: 0, recipe: 'float32-angle-exp' },
+  ],
+  [
+    'tensor2tensor start_index 5',
+    () => peers.tensor2tensor(1024, 128, 5),
+    { ...sin, frequencies: 'tensor2tensor', base: 10000, offset: 5, recipe: 'float32-angle-exp' },
+  ],
+  [
+    'Keras SinePositionEncoding f32',
+    () => peers.keras(1024, 256),
+    { ...inter, frequencies: 'paper', base: 10000, offset: 0, recipe: 'float32-angle-keras' },
+  ],
+  [
+    'Keras mixed_bfloat16',
+    () => peers.keras(512, 128, 'bfloat16'),
+    { ...inter, frequencies: 'paper', base: 10000, offset: 0, recipe: 'bfloat16', storage: 'bfloat16' },
+  ],
+  [
+    'GPT-J embed_positions',
+    () => peers.gptjPositions(2048, 256),
+    { ...sin, frequencies: 'paper', base: 10000, offset: 0, recipe: 'float32-angle-hf' },
+  ],
+  [
+    'GPT-J cos (repeat_interleave)',
+    () => peers.gptjCosCache(2048, 128),
+    { ...cos('neighbours'), frequencies: 'paper', base: 10000, offset: 0, recipe: 'float32-angle-hf' },
+  ],
+  [
+    'HF Llama cos f32',
+    () => peers.llamaCache(2048, 128),
+    { ...cos('halves'), frequencies: 'paper', base: 10000, offset: 0, recipe: 'float32-angle-hf' },
+  ],
+  [
+    'HF Llama sin f32',
+    () => peers.llamaCache(2048, 128, { fn: 'sin' }),
+    {
+      kind: 'cos-sin',
+      cache: 'sin',
+      layout: 'halves',
+      frequencies: 'paper',
+      base: 10000,
+      offset: 0,
+      recipe: 'float32-angle-hf',
+    },
+  ],
+  [
+    'HF Llama cos bf16 theta 5e5',
+    () => peers.llamaCache(4096, 128, { base: 500000, dtype: 'bfloat16' }),
+    { ...cos('halves'), frequencies: 'paper', base: 500000, offset: 0, storage: 'bfloat16' },
+  ],
+  [
+    'HF Llama cos f16',
+    () => peers.llamaCache(2048, 64, { dtype: 'float16' }),
+    { ...cos('halves'), frequencies: 'paper', base: 10000, offset: 0, storage: 'float16' },
+  ],
+  [
+    'HF Llama linear x4',
+    () => peers.llamaCache(4096, 128, { scaling: { type: 'linear', factor: 4 } }),
+    {
+      ...cos('halves'),
+      frequencies: 'paper',
+      base: 10000,
+      offset: 0,
+      scaling: 'linear',
+      factor: 4,
+      recipe: 'float32-angle-hf',
+    },
+  ],
+  [
+    'HF Llama dynamic NTK',
+    () => peers.llamaCache(4096, 128, { scaling: { type: 'dynamic', factor: 2, original: 2048, seqLen: 4096 } }),
+    {
+      ...cos('halves'),
+      frequencies: 'paper',
+      base: 10000 * ((2 * 4096) / 2048 - 1) ** (128 / 126),
+      offset: 0,
+      recipe: 'float32-angle-fitted',
+      invFormula: 'float32-angle-hf',
+    },
+  ],
+  [
+    'HF YaRN x4',
+    () => peers.llamaCache(8192, 128, { scaling: { type: 'yarn', factor: 4, original: 2048 } }),
+    {
+      ...cos('halves'),
+      frequencies: 'paper',
+      base: 10000,
+      offset: 0,
+      scaling: 'yarn',
+      factor: 4,
+      recipe: 'float32-angle-fitted',
+    },
+  ],
+  [
+    'HF Llama 3 x8',
+    () => peers.llamaCache(8192, 128, { base: 500000, scaling: { type: 'llama3', factor: 8, original: 8192 } }),
+    {
+      ...cos('halves'),
+      frequencies: 'paper',
+      base: 500000,
+      offset: 0,
+      scaling: 'llama3',
+      factor: 8,
+      recipe: 'float32-angle-fitted',
+    },
+  ],
+  [
+    'MAE 2-D 14x14 + cls (numpy f64)',
+    () => peers.mae(14, 256),
+    { ...sin, frequencies: 'paper', base: 10000, offset: 0, recipe: 'exact', grid: [14, 14] },
+  ],
+  [
+    'transposed tutorial',
+    () => peers.transpose(peers.tutorial(1024, 128), 1024, 128),
+    { ...inter, frequencies: 'paper', base: 10000, offset: 0, recipe: 'float32-angle-exp', transposed: true },
+  ],
+  [
+    'base off by 1% (10100)',
+    () => peers.tutorial(2048, 256, 10100),
+    { ...inter, frequencies: 'paper', base: 10100, offset: 0, recipe: 'float32-angle-exp' },
+  ],
+];
+
+const label = (r) => (!r.identified ? `none${r.sinusoidal ? ' (nearest ' + short(r) + ')' : ''}` : short(r));
+function short(r) {
+  const grid = r.gridWidth ? `2-D ${r.gridHeight}x${r.gridWidth} ` : '';
+  const shape = grid + (r.kind === 'cos-sin' ? `${r.cache}-${r.layout}` : `${r.layout}-${r.cosFirst ? 'cos' : 'sin'}`);
+  const scaling = r.scaling === 'none' ? '' : ` ${r.scaling}x${+r.factor.toPrecision(6)}`;
+  return `${shape} ${r.frequencies} T=${+r.base.toPrecision(7)}${scaling} p0=${r.offset} ${r.storage === 'float32' ? '' : r.storage + ' '}${r.recipe}`;
+}
+const truthLabel = (t) => {
+  const shape =
+    (t.grid ? `2-D ${t.grid[0]}x${t.grid[1]} ` : '') +
+    (t.kind === 'cos-sin' ? `${t.cache}-${t.layout}` : `${t.layout}-${t.cosFirst ? 'cos' : 'sin'}`);
+  const scaling = t.scaling ? ` ${t.scaling}x${t.factor}` : '';
+  return `${shape} ${t.frequencies} T=${+t.base.toPrecision(7)}${scaling} p0=${t.offset} ${t.storage ?? ''}${t.storage ? ' ' : ''}${t.recipe ?? '(any)'}`;
+};
+
+const rows = [];
+
+test.before(async () => {
+  await init();
+  console.log(`diagnose-peers: seed ${seed} (POSENC_SEED=${seed} replays)`);
+});
+
+for (const [name, make, truth] of CASES) {
+  test(`identifies ${name}`, () => {
+    const t = make();
+    // the transposed case is handed over as it is stored: (dim, rows) = (128, 1024)
+    const shape = truth.transposed ? { rows: 128, dim: 1024 } : { rows: t.length / dimOf(name), dim: dimOf(name) };
+    const r = identify(t, shape);
+    rows.push([name, truthLabel(truth), label(r)]);
+    assert.ok(r.identified, `${name}: not identified: ${r.verdict}`);
+    for (const key of [
+      'kind',
+      'cache',
+      'layout',
+      'cosFirst',
+      'frequencies',
+      'offset',
+      'storage',
+      'scaling',
+      'transposed',
+    ]) {
+      if (truth[key] !== undefined) assert.is(r[key], truth[key], `${name}: ${key} (${r.verdict})`);
+    }
+    assert.ok(
+      Math.abs(r.base - truth.base) / truth.base < 5e-6,
+      `${name}: base ${r.base}, expected ${truth.base} to 6 digits`,
+    );
+    if (truth.factor !== undefined)
+      assert.ok(Math.abs(r.factor - truth.factor) < 1e-3 * truth.factor, `${name}: factor ${r.factor}`);
+    if (truth.recipe !== undefined) assert.is(r.recipe, truth.recipe, `${name}: recipe (${r.verdict})`);
+    if (truth.invFormula !== undefined) {
+      assert.is(r.invFormula, truth.invFormula);
+      assert.ok(r.invFormulaShare > 0.5, `${name}: the formula gives ${r.invFormulaShare} of inv_freq`);
+    }
+    if (truth.grid !== undefined) assert.equal([r.gridHeight, r.gridWidth], truth.grid, `${name}: grid`);
+    if (truth.zeroRow !== undefined) assert.is(r.firstInnerZeroRow, truth.zeroRow);
+  });
+}
+
+// Each case's dim: the generators are called with it as their second argument.
+const DIMS = new Map(CASES.map(([name, make]) => [name, Number(/\(\s*\d+,\s*(\d+)/.exec(make.toString())?.[1])]));
+function dimOf(name) {
+  return DIMS.get(name);
+}
+
+const NEGATIVES = [
+  ['random uniform', () => peers.randomTable(512, 128, random)],
+  ['learned-like random walks', () => peers.learnedLike(512, 128, random)],
+  ['exact table + noise 1e-3', () => peers.noisy(512, 128, 1e-3, random)],
+];
+
+for (const [name, make] of NEGATIVES) {
+  test(`does not claim a convention for ${name}`, () => {
+    const r = identify(make(), { rows: 512, dim: 128 });
+    rows.push([name, 'none', label(r)]);
+    assert.not.ok(r.identified, `${name}: ${r.verdict}`);
+    assert.ok(r.nearest.length > 0, 'nearest candidates are listed');
+    assert.match(r.text, /nearest standard tables/);
+    if (name.includes('noise')) {
+      assert.ok(r.sinusoidal, 'a noisy sinusoidal table is still read as sinusoids');
+      assert.is(r.layout, 'interleaved');
+      assert.ok(Math.abs(r.base - 10000) < 1, `noisy base ${r.base}`);
+      assert.match(r.verdict, /^no known convention reproduces the cells; nearest: interleaved/);
+    } else {
+      assert.not.ok(r.sinusoidal, `${name} read as sinusoids: ${r.verdict}`);
+      assert.ok(r.nearest[0].distance > 0.5, `${name}: distance ${r.nearest[0].distance}`);
+    }
+  });
+}
+
+test('prints the confusion table', () => {
+  const width = Math.max(...rows.map((r) => r[0].length));
+  const w2 = Math.max(...rows.map((r) => r[1].length));
+  console.log(`\n${'case'.padEnd(width)} | ${'truth'.padEnd(w2)} | identified`);
+  for (const [name, truth, got] of rows) console.log(`${name.padEnd(width)} | ${truth.padEnd(w2)} | ${got}`);
+  assert.is(rows.length, CASES.length + NEGATIVES.length);
+});
+
+test.run();

@@ -1,0 +1,253 @@
+// Positional tables as the peers compute them, transcribed from each peer's
+// published code with its own precision, for the diagnose tests: float32
+// steps are Math.fround after every operation the peer's tensor library
+// rounds, float64 steps (numpy) plain JS numbers, float16 and bfloat16 casts
+// round-to-nearest-even from float32 as torch's .half() / .to(bfloat16) do.
+// Nothing here calls posenc. Each generator names its source.
+
+const f = Math.fround;
+
+// ---- dtype casts (from a float32 value, as torch's casts) ----
+const scratch = new Float32Array(1);
+const bits = new Uint32Array(scratch.buffer);
+
+/** float32 -> bfloat16 value, nearest even. */
+export function bf16(x) {
+  scratch[0] = x;
+  const u = bits[0];
+  const rounded = (u + 0x7fff + ((u >>> 16) & 1)) & 0xffff0000;
+  bits[0] = rounded >>> 0;
+  return scratch[0];
+}
+
+/** float32 -> float16 value, nearest even (normal range and subnormals; |x| < 65520). */
+export function f16(x) {
+  x = f(x);
+  if (x === 0 || !Number.isFinite(x)) return x;
+  const a = Math.abs(x);
+  const exponent = Math.max(Math.floor(Math.log2(a)), -14);
+  const ulp = 2 ** (exponent - 10);
+  let q = a / ulp; // exact: a power-of-two scaling
+  const floor = Math.floor(q);
+  const rest = q - floor;
+  q = rest > 0.5 || (rest === 0.5 && floor % 2 === 1) ? floor + 1 : floor;
+  return Math.sign(x) * q * ulp;
+}
+
+const map = (t, g) => t.map(g);
+const table = (rows, dim, cell) => {
+  const out = new Float32Array(rows * dim);
+  for (let r = 0; r < rows; r++) for (let j = 0; j < dim; j++) out[r * dim + j] = cell(r, j);
+  return out;
+};
+
+// ---- sinusoidal tables ----
+
+/** PyTorch tutorial (pytorch/tutorials, transformer_tutorial.py PositionalEncoding), float32:
+ *  div_term = torch.exp(torch.arange(0, d_model, 2).float() * (-math.log(10000.0) / d_model))
+ *  pe[:, 0::2] = torch.sin(position * div_term); pe[:, 1::2] = torch.cos(position * div_term) */
+export function tutorial(rows, dim, base = 10000) {
+  const c = f(-Math.log(base) / dim);
+  const div = Array.from({ length: dim / 2 }, (_, i) => f(Math.exp(f(f(2 * i) * c))));
+  return table(rows, dim, (p, j) => {
+    const angle = f(p * div[j >> 1]);
+    return f(j % 2 === 0 ? Math.sin(angle) : Math.cos(angle));
+  });
+}
+
+/** HF Marian (MarianSinusoidalPositionalEmbedding._init_weight), numpy float64, then float32:
+ *  position_enc = [[pos / np.power(10000, 2 * (j // 2) / dim) for j in range(dim)] ...]
+ *  out[:, 0:dim//2] = sin(position_enc[:, 0::2]); out[:, dim//2:] = cos(position_enc[:, 1::2]) */
+export function marian(rows, dim) {
+  const half = dim / 2;
+  return table(rows, dim, (p, j) => {
+    const i = j < half ? j : j - half;
+    const angle = p / Math.pow(10000, (2 * i) / dim);
+    return f(j < half ? Math.sin(angle) : Math.cos(angle));
+  });
+}
+
+/** fairseq SinusoidalPositionalEmbedding.get_embedding(num_embeddings, dim, padding_idx), float32:
+ *  emb = math.log(10000) / (half_dim - 1); emb = torch.exp(torch.arange(half_dim, dtype=torch.float) * -emb)
+ *  emb = torch.arange(num_embeddings, dtype=torch.float).unsqueeze(1) * emb.unsqueeze(0)
+ *  emb = torch.cat([torch.sin(emb), torch.cos(emb)], dim=1); emb[padding_idx, :] = 0 */
+export function fairseqWeights(rows, dim, paddingIdx = 1) {
+  const half = dim / 2;
+  const c = f(-(Math.log(10000) / (half - 1)));
+  const inv = Array.from({ length: half }, (_, i) => f(Math.exp(f(f(i) * c))));
+  return table(rows, dim, (p, j) => {
+    if (p === paddingIdx) return 0;
+    const angle = f(f(p) * inv[j % half]);
+    return f(j < half ? Math.sin(angle) : Math.cos(angle));
+  });
+}
+
+/** fairseq's forward: the rows of positions padding_idx + 1 ... (make_positions), i.e. from 2. */
+export function fairseqForward(rows, dim) {
+  const weights = fairseqWeights(rows + 2, dim);
+  return weights.slice(2 * dim);
+}
+
+/** tensor2tensor common_attention.get_timing_signal_1d(length, channels, start_index), TF float32:
+ *  log_timescale_increment = math.log(1e4 / 1.0) / tf.maximum(tf.cast(num_timescales, tf.float32) - 1, 1)
+ *  inv_timescales = 1.0 * tf.exp(tf.cast(tf.range(num_timescales), tf.float32) * -log_timescale_increment)
+ *  signal = tf.concat([tf.sin(scaled_time), tf.cos(scaled_time)], axis=1) */
+export function tensor2tensor(rows, dim, startIndex = 0) {
+  const half = dim / 2;
+  const increment = f(f(Math.log(1e4)) / f(Math.max(half - 1, 1)));
+  const inv = Array.from({ length: half }, (_, i) => f(1 * f(Math.exp(f(f(i) * -increment)))));
+  return table(rows, dim, (r, j) => {
+    const angle = f(f(r + startIndex) * inv[j % half]);
+    return f(j < half ? Math.sin(angle) : Math.cos(angle));
+  });
+}
+
+/** Keras Hub SinePositionEncoding (max_wavelength 10000), compute dtype float32 or bfloat16:
+ *  min_freq = ops.cast(1 / max_wavelength, dtype); timescales = ops.power(min_freq,
+ *    ops.cast(2 * (ops.arange(hidden_size) // 2), dtype) / ops.cast(hidden_size, dtype))
+ *  angles = positions[:, None] * timescales[None, :]; sin(angles) * sin_mask + cos(angles) * cos_mask */
+export function keras(rows, dim, dtype = 'float32') {
+  const r = dtype === 'bfloat16' ? (x) => bf16(f(x)) : f;
+  const minFreq = r(1 / 10000);
+  const scale = Array.from({ length: dim }, (_, j) => r(Math.pow(minFreq, r(r(2 * (j >> 1)) / r(dim)))));
+  return table(rows, dim, (p, j) => {
+    const angle = r(r(p) * scale[j]);
+    const sinMask = r(1 - (j % 2));
+    const cosMask = r(j % 2);
+    return r(r(r(Math.sin(angle)) * sinMask) + r(r(Math.cos(angle)) * cosMask));
+  });
+}
+
+/** MAE util/pos_embed.py get_2d_sincos_pos_embed(embed_dim, grid_size, cls_token), numpy float64:
+ *  omega = 1 / 10000 ** (arange(D/4) / (D/4)); emb_h = [sin(x omega), cos(x omega)] for grid[0] (the column),
+ *  emb_w for grid[1] (the row); concatenate; a leading row of zeros with cls_token. */
+export function mae(gridSize, dim, clsToken = true) {
+  const quarter = dim / 4;
+  const omega = Array.from({ length: quarter }, (_, i) => 1 / Math.pow(10000, i / quarter));
+  const rows = gridSize * gridSize + (clsToken ? 1 : 0);
+  return table(rows, dim, (r, j) => {
+    if (clsToken && r === 0) return 0;
+    const t = r - (clsToken ? 1 : 0);
+    const x = t % gridSize;
+    const y = Math.floor(t / gridSize);
+    const coordinate = j < dim / 2 ? x : y;
+    const k = j % (dim / 2);
+    const angle = coordinate * omega[k % quarter];
+    return f(k < quarter ? Math.sin(angle) : Math.cos(angle));
+  });
+}
+
+// ---- RoPE caches (HF transformers modeling_rope_utils.py, LlamaRotaryEmbedding) ----
+
+/** Default inv_freq: 1.0 / (base ** (torch.arange(0, dim, 2, dtype=torch.int64).float() / dim)), float32. */
+export function hfInvFreq(dim, base) {
+  return Array.from({ length: dim / 2 }, (_, i) => f(1 / f(Math.pow(base, f(f(2 * i) / dim)))));
+}
+
+/** The rope_type's inv_freq and attention factor, as HF computes them in float32. */
+export function hfRopeInvFreq(dim, base, scaling) {
+  const type = scaling?.type ?? 'default';
+  if (type === 'default') return { inv: hfInvFreq(dim, base), attention: 1 };
+  if (type === 'linear') return { inv: hfInvFreq(dim, base).map((w) => f(w / scaling.factor)), attention: 1 };
+  if (type === 'dynamic') {
+    const { factor, original: L0, seqLen } = scaling;
+    const scaledBase = base * Math.pow((factor * seqLen) / L0 - (factor - 1), dim / (dim - 2));
+    return { inv: hfInvFreq(dim, scaledBase), attention: 1 };
+  }
+  if (type === 'yarn') {
+    const { factor, original: L0, betaFast = 32, betaSlow = 1 } = scaling;
+    const posFreqs = Array.from({ length: dim / 2 }, (_, i) => f(Math.pow(base, f(f(2 * i) / dim))));
+    const correction = (rotations) => (dim * Math.log(L0 / (rotations * 2 * Math.PI))) / (2 * Math.log(base));
+    const low = Math.max(Math.floor(correction(betaFast)), 0);
+    let high = Math.min(Math.ceil(correction(betaSlow)), dim - 1);
+    if (low === high) high += 0.001;
+    const inv = posFreqs.map((pf, i) => {
+      const extrapolation = f(1 / pf);
+      const interpolation = f(1 / f(factor * pf));
+      const ramp = Math.min(Math.max(f(f(i - low) / f(high - low)), 0), 1);
+      const e = f(1 - ramp);
+      return f(f(interpolation * f(1 - e)) + f(extrapolation * e));
+    });
+    return { inv, attention: 0.1 * Math.log(factor) + 1 };
+  }
+  if (type === 'llama3') {
+    const { factor, original: L0, low = 1, high = 4 } = scaling;
+    const lowWavelen = L0 / low;
+    const highWavelen = L0 / high;
+    const inv = hfInvFreq(dim, base).map((w) => {
+      const wavelen = f(f(1 / w) * f(2 * Math.PI)); // 2 * math.pi / inv_freq: reciprocal, then multiply
+      const llama = wavelen > lowWavelen ? f(w / factor) : w;
+      const smooth = f(f(f(f(1 / wavelen) * f(L0)) - f(low)) / f(high - low));
+      const smoothed = f(f(f(f(1 - smooth) * llama) / f(factor)) + f(smooth * llama));
+      const medium = !(wavelen < highWavelen) && !(wavelen > lowWavelen);
+      return medium ? smoothed : llama;
+    });
+    return { inv, attention: 1 };
+  }
+  throw new Error(`unknown rope type ${type}`);
+}
+
+/** LlamaRotaryEmbedding.forward's cos (or sin): emb = cat(freqs, freqs); cos = emb.cos() * attention_scaling,
+ *  then .to(dtype). freqs = inv_freq @ position_ids in float32. */
+export function llamaCache(rows, dim, { base = 10000, scaling, fn = 'cos', dtype = 'float32' } = {}) {
+  const { inv, attention } = hfRopeInvFreq(dim, base, scaling);
+  const cast = dtype === 'bfloat16' ? bf16 : dtype === 'float16' ? f16 : f;
+  const att = f(attention);
+  return table(rows, dim, (p, j) => {
+    const angle = f(f(p) * inv[j % (dim / 2)]);
+    const value = f(fn === 'cos' ? Math.cos(angle) : Math.sin(angle));
+    return cast(attention === 1 ? value : f(value * att));
+  });
+}
+
+/** HF GPT-J create_sinusoidal_positions: cat(sin, cos) of einsum(arange(num_pos).float(), inv_freq), float32. */
+export function gptjPositions(rows, dim) {
+  const inv = hfInvFreq(dim, 10000).map((w) => w); // 1.0 / (10000 ** (arange(0, dim, 2) / dim))
+  const half = dim / 2;
+  return table(rows, dim, (p, j) => {
+    const angle = f(f(p) * inv[j % half]);
+    return f(j < half ? Math.sin(angle) : Math.cos(angle));
+  });
+}
+
+/** GPT-J's apply_rotary_pos_emb input: cos = torch.repeat_interleave(cos, 2, -1) (neighbours duplicated). */
+export function gptjCosCache(rows, dim) {
+  const positions = gptjPositions(rows, dim);
+  const half = dim / 2;
+  return table(rows, dim, (p, j) => positions[p * dim + half + (j >> 1)]);
+}
+
+// ---- negatives ----
+
+export function randomTable(rows, dim, random) {
+  return table(rows, dim, () => f(random.next() * 2 - 1));
+}
+
+/** Learned-like: smooth random walks per column, scaled as a trained nn.Embedding (std about 0.02 ... 0.5). */
+export function learnedLike(rows, dim, random) {
+  const out = new Float32Array(rows * dim);
+  for (let j = 0; j < dim; j++) {
+    let v = random.next() - 0.5;
+    for (let r = 0; r < rows; r++) {
+      v = 0.98 * v + 0.1 * (random.next() - 0.5);
+      out[r * dim + j] = f(v);
+    }
+  }
+  return out;
+}
+
+/** An exact-valued table (float64 angles) plus uniform noise of the given amplitude. */
+export function noisy(rows, dim, amplitude, random) {
+  return table(rows, dim, (p, j) => {
+    const angle = p / Math.pow(10000, (2 * (j >> 1)) / dim);
+    return f((j % 2 ? Math.cos(angle) : Math.sin(angle)) + amplitude * (random.next() * 2 - 1));
+  });
+}
+
+export function transpose(t, rows, dim) {
+  const out = new Float32Array(rows * dim);
+  for (let r = 0; r < rows; r++) for (let j = 0; j < dim; j++) out[j * rows + r] = t[r * dim + j];
+  return out;
+}
+
+export const castTable = (t, dtype) => map(t, dtype === 'bfloat16' ? bf16 : f16);
