@@ -68,7 +68,17 @@ export class WasmBuffer {
   readonly array: Float32Array;
   /** Returns the memory. Idempotent; using the buffer afterwards throws BUFFER_FREED. */
   free(): void;
+  /** free(), for `using buffer = alloc(n)`. */
   [Symbol.dispose](): void;
+}
+
+// Symbol.dispose is in Node >= 18.18 and current browsers, but in TypeScript's
+// lib only from ESNext.Disposable; declared here (as @types/node does) so the
+// types compile with lib ES2022 + DOM and nothing else.
+declare global {
+  interface SymbolConstructor {
+    readonly dispose: unique symbol;
+  }
 }
 
 /** A Float32Array, or a WasmBuffer of the same instance (no copying). */
