@@ -6,6 +6,7 @@ import { resolveConvention } from './presets.js';
 
 export const MAX_DIM = 65536;
 export const MAX_POSITION = 2 ** 31; // positions must be below it; offset + length may equal it
+export const MAX_BASE = 1e300; // PE_MAX_BASE: above about 1e301 the frequencies' logarithm overflows
 const LAYOUTS = { interleaved: 0, split: 1 };
 
 export function checkOptions(options, allowed, call) {
@@ -51,7 +52,7 @@ export function checkSpan(length, offset) {
 
 export function checkBase(base) {
   if (base === undefined) return 10000;
-  if (typeof base !== 'number' || !Number.isFinite(base) || !(base > 1)) refuse('BAD_BASE', 'base', 'a finite number above 1 (10000 in the paper)', base);
+  if (typeof base !== 'number' || !(base > 1 && base <= MAX_BASE)) refuse('BAD_BASE', 'base', 'a number above 1 and at most 1e300 (10000 in the paper)', base);
   return base;
 }
 

@@ -1,0 +1,64 @@
+// Hostile inputs of issue 10 that reach the package and the CLIs, each refused
+// the way posenc refuses (a coded PosencError naming the argument and what is
+// allowed, inputs untouched; the CLIs' message and a non-zero exit): bases
+// from about 1e301 up to the largest double used to pass every check and give
+// NaN (into the caller's x, and as `nan` inside the CLI's JSON).
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { instantiate, PosencError } from '../src/js/index.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const HUGE_BASES = [1.0000000000000001e300 * 10, 1e305, Number.MAX_VALUE];
+let posenc;
+test.before(async () => { posenc = await instantiate(); });
+
+function refusesBase(call, name) {
+  try {
+    call();
+  } catch (error) {
+    assert.instance(error, PosencError, name);
+    assert.is(error.code, 'BAD_BASE', `${name}: ${error.message}`);
+    assert.match(error.message, /base/);
+    assert.match(error.message, /at most 1e300/);
+    return;
+  }
+  assert.unreachable(`${name} accepted the base`);
+}
+
+test('bases above 1e300 are BAD_BASE in every call that takes a base, and x is untouched', () => {
+  for (const base of HUGE_BASES) {
+    refusesBase(() => posenc.sinusoidal({ length: 4, dim: 4, base }), `sinusoidal ${base}`);
+    refusesBase(() => posenc.sinusoidalAt([1, 2], { dim: 4, base }), `sinusoidalAt ${base}`);
+    refusesBase(() => posenc.sinusoidal({ length: 4, dim: 4, base, dtype: 'float16' }), `float16 ${base}`);
+    refusesBase(() => posenc.recipeTable({ recipe: 'float16', length: 4, dim: 4, base }), `recipeTable ${base}`);
+    refusesBase(() => posenc.sinusoidal2d({ height: 2, width: 2, dim: 8, base }), `sinusoidal2d ${base}`);
+    refusesBase(() => posenc.ropeFrequencies({ headDim: 8, base }), `ropeFrequencies ${base}`);
+    refusesBase(() => posenc.ropeFrequencies({ headDim: 8, base, scaling: { rope_type: 'dynamic', factor: 2,
+      original_max_position_embeddings: 4 }, length: 64 }), `ropeFrequencies dynamic ${base}`);
+    const x = new Float32Array(16).fill(0.25);
+    refusesBase(() => posenc.addSinusoidal(x, { length: 4, dim: 4, base }), `addSinusoidal ${base}`);
+    assert.ok(x.every((v) => v === 0.25), 'x untouched');
+    const q = new Float32Array(16).fill(0.5);
+    refusesBase(() => posenc.rope(q, { length: 2, heads: 1, headDim: 8, base }), `rope ${base}`);
+    assert.ok(q.every((v) => v === 0.5), 'q untouched');
+  }
+});
+
+test('the largest accepted base, 1e300, gives finite values in [-1, 1]', () => {
+  const table = posenc.sinusoidal({ length: 64, dim: 512, base: 1e300, offset: 2 ** 31 - 64 });
+  assert.ok(table.every((v) => v >= -1 && v <= 1));
+});
+
+for (const [cli, command] of [['native', [`${root}build/posenc`]], ['JS', [process.execPath, `${root}src/js/cli.js`]]]) {
+  test(`the ${cli} CLI refuses --base 1e301 with its message and exit status 2, printing nothing`, () => {
+    const run = spawnSync(command[0], [...command.slice(1), 'table', '--length', '2', '--dim', '4', '--base', '1e301',
+      '--format', 'json'], { encoding: 'utf8' });
+    assert.is(run.status, 2, run.stderr);
+    assert.is(run.stdout, '');
+    assert.is(run.stderr.trim(), 'posenc: --base must be above 1 and at most 1e300; got 1e301');
+  });
+}
+
+test.run();
