@@ -166,6 +166,8 @@ int cli_parse_args(int argc, char **argv, cli_args *args, char **error) {
             free(name);
             return 1;
         }
+        /* A repeated option is refused: which of the two was meant is a guess. */
+        if (given[k]) return fail(error, "%s is given twice; give it once", OPTIONS[k]);
         if (eq) given[k] = eq + 1;
         else if (i + 1 < argc) given[k] = argv[++i];
         else return fail(error, "%s needs a value", OPTIONS[k]);

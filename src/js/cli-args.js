@@ -62,6 +62,8 @@ export function parseArgs(argv) {
       const guess = closest(name, OPTIONS);
       fail(`unknown option '${name}'${guess ? ` (did you mean '${guess}'?)` : ''}`);
     }
+    // A repeated option is refused: which of the two was meant is a guess.
+    if (given[name] !== undefined) fail(`${name} is given twice; give it once`);
     if (eq >= 0) given[name] = arg.slice(eq + 1);
     else if (i + 1 < argv.length) given[name] = argv[++i];
     else fail(`${name} needs a value`);

@@ -301,7 +301,8 @@ static void fuzz_rope(bytes *in) {
     const float largest = fill_x(in, x, x_count);
     size_t need = 0;
     if (pe_rope_scratch_size(&rope, &need) != PE_OK || need > MAX_BYTES) need = 64;
-    const size_t scratch_bytes = take_count(in, need) <= need + 1 ? take_count(in, need) : need;
+    size_t scratch_bytes = take_count(in, need);
+    if (scratch_bytes > need + 1) scratch_bytes = need;
     void *scratch = guard_alloc(&scratch_g, scratch_bytes);
     const size_t w_count = take_count(in, (rope.rotary_dim ? rope.rotary_dim : head_dim) / 2);
     if (w_count > 65536) {
@@ -315,7 +316,7 @@ static void fuzz_rope(bytes *in) {
     if (fst == PE_OK) {
         for (size_t i = 0; i < w_count; i++)
             if (!(w[i] >= 0.0 && w[i] <= PE_MAX_FREQUENCY)) fail("a frequency outside [0, PE_MAX_FREQUENCY]", "pe_rope_frequencies");
-        if (!(attention > 0.0 && attention < 1e6)) fail("an attention factor not finite and > 0", "pe_rope_frequencies");
+        if (!(attention > 0.0 && attention <= FLT_MAX)) fail("an attention factor not in (0, FLT_MAX]", "pe_rope_frequencies");
     }
     float *before = malloc(x_count * sizeof(float) + 1);
     if (!before) abort();
