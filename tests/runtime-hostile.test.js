@@ -61,4 +61,25 @@ for (const [cli, command] of [['native', [`${root}build/posenc`]], ['JS', [proce
   });
 }
 
+// In a child process: init() keeps its state in the module, shared by the test files of this process.
+test('init(): a typo is reported as init\'s, and a second call with other options is BAD_OPTIONS, not the first build', () => {
+  const script = `
+    import { init } from ${JSON.stringify(new URL('../src/js/index.js', import.meta.url).href)};
+    const codes = [];
+    const attempt = async (options) => { try { return await init(options); } catch (e) { codes.push(e.code + ': ' + e.message); } };
+    await attempt({ simdd: false });
+    const first = await attempt();
+    await attempt({ simd: false });
+    const same = await attempt({});
+    console.log(JSON.stringify({ codes, first, same }));`;
+  const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+  assert.is(run.status, 0, run.stderr);
+  const { codes, first, same } = JSON.parse(run.stdout);
+  assert.match(codes[0], /^UNKNOWN_OPTION: init\(\) has no option 'simdd' \(did you mean 'simd'\?\)/);
+  assert.equal(first, { simd: true });
+  assert.match(codes[1], /^BAD_OPTIONS: init\(\) was already called with .*simd: false.*instantiate\(options\)/);
+  assert.equal(same, { simd: true });
+  assert.is(codes.length, 2);
+});
+
 test.run();

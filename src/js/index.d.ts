@@ -169,8 +169,8 @@ export interface Posenc {
 
 /**
  * Loads the wasm for the package-level functions. One-shot: concurrent and
- * later calls share the first call's promise (and its options); a failed
- * call may be retried.
+ * later calls share the first call's promise (and its options); a later call
+ * with other options rejects with BAD_OPTIONS; a failed call may be retried.
  */
 export function init(options?: InitOptions): Promise<{ simd: boolean }>;
 
