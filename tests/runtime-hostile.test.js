@@ -7,7 +7,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { instantiate, PosencError } from '../src/js/index.js';
+import { instantiate, readTable, readNpy, readSafetensors, bitsToFloat32, PosencError } from '../src/js/index.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const HUGE_BASES = [1.0000000000000001e300 * 10, 1e305, Number.MAX_VALUE];
@@ -60,6 +60,46 @@ for (const [cli, command] of [['native', [`${root}build/posenc`]], ['JS', [proce
     assert.is(run.stderr.trim(), 'posenc: --base must be above 1 and at most 1e300; got 1e301');
   });
 }
+
+/** Views over an ArrayBuffer that is then transferred away (detached). */
+function detachedViews() {
+  const buffer = new ArrayBuffer(64);
+  const views = { buffer, u8: new Uint8Array(buffer), u16: new Uint16Array(buffer), f32: new Float32Array(buffer),
+    f64: new Float64Array(buffer), empty: new Float32Array(buffer, 0, 0) };
+  structuredClone(buffer, { transfer: [buffer] });
+  return views;
+}
+
+function refuses(call, code, argument, name) {
+  try {
+    call();
+  } catch (error) {
+    assert.instance(error, PosencError, `${name}: ${error}`);
+    assert.is(error.code, code, `${name}: ${error.message}`);
+    assert.ok(error.message.startsWith(argument), `${name}: ${error.message}`);
+    return;
+  }
+  assert.unreachable(`${name} was accepted`);
+}
+
+test('a detached ArrayBuffer is BAD_BUFFER in the readers and the bit conversions, not a TypeError or no data', () => {
+  const d = detachedViews();
+  refuses(() => readTable(d.buffer), 'BAD_BUFFER', 'bytes', 'readTable(ArrayBuffer)');
+  refuses(() => readTable(d.u8), 'BAD_BUFFER', 'bytes', 'readTable(Uint8Array)');
+  refuses(() => readNpy(d.u8), 'BAD_BUFFER', 'bytes', 'readNpy');
+  refuses(() => readSafetensors(d.buffer), 'BAD_BUFFER', 'bytes', 'readSafetensors');
+  refuses(() => bitsToFloat32(d.u16, { dtype: 'float16' }), 'BAD_BUFFER', 'bits', 'bitsToFloat32');
+  refuses(() => posenc.roundToBits(d.f64, { dtype: 'bfloat16' }), 'BAD_BUFFER', 'values', 'roundToBits');
+  refuses(() => posenc.alibiBias({ heads: 1, queryLength: 0, out: d.empty }), 'BAD_BUFFER', 'out', 'alibiBias, empty detached out');
+});
+
+test('a freed WasmBuffer is BUFFER_FREED as out even when the result is empty', () => {
+  const freed = posenc.alloc(0);
+  freed.free();
+  refuses(() => posenc.alibiBias({ heads: 2, queryLength: 0, keyLength: 5, out: freed }), 'BUFFER_FREED', 'out', 'alibiBias');
+  refuses(() => posenc.resampleTable(new Float32Array(8), { dim: 4, newRows: 0, out: freed }), 'BUFFER_FREED', 'out', 'resampleTable');
+  refuses(() => posenc.sinusoidal({ length: 0, dim: 4, out: freed }), 'BUFFER_FREED', 'out', 'sinusoidal');
+});
 
 // In a child process: init() keeps its state in the module, shared by the test files of this process.
 test('init(): a typo is reported as init\'s, and a second call with other options is BAD_OPTIONS, not the first build', () => {

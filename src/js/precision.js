@@ -4,7 +4,7 @@
 // float64 to those formats. The plan and staging are the instance's
 // (wasm-calls.js).
 import { PosencError, refuse } from './errors.js';
-import { checkPositions, checkOptions, checkEncoding } from './validate.js';
+import { checkPositions, checkOptions, checkEncoding, checkNotDetached } from './validate.js';
 import { forEachChunk, BLOCK } from './chunks.js';
 import { WasmBuffer, pointerOf } from './wasm-buffer.js';
 import { halfToFloatBits } from './learned-decode.js';
@@ -132,6 +132,7 @@ export function precisionMethods(state) {
     if (!Array.isArray(values) && !(values instanceof Float64Array) && !(values instanceof Float32Array)) {
       refuse('BAD_BUFFER', 'values', 'an Array, Float64Array or Float32Array of numbers', values);
     }
+    checkNotDetached(values, 'values');
     for (let k = 0; k < values.length; k++) {
       if (typeof values[k] !== 'number') refuse('BAD_BUFFER', `values[${k}]`, 'a number', values[k]);
     }
@@ -158,6 +159,7 @@ export function bitsToFloat32(bits, options) {
   const code = dtypeCode(o.dtype);
   if (code === 0) refuse('BAD_DTYPE', 'dtype', "'float16' or 'bfloat16'", o.dtype);
   if (!(bits instanceof Uint16Array)) refuse('BAD_BUFFER', 'bits', 'a Uint16Array of bit patterns', bits);
+  checkNotDetached(bits, 'bits');
   const words = new Uint32Array(bits.length);
   for (let k = 0; k < bits.length; k++) words[k] = code === 1 ? halfToFloatBits(bits[k]) : bits[k] << 16;
   return new Float32Array(words.buffer);

@@ -18,6 +18,29 @@ export function checkOptions(options, allowed, call) {
   return options;
 }
 
+/**
+ * True when buffer (an ArrayBuffer) was detached (transferred, or a wasm
+ * memory that grew): its views read as empty, so calls must refuse it rather
+ * than treat it as no data. `detached` is ES2024; older engines throw on a view.
+ */
+export function isDetached(buffer) {
+  if (typeof buffer.detached === 'boolean') return buffer.detached;
+  try {
+    new Uint8Array(buffer, 0, 0);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/** Refuses a typed array (or ArrayBuffer) whose memory was detached. */
+export function checkNotDetached(input, argument) {
+  const buffer = ArrayBuffer.isView(input) ? input.buffer : input;
+  if (buffer instanceof ArrayBuffer && isDetached(buffer)) {
+    refuse('BAD_BUFFER', argument, 'memory that is still attached (this ArrayBuffer was transferred or detached; pass a live copy)', input);
+  }
+}
+
 export function checkDim(dim, even = true) {
   const range = `from ${even ? 2 : 1} to ${MAX_DIM}`;
   if (dim === undefined) refuse('BAD_DIM', 'dim', `given: the embedding size, an even integer ${range}`, dim);

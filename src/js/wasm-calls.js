@@ -5,6 +5,7 @@
 // earlier ones.
 import { PosencError, refuse } from './errors.js';
 import { WasmBuffer } from './wasm-buffer.js';
+import { checkNotDetached } from './validate.js';
 
 export const MAX_WASM_BYTES = 2 ** 32 - 2 ** 20; // wasm32 memory is 4 GiB, minus room for the stack and data
 // Staging: big enough to amortise a call, small enough for caches.
@@ -105,6 +106,9 @@ export function newFloats(count, argument) {
 export function checkOut(out, count, shape) {
   if (out === undefined) return newFloats(count, 'out');
   if (!(out instanceof Float32Array) && !(out instanceof WasmBuffer)) refuse('BAD_BUFFER', 'out', 'a Float32Array or a WasmBuffer from alloc()', out);
+  // Checked here, not only where the floats are written: an empty result writes nothing.
+  if (out instanceof WasmBuffer && out.freed) throw new PosencError('BUFFER_FREED', 'out is a WasmBuffer that was already freed', 'out', out);
+  if (out instanceof Float32Array) checkNotDetached(out, 'out');
   if (out.length !== count) refuse('BAD_SIZE', 'out', shape, out);
   return out;
 }
