@@ -8,6 +8,7 @@ import { PosencError } from './errors.js';
 import { checkOptions } from './validate.js';
 import { asBytes, badFile, decodeFloats, ELEMENT } from './learned-decode.js';
 import { checkExpected, tableShape, elementCount, shapeText } from './learned-shape.js';
+import { checkSafetensorsRules } from './learned-safetensors-rules.js';
 
 const DTYPES = { F16: 'f2', BF16: 'bf16', F32: 'f4', F64: 'f8' };
 const NAMES_SHOWN = 20;
@@ -28,9 +29,10 @@ export function readSafetensors(input, options) {
   }
   const expected = checkExpected(o);
   const bytes = asBytes(input);
-  const { header, dataStart } = splitHeader(bytes);
+  const { header, text, dataStart } = splitHeader(bytes);
   const names = Object.keys(header).filter((key) => key !== '__metadata__');
   checkComplete(header, names, bytes.length - dataStart);
+  checkSafetensorsRules(text, header, names, bytes.length - dataStart);
   const name = o.name ?? onlyName(names);
   if (!Object.hasOwn(header, name) || name === '__metadata__') {
     throw new PosencError('BAD_NAME', `this .safetensors file has no tensor named ${show(name)}; ${listNames(names)}`, 'name', name);
@@ -74,13 +76,15 @@ function splitHeader(bytes) {
     throw badFile('.safetensors', `the header length is ${length} bytes but only ${bytes.length - 8} bytes follow it (truncated, or not a .safetensors file)`);
   }
   let header;
+  let text;
   try {
-    header = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(8, 8 + length)));
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(8, 8 + length));
+    header = JSON.parse(text);
   } catch (error) {
     throw badFile('.safetensors', `the header is not UTF-8 JSON (${error.message})`);
   }
   if (header === null || typeof header !== 'object' || Array.isArray(header)) throw badFile('.safetensors', 'the header is not a JSON object');
-  return { header, dataStart: 8 + length };
+  return { header, text, dataStart: 8 + length };
 }
 
 /** A file cut short anywhere in its data is refused, whichever tensor is asked for. */
