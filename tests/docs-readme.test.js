@@ -14,14 +14,17 @@ import { packAndInstall, run, output, root } from './support/package-packed.js';
 const blocks = readmeBlocks();
 const text = readFileSync(README, 'utf8');
 let packed;
-test.before(() => { packed = packAndInstall(); });
+test.before(() => {
+  packed = packAndInstall();
+});
 test.after(() => packed?.remove());
 
 const jsBlocks = blocks.filter((block) => block.lang === 'js' && block.tag === undefined);
 
 test('the README has JavaScript blocks to run, and no block in an unknown language', () => {
   assert.ok(jsBlocks.length >= 3, `${jsBlocks.length} runnable blocks`);
-  for (const block of blocks) assert.ok(['js', 'c', 'sh', 'text'].includes(block.lang), `line ${block.line}: ${block.lang}`);
+  for (const block of blocks)
+    assert.ok(['js', 'c', 'sh', 'text'].includes(block.lang), `line ${block.line}: ${block.lang}`);
 });
 
 for (const block of jsBlocks) {
@@ -40,7 +43,10 @@ test('each tagged block is checked by the test file its comment names', () => {
   assert.ok(tagged.length >= 4);
   for (const block of tagged) {
     const file = /<!-- checked by ([\w./-]+):/.exec(text.split('\n')[block.line - 2])[1];
-    assert.ok(readFileSync(join(root, file), 'utf8').includes(`taggedBlock('${block.tag}')`), `${file} checks ${block.tag}`);
+    assert.ok(
+      readFileSync(join(root, file), 'utf8').includes(`taggedBlock('${block.tag}')`),
+      `${file} checks ${block.tag}`,
+    );
   }
 });
 
@@ -65,7 +71,9 @@ test('the headline benchmark figures are those of bench/results.json, the same i
   const row = (impl, size) => results.rows.find((r) => r.impl === impl && r.size === size);
   const posenc = row('posenc wasm SIMD, into JS array', '2048×1024').median_ms;
   const plain = Math.round(row('plain JS, precomputed frequencies', '2048×1024').median_ms / posenc);
-  const tfjs = ['tfjs wasm backend', 'tfjs cpu backend'].map((impl) => Math.round(row(impl, '2048×1024').median_ms / posenc));
+  const tfjs = ['tfjs wasm backend', 'tfjs cpu backend'].map((impl) =>
+    Math.round(row(impl, '2048×1024').median_ms / posenc),
+  );
   const add = row('posenc wasm SIMD, resident x', 'add 8×2048×1024').ratio_to_limit.toFixed(2);
   const quoted = (pattern) => [...text.matchAll(pattern)].map((match) => match[1]);
   assert.equal(quoted(/(\S+)× faster than plain JavaScript/g), [`${plain}`, `${plain}`]);

@@ -16,8 +16,17 @@ const seconds = Number(process.env.POSENC_FUZZ_SECONDS ?? 45);
 test('the seed corpus covers both kernel sets, the huge bases and the frequencies beyond the promise', () => {
   const heads = seeds.map((file) => readFileSync(file)[0]);
   assert.ok(heads.some((h) => h & 1) && heads.some((h) => !(h & 1)), 'SIMD and scalar seeds');
-  for (const name of ['base-1e301-table', 'base-1e301-rope', 'base-1e301-recipe', 'base-1e301-grid2d', 'frequency-1e20-plan']) {
-    assert.ok(seeds.some((file) => file.endsWith(`/${name}`)), name);
+  for (const name of [
+    'base-1e301-table',
+    'base-1e301-rope',
+    'base-1e301-recipe',
+    'base-1e301-grid2d',
+    'frequency-1e20-plan',
+  ]) {
+    assert.ok(
+      seeds.some((file) => file.endsWith(`/${name}`)),
+      name,
+    );
   }
 });
 

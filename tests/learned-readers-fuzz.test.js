@@ -11,7 +11,7 @@ import { readTable, readNpy, readSafetensors, PosencError } from '../src/js/inde
 import { generator, seedFromEnv } from './support/random.js';
 import { npyFile, safetensorsFile, safetensorsRaw, concat } from './support/learned-files.js';
 
-const DOCUMENTED = new Set(['BAD_FILE', 'BAD_DTYPE', 'BAD_ORDER', 'BAD_NAME', 'BAD_SHAPE']);
+const DOCUMENTED = new Set(['BAD_FILE', 'BAD_FILE_DTYPE', 'BAD_FILE_ORDER', 'BAD_NAME', 'BAD_SHAPE']); // LearnedErrorCode's reader codes
 const seed = seedFromEnv();
 const cases = Number(process.env.POSENC_READER_CASES ?? 100000);
 console.log(`  reader fuzz: seed ${seed} (POSENC_SEED=${seed} replays), ${cases} cases`);
@@ -21,12 +21,19 @@ const bytesOf = (n) => Uint8Array.from({ length: n }, () => random.int(0, 255));
 
 /** Valid files to start from: .npy v1-3 in f2/f4/f8 of both byte orders, .safetensors with one to three tensors. */
 function validFile() {
-  const rows = random.int(0, 6), dim = random.int(1, 5);
+  const rows = random.int(0, 6),
+    dim = random.int(1, 5);
   if (random.next() < 0.5) {
     const descr = random.pick(['<f4', '>f4', '<f2', '>f8', '<f8', '|u1', '<i4']);
     const size = Number(descr.slice(2)) || 1;
     const shape = random.pick([[rows, dim], [1, rows, dim], [1, 1, rows, dim], [rows * dim], [rows, dim, 1]]);
-    return npyFile({ descr, shape, version: random.int(1, 3), fortran: random.next() < 0.1, data: bytesOf(rows * dim * size) });
+    return npyFile({
+      descr,
+      shape,
+      version: random.int(1, 3),
+      fortran: random.next() < 0.1,
+      data: bytesOf(rows * dim * size),
+    });
   }
   const tensors = {};
   for (let k = random.int(1, 3); k > 0; k--) {
@@ -38,20 +45,50 @@ function validFile() {
 }
 
 const DIGITS = ['0', '1', '9', '65536', '-1', '1e309', '9007199254740993', '200000', ''];
-const TOKENS = ['"data_offsets"', '"shape"', '"dtype"', '"__metadata__"', "'shape'", "'descr'", '(', ')', '[', ']', ',', '{', '}', ':', '"'];
+const TOKENS = [
+  '"data_offsets"',
+  '"shape"',
+  '"dtype"',
+  '"__metadata__"',
+  "'shape'",
+  "'descr'",
+  '(',
+  ')',
+  '[',
+  ']',
+  ',',
+  '{',
+  '}',
+  ':',
+  '"',
+];
 
 function mutate(file) {
   let bytes = file.slice();
   for (let n = random.int(1, 4); n > 0; n--) {
     const at = random.int(0, Math.max(0, bytes.length - 1));
     switch (random.int(0, 6)) {
-      case 0: if (bytes.length) bytes[at] ^= 1 << random.int(0, 7); break;
-      case 1: if (bytes.length) bytes[at] = random.pick([0, 0xff, 0x7f, 0x80, 0x20, 0x22, 0x27, 0x30]); break;
-      case 2: bytes = concat(bytes.subarray(0, at), bytesOf(random.int(1, 8)), bytes.subarray(at)); break;
-      case 3: bytes = concat(bytes.subarray(0, at), bytes.subarray(Math.min(bytes.length, at + random.int(1, 8)))); break;
-      case 4: bytes = bytes.slice(0, random.int(0, bytes.length)); break;
-      case 5: bytes = concat(bytes.subarray(0, at), new TextEncoder().encode(random.pick(DIGITS)), bytes.subarray(at)); break;
-      default: bytes = concat(bytes.subarray(0, at), new TextEncoder().encode(random.pick(TOKENS)), bytes.subarray(at)); break;
+      case 0:
+        if (bytes.length) bytes[at] ^= 1 << random.int(0, 7);
+        break;
+      case 1:
+        if (bytes.length) bytes[at] = random.pick([0, 0xff, 0x7f, 0x80, 0x20, 0x22, 0x27, 0x30]);
+        break;
+      case 2:
+        bytes = concat(bytes.subarray(0, at), bytesOf(random.int(1, 8)), bytes.subarray(at));
+        break;
+      case 3:
+        bytes = concat(bytes.subarray(0, at), bytes.subarray(Math.min(bytes.length, at + random.int(1, 8))));
+        break;
+      case 4:
+        bytes = bytes.slice(0, random.int(0, bytes.length));
+        break;
+      case 5:
+        bytes = concat(bytes.subarray(0, at), new TextEncoder().encode(random.pick(DIGITS)), bytes.subarray(at));
+        break;
+      default:
+        bytes = concat(bytes.subarray(0, at), new TextEncoder().encode(random.pick(TOKENS)), bytes.subarray(at));
+        break;
     }
   }
   return bytes;
@@ -78,7 +115,8 @@ test(`${cases} mutated .npy and .safetensors files: every failure a documented P
   const started = performance.now();
   for (let k = 0; k < cases; k++) {
     const bytes = mutate(validFile());
-    const where = () => `case ${k} (POSENC_SEED=${seed}), bytes ${Buffer.from(bytes.subarray(0, 200)).toString('base64')}`;
+    const where = () =>
+      `case ${k} (POSENC_SEED=${seed}), bytes ${Buffer.from(bytes.subarray(0, 200)).toString('base64')}`;
     readOnce((b) => readTable(b, {}), bytes, where);
     readOnce((b) => (b[0] === 0x93 ? readNpy(b, {}) : readSafetensors(b, {})), bytes, where);
   }
@@ -87,7 +125,10 @@ test(`${cases} mutated .npy and .safetensors files: every failure a documented P
 
 test('a raw safetensors header of a huge declared length is BAD_FILE, promptly', () => {
   const started = performance.now();
-  assert.throws(() => readSafetensors(safetensorsRaw('{}', new Uint8Array(0), 2 ** 53), {}), (e) => e.code === 'BAD_FILE');
+  assert.throws(
+    () => readSafetensors(safetensorsRaw('{}', new Uint8Array(0), 2 ** 53), {}),
+    (e) => e.code === 'BAD_FILE',
+  );
   assert.ok(performance.now() - started < 100);
 });
 

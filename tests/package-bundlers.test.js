@@ -20,7 +20,8 @@ const it = skip ? test.skip : test;
 const REPORT = `
 document.body.dataset.result = JSON.stringify({ length: pe.length, row1: Array.from(pe.subarray(512, 516)) });
 `;
-const HTML = (script) => `<!doctype html><meta charset="utf-8"><title>app</title><link rel="icon" href="data:,"><script type="module" src="${script}"></script>`;
+const HTML = (script) =>
+  `<!doctype html><meta charset="utf-8"><title>app</title><link rel="icon" href="data:,"><script type="module" src="${script}"></script>`;
 
 let packed;
 let browser;
@@ -43,7 +44,9 @@ async function openApp(dir) {
   const page = await browser.context.newPage();
   const errors = [];
   page.on('pageerror', (error) => errors.push(String(error)));
-  page.on('console', (message) => { if (message.type() === 'error') errors.push(message.text()); });
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
   try {
     await page.goto(server.url);
     await page.waitForFunction(() => document.body?.dataset.result, null, { timeout: 30_000 }).catch(() => {});
@@ -63,7 +66,10 @@ function checkApp({ result, requests, errors }, bundler, dist) {
   const wasm = requests.filter((path) => path.endsWith('.wasm'));
   assert.is(wasm.length, 1, `${bundler}: one wasm fetched: ${wasm}`);
   const served = readFileSync(join(dist, decodeURIComponent(new URL(wasm[0], 'http://x').pathname)));
-  assert.ok(served.equals(readFileSync(join(root, 'build/wasm/posenc-simd.wasm'))), `${bundler}: the self-hosted SIMD build`);
+  assert.ok(
+    served.equals(readFileSync(join(root, 'build/wasm/posenc-simd.wasm'))),
+    `${bundler}: the self-hosted SIMD build`,
+  );
 }
 
 it("Vite: the README's ?url example builds, and the app runs in Chromium on its own copy of the wasm", async () => {
@@ -72,7 +78,12 @@ it("Vite: the README's ?url example builds, and the app runs in Chromium on its 
   writeFileSync(join(app, 'main.js'), taggedBlock('vite') + REPORT);
   writeFileSync(join(app, 'index.html'), HTML('./main.js'));
   const { build } = await import(pathToFileURL(join(packed.project, 'node_modules/vite/dist/node/index.js')).href);
-  await build({ root: app, configFile: false, logLevel: 'warn', build: { outDir: join(app, 'dist'), target: 'es2022' } });
+  await build({
+    root: app,
+    configFile: false,
+    logLevel: 'warn',
+    build: { outDir: join(app, 'dist'), target: 'es2022' },
+  });
   checkApp(await openApp(join(app, 'dist')), 'vite', join(app, 'dist'));
 });
 
@@ -82,14 +93,27 @@ it("webpack: the README's asset-module example builds, and the app runs in Chrom
   writeFileSync(join(app, 'main.js'), taggedBlock('webpack') + REPORT);
   writeFileSync(join(app, 'webpack.config.mjs'), taggedBlock('webpack.config.js'));
   const { default: readmeConfig } = await import(pathToFileURL(join(app, 'webpack.config.mjs')).href);
-  const { default: webpack } = await import(pathToFileURL(join(packed.project, 'node_modules/webpack/lib/index.js')).href);
-  const stats = await new Promise((resolve, reject) => webpack({
-    ...readmeConfig, mode: 'production', context: app, entry: './main.js',
-    output: { path: join(app, 'dist'), filename: 'main.js' },
-  }, (error, result) => (error ? reject(error) : resolve(result))));
+  const { default: webpack } = await import(
+    pathToFileURL(join(packed.project, 'node_modules/webpack/lib/index.js')).href
+  );
+  const stats = await new Promise((resolve, reject) =>
+    webpack(
+      {
+        ...readmeConfig,
+        mode: 'production',
+        context: app,
+        entry: './main.js',
+        output: { path: join(app, 'dist'), filename: 'main.js' },
+      },
+      (error, result) => (error ? reject(error) : resolve(result)),
+    ),
+  );
   assert.not.ok(stats.hasErrors(), stats.toString('errors-only'));
   writeFileSync(join(app, 'dist', 'index.html'), HTML('./main.js'));
-  assert.ok(readdirSync(join(app, 'dist')).some((name) => name.endsWith('.wasm')), 'webpack emitted a wasm asset');
+  assert.ok(
+    readdirSync(join(app, 'dist')).some((name) => name.endsWith('.wasm')),
+    'webpack emitted a wasm asset',
+  );
   checkApp(await openApp(join(app, 'dist')), 'webpack', join(app, 'dist'));
 });
 

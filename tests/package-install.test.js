@@ -10,14 +10,26 @@ import { join } from 'node:path';
 import { packAndInstall, run, output, root } from './support/package-packed.js';
 
 let packed;
-test.before(() => { packed = packAndInstall({ type: 'commonjs' }); });
+test.before(() => {
+  packed = packAndInstall({ type: 'commonjs' });
+});
 test.after(() => packed?.remove());
 
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 
 test('the tarball holds the license, README, both wasm builds and both entries, and no sources or tests', () => {
-  for (const needed of ['LICENSE', 'README.md', 'package.json', 'build/wasm/posenc.wasm', 'build/wasm/posenc-simd.wasm',
-    'src/js/index.js', 'src/js/index.d.ts', 'src/js/index.cjs', 'src/js/index.d.cts', 'src/js/cli.js']) {
+  for (const needed of [
+    'LICENSE',
+    'README.md',
+    'package.json',
+    'build/wasm/posenc.wasm',
+    'build/wasm/posenc-simd.wasm',
+    'src/js/index.js',
+    'src/js/index.d.ts',
+    'src/js/index.cjs',
+    'src/js/index.d.cts',
+    'src/js/cli/cli.js',
+  ]) {
     assert.ok(packed.files.includes(needed), `the tarball holds ${needed}`);
   }
   assert.not.ok(packed.files.some((f) => /^(tests|src\/core|src\/wasm|src\/cli|web|bench|node_modules)\//.test(f)));
@@ -29,7 +41,8 @@ test('package.json says what the package is: every family in the description and
   for (const family of ['sinusoidal', 'RoPE', 'ALiBi', '2-D', 'learned', 'float16', 'bfloat16', 'WebAssembly']) {
     assert.ok(manifest.description.includes(family), `the description names ${family}`);
   }
-  for (const keyword of ['positional-encoding', 'rope', 'alibi', 'webassembly']) assert.ok(manifest.keywords.includes(keyword));
+  for (const keyword of ['positional-encoding', 'rope', 'alibi', 'webassembly'])
+    assert.ok(manifest.keywords.includes(keyword));
 });
 
 test("the README's first lines say how to install: npm install posenc, the tarball, the git repository", () => {
@@ -70,17 +83,24 @@ test('require("posenc") on a Node without require(esm): NOT_INITIALIZED before i
   assert.is(got.refused, 'BAD_DIM');
   assert.is(got.scalarSimd, false, 'the scalar wasm, found through exports, was loaded');
   assert.is(got.row1, '0.8415 0.5403 0.0100 0.9999');
-  assert.equal(got.cjsNames, got.esmNames.filter((name) => name !== 'default'), 'the CommonJS entry exports what the ES module does');
+  assert.equal(
+    got.cjsNames,
+    got.esmNames.filter((name) => name !== 'default'),
+    'the CommonJS entry exports what the ES module does',
+  );
 });
 
 test('ESM: the wasm files resolve through exports (posenc/wasm/…) and load with init({ wasm })', () => {
-  writeFileSync(join(packed.project, 'check.mjs'), `
+  writeFileSync(
+    join(packed.project, 'check.mjs'),
+    `
 import { readFile } from 'node:fs/promises';
 import { init, sinusoidal } from 'posenc';
 const url = import.meta.resolve('posenc/wasm/posenc-simd.wasm');
 const { simd } = await init({ wasm: new URL(url) });
 console.log(JSON.stringify({ url, simd, bytes: (await readFile(new URL(url))).length, value: sinusoidal({ length: 2, dim: 2 })[2] }));
-`);
+`,
+  );
   const result = run(process.execPath, ['check.mjs'], packed.project);
   assert.is(result.status, 0, output(result));
   const got = JSON.parse(result.stdout);
@@ -93,8 +113,19 @@ console.log(JSON.stringify({ url, simd, bytes: (await readFile(new URL(url))).le
 // The .wasm subpaths are assets for bundlers, not modules: no types to find
 // there, by design, so attw's entry-point check leaves them out.
 test('@arethetypeswrong/cli finds no problem in the tarball (the wasm asset subpaths excluded)', () => {
-  const result = run(process.execPath, [join(root, 'node_modules/@arethetypeswrong/cli/dist/index.js'), packed.tarball,
-    '--format', 'json', '--exclude-entrypoints', './wasm/posenc-simd.wasm', './wasm/posenc.wasm'], root);
+  const result = run(
+    process.execPath,
+    [
+      join(root, 'node_modules/@arethetypeswrong/cli/dist/index.js'),
+      packed.tarball,
+      '--format',
+      'json',
+      '--exclude-entrypoints',
+      './wasm/posenc-simd.wasm',
+      './wasm/posenc.wasm',
+    ],
+    root,
+  );
   const report = JSON.parse(result.stdout);
   assert.equal(Object.keys(report.problems), [], output(result));
   assert.equal(report.analysis.problems, [], output(result));
@@ -102,7 +133,11 @@ test('@arethetypeswrong/cli finds no problem in the tarball (the wasm asset subp
 });
 
 test('publint finds nothing in the tarball, not even a suggestion', () => {
-  const result = run(process.execPath, [join(root, 'node_modules/publint/src/cli.js'), 'run', packed.tarball, '--strict'], root);
+  const result = run(
+    process.execPath,
+    [join(root, 'node_modules/publint/src/cli.js'), 'run', packed.tarball, '--strict'],
+    root,
+  );
   assert.is(result.status, 0, output(result));
   assert.match(result.stdout, /All good!/, output(result));
 });

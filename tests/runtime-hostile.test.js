@@ -12,7 +12,9 @@ import { instantiate, readTable, readNpy, readSafetensors, bitsToFloat32, Posenc
 const root = fileURLToPath(new URL('..', import.meta.url));
 const HUGE_BASES = [1.0000000000000001e300 * 10, 1e305, Number.MAX_VALUE];
 let posenc;
-test.before(async () => { posenc = await instantiate(); });
+test.before(async () => {
+  posenc = await instantiate();
+});
 
 function refusesBase(call, name) {
   try {
@@ -35,14 +37,28 @@ test('bases above 1e300 are BAD_BASE in every call that takes a base, and x is u
     refusesBase(() => posenc.recipeTable({ recipe: 'float16', length: 4, dim: 4, base }), `recipeTable ${base}`);
     refusesBase(() => posenc.sinusoidal2d({ height: 2, width: 2, dim: 8, base }), `sinusoidal2d ${base}`);
     refusesBase(() => posenc.ropeFrequencies({ headDim: 8, base }), `ropeFrequencies ${base}`);
-    refusesBase(() => posenc.ropeFrequencies({ headDim: 8, base, scaling: { rope_type: 'dynamic', factor: 2,
-      original_max_position_embeddings: 4 }, length: 64 }), `ropeFrequencies dynamic ${base}`);
+    refusesBase(
+      () =>
+        posenc.ropeFrequencies({
+          headDim: 8,
+          base,
+          scaling: { rope_type: 'dynamic', factor: 2, original_max_position_embeddings: 4 },
+          length: 64,
+        }),
+      `ropeFrequencies dynamic ${base}`,
+    );
     const x = new Float32Array(16).fill(0.25);
     refusesBase(() => posenc.addSinusoidal(x, { length: 4, dim: 4, base }), `addSinusoidal ${base}`);
-    assert.ok(x.every((v) => v === 0.25), 'x untouched');
+    assert.ok(
+      x.every((v) => v === 0.25),
+      'x untouched',
+    );
     const q = new Float32Array(16).fill(0.5);
     refusesBase(() => posenc.rope(q, { length: 2, heads: 1, headDim: 8, base }), `rope ${base}`);
-    assert.ok(q.every((v) => v === 0.5), 'q untouched');
+    assert.ok(
+      q.every((v) => v === 0.5),
+      'q untouched',
+    );
   }
 });
 
@@ -51,10 +67,16 @@ test('the largest accepted base, 1e300, gives finite values in [-1, 1]', () => {
   assert.ok(table.every((v) => v >= -1 && v <= 1));
 });
 
-for (const [cli, command] of [['native', [`${root}build/posenc`]], ['JS', [process.execPath, `${root}src/js/cli.js`]]]) {
+for (const [cli, command] of [
+  ['native', [`${root}build/posenc`]],
+  ['JS', [process.execPath, `${root}src/js/cli/cli.js`]],
+]) {
   test(`the ${cli} CLI refuses --base 1e301 with its message and exit status 2, printing nothing`, () => {
-    const run = spawnSync(command[0], [...command.slice(1), 'table', '--length', '2', '--dim', '4', '--base', '1e301',
-      '--format', 'json'], { encoding: 'utf8' });
+    const run = spawnSync(
+      command[0],
+      [...command.slice(1), 'table', '--length', '2', '--dim', '4', '--base', '1e301', '--format', 'json'],
+      { encoding: 'utf8' },
+    );
     assert.is(run.status, 2, run.stderr);
     assert.is(run.stdout, '');
     assert.is(run.stderr.trim(), 'posenc: --base must be above 1 and at most 1e300; got 1e301');
@@ -64,8 +86,14 @@ for (const [cli, command] of [['native', [`${root}build/posenc`]], ['JS', [proce
 /** Views over an ArrayBuffer that is then transferred away (detached). */
 function detachedViews() {
   const buffer = new ArrayBuffer(64);
-  const views = { buffer, u8: new Uint8Array(buffer), u16: new Uint16Array(buffer), f32: new Float32Array(buffer),
-    f64: new Float64Array(buffer), empty: new Float32Array(buffer, 0, 0) };
+  const views = {
+    buffer,
+    u8: new Uint8Array(buffer),
+    u16: new Uint16Array(buffer),
+    f32: new Float32Array(buffer),
+    f64: new Float64Array(buffer),
+    empty: new Float32Array(buffer, 0, 0),
+  };
   structuredClone(buffer, { transfer: [buffer] });
   return views;
 }
@@ -90,19 +118,34 @@ test('a detached ArrayBuffer is BAD_BUFFER in the readers and the bit conversion
   refuses(() => readSafetensors(d.buffer), 'BAD_BUFFER', 'bytes', 'readSafetensors');
   refuses(() => bitsToFloat32(d.u16, { dtype: 'float16' }), 'BAD_BUFFER', 'bits', 'bitsToFloat32');
   refuses(() => posenc.roundToBits(d.f64, { dtype: 'bfloat16' }), 'BAD_BUFFER', 'values', 'roundToBits');
-  refuses(() => posenc.alibiBias({ heads: 1, queryLength: 0, out: d.empty }), 'BAD_BUFFER', 'out', 'alibiBias, empty detached out');
+  refuses(
+    () => posenc.alibiBias({ heads: 1, queryLength: 0, out: d.empty }),
+    'BAD_BUFFER',
+    'out',
+    'alibiBias, empty detached out',
+  );
 });
 
 test('a freed WasmBuffer is BUFFER_FREED as out even when the result is empty', () => {
   const freed = posenc.alloc(0);
   freed.free();
-  refuses(() => posenc.alibiBias({ heads: 2, queryLength: 0, keyLength: 5, out: freed }), 'BUFFER_FREED', 'out', 'alibiBias');
-  refuses(() => posenc.resampleTable(new Float32Array(8), { dim: 4, newRows: 0, out: freed }), 'BUFFER_FREED', 'out', 'resampleTable');
+  refuses(
+    () => posenc.alibiBias({ heads: 2, queryLength: 0, keyLength: 5, out: freed }),
+    'BUFFER_FREED',
+    'out',
+    'alibiBias',
+  );
+  refuses(
+    () => posenc.resampleTable(new Float32Array(8), { dim: 4, newRows: 0, out: freed }),
+    'BUFFER_FREED',
+    'out',
+    'resampleTable',
+  );
   refuses(() => posenc.sinusoidal({ length: 0, dim: 4, out: freed }), 'BUFFER_FREED', 'out', 'sinusoidal');
 });
 
 // In a child process: init() keeps its state in the module, shared by the test files of this process.
-test('init(): a typo is reported as init\'s, and a second call with other options is BAD_OPTIONS, not the first build', () => {
+test("init(): a typo is reported as init's, and a second call with other options is BAD_OPTIONS, not the first build", () => {
   const script = `
     import { init } from ${JSON.stringify(new URL('../src/js/index.js', import.meta.url).href)};
     const codes = [];

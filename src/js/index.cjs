@@ -21,16 +21,34 @@ exports.instantiate = async function instantiate(options) {
 };
 
 function beforeInit(name) {
-  const error = new Error(`posenc: ${name} was used before the package was loaded; in CommonJS, ` +
-    "await require('posenc').init() (or instantiate()) first, or use import('posenc')");
+  const error = new Error(
+    `posenc: ${name} was used before the package was loaded; in CommonJS, ` +
+      "await require('posenc').init() (or instantiate()) first, or use import('posenc')",
+  );
   error.code = 'NOT_INITIALIZED';
   return error;
 }
 
 // Kept equal to the ES module's exports by tests/package-install.test.js.
-const FUNCTIONS = ['sinusoidal', 'sinusoidalAt', 'addSinusoidal', 'addTable', 'alloc', 'alibiSlopes', 'alibiBias',
-  'resampleTable', 'recipeTable', 'roundToBits', 'sinusoidal2d', 'bitsToFloat32', 'rope', 'ropeFrequencies',
-  'readTable', 'readNpy', 'readSafetensors'];
+const FUNCTIONS = [
+  'sinusoidal',
+  'sinusoidalAt',
+  'addSinusoidal',
+  'addTable',
+  'alloc',
+  'alibiSlopes',
+  'alibiBias',
+  'resampleTable',
+  'recipeTable',
+  'roundToBits',
+  'sinusoidal2d',
+  'bitsToFloat32',
+  'rope',
+  'ropeFrequencies',
+  'readTable',
+  'readNpy',
+  'readSafetensors',
+];
 const CLASSES = ['PosencError', 'WasmBuffer'];
 
 for (const name of FUNCTIONS) {

@@ -30,7 +30,9 @@ static uint64_t take(bytes *in, int n) {
     for (int k = 0; k < n; k++) v |= (uint64_t)(in->size ? (in->size--, *in->data++) : 0) << (8 * k);
     return v;
 }
-static uint32_t take_u32(bytes *in) { return (uint32_t)take(in, 4); }
+static uint32_t take_u32(bytes *in) {
+    return (uint32_t)take(in, 4);
+}
 static double take_f64(bytes *in) {
     uint64_t bits = take(in, 8);
     double d;
@@ -40,8 +42,9 @@ static double take_f64(bytes *in) {
 
 /* A size: mostly small or an edge value, sometimes raw; capped where outputs are allocated. */
 static uint32_t take_size(bytes *in, uint32_t cap) {
-    static const uint32_t EDGE[] = {0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 128, 4096, 65536,
-                                    65538, 0x7fffffffu, 0x80000000u, 0x80000001u, 0xffffffffu};
+    static const uint32_t EDGE[] = {0,   1,    2,     3,     4,           5,           7,           8,          9,
+                                    15,  16,   17,    31,    32,          33,          63,          64,         65,
+                                    128, 4096, 65536, 65538, 0x7fffffffu, 0x80000000u, 0x80000001u, 0xffffffffu};
     const uint8_t how = (uint8_t)take(in, 1);
     uint32_t v = how < 96 ? how % 70 : how < 200 ? EDGE[how % (sizeof EDGE / sizeof *EDGE)] : take_u32(in);
     return cap && v > cap ? v % (cap + 1) : v;
@@ -71,10 +74,10 @@ static size_t take_count(bytes *in, size_t exact) {
 
 /* ---- guarded buffers ----------------------------------------------------- */
 
-#define GUARD 64
+#define GUARD      64
 #define GUARD_BYTE 0xA5
-#define FILL_BYTE 0x5C
-#define MAX_BYTES ((size_t)8 << 20)
+#define FILL_BYTE  0x5C
+#define MAX_BYTES  ((size_t)8 << 20)
 
 typedef struct guarded {
     uint8_t *block;
@@ -98,13 +101,16 @@ static void fail(const char *what, const char *call) {
 
 static void guard_check(guarded *g, const char *call, int untouched) {
     for (size_t k = 0; k < GUARD; k++)
-        if (g->block[k] != GUARD_BYTE || g->block[GUARD + g->bytes + k] != GUARD_BYTE) fail("a guard byte changed", call);
+        if (g->block[k] != GUARD_BYTE || g->block[GUARD + g->bytes + k] != GUARD_BYTE)
+            fail("a guard byte changed", call);
     if (untouched)
         for (size_t k = 0; k < g->bytes; k++)
             if (g->block[GUARD + k] != FILL_BYTE) fail("a refused call wrote its output", call);
 }
 
-static void guard_free(guarded *g) { free(g->block); }
+static void guard_free(guarded *g) {
+    free(g->block);
+}
 
 /* ---- ranges of results --------------------------------------------------- */
 
@@ -150,9 +156,9 @@ static void *take_scratch(bytes *in, guarded *g, uint32_t dim, size_t *bytes_out
 
 /* The table-like calls: one-shot or plan, float32 or another dtype, rows or positions, or a recipe. */
 static void fuzz_tables(bytes *in, int which) {
-    static const char *const NAMES[] = {"pe_table", "pe_table_at", "pe_table_dtype", "pe_table_at_dtype",
-                                        "pe_recipe_table", "plan table", "plan table_at", "plan dtype",
-                                        "plan recipe", "pe_plan_init_frequencies + table"};
+    static const char *const NAMES[] = {
+        "pe_table",   "pe_table_at",   "pe_table_dtype", "pe_table_at_dtype", "pe_recipe_table",
+        "plan table", "plan table_at", "plan dtype",     "plan recipe",       "pe_plan_init_frequencies + table"};
     const char *call = NAMES[which];
     pe_sinusoid enc = take_sinusoid(in);
     const uint32_t offset = take_position(in), length = take_size(in, 512);
@@ -162,7 +168,9 @@ static void fuzz_tables(bytes *in, int which) {
     const size_t count = take(in, 1) % 65;
     for (size_t k = 0; k < count; k++) positions[k] = take_position(in);
     const size_t rows = (which == 1 || which == 3 || which == 6) ? count : length;
-    const size_t elem = dtype == PE_DTYPE_FLOAT64 ? 8 : (dtype == PE_DTYPE_FLOAT16 || dtype == PE_DTYPE_BFLOAT16) ? 2 : 4;
+    const size_t elem = dtype == PE_DTYPE_FLOAT64                                   ? 8
+                        : (dtype == PE_DTYPE_FLOAT16 || dtype == PE_DTYPE_BFLOAT16) ? 2
+                                                                                    : 4;
     const int is_dtype = which == 2 || which == 3 || which == 7;
     const size_t dim_for_size = enc.dim <= PE_MAX_DIM ? enc.dim : 2;
     if (rows * dim_for_size * 8 > MAX_BYTES) return;
@@ -176,7 +184,8 @@ static void fuzz_tables(bytes *in, int which) {
     pe_plan *plan = NULL;
     double *w = guard_alloc(&w_g, (dim_for_size / 2) * sizeof(double));
     if (which == 9) {
-        for (size_t i = 0; i < dim_for_size / 2; i++) w[i] = take(in, 1) < 128 ? take_double(in, 0.5) : ldexp(1.0, -(int)take(in, 1) % 64);
+        for (size_t i = 0; i < dim_for_size / 2; i++)
+            w[i] = take(in, 1) < 128 ? take_double(in, 0.5) : ldexp(1.0, -(int)take(in, 1) % 64);
     }
     switch (which) {
     case 0: st = pe_table(&enc, offset, length, out, out_count, scratch, scratch_bytes); break;
@@ -200,7 +209,8 @@ static void fuzz_tables(bytes *in, int which) {
     if (st == PE_OK) {
         if (!is_dtype || dtype == PE_DTYPE_FLOAT32) {
             /* The float16 recipe's infinite positions (>= 65520) give NaN, as the header says. */
-            if (!((which == 4 || which == 8) && recipe == PE_RECIPE_FLOAT16)) floats_within(out, out_count, -1.0f, 1.0f, call);
+            if (!((which == 4 || which == 8) && recipe == PE_RECIPE_FLOAT16))
+                floats_within(out, out_count, -1.0f, 1.0f, call);
         } else if (dtype == PE_DTYPE_FLOAT64) {
             for (size_t k = 0; k < out_count; k++)
                 if (!(fabs(((double *)out)[k]) <= 1.0)) fail("a float64 value outside [-1, 1]", call);
@@ -246,11 +256,13 @@ static void fuzz_adds(bytes *in, int which) {
     fill_x(in, table, (size_t)table_rows * dim);
     pe_status st;
     pe_plan *plan;
-    if (which == 0) st = pe_add(&enc, x, x_count, offset, length, scale, scratch, scratch_bytes);
+    if (which == 0)
+        st = pe_add(&enc, scale, offset, length, x, x_count, scratch, scratch_bytes);
     else if (which == 1) {
         st = pe_plan_init(&enc, scratch, scratch_bytes, &plan);
-        if (st == PE_OK) st = pe_plan_add(plan, x, x_count, offset, length, scale);
-    } else st = pe_add_table(x, x_count, length, enc.dim, table, table_rows, offset, scale);
+        if (st == PE_OK) st = pe_plan_add(plan, scale, offset, length, x, x_count);
+    } else
+        st = pe_add_table(table, table_rows, enc.dim, scale, offset, length, x, x_count);
     guard_check(&x_g, call, 0);
     if (st != PE_OK && memcmp(x, before, x_count * sizeof(float)) != 0) fail("a refused call changed x", call);
     free(before);
@@ -315,13 +327,15 @@ static void fuzz_rope(bytes *in) {
     guard_check(&w_g, "pe_rope_frequencies", fst != PE_OK);
     if (fst == PE_OK) {
         for (size_t i = 0; i < w_count; i++)
-            if (!(w[i] >= 0.0 && w[i] <= PE_MAX_FREQUENCY)) fail("a frequency outside [0, PE_MAX_FREQUENCY]", "pe_rope_frequencies");
-        if (!(attention > 0.0 && attention <= FLT_MAX)) fail("an attention factor not in (0, FLT_MAX]", "pe_rope_frequencies");
+            if (!(w[i] >= 0.0 && w[i] <= PE_MAX_FREQUENCY))
+                fail("a frequency outside [0, PE_MAX_FREQUENCY]", "pe_rope_frequencies");
+        if (!(attention > 0.0 && attention <= FLT_MAX))
+            fail("an attention factor not in (0, FLT_MAX]", "pe_rope_frequencies");
     }
     float *before = malloc(x_count * sizeof(float) + 1);
     if (!before) abort();
     memcpy(before, x, x_count * sizeof(float));
-    pe_status st = pe_rope(&rope, x, x_count, length, offset, with_positions && length <= 64 ? positions : NULL,
+    pe_status st = pe_rope(&rope, offset, length, with_positions && length <= 64 ? positions : NULL, x, x_count,
                            scratch, scratch_bytes);
     guard_check(&x_g, call, 0);
     if (st != PE_OK && memcmp(x, before, x_count * sizeof(float)) != 0) fail("a refused call changed x", call);
@@ -338,8 +352,11 @@ static void fuzz_rope(bytes *in) {
 }
 
 static void fuzz_alibi_resample_2d(bytes *in, int which) {
-    const char *call = which == 0 ? "pe_alibi_slopes" : which == 1 ? "pe_alibi_bias" : which == 2 ? "pe_resample_table"
-                     : which == 3 ? "pe_table_2d" : "pe_narrow_f64";
+    const char *call = which == 0   ? "pe_alibi_slopes"
+                       : which == 1 ? "pe_alibi_bias"
+                       : which == 2 ? "pe_resample_table"
+                       : which == 3 ? "pe_table_2d"
+                                    : "pe_narrow_f64";
     guarded out_g, in_g, scratch_g;
     memset(&in_g, 0, sizeof in_g);
     memset(&scratch_g, 0, sizeof scratch_g);
@@ -355,7 +372,8 @@ static void fuzz_alibi_resample_2d(bytes *in, int which) {
         st = pe_alibi_slopes(heads, out, out_count);
         lo = 0x1p-126f; /* (0, 1]: the smallest slope is 2^-8 for a power of two, 2^-8(h+1)/P otherwise */
     } else if (which == 1) {
-        pe_alibi a = {take_size(in, 0), take_size(in, 128), take_size(in, 128), take_position(in), (int)(take(in, 1) & 1)};
+        pe_alibi a = {take_size(in, 0), take_size(in, 128), take_size(in, 128), take_position(in),
+                      (int)(take(in, 1) & 1)};
         const uint32_t first = take_size(in, 0), count = take_size(in, 16);
         out_count = take_count(in, (size_t)count * a.query_length * a.key_length);
         if (out_count > (1u << 20)) return;
@@ -377,9 +395,10 @@ static void fuzz_alibi_resample_2d(bytes *in, int which) {
             return;
         }
         out = guard_alloc(&out_g, out_count * sizeof(float));
-        st = pe_resample_table(table, rows, dim, out, new_rows, out_count);
+        st = pe_resample_table(table, rows, dim, new_rows, out, out_count);
     } else if (which == 3) {
-        pe_grid2d grid = {take_size(in, 64), take_size(in, 64), take_size(in, 0), take_double(in, 10000.0), (int)(take(in, 1) & 1)};
+        pe_grid2d grid = {take_size(in, 64), take_size(in, 64), take_size(in, 0), take_double(in, 10000.0),
+                          (int)(take(in, 1) & 1)};
         size_t need = 64;
         if (pe_table_2d_scratch_size(&grid, &need) != PE_OK || need > MAX_BYTES) need = 64;
         const size_t dim = grid.dim <= 4096 ? grid.dim : 4;
@@ -394,7 +413,7 @@ static void fuzz_alibi_resample_2d(bytes *in, int which) {
         for (size_t k = 0; k < count; k++) values[k] = take_f64(in);
         const pe_dtype dtype = (pe_dtype)(take(in, 1) % 5);
         out = guard_alloc(&out_g, count * 8);
-        st = pe_narrow_f64(values, count, dtype, out);
+        st = pe_narrow_f64(dtype, values, count, out, count);
         out_count = 0; /* any value narrows to something: no range to check */
         if (st != PE_OK) guard_check(&out_g, call, 1);
     }
@@ -410,10 +429,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     const uint8_t head = (uint8_t)take(&in, 1);
     if (pe_use_kernels(head & 1 ? PE_KERNELS_SIMD : PE_KERNELS_SCALAR) != PE_OK) abort();
     const unsigned which = (head >> 1) % 19;
-    if (which < 10) fuzz_tables(&in, (int)which);
-    else if (which < 13) fuzz_adds(&in, (int)which - 10);
-    else if (which == 13) fuzz_rope(&in);
-    else fuzz_alibi_resample_2d(&in, (int)which - 14);
+    if (which < 10)
+        fuzz_tables(&in, (int)which);
+    else if (which < 13)
+        fuzz_adds(&in, (int)which - 10);
+    else if (which == 13)
+        fuzz_rope(&in);
+    else
+        fuzz_alibi_resample_2d(&in, (int)which - 14);
     (void)pe_status_str((pe_status)take_u32(&in)); /* never NULL, any value */
     return 0;
 }

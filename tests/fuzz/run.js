@@ -12,10 +12,20 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 /** Runs the harness for `seconds` on the seeds; returns spawnSync's result (text output). */
 export function fuzz(seconds, { stdio = 'pipe' } = {}) {
   mkdirSync(`${root}build/fuzz/corpus`, { recursive: true });
-  return spawnSync(`${root}build/test/fuzz-api`, [
-    `-max_total_time=${seconds}`, '-max_len=1024', '-timeout=10', '-rss_limit_mb=2048', '-print_final_stats=1',
-    `-artifact_prefix=${root}build/fuzz/`, `${root}build/fuzz/corpus`, `${root}tests/fuzz/corpus`,
-  ], { encoding: 'utf8', stdio });
+  return spawnSync(
+    `${root}build/test/fuzz-api`,
+    [
+      `-max_total_time=${seconds}`,
+      '-max_len=1024',
+      '-timeout=10',
+      '-rss_limit_mb=2048',
+      '-print_final_stats=1',
+      `-artifact_prefix=${root}build/fuzz/`,
+      `${root}build/fuzz/corpus`,
+      `${root}tests/fuzz/corpus`,
+    ],
+    { encoding: 'utf8', stdio },
+  );
 }
 
 /** Replays every seed once (no mutation); returns spawnSync's result. */

@@ -16,7 +16,12 @@ export function readmeBlocks(text = readFileSync(README, 'utf8')) {
     const start = i;
     while (++i < lines.length && lines[i] !== '```');
     const comment = /^<!-- checked by [\w./-]+: ([\w.-]+) -->$/.exec(lines[start - 1] ?? '');
-    blocks.push({ lang: open[1], code: lines.slice(start + 1, i).join('\n') + '\n', line: start + 1, tag: comment?.[1] });
+    blocks.push({
+      lang: open[1],
+      code: lines.slice(start + 1, i).join('\n') + '\n',
+      line: start + 1,
+      tag: comment?.[1],
+    });
   }
   return blocks;
 }

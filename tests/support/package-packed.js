@@ -13,7 +13,9 @@ export const root = fileURLToPath(new URL('../..', import.meta.url));
 /** Runs a command; returns spawnSync's result with text output. */
 export function run(command, args, cwd, env = {}) {
   return spawnSync(command, args, {
-    cwd, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false', ...env },
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, npm_config_update_notifier: 'false', ...env },
   });
 }
 
@@ -37,7 +39,11 @@ export function packAndInstall({ type = 'module', links = [] } = {}) {
     const project = join(dir, 'project');
     mkdirSync(project);
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'scratch', private: true, type }));
-    const install = run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--no-package-lock', tarball], project);
+    const install = run(
+      'npm',
+      ['install', '--offline', '--no-audit', '--no-fund', '--no-package-lock', tarball],
+      project,
+    );
     if (install.status !== 0) throw new Error(`npm install of the tarball failed:\n${output(install)}`);
     for (const name of links) {
       const target = join(project, 'node_modules', name);
