@@ -7,29 +7,21 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readTable, readSafetensors, PosencError } from '../src/js/index.js';
 import { npyFile, safetensorsRaw } from './support/learned-files.js';
+import { expectRefusal } from './support/js-bits.js';
 
-function refused(call, code, pattern, name) {
-  try {
-    call();
-  } catch (error) {
-    assert.instance(error, PosencError, `${name}: ${error}`);
-    assert.is(error.code, code, `${name}: ${error.message}`);
-    assert.match(error.message, pattern, name);
-    return;
-  }
-  assert.unreachable(`${name} was read`);
-}
+/** call() throws code with a message that says `text`. */
+const refused = (call, code, text) => expectRefusal(PosencError, call, {}, code, [text]);
 
 const f32 = (n) => new Uint8Array(4 * n);
 const tensor = (offsets, shape = [1, 2]) => ({ dtype: 'F32', shape, data_offsets: offsets });
 
 test('.safetensors: data_offsets must tile the data in order, without gaps or overlap, to its end', () => {
   const cases = {
-    overlap: [{ a: tensor([0, 8]), b: tensor([4, 12]) }, 12, /without overlap/],
-    gap: [{ a: tensor([0, 8]), b: tensor([12, 20]) }, 20, /without gaps/],
-    'late start': [{ a: tensor([8, 16]) }, 16, /without gaps/],
-    'trailing bytes': [{ a: tensor([0, 8]) }, 12, /cover the data exactly/],
-    'same span twice': [{ a: tensor([0, 8]), b: tensor([0, 8]) }, 8, /without overlap/],
+    overlap: [{ a: tensor([0, 8]), b: tensor([4, 12]) }, 12, 'without overlap'],
+    gap: [{ a: tensor([0, 8]), b: tensor([12, 20]) }, 20, 'without gaps'],
+    'late start': [{ a: tensor([8, 16]) }, 16, 'without gaps'],
+    'trailing bytes': [{ a: tensor([0, 8]) }, 12, 'cover the data exactly'],
+    'same span twice': [{ a: tensor([0, 8]), b: tensor([0, 8]) }, 8, 'without overlap'],
   };
   for (const [name, [header, bytes, pattern]] of Object.entries(cases)) {
     refused(
@@ -46,13 +38,13 @@ test('.safetensors: data_offsets must tile the data in order, without gaps or ov
 test('.safetensors: a name given twice, or __metadata__ that is not an object of strings, is BAD_FILE', () => {
   const twice =
     '{"a": {"dtype": "F32", "shape": [1, 2], "data_offsets": [0, 8]}, "a": {"dtype": "F32", "shape": [1, 2], "data_offsets": [0, 8]}}';
-  refused(() => readSafetensors(safetensorsRaw(twice, f32(2))), 'BAD_FILE', /names "a" twice/, 'duplicate key');
+  refused(() => readSafetensors(safetensorsRaw(twice, f32(2))), 'BAD_FILE', 'names "a" twice', 'duplicate key');
   for (const metadata of ['[]', '"text"', '{"n": 1}', 'null']) {
     const header = `{"__metadata__": ${metadata}, "a": {"dtype": "F32", "shape": [1, 2], "data_offsets": [0, 8]}}`;
     refused(
       () => readSafetensors(safetensorsRaw(header, f32(2))),
       'BAD_FILE',
-      /__metadata__ must be an object of strings/,
+      '__metadata__ must be an object of strings',
       metadata,
     );
   }
@@ -67,8 +59,8 @@ test('.safetensors: a name given twice, or __metadata__ that is not an object of
 
 test('a shape with an empty axis beside one above 2^31 is BAD_SHAPE, in both formats', () => {
   const header = JSON.stringify({ a: { dtype: 'F32', shape: [0, 2 ** 53 - 1], data_offsets: [0, 0] } });
-  refused(() => readSafetensors(safetensorsRaw(header, f32(0))), 'BAD_SHAPE', /at most 2\^31/, 'safetensors');
-  refused(() => readTable(npyFile({ shape: [0, 2 ** 40], data: f32(0) })), 'BAD_SHAPE', /at most 2\^31/, 'npy');
+  refused(() => readSafetensors(safetensorsRaw(header, f32(0))), 'BAD_SHAPE', 'at most 2^31', 'safetensors');
+  refused(() => readTable(npyFile({ shape: [0, 2 ** 40], data: f32(0) })), 'BAD_SHAPE', 'at most 2^31', 'npy');
 });
 
 /** The files of `ones` leading axes of size 1, and the fastest of three refusals, in ms. */
@@ -81,12 +73,7 @@ function leadingAxes(format, ones) {
   let best = Infinity;
   for (let k = 0; k < 3; k++) {
     const started = performance.now();
-    refused(
-      () => readTable(bytes),
-      'BAD_SHAPE',
-      new RegExp(`${ones + 2} axes; a position table has at most 64`),
-      format,
-    );
+    refused(() => readTable(bytes), 'BAD_SHAPE', `${ones + 2} axes; a position table has at most 64`, format);
     best = Math.min(best, performance.now() - started);
   }
   return best;

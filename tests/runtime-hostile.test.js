@@ -7,6 +7,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { expectRefusal } from './support/js-bits.js';
 import { instantiate, readTable, readNpy, readSafetensors, bitsToFloat32, PosencError } from '../src/js/index.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -98,17 +99,8 @@ function detachedViews() {
   return views;
 }
 
-function refuses(call, code, argument, name) {
-  try {
-    call();
-  } catch (error) {
-    assert.instance(error, PosencError, `${name}: ${error}`);
-    assert.is(error.code, code, `${name}: ${error.message}`);
-    assert.ok(error.message.startsWith(argument), `${name}: ${error.message}`);
-    return;
-  }
-  assert.unreachable(`${name} was accepted`);
-}
+/** call() throws code with a message that names the argument. */
+const refuses = (call, code, argument) => expectRefusal(PosencError, call, {}, code, [argument]);
 
 test('a detached ArrayBuffer is BAD_BUFFER in the readers and the bit conversions, not a TypeError or no data', () => {
   const d = detachedViews();
