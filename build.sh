@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # Builds what is missing or out of date: the two wasm modules, the native
-# library and CLI, and the native test tools. Installs the toolchain on Debian
-# when it is missing. Quick when nothing changed.
+# library and CLI, and the native test tools (sanitizer builds, the quad
+# oracle, the libFuzzer harness). `bash build.sh wasm` builds only the wasm
+# modules, all that serving the page needs (npm start). Installs the toolchain
+# on Debian when it is missing. Quick when nothing changed.
 set -euo pipefail
 cd "$(dirname "$0")"
+ONLY_WASM=0
+[ "${1:-}" = wasm ] && ONLY_WASM=1
 
 say() { printf 'build.sh: %s\n' "$*" >&2; }
 
@@ -11,7 +15,9 @@ say() { printf 'build.sh: %s\n' "$*" >&2; }
 missing_packages() {
     command -v emcc >/dev/null || echo emscripten
     [ -f /usr/include/simde/wasm/simd128.h ] || echo libsimde-dev
+    [ "$ONLY_WASM" = 1 ] && return 0
     command -v gcc >/dev/null || echo gcc
+    command -v clang-14 >/dev/null || echo clang-14
     command -v clang-format >/dev/null || echo clang-format
     [ "${POSENC_NO_BROWSER:-}" = 1 ] || command -v chromium >/dev/null || echo chromium
 }
@@ -76,6 +82,8 @@ if stale build/wasm/posenc.wasm "${CORE_DEPS[@]}" src/wasm; then
     emcc "${EMFLAGS[@]}" -o build/wasm/posenc.wasm "${CORE_SRC[@]}" src/wasm/*.c
 fi
 
+[ "$ONLY_WASM" = 1 ] && exit 0
+
 # --- native ----------------------------------------------------------------
 if stale build/libposenc.a "${CORE_DEPS[@]}"; then
     say "native library"
@@ -128,4 +136,9 @@ fi
 if stale build/test/oracle tests/oracle; then
     say "oracle (quad precision)"
     gcc -O2 -std=gnu11 -Wall -o build/test/oracle tests/oracle/*.c -lquadmath -lm
+fi
+if stale build/test/fuzz-api "${CORE_DEPS[@]}" tests/fuzz/fuzz_api.c; then
+    say "libFuzzer harness (clang-14, asan+ubsan)"
+    clang-14 -g -O1 "${WARN[@]}" "${FP[@]}" "${ARCH[@]}" -DPE_NATIVE_SIMD -fsanitize=fuzzer,address,undefined \
+        -fno-sanitize-recover=all -Isrc/core -o build/test/fuzz-api tests/fuzz/fuzz_api.c "${CORE_SRC[@]}"
 fi

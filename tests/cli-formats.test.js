@@ -4,7 +4,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -261,6 +261,10 @@ test('bad arguments: exit code 2 and the same one-line message in both CLIs', ()
     ['table', '--length', '1', '--dim', '9'.repeat(700)],
     ['table', '-d', '4'],
     ['table', '--dim=', '--length=3'],
+    ['table', '--length', '3', '--dim', '4', '--dim', '8'],
+    ['table', '--length=3', '--dim', '4', '--length', '3'],
+    ['table', '--length', '3', '--dim', '4', '--base', '1e301'],
+    ['table', '--length', '3', '--dim', '4', '--base', '1.7976931348623157e308'],
   ];
   for (const args of bad) {
     const result = sameRun(args);
@@ -277,6 +281,28 @@ test('bad arguments: exit code 2 and the same one-line message in both CLIs', ()
     native(['table', '--lenght', '3', '--dim', '4']).stderr.toString(),
     "posenc: unknown option '--lenght' (did you mean '--length'?)\n",
   );
+  assert.is(
+    native(['table', '--length', '3', '--dim', '4', '--dim', '8']).stderr.toString(),
+    'posenc: --dim is given twice; give it once\n',
+  );
+});
+
+test('an output that cannot be written (/dev/full): the same message and exit status 1 in both CLIs', () => {
+  const full = openSync('/dev/full', 'w');
+  try {
+    for (const format of ['text', 'npy']) {
+      const args = ['table', '--length', '5000', '--dim', '64', '--format', format];
+      const options = { stdio: ['ignore', full, 'pipe'], encoding: 'utf8' };
+      const a = spawnSync(NATIVE, args, options);
+      const b = spawnSync(process.execPath, [NODE_CLI, ...args], options);
+      assert.is(a.status, 1, a.stderr);
+      assert.is(a.stderr, 'posenc: could not write the output\n');
+      assert.is(b.status, a.status, b.stderr);
+      assert.is(b.stderr, a.stderr);
+    }
+  } finally {
+    closeSync(full);
+  }
 });
 
 test('--help prints the same usage to stdout with exit 0', () => {

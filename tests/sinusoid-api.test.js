@@ -34,10 +34,15 @@ test('use before init throws NOT_INITIALIZED', async () => {
   }
 });
 
-test('init is one-shot: concurrent calls share one promise', async () => {
+test('init is one-shot: concurrent calls share one promise; one with other options is refused', async () => {
   const a = init();
-  const b = init({ simd: false });
+  const b = init({});
   assert.is(a, b);
+  const other = await init({ simd: false }).then(
+    () => 'accepted',
+    (error) => error.code,
+  );
+  assert.is(other, 'BAD_OPTIONS');
   const result = await a;
   assert.equal(Object.keys(result), ['simd']);
   assert.is(typeof result.simd, 'boolean');

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "posenc.h"
+
 const char CLI_USAGE[] =
     "usage: posenc table --length N --dim D [options]\n"
     "\n"
@@ -15,7 +17,7 @@ const char CLI_USAGE[] =
     "\n"
     "  --length N    number of positions, 0 to 2147483648 (required)\n"
     "  --dim D       embedding size, even, 2 to 65536 (required)\n"
-    "  --base T      frequency base, a finite number above 1 (default 10000)\n"
+    "  --base T      frequency base, above 1 and at most 1e300 (default 10000)\n"
     "  --offset P    first position (default 0); offset + length <= 2147483648\n"
     "  --layout L    interleaved [s0 c0 s1 c1 ...] or split [s0 s1 ... c0 c1 ...] (default interleaved)\n"
     "  --frequencies F  paper, w_i = T^(-2i/D), or tensor2tensor, w_i = T^(-i/(D/2-1)) (default paper)\n"
@@ -183,6 +185,8 @@ int cli_parse_args(int argc, char **argv, cli_args *args, char **error) {
             free(name);
             return 1;
         }
+        /* A repeated option is refused: which of the two was meant is a guess. */
+        if (given[k]) return fail(error, "%s is given twice; give it once", OPTIONS[k]);
         if (eq)
             given[k] = eq + 1;
         else if (i + 1 < argc)
@@ -207,8 +211,8 @@ int cli_parse_args(int argc, char **argv, cli_args *args, char **error) {
                     (unsigned)args->length);
     const char *base = given[OPT_BASE];
     args->base = 10000.0;
-    if (base && (!parse_decimal(base, &args->base) || !(args->base > 1.0 && args->base <= DBL_MAX)))
-        return fail(error, "--base must be a finite number above 1; got %s", base);
+    if (base && (!parse_decimal(base, &args->base) || !(args->base > 1.0 && args->base <= PE_MAX_BASE)))
+        return fail(error, "--base must be above 1 and at most 1e300; got %s", base);
     const char *layout = given[OPT_LAYOUT], *frequencies = given[OPT_FREQUENCIES], *preset = given[OPT_PRESET];
     if (preset) {
         int k = 0;

@@ -59,7 +59,7 @@ typedef enum pe_status {
     PE_ERR_NULL = 1,             /* a required pointer is NULL */
     PE_ERR_DIM_ODD = 2,          /* dim is odd: the embedding size must be even */
     PE_ERR_DIM_RANGE = 3,        /* dim is 0 or above PE_MAX_DIM */
-    PE_ERR_BASE = 4,             /* base is not finite or not above 1 */
+    PE_ERR_BASE = 4,             /* base is not above 1 and at most PE_MAX_BASE (NaN is neither) */
     PE_ERR_LAYOUT = 5,           /* layout is not a pe_layout */
     PE_ERR_POSITION = 6,         /* a position is at or beyond PE_MAX_POSITION */
     PE_ERR_OUT_SIZE = 7,         /* out does not hold exactly the values asked for */
@@ -79,7 +79,7 @@ typedef enum pe_status {
     PE_ERR_DTYPE = 21,           /* dtype is not a pe_dtype */
     PE_ERR_RECIPE = 22,          /* recipe is not a pe_recipe */
     PE_ERR_DIM_2D = 23,          /* 2-D: dim is not a multiple of 4 (two axes of sine-cosine pairs) */
-    PE_ERR_FREQUENCY_VALUE = 24, /* a given frequency w is not finite and >= 0 (a recipe's: above 1) */
+    PE_ERR_FREQUENCY_VALUE = 24, /* a given w is outside 0 ... PE_MAX_FREQUENCY (a recipe's: above 1) */
     PE_ERR_BUCKETS = 25,         /* T5: num_buckets or max_distance out of range (pe_t5) */
     PE_ERR_MAX_RELATIVE = 26,    /* Shaw: max_relative above PE_SHAW_MAX_RELATIVE */
     PE_ERR_NOT_FINITE = 27,      /* diagnose: a cell of the table is NaN or infinite */
@@ -96,9 +96,20 @@ typedef enum pe_layout { PE_LAYOUT_INTERLEAVED = 0, PE_LAYOUT_SPLIT = 1 } pe_lay
  *                                                             pair reaches exactly 1/T */
 typedef enum pe_frequencies { PE_FREQ_PAPER = 0, PE_FREQ_TENSOR2TENSOR = 1 } pe_frequencies;
 
+/* The largest base accepted (here, for RoPE and for 2-D grids). The accuracy
+ * above holds for bases 2 ... 1e7; up to 1e300 every value stays finite and
+ * within [-1, 1] (above about 1e301 the frequency's logarithm overflows). */
+#define PE_MAX_BASE 1e300
+
+/* The largest frequency pe_plan_init_frequencies accepts: every w in
+ * 0 ... 4 (past pi, the fastest frequency integer positions can tell apart)
+ * keeps the table's accuracy at every position below 2^31; far above it the
+ * seeds' angle reduction loses it (errors above 1e-6 near w = 79, inf at 1e20). */
+#define PE_MAX_FREQUENCY 4.0
+
 typedef struct pe_sinusoid {
     uint32_t dim; /* d: even, 2 ... PE_MAX_DIM */
-    double base;  /* T: finite, > 1; 10000 in the paper */
+    double base;  /* T: 1 < T <= PE_MAX_BASE; 10000 in the paper */
     pe_layout layout;
     pe_frequencies frequencies; /* 0 (PE_FREQ_PAPER) when left out of an initializer */
 } pe_sinusoid;
@@ -139,7 +150,7 @@ pe_status pe_add(const pe_sinusoid *enc, float scale, uint32_t offset, uint32_t 
 typedef struct pe_plan pe_plan;
 
 pe_status pe_plan_init(const pe_sinusoid *enc, void *memory, size_t bytes, pe_plan **plan);
-/* A plan for any frequencies: w[i] for pair i < dim/2, each finite and >= 0
+/* A plan for any frequencies: w[i] for pair i < dim/2, each 0 ... PE_MAX_FREQUENCY
  * (RoPE's scaled frequencies, say). The angle is p * w[i] exactly as above. */
 pe_status pe_plan_init_frequencies(uint32_t dim, pe_layout layout, const double *w, void *memory, size_t bytes,
                                    pe_plan **plan);
@@ -314,7 +325,7 @@ typedef struct pe_rotary {
     uint32_t head_dim;   /* 1 ... PE_MAX_DIM */
     uint32_t rotary_dim; /* r: even, 2 ... head_dim; 0 = head_dim */
     uint32_t heads;      /* 1 ... PE_MAX_HEADS */
-    double base;         /* finite, > 1; 10000 in RoFormer, rope_theta in HF configs */
+    double base;         /* 1 < base <= PE_MAX_BASE; 10000 in RoFormer, rope_theta in HF configs */
     pe_layout layout;    /* pairs: PE_LAYOUT_INTERLEAVED or PE_LAYOUT_SPLIT (halves) */
     pe_rope_order order;
     int inverse; /* nonzero rotates by -angle: undoes a rotation, re-rotates cached keys */
@@ -422,7 +433,7 @@ pe_status pe_recipe_table(const pe_sinusoid *enc, pe_recipe recipe, uint32_t off
 typedef struct pe_grid2d {
     uint32_t height, width; /* grid rows and columns, each <= PE_MAX_POSITION */
     uint32_t dim;           /* a multiple of 4, 4 ... PE_MAX_DIM */
-    double base;            /* finite, > 1; 10000 in MAE */
+    double base;            /* 1 < base <= PE_MAX_BASE; 10000 in MAE */
     int cls_token;          /* nonzero: a leading row of zeros */
 } pe_grid2d;
 

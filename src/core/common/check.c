@@ -8,10 +8,14 @@ pe_status pe_check_sinusoid(const pe_sinusoid *enc) {
     if (enc->dim == 0) return PE_ERR_DIM_RANGE;
     if (enc->dim % 2) return PE_ERR_DIM_ODD;
     if (enc->dim > PE_MAX_DIM) return PE_ERR_DIM_RANGE;
-    if (!(enc->base > 1.0 && enc->base <= DBL_MAX)) return PE_ERR_BASE; /* NaN fails too */
+    if (pe_check_base(enc->base) != PE_OK) return PE_ERR_BASE;
     if ((unsigned)enc->layout > PE_LAYOUT_SPLIT) return PE_ERR_LAYOUT;
     if ((unsigned)enc->frequencies > PE_FREQ_TENSOR2TENSOR) return PE_ERR_FREQUENCIES;
     return PE_OK;
+}
+
+pe_status pe_check_base(double base) {
+    return base > 1.0 && base <= PE_MAX_BASE ? PE_OK : PE_ERR_BASE; /* NaN fails too */
 }
 
 pe_status pe_check_product(size_t a, size_t b, size_t *count) {

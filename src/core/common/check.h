@@ -6,6 +6,8 @@
 #include "posenc.h"
 
 pe_status pe_check_sinusoid(const pe_sinusoid *enc);
+/* PE_OK when 1 < base <= PE_MAX_BASE (NaN is refused). */
+pe_status pe_check_base(double base);
 /* count = a * b, or PE_ERR_TOO_LARGE when it overflows size_t. */
 pe_status pe_check_product(size_t a, size_t b, size_t *count);
 /* x holds whole (length, dim) slabs: x_count a multiple of length * dim. */

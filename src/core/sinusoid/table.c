@@ -33,7 +33,7 @@ pe_status pe_plan_init_frequencies(uint32_t dim, pe_layout layout, const double 
     if (st != PE_OK) return st;
     if (!plan || !w) return PE_ERR_NULL;
     for (uint32_t i = 0; i < dim / 2; i++)
-        if (!(w[i] >= 0.0 && w[i] <= DBL_MAX)) return PE_ERR_FREQUENCY_VALUE; /* NaN fails too */
+        if (!(w[i] >= 0.0 && w[i] <= PE_MAX_FREQUENCY)) return PE_ERR_FREQUENCY_VALUE; /* NaN fails too */
     if ((st = pe_check_scratch(memory, bytes, dim)) != PE_OK) return st;
     pe_plan *p = pe_plan_layout(dim, layout, memory);
     for (uint32_t i = 0; i < dim / 2; i++) p->w[i] = w[i], p->w_lo[i] = 0.0;

@@ -12,7 +12,7 @@ Prints the sinusoidal positional-encoding table of positions offset ... offset+N
 
   --length N    number of positions, 0 to 2147483648 (required)
   --dim D       embedding size, even, 2 to 65536 (required)
-  --base T      frequency base, a finite number above 1 (default 10000)
+  --base T      frequency base, above 1 and at most 1e300 (default 10000)
   --offset P    first position (default 0); offset + length <= 2147483648
   --layout L    interleaved [s0 c0 s1 c1 ...] or split [s0 s1 ... c0 c1 ...] (default interleaved)
   --frequencies F  paper, w_i = T^(-2i/D), or tensor2tensor, w_i = T^(-i/(D/2-1)) (default paper)
@@ -73,6 +73,8 @@ export function parseArgs(argv) {
       const guess = closest(name, OPTIONS);
       fail(`unknown option '${name}'${guess ? ` (did you mean '${guess}'?)` : ''}`);
     }
+    // A repeated option is refused: which of the two was meant is a guess.
+    if (given[name] !== undefined) fail(`${name} is given twice; give it once`);
     if (eq >= 0) given[name] = arg.slice(eq + 1);
     else if (i + 1 < argv.length) given[name] = argv[++i];
     else fail(`${name} needs a value`);
@@ -92,8 +94,8 @@ export function parseArgs(argv) {
   if (offset + length > MAX_POSITION) fail(`--offset + --length must be at most 2147483648; got ${offset} + ${length}`);
   const baseText = given['--base'] ?? '10000';
   const base = parseDecimal(baseText);
-  if (base === undefined || !Number.isFinite(base) || !(base > 1))
-    fail(`--base must be a finite number above 1; got ${baseText}`);
+  if (base === undefined || !(base > 1 && base <= 1e300))
+    fail(`--base must be above 1 and at most 1e300; got ${baseText}`);
   let layout = given['--layout'];
   let frequencies = given['--frequencies'];
   const preset = given['--preset'];

@@ -68,14 +68,20 @@ async function main(argv) {
   try {
     await printTable(args);
   } catch (error) {
+    if (typeof error?.syscall === 'string') writeFailed(error); // thrown by a synchronous write (files)
     process.stderr.write(`posenc: ${error.message}\n`);
     process.exitCode = 1;
   }
 }
 
-process.stdout.on('error', (error) => {
-  if (error.code === 'EPIPE') process.exit(0); // the reader (e.g. head) has seen enough
-  throw error;
-});
+// As the native CLI: any failed write (a full disk, a closed stdout) is one
+// line on stderr and exit status 1; a reader that stopped early (EPIPE, e.g.
+// head) has seen enough.
+function writeFailed(error) {
+  if (error?.code === 'EPIPE') process.exit(0);
+  process.stderr.write('posenc: could not write the output\n');
+  process.exit(1);
+}
+process.stdout.on('error', writeFailed);
 
 main(process.argv.slice(2));

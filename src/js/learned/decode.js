@@ -3,11 +3,13 @@
 // reads the file (fs.readFileSync in Node, File.arrayBuffer() in a browser).
 import { PosencError, describe } from '../runtime/errors.js';
 import { halfToFloatBits } from '../precision/bits.js';
+import { checkNotDetached } from '../runtime/validate.js';
 
 const LITTLE_ENDIAN_HOST = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 /** The file's bytes as a Uint8Array over the same memory (nothing copied). */
 export function asBytes(input, argument = 'bytes') {
+  checkNotDetached(input, argument);
   if (input instanceof ArrayBuffer || (typeof SharedArrayBuffer === 'function' && input instanceof SharedArrayBuffer)) {
     return new Uint8Array(input);
   }

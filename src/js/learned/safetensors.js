@@ -8,6 +8,7 @@ import { PosencError } from '../runtime/errors.js';
 import { checkOptions } from '../runtime/validate.js';
 import { asBytes, badFile, decodeFloats, ELEMENT } from './decode.js';
 import { checkExpected, tableShape, elementCount, shapeText } from './shape.js';
+import { checkSafetensorsRules } from './safetensors-rules.js';
 
 const DTYPES = { F16: 'f2', BF16: 'bf16', F32: 'f4', F64: 'f8' };
 const NAMES_SHOWN = 20;
@@ -33,9 +34,10 @@ export function readSafetensors(input, options) {
   }
   const expected = checkExpected(o);
   const bytes = asBytes(input);
-  const { header, dataStart } = splitHeader(bytes);
+  const { header, text, dataStart } = splitHeader(bytes);
   const names = Object.keys(header).filter((key) => key !== '__metadata__');
   checkComplete(header, names, bytes.length - dataStart);
+  checkSafetensorsRules(text, header, names, bytes.length - dataStart);
   const name = o.name ?? onlyName(names);
   if (!Object.hasOwn(header, name) || name === '__metadata__') {
     throw new PosencError(
@@ -108,14 +110,16 @@ function splitHeader(bytes) {
     );
   }
   let header;
+  let text;
   try {
-    header = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(8, 8 + length)));
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(8, 8 + length));
+    header = JSON.parse(text);
   } catch (error) {
     throw badFile('.safetensors', `the header is not UTF-8 JSON (${error.message})`);
   }
   if (header === null || typeof header !== 'object' || Array.isArray(header))
     throw badFile('.safetensors', 'the header is not a JSON object');
-  return { header, dataStart: 8 + length };
+  return { header, text, dataStart: 8 + length };
 }
 
 /** A file cut short anywhere in its data is refused, whichever tensor is asked for. */

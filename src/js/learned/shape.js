@@ -3,6 +3,9 @@
 // and it must match the rows and dim the caller expects, when given.
 import { PosencError, refuse } from '../runtime/errors.js';
 
+const MAX_AXES = 64; // NumPy 2's NPY_MAXDIMS
+const MAX_AXIS = 2 ** 31;
+
 export const shapeText = (shape) => `(${shape.join(', ')}${shape.length === 1 ? ',' : ''})`;
 
 /** Expected rows / dim from the options: undefined, or integers ≥ 0 / ≥ 1. */
@@ -16,8 +19,17 @@ export function checkExpected(o) {
 
 /** { rows, dim } of a tensor named `what` (for messages), or BAD_SHAPE. */
 export function tableShape(shape, expected, what) {
-  const axes = shape.slice();
-  while (axes.length > 2 && axes[0] === 1) axes.shift();
+  if (shape.length > MAX_AXES) {
+    throw new PosencError(
+      'BAD_SHAPE',
+      `${what} has ${shape.length} axes; a position table has at most ${MAX_AXES} (NumPy's limit)`,
+      'shape',
+      shape.length,
+    );
+  }
+  let first = 0; // one pass (shift() in a loop was quadratic in the number of axes)
+  while (shape.length - first > 2 && shape[first] === 1) first++;
+  const axes = shape.slice(first);
   if (axes.length !== 2) {
     throw new PosencError(
       'BAD_SHAPE',
@@ -27,6 +39,15 @@ export function tableShape(shape, expected, what) {
     );
   }
   const [rows, dim] = axes;
+  // Huge axes with data fail the size check; beside an axis of 0 they would not.
+  if (rows * dim === 0 && (rows > MAX_AXIS || dim > MAX_AXIS)) {
+    throw new PosencError(
+      'BAD_SHAPE',
+      `${what} has shape ${shapeText(shape)}; each axis of a position table is at most 2^31`,
+      'shape',
+      shape,
+    );
+  }
   const wrong = [];
   if (expected.rows !== undefined && rows !== expected.rows) wrong.push(`${expected.rows} rows`);
   if (expected.dim !== undefined && dim !== expected.dim) wrong.push(`dim ${expected.dim}`);

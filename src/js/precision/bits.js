@@ -2,7 +2,7 @@
 // (every one is exact in float32). Pure JS, no wasm: the learned family's file
 // readers use it too.
 import { refuse } from '../runtime/errors.js';
-import { checkOptions } from '../runtime/validate.js';
+import { checkOptions, checkNotDetached } from '../runtime/validate.js';
 
 /** The 16-bit dtypes by name: the numbers of pe_dtype (posenc.h); float32 is 0. */
 export const DTYPES = Object.freeze({ float32: 0, float16: 1, bfloat16: 2 });
@@ -41,6 +41,7 @@ export function bitsToFloat32(bits, options) {
   const code = dtypeCode(o.dtype);
   if (code === 0) refuse('BAD_DTYPE', 'dtype', "'float16' or 'bfloat16'", o.dtype);
   if (!(bits instanceof Uint16Array)) refuse('BAD_BUFFER', 'bits', 'a Uint16Array of bit patterns', bits);
+  checkNotDetached(bits, 'bits');
   const words = new Uint32Array(bits.length);
   for (let k = 0; k < bits.length; k++) words[k] = code === 1 ? halfToFloatBits(bits[k]) : bits[k] << 16;
   return new Float32Array(words.buffer);

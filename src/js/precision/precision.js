@@ -4,7 +4,7 @@
 // uses (pe_recipe), for comparison; and rounding any float64 to those formats.
 // Built on the sinusoid plan and the staging region of the runtime.
 import { refuse } from '../runtime/errors.js';
-import { checkOptions, checkPositions } from '../runtime/validate.js';
+import { checkOptions, checkPositions, checkNotDetached } from '../runtime/validate.js';
 import { WasmBuffer } from '../runtime/wasm-buffer.js';
 import { newArray } from '../runtime/buffers.js';
 import { forEachChunk, BLOCK } from '../runtime/chunks.js';
@@ -111,6 +111,7 @@ export function precisionMethods(runtime) {
     if (!Array.isArray(values) && !(values instanceof Float64Array) && !(values instanceof Float32Array)) {
       refuse('BAD_BUFFER', 'values', 'an Array, Float64Array or Float32Array of numbers', values);
     }
+    checkNotDetached(values, 'values');
     for (let k = 0; k < values.length; k++) {
       if (typeof values[k] !== 'number') refuse('BAD_BUFFER', `values[${k}]`, 'a number', values[k]);
     }

@@ -3,6 +3,7 @@
 // before anything is written, like the scalar checks in validate.js.
 import { PosencError, refuse, describe } from './errors.js';
 import { WasmBuffer } from './wasm-buffer.js';
+import { checkNotDetached } from './validate.js';
 
 const FLOATS_ALLOWED = 'a Float32Array or a WasmBuffer from alloc()';
 
@@ -31,6 +32,11 @@ export function checkFloats(value, argument) {
 export function checkOut(out, count, shape) {
   if (out === undefined) return newArray(Float32Array, count, 'out');
   checkFloats(out, 'out');
+  // Checked here, not only where the floats are written: an empty result writes nothing.
+  if (out instanceof WasmBuffer && out.freed) {
+    throw new PosencError('BUFFER_FREED', 'out is a WasmBuffer that was already freed', 'out', out);
+  }
+  if (out instanceof Float32Array) checkNotDetached(out, 'out');
   if (out.length !== count) refuse('BAD_SIZE', 'out', shape, out);
   return out;
 }

@@ -1,18 +1,42 @@
 // The package-level API: one shared instance made by init(), and functions
 // that forward to it (or refuse with NOT_INITIALIZED before init finishes).
-import { PosencError } from './errors.js';
+import { PosencError, describe } from './errors.js';
 import { instantiate } from './instance.js';
+import { checkOptions } from './validate.js';
 
 let current = null;
 let pending = null;
+let loadedWith = {}; // the options of the call that is loading or loaded the shared instance
+
+/** The options that pick a build, as init() was given them. */
+const describeOptions = (o) => `{ simd: ${describe(o.simd)}, wasm: ${describe(o.wasm)} }`;
 
 /**
  * Loads the wasm once. Concurrent and later calls share the first call's
- * promise; only after a failure does a new call try again.
+ * promise; only after a failure does a new call try again. A later call with
+ * other options is refused (BAD_OPTIONS): it cannot get another build.
  */
 export function init(options) {
+  let o;
+  try {
+    o = checkOptions(options, ['simd', 'wasm'], 'init');
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  if (pending && options !== undefined && !(Object.is(o.simd, loadedWith.simd) && Object.is(o.wasm, loadedWith.wasm))) {
+    return Promise.reject(
+      new PosencError(
+        'BAD_OPTIONS',
+        `init() was already called with ${describeOptions(loadedWith)}; a second call with ${describeOptions(o)} cannot load ` +
+          'another build: call init() with the same options (or none), or use instantiate(options) for an independent instance',
+        'options',
+        options,
+      ),
+    );
+  }
   if (!pending) {
-    pending = instantiate(options).then(
+    loadedWith = { simd: o.simd, wasm: o.wasm };
+    pending = instantiate(options, 'init').then(
       (instance) => {
         current = instance;
         return { simd: instance.simd };

@@ -35,9 +35,10 @@ const FAMILIES = [
 
 /**
  * @param {{simd?: boolean, wasm?: unknown}} [options]
+ * @param {string} [call] the public function the options were given to, for messages
  */
-export async function instantiate(options) {
-  const o = checkOptions(options, ['simd', 'wasm'], 'instantiate');
+export async function instantiate(options, call = 'instantiate') {
+  const o = checkOptions(options, ['simd', 'wasm'], call);
   if (o.simd !== undefined && typeof o.simd !== 'boolean')
     refuse('BAD_OPTIONS', 'simd', 'true, false or undefined', o.simd);
   const state = { exports: null, memory: null, release: (pointer) => state.exports.pe_free(pointer) };

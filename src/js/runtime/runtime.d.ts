@@ -88,7 +88,17 @@ export class WasmBuffer {
   readonly array: Float32Array;
   /** Returns the memory. Idempotent; using the buffer afterwards throws BUFFER_FREED. */
   free(): void;
+  /** free(), for `using buffer = alloc(n)`. */
   [Symbol.dispose](): void;
+}
+
+// Symbol.dispose is in Node >= 18.18 and current browsers, but in TypeScript's
+// lib only from ESNext.Disposable; declared here (as @types/node does) so the
+// types compile with lib ES2022 + DOM and nothing else.
+declare global {
+  interface SymbolConstructor {
+    readonly dispose: unique symbol;
+  }
 }
 
 /** A Float32Array, or a WasmBuffer of the same instance (no copying). */
@@ -134,8 +144,8 @@ export interface RuntimeMethods {
 
 /**
  * Loads the wasm for the package-level functions. One-shot: concurrent and
- * later calls share the first call's promise (and its options); a failed
- * call may be retried. Every other package-level call throws NOT_INITIALIZED
+ * later calls share the first call's promise (and its options); a later call
+ * with other options rejects with BAD_OPTIONS; a failed call may be retried. Every other package-level call throws NOT_INITIALIZED
  * before it resolves (the file readers and bitsToFloat32 need no init).
  */
 export function init(options?: InitOptions): Promise<{ simd: boolean }>;

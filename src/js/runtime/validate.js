@@ -5,6 +5,7 @@ import { PosencError, refuse, describe, checkOptionKeys } from './errors.js';
 
 export const MAX_DIM = 65536; // PE_MAX_DIM
 export const MAX_POSITION = 2 ** 31; // PE_MAX_POSITION: positions are below it; offset + length may equal it
+const MAX_BASE = 1e300; // PE_MAX_BASE: above about 1e301 the frequencies' logarithm overflows
 const MAX_HEADS = 65536; // PE_MAX_HEADS
 
 /**
@@ -27,6 +28,34 @@ export function checkOptions(options, allowed, call) {
   }
   checkOptionKeys(options, allowed, call);
   return options;
+}
+
+/**
+ * True when buffer (an ArrayBuffer) was detached (transferred, or a wasm
+ * memory that grew): its views read as empty, so calls must refuse it rather
+ * than treat it as no data. `detached` is ES2024; older engines throw on a view.
+ */
+export function isDetached(buffer) {
+  if (typeof buffer.detached === 'boolean') return buffer.detached;
+  try {
+    new Uint8Array(buffer, 0, 0);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/** Refuses a typed array (or ArrayBuffer) whose memory was detached. */
+export function checkNotDetached(input, argument) {
+  const buffer = ArrayBuffer.isView(input) ? input.buffer : input;
+  if (buffer instanceof ArrayBuffer && isDetached(buffer)) {
+    refuse(
+      'BAD_BUFFER',
+      argument,
+      'memory that is still attached (this ArrayBuffer was transferred or detached; pass a live copy)',
+      input,
+    );
+  }
 }
 
 export function checkDim(dim, even = true) {
@@ -67,8 +96,8 @@ export function checkSpan(length, offset) {
 
 export function checkBase(base) {
   if (base === undefined) return 10000;
-  if (typeof base !== 'number' || !Number.isFinite(base) || !(base > 1))
-    refuse('BAD_BASE', 'base', 'a finite number above 1 (10000 in the paper)', base);
+  if (typeof base !== 'number' || !(base > 1 && base <= MAX_BASE))
+    refuse('BAD_BASE', 'base', 'a number above 1 and at most 1e300 (10000 in the paper)', base);
   return base;
 }
 

@@ -42,7 +42,7 @@ static pe_status check_rope(const pe_rotary *rope) {
     const uint32_t r = rotary_of(rope);
     if (r % 2 || r > rope->head_dim) return PE_ERR_ROTARY_DIM;
     if (rope->heads == 0 || rope->heads > PE_MAX_HEADS) return PE_ERR_HEADS;
-    if (!(rope->base > 1.0 && rope->base <= DBL_MAX)) return PE_ERR_BASE; /* NaN fails too */
+    if (pe_check_base(rope->base) != PE_OK) return PE_ERR_BASE;
     if ((unsigned)rope->layout > PE_LAYOUT_SPLIT) return PE_ERR_LAYOUT;
     if ((unsigned)rope->order > PE_ROPE_BHLD) return PE_ERR_ORDER;
     return pe_rope_check_scaling(&rope->scaling, r);

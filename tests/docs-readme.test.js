@@ -1,0 +1,84 @@
+// The README runs as written: every JavaScript block (ESM blocks as .mjs,
+// CommonJS ones as .cjs on a Node without require(esm)) against the packed
+// tarball installed in a scratch project; the blocks only a bundler can run are
+// tagged and checked by the test file their tag names; the C block compiles and
+// links with the README's own command line and prints what its comment says.
+// The headline benchmark figures are the ones bench/results.json holds.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { readmeBlocks, taggedBlock, README } from './support/docs-blocks.js';
+import { packAndInstall, run, output, root } from './support/package-packed.js';
+
+const blocks = readmeBlocks();
+const text = readFileSync(README, 'utf8');
+let packed;
+test.before(() => {
+  packed = packAndInstall();
+});
+test.after(() => packed?.remove());
+
+const jsBlocks = blocks.filter((block) => block.lang === 'js' && block.tag === undefined);
+
+test('the README has JavaScript blocks to run, and no block in an unknown language', () => {
+  assert.ok(jsBlocks.length >= 3, `${jsBlocks.length} runnable blocks`);
+  for (const block of blocks)
+    assert.ok(['js', 'c', 'sh', 'text'].includes(block.lang), `line ${block.line}: ${block.lang}`);
+});
+
+for (const block of jsBlocks) {
+  const commonjs = /\brequire\(/.test(block.code);
+  test(`README line ${block.line}: the ${commonjs ? 'CommonJS' : 'ESM'} block runs as written`, () => {
+    const file = join(packed.project, `readme-${block.line}.${commonjs ? 'cjs' : 'mjs'}`);
+    writeFileSync(file, block.code);
+    const flags = commonjs ? ['--no-experimental-require-module'] : [];
+    const result = run(process.execPath, [...flags, file], packed.project);
+    assert.is(result.status, 0, `README line ${block.line}:\n${block.code}\n${output(result)}`);
+  });
+}
+
+test('each tagged block is checked by the test file its comment names', () => {
+  const tagged = blocks.filter((block) => block.tag !== undefined);
+  assert.ok(tagged.length >= 4);
+  for (const block of tagged) {
+    const file = /<!-- checked by ([\w./-]+):/.exec(text.split('\n')[block.line - 2])[1];
+    assert.ok(
+      readFileSync(join(root, file), 'utf8').includes(`taggedBlock('${block.tag}')`),
+      `${file} checks ${block.tag}`,
+    );
+  }
+});
+
+test("the C block compiles and links with the README's command and prints the row its comment gives", () => {
+  const [c] = blocks.filter((block) => block.lang === 'c');
+  const dir = join(packed.dir, 'c-example');
+  mkdirSync(dir);
+  for (const name of ['src', 'build']) symlinkSync(join(root, name), join(dir, name), 'dir');
+  writeFileSync(join(dir, 'example.c'), c.code);
+  const command = taggedBlock('c-build').trim();
+  const compile = run('sh', ['-c', command], dir);
+  assert.is(compile.status, 0, `${command}\n${output(compile)}`);
+  const example = run(join(dir, 'example'), [], dir);
+  assert.is(example.status, 0, output(example));
+  assert.is(example.stdout, 'row 1: 0.8415 0.5403\n');
+  assert.match(c.code, /row 1: 0\.8415 0\.5403/);
+});
+
+// One number for one thing: the same figure wherever the README quotes it.
+test('the headline benchmark figures are those of bench/results.json, the same in the intro and the benchmarks', () => {
+  const results = JSON.parse(readFileSync(join(root, 'bench/results.json'), 'utf8'));
+  const row = (impl, size) => results.rows.find((r) => r.impl === impl && r.size === size);
+  const posenc = row('posenc wasm SIMD, into JS array', '2048×1024').median_ms;
+  const plain = Math.round(row('plain JS, precomputed frequencies', '2048×1024').median_ms / posenc);
+  const tfjs = ['tfjs wasm backend', 'tfjs cpu backend'].map((impl) =>
+    Math.round(row(impl, '2048×1024').median_ms / posenc),
+  );
+  const add = row('posenc wasm SIMD, resident x', 'add 8×2048×1024').ratio_to_limit.toFixed(2);
+  const quoted = (pattern) => [...text.matchAll(pattern)].map((match) => match[1]);
+  assert.equal(quoted(/(\S+)× faster than plain JavaScript/g), [`${plain}`, `${plain}`]);
+  assert.equal(quoted(/(\S+)× faster than tfjs/g), [`${tfjs[0]}–${tfjs[1]}`, `${tfjs[0]}–${tfjs[1]}`]);
+  assert.equal(quoted(/embedding add[^.]*? (\d\.\d+)× a\s+bare streaming/g), [add, add]);
+});
+
+test.run();

@@ -1,0 +1,442 @@
+/* fuzz_api.c: a libFuzzer harness over the whole C API (clang-14, ASan+UBSan).
+ *
+ * Each input picks the kernel set (scalar or SIMD) and an entry point, then
+ * reads that call's arguments from the bytes: sizes from a list of edge values
+ * or raw, doubles as raw bit patterns (NaN, inf, huge and tiny included),
+ * output counts exact or off by one. Every output and scratch buffer sits
+ * between guard bytes that must come back untouched; a refused call must leave
+ * its output untouched too; a successful call's outputs must be finite and in
+ * their documented range (tables and RoPE cos/sin in [-1, 1], ALiBi slopes in
+ * (0, 1], biases <= 0, resampled values between the table's extremes, RoPE
+ * frequencies finite and >= 0). A violation aborts with what and where. */
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "posenc.h"
+
+/* ---- reading arguments from the input ----------------------------------- */
+
+typedef struct bytes {
+    const uint8_t *data;
+    size_t size;
+} bytes;
+
+static uint64_t take(bytes *in, int n) {
+    uint64_t v = 0;
+    for (int k = 0; k < n; k++) v |= (uint64_t)(in->size ? (in->size--, *in->data++) : 0) << (8 * k);
+    return v;
+}
+static uint32_t take_u32(bytes *in) {
+    return (uint32_t)take(in, 4);
+}
+static double take_f64(bytes *in) {
+    uint64_t bits = take(in, 8);
+    double d;
+    memcpy(&d, &bits, sizeof d);
+    return d;
+}
+
+/* A size: mostly small or an edge value, sometimes raw; capped where outputs are allocated. */
+static uint32_t take_size(bytes *in, uint32_t cap) {
+    static const uint32_t EDGE[] = {0,   1,    2,     3,     4,           5,           7,           8,          9,
+                                    15,  16,   17,    31,    32,          33,          63,          64,         65,
+                                    128, 4096, 65536, 65538, 0x7fffffffu, 0x80000000u, 0x80000001u, 0xffffffffu};
+    const uint8_t how = (uint8_t)take(in, 1);
+    uint32_t v = how < 96 ? how % 70 : how < 200 ? EDGE[how % (sizeof EDGE / sizeof *EDGE)] : take_u32(in);
+    return cap && v > cap ? v % (cap + 1) : v;
+}
+/* A position-like number: small, near 2^31, or raw. */
+static uint32_t take_position(bytes *in) {
+    const uint8_t how = (uint8_t)take(in, 1);
+    if (how < 100) return (uint32_t)take(in, 2);
+    if (how < 200) return 0x80000000u - 1u - (uint32_t)take(in, 2);
+    return take_u32(in);
+}
+/* A double: a usual value, or raw bits. */
+static double take_double(bytes *in, double usual) {
+    const uint8_t how = (uint8_t)take(in, 1);
+    if (how < 64) return usual;
+    if (how < 128) return usual * (1.0 + (double)(int8_t)take(in, 1) / 64.0);
+    return take_f64(in);
+}
+/* An output count: exact most of the time, else off by one or raw. */
+static size_t take_count(bytes *in, size_t exact) {
+    const uint8_t how = (uint8_t)take(in, 1);
+    if (how < 220) return exact;
+    if (how < 235) return exact + 1;
+    if (how < 250) return exact - 1;
+    return take_u32(in);
+}
+
+/* ---- guarded buffers ----------------------------------------------------- */
+
+#define GUARD      64
+#define GUARD_BYTE 0xA5
+#define FILL_BYTE  0x5C
+#define MAX_BYTES  ((size_t)8 << 20)
+
+typedef struct guarded {
+    uint8_t *block;
+    size_t bytes;
+} guarded;
+
+static void *guard_alloc(guarded *g, size_t bytes) {
+    g->bytes = bytes;
+    g->block = malloc(bytes + 2 * GUARD);
+    if (!g->block) abort();
+    memset(g->block, GUARD_BYTE, GUARD);
+    memset(g->block + GUARD, FILL_BYTE, bytes);
+    memset(g->block + GUARD + bytes, GUARD_BYTE, GUARD);
+    return g->block + GUARD;
+}
+
+static void fail(const char *what, const char *call) {
+    fprintf(stderr, "fuzz_api: %s: %s\n", call, what);
+    abort();
+}
+
+static void guard_check(guarded *g, const char *call, int untouched) {
+    for (size_t k = 0; k < GUARD; k++)
+        if (g->block[k] != GUARD_BYTE || g->block[GUARD + g->bytes + k] != GUARD_BYTE)
+            fail("a guard byte changed", call);
+    if (untouched)
+        for (size_t k = 0; k < g->bytes; k++)
+            if (g->block[GUARD + k] != FILL_BYTE) fail("a refused call wrote its output", call);
+}
+
+static void guard_free(guarded *g) {
+    free(g->block);
+}
+
+/* ---- ranges of results --------------------------------------------------- */
+
+static void floats_within(const float *v, size_t n, float lo, float hi, const char *call) {
+    for (size_t k = 0; k < n; k++)
+        if (!(v[k] >= lo && v[k] <= hi)) {
+            fprintf(stderr, "fuzz_api: %s: value %zu is %g, outside [%g, %g]\n", call, k, v[k], lo, hi);
+            abort();
+        }
+}
+
+static float half_to_float(uint16_t h, int bfloat) {
+    if (bfloat) {
+        uint32_t bits = (uint32_t)h << 16;
+        float f;
+        memcpy(&f, &bits, sizeof f);
+        return f;
+    }
+    const int e = (h >> 10) & 31, m = h & 1023;
+    const float mag = e == 31 ? (m ? NAN : INFINITY) : e ? ldexpf(1024.0f + m, e - 25) : ldexpf((float)m, -24);
+    return h & 0x8000 ? -mag : mag;
+}
+
+/* ---- the calls ----------------------------------------------------------- */
+
+static pe_sinusoid take_sinusoid(bytes *in) {
+    pe_sinusoid enc;
+    enc.dim = take_size(in, 0);
+    enc.base = take_double(in, 10000.0);
+    enc.layout = (pe_layout)(take(in, 1) % 3);
+    enc.frequencies = (pe_frequencies)(take(in, 1) % 3);
+    return enc;
+}
+
+/* A scratch of pe_scratch_size(dim) bytes, or a size off by one. */
+static void *take_scratch(bytes *in, guarded *g, uint32_t dim, size_t *bytes_out) {
+    size_t need = 0;
+    if (pe_scratch_size(dim, &need) != PE_OK || need > MAX_BYTES) need = 64;
+    *bytes_out = take_count(in, need);
+    if (*bytes_out > need + 1) *bytes_out = need;
+    return guard_alloc(g, *bytes_out);
+}
+
+/* The table-like calls: one-shot or plan, float32 or another dtype, rows or positions, or a recipe. */
+static void fuzz_tables(bytes *in, int which) {
+    static const char *const NAMES[] = {
+        "pe_table",   "pe_table_at",   "pe_table_dtype", "pe_table_at_dtype", "pe_recipe_table",
+        "plan table", "plan table_at", "plan dtype",     "plan recipe",       "pe_plan_init_frequencies + table"};
+    const char *call = NAMES[which];
+    pe_sinusoid enc = take_sinusoid(in);
+    const uint32_t offset = take_position(in), length = take_size(in, 512);
+    const pe_dtype dtype = (pe_dtype)(take(in, 1) % 5);
+    const pe_recipe recipe = (pe_recipe)(take(in, 1) % 4);
+    uint32_t positions[64];
+    const size_t count = take(in, 1) % 65;
+    for (size_t k = 0; k < count; k++) positions[k] = take_position(in);
+    const size_t rows = (which == 1 || which == 3 || which == 6) ? count : length;
+    const size_t elem = dtype == PE_DTYPE_FLOAT64                                   ? 8
+                        : (dtype == PE_DTYPE_FLOAT16 || dtype == PE_DTYPE_BFLOAT16) ? 2
+                                                                                    : 4;
+    const int is_dtype = which == 2 || which == 3 || which == 7;
+    const size_t dim_for_size = enc.dim <= PE_MAX_DIM ? enc.dim : 2;
+    if (rows * dim_for_size * 8 > MAX_BYTES) return;
+    const size_t out_count = take_count(in, rows * dim_for_size);
+    if (out_count * 8 > MAX_BYTES + 8) return;
+    guarded out_g, scratch_g, w_g;
+    void *out = guard_alloc(&out_g, out_count * (is_dtype ? elem : 4));
+    size_t scratch_bytes;
+    void *scratch = take_scratch(in, &scratch_g, enc.dim, &scratch_bytes);
+    pe_status st;
+    pe_plan *plan = NULL;
+    double *w = guard_alloc(&w_g, (dim_for_size / 2) * sizeof(double));
+    if (which == 9) {
+        for (size_t i = 0; i < dim_for_size / 2; i++)
+            w[i] = take(in, 1) < 128 ? take_double(in, 0.5) : ldexp(1.0, -(int)take(in, 1) % 64);
+    }
+    switch (which) {
+    case 0: st = pe_table(&enc, offset, length, out, out_count, scratch, scratch_bytes); break;
+    case 1: st = pe_table_at(&enc, positions, count, out, out_count, scratch, scratch_bytes); break;
+    case 2: st = pe_table_dtype(&enc, dtype, offset, length, out, out_count, scratch, scratch_bytes); break;
+    case 3: st = pe_table_at_dtype(&enc, dtype, positions, count, out, out_count, scratch, scratch_bytes); break;
+    case 4: st = pe_recipe_table(&enc, recipe, offset, length, out, out_count, scratch, scratch_bytes); break;
+    default:
+        st = which == 9 ? pe_plan_init_frequencies(enc.dim, enc.layout, w, scratch, scratch_bytes, &plan)
+                        : pe_plan_init(&enc, scratch, scratch_bytes, &plan);
+        if (st != PE_OK) break;
+        if (which == 5 || which == 9) st = pe_plan_table(plan, offset, length, out, out_count);
+        if (which == 6) st = pe_plan_table_at(plan, positions, count, out, out_count);
+        if (which == 7) st = pe_plan_table_dtype(plan, dtype, offset, length, out, out_count);
+        if (which == 8) st = pe_plan_recipe_table(plan, recipe, offset, length, out, out_count);
+        break;
+    }
+    guard_check(&out_g, call, st != PE_OK);
+    guard_check(&scratch_g, call, 0);
+    guard_check(&w_g, call, 0);
+    if (st == PE_OK) {
+        if (!is_dtype || dtype == PE_DTYPE_FLOAT32) {
+            /* The float16 recipe's infinite positions (>= 65520) give NaN, as the header says. */
+            if (!((which == 4 || which == 8) && recipe == PE_RECIPE_FLOAT16))
+                floats_within(out, out_count, -1.0f, 1.0f, call);
+        } else if (dtype == PE_DTYPE_FLOAT64) {
+            for (size_t k = 0; k < out_count; k++)
+                if (!(fabs(((double *)out)[k]) <= 1.0)) fail("a float64 value outside [-1, 1]", call);
+        } else {
+            for (size_t k = 0; k < out_count; k++)
+                if (!(fabsf(half_to_float(((uint16_t *)out)[k], dtype == PE_DTYPE_BFLOAT16)) <= 1.0f))
+                    fail("a 16-bit value outside [-1, 1]", call);
+        }
+    }
+    guard_free(&out_g);
+    guard_free(&scratch_g);
+    guard_free(&w_g);
+}
+
+/* x of small values, for the adds and RoPE; returns the largest |x|. */
+static float fill_x(bytes *in, float *x, size_t n) {
+    float largest = 0.0f;
+    for (size_t k = 0; k < n; k++) {
+        x[k] = (float)(int8_t)take(in, 1) / 16.0f;
+        largest = fmaxf(largest, fabsf(x[k]));
+    }
+    return largest;
+}
+
+static void fuzz_adds(bytes *in, int which) {
+    const char *call = which == 0 ? "pe_add" : which == 1 ? "pe_plan_add" : "pe_add_table";
+    pe_sinusoid enc = take_sinusoid(in);
+    const uint32_t offset = take_position(in), length = take_size(in, 256), batch = (uint32_t)take(in, 1) % 4;
+    const size_t dim = enc.dim <= 1024 ? enc.dim : 2;
+    const size_t x_count = take_count(in, (size_t)batch * length * dim);
+    if (x_count > (1u << 20)) return;
+    const float scale = (float)take_double(in, 1.0);
+    guarded x_g, scratch_g, table_g;
+    float *x = guard_alloc(&x_g, x_count * sizeof(float));
+    const float largest = fill_x(in, x, x_count);
+    float *before = malloc(x_count * sizeof(float) + 1);
+    if (!before) abort();
+    memcpy(before, x, x_count * sizeof(float));
+    size_t scratch_bytes;
+    void *scratch = take_scratch(in, &scratch_g, enc.dim, &scratch_bytes);
+    const uint32_t table_rows = take_size(in, 512);
+    float *table = guard_alloc(&table_g, (size_t)table_rows * dim * sizeof(float));
+    fill_x(in, table, (size_t)table_rows * dim);
+    pe_status st;
+    pe_plan *plan;
+    if (which == 0)
+        st = pe_add(&enc, scale, offset, length, x, x_count, scratch, scratch_bytes);
+    else if (which == 1) {
+        st = pe_plan_init(&enc, scratch, scratch_bytes, &plan);
+        if (st == PE_OK) st = pe_plan_add(plan, scale, offset, length, x, x_count);
+    } else
+        st = pe_add_table(table, table_rows, enc.dim, scale, offset, length, x, x_count);
+    guard_check(&x_g, call, 0);
+    if (st != PE_OK && memcmp(x, before, x_count * sizeof(float)) != 0) fail("a refused call changed x", call);
+    free(before);
+    guard_check(&scratch_g, call, 0);
+    guard_check(&table_g, call, 0);
+    /* |x * scale| rounded, plus a value of magnitude <= 8 (a table entry) or <= 1 (PE). */
+    const double bound = (double)largest * fabs((double)scale) * (1.0 + 0x1p-23) + 8.0 * (1.0 + 0x1p-23);
+    if (st == PE_OK && bound < 1e38) floats_within(x, x_count, (float)-bound, (float)bound, call);
+    guard_free(&x_g);
+    guard_free(&scratch_g);
+    guard_free(&table_g);
+}
+
+static void fuzz_rope(bytes *in) {
+    const char *call = "pe_rope";
+    pe_rotary rope;
+    memset(&rope, 0, sizeof rope);
+    rope.heads = take_size(in, 0);
+    rope.head_dim = take_size(in, 0);
+    rope.rotary_dim = take(in, 1) < 128 ? 0 : take_size(in, 0);
+    rope.base = take_double(in, 10000.0);
+    rope.layout = (pe_layout)(take(in, 1) % 3);
+    rope.order = (pe_rope_order)(take(in, 1) % 3);
+    rope.inverse = (int)(take(in, 1) & 1);
+    pe_rope_scaling *sc = &rope.scaling;
+    sc->type = (pe_rope_scaling_type)(take(in, 1) % 6);
+    sc->factor = take_double(in, 4.0);
+    sc->original_max_position_embeddings = take_size(in, 0);
+    sc->beta_fast = take(in, 1) < 128 ? 0.0 : take_double(in, 32.0);
+    sc->beta_slow = take(in, 1) < 128 ? 0.0 : take_double(in, 1.0);
+    sc->attention_factor = take(in, 1) < 128 ? 0.0 : take_double(in, 1.0);
+    sc->mscale = take(in, 1) < 128 ? 0.0 : take_double(in, 1.0);
+    sc->mscale_all_dim = take(in, 1) < 128 ? 0.0 : take_double(in, 1.0);
+    sc->no_truncate = (int)(take(in, 1) & 1);
+    sc->low_freq_factor = take_double(in, 1.0);
+    sc->high_freq_factor = take_double(in, 4.0);
+    sc->sequence_length = take(in, 1) < 128 ? 0 : take_size(in, 0);
+    const uint32_t length = take_size(in, 64), batch = (uint32_t)take(in, 1) % 3;
+    const uint32_t offset = take(in, 1) < 200 ? take_position(in) : 0;
+    uint32_t positions[64];
+    const int with_positions = take(in, 1) < 64;
+    for (uint32_t k = 0; k < length && k < 64; k++) positions[k] = take_position(in);
+    const size_t heads = rope.heads <= 16 ? rope.heads : 1, head_dim = rope.head_dim <= 256 ? rope.head_dim : 2;
+    const size_t x_count = take_count(in, (size_t)batch * length * heads * head_dim);
+    if (x_count > (1u << 20)) return;
+    guarded x_g, scratch_g, w_g;
+    float *x = guard_alloc(&x_g, x_count * sizeof(float));
+    const float largest = fill_x(in, x, x_count);
+    size_t need = 0;
+    if (pe_rope_scratch_size(&rope, &need) != PE_OK || need > MAX_BYTES) need = 64;
+    size_t scratch_bytes = take_count(in, need);
+    if (scratch_bytes > need + 1) scratch_bytes = need;
+    void *scratch = guard_alloc(&scratch_g, scratch_bytes);
+    const size_t w_count = take_count(in, (rope.rotary_dim ? rope.rotary_dim : head_dim) / 2);
+    if (w_count > 65536) {
+        guard_free(&x_g);
+        guard_free(&scratch_g);
+        return;
+    }
+    double *w = guard_alloc(&w_g, w_count * sizeof(double)), attention = -1.0;
+    pe_status fst = pe_rope_frequencies(&rope, w, w_count, &attention);
+    guard_check(&w_g, "pe_rope_frequencies", fst != PE_OK);
+    if (fst == PE_OK) {
+        for (size_t i = 0; i < w_count; i++)
+            if (!(w[i] >= 0.0 && w[i] <= PE_MAX_FREQUENCY))
+                fail("a frequency outside [0, PE_MAX_FREQUENCY]", "pe_rope_frequencies");
+        if (!(attention > 0.0 && attention <= FLT_MAX))
+            fail("an attention factor not in (0, FLT_MAX]", "pe_rope_frequencies");
+    }
+    float *before = malloc(x_count * sizeof(float) + 1);
+    if (!before) abort();
+    memcpy(before, x, x_count * sizeof(float));
+    pe_status st = pe_rope(&rope, offset, length, with_positions && length <= 64 ? positions : NULL, x, x_count,
+                           scratch, scratch_bytes);
+    guard_check(&x_g, call, 0);
+    if (st != PE_OK && memcmp(x, before, x_count * sizeof(float)) != 0) fail("a refused call changed x", call);
+    free(before);
+    guard_check(&scratch_g, call, 0);
+    if (st == PE_OK && fst == PE_OK) {
+        /* A rotation keeps a pair's length (2 ulp), times the attention factor. */
+        const double bound = (double)largest * 1.4143 * attention * (1.0 + 0x1p-20);
+        floats_within(x, x_count, (float)-bound, (float)bound, call);
+    }
+    guard_free(&x_g);
+    guard_free(&scratch_g);
+    guard_free(&w_g);
+}
+
+static void fuzz_alibi_resample_2d(bytes *in, int which) {
+    const char *call = which == 0   ? "pe_alibi_slopes"
+                       : which == 1 ? "pe_alibi_bias"
+                       : which == 2 ? "pe_resample_table"
+                       : which == 3 ? "pe_table_2d"
+                                    : "pe_narrow_f64";
+    guarded out_g, in_g, scratch_g;
+    memset(&in_g, 0, sizeof in_g);
+    memset(&scratch_g, 0, sizeof scratch_g);
+    pe_status st;
+    size_t out_count;
+    float lo = -1.0f, hi = 1.0f;
+    float *out;
+    if (which == 0) {
+        const uint32_t heads = take_size(in, 0);
+        out_count = take_count(in, heads <= PE_MAX_HEADS ? heads : 1);
+        if (out_count > PE_MAX_HEADS + 1) return;
+        out = guard_alloc(&out_g, out_count * sizeof(float));
+        st = pe_alibi_slopes(heads, out, out_count);
+        lo = 0x1p-126f; /* (0, 1]: the smallest slope is 2^-8 for a power of two, 2^-8(h+1)/P otherwise */
+    } else if (which == 1) {
+        pe_alibi a = {take_size(in, 0), take_size(in, 128), take_size(in, 128), take_position(in),
+                      (int)(take(in, 1) & 1)};
+        const uint32_t first = take_size(in, 0), count = take_size(in, 16);
+        out_count = take_count(in, (size_t)count * a.query_length * a.key_length);
+        if (out_count > (1u << 20)) return;
+        out = guard_alloc(&out_g, out_count * sizeof(float));
+        st = pe_alibi_bias(&a, first, count, out, out_count);
+        lo = -INFINITY, hi = 0.0f;
+        if (st == PE_OK && !a.causal) lo = -FLT_MAX; /* finite without the mask */
+    } else if (which == 2) {
+        const uint32_t rows = take_size(in, 64), dim = take_size(in, 64), new_rows = take_size(in, 256);
+        float *table = guard_alloc(&in_g, (size_t)rows * dim * sizeof(float));
+        lo = hi = 0.0f;
+        for (size_t k = 0; k < (size_t)rows * dim; k++) {
+            table[k] = (float)(int8_t)take(in, 1);
+            lo = fminf(lo, table[k]), hi = fmaxf(hi, table[k]);
+        }
+        out_count = take_count(in, (size_t)new_rows * dim);
+        if (out_count > (1u << 20)) {
+            guard_free(&in_g);
+            return;
+        }
+        out = guard_alloc(&out_g, out_count * sizeof(float));
+        st = pe_resample_table(table, rows, dim, new_rows, out, out_count);
+    } else if (which == 3) {
+        pe_grid2d grid = {take_size(in, 64), take_size(in, 64), take_size(in, 0), take_double(in, 10000.0),
+                          (int)(take(in, 1) & 1)};
+        size_t need = 64;
+        if (pe_table_2d_scratch_size(&grid, &need) != PE_OK || need > MAX_BYTES) need = 64;
+        const size_t dim = grid.dim <= 4096 ? grid.dim : 4;
+        out_count = take_count(in, ((size_t)grid.height * grid.width + (grid.cls_token != 0)) * dim);
+        if (out_count > (1u << 20)) return;
+        out = guard_alloc(&out_g, out_count * sizeof(float));
+        void *scratch = guard_alloc(&scratch_g, need);
+        st = pe_table_2d(&grid, out, out_count, scratch, take(in, 1) < 240 ? need : need - 1);
+    } else {
+        const size_t count = take(in, 1) % 64;
+        double *values = (double *)guard_alloc(&in_g, count * sizeof(double));
+        for (size_t k = 0; k < count; k++) values[k] = take_f64(in);
+        const pe_dtype dtype = (pe_dtype)(take(in, 1) % 5);
+        out = guard_alloc(&out_g, count * 8);
+        st = pe_narrow_f64(dtype, values, count, out, count);
+        out_count = 0; /* any value narrows to something: no range to check */
+        if (st != PE_OK) guard_check(&out_g, call, 1);
+    }
+    guard_check(&out_g, call, st != PE_OK);
+    if (in_g.block) guard_check(&in_g, call, 0), guard_free(&in_g);
+    if (scratch_g.block) guard_check(&scratch_g, call, 0), guard_free(&scratch_g);
+    if (st == PE_OK) floats_within(out, out_count, lo, hi, call);
+    guard_free(&out_g);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    bytes in = {data, size};
+    const uint8_t head = (uint8_t)take(&in, 1);
+    if (pe_use_kernels(head & 1 ? PE_KERNELS_SIMD : PE_KERNELS_SCALAR) != PE_OK) abort();
+    const unsigned which = (head >> 1) % 19;
+    if (which < 10)
+        fuzz_tables(&in, (int)which);
+    else if (which < 13)
+        fuzz_adds(&in, (int)which - 10);
+    else if (which == 13)
+        fuzz_rope(&in);
+    else
+        fuzz_alibi_resample_2d(&in, (int)which - 14);
+    (void)pe_status_str((pe_status)take_u32(&in)); /* never NULL, any value */
+    return 0;
+}
