@@ -48,6 +48,10 @@ const FUNCTIONS = [
   'readTable',
   'readNpy',
   'readSafetensors',
+  't5Buckets',
+  't5Bias',
+  'shawIndices',
+  'identify',
 ];
 const CLASSES = ['PosencError', 'WasmBuffer'];
 
