@@ -30,6 +30,8 @@ const char *pe_status_str(pe_status status) {
     case PE_ERR_DIM_2D:
         return "a 2-D table needs dim to be a multiple of 4: each axis gets dim/2 channels of sine-cosine pairs";
     case PE_ERR_FREQUENCY_VALUE: return "each given frequency must be finite and >= 0 (at most 1 for a recipe)";
+    case PE_ERR_CONFIG: return "the config is not a JSON object, or it names no position scheme posenc knows";
+    case PE_ERR_LAYER_TYPE: return "the config's RoPE differs by layer type: name one of its layer types";
     }
     return "unknown pe_status";
 }
@@ -61,6 +63,8 @@ const char *pe_status_name(pe_status status) {
     case PE_ERR_RECIPE: return "PE_ERR_RECIPE";
     case PE_ERR_DIM_2D: return "PE_ERR_DIM_2D";
     case PE_ERR_FREQUENCY_VALUE: return "PE_ERR_FREQUENCY_VALUE";
+    case PE_ERR_CONFIG: return "PE_ERR_CONFIG";
+    case PE_ERR_LAYER_TYPE: return "PE_ERR_LAYER_TYPE";
     }
     return "PE_UNKNOWN";
 }

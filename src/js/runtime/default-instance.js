@@ -55,3 +55,6 @@ export const sinusoidal2d = (options) => ready('sinusoidal2d').sinusoidal2d(opti
 // RoPE (../rope).
 export const rope = (x, options) => ready('rope').rope(x, options);
 export const ropeFrequencies = (options) => ready('ropeFrequencies').ropeFrequencies(options);
+
+// Model configs (config/config-read.js).
+export const fromConfig = (config) => ready('fromConfig').fromConfig(config);

@@ -18,9 +18,18 @@ import { grid2dMethods } from '../grid2d/grid2d.js';
 import { ropeMethods } from '../rope/rope.js';
 import { alibiMethods } from '../alibi/alibi.js';
 import { learnedMethods } from '../learned/learned.js';
+import { configMethods } from '../config/config-read.js';
 
 /** Every family, in the order their methods are gathered. */
-const FAMILIES = [sinusoidMethods, precisionMethods, grid2dMethods, ropeMethods, alibiMethods, learnedMethods];
+const FAMILIES = [
+  sinusoidMethods,
+  precisionMethods,
+  grid2dMethods,
+  ropeMethods,
+  alibiMethods,
+  learnedMethods,
+  configMethods,
+];
 
 /**
  * @param {{simd?: boolean, wasm?: unknown}} [options]

@@ -31,6 +31,8 @@ export const CODE_OF_STATUS = Object.freeze({
   PE_ERR_RECIPE: 'BAD_RECIPE',
   PE_ERR_DIM_2D: 'BAD_DIM',
   PE_ERR_FREQUENCY_VALUE: 'BAD_FREQUENCIES', // a given w outside what the call allows
+  PE_ERR_CONFIG: 'BAD_CONFIG', // config.js names the key before this backstop
+  PE_ERR_LAYER_TYPE: 'BAD_LAYER_TYPE',
 });
 
 /** The code of a status the map does not name: a wasm newer than this package. */

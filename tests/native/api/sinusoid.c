@@ -99,6 +99,8 @@ void test_status_name(void) {
         "PE_ERR_RECIPE",
         "PE_ERR_DIM_2D",
         "PE_ERR_FREQUENCY_VALUE",
+        "PE_ERR_CONFIG",
+        "PE_ERR_LAYER_TYPE",
     };
     const int count = (int)(sizeof names / sizeof *names);
     for (int s = 0; s < count; s++) {
