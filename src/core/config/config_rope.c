@@ -339,6 +339,8 @@ pe_status pe_config_read_rope(pe_config_reader *r, const char *layer_type, doubl
     if (local && (!pe_config_get(r, r->cfg, "rope_local_base_freq", &at) || !pe_json_number(j, at, &base)))
         return pe_config_refuse(r, PE_ERR_SCALING, "rope_local_base_freq", "must be a number");
 
+    if (pe_config_get(r, r->cfg, "rotary", &at) && pe_json_kind(j, at) != 't') /* GPT-J's switch */
+        return pe_config_refuse(r, PE_ERR_SCALING, "rotary", "must be true: a RoPE model without rotary is not RoPE");
     int interleaved = pe_config_type_in(r, INTERLEAVED_TYPES);
     if (pe_config_get(r, r->cfg, "rope_interleave", &at)) interleaved = pe_json_kind(j, at) == 't';
     c->rope.head_dim = dim;
