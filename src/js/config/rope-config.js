@@ -30,7 +30,7 @@ export function configToRopeOptions(readConfigOnce, options, call, { layout = tr
     if (rest[name] !== undefined) {
       throw new PosencError(
         'BAD_OPTIONS',
-        `${call}(): give config or ${name}, not both (the config sets ${name})`,
+        `${call}(): give 'config' or '${name}', not both (the config sets ${name})`,
         name,
         rest[name],
       );
@@ -49,7 +49,7 @@ export function configToRopeOptions(readConfigOnce, options, call, { layout = tr
   if (d.kind !== 'rope') {
     throw new PosencError(
       'BAD_CONFIG',
-      `${call}(): the config's model uses ${d.kind} positions, not RoPE (see fromConfig)`,
+      `${call}(): 'config' describes a model with ${d.kind} positions, not RoPE (see fromConfig)`,
       'config',
       undefined,
     );
