@@ -111,3 +111,23 @@ void cli_write_rows(FILE *out, cli_format format, const float *values, uint32_t 
 void cli_write_epilogue(FILE *out, cli_format format, uint32_t length) {
     if (format == FORMAT_JSON) fputs(length == 0 ? "]\n" : "\n]\n", out);
 }
+
+size_t cli_format_exp(char *out, double value, int digits) {
+    int n = snprintf(out, CLI_FIXED_MAX, "%.*e", digits, value);
+    return n > 0 ? (size_t)n : 0;
+}
+
+void cli_write_values(FILE *out, cli_format format, const char *index_name, const char *value_name,
+                      const double *values, uint32_t count, int digits) {
+    char text[CLI_FIXED_MAX];
+    if (format == FORMAT_CSV) fprintf(out, "%s,%s\n", index_name, value_name);
+    if (format == FORMAT_JSON) fputs("[", out);
+    for (uint32_t i = 0; i < count; i++) {
+        size_t n = cli_format_exp(text, values[i], digits);
+        if (format == FORMAT_CSV) fprintf(out, "%u,", (unsigned)i);
+        if (format == FORMAT_JSON) fputs(i == 0 ? "\n" : ",\n", out);
+        fwrite(text, 1, n, out);
+        if (format != FORMAT_JSON) fputc('\n', out);
+    }
+    if (format == FORMAT_JSON) fputs(count == 0 ? "]\n" : "\n]\n", out);
+}

@@ -27,4 +27,14 @@ void cli_write_rows(FILE *out, cli_format format, const float *values, uint32_t 
 /* After the rows: json's closing bracket ("]\n" alone for an empty table). */
 void cli_write_epilogue(FILE *out, cli_format format, uint32_t length);
 
+/* value in exponent form with `digits` decimals, as C's "%.*e" prints it
+ * (correctly rounded; exponent sign and at least two digits): 1.5e-05 -> "1.50e-05" for 2. */
+size_t cli_format_exp(char *out, double value, int digits);
+
+/* A list of doubles (one per index) in text (one value per line), csv
+ * ("index_name,value_name" header, then "i,v") or json ([v, ...]), each value
+ * in exponent form with `digits` decimals. */
+void cli_write_values(FILE *out, cli_format format, const char *index_name, const char *value_name,
+                      const double *values, uint32_t count, int digits);
+
 #endif

@@ -467,7 +467,8 @@ pe_status pe_table_2d(const pe_grid2d *grid, float *out, size_t out_count, void 
  * key's dotted name, a newline and the reason. Malformed JSON, or no scheme:
  * PE_ERR_CONFIG with the same two lines. RoPE that differs by layer type with
  * layer_type NULL or not one of them: PE_ERR_LAYER_TYPE, and `keys` lists the
- * layer types, one per line. On success `keys` lists the keys that were not
+ * layer types, one per line (none when the RoPE is one for all layers and a
+ * layer_type was named anyway). On success `keys` lists the keys that were not
  * used, one dotted name per line. keys_bytes >= 8 * json_bytes + 256 always
  * suffices (else PE_ERR_OUT_SIZE); `keys` is always NUL-terminated.
  *

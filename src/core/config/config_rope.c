@@ -49,7 +49,7 @@ typedef struct dict {
 
 static pe_status refuse_key(pe_config_reader *r, pe_status status, const dict *d, const char *key, const char *reason) {
     char name[200];
-    snprintf(name, sizeof name, "%s.%s", d->name, key);
+    snprintf(name, sizeof name, "%.150s.%.40s", d->name, key);
     return pe_config_refuse(r, status, name, reason);
 }
 
@@ -104,7 +104,12 @@ static pe_status pick_dict(pe_config_reader *r, const char *layer_type, dict *d,
     }
     size_t local_at;
     int gemma_local = pe_config_get(r, r->cfg, "rope_local_base_freq", &local_at);
-    if (!(objects > 0 && all) && !gemma_local) return PE_OK;
+    if (!(objects > 0 && all) && !gemma_local) {
+        if (!layer_type) return PE_OK;
+        r->keys_length = 0; /* a layer type named for RoPE that is one for all layers: no list */
+        r->keys[0] = '\0';
+        return PE_ERR_LAYER_TYPE;
+    }
     pe_config_get(r, r->cfg, "layer_types", &at); /* says which layers use which: read with the dict */
     if (gemma_local) {
         /* Gemma 3 before v5: full_attention uses rope_theta and the dict, sliding_attention rope_local_base_freq. */

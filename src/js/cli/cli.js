@@ -1,64 +1,69 @@
 #!/usr/bin/env node
-// `posenc table ...`: prints a positional-encoding table. The native CLI
-// (src/cli/posenc.c) takes the same arguments and prints the same bytes.
-import { instantiate } from '../runtime/instance.js';
-import { forEachChunk, BLOCK } from '../runtime/chunks.js';
-import { parseArgs, USAGE, UsageError } from './args.js';
-import { formatRows, prologue, epilogue, float32Bytes } from './format.js';
+// posenc: the Node CLI. `posenc COMMAND [options]`; the subcommands are the
+// table below (one entry each, one module each in cli/); the native CLI
+// (src/cli/posenc.c) has the same table and prints the same bytes.
+import { openSync, writeSync, closeSync } from 'node:fs';
+import { PosencError } from '../runtime/errors.js';
+import { parseCommand, UsageError, VERSION } from './args.js';
+import * as table from './table.js';
+import * as rope from './rope.js';
+import * as alibi from './alibi.js';
+import * as table2d from './table2d.js';
 
-// Rows are generated, formatted and written about this many floats at a time,
-// and at least one 64-position block (the core's seed interval) per chunk.
-const CHUNK_FLOATS = 65536;
+const COMMANDS = [
+  { name: 'table', ...table },
+  { name: 'rope', ...rope },
+  { name: 'alibi', ...alibi },
+  { name: 'table2d', ...table2d },
+];
 
-function write(text) {
-  if (text.length === 0) return undefined;
-  if (process.stdout.write(text)) return undefined;
-  return new Promise((resolve) => process.stdout.once('drain', resolve));
-}
+const GENERAL_USAGE = `usage: posenc COMMAND [options]   (posenc COMMAND --help for its options)
 
-async function printTable({ length, dim, base, offset, layout, frequencies, format, kernels }) {
-  const posenc = await instantiate(kernels === 'auto' ? {} : { simd: kernels === 'simd' });
-  const maxRows = Math.max(BLOCK, Math.floor(CHUNK_FLOATS / dim));
-  const buffer = new Float32Array(Math.min(maxRows, Math.max(length, 1)) * dim);
-  await write(prologue(format, length, dim));
-  // Generate chunk by chunk (chunk starts on multiples of 64), then write.
-  const chunks = [];
-  forEachChunk(offset, length, maxRows, (start, rows) => chunks.push([start, rows]));
-  for (const [start, rows] of chunks) {
-    const values = posenc.sinusoidal({
-      length: rows,
-      dim,
-      base,
-      offset: start,
-      layout,
-      frequencies,
-      out: buffer.subarray(0, rows * dim),
-    });
-    const binary = format === 'npy' || format === 'f32';
-    await write(binary ? float32Bytes(values) : formatRows(format, values, rows, dim, start - offset, start));
+  table     the sinusoidal positional-encoding table (Vaswani et al.)
+  rope      a model's RoPE frequencies, read from its config.json
+  alibi     ALiBi's per-head slopes
+  table2d   the 2-D sin-cos table of a grid of patches (MAE)
+
+  --version     print the version
+  -h, --help    print this help
+`;
+
+/** Writes text or bytes to stdout (waiting on backpressure) or to the --output file. */
+function writer(path) {
+  if (path === undefined) {
+    return (chunk) => {
+      if (chunk.length === 0 || process.stdout.write(chunk)) return undefined;
+      return new Promise((resolve) => process.stdout.once('drain', resolve));
+    };
   }
-  await write(epilogue(format, length));
+  let fd;
+  try {
+    fd = openSync(path, 'w');
+  } catch {
+    throw new UsageError('--output: could not open the file for writing');
+  }
+  const write = (chunk) => {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    for (let at = 0; at < bytes.length;) at += writeSync(fd, bytes, at);
+  };
+  write.close = () => closeSync(fd);
+  return write;
 }
 
 async function main(argv) {
-  let args;
+  let write;
   try {
-    args = parseArgs(argv);
+    const { action, command, given } = parseCommand(argv, COMMANDS);
+    if (action === 'help') return void process.stdout.write(command ? command.usage : GENERAL_USAGE);
+    if (action === 'version') return void process.stdout.write(VERSION);
+    write = writer(given.get('--output'));
+    await command.run(given, write);
   } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
+    if (!(error instanceof UsageError) && !(error instanceof PosencError)) throw error;
     process.stderr.write(`posenc: ${error.message}\n`);
-    process.exitCode = 2;
-    return;
-  }
-  if (args.help) {
-    process.stdout.write(USAGE);
-    return;
-  }
-  try {
-    await printTable(args);
-  } catch (error) {
-    process.stderr.write(`posenc: ${error.message}\n`);
-    process.exitCode = 1;
+    process.exitCode = error instanceof UsageError ? error.exitCode : 1;
+  } finally {
+    write?.close?.();
   }
 }
 

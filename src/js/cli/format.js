@@ -103,3 +103,20 @@ export function float32Bytes(values) {
   }
   return bytes;
 }
+
+/** v in exponent form with `digits` decimals, as C's "%.*e" prints it (at least two exponent digits). */
+export function formatExp(v, digits) {
+  return v.toExponential(digits).replace(/e([+-])(\d)$/, 'e$10$2');
+}
+
+/**
+ * A list of numbers in text (one per line), csv (a header, then "i,v") or
+ * json ([v, ...]), each in exponent form with `digits` decimals; src/cli/format.c
+ * cli_write_values prints the same bytes.
+ */
+export function formatValues(format, indexName, valueName, values, digits) {
+  const texts = Array.from(values, (v) => formatExp(v, digits));
+  if (format === 'csv') return `${indexName},${valueName}\n` + texts.map((t, i) => `${i},${t}\n`).join('');
+  if (format === 'json') return texts.length === 0 ? '[]\n' : `[\n${texts.join(',\n')}\n]\n`;
+  return texts.map((t) => t + '\n').join('');
+}

@@ -152,12 +152,22 @@ export function configReader(runtime) {
         .filter((l) => l !== '');
       if (status === STATUS_LAYER_TYPE) {
         if (layerType === undefined) return { layerTypes: lines };
-        throw new PosencError(
-          'BAD_LAYER_TYPE',
-          `layerType must be one of the config's layer types (${lines.map((l) => `'${l}'`).join(', ')}); got ${describe(layerType)}`,
-          'layerType',
-          layerType,
-        );
+        const error =
+          lines.length === 0
+            ? new PosencError(
+                'BAD_LAYER_TYPE',
+                `layerType is not used: the config's RoPE is the same for every layer; got ${describe(layerType)}`,
+                'layerType',
+                layerType,
+              )
+            : new PosencError(
+                'BAD_LAYER_TYPE',
+                `layerType must be one of the config's layer types (${lines.map((l) => `'${l}'`).join(', ')}); got ${describe(layerType)}`,
+                'layerType',
+                layerType,
+              );
+        error.layerTypes = lines; // for callers that word their own message (the CLI)
+        throw error;
       }
       if (status === STATUS_CONFIG || status === STATUS_SCALING) {
         const code = status === STATUS_CONFIG ? 'BAD_CONFIG' : 'BAD_SCALING';
@@ -173,11 +183,24 @@ export function configReader(runtime) {
   }
 
   /**
-   * fromConfig(config): what the model uses. RoPE that differs by layer type
-   * is described per layer type under `layerTypes`; otherwise under `rope`.
+   * fromConfig(config, { layerType }?): what the model uses. RoPE that differs
+   * by layer type is described per layer type under `layerTypes` (or, with
+   * layerType, that layer type's under `rope`); otherwise under `rope`.
    */
-  function fromConfig(config) {
-    const first = readConfigOnce(config, undefined);
+  function fromConfig(config, options) {
+    if (
+      options !== undefined &&
+      (options === null || typeof options !== 'object' || Object.keys(options).some((k) => k !== 'layerType'))
+    ) {
+      throw new PosencError(
+        'BAD_OPTIONS',
+        `fromConfig(config, options): options must be { layerType } or left out; got ${describe(options)}`,
+        'options',
+        options,
+      );
+    }
+    const layerType = options?.layerType;
+    const first = readConfigOnce(config, layerType);
     if (first.description && first.description.kind === 'alibi') {
       return {
         ...first.description,

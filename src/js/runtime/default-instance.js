@@ -57,4 +57,4 @@ export const rope = (x, options) => ready('rope').rope(x, options);
 export const ropeFrequencies = (options) => ready('ropeFrequencies').ropeFrequencies(options);
 
 // Model configs (config/config-read.js).
-export const fromConfig = (config) => ready('fromConfig').fromConfig(config);
+export const fromConfig = (config, options) => ready('fromConfig').fromConfig(config, options);

@@ -1,0 +1,103 @@
+// `posenc table`: the sinusoidal table (src/cli/table_command.c prints the same bytes).
+import { instantiate } from '../runtime/instance.js';
+import { formatRows, prologue, epilogue, float32Bytes } from './format.js';
+import { forEachChunk, BLOCK } from '../runtime/chunks.js';
+import { PRESETS } from '../sinusoid/presets.js';
+import { fail, parseCount, parseDecimal } from './args.js';
+import { formatOption, kernelsOption, TABLE_FORMATS_HELP, COMMON_HELP } from './options.js';
+
+// Rows are generated, formatted and written about this many floats at a time,
+// and at least one 64-position block (the core's seed interval) per chunk.
+const CHUNK_FLOATS = 65536;
+const MAX_POSITION = 2147483648;
+
+export const usage = `usage: posenc table --length N --dim D [options]
+
+Prints the sinusoidal positional-encoding table of positions offset ... offset+N-1
+(one row per position, D columns).
+
+  --length N    number of positions, 0 to 2147483648 (required)
+  --dim D       embedding size, even, 2 to 65536 (required)
+  --base T      frequency base, a finite number above 1 (default 10000)
+  --offset P    first position (default 0); offset + length <= 2147483648
+  --layout L    interleaved [s0 c0 s1 c1 ...] or split [s0 s1 ... c0 c1 ...] (default interleaved)
+  --frequencies F  paper, w_i = T^(-2i/D), or tensor2tensor, w_i = T^(-i/(D/2-1)) (default paper)
+  --preset P    vaswani, tensor2tensor, fairseq or marian: sets --layout and --frequencies
+${TABLE_FORMATS_HELP}${COMMON_HELP}`;
+
+export const options = [
+  '--length',
+  '--dim',
+  '--base',
+  '--offset',
+  '--layout',
+  '--format',
+  '--kernels',
+  '--frequencies',
+  '--preset',
+  '--output',
+];
+
+function parse(given) {
+  if (!given.has('--dim')) fail('--dim is required (the embedding size, an even number from 2 to 65536)');
+  if (!given.has('--length')) fail('--length is required (the number of positions)');
+  const dim = parseCount(given.get('--dim'));
+  if (dim === undefined || dim < 2 || dim > 65536)
+    fail(`--dim must be an even integer from 2 to 65536; got ${given.get('--dim')}`);
+  if (dim % 2 !== 0) fail(`--dim must be an even number (sines and cosines come in pairs); got ${given.get('--dim')}`);
+  const length = parseCount(given.get('--length'));
+  if (length === undefined) fail(`--length must be an integer from 0 to 2147483648; got ${given.get('--length')}`);
+  const offsetText = given.get('--offset') ?? '0';
+  const offset = parseCount(offsetText);
+  if (offset === undefined) fail(`--offset must be an integer from 0 to 2147483648; got ${offsetText}`);
+  if (offset + length > MAX_POSITION) fail(`--offset + --length must be at most 2147483648; got ${offset} + ${length}`);
+  const baseText = given.get('--base') ?? '10000';
+  const base = parseDecimal(baseText);
+  if (base === undefined || !Number.isFinite(base) || !(base > 1))
+    fail(`--base must be a finite number above 1; got ${baseText}`);
+  let layout = given.get('--layout');
+  let frequencies = given.get('--frequencies');
+  const preset = given.get('--preset');
+  if (preset !== undefined) {
+    if (!Object.hasOwn(PRESETS, preset))
+      fail(`--preset must be vaswani, tensor2tensor, fairseq or marian; got ${preset}`);
+    const p = PRESETS[preset];
+    if (layout !== undefined && layout !== p.layout)
+      fail(`--layout must be ${p.layout} with --preset ${preset}; got ${layout}`);
+    if (frequencies !== undefined && frequencies !== p.frequencies) {
+      fail(`--frequencies must be ${p.frequencies} with --preset ${preset}; got ${frequencies}`);
+    }
+    ({ layout, frequencies } = p);
+  }
+  layout ??= 'interleaved';
+  if (layout !== 'interleaved' && layout !== 'split') fail(`--layout must be interleaved or split; got ${layout}`);
+  frequencies ??= 'paper';
+  if (frequencies !== 'paper' && frequencies !== 'tensor2tensor')
+    fail(`--frequencies must be paper or tensor2tensor; got ${frequencies}`);
+  const format = formatOption(given, ['text', 'csv', 'json', 'npy', 'f32'], 'text, csv, json, npy or f32');
+  return { length, dim, base, offset, layout, frequencies, format };
+}
+
+export async function run(given, write) {
+  const { length, dim, base, offset, layout, frequencies, format } = parse(given);
+  const posenc = await instantiate(kernelsOption(given));
+  const maxRows = Math.max(BLOCK, Math.floor(CHUNK_FLOATS / dim));
+  const buffer = new Float32Array(Math.min(maxRows, Math.max(length, 1)) * dim);
+  await write(prologue(format, length, dim));
+  const chunks = [];
+  forEachChunk(offset, length, maxRows, (start, rows) => chunks.push([start, rows]));
+  for (const [start, rows] of chunks) {
+    const values = posenc.sinusoidal({
+      length: rows,
+      dim,
+      base,
+      offset: start,
+      layout,
+      frequencies,
+      out: buffer.subarray(0, rows * dim),
+    });
+    const binary = format === 'npy' || format === 'f32';
+    await write(binary ? float32Bytes(values) : formatRows(format, values, rows, dim, start - offset, start));
+  }
+  await write(epilogue(format, length));
+}
