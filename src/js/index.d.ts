@@ -8,6 +8,7 @@ import type { Grid2dMethods } from './grid2d/grid2d.js';
 import type { RopeMethods } from './rope/rope.js';
 import type { AlibiMethods } from './alibi/alibi.js';
 import type { LearnedMethods } from './learned/learned.js';
+import type { ConfigMethods } from './config/config.js';
 
 export * from './runtime/runtime.js';
 export * from './sinusoid/sinusoid.js';
@@ -16,7 +17,16 @@ export * from './grid2d/grid2d.js';
 export * from './rope/rope.js';
 export * from './alibi/alibi.js';
 export * from './learned/learned.js';
+export * from './config/config.js';
 
 /** An independent posenc instance (its own wasm memory), with the methods of every family. */
 export interface Posenc
-  extends RuntimeMethods, SinusoidMethods, PrecisionMethods, Grid2dMethods, RopeMethods, AlibiMethods, LearnedMethods {}
+  extends
+    RuntimeMethods,
+    SinusoidMethods,
+    PrecisionMethods,
+    Grid2dMethods,
+    RopeMethods,
+    AlibiMethods,
+    LearnedMethods,
+    ConfigMethods {}

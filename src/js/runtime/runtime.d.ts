@@ -5,6 +5,7 @@ import type { SinusoidErrorCode } from '../sinusoid/sinusoid.js';
 import type { PrecisionErrorCode } from '../precision/precision.js';
 import type { RopeErrorCode } from '../rope/rope.js';
 import type { LearnedErrorCode } from '../learned/learned.js';
+import type { ConfigErrorCode } from '../config/config.js';
 
 /**
  * Which element a sine (or a rotation's first coordinate) pairs with: one idea,
@@ -49,7 +50,7 @@ export type RuntimeErrorCode =
 
 /** Every code of PosencError; each means one thing. */
 export type PosencErrorCode =
-  RuntimeErrorCode | SinusoidErrorCode | PrecisionErrorCode | RopeErrorCode | LearnedErrorCode;
+  RuntimeErrorCode | SinusoidErrorCode | PrecisionErrorCode | RopeErrorCode | LearnedErrorCode | ConfigErrorCode;
 
 /** Every refusal of posenc. The message names the argument, its value and what is allowed. */
 export class PosencError extends Error {
