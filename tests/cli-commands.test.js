@@ -136,6 +136,19 @@ test('table2d: every format equals sinusoidal2d, with and without the class toke
   }
 });
 
+test('table --dtype: float16 and bfloat16 in every format; raw and npy bytes are sinusoidal({ dtype })', () => {
+  for (const dtype of ['float16', 'bfloat16']) {
+    const args = ['table', '--length', '130', '--dim', '10', '--offset', '65470', '--dtype', dtype];
+    for (const format of ['text', 'csv', 'json', ...(dtype === 'float16' ? ['npy'] : [])])
+      sameRun([...args, '--format', format]);
+    const raw = sameRun([...args, '--format', 'raw']).stdout;
+    const want = pe.sinusoidal({ length: 130, dim: 10, offset: 65470, dtype });
+    assert.ok(Buffer.compare(raw, Buffer.from(want.buffer, want.byteOffset, want.byteLength)) === 0, `${dtype} raw`);
+  }
+  const text = sameRun(['table', '--length', '2', '--dim', '4', '--dtype', 'bfloat16']).stdout.toString();
+  assert.is(text, '0.0000 1.0000 0.0000 1.0000\n0.8398 0.5391 0.0100 1.0000\n'); // sin 1 = 0.84147 -> bfloat16 0.83984375
+});
+
 test('bad arguments of each subcommand: exit code 2 (1 for a refused config) and the same one-line message', () => {
   const llama = configFile('llama', MODELS[0].config);
   const bad = [
@@ -167,6 +180,9 @@ test('bad arguments of each subcommand: exit code 2 (1 for a refused config) and
     ['table2d', '--height', '2', '--width', '2', '--dim', '8', '--cls-token', 'yes'],
     ['table2d', '--height', '0', '--width', '2', '--dim', '8'],
     ['table2d', '--height', '65536', '--width', '65536', '--dim', '8'],
+    ['table', '--length', '2', '--dim', '4', '--dtype', 'float64'],
+    ['table', '--length', '2', '--dim', '4', '--dtype', 'float16', '--format', 'f32'],
+    ['table', '--length', '2', '--dim', '4', '--dtype', 'bfloat16', '--format', 'npy'],
     ['table2d', '--height', '2', '--width', '2', '--dim', '8', '--base', '1'],
   ];
   for (const args of bad) {

@@ -7,9 +7,10 @@
 #include "format.h"
 
 /* Usage lines several subcommands share. */
-#define CLI_TABLE_FORMATS_HELP                                                                \
-    "  --format F    text (4 decimals), csv or json (9 decimals), npy (NumPy .npy float32)\n" \
-    "                or f32 (raw little-endian float32) (default text)\n"                     \
+#define CLI_TABLE_FORMATS_HELP                                                                         \
+    "  --format F    text (4 decimals), csv or json (9 decimals), npy (NumPy .npy float32)\n"          \
+    "                f32 (raw little-endian float32) or raw (the --dtype's own little-endian bytes)\n" \
+    "                (default text)\n"                                                                 \
     "  --kernels K   auto, simd or scalar (default auto); all give the same bits\n"
 #define CLI_COMMON_HELP                                          \
     "  --output FILE write to FILE instead of standard output\n" \

@@ -5,7 +5,7 @@
 #include "commands.h"
 #include "posenc.h"
 
-static const char *const FORMAT_NAMES[] = {"text", "csv", "json", "npy", "f32", NULL};
+static const char *const FORMAT_NAMES[] = {"text", "csv", "json", "npy", "f32", "raw", NULL};
 
 int cli_format_option(const cli_given *given, const char *const *allowed, const char *listed, cli_format *format,
                       char **error) {

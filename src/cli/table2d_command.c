@@ -26,7 +26,7 @@ const char *const TABLE2D_OPTIONS[] = {"--height", "--width",   "--dim",    "--b
 #define MAX_FLOATS (1u << 28) /* one call's table: 1 GiB of float32 */
 
 int cli_run_table2d(const cli_given *given, FILE *out, char **error) {
-    static const char *const FORMATS[] = {"text", "csv", "json", "npy", "f32", NULL};
+    static const char *const FORMATS[] = {"text", "csv", "json", "npy", "f32", "raw", NULL};
     static const char *const BOOLEANS[] = {"false", "true", NULL};
     pe_grid2d grid = {0, 0, 0, 10000.0, 0};
     const char *range = "an integer from 1 to 65536";
@@ -43,7 +43,7 @@ int cli_run_table2d(const cli_given *given, FILE *out, char **error) {
     if (!code && (grid.cls_token = cli_pick(cls, BOOLEANS)) < 0)
         code = cli_fail(error, 2, "--cls-token must be true or false; got %s", cls);
     cli_format format;
-    if (!code) code = cli_format_option(given, FORMATS, "text, csv, json, npy or f32", &format, error);
+    if (!code) code = cli_format_option(given, FORMATS, "text, csv, json, npy, f32 or raw", &format, error);
     if (!code) code = cli_kernels_option(given, error);
     if (code) return code;
     uint64_t rows = (uint64_t)grid.height * grid.width + (grid.cls_token ? 1 : 0);
@@ -57,7 +57,7 @@ int cli_run_table2d(const cli_given *given, FILE *out, char **error) {
     if (st == PE_OK)
         st = values && scratch ? pe_table_2d(&grid, values, rows * grid.dim, scratch, scratch_bytes) : PE_ERR_NULL;
     if (st == PE_OK) {
-        cli_write_prologue(out, format, (uint32_t)rows, grid.dim);
+        cli_write_prologue(out, format, (uint32_t)rows, grid.dim, "<f4");
         cli_write_rows(out, format, values, (uint32_t)rows, grid.dim, 0, 0);
         cli_write_epilogue(out, format, (uint32_t)rows);
     }

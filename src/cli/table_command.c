@@ -18,11 +18,12 @@ const char TABLE_USAGE[] =
     "  --offset P    first position (default 0); offset + length <= 2147483648\n"
     "  --layout L    interleaved [s0 c0 s1 c1 ...] or split [s0 s1 ... c0 c1 ...] (default interleaved)\n"
     "  --frequencies F  paper, w_i = T^(-2i/D), or tensor2tensor, w_i = T^(-i/(D/2-1)) (default paper)\n"
-    "  --preset P    vaswani, tensor2tensor, fairseq or marian: sets --layout and "
-    "--frequencies\n" CLI_TABLE_FORMATS_HELP CLI_COMMON_HELP;
+    "  --preset P    vaswani, tensor2tensor, fairseq or marian: sets --layout and --frequencies\n"
+    "  --dtype T     float32 (default), float16 or bfloat16: each value the nearest of that "
+    "type\n" CLI_TABLE_FORMATS_HELP CLI_COMMON_HELP;
 
 const char *const TABLE_OPTIONS[] = {"--length",  "--dim",         "--base",   "--offset", "--layout", "--format",
-                                     "--kernels", "--frequencies", "--preset", "--output", NULL};
+                                     "--kernels", "--frequencies", "--preset", "--dtype",  "--output", NULL};
 
 /* The package's presets (src/js/presets.js): name, layout, frequencies. */
 static const char *const PRESETS[][3] = {{"vaswani", "interleaved", "paper"},
@@ -35,6 +36,7 @@ typedef struct table_args {
     double base;
     int split, tensor2tensor;
     cli_format format;
+    pe_dtype dtype;
 } table_args;
 
 static int parse(const cli_given *g, table_args *a, char **error) {
@@ -80,8 +82,42 @@ static int parse(const cli_given *g, table_args *a, char **error) {
     if (strcmp(frequencies, "paper") && strcmp(frequencies, "tensor2tensor"))
         return cli_fail(error, 2, "--frequencies must be paper or tensor2tensor; got %s", frequencies);
     a->tensor2tensor = !strcmp(frequencies, "tensor2tensor");
-    static const char *const FORMATS[] = {"text", "csv", "json", "npy", "f32", NULL};
-    return cli_format_option(g, FORMATS, "text, csv, json, npy or f32", &a->format, error);
+    static const char *const FORMATS[] = {"text", "csv", "json", "npy", "f32", "raw", NULL};
+    int code = cli_format_option(g, FORMATS, "text, csv, json, npy, f32 or raw", &a->format, error);
+    static const char *const DTYPES[] = {"float32", "float16", "bfloat16", NULL};
+    const char *dtype = cli_value(g, "--dtype") ? cli_value(g, "--dtype") : "float32";
+    int d = cli_pick(dtype, DTYPES);
+    if (!code && d < 0) code = cli_fail(error, 2, "--dtype must be float32, float16 or bfloat16; got %s", dtype);
+    if (!code && d > 0 && a->format == FORMAT_F32)
+        code = cli_fail(error, 2, "--format f32 writes float32: use --format raw for --dtype %s", dtype);
+    if (!code && d == 2 && a->format == FORMAT_NPY)
+        code = cli_fail(error, 2, "--format npy has no bfloat16 (NumPy lacks the type): use --format raw");
+    a->dtype = (pe_dtype)d;
+    return code;
+}
+
+/* A float16 or bfloat16 bit pattern as the float it stands for (exact). */
+static float widen(uint16_t bits, pe_dtype dtype) {
+    uint32_t sign = (uint32_t)(bits & 0x8000u) << 16, word;
+    if (dtype == PE_DTYPE_BFLOAT16) {
+        word = (uint32_t)bits << 16;
+    } else {
+        uint32_t exponent = (bits >> 10) & 0x1fu, fraction = bits & 0x3ffu;
+        if (exponent == 0x1f) {
+            word = sign | 0x7f800000u | (fraction << 13);
+        } else if (exponent != 0) {
+            word = sign | ((exponent + 112) << 23) | (fraction << 13);
+        } else if (fraction == 0) {
+            word = sign;
+        } else { /* subnormal: value fraction * 2^-24, exact in float */
+            float v = (float)fraction * 0x1p-24f;
+            memcpy(&word, &v, 4);
+            word |= sign;
+        }
+    }
+    float v;
+    memcpy(&v, &word, 4);
+    return v;
 }
 
 /* Rows are generated, formatted and written about CHUNK_FLOATS floats at a
@@ -112,22 +148,34 @@ int cli_run_table(const cli_given *given, FILE *out, char **error) {
     if (!scratch) return cli_fail(error, 1, "out of memory");
     uint32_t max_rows = CHUNK_FLOATS / a.dim > BLOCK ? CHUNK_FLOATS / a.dim : BLOCK;
     float *values = malloc((size_t)max_rows * a.dim * sizeof *values);
-    if (!values) {
+    uint16_t *bits = malloc((size_t)max_rows * a.dim * sizeof *bits);
+    if (!values || !bits) {
         free(scratch);
+        free(values);
+        free(bits);
         return cli_fail(error, 1, "out of memory");
     }
-    cli_write_prologue(out, a.format, a.length, a.dim);
+    cli_write_prologue(out, a.format, a.length, a.dim, a.dtype == PE_DTYPE_FLOAT16 ? "<f2" : "<f4");
     uint64_t end = (uint64_t)a.offset + a.length;
     for (uint64_t start = a.offset; start < end && st == PE_OK;) {
         uint64_t next = chunk_end(start, end, max_rows);
         uint32_t rows = (uint32_t)(next - start);
-        st = pe_table(&enc, (uint32_t)start, rows, values, (size_t)rows * a.dim, scratch, scratch_bytes);
-        if (st == PE_OK)
+        size_t count = (size_t)rows * a.dim;
+        if (a.dtype == PE_DTYPE_FLOAT32) {
+            st = pe_table(&enc, (uint32_t)start, rows, values, count, scratch, scratch_bytes);
+        } else {
+            st = pe_table_dtype(&enc, a.dtype, (uint32_t)start, rows, bits, count, scratch, scratch_bytes);
+            for (size_t i = 0; st == PE_OK && i < count; i++) values[i] = widen(bits[i], a.dtype);
+        }
+        if (st == PE_OK && a.dtype != PE_DTYPE_FLOAT32 && (a.format == FORMAT_NPY || a.format == FORMAT_RAW))
+            cli_write_u16(out, bits, count);
+        else if (st == PE_OK)
             cli_write_rows(out, a.format, values, rows, a.dim, (uint32_t)(start - a.offset), (uint32_t)start);
         start = next;
     }
     free(scratch);
     free(values);
+    free(bits);
     if (st != PE_OK) return cli_fail(error, 1, "%s", pe_status_str(st));
     cli_write_epilogue(out, a.format, a.length);
     return 0;

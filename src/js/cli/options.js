@@ -26,7 +26,8 @@ export function countOption(given, name, fallback, min, max, what) {
 
 /** Usage lines several subcommands share (src/cli/commands.h). */
 export const TABLE_FORMATS_HELP = `  --format F    text (4 decimals), csv or json (9 decimals), npy (NumPy .npy float32)
-                or f32 (raw little-endian float32) (default text)
+                f32 (raw little-endian float32) or raw (the --dtype's own little-endian bytes)
+                (default text)
   --kernels K   auto, simd or scalar (default auto); all give the same bits
 `;
 export const COMMON_HELP = `  --output FILE write to FILE instead of standard output

@@ -1,6 +1,7 @@
 // `posenc table`: the sinusoidal table (src/cli/table_command.c prints the same bytes).
 import { instantiate } from '../runtime/instance.js';
-import { formatRows, prologue, epilogue, float32Bytes } from './format.js';
+import { formatRows, prologue, epilogue, float32Bytes, uint16Bytes } from './format.js';
+import { bitsToFloat32 } from '../precision/bits.js';
 import { forEachChunk, BLOCK } from '../runtime/chunks.js';
 import { PRESETS } from '../sinusoid/presets.js';
 import { fail, parseCount, parseDecimal } from './args.js';
@@ -23,6 +24,7 @@ Prints the sinusoidal positional-encoding table of positions offset ... offset+N
   --layout L    interleaved [s0 c0 s1 c1 ...] or split [s0 s1 ... c0 c1 ...] (default interleaved)
   --frequencies F  paper, w_i = T^(-2i/D), or tensor2tensor, w_i = T^(-i/(D/2-1)) (default paper)
   --preset P    vaswani, tensor2tensor, fairseq or marian: sets --layout and --frequencies
+  --dtype T     float32 (default), float16 or bfloat16: each value the nearest of that type
 ${TABLE_FORMATS_HELP}${COMMON_HELP}`;
 
 export const options = [
@@ -35,6 +37,7 @@ export const options = [
   '--kernels',
   '--frequencies',
   '--preset',
+  '--dtype',
   '--output',
 ];
 
@@ -74,19 +77,28 @@ function parse(given) {
   frequencies ??= 'paper';
   if (frequencies !== 'paper' && frequencies !== 'tensor2tensor')
     fail(`--frequencies must be paper or tensor2tensor; got ${frequencies}`);
-  const format = formatOption(given, ['text', 'csv', 'json', 'npy', 'f32'], 'text, csv, json, npy or f32');
-  return { length, dim, base, offset, layout, frequencies, format };
+  const format = formatOption(given, ['text', 'csv', 'json', 'npy', 'f32', 'raw'], 'text, csv, json, npy, f32 or raw');
+  const dtype = given.get('--dtype') ?? 'float32';
+  if (!['float32', 'float16', 'bfloat16'].includes(dtype))
+    fail(`--dtype must be float32, float16 or bfloat16; got ${dtype}`);
+  if (dtype !== 'float32' && format === 'f32')
+    fail(`--format f32 writes float32: use --format raw for --dtype ${dtype}`);
+  if (dtype === 'bfloat16' && format === 'npy')
+    fail('--format npy has no bfloat16 (NumPy lacks the type): use --format raw');
+  return { length, dim, base, offset, layout, frequencies, format, dtype };
 }
 
 export async function run(given, write) {
-  const { length, dim, base, offset, layout, frequencies, format } = parse(given);
+  const { length, dim, base, offset, layout, frequencies, format, dtype } = parse(given);
   const posenc = await instantiate(kernelsOption(given));
   const maxRows = Math.max(BLOCK, Math.floor(CHUNK_FLOATS / dim));
-  const buffer = new Float32Array(Math.min(maxRows, Math.max(length, 1)) * dim);
-  await write(prologue(format, length, dim));
+  const wide = dtype === 'float32';
+  const buffer = new (wide ? Float32Array : Uint16Array)(Math.min(maxRows, Math.max(length, 1)) * dim);
+  await write(prologue(format, length, dim, dtype === 'float16' ? '<f2' : '<f4'));
   const chunks = [];
   forEachChunk(offset, length, maxRows, (start, rows) => chunks.push([start, rows]));
   for (const [start, rows] of chunks) {
+    const out = buffer.subarray(0, rows * dim);
     const values = posenc.sinusoidal({
       length: rows,
       dim,
@@ -94,10 +106,14 @@ export async function run(given, write) {
       offset: start,
       layout,
       frequencies,
-      out: buffer.subarray(0, rows * dim),
+      out,
+      ...(wide ? {} : { dtype }),
     });
-    const binary = format === 'npy' || format === 'f32';
-    await write(binary ? float32Bytes(values) : formatRows(format, values, rows, dim, start - offset, start));
+    if (['npy', 'f32', 'raw'].includes(format)) await write(wide ? float32Bytes(values) : uint16Bytes(values));
+    else
+      await write(
+        formatRows(format, wide ? values : bitsToFloat32(values, { dtype }), rows, dim, start - offset, start),
+      );
   }
   await write(epilogue(format, length));
 }

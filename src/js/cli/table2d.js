@@ -32,7 +32,7 @@ export async function run(given, write) {
     fail(`--base must be a finite number above 1; got ${baseText}`);
   const cls = given.get('--cls-token') ?? 'false';
   if (cls !== 'true' && cls !== 'false') fail(`--cls-token must be true or false; got ${cls}`);
-  const format = formatOption(given, ['text', 'csv', 'json', 'npy', 'f32'], 'text, csv, json, npy or f32');
+  const format = formatOption(given, ['text', 'csv', 'json', 'npy', 'f32', 'raw'], 'text, csv, json, npy, f32 or raw');
   const kernels = kernelsOption(given);
   const rows = height * width + (cls === 'true' ? 1 : 0);
   if (rows * dim > MAX_FLOATS)
@@ -41,7 +41,7 @@ export async function run(given, write) {
   const values = posenc.sinusoidal2d({ height, width, dim, base, clsToken: cls === 'true' });
   await write(prologue(format, rows, dim));
   await write(
-    format === 'npy' || format === 'f32' ? float32Bytes(values) : formatRows(format, values, rows, dim, 0, 0),
+    ['npy', 'f32', 'raw'].includes(format) ? float32Bytes(values) : formatRows(format, values, rows, dim, 0, 0),
   );
   await write(epilogue(format, rows));
 }
