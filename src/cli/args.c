@@ -1,67 +1,23 @@
-/* args.c: see args.h and src/js/cli-args.js. */
+/* args.c: see args.h and src/js/cli/args.js. */
 #include "args.h"
 
-#include <float.h>
 #include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "posenc.h"
+const char CLI_VERSION[] = "posenc 0.1.0\n";
 
-const char CLI_USAGE[] =
-    "usage: posenc table --length N --dim D [options]\n"
-    "\n"
-    "Prints the sinusoidal positional-encoding table of positions offset ... offset+N-1\n"
-    "(one row per position, D columns).\n"
-    "\n"
-    "  --length N    number of positions, 0 to 2147483648 (required)\n"
-    "  --dim D       embedding size, even, 2 to 65536 (required)\n"
-    "  --base T      frequency base, above 1 and at most 1e300 (default 10000)\n"
-    "  --offset P    first position (default 0); offset + length <= 2147483648\n"
-    "  --layout L    interleaved [s0 c0 s1 c1 ...] or split [s0 s1 ... c0 c1 ...] (default interleaved)\n"
-    "  --frequencies F  paper, w_i = T^(-2i/D), or tensor2tensor, w_i = T^(-i/(D/2-1)) (default paper)\n"
-    "  --preset P    vaswani, tensor2tensor, fairseq or marian: sets --layout and --frequencies\n"
-    "  --format F    text (4 decimals), csv or json (9 decimals), npy (NumPy .npy float32)\n"
-    "                or f32 (raw little-endian float32) (default text)\n"
-    "  --kernels K   auto, simd or scalar (default auto); all give the same bits\n"
-    "  -h, --help    print this help\n";
-
-#define MAX_POSITION 2147483648.0
-
-enum {
-    OPT_LENGTH,
-    OPT_DIM,
-    OPT_BASE,
-    OPT_OFFSET,
-    OPT_LAYOUT,
-    OPT_FORMAT,
-    OPT_KERNELS,
-    OPT_FREQUENCIES,
-    OPT_PRESET,
-    OPT_COUNT
-};
-static const char *const OPTIONS[OPT_COUNT] = {"--length", "--dim",     "--base",        "--offset", "--layout",
-                                               "--format", "--kernels", "--frequencies", "--preset"};
-
-/* The package's presets (src/js/presets.js): name, layout, frequencies. */
-static const char *const PRESETS[][3] = {{"vaswani", "interleaved", "paper"},
-                                         {"tensor2tensor", "split", "tensor2tensor"},
-                                         {"fairseq", "split", "tensor2tensor"},
-                                         {"marian", "split", "paper"}};
-
-/* Formats the message into a fresh allocation (arguments echo user input of any length). */
-static int fail(char **error, const char *format, ...) {
+int cli_fail(char **error, int code, const char *format, ...) {
     va_list ap;
     va_start(ap, format);
     int n = vsnprintf(NULL, 0, format, ap);
     va_end(ap);
     *error = malloc((size_t)(n > 0 ? n : 0) + 1);
-    if (!*error) return 1;
+    if (!*error) return code;
     va_start(ap, format);
     vsnprintf(*error, (size_t)n + 1, format, ap);
     va_end(ap);
-    return 1;
+    return code;
 }
 
 static int lower(int c) {
@@ -94,13 +50,13 @@ static size_t distance(const char *a, const char *b) {
 }
 
 /* The option a typo most likely meant, or NULL (same rule as errors.js closest). */
-static const char *closest(const char *name) {
+static const char *closest(const char *name, const char *const *options) {
     const char *best = NULL;
     size_t best_distance = (size_t)-1;
-    for (int k = 0; k < OPT_COUNT; k++) {
-        size_t d = same_ignoring_case(OPTIONS[k], name) ? 0 : distance(name, OPTIONS[k]);
+    for (int k = 0; options[k]; k++) {
+        size_t d = same_ignoring_case(options[k], name) ? 0 : distance(name, options[k]);
         if (d < best_distance) {
-            best = OPTIONS[k];
+            best = options[k];
             best_distance = d;
         }
     }
@@ -109,12 +65,11 @@ static const char *closest(const char *name) {
     return best_distance <= limit ? best : NULL;
 }
 
-/* Decimal digits only (1 to 12 of them), at most 2^31. */
-static int parse_count(const char *text, uint32_t *value) {
+int cli_parse_count(const char *text, uint32_t *value) {
     size_t n = strlen(text);
     if (n < 1 || n > 12 || strspn(text, "0123456789") != n) return 0;
     double v = strtod(text, NULL);
-    if (v > MAX_POSITION) return 0;
+    if (v > 2147483648.0) return 0;
     *value = (uint32_t)v;
     return 1;
 }
@@ -125,7 +80,7 @@ static size_t digits(const char *s) {
 
 /* [+-]? (digits .? digits* | . digits) ([eE] [+-]? digits)?  then strtod,
  * so that JS's Number() and C agree on the value. */
-static int parse_decimal(const char *text, double *value) {
+int cli_parse_decimal(const char *text, double *value) {
     const char *p = text;
     if (*p == '+' || *p == '-') p++;
     size_t whole = digits(p);
@@ -150,103 +105,87 @@ static int parse_decimal(const char *text, double *value) {
     return 1;
 }
 
-int cli_parse_args(int argc, char **argv, cli_args *args, char **error) {
-    *error = NULL;
-    memset(args, 0, sizeof *args);
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            args->help = 1;
-            return 0;
-        }
-    }
-    if (argc < 2) return fail(error, "missing command: try 'posenc table --length 10 --dim 4' or 'posenc --help'");
-    if (strcmp(argv[1], "table") != 0)
-        return fail(error, "unknown command '%s'; the only command is 'table' (see posenc --help)", argv[1]);
+int cli_pick(const char *text, const char *const *names) {
+    for (int k = 0; names[k]; k++)
+        if (!strcmp(text, names[k])) return k;
+    return -1;
+}
 
-    const char *given[OPT_COUNT] = {NULL};
+const char *cli_value(const cli_given *given, const char *name) {
+    for (int k = 0; k < given->count; k++)
+        if (!strcmp(given->names[k], name)) return given->values[k];
+    return NULL;
+}
+
+/* "'a', 'b' or 'c'" of the commands' names, into out. */
+static void command_list(const cli_command *commands, int count, char *out, size_t size) {
+    out[0] = '\0';
+    for (int k = 0; k < count; k++) {
+        const char *sep = k == 0 ? "" : k == count - 1 ? " or " : ", ";
+        size_t at = strlen(out);
+        snprintf(out + at, size - at, "%s'%s'", sep, commands[k].name);
+    }
+}
+
+int cli_parse(int argc, char **argv, const cli_command *commands, int count, const cli_command **command,
+              cli_action *action, cli_given *given, char **error) {
+    *error = NULL;
+    *command = NULL;
+    memset(given, 0, sizeof *given);
+    int help = 0, version = 0;
+    for (int i = 1; i < argc; i++) {
+        help |= !strcmp(argv[i], "--help") || !strcmp(argv[i], "-h");
+        version |= !strcmp(argv[i], "--version");
+    }
+    for (int k = 0; argc > 1 && k < count; k++)
+        if (!strcmp(argv[1], commands[k].name)) *command = &commands[k];
+    *action = help ? CLI_HELP : version ? CLI_VERSION_ACTION : CLI_RUN;
+    if (help || version) return 0;
+    char names[256];
+    command_list(commands, count, names, sizeof names);
+    if (argc < 2)
+        return cli_fail(
+            error, 2, "missing command: one of %s (try 'posenc table --length 10 --dim 4' or 'posenc --help')", names);
+    if (!*command)
+        return cli_fail(error, 2, "unknown command '%s'; the commands are %s (see posenc --help)", argv[1], names);
+
+    const char *const *options = (*command)->options;
     for (int i = 2; i < argc; i++) {
         const char *arg = argv[i];
         if (strncmp(arg, "--", 2) != 0)
-            return fail(error, "unexpected argument '%s' (options start with --; see posenc --help)", arg);
+            return cli_fail(error, 2, "unexpected argument '%s' (options start with --; see posenc %s --help)", arg,
+                            (*command)->name);
         const char *eq = strchr(arg, '=');
         size_t name_len = eq ? (size_t)(eq - arg) : strlen(arg);
         int k = 0;
-        while (k < OPT_COUNT && !(strlen(OPTIONS[k]) == name_len && !strncmp(OPTIONS[k], arg, name_len))) k++;
-        if (k == OPT_COUNT) {
+        while (options[k] && !(strlen(options[k]) == name_len && !strncmp(options[k], arg, name_len))) k++;
+        if (!options[k]) {
             char *name = malloc(name_len + 1);
-            if (!name) return fail(error, "out of memory");
+            if (!name) return cli_fail(error, 2, "out of memory");
             memcpy(name, arg, name_len);
             name[name_len] = '\0';
-            const char *guess = closest(name);
+            const char *guess = closest(name, options);
             if (guess)
-                fail(error, "unknown option '%s' (did you mean '%s'?)", name, guess);
+                cli_fail(error, 2, "unknown option '%s' (did you mean '%s'?)", name, guess);
             else
-                fail(error, "unknown option '%s'", name);
+                cli_fail(error, 2, "unknown option '%s'", name);
             free(name);
-            return 1;
+            return 2;
         }
-        /* A repeated option is refused: which of the two was meant is a guess. */
-        if (given[k]) return fail(error, "%s is given twice; give it once", OPTIONS[k]);
+        const char *value;
         if (eq)
-            given[k] = eq + 1;
+            value = eq + 1;
         else if (i + 1 < argc)
-            given[k] = argv[++i];
+            value = argv[++i];
         else
-            return fail(error, "%s needs a value", OPTIONS[k]);
+            return cli_fail(error, 2, "%s needs a value", options[k]);
+        int at = 0;
+        while (at < given->count && given->names[at] != options[k]) at++;
+        /* A repeated option is refused: which of the two was meant is a guess. */
+        if (at < given->count) return cli_fail(error, 2, "%s is given twice; give it once", options[k]);
+        if (given->count == CLI_MAX_OPTIONS) return cli_fail(error, 2, "too many options");
+        given->names[given->count++] = options[k];
+        given->values[at] = value;
     }
-
-    if (!given[OPT_DIM]) return fail(error, "--dim is required (the embedding size, an even number from 2 to 65536)");
-    if (!given[OPT_LENGTH]) return fail(error, "--length is required (the number of positions)");
-    if (!parse_count(given[OPT_DIM], &args->dim) || args->dim < 2 || args->dim > 65536)
-        return fail(error, "--dim must be an even integer from 2 to 65536; got %s", given[OPT_DIM]);
-    if (args->dim % 2)
-        return fail(error, "--dim must be an even number (sines and cosines come in pairs); got %s", given[OPT_DIM]);
-    if (!parse_count(given[OPT_LENGTH], &args->length))
-        return fail(error, "--length must be an integer from 0 to 2147483648; got %s", given[OPT_LENGTH]);
-    const char *offset = given[OPT_OFFSET] ? given[OPT_OFFSET] : "0";
-    if (!parse_count(offset, &args->offset))
-        return fail(error, "--offset must be an integer from 0 to 2147483648; got %s", offset);
-    if ((uint64_t)args->offset + args->length > 2147483648u)
-        return fail(error, "--offset + --length must be at most 2147483648; got %u + %u", (unsigned)args->offset,
-                    (unsigned)args->length);
-    const char *base = given[OPT_BASE];
-    args->base = 10000.0;
-    if (base && (!parse_decimal(base, &args->base) || !(args->base > 1.0 && args->base <= PE_MAX_BASE)))
-        return fail(error, "--base must be above 1 and at most 1e300; got %s", base);
-    const char *layout = given[OPT_LAYOUT], *frequencies = given[OPT_FREQUENCIES], *preset = given[OPT_PRESET];
-    if (preset) {
-        int k = 0;
-        while (k < 4 && strcmp(preset, PRESETS[k][0])) k++;
-        if (k == 4) return fail(error, "--preset must be vaswani, tensor2tensor, fairseq or marian; got %s", preset);
-        if (layout && strcmp(layout, PRESETS[k][1]))
-            return fail(error, "--layout must be %s with --preset %s; got %s", PRESETS[k][1], preset, layout);
-        if (frequencies && strcmp(frequencies, PRESETS[k][2]))
-            return fail(error, "--frequencies must be %s with --preset %s; got %s", PRESETS[k][2], preset, frequencies);
-        layout = PRESETS[k][1];
-        frequencies = PRESETS[k][2];
-    }
-    if (!layout) layout = "interleaved";
-    if (strcmp(layout, "interleaved") && strcmp(layout, "split"))
-        return fail(error, "--layout must be interleaved or split; got %s", layout);
-    args->split = !strcmp(layout, "split");
-    if (!frequencies) frequencies = "paper";
-    if (strcmp(frequencies, "paper") && strcmp(frequencies, "tensor2tensor"))
-        return fail(error, "--frequencies must be paper or tensor2tensor; got %s", frequencies);
-    args->tensor2tensor = !strcmp(frequencies, "tensor2tensor");
-    static const char *const FORMATS[] = {"text", "csv", "json", "npy", "f32"};
-    const char *format = given[OPT_FORMAT] ? given[OPT_FORMAT] : "text";
-    int f = 0;
-    while (f < 5 && strcmp(format, FORMATS[f])) f++;
-    if (f == 5) return fail(error, "--format must be text, csv, json, npy or f32; got %s", format);
-    args->format = (cli_format)f;
-    const char *kernels = given[OPT_KERNELS] ? given[OPT_KERNELS] : "auto";
-    if (!strcmp(kernels, "auto"))
-        args->kernels = KERNELS_AUTO;
-    else if (!strcmp(kernels, "simd"))
-        args->kernels = KERNELS_SIMD;
-    else if (!strcmp(kernels, "scalar"))
-        args->kernels = KERNELS_SCALAR;
-    else
-        return fail(error, "--kernels must be auto, simd or scalar; got %s", kernels);
     return 0;
 }

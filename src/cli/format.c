@@ -5,7 +5,7 @@
 #include <string.h>
 
 static const uint64_t POW10[] = {1u, 10u, 100u, 1000u, 10000u, 100000u, 1000000u, 10000000u, 100000000u, 1000000000u};
-static const int DIGITS[] = {4, 9, 9, 0, 0}; /* by cli_format */
+static const int DIGITS[] = {4, 9, 9, 0, 0, 0}; /* by cli_format */
 
 /* Decimal digits of n, most significant first; returns the count. */
 static size_t put_uint(char *out, uint64_t n, int min_digits) {
@@ -44,7 +44,7 @@ size_t cli_format_fixed(char *out, float value, int digits) {
     return at;
 }
 
-void cli_write_prologue(FILE *out, cli_format format, uint32_t length, uint32_t dim) {
+void cli_write_prologue(FILE *out, cli_format format, uint32_t length, uint32_t dim, const char *descr) {
     if (format == FORMAT_CSV) {
         fputs("position", out);
         for (uint32_t j = 0; j < dim; j++) fprintf(out, ",d%u", (unsigned)j);
@@ -53,7 +53,7 @@ void cli_write_prologue(FILE *out, cli_format format, uint32_t length, uint32_t 
         fputs("[\n", out);
     } else if (format == FORMAT_NPY) {
         char dict[160];
-        int n = snprintf(dict, sizeof dict, "{'descr': '<f4', 'fortran_order': False, 'shape': (%u, %u), }",
+        int n = snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': (%u, %u), }", descr,
                          (unsigned)length, (unsigned)dim);
         size_t unpadded = 10 + (size_t)n + 1; /* magic 6 + version 2 + length 2, dict, '\n' */
         size_t pad = (64 - unpadded % 64) % 64;
@@ -88,7 +88,7 @@ static void write_f32(FILE *out, const float *values, size_t count) {
 
 void cli_write_rows(FILE *out, cli_format format, const float *values, uint32_t rows, uint32_t dim, uint32_t first_row,
                     uint32_t position) {
-    if (format == FORMAT_NPY || format == FORMAT_F32) {
+    if (format == FORMAT_NPY || format == FORMAT_F32 || format == FORMAT_RAW) {
         write_f32(out, values, (size_t)rows * dim);
         return;
     }
@@ -110,4 +110,38 @@ void cli_write_rows(FILE *out, cli_format format, const float *values, uint32_t 
 
 void cli_write_epilogue(FILE *out, cli_format format, uint32_t length) {
     if (format == FORMAT_JSON) fputs(length == 0 ? "]\n" : "\n]\n", out);
+}
+
+size_t cli_format_exp(char *out, double value, int digits) {
+    int n = snprintf(out, CLI_FIXED_MAX, "%.*e", digits, value);
+    return n > 0 ? (size_t)n : 0;
+}
+
+void cli_write_values(FILE *out, cli_format format, const char *index_name, const char *value_name,
+                      const double *values, uint32_t count, int digits) {
+    char text[CLI_FIXED_MAX];
+    if (format == FORMAT_CSV) fprintf(out, "%s,%s\n", index_name, value_name);
+    if (format == FORMAT_JSON) fputs("[", out);
+    for (uint32_t i = 0; i < count; i++) {
+        size_t n = cli_format_exp(text, values[i], digits);
+        if (format == FORMAT_CSV) fprintf(out, "%u,", (unsigned)i);
+        if (format == FORMAT_JSON) fputs(i == 0 ? "\n" : ",\n", out);
+        fwrite(text, 1, n, out);
+        if (format != FORMAT_JSON) fputc('\n', out);
+    }
+    if (format == FORMAT_JSON) fputs(count == 0 ? "]\n" : "\n]\n", out);
+}
+
+void cli_write_u16(FILE *out, const uint16_t *values, size_t count) {
+    unsigned char bytes[4096];
+    size_t used = 0;
+    for (size_t i = 0; i < count; i++) {
+        bytes[used++] = (unsigned char)values[i];
+        bytes[used++] = (unsigned char)(values[i] >> 8);
+        if (used == sizeof bytes) {
+            fwrite(bytes, 1, used, out);
+            used = 0;
+        }
+    }
+    fwrite(bytes, 1, used, out);
 }

@@ -6,7 +6,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-typedef enum cli_format { FORMAT_TEXT, FORMAT_CSV, FORMAT_JSON, FORMAT_NPY, FORMAT_F32 } cli_format;
+/* FORMAT_RAW: the values' own little-endian bytes (float32, float16 or bfloat16). */
+typedef enum cli_format { FORMAT_TEXT, FORMAT_CSV, FORMAT_JSON, FORMAT_NPY, FORMAT_F32, FORMAT_RAW } cli_format;
 
 /* Longest text cli_format_fixed writes for a float32 in [-1, 1] is far below this. */
 #define CLI_FIXED_MAX 48
@@ -16,8 +17,12 @@ typedef enum cli_format { FORMAT_TEXT, FORMAT_CSV, FORMAT_JSON, FORMAT_NPY, FORM
  * then |n| / 10^digits, '.', |n| mod 10^digits zero-padded. Returns the length. */
 size_t cli_format_fixed(char *out, float value, int digits);
 
-/* Before the rows: csv header, json's "[\n", or the npy header. */
-void cli_write_prologue(FILE *out, cli_format format, uint32_t length, uint32_t dim);
+/* Before the rows: csv header, json's "[\n", or the npy header with NumPy's
+ * descr ("<f4" float32, "<f2" float16). */
+void cli_write_prologue(FILE *out, cli_format format, uint32_t length, uint32_t dim, const char *descr);
+
+/* 16-bit values (float16 or bfloat16 bits) as little-endian bytes. */
+void cli_write_u16(FILE *out, const uint16_t *values, size_t count);
 
 /* rows x dim values (row-major); first_row is the row's index in the whole
  * table, position the absolute position of values' first row. */
@@ -26,5 +31,15 @@ void cli_write_rows(FILE *out, cli_format format, const float *values, uint32_t 
 
 /* After the rows: json's closing bracket ("]\n" alone for an empty table). */
 void cli_write_epilogue(FILE *out, cli_format format, uint32_t length);
+
+/* value in exponent form with `digits` decimals, as C's "%.*e" prints it
+ * (correctly rounded; exponent sign and at least two digits): 1.5e-05 -> "1.50e-05" for 2. */
+size_t cli_format_exp(char *out, double value, int digits);
+
+/* A list of doubles (one per index) in text (one value per line), csv
+ * ("index_name,value_name" header, then "i,v") or json ([v, ...]), each value
+ * in exponent form with `digits` decimals. */
+void cli_write_values(FILE *out, cli_format format, const char *index_name, const char *value_name,
+                      const double *values, uint32_t count, int digits);
 
 #endif

@@ -1,87 +1,70 @@
-/* posenc: the native CLI. `posenc table --length N --dim D [options]` prints
- * a positional-encoding table; `posenc identify FILE` names the convention of
- * a table in a file (identify.c); src/js/cli.js prints the same bytes. */
+/* posenc: the native CLI. `posenc COMMAND [options]`; the subcommands are the
+ * table below (one entry each, one file each); src/js/cli.js has the same
+ * table and prints the same bytes. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "args.h"
-#include "format.h"
+#include "commands.h"
 #include "identify.h"
 #include "posenc.h"
 #include "t5_buckets.h"
 
-/* Rows are generated, formatted and written about CHUNK_FLOATS floats at a
- * time, and at least one BLOCK: the core reseeds every 64 absolute positions,
- * so chunks end on multiples of 64 (same rule as src/js/chunks.js). */
-#define CHUNK_FLOATS 65536u
-#define BLOCK        64u
+static const cli_command COMMANDS[] = {
+    {"table", TABLE_USAGE, TABLE_OPTIONS, cli_run_table},
+    {"rope", ROPE_USAGE, ROPE_OPTIONS, cli_run_rope},
+    {"alibi", ALIBI_USAGE, ALIBI_OPTIONS, cli_run_alibi},
+    {"table2d", TABLE2D_USAGE, TABLE2D_OPTIONS, cli_run_table2d},
+};
+#define COMMAND_COUNT ((int)(sizeof COMMANDS / sizeof COMMANDS[0]))
+
+static const char GENERAL_USAGE[] =
+    "usage: posenc COMMAND [options]   (posenc COMMAND --help for its options)\n"
+    "\n"
+    "  table     the sinusoidal positional-encoding table (Vaswani et al.)\n"
+    "  rope      a model's RoPE frequencies, read from its config.json\n"
+    "  alibi     ALiBi's per-head slopes\n"
+    "  table2d   the 2-D sin-cos table of a grid of patches (MAE)\n"
+    "  also: t5-buckets (T5's relative attention buckets), identify FILE (which convention a table "
+    "follows)\n"
+    "\n"
+    "  --version     print the version\n"
+    "  -h, --help    print this help\n";
 
 static int die(int code, const char *message) {
     fprintf(stderr, "posenc: %s\n", message);
     return code;
 }
 
-/* End of the chunk starting at start (same rule as src/js/chunks.js). */
-static uint64_t chunk_end(uint64_t start, uint64_t end, uint64_t max_rows) {
-    uint64_t next = max_rows >= BLOCK ? (start + max_rows) / BLOCK * BLOCK
-                                      : (start + max_rows < (start / BLOCK + 1) * BLOCK ? start + max_rows
-                                                                                        : (start / BLOCK + 1) * BLOCK);
-    return next > end ? end : next;
-}
-
-static int print_table(const cli_args *a) {
-    if (a->kernels != KERNELS_AUTO) {
-        pe_status st = pe_use_kernels(a->kernels == KERNELS_SIMD ? PE_KERNELS_SIMD : PE_KERNELS_SCALAR);
-        if (st != PE_OK) return die(1, pe_status_str(st));
-    }
-    pe_sinusoid enc = {a->dim, a->base, a->split ? PE_LAYOUT_SPLIT : PE_LAYOUT_INTERLEAVED,
-                       a->tensor2tensor ? PE_FREQ_TENSOR2TENSOR : PE_FREQ_PAPER};
-    size_t scratch_bytes = 0;
-    pe_status st = pe_scratch_size(a->dim, &scratch_bytes);
-    if (st != PE_OK) return die(1, pe_status_str(st));
-    uint32_t max_rows = CHUNK_FLOATS / a->dim > BLOCK ? CHUNK_FLOATS / a->dim : BLOCK;
-    void *scratch = malloc(scratch_bytes ? scratch_bytes : 1);
-    float *values = malloc((size_t)max_rows * a->dim * sizeof *values);
-    if (!scratch || !values) {
-        free(scratch);
-        free(values);
-        return die(1, "out of memory");
-    }
-    static char out_buffer[1 << 16];
-    setvbuf(stdout, out_buffer, _IOFBF, sizeof out_buffer);
-
-    cli_write_prologue(stdout, a->format, a->length, a->dim);
-    uint64_t end = (uint64_t)a->offset + a->length;
-    for (uint64_t start = a->offset; start < end && st == PE_OK;) {
-        uint64_t next = chunk_end(start, end, max_rows);
-        uint32_t rows = (uint32_t)(next - start);
-        st = pe_table(&enc, (uint32_t)start, rows, values, (size_t)rows * a->dim, scratch, scratch_bytes);
-        if (st == PE_OK)
-            cli_write_rows(stdout, a->format, values, rows, a->dim, (uint32_t)(start - a->offset), (uint32_t)start);
-        start = next;
-    }
-    free(scratch);
-    free(values);
-    if (st != PE_OK) return die(1, pe_status_str(st));
-    cli_write_epilogue(stdout, a->format, a->length);
-    if (fflush(stdout) != 0 || ferror(stdout)) return die(1, "could not write the output");
-    return 0;
-}
-
 int main(int argc, char **argv) {
-    if (argc > 1 && strcmp(argv[1], "t5-buckets") == 0) return cli_t5_buckets(argc - 2, argv + 2);
-    if (argc >= 2 && !strcmp(argv[1], "identify")) return cli_identify(argc, argv);
-    cli_args args;
+    /* t5-buckets and identify keep their own parsers (not yet in the table above). */
+    if (argc > 1 && !strcmp(argv[1], "t5-buckets")) return cli_t5_buckets(argc - 2, argv + 2);
+    if (argc > 1 && !strcmp(argv[1], "identify")) return cli_identify(argc, argv);
+    const cli_command *command;
+    cli_action action;
+    cli_given given;
     char *error = NULL;
-    if (cli_parse_args(argc, argv, &args, &error) != 0) {
-        die(2, error ? error : "out of memory");
+    int code = cli_parse(argc, argv, COMMANDS, COMMAND_COUNT, &command, &action, &given, &error);
+    if (code == 0 && action == CLI_HELP) fputs(command ? command->usage : GENERAL_USAGE, stdout);
+    if (code == 0 && action == CLI_VERSION_ACTION) fputs(CLI_VERSION, stdout);
+    if (code != 0 || action != CLI_RUN) {
+        if (code != 0) die(code, error ? error : "out of memory");
         free(error);
-        return 2;
+        return code;
     }
-    if (args.help) {
-        fputs(CLI_USAGE, stdout);
-        return 0;
+    const char *path = cli_value(&given, "--output");
+    FILE *out = path ? fopen(path, "wb") : stdout;
+    if (!out) return die(2, "--output: could not open the file for writing");
+    static char out_buffer[1 << 16];
+    setvbuf(out, out_buffer, _IOFBF, sizeof out_buffer);
+    code = command->run(&given, out, &error);
+    if (code != 0) {
+        die(code, error ? error : "out of memory");
+        free(error);
     }
-    return print_table(&args);
+    int failed = fflush(out) != 0 || ferror(out);
+    if (path && fclose(out) != 0) failed = 1;
+    if (code == 0 && failed) return die(1, "could not write the output");
+    return code;
 }

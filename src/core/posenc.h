@@ -85,6 +85,8 @@ typedef enum pe_status {
     PE_ERR_NOT_FINITE = 27,      /* diagnose: a cell of the table is NaN or infinite */
     PE_ERR_KIND = 28,            /* diagnose: kind is not a pe_diag_kind */
     PE_ERR_SHAPE = 29,           /* diagnose: the table has no cells, or neither two rows nor two columns */
+    PE_ERR_CONFIG = 30,          /* config: not a JSON object, or no position scheme posenc can tell */
+    PE_ERR_LAYER_TYPE = 31,      /* config: RoPE differs by layer type and layer_type is missing or unknown */
 } pe_status;
 
 typedef enum pe_layout { PE_LAYOUT_INTERLEAVED = 0, PE_LAYOUT_SPLIT = 1 } pe_layout;
@@ -623,6 +625,89 @@ pe_status pe_diagnose(const float *table, uint32_t rows, uint32_t cols, pe_diag_
 pe_status pe_diagnosis_text(const pe_diagnosis *d, char *out, size_t out_bytes, size_t *written);
 /* The same facts as one JSON object (numbers with 17 significant digits). */
 pe_status pe_diagnosis_json(const pe_diagnosis *d, char *out, size_t out_bytes, size_t *written);
+/* ---- Model configs (a model's config.json, as HF transformers reads it) ----
+ *
+ * pe_config_read interprets the whole text of a config.json (UTF-8, not
+ * NUL-terminated, json_bytes bytes) the way HF transformers does, and says
+ * which position scheme the model uses with the numbers posenc needs. A
+ * top-level "text_config" object (multimodal checkpoints such as Gemma 3) is
+ * read in place of the top level. The rules, with HF's names and fallbacks:
+ *
+ *   kind   model_type t5/mt5/umt5/longt5, or relative_attention_num_buckets: RELATIVE
+ *          (T5 buckets); position_embedding_type relative_key: RELATIVE (Shaw,
+ *          max_relative = max_position_embeddings - 1); bloom, mpt with
+ *          attn_config.alibi, falcon with alibi, or alibi: true: ALIBI;
+ *          gpt2/bert/roberta/opt/... with absolute positions: LEARNED;
+ *          marian/m2m_100/fsmt: SINUSOIDAL; any model with RoPE keys or a RoPE
+ *          model_type: ROPE. Anything else: PE_ERR_CONFIG.
+ *   RoPE   head_dim: qk_rope_head_dim (DeepSeek-V2/V3), else head_dim, else
+ *          hidden_size / num_attention_heads (integer division; n_embd, d_model,
+ *          n_head, n_heads also read). rotary_dim: int(head_dim *
+ *          partial_rotary_factor) (or rotary_pct, GPT-NeoX), or rotary_dim
+ *          (GPT-J). base: the dict's rope_theta, else rope_theta, else
+ *          rotary_emb_base (GPT-NeoX), else 10000. The dict: rope_parameters
+ *          (transformers v5; keyed by layer type when every value is an object)
+ *          or rope_scaling; rope_type, else the legacy type ('mrope' means
+ *          default frequencies with mrope_section). original_max_position_
+ *          embeddings (yarn, llama3, longrope, dynamic): the top-level one
+ *          (Phi-3) first, else the dict's, else max_position_embeddings. yarn's
+ *          and longrope's factor when absent: max_position_embeddings /
+ *          original_max_position_embeddings. Gemma 3's rope_local_base_freq
+ *          makes two layer types: full_attention (rope_theta and the dict) and
+ *          sliding_attention (rope_local_base_freq, unscaled). Layout:
+ *          interleaved for gptj, codegen and deepseek_v2/v3 (rope_interleave),
+ *          halves otherwise.
+ *   ALiBi  heads: n_head / num_attention_heads / n_heads; MPT's
+ *          attn_config.alibi_bias_max must be 8 (the slopes posenc computes).
+ *
+ * Keys that change the math and are not understood (any unknown key of the
+ * RoPE dict; a top-level key naming rope, rotary, alibi or positions that the
+ * rules above do not read) are refused: PE_ERR_SCALING, and `keys` holds the
+ * key's dotted name, a newline and the reason. Malformed JSON, or no scheme:
+ * PE_ERR_CONFIG with the same two lines. RoPE that differs by layer type with
+ * layer_type NULL or not one of them: PE_ERR_LAYER_TYPE, and `keys` lists the
+ * layer types, one per line (none when the RoPE is one for all layers and a
+ * layer_type was named anyway). On success `keys` lists the keys that were not
+ * used, one dotted name per line. keys_bytes >= 8 * json_bytes + 256 always
+ * suffices (else PE_ERR_OUT_SIZE); `keys` is always NUL-terminated.
+ *
+ * longrope's short_factor and long_factor are parsed into the caller's
+ * factors (factors_count >= rotary_dim is enough, else PE_ERR_SCRATCH) and
+ * pointed to by the result. Nothing else is written on refusal but `keys`. */
+typedef enum pe_config_kind {
+    PE_CONFIG_ROPE = 1,
+    PE_CONFIG_ALIBI = 2,
+    PE_CONFIG_SINUSOIDAL = 3,
+    PE_CONFIG_LEARNED = 4,
+    PE_CONFIG_RELATIVE = 5
+} pe_config_kind;
+
+typedef struct pe_config {
+    pe_config_kind kind;
+    uint32_t heads;           /* num_attention_heads (every kind); 0 when absent */
+    uint32_t hidden_size;     /* hidden_size / n_embd / d_model; 0 when absent */
+    uint32_t max_positions;   /* max_position_embeddings / n_positions / max_seq_len; 0 when absent */
+    uint32_t position_offset; /* LEARNED, SINUSOIDAL: row of position 0 (RoBERTa, OPT, fairseq: 2) */
+    /* ROPE: head_dim, rotary_dim, heads, base, layout and scaling; order BLHD, not inverse */
+    pe_rotary rope;
+    uint32_t layer_types;                      /* ROPE: how many layer types have their own RoPE (0: one for all) */
+    int longrope;                              /* ROPE: rope_type 'longrope' (rope.scaling.type is then NONE) */
+    double longrope_factor;                    /* the factor (given, or the ratio above) */
+    double longrope_attention_factor;          /* given, or 0: HF's sqrt(1 + ln f / ln L0) when f > 1, else 1 */
+    const double *short_factor, *long_factor;  /* rotary_dim / 2 each, in the caller's factors */
+    uint32_t mrope_section[4], mrope_sections; /* Qwen2-VL: temporal, height, width pairs */
+    /* SINUSOIDAL */
+    pe_layout layout;
+    pe_frequencies frequencies;
+    /* RELATIVE */
+    int shaw;                           /* 0: T5 buckets; 1: Shaw's clipped distances (BERT relative_key) */
+    uint32_t num_buckets, max_distance; /* T5: relative_attention_num_buckets, _max_distance */
+    uint32_t max_relative;              /* Shaw: the clipping distance k */
+    int encoder_decoder;                /* T5: encoder buckets are bidirectional, decoder ones causal */
+} pe_config;
+
+pe_status pe_config_read(const char *json, size_t json_bytes, const char *layer_type, double *factors,
+                         size_t factors_count, pe_config *out, char *keys, size_t keys_bytes);
 
 #ifdef __cplusplus
 }

@@ -10,6 +10,7 @@ import type { AlibiMethods } from './alibi/alibi.js';
 import type { LearnedMethods } from './learned/learned.js';
 import type { RelativeMethods } from './relative/relative.js';
 import type { DiagnoseMethods } from './diagnose/diagnose.js';
+import type { ConfigMethods } from './config/config.js';
 
 export * from './runtime/runtime.js';
 export * from './sinusoid/sinusoid.js';
@@ -20,6 +21,7 @@ export * from './alibi/alibi.js';
 export * from './learned/learned.js';
 export * from './relative/relative.js';
 export * from './diagnose/diagnose.js';
+export * from './config/config.js';
 
 /** An independent posenc instance (its own wasm memory), with the methods of every family. */
 export interface Posenc
@@ -32,4 +34,5 @@ export interface Posenc
     AlibiMethods,
     LearnedMethods,
     RelativeMethods,
-    DiagnoseMethods {}
+    DiagnoseMethods,
+    ConfigMethods {}

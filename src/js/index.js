@@ -11,6 +11,7 @@ export { recipeTable, roundToBits } from './runtime/default-instance.js';
 export { bitsToFloat32 } from './precision/bits.js';
 export { sinusoidal2d } from './runtime/default-instance.js';
 export { rope, ropeFrequencies } from './runtime/default-instance.js';
+export { fromConfig } from './runtime/default-instance.js';
 export { alibiSlopes, alibiBias } from './runtime/default-instance.js';
 export { addTable, resampleTable } from './runtime/default-instance.js';
 export { t5Buckets, t5Bias, shawIndices } from './runtime/default-instance.js';

@@ -111,3 +111,34 @@ export function headError(x, got, sincos, r, layout, { factor = 1, inverse = fal
   }
   return worst;
 }
+
+/**
+ * _compute_longrope_parameters: inv_freq = 1 / (ext * base^(arange(0, dim, 2)/dim)), ext the long
+ * factors when seqLen > original_max_position_embeddings, else the short ones; factor (when absent)
+ * max_position_embeddings / original, attention sqrt(1 + ln f / ln original) when f > 1.
+ */
+export function hfLongrope(
+  dim,
+  base,
+  { short_factor: short, long_factor: long, original_max_position_embeddings: orig, factor, attention_factor: given },
+  maxPositions,
+  seqLen,
+) {
+  const f = factor ?? maxPositions / orig;
+  const attention = given ?? (f <= 1 ? 1 : Math.sqrt(1 + Math.log(f) / Math.log(orig)));
+  const ext = seqLen && seqLen > orig ? long : short;
+  return { w: Float64Array.from({ length: dim / 2 }, (_, i) => 1 / (ext[i] * base ** ((2 * i) / dim))), attention };
+}
+
+/** BLOOM's build_alibi_tensor slopes in double (modeling_bloom.py): powers of 2^(-8/P), then every other of 2P. */
+export function bloomSlopes(heads) {
+  const closest = 2 ** Math.floor(Math.log2(heads));
+  const base = 2 ** -(2 ** -(Math.log2(closest) - 3));
+  const slopes = Array.from({ length: closest }, (_, k) => base ** (k + 1));
+  if (closest !== heads) {
+    const extraBase = 2 ** -(2 ** -(Math.log2(2 * closest) - 3));
+    const remaining = Math.min(closest, heads - closest);
+    for (let k = 0; k < remaining; k++) slopes.push(extraBase ** (1 + 2 * k));
+  }
+  return slopes;
+}

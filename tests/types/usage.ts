@@ -15,6 +15,7 @@ import {
   resampleTable,
   rope,
   ropeFrequencies,
+  fromConfig,
   PosencError,
   WasmBuffer,
   roundToBits,
@@ -62,6 +63,25 @@ async function main(): Promise<void> {
   });
   const scaled = ropeFrequencies({ headDim: 8, scaling: { rope_type: 'linear', factor: 2 } });
   const w: Float64Array = scaled.frequencies;
+  const llama = { model_type: 'llama', hidden_size: 4096, num_attention_heads: 32, rope_theta: 500000 };
+  const fromModel: Float64Array = ropeFrequencies({ config: llama, length: 9000 }).frequencies;
+  rope(new Float32Array(32 * 128), { config: llama, length: 1, offset: 7 });
+  rope(new Float32Array(4 * 128), {
+    config: '{"model_type": "gemma3_text"}',
+    layerType: 'sliding_attention',
+    heads: 4,
+    length: 1,
+  });
+  // @ts-expect-error: config sets headDim; both is refused
+  ropeFrequencies({ config: llama, headDim: 128 });
+  const described = fromConfig(llama);
+  if (described.kind === 'alibi') {
+    const m: Float32Array = described.slopes;
+  }
+  if (described.kind === 'rope' && 'rope' in described) {
+    const r: number = described.rope.rotaryDim;
+  }
+  const ignoredKeys: string[] = described.ignored;
   console.log(q, w, scaled.attentionFactor + 1);
   const t5Options: T5BucketsOptions = {
     queryLength: 4,

@@ -37,6 +37,8 @@ const char *pe_status_str(pe_status status) {
     case PE_ERR_NOT_FINITE: return "the table has a NaN or infinite cell";
     case PE_ERR_KIND: return "kind must be PE_DIAG_AUTO, PE_DIAG_TABLE or PE_DIAG_COS_SIN";
     case PE_ERR_SHAPE: return "the table must have at least one cell and two rows or two columns";
+    case PE_ERR_CONFIG: return "the config is not a JSON object, or it names no position scheme posenc knows";
+    case PE_ERR_LAYER_TYPE: return "the config's RoPE differs by layer type: name one of its layer types";
     }
     return "unknown pe_status";
 }
@@ -73,6 +75,8 @@ const char *pe_status_name(pe_status status) {
     case PE_ERR_NOT_FINITE: return "PE_ERR_NOT_FINITE";
     case PE_ERR_KIND: return "PE_ERR_KIND";
     case PE_ERR_SHAPE: return "PE_ERR_SHAPE";
+    case PE_ERR_CONFIG: return "PE_ERR_CONFIG";
+    case PE_ERR_LAYER_TYPE: return "PE_ERR_LAYER_TYPE";
     }
     return "PE_UNKNOWN";
 }

@@ -8,7 +8,7 @@
 const POW10 = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9];
 
 export const DIGITS = { text: 4, csv: 9, json: 9 };
-export const FORMATS = ['text', 'csv', 'json', 'npy', 'f32'];
+export const FORMATS = ['text', 'csv', 'json', 'npy', 'f32', 'raw'];
 
 /** Rounds s >= 0 to an integer, ties to even; exact for s < 2^52. */
 function roundHalfEven(s) {
@@ -65,11 +65,11 @@ export function formatRows(format, values, rows, dim, firstRow, position) {
   return text;
 }
 
-/** What comes before the rows: csv header, json's opening bracket, npy header. */
-export function prologue(format, length, dim) {
+/** What comes before the rows: csv header, json's opening bracket, npy header (NumPy's descr: '<f4', '<f2'). */
+export function prologue(format, length, dim, descr = '<f4') {
   if (format === 'csv') return csvHeader(dim);
   if (format === 'json') return '[\n';
-  if (format === 'npy') return npyHeader(length, dim);
+  if (format === 'npy') return npyHeader(length, dim, descr);
   return '';
 }
 
@@ -79,9 +79,9 @@ export function epilogue(format, length) {
   return length === 0 ? ']\n' : '\n]\n';
 }
 
-/** NPY 1.0 header for a (length, dim) little-endian float32 C-order array; a multiple of 64 bytes. */
-export function npyHeader(length, dim) {
-  let dict = `{'descr': '<f4', 'fortran_order': False, 'shape': (${length}, ${dim}), }`;
+/** NPY 1.0 header for a (length, dim) little-endian C-order array (float32 unless descr says); a multiple of 64 bytes. */
+export function npyHeader(length, dim, descr = '<f4') {
+  let dict = `{'descr': '${descr}', 'fortran_order': False, 'shape': (${length}, ${dim}), }`;
   const unpadded = 10 + dict.length + 1; // magic 6 + version 2 + header length 2, dict, '\n'
   dict += ' '.repeat((64 - (unpadded % 64)) % 64) + '\n';
   const bytes = new Uint8Array(10 + dict.length);
@@ -91,6 +91,16 @@ export function npyHeader(length, dim) {
 }
 
 const littleEndian = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/** 16-bit values (float16 or bfloat16 bits) as little-endian bytes (a copy). */
+export function uint16Bytes(values) {
+  const bytes = new Uint8Array(values.length * 2);
+  for (let i = 0; i < values.length; i++) {
+    bytes[2 * i] = values[i] & 0xff;
+    bytes[2 * i + 1] = values[i] >> 8;
+  }
+  return bytes;
+}
 
 /** The float32 values as little-endian bytes (a copy). */
 export function float32Bytes(values) {
@@ -102,4 +112,21 @@ export function float32Bytes(values) {
     for (let i = 0; i < values.length; i++) view.setFloat32(i * 4, values[i], true);
   }
   return bytes;
+}
+
+/** v in exponent form with `digits` decimals, as C's "%.*e" prints it (at least two exponent digits). */
+export function formatExp(v, digits) {
+  return v.toExponential(digits).replace(/e([+-])(\d)$/, 'e$10$2');
+}
+
+/**
+ * A list of numbers in text (one per line), csv (a header, then "i,v") or
+ * json ([v, ...]), each in exponent form with `digits` decimals; src/cli/format.c
+ * cli_write_values prints the same bytes.
+ */
+export function formatValues(format, indexName, valueName, values, digits) {
+  const texts = Array.from(values, (v) => formatExp(v, digits));
+  if (format === 'csv') return `${indexName},${valueName}\n` + texts.map((t, i) => `${i},${t}\n`).join('');
+  if (format === 'json') return texts.length === 0 ? '[]\n' : `[\n${texts.join(',\n')}\n]\n`;
+  return texts.map((t) => t + '\n').join('');
 }

@@ -3,6 +3,7 @@
 // src/js/index.d.ts: the family's public types as the package exports them
 // (package-level functions, instance methods).
 import type { Floats, Layout, PositionList } from '../runtime/runtime.js';
+import type { ModelConfig } from '../config/config.js';
 
 /**
  * Error codes of the rope family: BAD_ROTARY_DIM (rotaryDim odd, below 2 or
@@ -88,7 +89,7 @@ export interface RotaryOptions {
   scaling?: RopeScaling | null;
 }
 
-export interface RopeOptions extends RotaryOptions {
+export interface RopeSpelledOptions extends RotaryOptions {
   /** Rows (tokens) per sequence: an integer 0 … 2^31. Default positions.length when positions is given. */
   length?: number;
   /** Attention heads: an integer 1 … 65536. */
@@ -114,10 +115,33 @@ export interface RopeOptions extends RotaryOptions {
   order?: 'blhd' | 'bhld';
 }
 
-export interface RopeFrequenciesOptions extends RotaryOptions {
+export interface RopeFrequenciesSpelledOptions extends RotaryOptions {
   /** The sequence length L dynamic NTK scales for: an integer 0 … 2^31. Default 0 (no scaling). */
   length?: number;
 }
+
+/** The options a model's config.json supplies; giving them beside `config` is refused. */
+type ConfigSupplied = 'headDim' | 'rotaryDim' | 'base' | 'scaling';
+
+/**
+ * A model's config.json (JSON.parse of the file, or its text) in place of
+ * headDim, rotaryDim, base and scaling, read as HF transformers reads it (see
+ * fromConfig); heads defaults to num_attention_heads and layout to the
+ * model's (interleaved for GPT-J and DeepSeek).
+ */
+export interface FromModelConfig {
+  config: ModelConfig | string;
+  /** The layer type when the RoPE differs by layer type (Gemma 3: 'full_attention' or 'sliding_attention'). */
+  layerType?: string;
+}
+
+export type RopeOptions =
+  | (RopeSpelledOptions & { config?: undefined; layerType?: undefined })
+  | (Omit<RopeSpelledOptions, ConfigSupplied | 'heads'> &
+      FromModelConfig & { heads?: number } & { [K in ConfigSupplied]?: undefined });
+export type RopeFrequenciesOptions =
+  | (RopeFrequenciesSpelledOptions & { config?: undefined; layerType?: undefined })
+  | (Pick<RopeFrequenciesSpelledOptions, 'length'> & FromModelConfig & { [K in ConfigSupplied]?: undefined });
 
 export interface RopeFrequencies {
   /** w_i for pair i < rotaryDim/2, after scaling: the angle of pair i at position p is p·w_i (HF's inv_freq). */

@@ -11,6 +11,8 @@ import { batchOf, checkAttached } from '../runtime/buffers.js';
 import { forEachChunk } from '../runtime/chunks.js';
 import { FLOAT, chunkShape } from '../runtime/memory.js';
 import { checkRopeOptions, checkRotary, checkRows, checkSequenceLength, ropeSpec, SPEC_LENGTH } from './options.js';
+import { configReader } from '../config/config-read.js';
+import { configToRopeOptions, withoutSections } from '../config/rope-config.js';
 
 const STAGING_FLOATS = 65536; // a JS-array x travels through wasm in chunks of about 256 KiB
 const DOUBLE = 8;
@@ -18,6 +20,7 @@ const DOUBLE = 8;
 /** rope and ropeFrequencies on one instance's runtime. */
 export function ropeMethods(runtime) {
   const { wasm, check } = runtime;
+  const { readConfigOnce } = configReader(runtime); // `config` in place of headDim/rotaryDim/base/scaling
   const ensureSpec = runtime.reserve('rope spec'); // SPEC_LENGTH doubles
   const ensureScratch = runtime.reserve('rope scratch'); // pe_rope's own scratch: its size follows the spec
 
@@ -41,7 +44,7 @@ export function ropeMethods(runtime) {
   }
 
   function rope(x, options) {
-    const c = checkRopeOptions(options);
+    const c = checkRopeOptions(configToRopeOptions(readConfigOnce, options, 'rope'));
     const { length, offset, positions, end } = checkRows(c.o);
     const blhd = c.order === 0;
     const row = c.heads * c.headDim;
@@ -100,7 +103,10 @@ export function ropeMethods(runtime) {
   }
 
   function ropeFrequencies(options) {
-    const o = checkOptions(options, ['headDim', 'rotaryDim', 'base', 'scaling', 'length'], 'ropeFrequencies');
+    const fromConfig = withoutSections(
+      configToRopeOptions(readConfigOnce, options, 'ropeFrequencies', { layout: false, heads: false }),
+    );
+    const o = checkOptions(fromConfig, ['headDim', 'rotaryDim', 'base', 'scaling', 'length'], 'ropeFrequencies');
     const c = checkRotary(o);
     const length = checkSequenceLength(o.length);
     const spec = writeSpec(ropeSpec({ ...c, heads: 1, layout: 0, order: 0, inverse: false }, length));

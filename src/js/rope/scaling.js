@@ -110,7 +110,10 @@ export function checkScaling(scaling, r) {
       key,
       `one of ${Object.keys(KEYS)
         .map((t) => `'${t}'`)
-        .join(', ')}` + (type === 'longrope' ? " ('longrope' is not supported)" : ''),
+        .join(', ')}` +
+        (type === 'longrope'
+          ? " ('longrope' is not supported yet: HF's short/long factors arrive with the RoPE variants of issue 12)"
+          : ''),
       type,
     );
   }

@@ -86,3 +86,5 @@ export const t5Bias = (options) => ready('t5Bias').t5Bias(options);
 export const shawIndices = (options) => ready('shawIndices').shawIndices(options);
 // Diagnose (../diagnose).
 export const identify = (table, options) => ready('identify').identify(table, options);
+// Model configs (config/config-read.js).
+export const fromConfig = (config, options) => ready('fromConfig').fromConfig(config, options);

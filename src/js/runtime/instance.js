@@ -20,6 +20,7 @@ import { alibiMethods } from '../alibi/alibi.js';
 import { learnedMethods } from '../learned/learned.js';
 import { relativeMethods } from '../relative/relative.js';
 import { diagnoseMethods } from '../diagnose/diagnose.js';
+import { configMethods } from '../config/config-read.js';
 
 /** Every family, in the order their methods are gathered. */
 const FAMILIES = [
@@ -31,6 +32,7 @@ const FAMILIES = [
   learnedMethods,
   relativeMethods,
   diagnoseMethods,
+  configMethods,
 ];
 
 /**

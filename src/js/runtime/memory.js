@@ -103,6 +103,7 @@ export function wasmMemory(state, calls) {
 
     /** Views of count elements at pointer, valid until the next allocation. */
     floats,
+    bytes: (pointer, count) => new Uint8Array(memory.buffer, pointer, count),
     halves: (pointer, count) => new Uint16Array(memory.buffer, pointer, count),
     words: (pointer, count) => new Uint32Array(memory.buffer, pointer, count),
     doubles: (pointer, count) => new Float64Array(memory.buffer, pointer, count),

@@ -7,6 +7,7 @@ import type { RopeErrorCode } from '../rope/rope.js';
 import type { LearnedErrorCode } from '../learned/learned.js';
 import type { RelativeErrorCode } from '../relative/relative.js';
 import type { DiagnoseErrorCode } from '../diagnose/diagnose.js';
+import type { ConfigErrorCode } from '../config/config.js';
 
 /**
  * Which element a sine (or a rotation's first coordinate) pairs with: one idea,
@@ -57,7 +58,8 @@ export type PosencErrorCode =
   | RopeErrorCode
   | LearnedErrorCode
   | RelativeErrorCode
-  | DiagnoseErrorCode;
+  | DiagnoseErrorCode
+  | ConfigErrorCode;
 
 /** Every refusal of posenc. The message names the argument, its value and what is allowed. */
 export class PosencError extends Error {

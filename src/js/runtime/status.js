@@ -36,6 +36,8 @@ export const CODE_OF_STATUS = Object.freeze({
   PE_ERR_NOT_FINITE: 'BAD_TABLE', // identify: a NaN or infinite cell
   PE_ERR_KIND: 'BAD_KIND',
   PE_ERR_SHAPE: 'BAD_SHAPE',
+  PE_ERR_CONFIG: 'BAD_CONFIG', // config.js names the key before this backstop
+  PE_ERR_LAYER_TYPE: 'BAD_LAYER_TYPE',
 });
 
 /** The code of a status the map does not name: a wasm newer than this package. */

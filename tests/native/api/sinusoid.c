@@ -104,6 +104,8 @@ void test_status_name(void) {
         "PE_ERR_NOT_FINITE",
         "PE_ERR_KIND",
         "PE_ERR_SHAPE",
+        "PE_ERR_CONFIG",
+        "PE_ERR_LAYER_TYPE",
     };
     const int count = (int)(sizeof names / sizeof *names);
     for (int s = 0; s < count; s++) {

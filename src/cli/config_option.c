@@ -1,0 +1,91 @@
+/* config_option.c: `--config FILE` of the rope and alibi subcommands: the
+ * file read whole and interpreted by the core's pe_config_read, the one
+ * reading of configs that src/js/cli/config-option.js also uses (through
+ * wasm), with the same messages. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "config_option.h"
+#include "posenc.h"
+
+/* The file's bytes (malloc'd) and size, or NULL. */
+static char *read_file(const char *path, size_t *bytes) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    size_t size = 0, cap = 1 << 16;
+    char *data = malloc(cap);
+    for (size_t n; data && (n = fread(data + size, 1, cap - size, f)) > 0;) {
+        size += n;
+        if (size == cap) {
+            char *grown = realloc(data, cap *= 2);
+            if (!grown) free(data);
+            data = grown;
+        }
+    }
+    int failed = ferror(f);
+    fclose(f);
+    if (failed) {
+        free(data);
+        return NULL;
+    }
+    *bytes = size;
+    return data;
+}
+
+/* "'a', 'b'" of the newline-separated names. */
+static void quoted_list(const char *lines, char *out, size_t size) {
+    out[0] = '\0';
+    for (const char *p = lines; *p;) {
+        const char *end = strchr(p, '\n');
+        size_t n = end ? (size_t)(end - p) : strlen(p), at = strlen(out);
+        snprintf(out + at, size - at, "%s'%.*s'", at ? ", " : "", (int)n, p);
+        p = end ? end + 1 : p + n;
+    }
+}
+
+int cli_read_config(const char *path, const char *layer_type, cli_config *config, char **error) {
+    memset(config, 0, sizeof *config);
+    size_t bytes = 0;
+    config->text = read_file(path, &bytes);
+    if (!config->text) return cli_fail(error, 2, "--config: could not read the file %s", path);
+    config->factors = malloc((bytes / 2 + 2) * sizeof(double));
+    char *keys = malloc(8 * bytes + 256);
+    if (!config->factors || !keys) {
+        free(keys);
+        return cli_fail(error, 1, "out of memory");
+    }
+    pe_status st = pe_config_read(config->text, bytes, layer_type, config->factors, bytes / 2 + 2, &config->config,
+                                  keys, 8 * bytes + 256);
+    int code = 0;
+    if (st == PE_ERR_CONFIG || st == PE_ERR_SCALING) {
+        char *reason = strchr(keys, '\n');
+        if (reason) *reason++ = '\0';
+        if (reason && strchr(reason, '\n')) *strchr(reason, '\n') = '\0';
+        code = cli_fail(error, 1, "config key '%s' %s", keys, reason ? reason : "");
+    } else if (st == PE_ERR_LAYER_TYPE) {
+        char list[1024];
+        quoted_list(keys, list, sizeof list);
+        code =
+            layer_type && !keys[0]
+                ? cli_fail(error, 2, "--layer-type is not used: the config's RoPE is the same for every layer; got %s",
+                           layer_type)
+            : layer_type
+                ? cli_fail(error, 2, "--layer-type must be one of the config's layer types (%s); got %s", list,
+                           layer_type)
+                : cli_fail(error, 2, "--layer-type is required: the config's RoPE differs by layer type (%s)", list);
+    } else if (st != PE_OK) {
+        code = cli_fail(error, 1, "%s", pe_status_str(st));
+    }
+    free(keys);
+    return code;
+}
+
+void cli_free_config(cli_config *config) {
+    free(config->text);
+    free(config->factors);
+}
+
+const char *cli_config_kind(const pe_config *c) {
+    static const char *const KINDS[] = {"", "rope", "alibi", "sinusoidal", "learned", "relative"};
+    return KINDS[c->kind];
+}

@@ -1,0 +1,37 @@
+/* options.c: option checks several subcommands share (commands.h), with the
+ * messages src/js/cli/options.js prints. */
+#include <string.h>
+
+#include "commands.h"
+#include "posenc.h"
+
+static const char *const FORMAT_NAMES[] = {"text", "csv", "json", "npy", "f32", "raw", NULL};
+
+int cli_format_option(const cli_given *given, const char *const *allowed, const char *listed, cli_format *format,
+                      char **error) {
+    const char *text = cli_value(given, "--format");
+    if (!text) text = "text";
+    if (cli_pick(text, allowed) < 0) return cli_fail(error, 2, "--format must be %s; got %s", listed, text);
+    *format = (cli_format)cli_pick(text, FORMAT_NAMES);
+    return 0;
+}
+
+int cli_kernels_option(const cli_given *given, char **error) {
+    static const char *const KERNELS[] = {"auto", "simd", "scalar", NULL};
+    const char *text = cli_value(given, "--kernels");
+    int k = cli_pick(text ? text : "auto", KERNELS);
+    if (k < 0) return cli_fail(error, 2, "--kernels must be auto, simd or scalar; got %s", text);
+    if (k == 0) return 0;
+    pe_status st = pe_use_kernels(k == 1 ? PE_KERNELS_SIMD : PE_KERNELS_SCALAR);
+    return st == PE_OK ? 0 : cli_fail(error, 1, "%s", pe_status_str(st));
+}
+
+int cli_count_option(const cli_given *given, const char *name, const char *fallback, uint32_t min, uint32_t max,
+                     const char *what, uint32_t *value, char **error) {
+    const char *text = cli_value(given, name);
+    if (!text && !fallback) return cli_fail(error, 2, "%s is required (%s)", name, what);
+    if (!text) text = fallback;
+    if (!cli_parse_count(text, value) || *value < min || *value > max)
+        return cli_fail(error, 2, "%s must be %s; got %s", name, what, text);
+    return 0;
+}

@@ -1,0 +1,186 @@
+/* config.c: pe_config_read (posenc.h, "Model configs"): which position scheme
+ * a model's config.json describes, read with HF transformers' names and
+ * fallbacks. The RoPE part is in config_rope.c; this file decides the kind,
+ * reads ALiBi, relative, learned and sinusoidal configs, refuses unknown keys
+ * that change the math, and lists the keys it did not use. */
+#include <string.h>
+
+#include "config_reader.h"
+
+/* Substrings of a top-level key that mark it as part of the position scheme. */
+static const char *const POSITION_WORDS[] = {"rope", "rotary", "alibi", "position", "pos_emb", "relative_attention",
+                                             "ntk",  NULL};
+
+static const char *const RELATIVE_TYPES[] = {"t5", "mt5", "umt5", "longt5", "switch_transformers", NULL};
+static const char *const LEARNED_TYPES[] = {"gpt2",    "bert", "roberta",     "xlm-roberta", "distilbert",
+                                            "electra", "opt",  "gpt_bigcode", "camembert",   NULL};
+static const char *const OFFSET2_TYPES[] = {"roberta", "xlm-roberta", "camembert", "opt",
+                                            NULL}; /* row 2 is position 0 */
+static const char *const SINUSOIDAL_TYPES[] = {"marian", "m2m_100", "fsmt", NULL};
+static const char *const ROPE_KEYS[] = {"rope_theta", "rope_scaling",    "rope_parameters",       "rotary_pct",
+                                        "rotary_dim", "rotary_emb_base", "partial_rotary_factor", "qk_rope_head_dim",
+                                        NULL};
+
+int pe_config_type_in(const pe_config_reader *r, const char *const *types) {
+    for (int k = 0; types[k]; k++)
+        if (pe_json_span_is(&r->j, r->model_type, types[k])) return 1;
+    return 0;
+}
+
+static int is_position_key(const pe_json *j, pe_json_span key) {
+    for (int w = 0; POSITION_WORDS[w]; w++) {
+        size_t n = strlen(POSITION_WORDS[w]);
+        for (size_t at = 0; at + n <= key.length; at++)
+            if (!memcmp(j->text + key.at + at, POSITION_WORDS[w], n)) return 1;
+    }
+    return 0;
+}
+
+/* A value that turns nothing on: null, false, 0, "" or an empty container. */
+static int is_off(const pe_json *j, size_t at) {
+    char c = pe_json_kind(j, at);
+    double v;
+    if (c == 'n' || c == 'f') return 1;
+    if (c == '"') return j->text[pe_json_space(j, at) + 1] == '"';
+    if (c == '{' || c == '[') {
+        size_t cursor = 0, value;
+        return c == '{' ? !pe_json_member(j, at, &cursor, &(pe_json_span){0, 0}, &value)
+                        : !pe_json_element(j, at, &cursor, &value);
+    }
+    return pe_json_number(j, at, &v) && v == 0.0;
+}
+
+static pe_status read_alibi(pe_config_reader *r, pe_config *c) {
+    size_t attn;
+    c->kind = PE_CONFIG_ALIBI;
+    if (pe_config_get(r, r->cfg, "attn_config", &attn)) {
+        size_t at;
+        pe_config_get(r, attn, "alibi", &at);
+        double max = 8.0;
+        if (pe_config_get(r, attn, "alibi_bias_max", &at) && (!pe_json_number(&r->j, at, &max) || max != 8.0))
+            return pe_config_refuse(r, PE_ERR_SCALING, "attn_config.alibi_bias_max",
+                                    "must be 8: posenc's slopes are 2^(-8(h+1)/n), MPT's alibi_bias_max = 8");
+    }
+    size_t at;
+    if (pe_config_get(r, r->cfg, "learned_pos_emb", &at) && !is_off(&r->j, at))
+        return pe_config_refuse(r, PE_ERR_SCALING, "learned_pos_emb",
+                                "must be false with ALiBi: posenc describes one position scheme per model");
+    if (c->heads == 0)
+        return pe_config_refuse(r, PE_ERR_CONFIG, "n_head", "needed for ALiBi: the number of attention heads");
+    return PE_OK;
+}
+
+static pe_status read_relative(pe_config_reader *r, pe_config *c, int shaw) {
+    c->kind = PE_CONFIG_RELATIVE;
+    c->shaw = shaw;
+    if (shaw) {
+        if (c->max_positions < 2)
+            return pe_config_refuse(r, PE_ERR_CONFIG, "max_position_embeddings",
+                                    "needed for relative_key: the clipping distance is max_position_embeddings - 1");
+        c->max_relative = c->max_positions - 1;
+        return PE_OK;
+    }
+    pe_status s;
+    if ((s = pe_config_count(r, r->cfg, "relative_attention_num_buckets", 32, &c->num_buckets)) != PE_OK) return s;
+    if ((s = pe_config_count(r, r->cfg, "relative_attention_max_distance", 128, &c->max_distance)) != PE_OK) return s;
+    size_t at;
+    c->encoder_decoder = !pe_config_get(r, r->cfg, "is_encoder_decoder", &at) || pe_json_kind(&r->j, at) == 't';
+    return PE_OK;
+}
+
+/* position_embedding_type: absent or "absolute" (learned), "relative_key" (Shaw); others refused. */
+static pe_status embedding_type(pe_config_reader *r, int *shaw) {
+    size_t at;
+    *shaw = 0;
+    if (!pe_config_get(r, r->cfg, "position_embedding_type", &at) || pe_json_string_is(&r->j, at, "absolute"))
+        return PE_OK;
+    if (pe_json_string_is(&r->j, at, "relative_key")) {
+        *shaw = 1;
+        return PE_OK;
+    }
+    return pe_config_refuse(
+        r, PE_ERR_SCALING, "position_embedding_type",
+        "must be absolute or relative_key (relative_key_query's query term is not a posenc scheme)");
+}
+
+static pe_status read_kind(pe_config_reader *r, const char *layer_type, double *factors, size_t factors_count,
+                           pe_config *c) {
+    const pe_json *j = &r->j;
+    size_t at, attn;
+    int shaw = 0;
+    if (pe_config_type_in(r, RELATIVE_TYPES) || pe_json_find(j, r->cfg, "relative_attention_num_buckets", &at))
+        return read_relative(r, c, 0);
+    int mpt_alibi = pe_config_get(r, r->cfg, "attn_config", &attn) && pe_json_find(j, attn, "alibi", &at) &&
+                    pe_json_kind(j, at) == 't';
+    int alibi_flag = pe_config_get(r, r->cfg, "alibi", &at) && pe_json_kind(j, at) == 't';
+    if (pe_config_type_in(r, (const char *const[]){"bloom", NULL}) || mpt_alibi || alibi_flag) return read_alibi(r, c);
+    for (int k = 0; ROPE_KEYS[k]; k++)
+        if (pe_json_find(j, r->cfg, ROPE_KEYS[k], &at))
+            return pe_config_read_rope(r, layer_type, factors, factors_count, c);
+    if (pe_config_rope_type(r)) return pe_config_read_rope(r, layer_type, factors, factors_count, c);
+    if (pe_config_type_in(r, SINUSOIDAL_TYPES)) {
+        c->kind = PE_CONFIG_SINUSOIDAL;
+        /* Marian: split halves, w_i = T^(-2i/d); fairseq (M2M-100, FSMT): split, T^(-i/(d/2-1)), from row 2. */
+        int marian = pe_json_span_is(j, r->model_type, "marian");
+        c->layout = PE_LAYOUT_SPLIT;
+        c->frequencies = marian ? PE_FREQ_PAPER : PE_FREQ_TENSOR2TENSOR;
+        c->position_offset = marian ? 0 : 2;
+        pe_config_get(r, r->cfg, "scale_embedding", &at); /* the embedding's scale, not the positions' */
+        return c->hidden_size ? PE_OK : pe_config_refuse(r, PE_ERR_CONFIG, "d_model", "needed: the embedding size");
+    }
+    pe_status s = embedding_type(r, &shaw);
+    if (s != PE_OK) return s;
+    if (shaw) return read_relative(r, c, 1);
+    if (pe_config_type_in(r, LEARNED_TYPES)) {
+        c->kind = PE_CONFIG_LEARNED;
+        c->position_offset = pe_config_type_in(r, OFFSET2_TYPES) ? 2 : 0;
+        if (c->max_positions == 0 || c->hidden_size == 0)
+            return pe_config_refuse(r, PE_ERR_CONFIG, "max_position_embeddings",
+                                    "needed with hidden_size for learned positions: the table's rows and columns");
+        return PE_OK;
+    }
+    return pe_config_refuse(r, PE_ERR_CONFIG, "model_type",
+                            "names no position scheme posenc knows, and the config has no RoPE, ALiBi or T5 keys");
+}
+
+/* A top-level key about positions that nothing read and that turns something on. */
+static pe_status refuse_unread_position_keys(pe_config_reader *r) {
+    size_t cursor = 0, at;
+    pe_json_span key;
+    while (pe_json_member(&r->j, r->cfg, &cursor, &key, &at)) {
+        if (pe_config_used(r, r->cfg, key) || !is_position_key(&r->j, key) || is_off(&r->j, at)) continue;
+        return pe_config_refuse_span(r, PE_ERR_SCALING, key,
+                                     "changes the position encoding and posenc does not read it for this model");
+    }
+    return PE_OK;
+}
+
+pe_status pe_config_read(const char *json, size_t json_bytes, const char *layer_type, double *factors,
+                         size_t factors_count, pe_config *out, char *keys, size_t keys_bytes) {
+    if (!json || !out || !keys || (!factors && factors_count)) return PE_ERR_NULL;
+    if (keys_bytes < 256 || (keys_bytes - 256) / 8 < json_bytes) return PE_ERR_OUT_SIZE;
+    pe_config_reader r;
+    pe_config_reader_init(&r, json, json_bytes, keys, keys_bytes);
+    if (!pe_json_check(&r.j) || pe_json_kind(&r.j, 0) != '{')
+        return pe_config_refuse(&r, PE_ERR_CONFIG, "(config)", "must be a JSON object: the text of a config.json");
+    size_t at;
+    if (pe_config_get(&r, r.root, "text_config", &at) && pe_json_kind(&r.j, at) == '{') {
+        r.cfg = at;
+        r.prefix = "text_config.";
+        pe_config_get(&r, r.root, "model_type", &at); /* the checkpoint's; text_config's names the text model */
+    }
+    if (!pe_config_get(&r, r.cfg, "model_type", &at) || !pe_json_string(&r.j, at, &r.model_type))
+        if (r.cfg == r.root || !pe_config_get(&r, r.root, "model_type", &at) ||
+            !pe_json_string(&r.j, at, &r.model_type))
+            r.model_type.length = 0;
+    pe_config c;
+    memset(&c, 0, sizeof c);
+    pe_status s = pe_config_read_sizes(&r, &c);
+    if (s == PE_OK) s = read_kind(&r, layer_type, factors, factors_count, &c);
+    if (s == PE_OK) s = refuse_unread_position_keys(&r);
+    if (s != PE_OK) return s;
+    pe_config_list_unused(&r);
+    if (r.overflow) return PE_ERR_OUT_SIZE;
+    *out = c;
+    return PE_OK;
+}

@@ -1,0 +1,119 @@
+/* config_reader.c: the shared plumbing of pe_config_read (config_reader.h). */
+#include "config_reader.h"
+
+#include <string.h>
+
+void pe_config_reader_init(pe_config_reader *r, const char *json, size_t json_bytes, char *keys, size_t keys_bytes) {
+    memset(r, 0, sizeof *r);
+    r->j.text = json;
+    r->j.bytes = json_bytes;
+    r->root = r->cfg = pe_json_space(&r->j, 0);
+    r->prefix = "";
+    r->keys = keys;
+    r->keys_bytes = keys_bytes;
+    keys[0] = '\0';
+}
+
+int pe_config_get(pe_config_reader *r, size_t object, const char *name, size_t *value) {
+    int seen = 0;
+    for (int k = 0; k < r->used_count && !seen; k++)
+        seen = r->used[k].object == object && !strcmp(r->used[k].name, name);
+    if (!seen && r->used_count < PE_CONFIG_MAX_USED) {
+        r->used[r->used_count].object = object;
+        r->used[r->used_count++].name = name;
+    }
+    return pe_json_find(&r->j, object, name, value);
+}
+
+int pe_config_used(const pe_config_reader *r, size_t object, pe_json_span key) {
+    for (int k = 0; k < r->used_count; k++)
+        if (r->used[k].object == object && pe_json_span_is(&r->j, key, r->used[k].name)) return 1;
+    return 0;
+}
+
+void pe_config_write_line(pe_config_reader *r, const char *prefix, const char *bytes, size_t length) {
+    size_t p = strlen(prefix);
+    if (r->keys_length + p + length + 2 > r->keys_bytes) {
+        r->overflow = 1; /* cannot happen with the documented size */
+        return;
+    }
+    memcpy(r->keys + r->keys_length, prefix, p);
+    memcpy(r->keys + r->keys_length + p, bytes, length);
+    r->keys_length += p + length;
+    r->keys[r->keys_length++] = '\n';
+    r->keys[r->keys_length] = '\0';
+}
+
+pe_status pe_config_refuse(pe_config_reader *r, pe_status status, const char *key, const char *reason) {
+    r->keys_length = 0;
+    pe_config_write_line(r, r->prefix, key, strlen(key));
+    pe_config_write_line(r, "", reason, strlen(reason));
+    return status;
+}
+
+pe_status pe_config_refuse_span(pe_config_reader *r, pe_status status, pe_json_span key, const char *reason) {
+    r->keys_length = 0;
+    pe_config_write_line(r, r->prefix, r->j.text + key.at, key.length);
+    pe_config_write_line(r, "", reason, strlen(reason));
+    return status;
+}
+
+pe_status pe_config_count(pe_config_reader *r, size_t object, const char *name, uint32_t fallback, uint32_t *value) {
+    size_t at;
+    double v;
+    *value = fallback;
+    if (!pe_config_get(r, object, name, &at)) return PE_OK;
+    if (!pe_json_number(&r->j, at, &v) || !(v >= 1.0 && v <= 4294967295.0) || v != (double)(uint32_t)v)
+        return pe_config_refuse(r, PE_ERR_CONFIG, name, "must be a whole number from 1 to 2^32 - 1");
+    *value = (uint32_t)v;
+    return PE_OK;
+}
+
+/* The first of the names present (all marked as read). */
+static pe_status first_count(pe_config_reader *r, const char *const *names, uint32_t *value) {
+    *value = 0;
+    for (int k = 0; names[k]; k++) {
+        pe_status s = pe_config_count(r, r->cfg, names[k], 0, value);
+        if (s != PE_OK || *value) return s;
+    }
+    return PE_OK;
+}
+
+pe_status pe_config_read_sizes(pe_config_reader *r, pe_config *c) {
+    static const char *const HEADS[] = {"num_attention_heads", "n_head", "n_heads", "num_heads", NULL};
+    static const char *const HIDDEN[] = {"hidden_size", "n_embd", "d_model", NULL};
+    static const char *const POSITIONS[] = {"max_position_embeddings", "n_positions", "max_seq_len", NULL};
+    pe_status s = first_count(r, HEADS, &c->heads);
+    if (s == PE_OK) s = first_count(r, HIDDEN, &c->hidden_size);
+    if (s == PE_OK) s = first_count(r, POSITIONS, &c->max_positions);
+    return s;
+}
+
+/* Keys of `object` not read, prefixed; into objects of which some key was read. */
+static void list_unused(pe_config_reader *r, size_t object, const char *prefix, size_t prefix_length, char *path) {
+    size_t cursor = 0, at;
+    pe_json_span key;
+    while (pe_json_member(&r->j, object, &cursor, &key, &at)) {
+        if (!pe_config_used(r, object, key)) {
+            pe_config_write_line(r, prefix, r->j.text + key.at, key.length);
+            continue;
+        }
+        int inner = 0;
+        for (int k = 0; k < r->used_count && !inner; k++) inner = r->used[k].object == pe_json_space(&r->j, at);
+        if (!inner || pe_json_kind(&r->j, at) != '{' || prefix_length + key.length + 2 > 256) continue;
+        /* path holds the prefix; extend it by "key." for the inner object. */
+        memcpy(path + prefix_length, r->j.text + key.at, key.length);
+        path[prefix_length + key.length] = '.';
+        path[prefix_length + key.length + 1] = '\0';
+        list_unused(r, pe_json_space(&r->j, at), path, prefix_length + key.length + 1, path);
+        path[prefix_length] = '\0';
+    }
+}
+
+void pe_config_list_unused(pe_config_reader *r) {
+    char path[256 + 2];
+    r->keys_length = 0;
+    r->keys[0] = '\0';
+    strcpy(path, "");
+    list_unused(r, r->root, path, 0, path);
+}

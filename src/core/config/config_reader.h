@@ -1,0 +1,60 @@
+/* config_reader.h: what the parts of pe_config_read share: the document, the
+ * object read as the config (the top level or text_config), which keys were
+ * read (so the rest can be listed as ignored), and the `keys` text refusals
+ * and lists are written into. Internal to src/core/config. */
+#ifndef POSENC_CONFIG_READER_H
+#define POSENC_CONFIG_READER_H
+
+#include "../posenc.h"
+#include "json.h"
+
+#define PE_CONFIG_MAX_USED 96
+
+typedef struct pe_config_reader {
+    pe_json j;
+    size_t root, cfg;        /* offsets of the top-level object and of the config read */
+    const char *prefix;      /* "" or "text_config.": names keys of cfg in messages */
+    pe_json_span model_type; /* its bytes; length 0 when absent */
+    struct {
+        size_t object;
+        const char *name;
+    } used[PE_CONFIG_MAX_USED]; /* keys read: (object offset, name) */
+    int used_count;
+    char *keys; /* the caller's text buffer (posenc.h) */
+    size_t keys_bytes, keys_length;
+    int overflow; /* a line did not fit: PE_ERR_OUT_SIZE */
+} pe_config_reader;
+
+void pe_config_reader_init(pe_config_reader *r, const char *json, size_t json_bytes, char *keys, size_t keys_bytes);
+
+/* Member `name` of `object`, marked as read whether or not it is present; 1 when present and not null. */
+int pe_config_get(pe_config_reader *r, size_t object, const char *name, size_t *value);
+
+/* 1 when key of `object` was read. */
+int pe_config_used(const pe_config_reader *r, size_t object, pe_json_span key);
+
+/* An optional whole number of cfg (1 ... 2^32 - 1), `fallback` when absent; refused when not one. */
+pe_status pe_config_count(pe_config_reader *r, size_t object, const char *name, uint32_t fallback, uint32_t *value);
+
+/* heads, hidden_size and max_positions under any of their names. */
+pe_status pe_config_read_sizes(pe_config_reader *r, pe_config *c);
+
+/* Writes "prefix + key\nreason" into keys and returns status. */
+pe_status pe_config_refuse(pe_config_reader *r, pe_status status, const char *key, const char *reason);
+pe_status pe_config_refuse_span(pe_config_reader *r, pe_status status, pe_json_span key, const char *reason);
+
+/* Appends one line to keys (prefix, then the bytes). */
+void pe_config_write_line(pe_config_reader *r, const char *prefix, const char *bytes, size_t length);
+
+/* Lists every key not read, one dotted name per line. */
+void pe_config_list_unused(pe_config_reader *r);
+
+/* 1 when model_type is one of the NULL-terminated types. */
+int pe_config_type_in(const pe_config_reader *r, const char *const *types);
+
+/* config_rope.c: 1 when model_type is a RoPE model's; the RoPE reading. */
+int pe_config_rope_type(const pe_config_reader *r);
+pe_status pe_config_read_rope(pe_config_reader *r, const char *layer_type, double *factors, size_t factors_count,
+                              pe_config *c);
+
+#endif

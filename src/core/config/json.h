@@ -1,0 +1,55 @@
+/* json.h: a small JSON reader for model configs (config.json), with no
+ * allocation and no copies: values are addressed by their byte offset in the
+ * caller's text, which must outlive every call. pe_json_check validates a
+ * whole document once (RFC 8259 grammar, nesting at most PE_JSON_DEPTH); the
+ * other calls assume a checked document and never read past its end. */
+#ifndef POSENC_CONFIG_JSON_H
+#define POSENC_CONFIG_JSON_H
+
+#include <stddef.h>
+
+#define PE_JSON_DEPTH 64
+
+typedef struct pe_json {
+    const char *text; /* not NUL-terminated: `bytes` bytes */
+    size_t bytes;
+} pe_json;
+
+/* A key's raw bytes between its quotes (escapes left as written). */
+typedef struct pe_json_span {
+    size_t at, length;
+} pe_json_span;
+
+/* 1 when the text is one JSON value with only whitespace around it. */
+int pe_json_check(const pe_json *j);
+
+/* The offset of the first non-space byte at or after `at`. */
+size_t pe_json_space(const pe_json *j, size_t at);
+
+/* The first byte of the value at `at`: '{', '[', '"', 't', 'f', 'n' or a number's. */
+char pe_json_kind(const pe_json *j, size_t at);
+
+/* Members of the object at `object`, in text order: start with *cursor = 0;
+ * returns 1 with the key and the value's offset, 0 after the last member. */
+int pe_json_member(const pe_json *j, size_t object, size_t *cursor, pe_json_span *key, size_t *value);
+
+/* Elements of the array at `array`, as pe_json_member. */
+int pe_json_element(const pe_json *j, size_t array, size_t *cursor, size_t *value);
+
+/* The value of member `name` of the object at `object`: 1 and *value when
+ * present and not null, else 0 (HF treats null as absent). */
+int pe_json_find(const pe_json *j, size_t object, const char *name, size_t *value);
+
+/* 1 when the span equals the NUL-terminated name. */
+int pe_json_span_is(const pe_json *j, pe_json_span span, const char *name);
+
+/* The number at `at` as the nearest double; 0 when it is not a number. */
+int pe_json_number(const pe_json *j, size_t at, double *value);
+
+/* 1 when the value at `at` is the string `text` (no escapes). */
+int pe_json_string_is(const pe_json *j, size_t at, const char *text);
+
+/* The raw bytes between the quotes of the string at `at`; 0 when not a string. */
+int pe_json_string(const pe_json *j, size_t at, pe_json_span *span);
+
+#endif

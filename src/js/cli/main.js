@@ -1,0 +1,80 @@
+// The Node CLI's main function, apart from the process: runCli(argv, io)
+// parses the arguments, runs one subcommand and returns the exit code,
+// writing through io.stdout(chunk) (text or bytes; it may return a promise to
+// wait for backpressure) and io.stderr(text). cli.js wires it to the process;
+// tests run it in-process. The subcommands are the table below (one module
+// each); the native CLI (src/cli/posenc.c) has the same table and prints the
+// same bytes.
+import { openSync, writeSync, closeSync } from 'node:fs';
+import { PosencError } from '../runtime/errors.js';
+import { parseCommand, UsageError, VERSION } from './args.js';
+import * as table from './table.js';
+import * as rope from './rope.js';
+import * as alibi from './alibi.js';
+import * as table2d from './table2d.js';
+
+const COMMANDS = [
+  { name: 'table', ...table },
+  { name: 'rope', ...rope },
+  { name: 'alibi', ...alibi },
+  { name: 'table2d', ...table2d },
+];
+
+const GENERAL_USAGE = `usage: posenc COMMAND [options]   (posenc COMMAND --help for its options)
+
+  table     the sinusoidal positional-encoding table (Vaswani et al.)
+  rope      a model's RoPE frequencies, read from its config.json
+  alibi     ALiBi's per-head slopes
+  table2d   the 2-D sin-cos table of a grid of patches (MAE)
+  also: t5-buckets (T5's relative attention buckets), identify FILE (which convention a table follows)
+
+  --version     print the version
+  -h, --help    print this help
+`;
+
+/** io.stdout, or a writer to the --output file (closed by write.close()). */
+function writer(path, stdout) {
+  if (path === undefined) return stdout;
+  let fd;
+  try {
+    fd = openSync(path, 'w');
+  } catch {
+    throw new UsageError('--output: could not open the file for writing');
+  }
+  const write = (chunk) => {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    for (let at = 0; at < bytes.length;) at += writeSync(fd, bytes, at);
+  };
+  write.close = () => closeSync(fd);
+  return write;
+}
+
+/**
+ * Runs `posenc ...argv`; resolves to the exit code (0, 1 for a refusal of the
+ * core or the package, 2 for bad usage). Errors of other kinds propagate.
+ * @param {string[]} argv
+ * @param {{ stdout: (chunk: string | Uint8Array) => unknown, stderr: (text: string) => unknown }} io
+ */
+export async function runCli(argv, io) {
+  let write;
+  try {
+    const { action, command, given } = parseCommand(argv, COMMANDS);
+    if (action === 'help') {
+      await io.stdout(command ? command.usage : GENERAL_USAGE);
+      return 0;
+    }
+    if (action === 'version') {
+      await io.stdout(VERSION);
+      return 0;
+    }
+    write = writer(given.get('--output'), io.stdout);
+    await command.run(given, write);
+    return 0;
+  } catch (error) {
+    if (!(error instanceof UsageError) && !(error instanceof PosencError)) throw error;
+    io.stderr(`posenc: ${error.message}\n`);
+    return error instanceof UsageError ? error.exitCode : 1;
+  } finally {
+    write?.close?.();
+  }
+}

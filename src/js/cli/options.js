@@ -1,0 +1,36 @@
+// Option checks several subcommands share, with the messages of src/cli/options.c.
+import { fail, parseCount } from './args.js';
+
+/** --format among `allowed` (default text). */
+export function formatOption(given, allowed, listed) {
+  const format = given.get('--format') ?? 'text';
+  if (!allowed.includes(format)) fail(`--format must be ${listed}; got ${format}`);
+  return format;
+}
+
+/** --kernels as instantiate() takes it. */
+export function kernelsOption(given) {
+  const kernels = given.get('--kernels') ?? 'auto';
+  if (!['auto', 'simd', 'scalar'].includes(kernels)) fail(`--kernels must be auto, simd or scalar; got ${kernels}`);
+  return kernels === 'auto' ? {} : { simd: kernels === 'simd' };
+}
+
+/** A count option from min to max; `fallback` when absent (undefined: required). */
+export function countOption(given, name, fallback, min, max, what) {
+  const text = given.get(name) ?? fallback;
+  if (text === undefined) fail(`${name} is required (${what})`);
+  const value = parseCount(text);
+  if (value === undefined || value < min || value > max) fail(`${name} must be ${what}; got ${text}`);
+  return value;
+}
+
+/** Usage lines several subcommands share (src/cli/commands.h). */
+export const TABLE_FORMATS_HELP = `  --format F    text (4 decimals), csv or json (9 decimals), npy (NumPy .npy float32)
+                f32 (raw little-endian float32) or raw (the --dtype's own little-endian bytes)
+                (default text)
+  --kernels K   auto, simd or scalar (default auto); all give the same bits
+`;
+export const COMMON_HELP = `  --output FILE write to FILE instead of standard output
+  --version     print the version
+  -h, --help    print this help
+`;

@@ -1,0 +1,228 @@
+// A model's config.json read by the C core (posenc.h, "Model configs";
+// src/wasm/config.c): the one place configs are interpreted, so the package,
+// both CLIs and the page read a config alike. This file stages the text,
+// calls the core, turns its 36 numbers into a description, and maps the core's
+// refusals to PosencErrors that name the config key.
+import { PosencError, describe } from '../runtime/errors.js';
+import { alibiMethods } from '../alibi/alibi.js';
+
+const FIELDS = 36;
+const KINDS = ['', 'rope', 'alibi', 'sinusoidal', 'learned', 'relative'];
+const SCALING_TYPES = ['default', 'linear', 'dynamic', 'yarn', 'llama3'];
+
+/** The config as UTF-8 bytes: a config.json's text as given, or an object serialised. */
+function configBytes(config) {
+  if (typeof config === 'string') return new TextEncoder().encode(config);
+  if (config === null || typeof config !== 'object' || Array.isArray(config) || ArrayBuffer.isView(config)) {
+    throw new PosencError(
+      'BAD_CONFIG',
+      `config must be a model's config.json: an object (JSON.parse of the file) or its text; got ${describe(config)}`,
+      'config',
+      config,
+    );
+  }
+  return new TextEncoder().encode(JSON.stringify(config));
+}
+
+function checkLayerType(layerType) {
+  if (layerType === undefined || (typeof layerType === 'string' && layerType.length > 0 && !layerType.includes('\0')))
+    return layerType;
+  throw new PosencError(
+    'BAD_LAYER_TYPE',
+    `layerType must be a layer type of the config such as 'full_attention'; got ${describe(layerType)}`,
+    'layerType',
+    layerType,
+  );
+}
+
+/** The HF scaling dict posenc's rope() takes, rebuilt from the core's numbers (only the keys that matter). */
+function scalingDict(f, factors) {
+  const half = f[6] / 2;
+  const mrope = f[24] > 0 ? { mrope_section: Array.from(f.subarray(25, 25 + f[24])) } : {};
+  if (f[21]) {
+    return {
+      rope_type: 'longrope',
+      short_factor: Array.from(factors.subarray(0, half)),
+      long_factor: Array.from(factors.subarray(half, 2 * half)),
+      original_max_position_embeddings: f[11],
+      factor: f[22],
+      ...(f[23] !== 0 ? { attention_factor: f[23] } : {}),
+      ...mrope,
+    };
+  }
+  const type = SCALING_TYPES[f[9]];
+  if (type === 'default') return f[24] > 0 ? { rope_type: 'default', ...mrope } : null;
+  const dict = { rope_type: type, factor: f[10] };
+  if (type !== 'linear') dict.original_max_position_embeddings = f[11];
+  if (type === 'llama3') Object.assign(dict, { low_freq_factor: f[18], high_freq_factor: f[19] });
+  if (type === 'yarn') {
+    const optional = {
+      beta_fast: f[12],
+      beta_slow: f[13],
+      attention_factor: f[14],
+      mscale: f[15],
+      mscale_all_dim: f[16],
+    };
+    for (const [key, value] of Object.entries(optional)) if (value !== 0) dict[key] = value;
+    if (f[17]) dict.truncate = false;
+  }
+  return { ...dict, ...mrope };
+}
+
+/** What the core's numbers say, as the description fromConfig returns (without `ignored`). */
+function describeFields(f, factors) {
+  const kind = KINDS[f[0]];
+  const common = { kind, heads: f[1] || undefined, hiddenSize: f[2] || undefined, maxPositions: f[3] || undefined };
+  if (kind === 'rope') {
+    return {
+      ...common,
+      rope: {
+        headDim: f[5],
+        rotaryDim: f[6],
+        base: f[7],
+        layout: f[8] === 0 ? 'interleaved' : 'half',
+        scaling: scalingDict(f, factors),
+      },
+    };
+  }
+  if (kind === 'alibi') return common;
+  if (kind === 'relative') {
+    if (f[31]) return { ...common, scheme: 'shaw', maxRelative: f[34] };
+    return { ...common, scheme: 't5', numBuckets: f[32], maxDistance: f[33], encoderDecoder: f[35] === 1 };
+  }
+  const offset = { positionOffset: f[4] };
+  if (kind === 'sinusoidal') {
+    return {
+      ...common,
+      dim: f[2],
+      layout: f[29] === 0 ? 'interleaved' : 'split',
+      frequencies: f[30] === 0 ? 'paper' : 'tensor2tensor',
+      ...offset,
+    };
+  }
+  return { ...common, dim: f[2], ...offset };
+}
+
+/** configReader(runtime): readConfigOnce, one call of the core for one layer type, and fromConfig. */
+export function configReader(runtime) {
+  const { wasm } = runtime;
+  // The statuses whose refusal this file words itself, by name (runtime/status.js).
+  const statusOf = (name) => runtime.status.names.indexOf(name);
+  const STATUS_CONFIG = statusOf('PE_ERR_CONFIG');
+  const STATUS_LAYER_TYPE = statusOf('PE_ERR_LAYER_TYPE');
+  const STATUS_SCALING = statusOf('PE_ERR_SCALING');
+
+  /**
+   * Reads `config` for `layerType`: { description, ignored } or, when the RoPE
+   * differs by layer type and none (or an unknown one) was named, { layerTypes }.
+   */
+  function readConfigOnce(config, layerType) {
+    const bytes = configBytes(config);
+    checkLayerType(layerType);
+    const layerBytes = layerType === undefined ? null : new TextEncoder().encode(layerType + '\0');
+    const factorsCount = Math.ceil(bytes.length / 2) + 2; // a number takes at least 2 bytes ("1,")
+    const keysBytes = 8 * bytes.length + 256;
+    const total =
+      16 + bytes.length + 16 + (layerBytes ? layerBytes.length : 0) + 8 * factorsCount + 8 * FIELDS + keysBytes + 64;
+    const base = runtime.malloc(total, 'config');
+    try {
+      const align = (at) => Math.ceil(at / 16) * 16;
+      const jsonAt = base;
+      const layerAt = layerBytes ? align(jsonAt + bytes.length) : 0;
+      const factorsAt = align((layerBytes ? layerAt + layerBytes.length : jsonAt + bytes.length) + 1);
+      const outAt = factorsAt + 8 * factorsCount;
+      const keysAt = outAt + 8 * FIELDS;
+      const heap = runtime.bytes(0);
+      heap.set(bytes, jsonAt);
+      if (layerBytes) heap.set(layerBytes, layerAt);
+      const status = wasm.pe_wasm_config_read(
+        jsonAt,
+        bytes.length,
+        layerAt,
+        factorsAt,
+        factorsCount,
+        outAt,
+        keysAt,
+        keysBytes,
+      );
+      const keysText = runtime.bytes(keysAt, keysBytes);
+      const lines = new TextDecoder()
+        .decode(keysText.subarray(0, keysText.indexOf(0)))
+        .split('\n')
+        .filter((l) => l !== '');
+      if (status === STATUS_LAYER_TYPE) {
+        if (layerType === undefined) return { layerTypes: lines };
+        const error =
+          lines.length === 0
+            ? new PosencError(
+                'BAD_LAYER_TYPE',
+                `layerType is not used: the config's RoPE is the same for every layer; got ${describe(layerType)}`,
+                'layerType',
+                layerType,
+              )
+            : new PosencError(
+                'BAD_LAYER_TYPE',
+                `layerType must be one of the config's layer types (${lines.map((l) => `'${l}'`).join(', ')}); got ${describe(layerType)}`,
+                'layerType',
+                layerType,
+              );
+        error.layerTypes = lines; // for callers that word their own message (the CLI)
+        throw error;
+      }
+      if (status === STATUS_CONFIG || status === STATUS_SCALING) {
+        const code = status === STATUS_CONFIG ? 'BAD_CONFIG' : 'BAD_SCALING';
+        throw new PosencError(code, `config key '${lines[0]}' ${lines[1]}`, `config.${lines[0]}`, undefined);
+      }
+      runtime.check(status);
+      const fields = runtime.doubles(outAt, FIELDS).slice();
+      const factors = runtime.doubles(factorsAt, Math.min(factorsCount, fields[6])).slice();
+      return { description: describeFields(fields, factors), ignored: lines };
+    } finally {
+      runtime.free(base);
+    }
+  }
+
+  /**
+   * fromConfig(config, { layerType }?): what the model uses. RoPE that differs
+   * by layer type is described per layer type under `layerTypes` (or, with
+   * layerType, that layer type's under `rope`); otherwise under `rope`.
+   */
+  function fromConfig(config, options) {
+    if (
+      options !== undefined &&
+      (options === null || typeof options !== 'object' || Object.keys(options).some((k) => k !== 'layerType'))
+    ) {
+      throw new PosencError(
+        'BAD_OPTIONS',
+        `fromConfig(config, options): options must be { layerType } or left out; got ${describe(options)}`,
+        'options',
+        options,
+      );
+    }
+    const layerType = options?.layerType;
+    const first = readConfigOnce(config, layerType);
+    if (first.description && first.description.kind === 'alibi') {
+      return {
+        ...first.description,
+        slopes: alibiMethods(runtime).alibiSlopes(first.description.heads),
+        ignored: first.ignored,
+      };
+    }
+    if (!first.layerTypes) return { ...first.description, ignored: first.ignored };
+    const layerTypes = {};
+    let last;
+    for (const name of first.layerTypes) {
+      last = readConfigOnce(config, name);
+      layerTypes[name] = last.description.rope;
+    }
+    const { rope: _, ...common } = last.description;
+    return { ...common, layerTypes, ignored: last.ignored };
+  }
+
+  return { readConfigOnce, fromConfig };
+}
+
+/** The config family's public method: fromConfig (readConfigOnce stays for rope). */
+export function configMethods(runtime) {
+  return { fromConfig: configReader(runtime).fromConfig };
+}

@@ -1,0 +1,68 @@
+// Types of the config family (src/js/config): a model's config.json read by
+// the C core as HF transformers reads it. Re-exported by src/js/index.d.ts;
+// the rope family's options take `config` and `layerType` (rope/rope.d.ts).
+import type { Frequencies } from '../sinusoid/sinusoid.js';
+import type { Layout } from '../runtime/runtime.js';
+import type { RopeScaling } from '../rope/rope.js';
+
+/** A model's config.json as JSON.parse gives it. */
+export type ModelConfig = Record<string, unknown>;
+
+/** Error codes of model configs: BAD_CONFIG (not a JSON object, or no scheme posenc knows), BAD_LAYER_TYPE. BAD_SCALING names a refused key. */
+export type ConfigErrorCode = 'BAD_CONFIG' | 'BAD_LAYER_TYPE';
+
+/** One RoPE as a model's config describes it: the options rope() and ropeFrequencies() take. */
+export interface ConfigRope {
+  headDim: number;
+  rotaryDim: number;
+  base: number;
+  layout: 'half' | 'interleaved';
+  /** HF's dict, rebuilt with the keys that matter (fallbacks filled in); null: no scaling. */
+  scaling:
+    | RopeScaling
+    | { rope_type: 'default'; mrope_section: number[] }
+    | {
+        rope_type: 'longrope';
+        short_factor: number[];
+        long_factor: number[];
+        original_max_position_embeddings: number;
+        factor: number;
+        attention_factor?: number;
+      }
+    | null;
+}
+
+interface ConfigCommon {
+  /** num_attention_heads (n_head, n_heads, num_heads), hidden_size (n_embd, d_model), max_position_embeddings (n_positions, max_seq_len). */
+  heads?: number;
+  hiddenSize?: number;
+  maxPositions?: number;
+  /** Keys of the config posenc did not use (dotted inside objects). Keys that change the math and are not understood are refused instead. */
+  ignored: string[];
+}
+
+/** What a model uses, as fromConfig() reads its config.json. */
+export type ConfigDescription = ConfigCommon &
+  (
+    | { kind: 'rope'; rope: ConfigRope }
+    | { kind: 'rope'; layerTypes: Record<string, ConfigRope> }
+    | { kind: 'alibi'; heads: number; slopes: Float32Array }
+    | { kind: 'relative'; scheme: 't5'; numBuckets: number; maxDistance: number; encoderDecoder: boolean }
+    | { kind: 'relative'; scheme: 'shaw'; maxRelative: number }
+    | { kind: 'learned'; dim: number; positionOffset: number }
+    | { kind: 'sinusoidal'; dim: number; layout: Layout; frequencies: Frequencies; positionOffset: number }
+  );
+
+/** The config family's methods on an instance. */
+export interface ConfigMethods {
+  /**
+   * Which position scheme a model's config.json describes (read by the C core
+   * as HF transformers reads it: names, fallbacks, legacy keys, per-layer-type
+   * rope_parameters, text_config). With layerType, that layer type's RoPE only.
+   * @throws PosencError BAD_CONFIG, BAD_SCALING (naming the key), BAD_LAYER_TYPE
+   */
+  fromConfig(config: ModelConfig | string, options?: { layerType?: string }): ConfigDescription;
+}
+
+/** See {@link ConfigMethods.fromConfig}. */
+export const fromConfig: ConfigMethods['fromConfig'];

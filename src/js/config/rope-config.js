@@ -1,0 +1,70 @@
+// configToRopeOptions: `config` (a model's config.json) and `layerType` in
+// place of headDim/rotaryDim/base/scaling, for every RoPE entry point
+// (ropeFrequencies, rope, and the plans and caches built on the same options).
+// The config is read by the core (config-read.js); this file only merges.
+import { PosencError } from '../runtime/errors.js';
+
+// Options a config supplies; giving them beside `config` is refused, never merged silently.
+const FROM_CONFIG = ['headDim', 'rotaryDim', 'base', 'scaling'];
+
+/**
+ * options with `config`/`layerType` replaced by what the config says, or
+ * options unchanged when there is no config. `layout` (GPT-J and DeepSeek pair
+ * adjacent elements) and `heads` (num_attention_heads) come from the config
+ * when the caller leaves them out and `call` takes them.
+ */
+export function configToRopeOptions(readConfigOnce, options, call, { layout = true, heads = true } = {}) {
+  if (options === null || typeof options !== 'object' || options.config === undefined) {
+    if (options && typeof options === 'object' && options.layerType !== undefined) {
+      throw new PosencError(
+        'BAD_OPTIONS',
+        `${call}(): layerType picks a layer type of config, so it needs config`,
+        'layerType',
+        options.layerType,
+      );
+    }
+    return options;
+  }
+  const { config, layerType, ...rest } = options;
+  for (const name of FROM_CONFIG) {
+    if (rest[name] !== undefined) {
+      throw new PosencError(
+        'BAD_OPTIONS',
+        `${call}(): give 'config' or '${name}', not both (the config sets ${name})`,
+        name,
+        rest[name],
+      );
+    }
+  }
+  const read = readConfigOnce(config, layerType);
+  if (read.layerTypes) {
+    throw new PosencError(
+      'BAD_LAYER_TYPE',
+      `${call}(): the config's RoPE differs by layer type: pass layerType, one of ${read.layerTypes.map((l) => `'${l}'`).join(', ')}`,
+      'layerType',
+      layerType,
+    );
+  }
+  const d = read.description;
+  if (d.kind !== 'rope') {
+    throw new PosencError(
+      'BAD_CONFIG',
+      `${call}(): 'config' describes a model with ${d.kind} positions, not RoPE (see fromConfig)`,
+      'config',
+      undefined,
+    );
+  }
+  const merged = { ...rest, headDim: d.rope.headDim, rotaryDim: d.rope.rotaryDim, base: d.rope.base };
+  if (d.rope.scaling !== null) merged.scaling = d.rope.scaling;
+  if (layout && merged.layout === undefined) merged.layout = d.rope.layout;
+  if (heads && merged.heads === undefined && d.heads !== undefined) merged.heads = d.heads;
+  return merged;
+}
+
+/** The scaling without Qwen2-VL's mrope_section: the frequencies do not depend on how pairs split over t/h/w. */
+export function withoutSections(options) {
+  if (!options || !options.scaling || options.scaling.mrope_section === undefined) return options;
+  const { mrope_section: _, ...scaling } = options.scaling;
+  const plain = Object.keys(scaling).every((k) => k === 'rope_type' && scaling[k] === 'default');
+  return { ...options, scaling: plain ? undefined : scaling };
+}

@@ -1,0 +1,60 @@
+/* Wasm export of the config family (posenc.h, "Model configs"). The result
+ * travels as 36 doubles, so the loader never lays out a C struct
+ * (src/js/config/config-read.js reads them by the same names):
+ *   0 kind  1 heads  2 hidden_size  3 max_positions  4 position_offset
+ *   5 head_dim  6 rotary_dim  7 base  8 layout  9 scaling type  10 factor
+ *   11 original_max_position_embeddings  12 beta_fast  13 beta_slow
+ *   14 attention_factor  15 mscale  16 mscale_all_dim  17 no_truncate
+ *   18 low_freq_factor  19 high_freq_factor  20 layer_types  21 longrope
+ *   22 longrope factor  23 longrope attention_factor  24 mrope sections
+ *   25-28 mrope_section  29 sinusoid layout  30 frequencies  31 shaw
+ *   32 num_buckets  33 max_distance  34 max_relative  35 encoder_decoder
+ * longrope's short_factor then long_factor (rotary_dim / 2 each) stay in factors. */
+#include "export.h"
+
+EXPORT("pe_wasm_config_read")
+int pe_wasm_config_read(const char *json, size_t json_bytes, const char *layer_type, double *factors,
+                        size_t factors_count, double *out, char *keys, size_t keys_bytes) {
+    pe_config c;
+    pe_status s = pe_config_read(json, json_bytes, layer_type, factors, factors_count, &c, keys, keys_bytes);
+    if (s != PE_OK) return s;
+    const pe_rope_scaling *sc = &c.rope.scaling;
+    const double fields[36] = {c.kind,
+                               c.heads,
+                               c.hidden_size,
+                               c.max_positions,
+                               c.position_offset,
+                               c.rope.head_dim,
+                               c.rope.rotary_dim,
+                               c.rope.base,
+                               c.rope.layout,
+                               sc->type,
+                               sc->factor,
+                               sc->original_max_position_embeddings,
+                               sc->beta_fast,
+                               sc->beta_slow,
+                               sc->attention_factor,
+                               sc->mscale,
+                               sc->mscale_all_dim,
+                               sc->no_truncate,
+                               sc->low_freq_factor,
+                               sc->high_freq_factor,
+                               c.layer_types,
+                               c.longrope,
+                               c.longrope_factor,
+                               c.longrope_attention_factor,
+                               c.mrope_sections,
+                               c.mrope_section[0],
+                               c.mrope_section[1],
+                               c.mrope_section[2],
+                               c.mrope_section[3],
+                               c.layout,
+                               c.frequencies,
+                               c.shaw,
+                               c.num_buckets,
+                               c.max_distance,
+                               c.max_relative,
+                               c.encoder_decoder};
+    for (int k = 0; k < 36; k++) out[k] = fields[k];
+    return PE_OK;
+}

@@ -1,0 +1,215 @@
+// Every subcommand of both CLIs: the same bytes (stdout, stderr, exit code)
+// from the native and the Node CLI over the model table's configs and sweeps
+// of each command's options, values equal to the package's, and the common
+// options (--output, --version, --help) on each command. The Node CLI runs
+// in this process (its main function, src/js/cli/main.js) except where the
+// process itself matters (--version, --output: the bin's own wiring).
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { mkdtempSync, writeFileSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { instantiate } from '../src/js/index.js';
+import { MODELS } from './support/model-configs.js';
+import { native, sameRun, sameRunInProcess, root } from './support/cli-run.js';
+
+const pe = await instantiate();
+const dir = mkdtempSync(join(tmpdir(), 'posenc-cli-'));
+const configFile = (name, config) => {
+  const path = join(dir, `${name}.json`);
+  writeFileSync(path, typeof config === 'string' ? config : JSON.stringify(config, null, 2));
+  return path;
+};
+const numbers = (stdout) => stdout.toString().trim().split('\n').map(Number);
+
+// One run of each subcommand (the general help lists them; a new one needs a line here).
+const EXAMPLES = {
+  table: ['table', '--length', '3', '--dim', '4'],
+  rope: ['rope', '--config', configFile('llama', MODELS[0].config)],
+  alibi: ['alibi', '--heads', '8'],
+  table2d: ['table2d', '--height', '2', '--width', '3', '--dim', '8'],
+};
+
+test('every subcommand in the general help has an example here, and --help, --version, --output on each', async () => {
+  const listed = native(['--help'])
+    .stdout.toString()
+    .split('\n')
+    .map((l) => /^  ([a-z][a-z0-9-]*) {2,}/.exec(l)?.[1])
+    .filter(Boolean);
+  assert.equal(listed.sort(), Object.keys(EXAMPLES).sort());
+  const version = `posenc ${JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version}\n`;
+  for (const [name, args] of Object.entries(EXAMPLES)) {
+    assert.match((await sameRunInProcess([name, '--help'])).stdout.toString(), new RegExp(`^usage: posenc ${name} `));
+    assert.is(sameRun([...args, '--version']).stdout.toString(), version);
+    const stdout = (await sameRunInProcess(args)).stdout;
+    assert.ok(stdout.length > 0, `${name} prints something`);
+    for (const run of [native, (a) => sameRun(a)]) {
+      const path = join(dir, `${name}.out`);
+      rmSync(path, { force: true });
+      const result = run([...args, '--output', path]);
+      assert.is(result.status, 0);
+      assert.is(result.stdout.length, 0, '--output leaves stdout empty');
+      assert.ok(Buffer.compare(readFileSync(path), stdout) === 0, `${name} --output holds what stdout gets`);
+    }
+  }
+  assert.is(sameRun(['table', '--length', '1', '--dim', '2', '--output', join(dir, 'no/such/dir')]).status, 2);
+});
+
+test('rope --config: every model of the table, every format; the frequencies are ropeFrequencies({ config })', async () => {
+  for (const [k, { id, config, hf }] of MODELS.entries()) {
+    const path = configFile(`model${k}`, config);
+    const layers = hf.kind === 'rope' ? Object.keys(hf.layers ?? { '': 0 }) : [''];
+    for (const layer of layers) {
+      const base = ['rope', '--config', path, ...(layer ? ['--layer-type', layer] : [])];
+      if (k < 2 || hf.layers)
+        for (const format of ['csv', 'json']) await sameRunInProcess([...base, '--format', format]);
+      const result = await sameRunInProcess([...base, '--length', '10', '--offset', '9000']);
+      if (hf.kind !== 'rope' || hf.type === 'longrope') {
+        assert.is(result.status, 1, `${id}: refused`);
+        continue;
+      }
+      assert.is(result.status, 0, `${id}: ${result.stderr}`);
+      const want = pe.ropeFrequencies({ config, ...(layer ? { layerType: layer } : {}), length: 9010 });
+      assert.equal(
+        numbers(result.stdout),
+        Array.from(want.frequencies),
+        `${id}: 17 significant digits give the doubles back`,
+      );
+      if (want.attentionFactor !== 1)
+        assert.equal(
+          numbers((await sameRunInProcess([...base, '--what', 'attention-factor', '--length', '9010'])).stdout),
+          [want.attentionFactor],
+        );
+    }
+  }
+  // A per-layer config without --layer-type, or with an unknown one, and --layer-type on a config with one RoPE.
+  const gemma = configFile('gemma', MODELS.find((m) => m.hf.layers).config);
+  for (const args of [[], ['--layer-type', 'local']])
+    assert.is((await sameRunInProcess(['rope', '--config', gemma, ...args])).status, 2);
+  assert.is(
+    (
+      await sameRunInProcess([
+        'rope',
+        '--config',
+        configFile('llama', MODELS[0].config),
+        '--layer-type',
+        'full_attention',
+      ])
+    ).status,
+    2,
+  );
+});
+
+test("alibi: --heads and --config give the package's slopes", async () => {
+  for (const heads of [1, 3, 12, 112, 1000]) {
+    if (heads === 12)
+      for (const format of ['text', 'csv'])
+        await sameRunInProcess(['alibi', '--heads', String(heads), '--format', format]);
+    const json = JSON.parse(
+      (await sameRunInProcess(['alibi', '--heads', String(heads), '--format', 'json'])).stdout.toString(),
+    );
+    assert.equal(
+      json.map(Math.fround),
+      Array.from(pe.alibiSlopes(heads)),
+      `${heads} heads: 9 significant digits give the float32 back`,
+    );
+  }
+  for (const { config, hf } of MODELS.filter((m) => m.hf.kind === 'alibi')) {
+    const result = await sameRunInProcess(['alibi', '--config', configFile('alibi', config)]);
+    assert.equal(numbers(result.stdout).map(Math.fround), Array.from(pe.alibiSlopes(hf.heads)));
+  }
+  assert.is((await sameRunInProcess(['alibi', '--config', configFile('llama', MODELS[0].config)])).status, 1);
+});
+
+test('table2d: every format equals sinusoidal2d, with and without the class token', async () => {
+  for (const [height, width, dim, cls, base] of [
+    [1, 1, 4, false, '10000'],
+    [2, 3, 8, true, '100'],
+    [7, 5, 12, false, '1e4'],
+    [14, 14, 64, true, '10000'],
+  ]) {
+    const args = [
+      'table2d',
+      '--height',
+      String(height),
+      '--width',
+      String(width),
+      '--dim',
+      String(dim),
+      '--cls-token',
+      String(cls),
+      '--base',
+      base,
+    ];
+    await sameRunInProcess([...args, '--format', ['text', 'csv', 'json', 'npy'][height % 4]]);
+    const f32 = (await sameRunInProcess([...args, '--format', 'f32'])).stdout;
+    const want = pe.sinusoidal2d({ height, width, dim, clsToken: cls, base: Number(base) });
+    assert.ok(
+      Buffer.compare(f32, Buffer.from(want.buffer, want.byteOffset, want.byteLength)) === 0,
+      `${height}x${width}x${dim}`,
+    );
+  }
+});
+
+test('table --dtype: float16 and bfloat16 in every format; raw and npy bytes are sinusoidal({ dtype })', async () => {
+  for (const dtype of ['float16', 'bfloat16']) {
+    const args = ['table', '--length', '130', '--dim', '10', '--offset', '65470', '--dtype', dtype];
+    for (const format of ['text', 'csv', 'json', ...(dtype === 'float16' ? ['npy'] : [])])
+      await sameRunInProcess([...args, '--format', format]);
+    const raw = (await sameRunInProcess([...args, '--format', 'raw'])).stdout;
+    const want = pe.sinusoidal({ length: 130, dim: 10, offset: 65470, dtype });
+    assert.ok(Buffer.compare(raw, Buffer.from(want.buffer, want.byteOffset, want.byteLength)) === 0, `${dtype} raw`);
+  }
+  const text = (
+    await sameRunInProcess(['table', '--length', '2', '--dim', '4', '--dtype', 'bfloat16'])
+  ).stdout.toString();
+  assert.is(text, '0.0000 1.0000 0.0000 1.0000\n0.8398 0.5391 0.0100 1.0000\n'); // sin 1 = 0.84147 -> bfloat16 0.83984375
+});
+
+test('bad arguments of each subcommand: exit code 2 (1 for a refused config) and the same one-line message', async () => {
+  const llama = configFile('llama', MODELS[0].config);
+  const bad = [
+    ['rope'],
+    ['rope', '--config', join(dir, 'missing.json')],
+    ['rope', '--config', llama, '--what', 'cos-sin'],
+    ['rope', '--config', llama, '--what', 'sin'],
+    ['rope', '--config', llama, '--format', 'npy'],
+    ['rope', '--config', llama, '--lenght', '3'],
+    ['rope', '--config', llama, '--length', '2147483648', '--offset', '1'],
+    ['rope', '--config', configFile('bad', '{"model_type": "llama",}')],
+    [
+      'rope',
+      '--config',
+      configFile('unknown', {
+        model_type: 'llama',
+        hidden_size: 64,
+        num_attention_heads: 2,
+        rope_scaling: { rope_type: 'linear', factor: 2, extra: 1 },
+      }),
+    ],
+    ['alibi'],
+    ['alibi', '--heads', '0'],
+    ['alibi', '--heads', '65537'],
+    ['alibi', '--heads', '4', '--config', llama],
+    ['table2d'],
+    ['table2d', '--height', '2'],
+    ['table2d', '--height', '2', '--width', '2', '--dim', '6'],
+    ['table2d', '--height', '2', '--width', '2', '--dim', '8', '--cls-token', 'yes'],
+    ['table2d', '--height', '0', '--width', '2', '--dim', '8'],
+    ['table2d', '--height', '65536', '--width', '65536', '--dim', '8'],
+    ['table', '--length', '2', '--dim', '4', '--dtype', 'float64'],
+    ['table', '--length', '2', '--dim', '4', '--dtype', 'float16', '--format', 'f32'],
+    ['table', '--length', '2', '--dim', '4', '--dtype', 'bfloat16', '--format', 'npy'],
+    ['table2d', '--height', '2', '--width', '2', '--dim', '8', '--base', '1'],
+  ];
+  for (const args of bad) {
+    const result = await sameRunInProcess(args);
+    assert.ok(result.status === 2 || result.status === 1, `exit code of ${args.join(' ')}`);
+    assert.is(result.stdout.length, 0, 'nothing on stdout');
+    assert.match(result.stderr.toString(), /^posenc: [^\n]+\n$/, `one line on stderr for ${args.join(' ')}`);
+  }
+  assert.match(native(['rope', '--config', bad[8][2]]).stderr.toString(), /config key 'rope_scaling.extra'/);
+});
+
+test.after(() => rmSync(dir, { recursive: true, force: true }));
+test.run();
