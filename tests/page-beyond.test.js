@@ -1,5 +1,5 @@
 // The page's sections 6–8 (comparison, RoPE, precision) in Debian's Chromium,
-// on the static build, through the same helpers as browser.test.js. Values the
+// on the static build, through the same helpers as page-core.test.js. Values the
 // page prints are checked against formulas evaluated here (ALiBi's slopes as
 // the paper's code defines them, cosines summed in double), not against the
 // page's own code.
@@ -10,9 +10,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { instantiate } from '../src/js/index.js';
 import { npyHeader, float32Bytes } from '../src/js/format.js';
-import { toyEmbedding } from '../web/src/toy-embedding.js';
+import { toyEmbedding } from '../web/src/compute/toy-embedding.js';
 import { browserSession } from './support/browser-session.js';
-import { allCanvases, canvasPrint, centre, checkControlSteps, open, query, redrawAfter, pressKey, typeValue } from './support/browser-page.js';
+import {
+  allCanvases,
+  canvasPrint,
+  centre,
+  checkControlSteps,
+  open,
+  query,
+  redrawAfter,
+  pressKey,
+  typeValue,
+} from './support/browser-page.js';
 import { generator, seedFromEnv } from './support/random.js';
 
 const pe = await instantiate();
@@ -23,7 +33,7 @@ let page;
 let files; // temporary directory of generated table files
 
 const seed = seedFromEnv();
-console.log(`  browser-beyond: seed ${seed} (replay with POSENC_SEED=${seed})`);
+console.log(`  page-beyond: seed ${seed} (replay with POSENC_SEED=${seed})`);
 const random = generator(seed);
 
 test.before(async () => {
@@ -47,7 +57,8 @@ function randomTable(rows, dim) {
   return table;
 }
 
-const npyBytes = (table, rows, dim) => Buffer.concat([Buffer.from(npyHeader(rows, dim)), Buffer.from(float32Bytes(table))]);
+const npyBytes = (table, rows, dim) =>
+  Buffer.concat([Buffer.from(npyHeader(rows, dim)), Buffer.from(float32Bytes(table))]);
 
 /** A .safetensors file with the table under `name` and a decoy tensor, per the format's README. */
 function safetensorsBytes(table, rows, dim, name) {
@@ -61,20 +72,27 @@ function safetensorsBytes(table, rows, dim, name) {
   json += ' '.repeat((8 - (json.length % 8)) % 8);
   const length = Buffer.alloc(8);
   length.writeBigUInt64LE(BigInt(json.length));
-  return Buffer.concat([length, Buffer.from(json), Buffer.from(table.buffer, table.byteOffset, table.byteLength),
-    Buffer.from(decoy.buffer)]);
+  return Buffer.concat([
+    length,
+    Buffer.from(json),
+    Buffer.from(table.buffer, table.byteOffset, table.byteLength),
+    Buffer.from(decoy.buffer),
+  ]);
 }
 
 /** Drops bytes as a file on the drop zone, as a drag from the desktop does. */
 async function dropFile(bytes, name) {
-  await page.evaluate(({ data, fileName }) => {
-    const transfer = new DataTransfer();
-    transfer.items.add(new File([Uint8Array.from(data)], fileName));
-    const zone = document.getElementById('learned-drop');
-    for (const type of ['dragenter', 'dragover', 'drop']) {
-      zone.dispatchEvent(new DragEvent(type, { dataTransfer: transfer, bubbles: true, cancelable: true }));
-    }
-  }, { data: [...bytes], fileName: name });
+  await page.evaluate(
+    ({ data, fileName }) => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([Uint8Array.from(data)], fileName));
+      const zone = document.getElementById('learned-drop');
+      for (const type of ['dragenter', 'dragover', 'drop']) {
+        zone.dispatchEvent(new DragEvent(type, { dataTransfer: transfer, bubbles: true, cancelable: true }));
+      }
+    },
+    { data: [...bytes], fileName: name },
+  );
 }
 
 /** Waits until the learned-table status is settled (not "Reading…") and returns [state, text]. */
@@ -104,10 +122,15 @@ function ropeCosine(delta, d, base, q) {
 
 /** ALiBi slopes as the paper's get_slopes computes them (github.com/ofirpress/attention_with_linear_biases). */
 function paperSlopes(n) {
-  const power = (m) => Array.from({ length: m }, (_, h) => 2 ** (-8 * (h + 1) / m));
+  const power = (m) => Array.from({ length: m }, (_, h) => 2 ** ((-8 * (h + 1)) / m));
   const p = 2 ** Math.floor(Math.log2(n));
   if (p === n) return power(n);
-  return [...power(p), ...power(2 * p).filter((_, h) => h % 2 === 0).slice(0, n - p)];
+  return [
+    ...power(p),
+    ...power(2 * p)
+      .filter((_, h) => h % 2 === 0)
+      .slice(0, n - p),
+  ];
 }
 
 it('loads with no console errors; every new canvas and plot draws', async () => {
@@ -118,7 +141,14 @@ it('loads with no console errors; every new canvas and plot draws', async () => 
     assert.ok(c, `${id} exists`);
     assert.ok(c.width > 100 && c.height > 100 && c.colours > 2, `${id}: ${JSON.stringify(c)}`);
   }
-  for (const id of ['cmp-profile', 'cmp-alibi-profile', 'rope-speed', 'rope-wavelength', 'rope-bands', 'precision-plot']) {
+  for (const id of [
+    'cmp-profile',
+    'cmp-alibi-profile',
+    'rope-speed',
+    'rope-wavelength',
+    'rope-bands',
+    'precision-plot',
+  ]) {
     const print = await canvasPrint(page, `#${id} canvas`);
     assert.ok(print.colours > 2, `${id} is blank`);
   }
@@ -146,7 +176,10 @@ it('the comparison readout shows the sinusoidal, RoPE and ALiBi values of the ho
     const j = Number(await readout.getAttribute('data-j'));
     const text = await readout.textContent();
     const value = (label) => Number(text.match(new RegExp(`${label} (-?\\d+\\.\\d{6})`))[1]);
-    assert.ok(Math.abs(value('sinusoidal') - sinusoidalCosine(j - i, view.d, view.base)) < 2e-6, `sinusoidal at ${i}, ${j}: ${text}`);
+    assert.ok(
+      Math.abs(value('sinusoidal') - sinusoidalCosine(j - i, view.d, view.base)) < 2e-6,
+      `sinusoidal at ${i}, ${j}: ${text}`,
+    );
     assert.ok(Math.abs(value('RoPE') - ropeCosine(j - i, view.d, view.base, q)) < 2e-6, `RoPE at ${i}, ${j}: ${text}`);
     assert.ok(Math.abs(value('ALiBi head 5') + slopes[5] * Math.abs(j - i)) < 1e-6, `ALiBi at ${i}, ${j}: ${text}`);
     seen.add(`${i},${j}`);
@@ -228,7 +261,11 @@ it('malformed and oversized files give a clear message, and the page keeps worki
   const cases = [
     { name: 'notes.npy', bytes: Buffer.from('this is not a table at all'), expect: 'neither with' },
     { name: 'short.npy', bytes: good.subarray(0, good.length - 9), expect: 'truncated' },
-    { name: 'bad-header.safetensors', bytes: Buffer.concat([Buffer.from([9, 0, 0, 0, 0, 0, 0, 0]), Buffer.from('{"a": [1,')]), expect: 'not UTF-8 JSON' },
+    {
+      name: 'bad-header.safetensors',
+      bytes: Buffer.concat([Buffer.from([9, 0, 0, 0, 0, 0, 0, 0]), Buffer.from('{"a": [1,')]),
+      expect: 'not UTF-8 JSON',
+    },
     { name: 'one-row.npy', bytes: npyBytes(new Float32Array(4), 1, 4), expect: 'at least 2' },
   ];
   for (const c of cases) {
@@ -243,7 +280,9 @@ it('malformed and oversized files give a clear message, and the page keeps worki
   await page.evaluate(() => {
     const transfer = new DataTransfer();
     transfer.items.add(new File([new Uint8Array(257 * 2 ** 20)], 'huge.npy'));
-    document.getElementById('learned-drop').dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+    document
+      .getElementById('learned-drop')
+      .dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
   });
   const [state, text] = await fileStatus();
   assert.is(state, 'error');
@@ -259,17 +298,47 @@ it('each new control redraws its figure and updates the URL', async () => {
     { what: 'window slider', param: 'cw', target: '#cmp-sin', act: () => pressKey(page, '#ctl-cw-range', 'ArrowLeft') },
     { what: 'window box', param: 'cw', target: '#cmp-sin', act: () => typeValue(page, '#ctl-cw', '64') },
     { what: 'RoPE q, k', param: 'qk', target: '#cmp-rope', act: () => page.selectOption('#ctl-qk', 'independent') },
-    { what: 'ALiBi heads', param: 'heads', target: '#cmp-alibi-profile canvas', act: () => typeValue(page, '#ctl-heads', '12') },
+    {
+      what: 'ALiBi heads',
+      param: 'heads',
+      target: '#cmp-alibi-profile canvas',
+      act: () => typeValue(page, '#ctl-heads', '12'),
+    },
     { what: 'ALiBi head', param: 'head', target: '#cmp-alibi', act: () => typeValue(page, '#ctl-head', '3') },
     { what: 'causal', param: 'causal', target: '#cmp-alibi', act: () => page.uncheck('#ctl-causal') },
     { what: 'rope_type', param: 'rs', target: '#rope-bands canvas', act: () => page.selectOption('#ctl-rs', 'llama3') },
     { what: 'factor', param: 'rf', target: '#rope-bands canvas', act: () => typeValue(page, '#ctl-rf', '16') },
-    { what: 'original context', param: 'rl0', target: '#rope-bands canvas', act: () => typeValue(page, '#ctl-rl0', '8192') },
-    { what: 'low_freq_factor', param: 'rlo', target: '#rope-bands canvas', act: () => typeValue(page, '#ctl-rlo', '2') },
+    {
+      what: 'original context',
+      param: 'rl0',
+      target: '#rope-bands canvas',
+      act: () => typeValue(page, '#ctl-rl0', '8192'),
+    },
+    {
+      what: 'low_freq_factor',
+      param: 'rlo',
+      target: '#rope-bands canvas',
+      act: () => typeValue(page, '#ctl-rlo', '2'),
+    },
     { what: 'head_dim', param: 'rhd', target: '#rope-speed canvas', act: () => typeValue(page, '#ctl-rhd', '64') },
-    { what: 'rope_theta', param: 'rbase', target: '#rope-speed canvas', act: () => typeValue(page, '#ctl-rbase', '500000') },
-    { what: 'context length', param: 'rlen', target: '#rope-wavelength canvas', act: () => typeValue(page, '#ctl-rlen', '131072') },
-    { what: 'page d (precision)', param: 'd', target: '#precision-plot canvas', act: () => typeValue(page, '#ctl-d', '32') },
+    {
+      what: 'rope_theta',
+      param: 'rbase',
+      target: '#rope-speed canvas',
+      act: () => typeValue(page, '#ctl-rbase', '500000'),
+    },
+    {
+      what: 'context length',
+      param: 'rlen',
+      target: '#rope-wavelength canvas',
+      act: () => typeValue(page, '#ctl-rlen', '131072'),
+    },
+    {
+      what: 'page d (precision)',
+      param: 'd',
+      target: '#precision-plot canvas',
+      act: () => typeValue(page, '#ctl-d', '32'),
+    },
   ];
   await checkControlSteps(page, steps);
   const url = await query(page);
@@ -290,20 +359,31 @@ it('each new control redraws its figure and updates the URL', async () => {
 it('scaling choices move the RoPE bands as each type defines', async () => {
   const f = 8;
   await open(page, `${server.url}?rs=none&rhd=128&rf=${f}&rl0=4096&rlen=32768`);
-  const bands = async () => page.$eval('#rope-facts', (el) => ({ moved: Number(el.dataset.moved), lo: Number(el.dataset.ratioMin), hi: Number(el.dataset.ratioMax) }));
+  const bands = async () =>
+    page.$eval('#rope-facts', (el) => ({
+      moved: Number(el.dataset.moved),
+      lo: Number(el.dataset.ratioMin),
+      hi: Number(el.dataset.ratioMax),
+    }));
   const prints = new Set();
   const seen = {};
   for (const type of ['none', 'linear', 'dynamic', 'yarn', 'llama3']) {
     if (type !== 'none') await redrawAfter(page, () => page.selectOption('#ctl-rs', type));
     seen[type] = await bands();
     prints.add((await canvasPrint(page, '#rope-wavelength canvas')).hash);
-    assert.match(await page.textContent('#rope-config'), type === 'none' ? 'rope_scaling = None' : `"rope_type": "${type}"`);
+    assert.match(
+      await page.textContent('#rope-config'),
+      type === 'none' ? 'rope_scaling = None' : `"rope_type": "${type}"`,
+    );
   }
   assert.is(prints.size, 5, 'each scaling draws different wavelengths');
   assert.equal(seen.none, { moved: 0, lo: 1, hi: 1 }, 'no scaling moves nothing');
   // Linear: every pair slowed by exactly the factor.
   assert.is(seen.linear.moved, 64);
-  assert.ok(Math.abs(seen.linear.lo - 1 / f) < 1e-15 && Math.abs(seen.linear.hi - 1 / f) < 1e-15, JSON.stringify(seen.linear));
+  assert.ok(
+    Math.abs(seen.linear.lo - 1 / f) < 1e-15 && Math.abs(seen.linear.hi - 1 / f) < 1e-15,
+    JSON.stringify(seen.linear),
+  );
   // Dynamic NTK at L = 8·L0: pair 0 keeps w = 1, the others slow down, the slowest by about (f·L/L0 − f + 1).
   assert.is(seen.dynamic.moved, 63);
   assert.is(seen.dynamic.hi, 1);
@@ -326,19 +406,19 @@ it('the precision view shows posenc below the naive recipes at long positions', 
   assert.ok(worst.posenc32 > 0 && worst.posenc32 < 6e-8, `posenc float32 worst ${worst.posenc32}`);
   const print = await canvasPrint(page, '#precision-plot canvas');
   assert.ok(print.colours > 2);
-  if (typeof pe.recipeTable !== 'function') {
-    // This build has no reduced precision yet: the view must say so.
-    assert.match(await page.textContent('#precision-status'), 'Not available in this build');
-    console.log('  precision: recipeTable not in this build; checked the "not available" note only');
-  } else {
-    const value = (v) => (v === 'Infinity' ? Infinity : v);
-    assert.ok(worst.posenc32 < value(worst.recipe32) / 100, `float32: posenc ${worst.posenc32} vs recipe ${worst.recipe32}`);
-    assert.ok(worst.posenc16 < value(worst.recipe16), `float16: posenc ${worst.posenc16} vs recipe ${worst.recipe16}`);
-    assert.ok(worst.posencBf16 < value(worst.recipeBf16), `bfloat16: posenc ${worst.posencBf16} vs recipe ${worst.recipeBf16}`);
-    // Correct rounding of a value in [−1, 1]: half a unit in the last place near 1.
-    assert.ok(worst.posenc16 <= 2 ** -11 + 6e-8, `posenc float16 worst ${worst.posenc16}`);
-    assert.ok(worst.posencBf16 <= 2 ** -8 + 6e-8, `posenc bfloat16 worst ${worst.posencBf16}`);
-  }
+  const value = (v) => (v === 'Infinity' ? Infinity : v);
+  assert.ok(
+    worst.posenc32 < value(worst.recipe32) / 100,
+    `float32: posenc ${worst.posenc32} vs recipe ${worst.recipe32}`,
+  );
+  assert.ok(worst.posenc16 < value(worst.recipe16), `float16: posenc ${worst.posenc16} vs recipe ${worst.recipe16}`);
+  assert.ok(
+    worst.posencBf16 < value(worst.recipeBf16),
+    `bfloat16: posenc ${worst.posencBf16} vs recipe ${worst.recipeBf16}`,
+  );
+  // Correct rounding of a value in [−1, 1]: half a unit in the last place near 1.
+  assert.ok(worst.posenc16 <= 2 ** -11 + 6e-8, `posenc float16 worst ${worst.posenc16}`);
+  assert.ok(worst.posencBf16 <= 2 ** -8 + 6e-8, `posenc bfloat16 worst ${worst.posencBf16}`);
   noProblems('precision');
 });
 
@@ -346,14 +426,29 @@ it('exports: a PNG of each new figure and the plotted numbers as CSV', async () 
   const d = 16;
   await open(page, `${server.url}?d=${d}&cw=16&heads=3&rhd=${d}&rs=linear`);
   for (const name of ['comparison', 'comparison-profiles', 'rope', 'precision']) {
-    const png = await downloadBytes(`[data-beyond-export="${name}"]`);
+    const png = await downloadBytes(`[data-export="${name}"]`);
     assert.equal([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], `${name} PNG magic`);
     assert.ok(png.length > 2000, `${name} PNG has content`);
   }
-  const csv = async (name) => (await downloadBytes(`[data-beyond-csv="${name}"]`)).toString('utf8').trimEnd().split('\n').map((l) => l.split(','));
+  const csv = async (name) =>
+    (await downloadBytes(`[data-csv="${name}"]`))
+      .toString('utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => l.split(','));
 
   const profiles = await csv('comparison');
-  assert.equal(profiles[0], ['offset', 'sinusoidal', 'learned_mean', 'learned_min', 'learned_max', 'rope', 'alibi_head0', 'alibi_head1', 'alibi_head2']);
+  assert.equal(profiles[0], [
+    'offset',
+    'sinusoidal',
+    'learned_mean',
+    'learned_min',
+    'learned_max',
+    'rope',
+    'alibi_head0',
+    'alibi_head1',
+    'alibi_head2',
+  ]);
   assert.is(profiles.length, 1 + 31, 'offsets −15 … 15');
   const slopes = paperSlopes(3);
   for (const row of profiles.slice(1)) {
@@ -362,7 +457,11 @@ it('exports: a PNG of each new figure and the plotted numbers as CSV', async () 
     // Causal by default: future keys (offset > 0) have no bias to show.
     for (let h = 0; h < 3; h++) {
       if (delta > 0) assert.is(row[6 + h], '', `head ${h} at offset ${delta}`);
-      else assert.ok(Math.abs(Number(row[6 + h]) + slopes[h] * -delta) < 1e-6 * (1 - delta), `head ${h} at offset ${delta}: ${row[6 + h]}`);
+      else
+        assert.ok(
+          Math.abs(Number(row[6 + h]) + slopes[h] * -delta) < 1e-6 * (1 - delta),
+          `head ${h} at offset ${delta}: ${row[6 + h]}`,
+        );
     }
   }
 
@@ -370,14 +469,17 @@ it('exports: a PNG of each new figure and the plotted numbers as CSV', async () 
   assert.equal(bands[0], ['pair', 'w', 'wavelength', 'w_linear', 'w_dynamic', 'w_yarn', 'w_llama3']);
   assert.is(bands.length, 1 + d / 2);
   for (const [i, w, wavelength, linear] of bands.slice(1).map((r) => r.map(Number))) {
-    const exact = 10000 ** (-2 * i / d);
+    const exact = 10000 ** ((-2 * i) / d);
     assert.ok(Math.abs(w - exact) <= 1e-15 * exact, `w_${i} = ${w}, 10000^(−2i/d) = ${exact}`);
-    assert.ok(Math.abs(wavelength - 2 * Math.PI / exact) <= 1e-12 * wavelength, `wavelength ${i}`);
+    assert.ok(Math.abs(wavelength - (2 * Math.PI) / exact) <= 1e-12 * wavelength, `wavelength ${i}`);
     assert.ok(Math.abs(linear - exact / 8) <= 1e-15 * exact, `linear w_${i}`);
   }
 
   const errors = await csv('precision');
-  assert.equal(errors[0], ['position', 'posenc32', 'posenc16', 'posencBf16', 'recipe32', 'recipe16', 'recipeBf16'].slice(0, errors[0].length));
+  assert.equal(
+    errors[0],
+    ['position', 'posenc32', 'posenc16', 'posencBf16', 'recipe32', 'recipe16', 'recipeBf16'].slice(0, errors[0].length),
+  );
   assert.is(Number(errors[errors.length - 1][0]), 2 ** 24);
   for (const row of errors.slice(1)) assert.ok(Number(row[1]) < 6e-8, `posenc float32 error at ${row[0]}: ${row[1]}`);
   noProblems('exports');

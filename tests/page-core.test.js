@@ -8,7 +8,18 @@ import { readFile } from 'node:fs/promises';
 import { instantiate } from '../src/js/index.js';
 import { serveStatic } from './support/browser-server.js';
 import { browserSession } from './support/browser-session.js';
-import { allCanvases, canvasPrint, centre, checkControlSteps, open, query, redrawAfter, watchPage, pressKey, typeValue } from './support/browser-page.js';
+import {
+  allCanvases,
+  canvasPrint,
+  centre,
+  checkControlSteps,
+  open,
+  query,
+  redrawAfter,
+  watchPage,
+  pressKey,
+  typeValue,
+} from './support/browser-page.js';
 
 const pe = await instantiate();
 const session = browserSession(test);
@@ -36,7 +47,10 @@ it('loads with no console errors, only local requests, and every canvas drawn', 
   }
   const requested = server.requests.filter((r) => !r.startsWith('/assets/') && r !== '/');
   assert.equal(requested, [], 'only the page and its built assets are requested');
-  assert.ok(server.requests.some((r) => r.endsWith('.wasm')), 'the wasm core comes from the local server');
+  assert.ok(
+    server.requests.some((r) => r.endsWith('.wasm')),
+    'the wasm core comes from the local server',
+  );
   noProblems('first load');
 });
 
@@ -47,7 +61,10 @@ it('the static build also works from a subfolder (relative asset URLs)', async (
     const local = watchPage(sub, parent.url);
     await open(sub, `${parent.url}site/?d=8&len=20`);
     assert.match(await sub.textContent('#engine'), 'WebAssembly');
-    assert.ok(parent.requests.every((r) => r.startsWith('/site/')), parent.requests.join(' '));
+    assert.ok(
+      parent.requests.every((r) => r.startsWith('/site/')),
+      parent.requests.join(' '),
+    );
     await sub.close();
     assert.equal(local, []);
   } finally {
@@ -58,19 +75,49 @@ it('the static build also works from a subfolder (relative asset URLs)', async (
 it('each control redraws its figure and updates the URL', async () => {
   await open(page, server.url);
   const steps = [
-    { what: 'd slider', param: 'd', target: '#heatmap-canvas', act: () => pressKey(page, '#ctl-d-range', 'ArrowRight') },
+    {
+      what: 'd slider',
+      param: 'd',
+      target: '#heatmap-canvas',
+      act: () => pressKey(page, '#ctl-d-range', 'ArrowRight'),
+    },
     { what: 'd box', param: 'd', target: '#heatmap-canvas', act: () => typeValue(page, '#ctl-d', '96') },
-    { what: 'length slider', param: 'len', target: '#heatmap-canvas', act: () => pressKey(page, '#ctl-len-range', 'ArrowRight') },
+    {
+      what: 'length slider',
+      param: 'len',
+      target: '#heatmap-canvas',
+      act: () => pressKey(page, '#ctl-len-range', 'ArrowRight'),
+    },
     { what: 'length box', param: 'len', target: '#heatmap-canvas', act: () => typeValue(page, '#ctl-len', '300') },
-    { what: 'base slider', param: 'base', target: '#heatmap-canvas', act: () => pressKey(page, '#ctl-base-range', 'ArrowLeft') },
+    {
+      what: 'base slider',
+      param: 'base',
+      target: '#heatmap-canvas',
+      act: () => pressKey(page, '#ctl-base-range', 'ArrowLeft'),
+    },
     { what: 'base box', param: 'base', target: '#heatmap-canvas', act: () => typeValue(page, '#ctl-base', '777') },
-    { what: 'offset slider', param: 'off', target: '#heatmap-canvas', act: () => pressKey(page, '#ctl-off-range', 'ArrowRight') },
+    {
+      what: 'offset slider',
+      param: 'off',
+      target: '#heatmap-canvas',
+      act: () => pressKey(page, '#ctl-off-range', 'ArrowRight'),
+    },
     { what: 'offset box', param: 'off', target: '#heatmap-canvas', act: () => typeValue(page, '#ctl-off', '40') },
     { what: 'layout', param: 'layout', target: '#heatmap-canvas', act: () => page.check('#ctl-layout-split') },
-    { what: 'p slider', param: 'p', target: '#circles-canvas', act: () => pressKey(page, '#ctl-p-range', 'ArrowRight') },
+    {
+      what: 'p slider',
+      param: 'p',
+      target: '#circles-canvas',
+      act: () => pressKey(page, '#ctl-p-range', 'ArrowRight'),
+    },
     { what: 'k box', param: 'k', target: '#circles-canvas', act: () => typeValue(page, '#ctl-k', '17') },
     { what: 'dimensions', param: 'dims', target: '#squiggles-plot canvas', act: () => page.fill('#ctl-dims', '2-5') },
-    { what: 'sentence A', param: 's1', target: '#embedding-canvas', act: () => page.fill('#ctl-s1', 'A dog chased the cat') },
+    {
+      what: 'sentence A',
+      param: 's1',
+      target: '#embedding-canvas',
+      act: () => page.fill('#ctl-s1', 'A dog chased the cat'),
+    },
     { what: '√d scale', param: 'scale', target: '#embedding-canvas', act: () => page.check('#ctl-scale') },
     { what: 'theme', param: 'theme', target: '#heatmap-canvas', act: () => page.selectOption('#ctl-theme', 'dark') },
   ];
@@ -117,7 +164,12 @@ it('malformed URL parts fall back to defaults; out-of-range values are clamped w
   assert.equal(values, ['128', '8192', '2', '0', '1000000']);
   assert.ok(await page.isChecked('#ctl-layout-interleaved'));
   const notes = await page.textContent('#notes');
-  for (const word of ['d “abc” is not a number', 'len 99999 is above 8192', 'base -5 is below 2', 'layout “diagonal”']) {
+  for (const word of [
+    'd “abc” is not a number',
+    'len 99999 is above 8192',
+    'base -5 is below 2',
+    'layout “diagonal”',
+  ]) {
     assert.match(notes, word);
   }
   for (const c of await allCanvases(page)) assert.ok(c.colours > 2, `${c.name} is blank`);
@@ -157,7 +209,13 @@ it('hover readouts print exactly the values the package computes', async () => {
   await centre(page, '#heatmap-canvas');
   const box = await page.locator('#heatmap-canvas').boundingBox();
   const seen = new Set();
-  for (const [fx, fy] of [[0.2, 0.2], [0.5, 0.5], [0.83, 0.71], [0.1, 0.9], [0.65, 0.35]]) {
+  for (const [fx, fy] of [
+    [0.2, 0.2],
+    [0.5, 0.5],
+    [0.83, 0.71],
+    [0.1, 0.9],
+    [0.65, 0.35],
+  ]) {
     // Points inside the plot area (the canvas has margins for the axes).
     await page.mouse.move(box.x + 62 + fx * (box.width - 148), box.y + 34 + fy * (box.height - 78));
     const readout = page.locator('#heatmap-readout');
@@ -174,7 +232,8 @@ it('hover readouts print exactly the values the package computes', async () => {
   // Keyboard: focus the heatmap, then arrows move the read cell from (first position, dimension 0).
   await page.mouse.move(0, 0);
   await page.focus('#heatmap-canvas');
-  for (const key of ['ArrowRight', 'ArrowRight', 'ArrowRight', 'ArrowDown', 'ArrowDown']) await page.keyboard.press(key);
+  for (const key of ['ArrowRight', 'ArrowRight', 'ArrowRight', 'ArrowDown', 'ArrowDown'])
+    await page.keyboard.press(key);
   const keyed = page.locator('#heatmap-readout');
   assert.is(await keyed.getAttribute('data-p'), String(view.off + 3));
   assert.is(await keyed.getAttribute('data-dim'), '2');
@@ -194,14 +253,23 @@ it('hover readouts print exactly the values the package computes', async () => {
 });
 
 it('the rotation residual shown is below 1e-6 (small and large p, k)', async () => {
-  for (const [p, k, d] of [[10, 5, 128], [123456, 8000, 2048], [999999, 8192, 6]]) {
+  for (const [p, k, d] of [
+    [10, 5, 128],
+    [123456, 8000, 2048],
+    [999999, 8192, 6],
+  ]) {
     await open(page, `${server.url}?p=${p}&k=${k}&d=${d}&len=64`);
     const residual = Number(await page.getAttribute('#rotation-residual', 'data-residual'));
     const shown = Number(await page.textContent('#residual-value'));
     assert.ok(residual >= 0 && residual < 1e-6, `residual ${residual} at p = ${p}, k = ${k}, d = ${d}`);
-    assert.ok(Math.abs(residual - rotationResidual(p, k, d)) < 1e-12, `page ${residual} vs Node ${rotationResidual(p, k, d)}`);
+    assert.ok(
+      Math.abs(residual - rotationResidual(p, k, d)) < 1e-12,
+      `page ${residual} vs Node ${rotationResidual(p, k, d)}`,
+    );
     assert.ok(shown < 1e-6, `shown residual ${shown}`);
-    const norms = await page.locator('#similarity-facts').evaluate((el) => [el.dataset.minNorm, el.dataset.maxNorm].map(Number));
+    const norms = await page
+      .locator('#similarity-facts')
+      .evaluate((el) => [el.dataset.minNorm, el.dataset.maxNorm].map(Number));
     for (const n of norms) assert.ok(Math.abs(n - Math.sqrt(d / 2)) < 1e-5, `row norm ${n} vs √(d/2)`);
   }
   noProblems('rotation');
@@ -226,7 +294,7 @@ it('exports: PNG of a figure, CSV and NPY of the table', async () => {
   const table = pe.sinusoidal({ length: view.len, dim: view.d, base: view.base, offset: view.off });
 
   const buttons = await page.$$eval('[data-export]', (all) => all.map((b) => `[data-export="${b.dataset.export}"]`));
-  assert.is(buttons.length, 6, 'a PNG button per figure');
+  assert.is(buttons.length, 10, 'a PNG button per figure');
   for (const button of buttons) {
     const png = await downloadBytes(button);
     assert.equal([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], `${button} PNG magic`);

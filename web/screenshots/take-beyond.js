@@ -32,7 +32,11 @@ try {
         document.getElementById('precision').getBoundingClientRect().bottom + window.scrollY + 8,
       ]);
       const path = `${here}beyond-${theme}.png`;
-      await page.screenshot({ path, clip: { x: 0, y: Math.floor(top), width: 1200, height: Math.ceil(bottom - top) }, fullPage: true });
+      await page.screenshot({
+        path,
+        clip: { x: 0, y: Math.floor(top), width: 1200, height: Math.ceil(bottom - top) },
+        fullPage: true,
+      });
       shrink(path);
       console.log(`wrote ${path} (${box ? 'ok' : 'no canvas'})`);
     } finally {

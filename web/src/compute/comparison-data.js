@@ -2,8 +2,7 @@
 // sinusoidal rows, RoPE-rotated queries and keys, ALiBi biases; learned rows
 // come from the loaded file. Here they only become cosine matrices and
 // per-offset profiles.
-import { alibiBias, alibiSlopes, sinusoidal } from '../../src/js/index.js';
-import { optionalFunction } from './optional-api.js';
+import { alibiBias, alibiSlopes, rope, sinusoidal } from '../../../src/js/index.js';
 import { toyEmbedding } from './toy-embedding.js';
 
 // A W × W cosine matrix of dim-wide rows costs W² · dim / 2 multiply-adds; this keeps it near 15 ms.
@@ -59,17 +58,14 @@ export function ropeVectors(choice, d) {
 
 /**
  * cos(q(i), k(j)): the same q and k rotated to every position i, j < W by the
- * package's rope (adjacent pairs, frequencies base^(−2i/d), no scaling). Null
- * when this build has no rope.
+ * package's rope (adjacent pairs, frequencies base^(−2i/d), no scaling).
  */
 export function ropeMatrix(W, d, base, choice) {
-  const rope = optionalFunction('rope');
-  if (!rope) return null;
   const { q, k } = ropeVectors(choice, d);
   const rotated = (vector) => {
     const x = new Float32Array(W * d);
     for (let i = 0; i < W; i++) x.set(vector, i * d);
-    return rope(x, { length: W, heads: 1, headDim: d, base, layout: 'interleaved' }) ?? x;
+    return rope(x, { length: W, heads: 1, headDim: d, base, layout: 'interleaved' });
   };
   const xq = rotated(q);
   const xk = q === k ? xq : rotated(k);

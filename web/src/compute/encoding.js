@@ -2,7 +2,7 @@
 // The main table lives in a wasm-resident buffer, so an 8192 × 2048 table is
 // computed in place and read by the heatmap without a copy. Views of it are
 // taken fresh at each use: any posenc call may grow wasm memory and detach them.
-import { alloc, sinusoidal } from '../../src/js/index.js';
+import { alloc, sinusoidal } from '../../../src/js/index.js';
 
 let buffer = null; // WasmBuffer holding the current table
 let key = '';

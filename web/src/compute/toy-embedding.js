@@ -4,7 +4,11 @@
 
 /** Lower-cased words: letters, digits and apostrophes; at most 48 of them. */
 export function tokenize(sentence) {
-  return (String(sentence).toLowerCase().match(/[\p{L}\p{N}']+/gu) ?? []).slice(0, 48);
+  return (
+    String(sentence)
+      .toLowerCase()
+      .match(/[\p{L}\p{N}']+/gu) ?? []
+  ).slice(0, 48);
 }
 
 /** FNV-1a over the word's UTF-16 code units: a stable 32-bit seed. */

@@ -8,7 +8,10 @@ export const LUT_SIZE = 1025;
 /** d3's interpolators return "rgb(r, g, b)" (or "#rrggbb"); → [r, g, b]. */
 export function parseRgb(css) {
   if (css.startsWith('#')) return [1, 3, 5].map((i) => parseInt(css.slice(i, i + 2), 16));
-  return css.match(/\d+(\.\d+)?/g).slice(0, 3).map(Number);
+  return css
+    .match(/\d+(\.\d+)?/g)
+    .slice(0, 3)
+    .map(Number);
 }
 
 function buildLut(interpolate) {
@@ -34,6 +37,16 @@ export function lutIndex(v, lo, hi) {
 }
 
 // One colour per frequency pair (Tableau 10): readable on light and dark.
-const PAIR_PALETTE = ['#4e79a7', '#e15759', '#59a14f', '#b07aa1', '#f28e2b', '#76b7b2', '#c9a227', '#9c755f',
-  '#ff9da7', '#bab0ac'];
+const PAIR_PALETTE = [
+  '#4e79a7',
+  '#e15759',
+  '#59a14f',
+  '#b07aa1',
+  '#f28e2b',
+  '#76b7b2',
+  '#c9a227',
+  '#9c755f',
+  '#ff9da7',
+  '#bab0ac',
+];
 export const pairColor = (i) => PAIR_PALETTE[i % PAIR_PALETTE.length];

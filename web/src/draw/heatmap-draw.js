@@ -88,7 +88,9 @@ export function drawAxes(ctx, rect, colors, { xDomain, yDomain, xLabel, yLabel, 
   ctx.strokeRect(rect.x - 0.5, rect.y - 0.5, rect.w + 1, rect.h + 1);
 
   const [x0, x1] = xDomain;
-  const xs = scaleLinear().domain([x0, x1]).range([rect.x, rect.x + rect.w]);
+  const xs = scaleLinear()
+    .domain([x0, x1])
+    .range([rect.x, rect.x + rect.w]);
   ctx.textAlign = 'center';
   ctx.textBaseline = 'top';
   for (const t of integerTicks(x0, x1, xTicks)) {
@@ -97,7 +99,9 @@ export function drawAxes(ctx, rect, colors, { xDomain, yDomain, xLabel, yLabel, 
     ctx.fillText(tickLabel(t), px, rect.y + rect.h + 6);
   }
   const [y0, y1] = yDomain;
-  const ys = scaleLinear().domain([y0, y1]).range([rect.y, rect.y + rect.h]);
+  const ys = scaleLinear()
+    .domain([y0, y1])
+    .range([rect.y, rect.y + rect.h]);
   ctx.textAlign = 'right';
   ctx.textBaseline = 'middle';
   for (const t of integerTicks(y0, y1, yTicks)) {

@@ -1,4 +1,4 @@
-// Line plots for the beyond-sinusoidal views: like line-plot.js (uPlot, themed
+// Line plots for the comparison, RoPE and precision views: like line-plot.js (uPlot, themed
 // from the page's CSS, replaced on every draw) plus what those views need:
 // logarithmic axes, marker lines (an original context length, a threshold) and
 // a legend drawn inside the canvas, so an exported PNG says which line is which.
@@ -52,7 +52,8 @@ export function drawLogPlot(container, spec) {
     ...(horizontal ? {} : { size: 62 }),
     ...(log
       ? {
-          splits: (u, axisIndex, lo, hi) => powerSplits(lo, hi, log, horizontal ? Math.max(3, Math.floor(width / 70)) : 10),
+          splits: (u, axisIndex, lo, hi) =>
+            powerSplits(lo, hi, log, horizontal ? Math.max(3, Math.floor(width / 70)) : 10),
           // The splits are already thinned: label every one (uPlot's log filter would blank some).
           filter: (u, splits) => splits,
           values: (u, splits) => splits.map((v) => (v == null ? '' : logTickLabel(v, log))),
@@ -84,10 +85,12 @@ export function drawLogPlot(container, spec) {
       })),
     ],
     hooks: {
-      draw: [(u) => {
-        drawMarkers(u, spec.markers ?? [], colors);
-        drawLegend(u, spec.series, spec.legend ?? 'ne', colors, spec.legendColumns);
-      }],
+      draw: [
+        (u) => {
+          drawMarkers(u, spec.markers ?? [], colors);
+          drawLegend(u, spec.series, spec.legend ?? 'ne', colors, spec.legendColumns);
+        },
+      ],
       ...cursorHooks(spec.onCursor),
     },
   };
@@ -122,7 +125,14 @@ function drawMarkers(u, markers, colors) {
       const x = position + (toRight ? 4 : -4) * ratio;
       // Labels stack from the top, or from the bottom when the top is where the curves are.
       const y = m.bottom ? top + height - (18 + 15 * (m.row ?? 0)) * ratio : top + (4 + 15 * (m.row ?? 0)) * ratio;
-      labelBackground(ctx, toRight ? x - 2 * ratio : x - textW - 2 * ratio, y - ratio, textW + 4 * ratio, 14 * ratio, colors);
+      labelBackground(
+        ctx,
+        toRight ? x - 2 * ratio : x - textW - 2 * ratio,
+        y - ratio,
+        textW + 4 * ratio,
+        14 * ratio,
+        colors,
+      );
       ctx.fillStyle = m.color ?? colors.fg;
       ctx.textAlign = toRight ? 'left' : 'right';
       ctx.textBaseline = 'top';
@@ -134,7 +144,14 @@ function drawMarkers(u, markers, colors) {
       ctx.stroke();
       const textW = ctx.measureText(m.label).width;
       const x = m.align === 'right' ? left + width - 4 * ratio : left + 4 * ratio;
-      labelBackground(ctx, m.align === 'right' ? x - textW - 2 * ratio : x - 2 * ratio, position - 15 * ratio, textW + 4 * ratio, 13 * ratio, colors);
+      labelBackground(
+        ctx,
+        m.align === 'right' ? x - textW - 2 * ratio : x - 2 * ratio,
+        position - 15 * ratio,
+        textW + 4 * ratio,
+        13 * ratio,
+        colors,
+      );
       ctx.fillStyle = m.color ?? colors.fg;
       ctx.textAlign = m.align === 'right' ? 'right' : 'left';
       ctx.textBaseline = 'bottom';

@@ -21,9 +21,11 @@ export function plotIn(container) {
 export function cursorHooks(onCursor) {
   if (!onCursor) return {};
   return {
-    setCursor: [(u) => {
-      const left = u.cursor.left;
-      onCursor(left == null || left < 0 ? null : u.posToVal(left, 'x'));
-    }],
+    setCursor: [
+      (u) => {
+        const left = u.cursor.left;
+        onCursor(left == null || left < 0 ? null : u.posToVal(left, 'x'));
+      },
+    ],
   };
 }

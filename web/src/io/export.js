@@ -1,7 +1,7 @@
 // Downloads: each figure as PNG, and the current table as CSV or NPY in the
 // same formats as the posenc CLI (`posenc table --format csv|npy`).
-import { themeColors } from './canvas.js';
-import { formatRows, prologue, npyHeader, float32Bytes } from '../../src/js/format.js';
+import { themeColors } from '../draw/canvas.js';
+import { formatRows, prologue, npyHeader, float32Bytes } from '../../../src/js/format.js';
 
 /** Offers a Blob as a download with the given file name. */
 export function download(blob, name) {
@@ -70,6 +70,7 @@ export function tableCsv(table, length, dim, offset) {
 /** The table as NPY v1.0 (float32, shape (length, dim)), as `--format npy` writes it. */
 export function tableNpy(table, length, dim) {
   // float32Bytes copies, so the blob does not hold a view into wasm memory.
-  return new Blob([npyHeader(length, dim), float32Bytes(table.subarray(0, length * dim))],
-    { type: 'application/octet-stream' });
+  return new Blob([npyHeader(length, dim), float32Bytes(table.subarray(0, length * dim))], {
+    type: 'application/octet-stream',
+  });
 }

@@ -3,15 +3,16 @@
 // never uploaded), or, until one is loaded, a generated example that is
 // plainly labelled as not trained. Every failure becomes a sentence for the
 // page; nothing here throws.
-import { readTable, sinusoidal } from '../../src/js/index.js';
-import { toyEmbedding } from './toy-embedding.js';
+import { readTable, sinusoidal } from '../../../src/js/index.js';
+import { toyEmbedding } from '../compute/toy-embedding.js';
 
 // The whole file is read into memory; position tables are far smaller
 // (GPT-2's wpe is 1024 × 768 float32 = 3 MiB, BERT's 512 × 768).
 export const MAX_FILE_BYTES = 256 * 2 ** 20;
 
 const EXAMPLE = { rows: 512, dim: 128, base: 10000, sigma: 0.35 };
-export const EXAMPLE_LABEL = `generated example, not a trained table: sinusoidal ${EXAMPLE.rows} × ${EXAMPLE.dim} ` +
+export const EXAMPLE_LABEL =
+  `generated example, not a trained table: sinusoidal ${EXAMPLE.rows} × ${EXAMPLE.dim} ` +
   `+ Gaussian noise σ = ${EXAMPLE.sigma}`;
 
 let example = null;
@@ -51,7 +52,8 @@ export async function loadTableFile(file, tensorName) {
   if (file.size > MAX_FILE_BYTES) {
     return {
       ok: false,
-      message: `“${file.name}” is ${megabytes(file.size)}; this page reads files up to ${megabytes(MAX_FILE_BYTES)}. ` +
+      message:
+        `“${file.name}” is ${megabytes(file.size)}; this page reads files up to ${megabytes(MAX_FILE_BYTES)}. ` +
         'Save only the position-embedding tensor (e.g. numpy.save on model.wpe.weight) and load that.',
     };
   }
@@ -77,12 +79,20 @@ export function tableFromBytes(bytes, fileName, tensorName) {
   }
   const { table, rows, dim, dtype } = result;
   if (rows < 2) {
-    return { ok: false, message: `“${fileName}” holds ${rows} row${rows === 1 ? '' : 's'}; a position table needs at least 2 to compare.`, bytes };
+    return {
+      ok: false,
+      message: `“${fileName}” holds ${rows} row${rows === 1 ? '' : 's'}; a position table needs at least 2 to compare.`,
+      bytes,
+    };
   }
   let bad = 0;
   for (let n = 0; n < table.length; n++) if (!Number.isFinite(table[n])) bad++;
   if (bad > 0) {
-    return { ok: false, message: `“${fileName}” holds ${bad} value${bad === 1 ? '' : 's'} that are NaN or infinite; cosine similarities would be meaningless.`, bytes };
+    return {
+      ok: false,
+      message: `“${fileName}” holds ${bad} value${bad === 1 ? '' : 's'} that are NaN or infinite; cosine similarities would be meaningless.`,
+      bytes,
+    };
   }
   const tensor = result.name ? ` tensor “${result.name}”` : '';
   return {

@@ -2,17 +2,22 @@
 // position i down, key position j across, the same window of positions): the
 // sinusoidal similarity PE·PEᵀ, the same similarity of a learned table's rows,
 // RoPE's query-key score and ALiBi's bias; then each against the offset j − i.
-import { availableWidth, createRedrawGuard, fitCanvas, themeColors } from './canvas.js';
-import { DIVERGING_LUT, LUT_SIZE, pairColor } from './colormap.js';
-import { CIVIDIS_LUT, viridisColors } from './sequential-colormap.js';
+import { availableWidth, createRedrawGuard, fitCanvas, themeColors } from '../draw/canvas.js';
+import { DIVERGING_LUT, LUT_SIZE, pairColor } from '../draw/colormap.js';
+import { CIVIDIS_LUT, viridisColors } from '../draw/sequential-colormap.js';
 import {
-  alibiMatrices, diagonalProfile, largestSpread, learnedMatrix, ropeMatrix, sharedWindow, sinusoidalMatrix,
-} from './comparison-data.js';
-import { fixed6, sig6, tickLabel } from './format.js';
-import { drawAxes, drawTitle, paintGrid } from './heatmap-draw.js';
-import { drawLogPlot } from './log-plot.js';
-import { csvColumns } from './csv-columns.js';
-import { unavailableNote } from './optional-api.js';
+  alibiMatrices,
+  diagonalProfile,
+  largestSpread,
+  learnedMatrix,
+  ropeMatrix,
+  sharedWindow,
+  sinusoidalMatrix,
+} from '../compute/comparison-data.js';
+import { fixed6, sig6, tickLabel } from '../draw/format.js';
+import { drawAxes, drawTitle, paintGrid } from '../draw/heatmap-draw.js';
+import { drawLogPlot } from '../draw/log-plot.js';
+import { csvColumns } from '../io/csv-columns.js';
 
 const GAP = 12;
 const MARGIN = { left: 58, right: 12, top: 44 };
@@ -36,12 +41,15 @@ export function createComparisonView(elements) {
   let last = null; // what the readout reads: { W, rect, panels }
   let columns = []; // the profiles, for CSV export
 
-  function render(state, beyond) {
+  function render(state) {
     const source = learned.current();
     const total = availableWidth(canvases.sin.parentElement, 900);
-    if (!needsDraw([state.d, state.base, beyond.cw, beyond.heads, beyond.head, beyond.causal, beyond.qk, source.label, total])) return;
+    if (
+      !needsDraw([state.d, state.base, state.cw, state.heads, state.head, state.causal, state.qk, source.label, total])
+    )
+      return;
     const { d, base } = state;
-    const W = sharedWindow(beyond.cw, Math.max(d, source.dim), source.rows);
+    const W = sharedWindow(state.cw, Math.max(d, source.dim), source.rows);
     const colors = themeColors();
     const width = panelWidth(total);
     const size = Math.max(60, width - MARGIN.left - MARGIN.right);
@@ -49,39 +57,51 @@ export function createComparisonView(elements) {
 
     const sin = sinusoidalMatrix(W, d, base);
     const learnedSim = learnedMatrix(source, W);
-    const rope = ropeMatrix(W, d, base, beyond.qk);
-    const head = Math.min(beyond.head, beyond.heads - 1);
-    const { slopes, bias } = alibiMatrices(W, beyond.heads, beyond.causal);
+    const rope = ropeMatrix(W, d, base, state.qk);
+    const head = Math.min(state.head, state.heads - 1);
+    const { slopes, bias } = alibiMatrices(W, state.heads, state.causal);
     const plane = W * W;
     const alibiHead = bias.subarray(head * plane, (head + 1) * plane);
     const deepest = -slopes[head] * (W - 1);
 
     const cosBar = { lut: DIVERGING_LUT, lo: -1, hi: 1, label: 'cosine' };
     drawPanel(canvases.sin, width, rect, colors, {
-      title: 'Sinusoidal: cos(PE(i), PE(j))', subtitle: `d = ${d}, T = ${base}`, matrix: sin, W, ...cosBar,
+      title: 'Sinusoidal: cos(PE(i), PE(j))',
+      subtitle: `d = ${d}, T = ${base}`,
+      matrix: sin,
+      W,
+      ...cosBar,
     });
     drawPanel(canvases.learned, width, rect, colors, {
-      title: `Learned: cos(row i, row j)`, subtitle: `${source.short}, ${source.rows} × ${source.dim}`,
-      matrix: learnedSim, W, ...cosBar,
+      title: `Learned: cos(row i, row j)`,
+      subtitle: `${source.short}, ${source.rows} × ${source.dim}`,
+      matrix: learnedSim,
+      W,
+      ...cosBar,
     });
-    if (rope) {
-      drawPanel(canvases.rope, width, rect, colors, {
-        title: 'RoPE: cos(q(i), k(j))', subtitle: `head_dim ${d}, base ${base}, ${beyond.qk === 'ones' ? 'q = k = 1' : beyond.qk === 'same' ? 'q = k random' : 'q, k random'}`,
-        matrix: rope, W, ...cosBar,
-      });
-    } else {
-      drawMissing(canvases.rope, width, rect, colors, 'RoPE: cos(q(i), k(j))', unavailableNote('RoPE', ['rope']));
-    }
+    drawPanel(canvases.rope, width, rect, colors, {
+      title: 'RoPE: cos(q(i), k(j))',
+      subtitle: `head_dim ${d}, base ${base}, ${state.qk === 'ones' ? 'q = k = 1' : state.qk === 'same' ? 'q = k random' : 'q, k random'}`,
+      matrix: rope,
+      W,
+      ...cosBar,
+    });
     drawPanel(canvases.alibi, width, rect, colors, {
-      title: `ALiBi: bias of head ${head}`, subtitle: `m = ${sig6(slopes[head])}, ${beyond.heads} heads${beyond.causal ? ', causal' : ''}`,
-      matrix: alibiHead, W, lut: CIVIDIS_LUT, lo: Math.min(deepest, -1e-6), hi: 0,
-      label: beyond.causal ? 'bias; grey: masked' : 'bias −m·|j − i|', masked: beyond.causal,
+      title: `ALiBi: bias of head ${head}`,
+      subtitle: `m = ${sig6(slopes[head])}, ${state.heads} heads${state.causal ? ', causal' : ''}`,
+      matrix: alibiHead,
+      W,
+      lut: CIVIDIS_LUT,
+      lo: Math.min(deepest, -1e-6),
+      hi: 0,
+      label: state.causal ? 'bias; grey: masked' : 'bias −m·|j − i|',
+      masked: state.causal,
     });
     last = { W, rect, panels: { sin, learned: learnedSim, rope, alibi: alibiHead }, head };
 
-    drawProfiles(W, { sin, learnedSim, rope, source, beyond });
-    drawAlibiProfile(W, slopes, bias, beyond);
-    writeFacts(W, { sin, learnedSim, rope, source, slopes, beyond, d });
+    drawProfiles(W, { sin, learnedSim, rope, source, state });
+    drawAlibiProfile(W, slopes, bias, state);
+    writeFacts(W, { sin, learnedSim, rope, source, slopes, state, d });
   }
 
   function drawProfiles(W, { sin, learnedSim, rope, source }) {
@@ -94,14 +114,20 @@ export function createComparisonView(elements) {
       { label: '', values: learnedProfile.min, stroke: pairColor(1), width: 1, dash: [4, 3] },
       { label: '', values: learnedProfile.max, stroke: pairColor(1), width: 1, dash: [4, 3] },
     ];
-    if (rope) series.push({ label: 'RoPE q·k', values: diagonalProfile(rope, W).mean, stroke: pairColor(2), width: 2, dash: [7, 3] });
+    series.push({
+      label: 'RoPE q·k',
+      values: diagonalProfile(rope, W).mean,
+      stroke: pairColor(2),
+      width: 2,
+      dash: [7, 3],
+    });
     columns = [
       { name: 'offset', values: deltas },
       { name: 'sinusoidal', values: sinProfile.mean },
       { name: 'learned_mean', values: learnedProfile.mean },
       { name: 'learned_min', values: learnedProfile.min },
       { name: 'learned_max', values: learnedProfile.max },
-      ...(rope ? [{ name: 'rope', values: series[4].values }] : []),
+      { name: 'rope', values: series[4].values },
     ];
     drawLogPlot(profile, {
       title: 'Similarity against offset j − i',
@@ -115,54 +141,54 @@ export function createComparisonView(elements) {
     });
   }
 
-  function drawAlibiProfile(W, slopes, bias, beyond) {
+  function drawAlibiProfile(W, slopes, bias, state) {
     const deltas = Array.from({ length: 2 * W - 1 }, (_, n) => n - (W - 1));
-    const colors = viridisColors(beyond.heads);
+    const colors = viridisColors(state.heads);
     const plane = W * W;
     const series = [];
-    for (let h = 0; h < beyond.heads; h++) {
+    for (let h = 0; h < state.heads; h++) {
       const { mean } = diagonalProfile(bias, W, h * plane);
       columns.push({ name: `alibi_head${h}`, values: mean });
-      const named = h === 0 || h === beyond.heads - 1 || beyond.heads <= 6;
+      const named = h === 0 || h === state.heads - 1 || state.heads <= 6;
       series.push({
         label: named ? `head ${h}: m = ${sig6(slopes[h])}` : '',
         values: mean,
         stroke: colors[h],
-        width: h === beyond.head ? 3 : 1.5,
+        width: h === state.head ? 3 : 1.5,
       });
     }
     drawLogPlot(alibiProfile, {
-      title: `ALiBi bias against offset, ${beyond.heads} heads`,
+      title: `ALiBi bias against offset, ${state.heads} heads`,
       xLabel: 'offset j − i (positions)',
       yLabel: 'bias added to the score',
       x: deltas,
       series,
       height: 300,
-      legend: beyond.causal ? 'se' : 'sw',
+      legend: state.causal ? 'se' : 'sw',
     });
   }
 
-  function writeFacts(W, { sin, learnedSim, rope, source, slopes, beyond, d }) {
+  function writeFacts(W, { sin, learnedSim, rope, source, slopes, state, d }) {
     const sinSpread = largestSpread(diagonalProfile(sin, W));
     const learnedSpread = largestSpread(diagonalProfile(learnedSim, W));
     const items = [
       `Window: positions 0–${W - 1} in every panel` +
-        (W < beyond.cw ? ` (asked ${beyond.cw}; limited by ${W === source.rows ? `the learned table’s ${source.rows} rows` : `the work budget at d = ${Math.max(d, source.dim)}`})` : '') + '.',
+        (W < state.cw
+          ? ` (asked ${state.cw}; limited by ${W === source.rows ? `the learned table’s ${source.rows} rows` : `the work budget at d = ${Math.max(d, source.dim)}`})`
+          : '') +
+        '.',
       `Sinusoidal: each diagonal j − i is constant to within ${sinSpread.toExponential(1)}: the similarity depends only on the offset.`,
       `Learned (${source.label}): along one diagonal the similarity varies by up to ${fixed6(learnedSpread)}; ` +
         'nothing forces a learned table to depend only on the offset.',
-      rope
-        ? `RoPE (${QK_TEXT[beyond.qk]}): each diagonal constant to within ${largestSpread(diagonalProfile(rope, W)).toExponential(1)}: ` +
-          'the score of a rotated query and key depends only on j − i.' +
-          (beyond.qk === 'ones' ? ' With all-ones vectors it is exactly the sinusoidal curve.' : '')
-        : unavailableNote('RoPE', ['rope']),
-      `ALiBi: no embedding; head h adds −m_h·|j − i| to its scores. Slopes for ${beyond.heads} heads: ` +
-        `${Array.from(slopes.slice(0, 8), sig6).join(', ')}${beyond.heads > 8 ? ', …' : ''}.`,
+      `RoPE (${QK_TEXT[state.qk]}): each diagonal constant to within ${largestSpread(diagonalProfile(rope, W)).toExponential(1)}: ` +
+        'the score of a rotated query and key depends only on j − i.' +
+        (state.qk === 'ones' ? ' With all-ones vectors it is exactly the sinusoidal curve.' : ''),
+      `ALiBi: no embedding; head h adds −m_h·|j − i| to its scores. Slopes for ${state.heads} heads: ` +
+        `${Array.from(slopes.slice(0, 8), sig6).join(', ')}${state.heads > 8 ? ', …' : ''}.`,
     ];
     facts.replaceChildren(...items.map((text) => Object.assign(document.createElement('li'), { textContent: text })));
     facts.dataset.window = String(W);
     facts.dataset.learnedSpread = String(learnedSpread);
-    facts.dataset.rope = rope ? '1' : '0';
   }
 
   /** Hover: one cell (i, j) read in all four panels at once. */
@@ -231,29 +257,27 @@ function drawPanel(canvas, width, rect, colors, spec) {
     ctx.fill();
   }
   drawAxes(ctx, rect, colors, {
-    xDomain: [0, W], yDomain: [0, W], xLabel: 'key position j', yLabel: 'query position i', xTicks: 3, yTicks: 3,
+    xDomain: [0, W],
+    yDomain: [0, W],
+    xLabel: 'key position j',
+    yLabel: 'query position i',
+    xTicks: 3,
+    yTicks: 3,
   });
   drawTitle(ctx, spec.title, 4, 4, colors);
   ctx.font = colors.smallFont;
   ctx.fillStyle = colors.muted;
   ctx.fillText(fitText(ctx, spec.subtitle, width - 8), 4, 22);
-  drawHorizontalBar(ctx, ratio, { x: rect.x, y: rect.y + rect.h + 48, w: rect.w, h: 9 }, lut, lo, hi, colors, spec.label);
-}
-
-/** The same frame with a note in place of the grid, for an API this build lacks. */
-function drawMissing(canvas, width, rect, colors, title, note) {
-  const height = rect.y + rect.h + 92;
-  const { ctx } = fitCanvas(canvas, width, height);
-  ctx.fillStyle = colors.bg;
-  ctx.fillRect(0, 0, width, height);
-  ctx.strokeStyle = colors.muted;
-  ctx.setLineDash([4, 4]);
-  ctx.strokeRect(rect.x - 0.5, rect.y - 0.5, rect.w + 1, rect.h + 1);
-  ctx.setLineDash([]);
-  drawTitle(ctx, title, 4, 4, colors);
-  ctx.font = colors.font;
-  ctx.fillStyle = colors.fg;
-  wrapText(ctx, note, rect.x + 8, rect.y + 16, rect.w - 16, 17);
+  drawHorizontalBar(
+    ctx,
+    ratio,
+    { x: rect.x, y: rect.y + rect.h + 48, w: rect.w, h: 9 },
+    lut,
+    lo,
+    hi,
+    colors,
+    spec.label,
+  );
 }
 
 function drawHorizontalBar(ctx, ratio, rect, lut, lo, hi, colors, label) {
@@ -272,7 +296,10 @@ function drawHorizontalBar(ctx, ratio, rect, lut, lo, hi, colors, label) {
   ctx.font = colors.smallFont;
   ctx.fillStyle = colors.fg;
   ctx.textBaseline = 'top';
-  const ends = [[lo, 'left', rect.x], [hi, 'right', rect.x + rect.w]];
+  const ends = [
+    [lo, 'left', rect.x],
+    [hi, 'right', rect.x + rect.w],
+  ];
   for (const [v, align, x] of ends) {
     ctx.textAlign = align;
     ctx.fillText((v > 0 ? '+' : '') + barValue(v), x, rect.y + rect.h + 3);
@@ -289,21 +316,4 @@ function fitText(ctx, text, maxWidth) {
   let cut = text.length;
   while (cut > 1 && ctx.measureText(`${text.slice(0, cut)}…`).width > maxWidth) cut--;
   return `${text.slice(0, cut)}…`;
-}
-
-function wrapText(ctx, text, x, y, maxWidth, lineHeight) {
-  ctx.textAlign = 'left';
-  ctx.textBaseline = 'top';
-  let line = '';
-  for (const word of text.split(' ')) {
-    const next = line ? `${line} ${word}` : word;
-    if (ctx.measureText(next).width > maxWidth && line) {
-      ctx.fillText(line, x, y);
-      y += lineHeight;
-      line = word;
-    } else {
-      line = next;
-    }
-  }
-  if (line) ctx.fillText(line, x, y);
 }

@@ -1,13 +1,13 @@
 // View 4: the embedding add. Two sentences become toy token embeddings; the
 // package adds the encoding (optionally after scaling by √d). The same word
 // at two positions is identical before the add and different after it.
-import { addSinusoidal, sinusoidal } from '../../src/js/index.js';
-import { createRedrawGuard, fitCanvas, themeColors } from './canvas.js';
-import { DIVERGING_LUT } from './colormap.js';
-import { tableShape } from './encoding.js';
-import { fixed6 } from './format.js';
-import { drawColorBar, drawTitle, paintGrid } from './heatmap-draw.js';
-import { cosine, tokenize, toyEmbedding } from './toy-embedding.js';
+import { addSinusoidal, sinusoidal } from '../../../src/js/index.js';
+import { createRedrawGuard, fitCanvas, themeColors } from '../draw/canvas.js';
+import { DIVERGING_LUT } from '../draw/colormap.js';
+import { tableShape } from '../compute/encoding.js';
+import { fixed6 } from '../draw/format.js';
+import { drawColorBar, drawTitle, paintGrid } from '../draw/heatmap-draw.js';
+import { cosine, tokenize, toyEmbedding } from '../compute/toy-embedding.js';
 
 /** Rows r0 … r1 of a row-major (rows, d) array. */
 const rowOf = (array, r, d) => array.subarray(r * d, (r + 1) * d);
@@ -42,7 +42,8 @@ export function createEmbeddingView({ canvas, facts, wordSelect }) {
   function render(state) {
     const { dim: d, offset, base, layout } = tableShape();
     const width = canvas.parentElement.clientWidth;
-    if (!needsDraw([d, offset, base, layout, state.s1, state.s2, state.scale, wordSelect.dataset.chosen, width])) return;
+    if (!needsDraw([d, offset, base, layout, state.s1, state.s2, state.scale, wordSelect.dataset.chosen, width]))
+      return;
     const a = compute(state.s1, state);
     const b = compute(state.s2, state);
 
@@ -98,7 +99,8 @@ export function createEmbeddingView({ canvas, facts, wordSelect }) {
     ctx.fillRect(0, 0, width, height);
 
     let m = 0;
-    for (const s of sentences) for (const arr of [s.scaled, s.encoding, s.sum]) for (const v of arr) m = Math.max(m, Math.abs(v));
+    for (const s of sentences)
+      for (const arr of [s.scaled, s.encoding, s.sum]) for (const v of arr) m = Math.max(m, Math.abs(v));
     const range = niceRange(m);
     const scaleText = state.scale ? `embedding × √d = ×${Math.sqrt(d).toFixed(2)}` : 'embedding (not scaled)';
     const titles =
@@ -127,7 +129,9 @@ export function createEmbeddingView({ canvas, facts, wordSelect }) {
         ctx.textAlign = 'right';
         ctx.textBaseline = 'middle';
         if (rowH >= 11) {
-          s.words.forEach((word, r) => ctx.fillText(`${offset + r} ${word.slice(0, 10)}`, labelW - 6, y + (r + 0.5) * rowH));
+          s.words.forEach((word, r) =>
+            ctx.fillText(`${offset + r} ${word.slice(0, 10)}`, labelW - 6, y + (r + 0.5) * rowH),
+          );
         }
       }
       top += blockHeights[n];

@@ -1,11 +1,20 @@
 // View 2: the whole table as a heatmap, position across and dimension down,
 // painted straight from the wasm-resident table. Hover or arrow keys read one
 // cell to 6 digits.
-import { availableWidth, createRedrawGuard, fitCanvas, themeColors } from './canvas.js';
-import { DIVERGING_LUT } from './colormap.js';
-import { columnInfo, columnOf, frequency, tableShape, tableValue, tableVersion, tableView, wavelength } from './encoding.js';
-import { fixed6, sig6 } from './format.js';
-import { drawAxes, drawColorBar, drawTitle, paintGrid } from './heatmap-draw.js';
+import { availableWidth, createRedrawGuard, fitCanvas, themeColors } from '../draw/canvas.js';
+import { DIVERGING_LUT } from '../draw/colormap.js';
+import {
+  columnInfo,
+  columnOf,
+  frequency,
+  tableShape,
+  tableValue,
+  tableVersion,
+  tableView,
+  wavelength,
+} from '../compute/encoding.js';
+import { fixed6, sig6 } from '../draw/format.js';
+import { drawAxes, drawColorBar, drawTitle, paintGrid } from '../draw/heatmap-draw.js';
 
 const MARGIN = { left: 62, right: 86, top: 34, bottom: 44 };
 
@@ -112,7 +121,10 @@ export function createHeatmapView({ canvas, marker, readout }) {
     const y = event.clientY - box.top - plot.y;
     if (x < 0 || y < 0 || x >= plot.w || y >= plot.h) return null;
     const { dim: d, length } = tableShape();
-    return { row: Math.min(d - 1, Math.floor((y / plot.h) * d)), col: Math.min(length - 1, Math.floor((x / plot.w) * length)) };
+    return {
+      row: Math.min(d - 1, Math.floor((y / plot.h) * d)),
+      col: Math.min(length - 1, Math.floor((x / plot.w) * length)),
+    };
   }
 
   canvas.addEventListener('pointermove', (event) => {

@@ -1,11 +1,11 @@
 // View 5: why sinusoids. The raw index grows without bound; p/(length − 1)
 // stays in [0, 1] but its step between neighbours depends on the length; the
 // sinusoidal rows stay bounded and their step is the same for every length.
-import { pairColor } from './colormap.js';
-import { columnOf, tableShape, tableVersion, tableView, wavelength } from './encoding.js';
-import { createRedrawGuard } from './canvas.js';
-import { fixed6 } from './format.js';
-import { drawLinePlot } from './line-plot.js';
+import { pairColor } from '../draw/colormap.js';
+import { columnOf, tableShape, tableVersion, tableView, wavelength } from '../compute/encoding.js';
+import { createRedrawGuard } from '../draw/canvas.js';
+import { fixed6 } from '../draw/format.js';
+import { drawLinePlot } from '../draw/line-plot.js';
 
 /** Plots at most this many points per curve; values are sampled evenly. */
 const MAX_POINTS = 1200;
@@ -72,7 +72,12 @@ export function createNaiveView({ raw, norm, sin, facts }) {
       x,
       series: pairs.map((i, n) => {
         const j = columnOf(i, 'sin', d, layout);
-        return { label: `d${j}`, values: Float64Array.from(rows, (r) => table[r * d + j]), stroke: pairColor(n), width: 1.5 };
+        return {
+          label: `d${j}`,
+          values: Float64Array.from(rows, (r) => table[r * d + j]),
+          stroke: pairColor(n),
+          width: 1.5,
+        };
       }),
       height,
       yRange: [-1.08, 1.08],

@@ -8,13 +8,12 @@
 // posenc's float32 table (within 6e-8 of exact, far below their errors);
 // posenc's float32 output itself against sin and cos of p·wᵢ evaluated in
 // float64 here (within about 5e-9 below 2^24), the one thing finer than it.
-import { sinusoidal } from '../../src/js/index.js';
-import { availableWidth, createRedrawGuard, themeColors } from './canvas.js';
-import { pairColor } from './colormap.js';
-import { frequency } from './encoding.js';
-import { drawLogPlot } from './log-plot.js';
-import { csvColumns } from './csv-columns.js';
-import { hasReducedPrecision, optionalFunction } from './optional-api.js';
+import { bitsToFloat32, recipeTable, sinusoidal } from '../../../src/js/index.js';
+import { availableWidth, createRedrawGuard, themeColors } from '../draw/canvas.js';
+import { pairColor } from '../draw/colormap.js';
+import { frequency } from '../compute/encoding.js';
+import { drawLogPlot } from '../draw/log-plot.js';
+import { csvColumns } from '../io/csv-columns.js';
 
 const ROWS = 4; // rows per sampled position: p … p + 3
 const STEPS_PER_OCTAVE = 4;
@@ -68,7 +67,7 @@ const CURVES = [
 ];
 const RECIPES = { recipe32: 'float32-angle', recipe16: 'float16', recipeBf16: 'bfloat16' };
 
-export function createPrecisionView({ plot, readout, facts, status }) {
+export function createPrecisionView({ plot, readout, facts }) {
   const needsDraw = createRedrawGuard();
   let shown = null;
 
@@ -76,34 +75,21 @@ export function createPrecisionView({ plot, readout, facts, status }) {
     const width = availableWidth(plot.parentElement, 900);
     const { d, base } = state;
     if (!needsDraw([d, base, width])) return;
-    const recipeTable = optionalFunction('recipeTable');
-    const bitsToFloat32 = optionalFunction('bitsToFloat32');
-    const reduced = hasReducedPrecision() && bitsToFloat32 !== null;
     // The 16-bit outputs (Uint16Array bit patterns) read as numbers by the package.
-    const posenc16 = (p, dtype) => bitsToFloat32(sinusoidal({ length: ROWS, dim: d, base, offset: p, dtype }), { dtype });
-    const missing = [];
-    if (!reduced) missing.push("sinusoidal's dtype option (float16 / bfloat16 output)");
-    if (!recipeTable) missing.push('recipeTable (the naive recipes)');
-    status.textContent = missing.length
-      ? `Not available in this build of posenc: ${missing.join(' and ')}; those curves are left out.`
-      : '';
+    const posenc16 = (p, dtype) =>
+      bitsToFloat32(sinusoidal({ length: ROWS, dim: d, base, offset: p, dtype }), { dtype });
 
     const positions = samplePositions();
     const errors = Object.fromEntries(CURVES.map((c) => [c.key, []]));
     for (const p of positions) {
       const f32 = sinusoidal({ length: ROWS, dim: d, base, offset: p });
       errors.posenc32.push(worstError(f32, float64Rows(p, d, base)));
-      if (reduced) {
-        errors.posenc16.push(worstError(posenc16(p, 'float16'), f32));
-        errors.posencBf16.push(worstError(posenc16(p, 'bfloat16'), f32));
-      }
-      if (recipeTable) {
-        for (const [key, recipe] of Object.entries(RECIPES)) {
-          errors[key].push(worstError(recipeTable({ recipe, length: ROWS, dim: d, base, offset: p }), f32));
-        }
+      errors.posenc16.push(worstError(posenc16(p, 'float16'), f32));
+      errors.posencBf16.push(worstError(posenc16(p, 'bfloat16'), f32));
+      for (const [key, recipe] of Object.entries(RECIPES)) {
+        errors[key].push(worstError(recipeTable({ recipe, length: ROWS, dim: d, base, offset: p }), f32));
       }
     }
-    const curves = CURVES.filter((c) => errors[c.key].length === positions.length);
     const colors = themeColors();
     const firstBroken = (key) => positions[errors[key].findIndex((e) => e === Infinity)];
     drawLogPlot(plot, {
@@ -114,7 +100,7 @@ export function createPrecisionView({ plot, readout, facts, status }) {
       xLog: 2,
       yLog: 10,
       yRange: Y_RANGE,
-      series: curves.map((c) => ({
+      series: CURVES.map((c) => ({
         label: c.label,
         // Log axis: an exact 0 or a non-finite value has no place on it (non-finite ones are listed below).
         values: errors[c.key].map((e) => (e > 0 && Number.isFinite(e) ? Math.max(e, Y_RANGE[0]) : null)),
@@ -133,8 +119,8 @@ export function createPrecisionView({ plot, readout, facts, status }) {
       height: 380,
       onCursor: (x) => showAt(x),
     });
-    shown = { positions, errors, curves };
-    writeFacts(positions, errors, curves, firstBroken, d);
+    shown = { positions, errors, curves: CURVES };
+    writeFacts(positions, errors, CURVES, firstBroken, d);
     showAt(null);
   }
 
@@ -145,20 +131,28 @@ export function createPrecisionView({ plot, readout, facts, status }) {
         `up to 2^24 (its promise: 6e-8), for d = ${d}.`,
     ];
     if (errors.posenc16.length) {
-      items.push(`posenc float16 / bfloat16: the phase is exact, so the error is only the final rounding: at most ` +
-        `${worstFrom('posenc16', 1).toExponential(1)} / ${worstFrom('posencBf16', 1).toExponential(1)}, at every position.`);
+      items.push(
+        `posenc float16 / bfloat16: the phase is exact, so the error is only the final rounding: at most ` +
+          `${worstFrom('posenc16', 1).toExponential(1)} / ${worstFrom('posencBf16', 1).toExponential(1)}, at every position.`,
+      );
     }
     if (errors.recipe32.length) {
-      items.push(`Naive recipes from position 2^16 on: float32 angle up to ${worstFrom('recipe32', 65536).toPrecision(2)}, ` +
-        `float16 ${describeWorst(worstFrom('recipe16', 65536), firstBroken('recipe16'))}, ` +
-        `bfloat16 ${describeWorst(worstFrom('recipeBf16', 65536), firstBroken('recipeBf16'))}.`);
+      items.push(
+        `Naive recipes from position 2^16 on: float32 angle up to ${worstFrom('recipe32', 65536).toPrecision(2)}, ` +
+          `float16 ${describeWorst(worstFrom('recipe16', 65536), firstBroken('recipe16'))}, ` +
+          `bfloat16 ${describeWorst(worstFrom('recipeBf16', 65536), firstBroken('recipeBf16'))}.`,
+      );
     }
-    items.push('Reference: posenc’s float32 table for the 16-bit outputs and the recipes; sin and cos of p·wᵢ in float64 ' +
-      '(JavaScript’s Math, within about 5e-9) for posenc’s float32 output itself. Values that are NaN or infinite are not plotted.');
+    items.push(
+      'Reference: posenc’s float32 table for the 16-bit outputs and the recipes; sin and cos of p·wᵢ in float64 ' +
+        '(JavaScript’s Math, within about 5e-9) for posenc’s float32 output itself. Values that are NaN or infinite are not plotted.',
+    );
     facts.replaceChildren(...items.map((text) => Object.assign(document.createElement('li'), { textContent: text })));
     // For the browser test: the worst error of each curve from 2^16 on.
     facts.dataset.worstFrom65536 = JSON.stringify(
-      Object.fromEntries(curves.map((c) => [c.key, worstFrom(c.key, 65536) === Infinity ? 'Infinity' : worstFrom(c.key, 65536)])),
+      Object.fromEntries(
+        curves.map((c) => [c.key, worstFrom(c.key, 65536) === Infinity ? 'Infinity' : worstFrom(c.key, 65536)]),
+      ),
     );
   }
 
@@ -174,7 +168,8 @@ export function createPrecisionView({ plot, readout, facts, status }) {
       if (Math.abs(Math.log(positions[k] / x)) < Math.abs(Math.log(positions[n] / x))) n = k;
     }
     const text = (e) => (e === Infinity ? 'NaN/∞' : e.toExponential(3));
-    readout.textContent = `positions ${positions[n]} … ${positions[n] + ROWS - 1}\n` +
+    readout.textContent =
+      `positions ${positions[n]} … ${positions[n] + ROWS - 1}\n` +
       curves.map((c) => `${c.label} ${text(errors[c.key][n])}`).join('   ');
   }
 
@@ -188,5 +183,5 @@ export function createPrecisionView({ plot, readout, facts, status }) {
   return { render, csv };
 }
 
-const describeWorst = (e, broken) => (e === Infinity ? `non-finite (NaN or ∞) from position ${broken}` : `up to ${e.toPrecision(2)}`);
-
+const describeWorst = (e, broken) =>
+  e === Infinity ? `non-finite (NaN or ∞) from position ${broken}` : `up to ${e.toPrecision(2)}`;

@@ -3,25 +3,29 @@
 // and how each HF rope_scaling type moves it. Every frequency comes from the
 // package's ropeFrequencies; the lines drawn at thresholds (L0 / β, L0 /
 // low_freq_factor…) only mark where the documented formulas switch.
-import { availableWidth, createRedrawGuard, themeColors } from './canvas.js';
-import { pairColor } from './colormap.js';
-import { ropeScalingDict } from './beyond-state.js';
-import { sig6 } from './format.js';
-import { drawLogPlot } from './log-plot.js';
-import { csvColumns } from './csv-columns.js';
-import { optionalFunction, unavailableNote } from './optional-api.js';
+import { ropeFrequencies } from '../../../src/js/index.js';
+import { availableWidth, createRedrawGuard, themeColors } from '../draw/canvas.js';
+import { pairColor } from '../draw/colormap.js';
+import { ropeScalingDict } from '../state/rope-scaling.js';
+import { sig6 } from '../draw/format.js';
+import { drawLogPlot } from '../draw/log-plot.js';
+import { csvColumns } from '../io/csv-columns.js';
 
 const TAU = 2 * Math.PI;
 const METHODS = ['linear', 'dynamic', 'yarn', 'llama3'];
-const METHOD_NAMES = { none: 'no scaling', linear: 'linear (PI)', dynamic: 'dynamic NTK', yarn: 'YaRN', llama3: 'Llama 3' };
+const METHOD_NAMES = {
+  none: 'no scaling',
+  linear: 'linear (PI)',
+  dynamic: 'dynamic NTK',
+  yarn: 'YaRN',
+  llama3: 'Llama 3',
+};
 const METHOD_COLORS = { linear: pairColor(0), dynamic: pairColor(4), yarn: pairColor(2), llama3: pairColor(3) };
 
-/** { w: Float64Array, attentionFactor } from the package, or null when the build has no ropeFrequencies. */
-function frequencies(beyond, type) {
-  const ropeFrequencies = optionalFunction('ropeFrequencies');
-  if (!ropeFrequencies) return null;
-  const scaling = type === 'none' ? undefined : ropeScalingDict({ ...beyond, rs: type });
-  const result = ropeFrequencies({ headDim: beyond.rhd, base: beyond.rbase, scaling, length: beyond.rlen });
+/** { w: Float64Array, attentionFactor } from the package's ropeFrequencies. */
+function frequencies(state, type) {
+  const scaling = type === 'none' ? undefined : ropeScalingDict({ ...state, rs: type });
+  const result = ropeFrequencies({ headDim: state.rhd, base: state.rbase, scaling, length: state.rlen });
   return { w: result.frequencies, attentionFactor: result.attentionFactor };
 }
 
@@ -30,27 +34,21 @@ export function createRopeView({ speed, wavelength, bands, readout, facts, confi
   let shown = null; // the numbers under the readout
   let columns = []; // every pair's frequencies, for CSV export
 
-  function render(_, beyond) {
+  function render(state) {
     const width = availableWidth(plots, 900);
-    const key = ['rhd', 'rbase', 'rs', 'rf', 'rl0', 'rlen', 'rbf', 'rbs', 'rlo', 'rhi'].map((k) => beyond[k]);
+    const key = ['rhd', 'rbase', 'rs', 'rf', 'rl0', 'rlen', 'rbf', 'rbs', 'rlo', 'rhi'].map((k) => state[k]);
     if (!needsDraw([...key, width])) return;
-    const dict = ropeScalingDict(beyond);
-    config.textContent = `rope_theta = ${beyond.rbase}, head_dim = ${beyond.rhd}, rope_scaling = ` +
+    const dict = ropeScalingDict(state);
+    config.textContent =
+      `rope_theta = ${state.rbase}, head_dim = ${state.rhd}, rope_scaling = ` +
       (dict ? JSON.stringify(dict).replace(/,"/g, ', "').replace(/":/g, '": ') : 'None');
-    if (!optionalFunction('ropeFrequencies')) {
-      status.textContent = unavailableNote('The RoPE view', ['ropeFrequencies']);
-      plots.hidden = true;
-      facts.replaceChildren();
-      return;
-    }
-    plots.hidden = false;
     let plain;
     let scaled;
     let all;
     try {
-      plain = frequencies(beyond, 'none');
-      scaled = beyond.rs === 'none' ? plain : frequencies(beyond, beyond.rs);
-      all = Object.fromEntries(METHODS.map((m) => [m, m === beyond.rs ? scaled : frequencies(beyond, m)]));
+      plain = frequencies(state, 'none');
+      scaled = state.rs === 'none' ? plain : frequencies(state, state.rs);
+      all = Object.fromEntries(METHODS.map((m) => [m, m === state.rs ? scaled : frequencies(state, m)]));
     } catch (error) {
       // The package explains a refused parameter set (e.g. low_freq_factor ≥ high_freq_factor).
       status.textContent = `posenc refused these RoPE parameters: ${error.message}`;
@@ -59,11 +57,17 @@ export function createRopeView({ speed, wavelength, bands, readout, facts, confi
     status.textContent = '';
     const half = plain.w.length;
     const pairs = Array.from({ length: half }, (_, i) => i);
-    const name = METHOD_NAMES[beyond.rs];
+    const name = METHOD_NAMES[state.rs];
     const colors = themeColors();
     const contextMarkers = (toY) => [
-      { axis: 'y', value: toY(beyond.rl0), label: `original context L0 = ${beyond.rl0}`, color: colors.muted },
-      { axis: 'y', value: toY(beyond.rlen), label: `context length L = ${beyond.rlen}`, color: colors.accent, align: 'right' },
+      { axis: 'y', value: toY(state.rl0), label: `original context L0 = ${state.rl0}`, color: colors.muted },
+      {
+        axis: 'y',
+        value: toY(state.rlen),
+        label: `context length L = ${state.rlen}`,
+        color: colors.accent,
+        align: 'right',
+      },
     ];
     const halfWidth = width >= 860 ? Math.floor((width - 16) / 2) : width;
     for (const el of [speed, wavelength]) el.style.width = `${halfWidth}px`;
@@ -71,39 +75,64 @@ export function createRopeView({ speed, wavelength, bands, readout, facts, confi
 
     drawLogPlot(speed, {
       title: 'Rotation speed wᵢ of each pair (radians per position)',
-      xLabel: 'pair i', yLabel: 'wᵢ (rad / position)', x: pairs, yLog: 10,
+      xLabel: 'pair i',
+      yLabel: 'wᵢ (rad / position)',
+      x: pairs,
+      yLog: 10,
       series: [
         { label: 'no scaling', values: plain.w, stroke: colors.muted, width: 1.5, dash: [5, 4] },
-        { label: name, values: scaled.w, stroke: METHOD_COLORS[beyond.rs] ?? colors.accent, width: 2.2 },
+        { label: name, values: scaled.w, stroke: METHOD_COLORS[state.rs] ?? colors.accent, width: 2.2 },
       ],
       markers: contextMarkers((L) => TAU / L).map((m) => ({ ...m, label: `one turn in ${m.label}` })),
-      legend: 'ne', height: 300, onCursor,
+      legend: 'ne',
+      height: 300,
+      onCursor,
     });
     drawLogPlot(wavelength, {
       title: 'Wavelength 2π / wᵢ against the context',
-      xLabel: 'pair i', yLabel: 'positions per turn', x: pairs, yLog: 2,
+      xLabel: 'pair i',
+      yLabel: 'positions per turn',
+      x: pairs,
+      yLog: 2,
       series: [
-        { label: 'no scaling', values: Array.from(plain.w, (w) => TAU / w), stroke: colors.muted, width: 1.5, dash: [5, 4] },
-        { label: name, values: Array.from(scaled.w, (w) => TAU / w), stroke: METHOD_COLORS[beyond.rs] ?? colors.accent, width: 2.2 },
+        {
+          label: 'no scaling',
+          values: Array.from(plain.w, (w) => TAU / w),
+          stroke: colors.muted,
+          width: 1.5,
+          dash: [5, 4],
+        },
+        {
+          label: name,
+          values: Array.from(scaled.w, (w) => TAU / w),
+          stroke: METHOD_COLORS[state.rs] ?? colors.accent,
+          width: 2.2,
+        },
       ],
       markers: contextMarkers((L) => L),
-      legend: 'se', height: 300, onCursor,
+      legend: 'se',
+      height: 300,
+      onCursor,
     });
     const originalWavelengths = Array.from(plain.w, (w) => TAU / w);
     drawLogPlot(bands, {
-      title: `How each scaling moves each band: scaled wᵢ / original wᵢ (factor ${beyond.rf}, L0 = ${beyond.rl0}, L = ${beyond.rlen})`,
-      xLabel: 'original wavelength of the pair (positions per turn)', yLabel: 'scaled w / original w', x: originalWavelengths,
-      xLog: 2, yLog: 2,
+      title: `How each scaling moves each band: scaled wᵢ / original wᵢ (factor ${state.rf}, L0 = ${state.rl0}, L = ${state.rlen})`,
+      xLabel: 'original wavelength of the pair (positions per turn)',
+      yLabel: 'scaled w / original w',
+      x: originalWavelengths,
+      xLog: 2,
+      yLog: 2,
       series: METHODS.map((m) => ({
         label: `${METHOD_NAMES[m]}${m === 'yarn' ? ` (× attention ${sig6(all.yarn.attentionFactor)})` : ''}`,
         values: Array.from(all[m].w, (w, i) => w / plain.w[i]),
         stroke: METHOD_COLORS[m],
-        width: m === beyond.rs ? 3.2 : 1.6,
-        dash: m === beyond.rs ? undefined : [6, 3],
+        width: m === state.rs ? 3.2 : 1.6,
+        dash: m === state.rs ? undefined : [6, 3],
         points: half <= 24,
       })),
-      markers: thresholdMarkers(beyond, colors),
-      legend: 'sw', height: 320,
+      markers: thresholdMarkers(state, colors),
+      legend: 'sw',
+      height: 320,
     });
 
     shown = { plain: plain.w, scaled: scaled.w, name };
@@ -113,11 +142,11 @@ export function createRopeView({ speed, wavelength, bands, readout, facts, confi
       { name: 'wavelength', values: originalWavelengths },
       ...METHODS.map((m) => ({ name: `w_${m}`, values: all[m].w })),
     ];
-    writeFacts(beyond, plain, scaled, name);
+    writeFacts(state, plain, scaled, name);
     showPair(null);
   }
 
-  function writeFacts(beyond, plain, scaled, name) {
+  function writeFacts(state, plain, scaled, name) {
     const half = plain.w.length;
     let moved = 0;
     let lo = Infinity;
@@ -131,13 +160,15 @@ export function createRopeView({ speed, wavelength, bands, readout, facts, confi
     const longer = (L) => Array.from(scaled.w).filter((w) => TAU / w > L).length;
     const items = [
       `${name}: ${moved} of ${half} pairs move; scaled w / original w runs from ${sig6(lo)} to ${sig6(hi)}` +
-        (beyond.rs === 'yarn' ? `; cos and sin are multiplied by the attention factor ${sig6(scaled.attentionFactor)}.` : '.'),
-      `Pairs whose wavelength is longer than the original context (${beyond.rl0}): ${Array.from(plain.w).filter((w) => TAU / w > beyond.rl0).length} ` +
-        `unscaled, ${longer(beyond.rl0)} scaled. Longer than the context length ${beyond.rlen}: ${longer(beyond.rlen)} scaled; ` +
+        (state.rs === 'yarn'
+          ? `; cos and sin are multiplied by the attention factor ${sig6(scaled.attentionFactor)}.`
+          : '.'),
+      `Pairs whose wavelength is longer than the original context (${state.rl0}): ${Array.from(plain.w).filter((w) => TAU / w > state.rl0).length} ` +
+        `unscaled, ${longer(state.rl0)} scaled. Longer than the context length ${state.rlen}: ${longer(state.rlen)} scaled; ` +
         'such pairs never complete a turn and act as a smooth position ramp.',
     ];
-    if (beyond.rs === 'dynamic' && beyond.rlen <= beyond.rl0) {
-      items.push(`Dynamic NTK changes nothing while the sequence (L = ${beyond.rlen}) is within L0 = ${beyond.rl0}.`);
+    if (state.rs === 'dynamic' && state.rlen <= state.rl0) {
+      items.push(`Dynamic NTK changes nothing while the sequence (L = ${state.rlen}) is within L0 = ${state.rl0}.`);
     }
     facts.replaceChildren(...items.map((text) => Object.assign(document.createElement('li'), { textContent: text })));
     Object.assign(facts.dataset, { moved: String(moved), ratioMin: String(lo), ratioMax: String(hi) });
@@ -160,18 +191,30 @@ export function createRopeView({ speed, wavelength, bands, readout, facts, confi
 }
 
 /** Where the selected type's formula switches, as wavelengths (posenc.h, "Frequency scaling"). */
-function thresholdMarkers(beyond, colors) {
-  const markers = [{ axis: 'x', value: beyond.rl0, label: `L0 = ${beyond.rl0}`, color: colors.fg }];
-  if (beyond.rs === 'yarn') {
+function thresholdMarkers(state, colors) {
+  const markers = [{ axis: 'x', value: state.rl0, label: `L0 = ${state.rl0}`, color: colors.fg }];
+  if (state.rs === 'yarn') {
     markers.push(
-      { axis: 'x', value: beyond.rl0 / beyond.rbf, label: `L0 / beta_fast: ${beyond.rbf} turns in L0`, color: METHOD_COLORS.yarn, row: 1 },
-      { axis: 'x', value: beyond.rl0 / beyond.rbs, label: `L0 / beta_slow: ${beyond.rbs} turn${beyond.rbs === 1 ? '' : 's'} in L0`, color: METHOD_COLORS.yarn, row: 2 },
+      {
+        axis: 'x',
+        value: state.rl0 / state.rbf,
+        label: `L0 / beta_fast: ${state.rbf} turns in L0`,
+        color: METHOD_COLORS.yarn,
+        row: 1,
+      },
+      {
+        axis: 'x',
+        value: state.rl0 / state.rbs,
+        label: `L0 / beta_slow: ${state.rbs} turn${state.rbs === 1 ? '' : 's'} in L0`,
+        color: METHOD_COLORS.yarn,
+        row: 2,
+      },
     );
   }
-  if (beyond.rs === 'llama3') {
+  if (state.rs === 'llama3') {
     markers.push(
-      { axis: 'x', value: beyond.rl0 / beyond.rhi, label: 'L0 / high_freq_factor', color: METHOD_COLORS.llama3, row: 1 },
-      { axis: 'x', value: beyond.rl0 / beyond.rlo, label: 'L0 / low_freq_factor', color: METHOD_COLORS.llama3, row: 2 },
+      { axis: 'x', value: state.rl0 / state.rhi, label: 'L0 / high_freq_factor', color: METHOD_COLORS.llama3, row: 1 },
+      { axis: 'x', value: state.rl0 / state.rlo, label: 'L0 / low_freq_factor', color: METHOD_COLORS.llama3, row: 2 },
     );
   }
   return markers;

@@ -1,13 +1,13 @@
 // View 3: the relative-position property. PE(p) and PE(p+k) come from the
 // package; R(k) is built here from the frequencies, because applying it is the
 // demonstration: the residual max|R(k)·PE(p) − PE(p+k)| shows it holds.
-import { sinusoidalAt } from '../../src/js/index.js';
-import { createRedrawGuard, fitCanvas, themeColors } from './canvas.js';
-import { DIVERGING_LUT, pairColor } from './colormap.js';
-import { columnOf, frequency, tableShape, tableVersion, tableView } from './encoding.js';
-import { fixed6, sig6 } from './format.js';
-import { drawAxes, drawColorBar, drawTitle, paintGrid } from './heatmap-draw.js';
-import { drawLinePlot } from './line-plot.js';
+import { sinusoidalAt } from '../../../src/js/index.js';
+import { createRedrawGuard, fitCanvas, themeColors } from '../draw/canvas.js';
+import { DIVERGING_LUT, pairColor } from '../draw/colormap.js';
+import { columnOf, frequency, tableShape, tableVersion, tableView } from '../compute/encoding.js';
+import { fixed6, sig6 } from '../draw/format.js';
+import { drawAxes, drawColorBar, drawTitle, paintGrid } from '../draw/heatmap-draw.js';
+import { drawLinePlot } from '../draw/line-plot.js';
 
 const TAU = 2 * Math.PI;
 const MAX_CIRCLES = 8;
@@ -60,7 +60,12 @@ export function createRotationView(elements) {
     const colors = themeColors();
     const matrixWidth = total >= 860 ? 300 : total;
     const circlesWidth = total >= 860 ? total - matrixWidth - 16 : total;
-    drawCircles(circlePairs(half).map((i) => pairs[i]), state, circlesWidth, colors);
+    drawCircles(
+      circlePairs(half).map((i) => pairs[i]),
+      state,
+      circlesWidth,
+      colors,
+    );
     drawMatrix(pairs.slice(0, MATRIX_PAIRS), state, half, matrixWidth, colors);
   }
 
@@ -135,7 +140,11 @@ export function createRotationView(elements) {
       ctx.fillText(`w = ${sig6(w)}`, cx, cy + r + 26);
       ctx.fillStyle = colors.muted;
       const turns = Math.floor(pair.angle / TAU);
-      ctx.fillText(`turn ${((turn * 180) / Math.PI).toFixed(2)}°${turns > 0 ? ` + ${turns}×360°` : ''}`, cx, cy + r + 42);
+      ctx.fillText(
+        `turn ${((turn * 180) / Math.PI).toFixed(2)}°${turns > 0 ? ` + ${turns}×360°` : ''}`,
+        cx,
+        cy + r + 42,
+      );
     });
   }
 
@@ -153,7 +162,10 @@ export function createRotationView(elements) {
       const { angle } = pairs[row >> 1];
       const c = Math.cos(angle);
       const s = Math.sin(angle);
-      return [[c, s], [-s, c]][row & 1][col & 1];
+      return [
+        [c, s],
+        [-s, c],
+      ][row & 1][col & 1];
     };
     paintGrid(ctx, ratio, rect, n, n, entry, DIVERGING_LUT, -1, 1);
     ctx.strokeStyle = colors.muted;
@@ -179,9 +191,18 @@ export function createRotationView(elements) {
     ctx.fillText(`first ${pairs.length} of ${half} 2×2 blocks`, 4, 22);
     ctx.fillText('block i = [[cos k·wᵢ, sin k·wᵢ], [−sin k·wᵢ, cos k·wᵢ]]', 4, rect.y + size + 10);
     ctx.fillText('acting on (sinᵢ, cosᵢ); zero off the blocks', 4, rect.y + size + 26);
-    drawColorBar(ctx, ratio, { x: rect.x + size + 14, y: rect.y + 16, w: 12, h: size - 16 }, DIVERGING_LUT, -1, 1, colors, {
-      title: 'entry',
-    });
+    drawColorBar(
+      ctx,
+      ratio,
+      { x: rect.x + size + 14, y: rect.y + 16, w: 12, h: size - 16 },
+      DIVERGING_LUT,
+      -1,
+      1,
+      colors,
+      {
+        title: 'entry',
+      },
+    );
   }
 
   function drawSimilarity(colors) {
@@ -234,9 +255,18 @@ export function createRotationView(elements) {
       yTicks: 4,
     });
     drawTitle(ctx, `cos(PE(p), PE(q)), ${window} position${window === 1 ? '' : 's'}`, 4, 6, colors);
-    drawColorBar(ctx, ratio, { x: rect.x + size + 16, y: rect.y + 16, w: 12, h: size - 16 }, DIVERGING_LUT, -1, 1, colors, {
-      title: 'cos',
-    });
+    drawColorBar(
+      ctx,
+      ratio,
+      { x: rect.x + size + 16, y: rect.y + 16, w: 12, h: size - 16 },
+      DIVERGING_LUT,
+      -1,
+      1,
+      colors,
+      {
+        title: 'cos',
+      },
+    );
 
     const mid = Math.floor(window / 2);
     const deltas = Float64Array.from({ length: window }, (_, n) => n - mid);

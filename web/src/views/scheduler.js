@@ -33,9 +33,12 @@ export function createScheduler(render) {
         return;
       }
       clearTimeout(timer);
-      timer = setTimeout(() => {
-        if (!frame) frame = requestAnimationFrame(run);
-      }, Math.min(400, Math.max(120, 2 * lastMs)));
+      timer = setTimeout(
+        () => {
+          if (!frame) frame = requestAnimationFrame(run);
+        },
+        Math.min(400, Math.max(120, 2 * lastMs)),
+      );
     },
   };
 }

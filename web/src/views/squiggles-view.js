@@ -1,11 +1,19 @@
 // View 1: value against position for chosen columns of the table. When there
 // are more positions than pixels, each column becomes its min/max envelope per
 // pixel, so fast sines show as the band they fill instead of a false slow wave.
-import { drawLinePlot, plotIn } from './line-plot.js';
-import { pairColor } from './colormap.js';
-import { columnInfo, frequency, tableShape, tableValue, tableVersion, tableView, wavelength } from './encoding.js';
-import { createRedrawGuard } from './canvas.js';
-import { fixed6, sig6 } from './format.js';
+import { drawLinePlot, plotIn } from '../draw/line-plot.js';
+import { pairColor } from '../draw/colormap.js';
+import {
+  columnInfo,
+  frequency,
+  tableShape,
+  tableValue,
+  tableVersion,
+  tableView,
+  wavelength,
+} from '../compute/encoding.js';
+import { createRedrawGuard } from '../draw/canvas.js';
+import { fixed6, sig6 } from '../draw/format.js';
 
 /** Columns for the preset buttons. */
 export function presetDims(name, d) {
@@ -65,7 +73,10 @@ export function createSquigglesView({ container, legend, readout }) {
     if (!step) return;
     event.preventDefault();
     const { offset, length } = tableShape();
-    const p = Math.max(offset, Math.min(offset + length - 1, (lastP ?? offset - step) + step * (event.shiftKey ? 10 : 1)));
+    const p = Math.max(
+      offset,
+      Math.min(offset + length - 1, (lastP ?? offset - step) + step * (event.shiftKey ? 10 : 1)),
+    );
     const plot = plotIn(container);
     plot?.setCursor({ left: plot.valToPos(p, 'x'), top: plot.over.clientHeight / 2 });
     onCursor(p);
