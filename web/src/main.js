@@ -28,7 +28,7 @@ const notes = createNotes($('notes'));
 urlNotes.forEach((text, n) => notes.set(`url${n}`, text));
 
 // ---- views ----------------------------------------------------------------
-const learned = createLearnedPanel({ onChange: () => scheduler.request({ immediate: true }) });
+const learned = createLearnedPanel({ onChange: () => scheduler.request() });
 const comparison = createComparisonView({
   canvases: { sin: $('cmp-sin'), learned: $('cmp-learned'), rope: $('cmp-rope'), alibi: $('cmp-alibi') },
   profile: $('cmp-profile'),
@@ -96,36 +96,29 @@ function renderView({ view, error }) {
     view.render(state);
     error.textContent = '';
   } catch (failure) {
-    error.textContent = `This view could not be drawn: ${failure instanceof PosencError ? failure.message : (failure?.message ?? failure)}`;
+    const message = failure instanceof PosencError ? failure.message : (failure?.message ?? failure);
+    error.textContent = `This view could not be drawn: ${message}`;
     console.error(failure);
   }
 }
 
-let renders = 0;
-function renderAll() {
+/** The encoding table every frame starts from; a failure is said where the notes are, never a blank page. */
+function prepareTable() {
   try {
-    const start = performance.now();
     updateTable(state);
-    const times = [performance.now() - start];
-    for (const entry of views) {
-      const t0 = performance.now();
-      renderView(entry);
-      times.push(performance.now() - t0);
-    }
-    renders += 1;
-    document.body.dataset.renderSteps = times.map((t) => t.toFixed(0)).join(' ');
     notes.set('error', '');
-    // For the browser tests: how many frames were drawn and how long the last took.
-    document.body.dataset.renders = String(renders);
-    document.body.dataset.renderMs = (performance.now() - start).toFixed(1);
+    return true;
   } catch (error) {
-    // Never a blank page: say what failed where the notes are, and keep the rest.
     notes.set('error', error instanceof PosencError ? error.message : `Something went wrong: ${error.message}`);
     console.error(error);
+    return false;
   }
 }
 
-const scheduler = createScheduler(renderAll);
+const scheduler = createScheduler({
+  prepare: prepareTable,
+  entries: views.map((entry) => ({ section: $(entry.section), draw: () => renderView(entry) })),
+});
 
 // ---- controls -------------------------------------------------------------
 function syncUrl() {
@@ -134,7 +127,7 @@ function syncUrl() {
 }
 
 /** Applies a change to the state: URL, controls and (soon) the views follow. */
-function commit(changes, { immediate = false } = {}) {
+function commit(changes) {
   notes.clearUrlNotes();
   Object.assign(state, changes);
   if ('d' in changes) {
@@ -146,7 +139,7 @@ function commit(changes, { immediate = false } = {}) {
   if (state.head >= state.heads) state.head = state.heads - 1;
   syncUrl();
   syncControls(state);
-  scheduler.request({ immediate });
+  scheduler.request();
 }
 
 for (const name of NUMBER_CONTROLS) {
@@ -178,7 +171,7 @@ $('ctl-dims').addEventListener('change', () => syncControls(state));
 for (const button of document.querySelectorAll('[data-dims]')) {
   button.addEventListener('click', () => {
     notes.set('dims', '');
-    commit({ dims: presetDims(button.dataset.dims, state.d) }, { immediate: true });
+    commit({ dims: presetDims(button.dataset.dims, state.d) });
     $('ctl-dims').value = formatDims(state.dims);
   });
 }
@@ -191,17 +184,17 @@ for (const name of ['s1', 's2']) {
 }
 $('ctl-word').addEventListener('change', (event) => {
   $('ctl-word').dataset.chosen = event.target.value;
-  scheduler.request({ immediate: true });
+  scheduler.request();
 });
 
 $('ctl-theme').addEventListener('change', (event) => {
   applyTheme(event.target.value);
-  commit({ theme: event.target.value }, { immediate: true });
+  commit({ theme: event.target.value });
 });
 watchSystemTheme(() => {
   if (state.theme === 'auto') {
     applyTheme('auto');
-    scheduler.request({ immediate: true });
+    scheduler.request();
   }
 });
 
@@ -223,8 +216,8 @@ new ResizeObserver(([entry]) => {
 init()
   .then(({ simd }) => {
     $('engine').textContent = simd ? '(WebAssembly SIMD build)' : '(WebAssembly scalar build)';
-    renderAll();
     scheduler.enable();
+    scheduler.drawAll();
     document.body.dataset.ready = '1';
   })
   .catch((error) => {

@@ -1,44 +1,79 @@
-// Coalesces redraw requests so typing and dragging stay smooth: a cheap redraw
-// runs on the next animation frame; once redraws get heavy (large tables), they
-// wait until the input pauses, so events are never queued behind them.
+// Redraws the views a change concerns, on the next animation frame, and only
+// those on screen: every request marks every view stale; a frame draws the
+// stale views whose section is within a screen of the viewport, and a stale
+// view that scrolls in later is drawn then. Nothing waits for input to pause,
+// so a drag redraws on every frame it changed something in.
+//
+// body data-renders counts frames that drew (the browser tests wait on it);
+// data-render-ms is the last frame's time; data-stale lists the sections that
+// still show an older state (off screen), so a test can wait for one to catch up.
 
-const HEAVY_MS = 30;
-
-export function createScheduler(render) {
+/**
+ * prepare(): work every frame needs first (the encoding table; false when it failed); entries:
+ * [{ section: Element, draw() }]. Returns { request({ all }), enable(), frame() }.
+ */
+export function createScheduler({ prepare, entries, onFrame }) {
+  const stale = new Set(entries);
+  const onScreen = new Set();
   let enabled = false;
   let frame = 0;
-  let timer = 0;
-  let lastMs = 0;
+  let renders = 0;
 
-  function run() {
+  const observer = new IntersectionObserver(
+    (changes) => {
+      for (const change of changes) {
+        const entry = entries.find((e) => e.section === change.target);
+        if (change.isIntersecting) onScreen.add(entry);
+        else onScreen.delete(entry);
+      }
+      if ([...onScreen].some((e) => stale.has(e))) schedule();
+    },
+    // Draw a view a little before it scrolls in, so it is ready when seen.
+    { rootMargin: '50% 0px 50% 0px' },
+  );
+  for (const entry of entries) observer.observe(entry.section);
+
+  function schedule() {
+    if (enabled && !frame) frame = requestAnimationFrame(run);
+  }
+
+  /** Draws the stale views in `which` (default: those on screen). */
+  function run(_, which = onScreen) {
     frame = 0;
-    clearTimeout(timer);
-    timer = 0;
+    const due = entries.filter((e) => stale.has(e) && which.has(e));
+    if (due.length === 0) return;
     const start = performance.now();
-    render();
-    lastMs = performance.now() - start;
+    if (prepare() === false) return; // said where the notes are; the views keep their last picture
+    const times = [];
+    for (const entry of due) {
+      const t0 = performance.now();
+      entry.draw();
+      stale.delete(entry);
+      times.push(`${entry.section.id} ${(performance.now() - t0).toFixed(0)}`);
+    }
+    renders += 1;
+    const body = document.body.dataset;
+    body.renders = String(renders);
+    body.renderMs = (performance.now() - start).toFixed(1);
+    body.renderSteps = times.join(', ');
+    body.stale = [...stale].map((e) => e.section.id).join(' ');
+    onFrame?.();
   }
 
   return {
-    /** Allows redraws (the first one is done by the caller once the core is loaded). */
+    /** Marks every view stale and draws the ones on screen on the next frame. */
+    request() {
+      for (const entry of entries) stale.add(entry);
+      document.body.dataset.stale = entries.map((e) => e.section.id).join(' ');
+      schedule();
+    },
+    /** Draws every view now, on screen or not (the first frame, so nothing starts blank). */
+    drawAll() {
+      for (const entry of entries) stale.add(entry);
+      run(0, new Set(entries));
+    },
     enable() {
       enabled = true;
-    },
-    request({ immediate = false } = {}) {
-      if (!enabled) return;
-      if (immediate || lastMs < HEAVY_MS) {
-        clearTimeout(timer);
-        timer = 0;
-        if (!frame) frame = requestAnimationFrame(run);
-        return;
-      }
-      clearTimeout(timer);
-      timer = setTimeout(
-        () => {
-          if (!frame) frame = requestAnimationFrame(run);
-        },
-        Math.min(400, Math.max(120, 2 * lastMs)),
-      );
     },
   };
 }
