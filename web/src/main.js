@@ -7,7 +7,7 @@ import { readQuery, writeQuery } from './state/query.js';
 import { clampField, formatDims, parseDims } from './state/clamp.js';
 import { NUMBER_CONTROLS, syncControls, wireNumber } from './state/controls.js';
 import { createNotes } from './state/notes.js';
-import { updateTable } from './compute/encoding.js';
+import { onSummaryReady, updateTable } from './compute/encoding.js';
 import { createSquigglesView, presetDims } from './views/squiggles-view.js';
 import { createHeatmapView } from './views/heatmap-view.js';
 import { createRotationView } from './views/rotation-view.js';
@@ -65,7 +65,12 @@ const views = [
   ],
   [
     'heatmap',
-    createHeatmapView({ canvas: $('heatmap-canvas'), marker: $('heatmap-marker'), readout: $('heatmap-readout') }),
+    createHeatmapView({
+      canvas: $('heatmap-canvas'),
+      marker: $('heatmap-marker'),
+      readout: $('heatmap-readout'),
+      summary: $('heatmap-aggregation'),
+    }),
   ],
   [
     'rotation',
@@ -119,6 +124,10 @@ const scheduler = createScheduler({
   prepare: prepareTable,
   entries: views.map((entry) => ({ section: $(entry.section), draw: () => renderView(entry) })),
 });
+for (const { section, view } of views) view.setRedraw?.(() => scheduler.request([section]));
+// A large table's summaries arrive from the worker: redraw the views that wait for them.
+const WAITING = { grid: ['heatmap'], envelopes: ['squiggles'], rows: ['rotation', 'naive'] };
+onSummaryReady((kind) => scheduler.request(WAITING[kind]));
 
 // ---- controls -------------------------------------------------------------
 function syncUrl() {

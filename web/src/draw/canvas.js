@@ -15,8 +15,22 @@ export function fitCanvas(canvas, cssWidth, cssHeight) {
   return { ctx, width: cssWidth, height: cssHeight, ratio };
 }
 
-/** The theme's colours, read from CSS custom properties so canvases follow the page. */
+let cachedColors = null;
+let cachedTheme = '';
+
+/**
+ * The theme's colours, read from CSS custom properties so canvases follow the
+ * page; read once per theme, since reading styles forces a layout mid-frame.
+ */
 export function themeColors() {
+  const theme = document.documentElement.dataset.theme ?? '';
+  if (cachedColors && cachedTheme === theme) return cachedColors;
+  cachedTheme = theme;
+  cachedColors = readThemeColors();
+  return cachedColors;
+}
+
+function readThemeColors() {
   const style = getComputedStyle(document.documentElement);
   const read = (name) => style.getPropertyValue(name).trim();
   return {

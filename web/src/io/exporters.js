@@ -3,7 +3,7 @@
 // state that drew them.
 import { download, downloadFigure, tableCsv, tableNpy } from './export.js';
 import { plotIn } from '../draw/uplot-mount.js';
-import { tableShape, tableView } from '../compute/encoding.js';
+import { fullTable, tableShape } from '../compute/encoding.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -48,13 +48,13 @@ export function wireExports(state, views) {
     button.disabled = true;
     setTimeout(() => {
       const { length, dim, offset } = tableShape();
-      download(tableCsv(tableView(), length, dim, offset), `${stem()}.csv`);
+      download(tableCsv(fullTable(), length, dim, offset), `${stem()}.csv`);
       button.textContent = 'CSV';
       button.disabled = false;
     }, 30);
   });
   $('export-npy').addEventListener('click', () => {
     const { length, dim } = tableShape();
-    download(tableNpy(tableView(), length, dim), `${stem()}.npy`);
+    download(tableNpy(fullTable(), length, dim), `${stem()}.npy`);
   });
 }

@@ -2,7 +2,7 @@
 // stays in [0, 1] but its step between neighbours depends on the length; the
 // sinusoidal rows stay bounded and their step is the same for every length.
 import { pairColor } from '../draw/colormap.js';
-import { columnOf, tableShape, tableVersion, tableView, wavelength } from '../compute/encoding.js';
+import { columnOf, rowRanges, rowsAt, tableShape, tableVersion, wavelength } from '../compute/encoding.js';
 import { createRedrawGuard } from '../draw/canvas.js';
 import { fixed6 } from '../draw/format.js';
 import { drawLinePlot } from '../draw/line-plot.js';
@@ -24,14 +24,15 @@ export function createNaiveView({ raw, norm, sin, facts }) {
   const needsDraw = createRedrawGuard();
 
   function render() {
-    if (!needsDraw([tableVersion(), raw.parentElement.clientWidth])) return;
+    const stats = rowRanges();
+    if (!needsDraw([tableVersion(), raw.parentElement.clientWidth, stats !== null])) return;
     const { dim: d, length, offset, layout } = tableShape();
-    const table = tableView();
     const stride = Math.max(1, Math.ceil(length / MAX_POINTS));
     const rows = [];
     for (let r = 0; r < length; r += stride) rows.push(r);
     if (rows[rows.length - 1] !== length - 1) rows.push(length - 1);
     const x = Float64Array.from(rows, (r) => offset + r);
+    const sampled = rowsAt(rows);
     const span = Math.max(1, length - 1);
     const height = 220;
 
@@ -74,7 +75,7 @@ export function createNaiveView({ raw, norm, sin, facts }) {
         const j = columnOf(i, 'sin', d, layout);
         return {
           label: `d${j}`,
-          values: Float64Array.from(rows, (r) => table[r * d + j]),
+          values: Float64Array.from(rows, (_, n) => sampled[n * d + j]),
           stroke: pairColor(n),
           width: 1.5,
         };
@@ -83,19 +84,6 @@ export function createNaiveView({ raw, norm, sin, facts }) {
       yRange: [-1.08, 1.08],
     });
 
-    // Step between neighbouring rows of the table, in Euclidean distance.
-    let minStep = Infinity;
-    let maxStep = -Infinity;
-    for (let r = 0; r + 1 < length; r++) {
-      let sum = 0;
-      for (let j = 0; j < d; j++) {
-        const diff = table[(r + 1) * d + j] - table[r * d + j];
-        sum += diff * diff;
-      }
-      const step = Math.sqrt(sum);
-      if (step < minStep) minStep = step;
-      if (step > maxStep) maxStep = step;
-    }
     const items = [
       `Raw index: the last position here is ${offset + length - 1}, far outside the ±1 range of the other features ` +
         'of an embedding, and a longer text only pushes it further.',
@@ -103,10 +91,12 @@ export function createNaiveView({ raw, norm, sin, facts }) {
         `${length > 1 ? fixed6(1 / (length - 1)) : '—'} at length ${length}; the same value means a different ` +
         `position in a text of another length (dashed: length ${short}; at length 10 the step is ${fixed6(1 / 9)}, ` +
         `at 8192 it is ${fixed6(1 / 8191)}).`,
-      length > 1
-        ? `Sinusoidal: every value in [−1, 1], and the distance ‖PE(p+1) − PE(p)‖ between neighbours is ` +
-          `${fixed6(minStep)} … ${fixed6(maxStep)} over this whole table: the same at every position and for every length.`
-        : 'Sinusoidal: every value in [−1, 1]; pick a length ≥ 2 to see the step between neighbours.',
+      length < 2
+        ? 'Sinusoidal: every value in [−1, 1]; pick a length ≥ 2 to see the step between neighbours.'
+        : stats
+          ? `Sinusoidal: every value in [−1, 1], and the distance ‖PE(p+1) − PE(p)‖ between neighbours is ` +
+            `${fixed6(stats.stepMin)} … ${fixed6(stats.stepMax)} over this whole table: the same at every position and for every length.`
+          : 'Sinusoidal: every value in [−1, 1]; measuring the step between neighbours over the whole table…',
     ];
     facts.replaceChildren(
       ...items.map((t) => {

@@ -4,7 +4,7 @@
 import { sinusoidalAt } from '../../../src/js/index.js';
 import { createRedrawGuard, fitCanvas, themeColors } from '../draw/canvas.js';
 import { DIVERGING_LUT, pairColor } from '../draw/colormap.js';
-import { columnOf, frequency, tableShape, tableVersion, tableView } from '../compute/encoding.js';
+import { columnOf, frequency, rowRanges, tableRows, tableShape, tableVersion } from '../compute/encoding.js';
 import { fixed6, sig6 } from '../draw/format.js';
 import { drawAxes, drawColorBar, drawTitle, paintGrid } from '../draw/heatmap-draw.js';
 import { drawLinePlot } from '../draw/line-plot.js';
@@ -39,7 +39,7 @@ export function createRotationView(elements) {
     const { dim: d, base, layout } = tableShape();
     const { p, k } = state;
     const total = circlesCanvas.parentElement.clientWidth || 900;
-    if (similarityNeedsDraw([tableVersion(), total])) drawSimilarity(themeColors());
+    if (similarityNeedsDraw([tableVersion(), total, rowRanges() !== null])) drawSimilarity(themeColors());
     if (!circlesNeedDraw([d, base, layout, p, k, total])) return;
     const rows = sinusoidalAt([p, p + k], { dim: d, base, layout });
     const half = d / 2;
@@ -208,17 +208,14 @@ export function createRotationView(elements) {
   function drawSimilarity(colors) {
     const { dim: d, length, offset } = tableShape();
     const window = Math.max(1, Math.min(length, 256, Math.floor(Math.sqrt(SIMILARITY_BUDGET / d))));
-    const table = tableView();
-    const norms = new Float64Array(length);
-    let minNorm = Infinity;
-    let maxNorm = -Infinity;
-    for (let r = 0; r < length; r++) {
+    const table = tableRows(0, window);
+    const norms = new Float64Array(window);
+    for (let r = 0; r < window; r++) {
       let sum = 0;
       for (let j = r * d, end = j + d; j < end; j++) sum += table[j] * table[j];
       norms[r] = Math.sqrt(sum);
-      if (norms[r] < minNorm) minNorm = norms[r];
-      if (norms[r] > maxNorm) maxNorm = norms[r];
     }
+    const stats = rowRanges();
     const sim = new Float64Array(window * window);
     for (let a = 0; a < window; a++) {
       for (let b = a; b < window; b++) {
@@ -286,12 +283,14 @@ export function createRotationView(elements) {
     });
     const expected = Math.sqrt(d / 2);
     similarityOut.innerHTML =
-      `Every row's norm over the ${length} position${length === 1 ? '' : 's'} of the table: min ${fixed6(minNorm)}, max ${fixed6(maxNorm)}; ` +
+      (stats
+        ? `Every row's norm over the ${length} position${length === 1 ? '' : 's'} of the table: min ${fixed6(stats.normMin)}, max ${fixed6(stats.normMax)}; `
+        : `Measuring every row's norm over the ${length} positions of the table… `) +
       `√(d/2) = ${fixed6(expected)}. ` +
       `Bands: every entry equals row ${offset}'s entry at the same |p − q| to within ` +
       `<strong>${bandDeviation.toExponential(1)}</strong>. Solid: row p = ${offset + mid}; dashed: row p = ${offset}.`;
-    similarityOut.dataset.minNorm = String(minNorm);
-    similarityOut.dataset.maxNorm = String(maxNorm);
+    similarityOut.dataset.minNorm = stats ? String(stats.normMin) : '';
+    similarityOut.dataset.maxNorm = stats ? String(stats.normMax) : '';
   }
 
   return { render };

@@ -61,10 +61,10 @@ export function createScheduler({ prepare, entries, onFrame }) {
   }
 
   return {
-    /** Marks every view stale and draws the ones on screen on the next frame. */
-    request() {
-      for (const entry of entries) stale.add(entry);
-      document.body.dataset.stale = entries.map((e) => e.section.id).join(' ');
+    /** Marks every view (or those of the given section ids) stale and draws the ones on screen on the next frame. */
+    request(sections) {
+      for (const entry of entries) if (!sections || sections.includes(entry.section.id)) stale.add(entry);
+      document.body.dataset.stale = [...stale].map((e) => e.section.id).join(' ');
       schedule();
     },
     /** Draws every view now, on screen or not (the first frame, so nothing starts blank). */

@@ -1,17 +1,21 @@
 // View 1: value against position for chosen columns of the table. When there
 // are more positions than pixels, each column becomes its min/max envelope per
 // pixel, so fast sines show as the band they fill instead of a false slow wave.
+// A large table's envelopes come from the worker; until they do, the plot is a
+// preview of evenly sampled rows, and its title says so.
 import { drawLinePlot, plotIn } from '../draw/line-plot.js';
 import { pairColor } from '../draw/colormap.js';
 import {
   columnInfo,
+  envelopes,
   frequency,
+  sampledRows,
   tableShape,
   tableValue,
   tableVersion,
-  tableView,
   wavelength,
 } from '../compute/encoding.js';
+import { blockStarts } from '../compute/aggregate.js';
 import { createRedrawGuard } from '../draw/canvas.js';
 import { fixed6, sig6 } from '../draw/format.js';
 
@@ -85,53 +89,38 @@ export function createSquigglesView({ container, legend, readout }) {
   function render(nextState) {
     state = nextState;
     const { dim: d, offset, length, layout } = tableShape();
-    const table = tableView();
     const width = Math.max(200, container.clientWidth || 600);
-    if (!needsDraw([tableVersion(), width, state.dims.join(',')])) return;
     const buckets = Math.max(50, Math.round(width - 70));
     const envelope = length > 2 * buckets;
+    const count = envelope ? buckets : length;
+    // Exact columns (or per-pixel envelopes); for a large table, a preview of sampled rows until the worker answers.
+    const exact = envelopes(state.dims, count);
+    if (!needsDraw([tableVersion(), width, state.dims.join(','), exact !== null])) return;
     const series = [];
     const bands = [];
     // One colour per pair among the pairs shown, so a pair's sine and cosine match.
     const shownPairs = [...new Set(state.dims.map((j) => columnInfo(j, d, layout).pair))];
     const colorOf = (pair) => pairColor(shownPairs.indexOf(pair));
-    let x;
-    if (!envelope) {
-      x = Float64Array.from({ length }, (_, r) => offset + r);
-      for (const j of state.dims) {
-        const { pair, kind } = columnInfo(j, d, layout);
-        const values = new Float64Array(length);
-        for (let r = 0; r < length; r++) values[r] = table[r * d + j];
-        series.push({ label: `d${j}`, values, stroke: colorOf(pair), dash: kind === 'cos' ? [6, 4] : undefined });
-      }
-    } else {
-      // One x per pixel bucket; each column gives an upper and a lower series with a band between.
-      x = new Float64Array(buckets);
-      const starts = new Int32Array(buckets + 1);
-      for (let b = 0; b <= buckets; b++) starts[b] = Math.round((b * length) / buckets);
-      for (let b = 0; b < buckets; b++) x[b] = offset + (starts[b] + starts[b + 1] - 1) / 2;
-      for (const j of state.dims) {
-        const { pair, kind } = columnInfo(j, d, layout);
-        const hi = new Float64Array(buckets);
-        const lo = new Float64Array(buckets);
-        for (let b = 0; b < buckets; b++) {
-          let mn = Infinity;
-          let mx = -Infinity;
-          for (let r = starts[b]; r < starts[b + 1]; r++) {
-            const v = table[r * d + j];
-            if (v < mn) mn = v;
-            if (v > mx) mx = v;
-          }
-          hi[b] = mx;
-          lo[b] = mn;
-        }
-        const color = colorOf(pair);
-        const dash = kind === 'cos' ? [6, 4] : undefined;
-        series.push({ label: `d${j} max`, values: hi, stroke: color, dash, width: 1 });
-        series.push({ label: `d${j} min`, values: lo, stroke: color, dash, width: 1 });
+    const preview = exact ? null : sampledRows(count);
+    const starts = blockStarts(length, count);
+    const x = preview
+      ? Float64Array.from(preview.rows, (r) => offset + r)
+      : Float64Array.from({ length: count }, (_, b) => offset + (starts[b] + starts[b + 1] - 1) / 2);
+    state.dims.forEach((j, n) => {
+      const { pair, kind } = columnInfo(j, d, layout);
+      const color = colorOf(pair);
+      const dash = kind === 'cos' ? [6, 4] : undefined;
+      if (preview) {
+        const values = Float64Array.from(preview.rows, (_, b) => preview.table[b * d + j]);
+        series.push({ label: `d${j} (sampled)`, values, stroke: color, dash, width: 1 });
+      } else if (!envelope) {
+        series.push({ label: `d${j}`, values: Float64Array.from(exact[n].hi), stroke: color, dash });
+      } else {
+        series.push({ label: `d${j} max`, values: Float64Array.from(exact[n].hi), stroke: color, dash, width: 1 });
+        series.push({ label: `d${j} min`, values: Float64Array.from(exact[n].lo), stroke: color, dash, width: 1 });
         bands.push([series.length - 1, series.length, `${color}33`]);
       }
-    }
+    });
     legend.replaceChildren(
       ...state.dims.map((j) => {
         const { pair, kind } = columnInfo(j, d, layout);
@@ -139,9 +128,11 @@ export function createSquigglesView({ container, legend, readout }) {
       }),
     );
     drawLinePlot(container, {
-      title: envelope
-        ? `Columns ${state.dims.join(', ')}: min/max envelope per pixel (${length} positions)`
-        : `Columns ${state.dims.join(', ')} (d = ${d}, ${layout})`,
+      title: preview
+        ? `Columns ${state.dims.join(', ')}: preview of ${preview.count} sampled positions (envelope being computed)`
+        : envelope
+          ? `Columns ${state.dims.join(', ')}: min/max envelope per pixel (${length} positions)`
+          : `Columns ${state.dims.join(', ')} (d = ${d}, ${layout})`,
       xLabel: 'position p',
       yLabel: 'value',
       x,
