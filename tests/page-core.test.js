@@ -103,7 +103,7 @@ it('each control redraws its figure and updates the URL', async () => {
       act: () => pressKey(page, '#ctl-off-range', 'ArrowRight'),
     },
     { what: 'offset box', param: 'off', target: '#heatmap-canvas', act: () => typeValue(page, '#ctl-off', '40') },
-    { what: 'layout', param: 'layout', target: '#heatmap-canvas', act: () => page.check('#ctl-layout-split') },
+    { what: 'layout', param: 'layout', target: '#heatmap-canvas', act: () => page.check('#ctl-layout-interleaved') },
     {
       what: 'p slider',
       param: 'p',
@@ -118,14 +118,14 @@ it('each control redraws its figure and updates the URL', async () => {
       target: '#embedding-canvas',
       act: () => page.fill('#ctl-s1', 'A dog chased the cat'),
     },
-    { what: '√d scale', param: 'scale', target: '#embedding-canvas', act: () => page.check('#ctl-scale') },
+    { what: '√d scale', param: 'scale', target: '#embedding-canvas', act: () => page.uncheck('#ctl-scale') },
     { what: 'theme', param: 'theme', target: '#heatmap-canvas', act: () => page.selectOption('#ctl-theme', 'dark') },
   ];
   await checkControlSteps(page, steps);
   const url = await query(page);
   assert.equal(
     { d: url.d, len: url.len, base: url.base, off: url.off, layout: url.layout, k: url.k, dims: url.dims },
-    { d: '96', len: '300', base: '777', off: '40', layout: 'split', k: '17', dims: '2-5' },
+    { d: '96', len: '300', base: '777', off: '40', layout: 'interleaved', k: '17', dims: '2-5' },
   );
   assert.is(await page.getAttribute('html', 'data-theme'), 'dark');
   noProblems('controls');
@@ -162,7 +162,7 @@ it('malformed URL parts fall back to defaults; out-of-range values are clamped w
     ['d', 'len', 'base', 'off', 'p'].map((n) => document.getElementById(`ctl-${n}`).value),
   );
   assert.equal(values, ['128', '8192', '2', '0', '1000000']);
-  assert.ok(await page.isChecked('#ctl-layout-interleaved'));
+  assert.ok(await page.isChecked('#ctl-layout-split'), 'the default layout');
   const notes = await page.textContent('#notes');
   for (const word of [
     'd “abc” is not a number',
@@ -290,7 +290,7 @@ function rotationResidual(p, k, d, base = 10000) {
 
 it('exports: PNG of a figure, CSV and NPY of the table', async () => {
   const view = { d: 6, len: 5, base: 100, off: 3, layout: 'interleaved' };
-  await open(page, `${server.url}?d=${view.d}&len=${view.len}&base=${view.base}&off=${view.off}`);
+  await open(page, `${server.url}?d=${view.d}&len=${view.len}&base=${view.base}&off=${view.off}&layout=interleaved`);
   const table = pe.sinusoidal({ length: view.len, dim: view.d, base: view.base, offset: view.off });
 
   const buttons = await page.$$eval('[data-export]', (all) => all.map((b) => `[data-export="${b.dataset.export}"]`));

@@ -4,11 +4,12 @@
 import 'uplot/dist/uPlot.min.css';
 import { init, PosencError } from '../../src/js/index.js';
 import { readQuery, writeQuery } from './state/query.js';
-import { clampField, formatDims, parseDims } from './state/clamp.js';
+import { clampField } from './state/clamp.js';
+import { formatDims, parseDims, presetDims, shownDims } from './state/dims.js';
 import { NUMBER_CONTROLS, syncControls, wireNumber } from './state/controls.js';
 import { createNotes } from './state/notes.js';
 import { onSummaryReady, updateTable } from './compute/encoding.js';
-import { createSquigglesView, presetDims } from './views/squiggles-view.js';
+import { createSquigglesView } from './views/squiggles-view.js';
 import { createHeatmapView } from './views/heatmap-view.js';
 import { createRotationView } from './views/rotation-view.js';
 import { createEmbeddingView } from './views/embedding-view.js';
@@ -139,7 +140,7 @@ function syncUrl() {
 function commit(changes) {
   notes.clearUrlNotes();
   Object.assign(state, changes);
-  if ('d' in changes) {
+  if ('d' in changes && state.dims !== 'auto') {
     // Columns past the new d no longer exist.
     const { value, note } = parseDims(formatDims(state.dims), state.d);
     state.dims = value;
@@ -180,8 +181,9 @@ $('ctl-dims').addEventListener('change', () => syncControls(state));
 for (const button of document.querySelectorAll('[data-dims]')) {
   button.addEventListener('click', () => {
     notes.set('dims', '');
-    commit({ dims: presetDims(button.dataset.dims, state.d) });
-    $('ctl-dims').value = formatDims(state.dims);
+    const preset = button.dataset.dims;
+    commit({ dims: preset === 'auto' ? 'auto' : presetDims(preset, state) });
+    $('ctl-dims').value = formatDims(shownDims(state));
   });
 }
 

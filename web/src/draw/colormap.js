@@ -36,17 +36,19 @@ export function lutIndex(v, lo, hi) {
   return t >= 1 ? LUT_SIZE - 1 : (t * (LUT_SIZE - 1) + 0.5) | 0;
 }
 
-// One colour per frequency pair (Tableau 10): readable on light and dark.
-const PAIR_PALETTE = [
+// One colour per frequency pair: Tableau 10's hues, darkened or lightened to a
+// relative luminance of 0.18–0.27 so each has at least 3:1 contrast against
+// both themes' backgrounds (#ffffff, #f6f7f9, #171b21, #0f1216; WCAG 1.4.11).
+export const PAIR_PALETTE = [
   '#4e79a7',
   '#e15759',
-  '#59a14f',
+  '#559b4c',
   '#b07aa1',
-  '#f28e2b',
-  '#76b7b2',
-  '#c9a227',
+  '#ce7925',
+  '#609691',
   '#9c755f',
-  '#ff9da7',
-  '#bab0ac',
+  '#ab8a21',
+  '#c47980',
+  '#928a87',
 ];
 export const pairColor = (i) => PAIR_PALETTE[i % PAIR_PALETTE.length];

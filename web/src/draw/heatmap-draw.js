@@ -93,11 +93,15 @@ export function drawAxes(ctx, rect, colors, { xDomain, yDomain, xLabel, yLabel, 
     .range([rect.x, rect.x + rect.w]);
   ctx.textAlign = 'center';
   ctx.textBaseline = 'top';
+  const xLabels = [];
   for (const t of integerTicks(x0, x1, xTicks)) {
     const px = xs(t + 0.5);
     ctx.fillRect(Math.round(px) - 0.5, rect.y + rect.h, 1, 4);
     ctx.fillText(tickLabel(t), px, rect.y + rect.h + 6);
+    xLabels.push(tickLabel(t));
   }
+  // The tick labels as text, for tests and for the figure's text alternative.
+  ctx.canvas.dataset.xTicks = xLabels.join(' | ');
   const [y0, y1] = yDomain;
   const ys = scaleLinear()
     .domain([y0, y1])

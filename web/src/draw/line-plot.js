@@ -28,7 +28,8 @@ export function drawLinePlot(container, spec) {
     legend: { show: false },
     cursor: { drag: { x: false, y: false }, points: { show: false } },
     scales: {
-      x: { time: false },
+      // One position alone gets a window of ±1 around it, not uPlot's made-up 0–100.
+      x: spec.x.length === 1 ? { time: false, range: () => [spec.x[0] - 1, spec.x[0] + 1] } : { time: false },
       y: spec.yRange ? { range: () => spec.yRange } : { auto: true },
     },
     axes: [axis(spec.xLabel), { ...axis(spec.yLabel), size: 56 }],
@@ -44,7 +45,15 @@ export function drawLinePlot(container, spec) {
       })),
     ],
     bands: (spec.bands ?? []).map(([upper, lower, fill]) => ({ series: [upper, lower], fill })),
-    hooks: cursorHooks(spec.onCursor),
+    hooks: {
+      ...cursorHooks(spec.onCursor),
+      // The x range drawn, readable by tests and assistive tools.
+      setScale: [
+        (u, key) => {
+          if (key === 'x') container.dataset.xRange = `${u.scales.x.min} ${u.scales.x.max}`;
+        },
+      ],
+    },
   };
   return mountPlot(container, opts, [spec.x, ...spec.series.map((s) => s.values)]);
 }

@@ -2,7 +2,7 @@
 // control goes through clampField, which never throws and returns
 // { value, note }: the value to use, and a sentence when it differs from what
 // was asked (not a number, not whole, odd, outside the range, not a choice).
-import { FIELDS, MAX_SENTENCE_CHARS, MAX_SQUIGGLE_DIMS } from './fields.js';
+import { FIELDS, MAX_SENTENCE_CHARS } from './fields.js';
 
 /** Clamps raw (a string from the URL or a box, or a number) for the field called name. */
 export function clampField(name, raw) {
@@ -22,7 +22,7 @@ export function clampField(name, raw) {
     case 'text':
       return cleanSentence(raw, field.initial);
     default:
-      throw new Error(`clampField: ${name} is a ${field.kind} field; use parseDims`);
+      throw new Error(`clampField: ${name} is a ${field.kind} field; use dims.js parseDims`);
   }
 }
 
@@ -47,48 +47,4 @@ function clampNumber(field, raw) {
 function cleanSentence(raw, fallback) {
   const text = String(raw ?? '').slice(0, MAX_SENTENCE_CHARS);
   return /[\p{L}\p{N}]/u.test(text) ? { value: text, note: '' } : { value: fallback, note: '' };
-}
-
-/** "0-3, 8, 10" → { value: [0, 1, 2, 3, 8, 10], note }: each below d, at most MAX_SQUIGGLE_DIMS. */
-export function parseDims(text, d) {
-  const dims = [];
-  let note = '';
-  for (const part of String(text).split(',')) {
-    const m = part.trim().match(/^(\d+)(?:\s*[-–]\s*(\d+))?$/);
-    if (!m) {
-      if (part.trim() !== '') note = `could not read “${part.trim()}” as a dimension or range`;
-      continue;
-    }
-    const from = Number(m[1]);
-    const to = m[2] === undefined ? from : Number(m[2]);
-    for (let j = Math.min(from, to); j <= Math.max(from, to) && dims.length <= MAX_SQUIGGLE_DIMS; j++) {
-      if (j >= d) {
-        note = `dimensions go from 0 to ${d - 1} when d = ${d}; dropped ${j}…`;
-        break;
-      }
-      if (!dims.includes(j)) dims.push(j);
-    }
-  }
-  if (dims.length > MAX_SQUIGGLE_DIMS) {
-    dims.length = MAX_SQUIGGLE_DIMS;
-    note = `at most ${MAX_SQUIGGLE_DIMS} dimensions are drawn at once`;
-  }
-  if (dims.length === 0) {
-    dims.push(...FIELDS.dims.initial.filter((j) => j < d));
-    note = note || 'no dimensions chosen; showing the default ones';
-  }
-  return { value: dims, note };
-}
-
-/** [0, 1, 2, 3, 8] → "0-3,8": short and readable in a URL. */
-export function formatDims(dims) {
-  const sorted = [...dims].sort((a, b) => a - b);
-  const parts = [];
-  for (let i = 0; i < sorted.length;) {
-    let j = i;
-    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j] + 1) j++;
-    parts.push(j > i ? `${sorted[i]}-${sorted[j]}` : `${sorted[i]}`);
-    i = j + 1;
-  }
-  return parts.join(',');
 }

@@ -3,7 +3,8 @@
 // back into every control. A box commits after a pause in typing, on Enter
 // or on leaving it; a slider commits on every input event, so the views
 // follow a drag.
-import { clampField, formatDims } from './clamp.js';
+import { clampField } from './clamp.js';
+import { formatDims, shownDims } from './dims.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -30,8 +31,13 @@ export const NUMBER_CONTROLS = [
 ];
 
 // Sliders whose scale is not the field's own: base moves on log10(T).
+// offset moves on log10(offset) (0 at the left end), so its slider reaches 10^6 and still steps by 1 near 1.
 const SLIDER_SCALES = {
   base: { toSlider: (v) => Math.log10(v), fromSlider: (v) => Number((10 ** Number(v)).toPrecision(3)) },
+  off: {
+    toSlider: (v) => (v > 0 ? Math.log10(v) : 0),
+    fromSlider: (v) => (Number(v) > 0 ? Math.round(10 ** Number(v)) : 0),
+  },
 };
 
 /**
@@ -78,7 +84,7 @@ export function syncControls(state) {
     }
   }
   $(`ctl-layout-${state.layout}`).checked = true;
-  if (document.activeElement !== $('ctl-dims')) $('ctl-dims').value = formatDims(state.dims);
+  if (document.activeElement !== $('ctl-dims')) $('ctl-dims').value = formatDims(shownDims(state));
   for (const name of ['s1', 's2'])
     if (document.activeElement !== $(`ctl-${name}`)) $(`ctl-${name}`).value = state[name];
   $('ctl-scale').checked = state.scale;

@@ -26,16 +26,18 @@ export const FIELDS = {
   len: int(1, 8192, 256, 'len'),
   base: real(2, 1e7, 10000, 'base'),
   off: int(0, 1_000_000, 0, 'off'),
-  layout: { kind: 'choice', choices: ['interleaved', 'split'], initial: 'interleaved', label: 'layout' },
-  // The sines of 8 pairs from the fastest to the slowest (the 'spread' preset at d = 128).
-  dims: { kind: 'dims', initial: [0, 18, 36, 54, 72, 90, 108, 126], label: 'dims' },
+  // split by default: all sines, then all cosines, the picture most write-ups show.
+  layout: { kind: 'choice', choices: ['interleaved', 'split'], initial: 'split', label: 'layout' },
+  // 'auto': the sine and cosine of four pairs chosen for d, T and the length (state/dims.js).
+  dims: { kind: 'dims', initial: 'auto', label: 'dims' },
   // The rotation view.
   p: int(0, 1_000_000, 10, 'p'),
   k: int(0, 8192, 5, 'k'),
   // The embedding view.
   s1: { kind: 'text', initial: DEFAULT_SENTENCES[0], label: 'sentence A' },
   s2: { kind: 'text', initial: DEFAULT_SENTENCES[1], label: 'sentence B' },
-  scale: { kind: 'flag', initial: false, label: 'scale' },
+  // On by default, as the Transformer scales its embeddings by √d before the add.
+  scale: { kind: 'flag', initial: true, label: 'scale' },
   // The comparison view.
   cw: int(8, 512, 128, 'comparison window'),
   heads: int(1, 64, 8, 'ALiBi heads'),

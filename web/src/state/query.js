@@ -2,7 +2,8 @@
 // shared. Reading never throws: every parameter goes through clampField, and
 // the notes say what was clamped or could not be read. Writing keeps only the
 // fields that differ from their defaults, so shared URLs stay short.
-import { clampField, formatDims, parseDims } from './clamp.js';
+import { clampField } from './clamp.js';
+import { formatDims, parseDims } from './dims.js';
 import { FIELDS, defaultState } from './fields.js';
 
 /** Reads a query string into a full state: { state, notes }. */
@@ -17,9 +18,11 @@ export function readQuery(search) {
     // The theme is a preference, not a view: an unknown one is silently the default.
     if (note && name !== 'theme') notes.push(note);
   }
-  const dims = parseDims(params.has('dims') ? params.get('dims') : formatDims(FIELDS.dims.initial), state.d);
-  state.dims = dims.value;
-  if (dims.note) notes.push(dims.note);
+  if (params.has('dims')) {
+    const dims = parseDims(params.get('dims'), state.d);
+    state.dims = dims.value;
+    if (dims.note) notes.push(dims.note);
+  }
   if (state.head >= state.heads) {
     notes.push(`ALiBi head ${state.head} does not exist with ${state.heads} heads; showing head ${state.heads - 1}`);
     state.head = state.heads - 1;
@@ -35,8 +38,7 @@ export function writeQuery(state) {
     if (state[name] === field.initial) continue;
     params.set(name, field.kind === 'flag' ? (state[name] ? '1' : '0') : String(state[name]));
   }
-  const dims = formatDims(state.dims);
-  if (dims !== formatDims(FIELDS.dims.initial)) params.set('dims', dims);
+  if (state.dims !== 'auto') params.set('dims', formatDims(state.dims));
   const text = params.toString();
   return text ? `?${text}` : '';
 }

@@ -85,8 +85,11 @@ export function createNaiveView({ raw, norm, sin, facts }) {
     });
 
     const items = [
-      `Raw index: the last position here is ${offset + length - 1}, far outside the ±1 range of the other features ` +
-        'of an embedding, and a longer text only pushes it further.',
+      offset + length - 1 > 1
+        ? `Raw index: the last position here is ${offset + length - 1}, far outside the ±1 range of the other features ` +
+          'of an embedding, and a longer text only pushes it further.'
+        : `Raw index: these ${length === 1 ? 'position stays' : 'positions stay'} within ±1, but only because the text ` +
+          'is this short: position 100 would be 100, far outside the ±1 range of the other features.',
       `p / (length − 1): bounded, but the step between neighbours is 1/(length − 1) = ` +
         `${length > 1 ? fixed6(1 / (length - 1)) : '—'} at length ${length}; the same value means a different ` +
         `position in a text of another length (dashed: length ${short}; at length 10 the step is ${fixed6(1 / 9)}, ` +

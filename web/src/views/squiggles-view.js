@@ -18,20 +18,7 @@ import {
 import { blockStarts } from '../compute/aggregate.js';
 import { createRedrawGuard } from '../draw/canvas.js';
 import { fixed6, sig6 } from '../draw/format.js';
-
-/** Columns for the preset buttons. */
-export function presetDims(name, d) {
-  if (name === 'first2') return [0, 1].filter((j) => j < d);
-  if (name === 'first8') return [0, 1, 2, 3, 4, 5, 6, 7].filter((j) => j < d);
-  // spread: the sine of 8 pairs spaced evenly from the fastest to the slowest.
-  const pairs = Math.min(8, d / 2);
-  const out = [];
-  for (let n = 0; n < pairs; n++) {
-    const pair = Math.round((n * (d / 2 - 1)) / Math.max(1, pairs - 1));
-    out.push(pair * 2);
-  }
-  return [...new Set(out)];
-}
+import { shownDims } from '../state/dims.js';
 
 /** One legend entry: a short line in the column's colour and dash, and its name. */
 function legendEntry(j, pair, kind, color) {
@@ -46,6 +33,7 @@ function legendEntry(j, pair, kind, color) {
 
 export function createSquigglesView({ container, legend, readout }) {
   let state = null;
+  let dims = [];
   let lastP = null;
   const needsDraw = createRedrawGuard();
 
@@ -53,7 +41,7 @@ export function createSquigglesView({ container, legend, readout }) {
     const { dim: d, offset, length, base, layout } = tableShape();
     if (p == null || p < offset || p >= offset + length) return 'Hover the plot to read values.';
     const lines = [`position p = ${p}`];
-    for (const j of state.dims) {
+    for (const j of dims) {
       const { pair, kind } = columnInfo(j, d, layout);
       lines.push(
         `  dimension ${String(j).padStart(4)} (pair ${pair}, ${kind})  frequency ${sig6(frequency(pair, d, base))} rad/position` +
@@ -88,25 +76,26 @@ export function createSquigglesView({ container, legend, readout }) {
 
   function render(nextState) {
     state = nextState;
+    dims = shownDims(state);
     const { dim: d, offset, length, layout } = tableShape();
     const width = Math.max(200, container.clientWidth || 600);
     const buckets = Math.max(50, Math.round(width - 70));
     const envelope = length > 2 * buckets;
     const count = envelope ? buckets : length;
     // Exact columns (or per-pixel envelopes); for a large table, a preview of sampled rows until the worker answers.
-    const exact = envelopes(state.dims, count);
-    if (!needsDraw([tableVersion(), width, state.dims.join(','), exact !== null])) return;
+    const exact = envelopes(dims, count);
+    if (!needsDraw([tableVersion(), width, dims.join(','), exact !== null])) return;
     const series = [];
     const bands = [];
     // One colour per pair among the pairs shown, so a pair's sine and cosine match.
-    const shownPairs = [...new Set(state.dims.map((j) => columnInfo(j, d, layout).pair))];
+    const shownPairs = [...new Set(dims.map((j) => columnInfo(j, d, layout).pair))];
     const colorOf = (pair) => pairColor(shownPairs.indexOf(pair));
     const preview = exact ? null : sampledRows(count);
     const starts = blockStarts(length, count);
     const x = preview
       ? Float64Array.from(preview.rows, (r) => offset + r)
       : Float64Array.from({ length: count }, (_, b) => offset + (starts[b] + starts[b + 1] - 1) / 2);
-    state.dims.forEach((j, n) => {
+    dims.forEach((j, n) => {
       const { pair, kind } = columnInfo(j, d, layout);
       const color = colorOf(pair);
       const dash = kind === 'cos' ? [6, 4] : undefined;
@@ -122,17 +111,17 @@ export function createSquigglesView({ container, legend, readout }) {
       }
     });
     legend.replaceChildren(
-      ...state.dims.map((j) => {
+      ...dims.map((j) => {
         const { pair, kind } = columnInfo(j, d, layout);
         return legendEntry(j, pair, kind, colorOf(pair));
       }),
     );
     drawLinePlot(container, {
       title: preview
-        ? `Columns ${state.dims.join(', ')}: preview of ${preview.count} sampled positions (envelope being computed)`
+        ? `Columns ${dims.join(', ')}: preview of ${preview.count} sampled positions (envelope being computed)`
         : envelope
-          ? `Columns ${state.dims.join(', ')}: min/max envelope per pixel (${length} positions)`
-          : `Columns ${state.dims.join(', ')} (d = ${d}, ${layout})`,
+          ? `Columns ${dims.join(', ')}: min/max envelope per pixel (${length} positions)`
+          : `Columns ${dims.join(', ')} (d = ${d}, ${layout})`,
       xLabel: 'position p',
       yLabel: 'value',
       x,
