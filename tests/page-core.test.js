@@ -294,7 +294,7 @@ it('exports: PNG of a figure, CSV and NPY of the table', async () => {
   const table = pe.sinusoidal({ length: view.len, dim: view.d, base: view.base, offset: view.off });
 
   const buttons = await page.$$eval('[data-export]', (all) => all.map((b) => `[data-export="${b.dataset.export}"]`));
-  assert.is(buttons.length, 10, 'a PNG button per figure');
+  assert.is(buttons.length, 11, 'a PNG button per figure');
   for (const button of buttons) {
     const png = await downloadBytes(button);
     assert.equal([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], `${button} PNG magic`);

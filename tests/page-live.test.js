@@ -13,10 +13,10 @@ const session = browserSession(test);
 const { it, noProblems } = session;
 
 const CASES = [
-  { name: 'default size (d = 128, length = 256)', query: '', slider: '#ctl-base-range' },
-  { name: 'd = 2048, length = 8192', query: '?d=2048&len=8192', slider: '#ctl-base-range' },
-  { name: 'default size, d slider', query: '', slider: '#ctl-d-range' },
-  { name: 'default size, rotation p slider', query: '', slider: '#ctl-p-range' },
+  { name: 'default size (d = 128, length = 256)', query: '', slider: '#ctl-base-range', view: '#squiggles' },
+  { name: 'd = 2048, length = 8192', query: '?d=2048&len=8192', slider: '#ctl-base-range', view: '#squiggles' },
+  { name: 'default size, d slider', query: '', slider: '#ctl-d-range', view: '#heatmap' },
+  { name: 'default size, rotation p slider', query: '', slider: '#ctl-p-range', view: null },
 ];
 
 for (const c of CASES) {
@@ -24,7 +24,7 @@ for (const c of CASES) {
     const { page, server } = session;
     await open(page, `${server.url}${c.query}`);
     await startRecording(page);
-    await dragSlider(page, c.slider, { steps: 10, dx: 6, gapMs: 30 });
+    await dragSlider(page, c.slider, { steps: 10, dx: 6, gapMs: 30, view: c.view });
     const live = await stopRecording(page);
     console.log(
       `  ${c.name}, ${c.slider}: ${live.inputs} inputs, ${live.redrawn} redrawn before the next input, ` +

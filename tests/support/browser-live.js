@@ -62,9 +62,13 @@ export async function stopRecording(page) {
 }
 
 /** Drags a range input's thumb with the mouse in `steps` moves of `dx` px, `gapMs` apart. */
-export async function dragSlider(page, selector, { steps = 10, dx = 6, gapMs = 30 } = {}) {
-  // dx is the largest step; the drag keeps inside the track.
-  await page.evaluate((sel) => document.querySelector(sel).scrollIntoView({ block: 'center' }), selector);
+export async function dragSlider(page, selector, { steps = 10, dx = 6, gapMs = 30, view = null } = {}) {
+  // dx is the largest step; the drag keeps inside the track. view: a figure to have on screen (under the sticky bar).
+  await page.evaluate(
+    ([sel, fig]) => document.querySelector(fig ?? sel).scrollIntoView({ block: fig ? 'start' : 'center' }),
+    [selector, view],
+  );
+  await page.waitForTimeout(100);
   const box = await page.locator(selector).boundingBox();
   const value = await page.$eval(selector, (el) => (el.value - el.min) / (el.max - el.min));
   // The thumb sits at the value's fraction of the track; drag towards the farther end, within the track.

@@ -8,6 +8,8 @@ import { clampField } from './state/clamp.js';
 import { formatDims, parseDims, presetDims, shownDims } from './state/dims.js';
 import { NUMBER_CONTROLS, syncControls, wireNumber } from './state/controls.js';
 import { createNotes } from './state/notes.js';
+import { cursorPosition, setCursor } from './state/cursor.js';
+import { wirePlayer } from './state/player.js';
 import { onSummaryReady, updateTable } from './compute/encoding.js';
 import { createSquigglesView } from './views/squiggles-view.js';
 import { createHeatmapView } from './views/heatmap-view.js';
@@ -17,6 +19,8 @@ import { createNaiveView } from './views/naive-view.js';
 import { createComparisonView } from './views/comparison-view.js';
 import { createRopeView } from './views/rope-view.js';
 import { createPrecisionView } from './views/precision-view.js';
+import { createLongRangeView } from './views/longrange-view.js';
+import { createWhyView } from './views/why-view.js';
 import { createScheduler } from './views/scheduler.js';
 import { createLearnedPanel } from './io/learned-panel.js';
 import { wireExports } from './io/exporters.js';
@@ -48,6 +52,11 @@ const rope = createRopeView({
   status: $('rope-status'),
   plots: $('rope-plots'),
 });
+const longRange = createLongRangeView({
+  plot: $('longrange-plot'),
+  readout: $('longrange-readout'),
+  facts: $('longrange-facts'),
+});
 const precision = createPrecisionView({
   plot: $('precision-plot'),
   readout: $('precision-readout'),
@@ -56,6 +65,7 @@ const precision = createPrecisionView({
 
 // Each view with the section it draws in; a view that fails says so there and leaves the rest alone.
 const views = [
+  ['why', createWhyView({ canvas: $('why-canvas'), facts: $('why-facts') })],
   [
     'squiggles',
     createSquigglesView({
@@ -69,6 +79,7 @@ const views = [
     createHeatmapView({
       canvas: $('heatmap-canvas'),
       marker: $('heatmap-marker'),
+      cursorLine: $('heatmap-cursor'),
       readout: $('heatmap-readout'),
       summary: $('heatmap-aggregation'),
     }),
@@ -77,6 +88,7 @@ const views = [
     'rotation',
     createRotationView({
       circlesCanvas: $('circles-canvas'),
+      circlesNote: $('circles-note'),
       matrixCanvas: $('matrix-canvas'),
       similarityCanvas: $('similarity-canvas'),
       profile: $('profile-plot'),
@@ -93,6 +105,7 @@ const views = [
     createNaiveView({ raw: $('naive-raw'), norm: $('naive-norm'), sin: $('naive-sin'), facts: $('naive-facts') }),
   ],
   ['comparison', comparison],
+  ['longrange', longRange],
   ['rope', rope],
   ['precision', precision],
 ].map(([section, view]) => ({ section, view, error: $(`${section}-error`) }));
@@ -136,8 +149,12 @@ function syncUrl() {
   if (query !== location.search) history.replaceState(null, '', `${location.pathname}${query}${location.hash}`);
 }
 
-/** Applies a change to the state: URL, controls and (soon) the views follow. */
-function commit(changes) {
+/**
+ * Applies a change to the state: URL, controls and (soon) the views follow.
+ * transient: an animation frame, which leaves the URL alone (browsers throttle
+ * a history update per frame); the player writes it when it stops.
+ */
+function commit(changes, { transient = false } = {}) {
   notes.clearUrlNotes();
   Object.assign(state, changes);
   if ('d' in changes && state.dims !== 'auto') {
@@ -147,8 +164,9 @@ function commit(changes) {
     notes.set('dims', note);
   }
   if (state.head >= state.heads) state.head = state.heads - 1;
-  syncUrl();
+  if (!transient) syncUrl();
   syncControls(state);
+  labelControlsToggle();
   scheduler.request();
 }
 
@@ -209,11 +227,52 @@ watchSystemTheme(() => {
   }
 });
 
-wireExports(state, { comparison, rope, precision });
+wireExports(state, { comparison, rope, precision, longRange });
+
+// ---- motion ----------------------------------------------------------------
+wirePlayer($('play-p'), {
+  label: 'p',
+  read: () => state.p,
+  write: (p) => commit({ p }, { transient: true }),
+  onStop: syncUrl,
+  range: () => ({ min: 0, max: 1000, step: 1 }),
+});
+wirePlayer($('play-k'), {
+  label: 'k',
+  read: () => state.k,
+  write: (k) => commit({ k }, { transient: true }),
+  onStop: syncUrl,
+  range: () => ({ min: 0, max: 200, step: 1 }),
+});
+// The shared position cursor sweeps the table, about 10 s end to end.
+const sweep = () => ({
+  min: state.off,
+  max: state.off + state.len - 1,
+  step: Math.max(1, Math.round(state.len / 600)),
+});
+for (const id of ['play-squiggles', 'play-heatmap']) {
+  wirePlayer($(id), {
+    label: 'position',
+    read: () => cursorPosition() ?? state.off - 1,
+    write: (p) => setCursor(p),
+    range: sweep,
+  });
+}
+
+// On phones the bar folds to one button that names the current values.
+$('controls-toggle').addEventListener('click', () => {
+  const open = $('controls').classList.toggle('open');
+  $('controls-toggle').setAttribute('aria-expanded', String(open));
+});
+function labelControlsToggle() {
+  $('controls-toggle').textContent =
+    `Parameters: d ${state.d}, length ${state.len}, T ${state.base}, offset ${state.off} ▾`;
+}
 
 // ---- start ----------------------------------------------------------------
 applyTheme(state.theme);
 syncControls(state);
+labelControlsToggle();
 syncUrl();
 let lastWidth = 0;
 new ResizeObserver(([entry]) => {

@@ -44,9 +44,21 @@ function readThemeColors() {
   };
 }
 
+// Widths kept up to date by a ResizeObserver: reading clientWidth mid-frame,
+// after another view changed the DOM, would force a layout of the whole page.
+const widths = new WeakMap();
+const resizes = new ResizeObserver((entries) => {
+  for (const entry of entries) widths.set(entry.target, entry.target.clientWidth);
+});
+
 /** Width available to a figure inside its container, in CSS pixels. */
 export function availableWidth(element, fallback = 640) {
-  const w = element.clientWidth;
+  let w = widths.get(element);
+  if (w === undefined) {
+    w = element.clientWidth;
+    widths.set(element, w);
+    resizes.observe(element);
+  }
   return w > 0 ? w : fallback;
 }
 

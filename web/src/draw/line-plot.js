@@ -1,7 +1,7 @@
 // A thin wrapper over uPlot: one call draws a plot in a container, themed from
 // the page's CSS, replacing the previous plot there. Plots are cheap to make,
 // so a change of data, size or theme simply makes a new one.
-import { themeColors } from './canvas.js';
+import { availableWidth, themeColors } from './canvas.js';
 import { mountPlot, plotIn, cursorHooks } from './uplot-mount.js';
 
 /**
@@ -11,7 +11,7 @@ import { mountPlot, plotIn, cursorHooks } from './uplot-mount.js';
  */
 export function drawLinePlot(container, spec) {
   const colors = themeColors();
-  const width = Math.max(200, container.clientWidth || 600);
+  const width = Math.max(200, availableWidth(container, 600));
   const axis = (label) => ({
     label,
     stroke: colors.fg,

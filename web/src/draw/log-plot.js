@@ -3,7 +3,7 @@
 // logarithmic axes, marker lines (an original context length, a threshold) and
 // a legend drawn inside the canvas, so an exported PNG says which line is which.
 import uPlot from 'uplot';
-import { themeColors } from './canvas.js';
+import { availableWidth, themeColors } from './canvas.js';
 import { mountPlot, plotIn, cursorHooks } from './uplot-mount.js';
 
 const SUPERSCRIPT = { '-': '⁻', 0: '⁰', 1: '¹', 2: '²', 3: '³', 4: '⁴', 5: '⁵', 6: '⁶', 7: '⁷', 8: '⁸', 9: '⁹' };
@@ -40,7 +40,7 @@ function powerSplits(lo, hi, base, most) {
  */
 export function drawLogPlot(container, spec) {
   const colors = themeColors();
-  const width = Math.max(220, container.clientWidth || 600);
+  const width = Math.max(220, availableWidth(container, 600));
   const height = spec.height ?? 280;
   const axis = (label, log, horizontal) => ({
     label,

@@ -7,7 +7,7 @@ import { fullTable, tableShape } from '../compute/encoding.js';
 
 const $ = (id) => document.getElementById(id);
 
-/** Wires every [data-export] and [data-csv] button; views: { comparison, rope, precision } with csv(). */
+/** Wires every [data-export] and [data-csv] button; views: { comparison, rope, precision, longRange } with csv(). */
 export function wireExports(state, views) {
   const stem = () => {
     const { dim, length, base, offset, layout } = tableShape();
@@ -29,6 +29,7 @@ export function wireExports(state, views) {
       downloadFigure(plots('cmp-profile', 'cmp-alibi-profile'), `posenc-comparison-profiles-w${state.cw}.png`),
     rope: () => downloadFigure(plots('rope-speed', 'rope-wavelength', 'rope-bands'), `${rope()}.png`),
     precision: () => downloadFigure(plots('precision-plot'), 'posenc-precision.png'),
+    longrange: () => downloadFigure(plots('longrange-plot'), 'posenc-long-range.png'),
   };
   for (const button of document.querySelectorAll('[data-export]')) {
     button.addEventListener('click', () => figures[button.dataset.export]());
@@ -37,6 +38,7 @@ export function wireExports(state, views) {
     comparison: () => download(views.comparison.csv(), `posenc-comparison-profiles-w${state.cw}.csv`),
     rope: () => download(views.rope.csv(), `${rope()}.csv`),
     precision: () => download(views.precision.csv(), 'posenc-precision.csv'),
+    longrange: () => download(views.longRange.csv(), 'posenc-long-range.csv'),
   };
   for (const button of document.querySelectorAll('[data-csv]')) {
     button.addEventListener('click', () => tables[button.dataset.csv]());

@@ -2,7 +2,7 @@
 // package adds the encoding (optionally after scaling by √d). The same word
 // at two positions is identical before the add and different after it.
 import { addSinusoidal, sinusoidal } from '../../../src/js/index.js';
-import { createRedrawGuard, fitCanvas, themeColors } from '../draw/canvas.js';
+import { createRedrawGuard, fitCanvas, themeColors, availableWidth } from '../draw/canvas.js';
 import { DIVERGING_LUT } from '../draw/colormap.js';
 import { tableShape } from '../compute/encoding.js';
 import { fixed6 } from '../draw/format.js';
@@ -41,7 +41,7 @@ export function createEmbeddingView({ canvas, facts, wordSelect }) {
 
   function render(state) {
     const { dim: d, offset, base, layout } = tableShape();
-    const width = canvas.parentElement.clientWidth;
+    const width = availableWidth(canvas.parentElement, 0);
     if (!needsDraw([d, offset, base, layout, state.s1, state.s2, state.scale, wordSelect.dataset.chosen, width]))
       return;
     const a = compute(state.s1, state);
@@ -86,7 +86,7 @@ export function createEmbeddingView({ canvas, facts, wordSelect }) {
   function draw(sentences, state) {
     const { dim: d, offset } = tableShape();
     const colors = themeColors();
-    const width = canvas.parentElement.clientWidth || 900;
+    const width = availableWidth(canvas.parentElement, 900);
     const labelW = 92;
     const barW = 84;
     const gap = 12;

@@ -21,12 +21,13 @@ import {
   wavelength,
 } from '../compute/encoding.js';
 import { fixed6, sig6 } from '../draw/format.js';
+import { onCursor, setCursor } from '../state/cursor.js';
 import { drawAxes, drawColorBar, drawTitle, paintGrid } from '../draw/heatmap-draw.js';
 
 const MARGIN = { left: 62, right: 86, top: 34, bottom: 44 };
 const MIN_SPAN = 4; // the deepest zoom shows 4 positions × 4 dimensions (or fewer, if the table has fewer)
 
-export function createHeatmapView({ canvas, marker, readout, summary, onCell }) {
+export function createHeatmapView({ canvas, marker, cursorLine, readout, summary }) {
   let plot = null; // plot rect in CSS pixels
   let cell = null; // { row, col } (dimension, table row) under the pointer or keyboard cursor
   let view = null; // viewport { p0, p1, j0, j1 } in table rows and columns
@@ -105,7 +106,12 @@ export function createHeatmapView({ canvas, marker, readout, summary, onCell }) 
       xLabel: 'position p',
       yLabel: 'dimension (column)',
     });
-    drawTitle(ctx, `PE table: ${length} positions × d = ${d}; ${layoutLabel(d, layout)}`, plot.x, 8, colors);
+    // Narrow screens get the short title, so it is never cut.
+    const title =
+      width < 560
+        ? `PE table: ${length} × ${d}, ${layout}`
+        : `PE table: ${length} positions × d = ${d}; ${layoutLabel(d, layout)}`;
+    drawTitle(ctx, title, plot.x, 8, colors);
     drawColorBar(
       ctx,
       ratio,
@@ -115,13 +121,13 @@ export function createHeatmapView({ canvas, marker, readout, summary, onCell }) 
       1,
       colors,
     );
-    describeGrid(grid, ratio);
+    describeGrid(grid);
     if (cell && (cell.row >= d || cell.col >= length)) cell = null;
     showCell();
   }
 
   /** The line under the figure: what one pixel shows, and how far the view is zoomed. */
-  function describeGrid(grid, ratio) {
+  function describeGrid(grid) {
     const { dim: d, length, offset } = tableShape();
     const spanP = view.p1 - view.p0;
     const spanJ = view.j1 - view.j0;
@@ -136,10 +142,9 @@ export function createHeatmapView({ canvas, marker, readout, summary, onCell }) 
       const perX = spanP / grid.cols;
       const perY = spanJ / grid.rows;
       what =
-        `Each pixel shows the mean of the ${perX > 1 ? `≈${sig6(perX)} positions` : 'one position'} × ` +
-        `${perY > 1 ? `≈${sig6(perY)} dimensions` : 'one dimension'} it covers (${sig6(perX * perY)} cells; ` +
-        `${ratio > 1 ? 'device ' : ''}pixels, not cells, set the grain), so fast columns average to grey instead of false patterns. ` +
-        'Zoom in to reach single cells.';
+        `Each pixel shows the mean of the ${perX > 1 ? `≈${perX.toPrecision(2)} positions` : 'one position'} × ` +
+        `${perY > 1 ? `≈${perY.toPrecision(2)} dimensions` : 'one dimension'} it covers, so columns faster than the ` +
+        'pixels average towards 0 instead of drawing false patterns. Zoom in to reach single cells.';
     }
     summary.textContent = `${where}${what}`;
     summary.dataset.cellsPerPixel = grid ? String((spanP / grid.cols) * (spanJ / grid.rows)) : '';
@@ -148,6 +153,7 @@ export function createHeatmapView({ canvas, marker, readout, summary, onCell }) 
   function showCell() {
     if (!cell || !plot) {
       marker.hidden = true;
+      showCursorLine(null);
       readout.textContent = 'Hover or tap the heatmap (or focus it and use the arrow keys) to read a cell.';
       delete readout.dataset.p;
       delete readout.dataset.dim;
@@ -182,8 +188,37 @@ export function createHeatmapView({ canvas, marker, readout, summary, onCell }) 
       height: `${mh + 4}px`,
     });
     marker.hidden = r < view.p0 || r >= view.p1 || j < view.j0 || j >= view.j1;
-    onCell?.(p);
+    setCursor(p, 'heatmap');
+    showCursorLine(p);
   }
+
+  /** The shared position cursor as a vertical line over the plot (hidden when off the view). */
+  function showCursorLine(p) {
+    const { offset } = tableShape();
+    const r = p == null ? -1 : p - offset;
+    if (!plot || r < view.p0 || r >= view.p1) {
+      cursorLine.hidden = true;
+      return;
+    }
+    const cw = plot.w / (view.p1 - view.p0);
+    Object.assign(cursorLine.style, {
+      left: `${plot.x + (r - view.p0 + 0.5) * cw - 1}px`,
+      top: `${plot.y}px`,
+      height: `${plot.h}px`,
+    });
+    cursorLine.hidden = false;
+  }
+
+  // Another view pointed at a position: mark it, and read the cell of that position in the current row.
+  onCursor((p) => {
+    const { offset, length } = tableShape();
+    if (p == null || p < offset || p >= offset + length) {
+      showCursorLine(null);
+      return;
+    }
+    cell = { row: cell?.row ?? view.j0, col: p - offset };
+    showCell();
+  }, 'heatmap');
 
   /** For an aggregated pixel: the block it averages and its mean, min and max. */
   function blockText(r, j) {

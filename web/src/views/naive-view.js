@@ -3,7 +3,7 @@
 // sinusoidal rows stay bounded and their step is the same for every length.
 import { pairColor } from '../draw/colormap.js';
 import { columnOf, rowRanges, rowsAt, tableShape, tableVersion, wavelength } from '../compute/encoding.js';
-import { createRedrawGuard } from '../draw/canvas.js';
+import { createRedrawGuard, availableWidth } from '../draw/canvas.js';
 import { fixed6 } from '../draw/format.js';
 import { drawLinePlot } from '../draw/line-plot.js';
 
@@ -25,7 +25,7 @@ export function createNaiveView({ raw, norm, sin, facts }) {
 
   function render() {
     const stats = rowRanges();
-    if (!needsDraw([tableVersion(), raw.parentElement.clientWidth, stats !== null])) return;
+    if (!needsDraw([tableVersion(), availableWidth(raw.parentElement), stats !== null])) return;
     const { dim: d, length, offset, layout } = tableShape();
     const stride = Math.max(1, Math.ceil(length / MAX_POINTS));
     const rows = [];

@@ -2,9 +2,17 @@
 // package; R(k) is built here from the frequencies, because applying it is the
 // demonstration: the residual max|R(k)·PE(p) − PE(p+k)| shows it holds.
 import { sinusoidalAt } from '../../../src/js/index.js';
-import { createRedrawGuard, fitCanvas, themeColors } from '../draw/canvas.js';
+import { createRedrawGuard, fitCanvas, themeColors, availableWidth } from '../draw/canvas.js';
 import { DIVERGING_LUT, pairColor } from '../draw/colormap.js';
-import { columnOf, frequency, rowRanges, tableRows, tableShape, tableVersion } from '../compute/encoding.js';
+import {
+  columnOf,
+  frequency,
+  rowRanges,
+  tableRows,
+  tableShape,
+  tableVersion,
+  wavelength,
+} from '../compute/encoding.js';
 import { fixed6, sig6 } from '../draw/format.js';
 import { drawAxes, drawColorBar, drawTitle, paintGrid } from '../draw/heatmap-draw.js';
 import { drawLinePlot } from '../draw/line-plot.js';
@@ -22,23 +30,34 @@ export function rotatePair(s, c, angle) {
   return [s * cs + c * sn, c * cs - s * sn];
 }
 
-/** The pairs drawn as circles: evenly spread from the fastest (0) to the slowest. */
-function circlePairs(half) {
-  const n = Math.min(MAX_CIRCLES, half);
+// Circles show only pairs that turn visibly while p or k plays (one position
+// per frame): a wavelength of at most this many positions, one turn in ≤ 17 s.
+export const VISIBLE_WAVELENGTH = 1000;
+
+/** The last pair whose wavelength 2π·T^(2i/d) is at most VISIBLE_WAVELENGTH (at least pair 0). */
+export function lastVisiblePair(d, base) {
+  const last = Math.floor(((d / 2) * Math.log(VISIBLE_WAVELENGTH / (2 * Math.PI))) / Math.log(base));
+  return Math.max(0, Math.min(d / 2 - 1, last));
+}
+
+/** The pairs drawn as circles: evenly spread from the fastest (0) to the last visibly turning one. */
+function circlePairs(d, base) {
+  const last = lastVisiblePair(d, base);
+  const n = Math.min(MAX_CIRCLES, last + 1);
   const out = [];
-  for (let m = 0; m < n; m++) out.push(Math.round((m * (half - 1)) / Math.max(1, n - 1)));
+  for (let m = 0; m < n; m++) out.push(Math.round((m * last) / Math.max(1, n - 1)));
   return [...new Set(out)];
 }
 
 export function createRotationView(elements) {
-  const { circlesCanvas, matrixCanvas, similarityCanvas, profile, residualOut, similarityOut } = elements;
+  const { circlesCanvas, circlesNote, matrixCanvas, similarityCanvas, profile, residualOut, similarityOut } = elements;
   const circlesNeedDraw = createRedrawGuard();
   const similarityNeedsDraw = createRedrawGuard();
 
   function render(state) {
     const { dim: d, base, layout } = tableShape();
     const { p, k } = state;
-    const total = circlesCanvas.parentElement.clientWidth || 900;
+    const total = availableWidth(circlesCanvas.parentElement, 900);
     if (similarityNeedsDraw([tableVersion(), total, rowRanges() !== null])) drawSimilarity(themeColors());
     if (!circlesNeedDraw([d, base, layout, p, k, total])) return;
     const rows = sinusoidalAt([p, p + k], { dim: d, base, layout });
@@ -61,7 +80,7 @@ export function createRotationView(elements) {
     const matrixWidth = total >= 860 ? 300 : total;
     const circlesWidth = total >= 860 ? total - matrixWidth - 16 : total;
     drawCircles(
-      circlePairs(half).map((i) => pairs[i]),
+      circlePairs(d, base).map((i) => pairs[i]),
       state,
       circlesWidth,
       colors,
@@ -79,7 +98,16 @@ export function createRotationView(elements) {
     const { ctx } = fitCanvas(circlesCanvas, width, height);
     ctx.fillStyle = colors.bg;
     ctx.fillRect(0, 0, width, height);
+    const last = shown.at(-1).i;
     drawTitle(ctx, `Unit circles (x = cos, y = sin), p = ${state.p}, k = ${state.k}`, 4, 4, colors);
+    circlesCanvas.dataset.pairs = shown.map((pair) => pair.i).join(' ');
+    circlesNote.textContent =
+      `The circles show pairs 0–${last}, spread evenly: the pairs whose wavelength is at most ${VISIBLE_WAVELENGTH} ` +
+      `positions, so each one visibly turns while p or k plays.` +
+      (last < state.d / 2 - 1
+        ? ` Pairs ${last + 1}–${state.d / 2 - 1} turn too, too slowly to see: the slowest once every ` +
+          `${Math.round(wavelength(state.d / 2 - 1, state.d, state.base)).toLocaleString('en-US')} positions.`
+        : '');
     // Legend.
     ctx.font = colors.font;
     ctx.textBaseline = 'middle';
@@ -234,7 +262,7 @@ export function createRotationView(elements) {
       }
     }
 
-    const total = similarityCanvas.parentElement.clientWidth || 800;
+    const total = availableWidth(similarityCanvas.parentElement, 800);
     const width = Math.min(total, 440);
     const size = width - 140;
     const height = size + 84;

@@ -16,9 +16,10 @@ import {
   wavelength,
 } from '../compute/encoding.js';
 import { blockStarts } from '../compute/aggregate.js';
-import { createRedrawGuard } from '../draw/canvas.js';
+import { createRedrawGuard, availableWidth } from '../draw/canvas.js';
 import { fixed6, sig6 } from '../draw/format.js';
 import { shownDims } from '../state/dims.js';
+import { onCursor as onSharedCursor, setCursor } from '../state/cursor.js';
 
 /** One legend entry: a short line in the column's colour and dash, and its name. */
 function legendEntry(j, pair, kind, color) {
@@ -39,7 +40,8 @@ export function createSquigglesView({ container, legend, readout }) {
 
   function describe(p) {
     const { dim: d, offset, length, base, layout } = tableShape();
-    if (p == null || p < offset || p >= offset + length) return 'Hover the plot to read values.';
+    if (p == null || p < offset || p >= offset + length)
+      return 'Hover or tap the plot (or focus it and use the arrow keys) to read values.';
     const lines = [`position p = ${p}`];
     for (const j of dims) {
       const { pair, kind } = columnInfo(j, d, layout);
@@ -57,7 +59,18 @@ export function createSquigglesView({ container, legend, readout }) {
     lastP = p;
     readout.textContent = describe(p);
     readout.dataset.p = p ?? '';
+    setCursor(p, 'squiggles');
   }
+
+  // Another view pointed at a position: mark it here and read it.
+  onSharedCursor((p) => {
+    const plot = plotIn(container);
+    if (p == null) plot?.setCursor({ left: -10, top: -10 });
+    else plot?.setCursor({ left: plot.valToPos(p, 'x'), top: plot.over.clientHeight / 2 });
+    lastP = p;
+    readout.textContent = describe(p);
+    readout.dataset.p = p ?? '';
+  }, 'squiggles');
 
   // Keyboard: arrows move the readout (and uPlot's cursor) along positions.
   container.addEventListener('keydown', (event) => {
@@ -77,8 +90,10 @@ export function createSquigglesView({ container, legend, readout }) {
   function render(nextState) {
     state = nextState;
     dims = shownDims(state);
+    // Room for a line per column, so a position pointed at in another view never pushes the page down.
+    readout.style.minHeight = `${(dims.length + 1) * 1.4 + 0.2}em`;
     const { dim: d, offset, length, layout } = tableShape();
-    const width = Math.max(200, container.clientWidth || 600);
+    const width = Math.max(200, availableWidth(container, 600));
     const buckets = Math.max(50, Math.round(width - 70));
     const envelope = length > 2 * buckets;
     const count = envelope ? buckets : length;
