@@ -10,6 +10,7 @@ import { NUMBER_CONTROLS, syncControls, wireNumber } from './state/controls.js';
 import { createNotes } from './state/notes.js';
 import { cursorPosition, setCursor } from './state/cursor.js';
 import { wirePlayer } from './state/player.js';
+import { MODEL_PRESETS, presetNote } from './state/model-presets.js';
 import { onSummaryReady, updateTable } from './compute/encoding.js';
 import { createSquigglesView } from './views/squiggles-view.js';
 import { createHeatmapView } from './views/heatmap-view.js';
@@ -228,6 +229,16 @@ watchSystemTheme(() => {
 });
 
 wireExports(state, { comparison, rope, precision, longRange });
+
+// ---- model presets ---------------------------------------------------------
+$('ctl-preset').append(...MODEL_PRESETS.map((preset) => new Option(preset.name, preset.id)));
+$('ctl-preset').addEventListener('change', (event) => {
+  const preset = MODEL_PRESETS.find((p) => p.id === event.target.value);
+  if (!preset) return;
+  $('preset-note').textContent = presetNote(preset);
+  if (preset.tensor) $('learned-tensor').value = preset.tensor;
+  commit({ ...preset.set });
+});
 
 // ---- motion ----------------------------------------------------------------
 wirePlayer($('play-p'), {

@@ -40,6 +40,8 @@ const SLIDER_SCALES = {
   },
 };
 
+const VALUE_NAMES = { base: 'T', len: 'length', off: 'offset', cw: 'window' };
+
 /**
  * Wires the box and slider of a number field. commit(name, value, note) is
  * called with the clamped value whenever it differs from current(name).
@@ -81,6 +83,8 @@ export function syncControls(state) {
     if (range) {
       const scale = SLIDER_SCALES[name];
       range.value = scale ? scale.toSlider(state[name]) : Math.min(state[name], Number(range.max));
+      // Screen readers hear the field's value, not the slider's (log) position: "T = 10,000".
+      range.setAttribute('aria-valuetext', `${VALUE_NAMES[name] ?? name} = ${state[name].toLocaleString('en-US')}`);
     }
   }
   $(`ctl-layout-${state.layout}`).checked = true;

@@ -4,7 +4,7 @@
 // keys read every curve at one distance.
 import { availableWidth, createRedrawGuard, themeColors } from '../draw/canvas.js';
 import { pairColor } from '../draw/colormap.js';
-import { drawLogPlot, logPlotIn } from '../draw/log-plot.js';
+import { drawLogPlot } from '../draw/log-plot.js';
 import { fixed6 } from '../draw/format.js';
 import { csvColumns } from '../io/csv-columns.js';
 import { longRangeCurves, sampleDistances } from '../compute/long-range.js';
@@ -22,7 +22,6 @@ const STYLE = {
 export function createLongRangeView({ plot, readout, facts }) {
   const needsDraw = createRedrawGuard();
   let shown = null;
-  let cursor = -1;
 
   function render(state) {
     const width = availableWidth(plot.parentElement, 900);
@@ -68,7 +67,6 @@ export function createLongRangeView({ plot, readout, facts }) {
     }
     let n = 0;
     while (n + 1 < distances.length && distances[n + 1] <= x) n++;
-    cursor = n;
     readout.textContent = `Δ = ${distances[n]}:  ` + curves.map((c) => `${c.label} ${fixed6(c.values[n])}`).join(';  ');
     readout.dataset.distance = String(distances[n]);
   }
@@ -98,17 +96,6 @@ export function createLongRangeView({ plot, readout, facts }) {
     ];
     facts.replaceChildren(...items.map((text) => Object.assign(document.createElement('li'), { textContent: text })));
   }
-
-  plot.addEventListener('keydown', (event) => {
-    if (!shown || (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight')) return;
-    event.preventDefault();
-    const step = (event.shiftKey ? 10 : 1) * (event.key === 'ArrowLeft' ? -1 : 1);
-    cursor = Math.max(0, Math.min(shown.distances.length - 1, (cursor < 0 ? 0 : cursor) + step));
-    const u = logPlotIn(plot);
-    const x = shown.distances[cursor];
-    u?.setCursor({ left: u.valToPos(x, 'x'), top: u.over.clientHeight / 2 });
-    showAt(x);
-  });
 
   return {
     render,

@@ -101,6 +101,13 @@ export function createRotationView(elements) {
     const last = shown.at(-1).i;
     drawTitle(ctx, `Unit circles (x = cos, y = sin), p = ${state.p}, k = ${state.k}`, 4, 4, colors);
     circlesCanvas.dataset.pairs = shown.map((pair) => pair.i).join(' ');
+    // The text alternative: each circle's turn, as the arcs draw it.
+    circlesCanvas.setAttribute(
+      'aria-description',
+      shown
+        .map((pair) => `pair ${pair.i} turns ${((((pair.angle % TAU) + TAU) % TAU) * (180 / Math.PI)).toFixed(2)}°`)
+        .join('; '),
+    );
     circlesNote.textContent =
       `The circles show pairs 0–${last}, spread evenly: the pairs whose wavelength is at most ${VISIBLE_WAVELENGTH} ` +
       `positions, so each one visibly turns while p or k plays.` +
