@@ -3,6 +3,8 @@
 // (d = 2048, length = 8192). Prints input-to-frame medians, frames per 10
 // inputs and the longest main-thread task; asserts a redraw per input, not a
 // time (this machine's load varies).
+import { readFile } from 'node:fs/promises';
+import { gzipSync } from 'node:zlib';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { browserSession } from './support/browser-session.js';
@@ -39,5 +41,23 @@ for (const c of CASES) {
     noProblems(c.name);
   });
 }
+
+it('the first view weighs at most 150 kB gzip (page, script, style and wasm it loads)', async () => {
+  const { page, server } = session;
+  const before = server.requests.length;
+  await open(page, server.url);
+  const files = [...new Set(server.requests.slice(before))].filter((r) => !r.includes('worker'));
+  let total = 0;
+  const sizes = [];
+  for (const request of files) {
+    const path = new URL(`../build/site${request === '/' ? '/index.html' : request}`, import.meta.url);
+    const bytes = gzipSync(await readFile(path), { level: 9 }).length;
+    total += bytes;
+    sizes.push(`${request} ${(bytes / 1000).toFixed(1)} kB`);
+  }
+  console.log(`  first view: ${(total / 1000).toFixed(1)} kB gzip (${sizes.join(', ')})`);
+  assert.ok(total <= 150_000, `${total} bytes gzip`);
+  noProblems('weight');
+});
 
 test.run();

@@ -1,7 +1,8 @@
 // Line plots for the comparison, RoPE and precision views: like line-plot.js (uPlot, themed
 // from the page's CSS, replaced on every draw) plus what those views need:
 // logarithmic axes, marker lines (an original context length, a threshold) and
-// a legend drawn inside the canvas, so an exported PNG says which line is which.
+// a legend drawn inside the canvas, below the axes (never over the data), so
+// an exported PNG says which line is which.
 import uPlot from 'uplot';
 import { availableWidth, themeColors } from './canvas.js';
 import { mountPlot, plotIn, cursorHooks } from './uplot-mount.js';
@@ -35,13 +36,17 @@ function powerSplits(lo, hi, base, most) {
 /**
  * container: element to fill. spec: { title, xLabel, yLabel, x, series: [{ label, values, stroke, dash,
  * width }], height, xLog: 2 | 10 | undefined, yLog: 2 | 10 | undefined, xRange, yRange, markers: [{ axis:
- * 'x' | 'y', value, label, color, row, bottom, align }], legend: 'ne' | 'nw' | 'se' | 'sw', legendColumns,
+ * 'x' | 'y', value, label, color, row, bottom, align }], legendColumns (on wide screens),
  * onCursor(xValue | null) }.
  */
 export function drawLogPlot(container, spec) {
   const colors = themeColors();
   const width = Math.max(220, availableWidth(container, 600));
-  const height = spec.height ?? 280;
+  // Room under the x axis for the legend: one column on narrow screens.
+  const named = spec.series.filter((s) => s.label && !s.hideInLegend).length;
+  const columns = width >= 640 ? (spec.legendColumns ?? 1) : 1;
+  const legendH = named ? Math.ceil(named / columns) * 16 + 16 : 0;
+  const height = (spec.height ?? 280) + legendH;
   const axis = (label, log, horizontal) => ({
     label,
     stroke: colors.fg,
@@ -70,6 +75,7 @@ export function drawLogPlot(container, spec) {
     height,
     pxAlign: 0,
     legend: { show: false },
+    padding: [12, 12, legendH, 0],
     cursor: { drag: { x: false, y: false }, points: { show: false } },
     scales: { x: { time: false, ...scale(spec.xLog, spec.xRange) }, y: scale(spec.yLog, spec.yRange) },
     axes: [axis(spec.xLabel, spec.xLog, true), axis(spec.yLabel, spec.yLog, false)],
@@ -88,7 +94,7 @@ export function drawLogPlot(container, spec) {
       draw: [
         (u) => {
           drawMarkers(u, spec.markers ?? [], colors);
-          drawLegend(u, spec.series, spec.legend ?? 'ne', colors, spec.legendColumns);
+          drawLegend(u, spec.series, colors, columns, legendH);
         },
       ],
       ...cursorHooks(spec.onCursor),
@@ -171,8 +177,8 @@ function labelBackground(ctx, x, y, w, h, colors) {
   ctx.restore();
 }
 
-/** A boxed legend in one corner of the plot area, in `columns` columns: a line sample and the label of each series. */
-function drawLegend(u, series, corner, colors, columns = 1) {
+/** A legend in the strip of height legendH (CSS px) at the bottom of the canvas, in `columns` columns. */
+function drawLegend(u, series, colors, columns, legendH) {
   const shown = series.filter((s) => s.label && !s.hideInLegend);
   if (shown.length === 0) return;
   const { ctx } = u;
@@ -186,17 +192,8 @@ function drawLegend(u, series, corner, colors, columns = 1) {
   const textW = Math.max(...shown.map((s) => ctx.measureText(s.label).width));
   const columnW = pad * 2 + sample + textW;
   const boxW = columnW * columns + pad;
-  const boxH = pad * 2 + lineH * rows;
-  const { left, top, width, height } = u.bbox;
-  const x = corner.endsWith('w') ? left + pad : left + width - boxW - pad;
-  const y = corner.startsWith('n') ? top + pad : top + height - boxH - pad;
-  ctx.globalAlpha = 0.88;
-  ctx.fillStyle = colors.bg;
-  ctx.fillRect(x, y, boxW, boxH);
-  ctx.globalAlpha = 1;
-  ctx.strokeStyle = colors.grid;
-  ctx.lineWidth = ratio;
-  ctx.strokeRect(x, y, boxW, boxH);
+  const x = Math.max(0, Math.min(u.bbox.left, ctx.canvas.width - boxW));
+  const y = ctx.canvas.height - legendH * ratio + 4 * ratio;
   ctx.textBaseline = 'middle';
   ctx.textAlign = 'left';
   shown.forEach((s, n) => {

@@ -137,7 +137,6 @@ export function createComparisonView(elements) {
       series,
       yRange: [-1.05, 1.05],
       height: 300,
-      legend: 'sw',
     });
   }
 
@@ -164,7 +163,6 @@ export function createComparisonView(elements) {
       x: deltas,
       series,
       height: 300,
-      legend: state.causal ? 'se' : 'sw',
     });
   }
 

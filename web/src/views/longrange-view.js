@@ -48,7 +48,6 @@ export function createLongRangeView({ plot, readout, facts }) {
         };
       }),
       markers: [{ axis: 'x', value: state.rl0, label: `original context L0 = ${state.rl0}`, color: colors.muted }],
-      legend: 'sw',
       legendColumns: 2,
       height: 400,
       onCursor: (x) => showAt(x),

@@ -114,7 +114,6 @@ export function createPrecisionView({ plot, readout, facts }) {
         { axis: 'x', value: 2048, label: 'float16 integers stop at 2048', color: pairColor(1), row: 1, bottom: true },
         { axis: 'x', value: 65504, label: 'float16 max 65504', color: pairColor(1), row: 0, bottom: true },
       ],
-      legend: 'sw',
       legendColumns: 2,
       height: 380,
       onCursor: (x) => showAt(x),

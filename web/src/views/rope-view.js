@@ -84,7 +84,6 @@ export function createRopeView({ speed, wavelength, bands, readout, facts, confi
         { label: name, values: scaled.w, stroke: METHOD_COLORS[state.rs] ?? colors.accent, width: 2.2 },
       ],
       markers: contextMarkers((L) => TAU / L).map((m) => ({ ...m, label: `one turn in ${m.label}` })),
-      legend: 'ne',
       height: 300,
       onCursor,
     });
@@ -110,7 +109,6 @@ export function createRopeView({ speed, wavelength, bands, readout, facts, confi
         },
       ],
       markers: contextMarkers((L) => L),
-      legend: 'se',
       height: 300,
       onCursor,
     });
@@ -131,7 +129,6 @@ export function createRopeView({ speed, wavelength, bands, readout, facts, confi
         points: half <= 24,
       })),
       markers: thresholdMarkers(state, colors),
-      legend: 'sw',
       height: 320,
     });
 
