@@ -155,7 +155,10 @@ it('loads with no console errors; every new canvas and plot draws', async () => 
   assert.is(await page.textContent('#comparison-error'), '');
   assert.is(await page.textContent('#rope-error'), '');
   assert.is(await page.textContent('#precision-error'), '');
-  assert.match(await page.textContent('#learned-status'), 'generated example, not a trained table');
+  // The shipped table of the toy transformer replaces the generated stand-in once fetched.
+  await page.waitForFunction(() => document.getElementById('learned-status').dataset.state === 'trained');
+  assert.match(await page.textContent('#learned-status'), 'a real learned table');
+  assert.match(await page.textContent('#learned-status'), 'web/models/train-toy-transformer.js');
   noProblems('first load');
 });
 

@@ -1,8 +1,10 @@
 // The learned table shown in the comparison view: a .npy or .safetensors file
 // the user drops or picks (read in the browser by the package's readTable,
-// never uploaded), or, until one is loaded, a generated example that is
-// plainly labelled as not trained. Every failure becomes a sentence for the
-// page; nothing here throws.
+// never uploaded), or, until one is loaded, the position table of a small
+// transformer trained by web/models/train-toy-transformer.js, shipped beside
+// the page and fetched when the page starts. While it loads (or if it cannot
+// be), a generated example stands in, plainly labelled as not trained. Every
+// failure becomes a sentence for the page; nothing here throws.
 import { readTable, sinusoidal } from '../../../src/js/index.js';
 import { toyEmbedding } from '../compute/toy-embedding.js';
 
@@ -38,6 +40,23 @@ export function exampleTable() {
     };
   }
   return example;
+}
+
+export const TRAINED_LABEL =
+  'a real learned table: the position embeddings (128 × 16) of a one-layer transformer trained to repeat the ' +
+  'token 3 positions back, by web/models/train-toy-transformer.js from seed 1';
+
+/** The shipped trained table: { ok, table, rows, dim, label, short } or { ok: false, message }. */
+export async function trainedTable() {
+  try {
+    const response = await fetch(new URL('../../models/toy-transformer-wpe.npy', import.meta.url));
+    if (!response.ok)
+      return { ok: false, message: `The trained table could not be fetched (HTTP ${response.status}).` };
+    const result = tableFromBytes(new Uint8Array(await response.arrayBuffer()), 'toy-transformer-wpe.npy');
+    return result.ok ? { ...result, label: TRAINED_LABEL, short: 'trained toy transformer' } : result;
+  } catch (error) {
+    return { ok: false, message: `The trained table could not be fetched (${error.message}).` };
+  }
 }
 
 const megabytes = (bytes) => `${(bytes / 2 ** 20).toFixed(bytes < 10 * 2 ** 20 ? 1 : 0)} MB`;

@@ -20,8 +20,8 @@ import { drawLinePlot } from '../draw/line-plot.js';
 const TAU = 2 * Math.PI;
 const MAX_CIRCLES = 8;
 const MATRIX_PAIRS = 8;
-// Similarity work is window² · d / 2 multiply-adds; this keeps it near 15 ms.
-const SIMILARITY_BUDGET = 2 ** 24;
+// Similarity work is window² · d / 2 multiply-adds; this keeps it near 4 ms, so a drag of d stays live.
+const SIMILARITY_BUDGET = 2 ** 22;
 
 /** Rotation of one (sin, cos) pair by angle: sin(a+θ), cos(a+θ) from sin a, cos a. */
 export function rotatePair(s, c, angle) {
