@@ -15,24 +15,14 @@ import { dirname } from 'node:path';
 import * as tf from '@tensorflow/tfjs';
 import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
 import { float32Bytes, npyHeader } from '../../src/js/format.js';
+// The page's seeded generator: the batches are reproducible from the seed.
+import { mulberry32 } from '../src/compute/toy-embedding.js';
 
 export const TASK = { length: 128, vocab: 16, lag: 3, width: 16 };
 const STEPS = 300;
 const BATCH = 16;
 
 const seed = Number(process.argv[2] ?? 1);
-
-/** mulberry32: the batches, reproducible from the seed. */
-function generator(s) {
-  let a = s >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A batch: random tokens, and as targets the token `lag` positions back (0 before the start). */
 function batch(next) {
@@ -67,7 +57,7 @@ async function main() {
     [length, length],
   );
   const optimizer = tf.train.adam(0.01);
-  const next = generator(seed);
+  const next = mulberry32(seed);
 
   const logitsOf = (tokens) =>
     tf.tidy(() => {

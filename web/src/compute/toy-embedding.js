@@ -22,7 +22,7 @@ export function hashWord(word) {
 }
 
 /** mulberry32: a small, well-mixed 32-bit generator; returns floats in [0, 1). */
-function mulberry32(seed) {
+export function mulberry32(seed) {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

@@ -12,6 +12,14 @@ export function sig6(v) {
   return a >= 1e-4 && a < 1e9 ? String(Number(v.toPrecision(6))) : v.toExponential(5);
 }
 
+// One formatter for thousands separators: toLocaleString builds a new one on every call.
+const GROUPED = new Intl.NumberFormat('en-US', { maximumFractionDigits: 6 });
+
+/** 1234567 → "1,234,567" (up to 6 decimals kept). */
+export function grouped(v) {
+  return GROUPED.format(v);
+}
+
 /**
  * Short tick labels that stay exact: 12000 → "12k", 3000000 → "3M", but
  * 1000050 → "1,000,050" (never a rounded "1.00005M").
@@ -20,5 +28,5 @@ export function tickLabel(v) {
   const a = Math.abs(v);
   if (a >= 1e6 && v % 1e5 === 0) return `${v / 1e6}M`;
   if (a >= 1e4 && v % 1e3 === 0) return `${v / 1e3}k`;
-  return a >= 1e4 && Number.isInteger(v) ? v.toLocaleString('en-US') : String(v);
+  return a >= 1e4 && Number.isInteger(v) ? grouped(v) : String(v);
 }

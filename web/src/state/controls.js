@@ -5,6 +5,7 @@
 // follow a drag.
 import { clampField } from './clamp.js';
 import { formatDims, shownDims } from './dims.js';
+import { grouped } from '../draw/format.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -84,7 +85,7 @@ export function syncControls(state) {
       const scale = SLIDER_SCALES[name];
       range.value = scale ? scale.toSlider(state[name]) : Math.min(state[name], Number(range.max));
       // Screen readers hear the field's value, not the slider's (log) position: "T = 10,000".
-      range.setAttribute('aria-valuetext', `${VALUE_NAMES[name] ?? name} = ${state[name].toLocaleString('en-US')}`);
+      range.setAttribute('aria-valuetext', `${VALUE_NAMES[name] ?? name} = ${grouped(state[name])}`);
     }
   }
   $(`ctl-layout-${state.layout}`).checked = true;

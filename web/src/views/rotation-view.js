@@ -13,7 +13,7 @@ import {
   tableVersion,
   wavelength,
 } from '../compute/encoding.js';
-import { fixed6, sig6 } from '../draw/format.js';
+import { fixed6, grouped, sig6 } from '../draw/format.js';
 import { drawAxes, drawColorBar, drawTitle, paintGrid } from '../draw/heatmap-draw.js';
 import { drawLinePlot } from '../draw/line-plot.js';
 
@@ -113,7 +113,7 @@ export function createRotationView(elements) {
       `positions, so each one visibly turns while p or k plays.` +
       (last < state.d / 2 - 1
         ? ` Pairs ${last + 1}–${state.d / 2 - 1} turn too, too slowly to see: the slowest once every ` +
-          `${Math.round(wavelength(state.d / 2 - 1, state.d, state.base)).toLocaleString('en-US')} positions.`
+          `${grouped(Math.round(wavelength(state.d / 2 - 1, state.d, state.base)))} positions.`
         : '');
     // Legend.
     ctx.font = colors.font;
