@@ -12,6 +12,7 @@ missing_packages() {
     command -v emcc >/dev/null || echo emscripten
     [ -f /usr/include/simde/wasm/simd128.h ] || echo libsimde-dev
     command -v gcc >/dev/null || echo gcc
+    command -v clang-format >/dev/null || echo clang-format
     [ "${POSENC_NO_BROWSER:-}" = 1 ] || command -v chromium >/dev/null || echo chromium
 }
 
@@ -30,7 +31,7 @@ install_toolchain() {
     else
         say "missing: $pkgs"
         say "on Debian or Ubuntu: sudo apt-get install $pkgs"
-        say "elsewhere: Emscripten (emcc), SIMDe headers (simde/wasm/simd128.h), gcc, and Chromium for browser tests"
+        say "elsewhere: Emscripten (emcc), SIMDe headers (simde/wasm/simd128.h), gcc, clang-format, and Chromium for browser tests"
         exit 1
     fi
 }
@@ -46,9 +47,11 @@ stale() {
     [ -n "$(find "$@" -newer "$out" -type f -print -quit 2>/dev/null)" ]
 }
 
-CORE_SRC=(src/core/*.c)
+# Every C file under src/core, family folders included; includes are written
+# from src/core ("common/check.h"), so every compile gets -Isrc/core.
+mapfile -t CORE_SRC < <(find src/core -name '*.c' | LC_ALL=C sort)
 CORE_DEPS=(src/core build.sh)
-WARN=(-std=c11 -Wall -Wextra -Wshadow -Wno-unused-parameter)
+WARN=(-std=c11 -Wall -Wextra -Wshadow -Wno-unused-parameter -Isrc/core)
 # Bit-identical builds: no fused multiply-add, no fast-math, no libm in kernels.
 FP=(-ffp-contract=off -fno-fast-math)
 ARCH=()
@@ -78,33 +81,35 @@ if stale build/libposenc.a "${CORE_DEPS[@]}"; then
     say "native library"
     rm -f build/obj/*.o
     for src in "${CORE_SRC[@]}"; do
-        gcc "${NATIVE[@]}" -c "$src" -o "build/obj/$(basename "${src%.c}").o"
+        obj=${src#src/core/}
+        obj=${obj%.c}
+        gcc "${NATIVE[@]}" -c "$src" -o "build/obj/${obj//\//_}.o" # sinusoid/rope/rope.c -> sinusoid_rope_rope.o
     done
     rm -f build/libposenc.a
     ar rcs build/libposenc.a build/obj/*.o
 fi
 if stale build/posenc build/libposenc.a src/cli; then
     say "native cli"
-    gcc "${NATIVE[@]}" -Isrc/core -o build/posenc src/cli/*.c build/libposenc.a
+    gcc "${NATIVE[@]}" -o build/posenc src/cli/*.c build/libposenc.a
 fi
 
 # --- native test tools -----------------------------------------------------
 if stale build/test/harness build/libposenc.a tests/native; then
     say "test harness"
-    gcc "${NATIVE[@]}" -Isrc/core -o build/test/harness tests/native/harness.c build/libposenc.a
+    gcc "${NATIVE[@]}" -o build/test/harness tests/native/harness/*.c build/libposenc.a
 fi
 if stale build/test/harness-asan "${CORE_DEPS[@]}" tests/native; then
     say "test harness (asan+ubsan)"
-    gcc "${SANITIZE[@]}" -Isrc/core -o build/test/harness-asan tests/native/harness.c "${CORE_SRC[@]}"
+    gcc "${SANITIZE[@]}" -o build/test/harness-asan tests/native/harness/*.c "${CORE_SRC[@]}"
 fi
 if stale build/test/api-asan "${CORE_DEPS[@]}" tests/native; then
     say "C API tests (asan+ubsan)"
-    gcc "${SANITIZE[@]}" -Isrc/core -o build/test/api-asan tests/native/api_test.c tests/native/api_check.c "${CORE_SRC[@]}"
+    gcc "${SANITIZE[@]}" -o build/test/api-asan tests/native/api/*.c tests/native/api_check.c "${CORE_SRC[@]}"
 fi
-if stale build/test/api-beyond-asan "${CORE_DEPS[@]}" tests/native; then
-    say "C API tests beyond the sinusoid (asan+ubsan)"
-    gcc "${SANITIZE[@]}" -Isrc/core -o build/test/api-beyond-asan tests/native/beyond/*.c tests/native/api_check.c \
-        "${CORE_SRC[@]}"
+if stale build/test/math-bounds "${CORE_DEPS[@]}" tests/native; then
+    say "math bounds (quad precision)"
+    gcc -O2 -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Isrc/core "${FP[@]}" "${ARCH[@]}" -DPE_NATIVE_SIMD -Itests/native -o build/test/math-bounds \
+        tests/native/math/*.c tests/native/api_check.c "${CORE_SRC[@]}" -lquadmath -lm
 fi
 if stale build/test/oracle tests/oracle; then
     say "oracle (quad precision)"

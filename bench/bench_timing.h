@@ -16,8 +16,8 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#define BENCH_MIN_RUNS 9
-#define BENCH_MAX_RUNS 51
+#define BENCH_MIN_RUNS      9
+#define BENCH_MAX_RUNS      51
 #define BENCH_MIN_SAMPLE_MS 2.0
 
 typedef void (*bench_fn)(void *ctx);
@@ -128,8 +128,8 @@ static int bench_parse_job(const char *arg, bench_job *job) {
 }
 
 static void bench_print_stats(bench_stats st) {
-    printf("\"runs\": %d, \"reps\": %d, \"median_ms\": %.6f, \"min_ms\": %.6f, \"max_ms\": %.6f", st.runs,
-           st.reps, st.median_ms, st.min_ms, st.max_ms);
+    printf("\"runs\": %d, \"reps\": %d, \"median_ms\": %.6f, \"min_ms\": %.6f, \"max_ms\": %.6f", st.runs, st.reps,
+           st.median_ms, st.min_ms, st.max_ms);
 }
 
 /* Tables are timed cold as the primary figure, warm beside it; the add warm

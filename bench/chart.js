@@ -51,10 +51,14 @@ function ticks(lo, hi) {
 
 // panels: [{ title, limitLabel, rows: [{ impl, ratio_to_limit, median_ms, runs, skipped, target }] }]
 export function drawChart(panels, { title, subtitle }) {
-  const ratios = [1, ...panels.flatMap((p) => p.rows.filter((r) => !r.skipped && r.ratio_to_limit > 0).map((r) => r.ratio_to_limit))];
+  const ratios = [
+    1,
+    ...panels.flatMap((p) => p.rows.filter((r) => !r.skipped && r.ratio_to_limit > 0).map((r) => r.ratio_to_limit)),
+  ];
   const lo = Math.min(0.5, niceFloor(Math.min(...ratios) * 0.8)); // room left of 1× for faster-than-limit bars
   const hi = 10 ** Math.ceil(Math.log10(Math.max(...ratios, 2) * 1.1));
-  const x = (v) => PLOT_X0 + ((Math.log10(v) - Math.log10(lo)) / (Math.log10(hi) - Math.log10(lo))) * (PLOT_X1 - PLOT_X0);
+  const x = (v) =>
+    PLOT_X0 + ((Math.log10(v) - Math.log10(lo)) / (Math.log10(hi) - Math.log10(lo))) * (PLOT_X1 - PLOT_X0);
   const parts = [];
   let y = 58;
   for (const panel of panels) {
@@ -64,13 +68,17 @@ export function drawChart(panels, { title, subtitle }) {
     parts.push(`<text x="${W - 8}" y="${y + 18}" class="note" text-anchor="end">${esc(panel.limitLabel)}</text>`);
     for (const v of ticks(lo, hi)) {
       const major = Math.log10(v) % 1 === 0;
-      parts.push(`<line x1="${x(v)}" x2="${x(v)}" y1="${plotTop - 4}" y2="${plotTop + plotH}" class="${v === 1 ? 'one' : major ? 'grid' : 'grid minor'}"/>`);
+      parts.push(
+        `<line x1="${x(v)}" x2="${x(v)}" y1="${plotTop - 4}" y2="${plotTop + plotH}" class="${v === 1 ? 'one' : major ? 'grid' : 'grid minor'}"/>`,
+      );
       // Every power of ten is labelled; 2× and 5× steps only near 1×, where the targets are.
-      if (major || (v > 0.1 && v < 10)) parts.push(`<text x="${x(v)}" y="${plotTop + plotH + 14}" class="tick" text-anchor="middle">${v}×</text>`);
+      if (major || (v > 0.1 && v < 10))
+        parts.push(`<text x="${x(v)}" y="${plotTop + plotH + 14}" class="tick" text-anchor="middle">${v}×</text>`);
     }
     panel.rows.forEach((r, k) => {
       const by = plotTop + k * (BAR_H + BAR_GAP);
-      const label = r.runs != null && r.runs < 9 && !r.skipped ? `${r.impl} (${r.runs} run${r.runs > 1 ? 's' : ''})` : r.impl;
+      const label =
+        r.runs != null && r.runs < 9 && !r.skipped ? `${r.impl} (${r.runs} run${r.runs > 1 ? 's' : ''})` : r.impl;
       parts.push(`<text x="${LABEL_W}" y="${by + BAR_H - 4}" class="label" text-anchor="end">${esc(label)}</text>`);
       if (r.skipped) {
         parts.push(`<text x="${x(1) + 4}" y="${by + BAR_H - 4}" class="note">skipped: ${esc(r.skipped)}</text>`);
@@ -78,15 +86,21 @@ export function drawChart(panels, { title, subtitle }) {
       }
       const a = x(1);
       const b = x(Math.max(lo, r.ratio_to_limit));
-      parts.push(`<rect x="${Math.min(a, b)}" y="${by}" width="${Math.max(1, Math.abs(b - a))}" height="${BAR_H}" fill="${colorOf(r.impl)}"><title>${esc(`${r.impl}: ${fmtMs(r.median_ms)}, ${fmtRatio(r.ratio_to_limit)} the limit`)}</title></rect>`);
+      parts.push(
+        `<rect x="${Math.min(a, b)}" y="${by}" width="${Math.max(1, Math.abs(b - a))}" height="${BAR_H}" fill="${colorOf(r.impl)}"><title>${esc(`${r.impl}: ${fmtMs(r.median_ms)}, ${fmtRatio(r.ratio_to_limit)} the limit`)}</title></rect>`,
+      );
       let textX = Math.max(a, b) + 4;
       if (r.target) {
         const tx = x(r.target.max);
         parts.push(`<line x1="${tx}" x2="${tx}" y1="${by - 2}" y2="${by + BAR_H + 2}" class="target"/>`);
         textX = Math.max(textX, tx + 4);
       }
-      const target = r.target ? `<tspan class="target-label"> · target ≤ ${r.target.max}× ${r.target.holds ? '✓' : '✗'}</tspan>` : '';
-      parts.push(`<text x="${textX}" y="${by + BAR_H - 4}" class="value">${fmtRatio(r.ratio_to_limit)} · ${fmtMs(r.median_ms)}${target}</text>`);
+      const target = r.target
+        ? `<tspan class="target-label"> · target ≤ ${r.target.max}× ${r.target.holds ? '✓' : '✗'}</tspan>`
+        : '';
+      parts.push(
+        `<text x="${textX}" y="${by + BAR_H - 4}" class="value">${fmtRatio(r.ratio_to_limit)} · ${fmtMs(r.median_ms)}${target}</text>`,
+      );
     });
     y = plotTop + plotH + AXIS_H;
   }

@@ -33,9 +33,12 @@ int main(int argc, char **argv) {
     const char *dump_dir = NULL;
     int first = 1, argi = 1;
     for (; argi + 1 < argc && strncmp(argv[argi], "--", 2) == 0; argi += 2) {
-        if (strcmp(argv[argi], "--budget-ms") == 0) budget_ms = atof(argv[argi + 1]);
-        else if (strcmp(argv[argi], "--dump-dir") == 0) dump_dir = argv[argi + 1];
-        else break;
+        if (strcmp(argv[argi], "--budget-ms") == 0)
+            budget_ms = atof(argv[argi + 1]);
+        else if (strcmp(argv[argi], "--dump-dir") == 0)
+            dump_dir = argv[argi + 1];
+        else
+            break;
     }
     printf("{\"tool\": \"glibc_sinf_bench\", \"results\": [");
     for (; argi < argc; argi++) {

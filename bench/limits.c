@@ -24,10 +24,16 @@
 
 #define EXPORT(name) __attribute__((export_name(name)))
 
-EXPORT("limits_alloc") void *limits_alloc(size_t bytes) { return aligned_alloc(16, (bytes + 15) & ~(size_t)15); }
-EXPORT("limits_free") void limits_free(void *ptr) { free(ptr); }
+EXPORT("limits_alloc") void *limits_alloc(size_t bytes) {
+    return aligned_alloc(16, (bytes + 15) & ~(size_t)15);
+}
+EXPORT("limits_free") void limits_free(void *ptr) {
+    free(ptr);
+}
 
-EXPORT("limits_fill") void limits_fill(uint8_t *dst, size_t bytes, int value) { memset(dst, value, bytes); }
+EXPORT("limits_fill") void limits_fill(uint8_t *dst, size_t bytes, int value) {
+    memset(dst, value, bytes);
+}
 
 /* x holds batch copies of an n-float table-shaped block; n is a multiple of 16
  * (every bench size is), both pointers 16-aligned. */
@@ -65,7 +71,9 @@ EXPORT("limits_f64_floor") void limits_f64_floor(float *dst, size_t n, const dou
         v128_t c1 = wasm_f64x2_sub(wasm_f64x2_mul(k, wasm_v128_load(s + 2)), wasm_v128_load(s + 18));
         v128_t c2 = wasm_f64x2_sub(wasm_f64x2_mul(k, wasm_v128_load(s + 4)), wasm_v128_load(s + 20));
         v128_t c3 = wasm_f64x2_sub(wasm_f64x2_mul(k, wasm_v128_load(s + 6)), wasm_v128_load(s + 22));
-        wasm_v128_store(dst + i, wasm_i32x4_shuffle(wasm_f32x4_demote_f64x2_zero(c0), wasm_f32x4_demote_f64x2_zero(c1), 0, 1, 4, 5));
-        wasm_v128_store(dst + i + 4, wasm_i32x4_shuffle(wasm_f32x4_demote_f64x2_zero(c2), wasm_f32x4_demote_f64x2_zero(c3), 0, 1, 4, 5));
+        wasm_v128_store(dst + i, wasm_i32x4_shuffle(wasm_f32x4_demote_f64x2_zero(c0), wasm_f32x4_demote_f64x2_zero(c1),
+                                                    0, 1, 4, 5));
+        wasm_v128_store(dst + i + 4, wasm_i32x4_shuffle(wasm_f32x4_demote_f64x2_zero(c2),
+                                                        wasm_f32x4_demote_f64x2_zero(c3), 0, 1, 4, 5));
     }
 }

@@ -33,7 +33,7 @@ static void run_table(void *p) {
 
 static void run_add(void *p) {
     ctx *c = p;
-    pe_status st = pe_add(&c->enc, c->x, c->x_count, 0, c->job->length, 1.0f, c->scratch, c->scratch_bytes);
+    pe_status st = pe_add(&c->enc, 1.0f, 0, c->job->length, c->x, c->x_count, c->scratch, c->scratch_bytes);
     if (st != PE_OK) die("pe_add", st);
 }
 
@@ -64,15 +64,19 @@ int main(int argc, char **argv) {
     const char *dump_dir = NULL;
     int first = 1, argi = 1;
     for (; argi + 1 < argc && strncmp(argv[argi], "--", 2) == 0; argi += 2) {
-        if (strcmp(argv[argi], "--budget-ms") == 0) budget_ms = atof(argv[argi + 1]);
-        else if (strcmp(argv[argi], "--dump-dir") == 0) dump_dir = argv[argi + 1];
-        else break;
+        if (strcmp(argv[argi], "--budget-ms") == 0)
+            budget_ms = atof(argv[argi + 1]);
+        else if (strcmp(argv[argi], "--dump-dir") == 0)
+            dump_dir = argv[argi + 1];
+        else
+            break;
     }
     printf("{\"tool\": \"native_bench\", \"results\": [");
     for (; argi < argc; argi++) {
         bench_job job;
         if (!bench_parse_job(argv[argi], &job)) {
-            fprintf(stderr, "native_bench: bad job '%s' (table:LENGTH:DIM[:dump] or add:BATCH:LENGTH:DIM)\n", argv[argi]);
+            fprintf(stderr, "native_bench: bad job '%s' (table:LENGTH:DIM[:dump] or add:BATCH:LENGTH:DIM)\n",
+                    argv[argi]);
             return 2;
         }
         ctx c = {&job, {job.dim, 10000.0, PE_LAYOUT_INTERLEAVED, PE_FREQ_PAPER}, NULL, NULL, NULL, 0, 0, NULL, 0};
@@ -87,8 +91,10 @@ int main(int argc, char **argv) {
         } else {
             c.out = alloc_or_die(c.out_count * sizeof(float));
         }
-        static const struct { pe_kernels k; const char *name; } sets[] = {
-            {PE_KERNELS_SIMD, "SIMD"}, {PE_KERNELS_SCALAR, "scalar"}};
+        static const struct {
+            pe_kernels k;
+            const char *name;
+        } sets[] = {{PE_KERNELS_SIMD, "SIMD"}, {PE_KERNELS_SCALAR, "scalar"}};
         for (int s = 0; s < 2; s++) {
             if ((st = pe_use_kernels(sets[s].k)) != PE_OK) die("pe_use_kernels", st);
             char impl[64];
@@ -104,8 +110,10 @@ int main(int argc, char **argv) {
                 }
             }
         }
-        if (job.is_add) bench_run_job(&first, "native x += table (reference)", &job, run_stream_add, &c, budget_ms);
-        else bench_run_job(&first, "native memset (reference)", &job, run_memset, &c, budget_ms);
+        if (job.is_add)
+            bench_run_job(&first, "native x += table (reference)", &job, run_stream_add, &c, budget_ms);
+        else
+            bench_run_job(&first, "native memset (reference)", &job, run_memset, &c, budget_ms);
         free(c.scratch);
         free(c.out);
         free(c.x);

@@ -23,7 +23,8 @@ export function oracleValues(root, { dim, rows, base = 10000, layout = 'interlea
   try {
     const input = Buffer.from(new Uint32Array(rows).buffer);
     const out = execFileSync(exe, ['at', String(dim), String(base), layout], { input, maxBuffer: 1 << 28 });
-    if (out.byteLength !== rows.length * dim * 8) return { error: `oracle gave ${out.byteLength} bytes, wanted ${rows.length * dim * 8}` };
+    if (out.byteLength !== rows.length * dim * 8)
+      return { error: `oracle gave ${out.byteLength} bytes, wanted ${rows.length * dim * 8}` };
     const copy = new Uint8Array(out); // aligned for the Float64Array view
     return { values: new Float64Array(copy.buffer) };
   } catch (err) {

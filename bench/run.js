@@ -43,15 +43,29 @@ const TARGETS = [
 const SPEEDUP_TARGET = { length: 2048, dim: 1024, min: 20 };
 
 // Row order in the printed table and the chart, within each size.
-const ORDER = [/limit\)$/, /^wasm SIMD store loop/, /^wasm SIMD float64/, /^posenc wasm SIMD/, /^posenc wasm scalar/, /^native SIMD/, /^native scalar/,
-  /^native .*reference/, /^glibc/, /^plain JS/, /^tutorial/, /^tfjs cpu/, /^tfjs wasm/];
+const ORDER = [
+  /limit\)$/,
+  /^wasm SIMD store loop/,
+  /^wasm SIMD float64/,
+  /^posenc wasm SIMD/,
+  /^posenc wasm scalar/,
+  /^native SIMD/,
+  /^native scalar/,
+  /^native .*reference/,
+  /^glibc/,
+  /^plain JS/,
+  /^tutorial/,
+  /^tfjs cpu/,
+  /^tfjs wasm/,
+];
 const rank = (impl) => {
   const k = ORDER.findIndex((re) => re.test(impl));
   return k < 0 ? ORDER.length : k;
 };
 
 const log = (msg) => process.stderr.write(`bench: ${msg}\n`);
-const sizeLabel = ({ kind, batch, length, dim }) => (kind === 'add' ? `add ${batch}×${length}×${dim}` : `${length}×${dim}`);
+const sizeLabel = ({ kind, batch, length, dim }) =>
+  kind === 'add' ? `add ${batch}×${length}×${dim}` : `${length}×${dim}`;
 const sameJob = (a, b) => a.kind === b.kind && a.length === b.length && a.dim === b.dim;
 const jobKey = (j) => `${j.kind} ${j.length}x${j.dim}`;
 // Tables are timed cold (measure.js says why); the add's x (64 MiB) is larger
@@ -87,8 +101,16 @@ async function loadCases(tools) {
 
 function resultRow(impl, job, st, extra = {}) {
   return {
-    impl, kind: job.kind, size: sizeLabel(job), batch: job.batch, length: job.length, dim: job.dim,
-    elements: elementsOf(job), ...st, gelem_per_s: elementsOf(job) / (st.median_ms * 1e6), ...extra,
+    impl,
+    kind: job.kind,
+    size: sizeLabel(job),
+    batch: job.batch,
+    length: job.length,
+    dim: job.dim,
+    elements: elementsOf(job),
+    ...st,
+    gelem_per_s: elementsOf(job) / (st.median_ms * 1e6),
+    ...extra,
   };
 }
 
@@ -121,11 +143,19 @@ async function measureFastJob(cases, job, rows, captures, rowsSampled, wasmMemor
   }
   const cold = coldJob(job);
   log(`${sizeLabel(job)}: ${live.map((l) => l.c.name).join(', ')} side by side${cold ? ', cold and warm' : ''}`);
-  const stats = measureSideBySide(live.map((l) => l.runner.run), FAST_BUDGET_MS, { cold });
+  const stats = measureSideBySide(
+    live.map((l) => l.runner.run),
+    FAST_BUDGET_MS,
+    { cold },
+  );
   noteRss();
   live.forEach(({ c, runner }, k) => {
     const { warm } = stats[k];
-    const extra = { condition: cold ? 'cold' : 'warm', ...(cold ? { warm } : {}), ...(c.detail ? { detail: c.detail() } : {}) };
+    const extra = {
+      condition: cold ? 'cold' : 'warm',
+      ...(cold ? { warm } : {}),
+      ...(c.detail ? { detail: c.detail() } : {}),
+    };
     rows.push(resultRow(c.name, job, cold ? stats[k].cold : warm, extra));
     capture(c, runner, job, captures, rowsSampled);
     if (c.wasmMemoryBytes) wasmMemory[c.build ? `posenc ${c.build}` : c.name] = c.wasmMemoryBytes();
@@ -138,7 +168,14 @@ async function measureSlowCase(c, rows, captures, rowsSampled, wasmMemory) {
   for (const job of JOBS.filter((j) => j.kind === c.kind)) {
     const predicted = msPerElement == null ? 0 : msPerElement * elementsOf(job);
     if (predicted > SKIP_ABOVE_MS) {
-      rows.push(resultRow(c.name, job, { median_ms: NaN }, { skipped: `~${(predicted / 1000).toFixed(0)} s per call predicted` }));
+      rows.push(
+        resultRow(
+          c.name,
+          job,
+          { median_ms: NaN },
+          { skipped: `~${(predicted / 1000).toFixed(0)} s per call predicted` },
+        ),
+      );
       continue;
     }
     const runner = await prepareChecked(c, job, rows);
@@ -148,7 +185,9 @@ async function measureSlowCase(c, rows, captures, rowsSampled, wasmMemory) {
     const st = measureAlone(runner.run, slowBudgetMs(elementsOf(job)), { cold });
     noteRss();
     msPerElement = st.median_ms / elementsOf(job);
-    rows.push(resultRow(c.name, job, st, { condition: cold ? 'cold' : 'warm', ...(c.detail ? { detail: c.detail() } : {}) }));
+    rows.push(
+      resultRow(c.name, job, st, { condition: cold ? 'cold' : 'warm', ...(c.detail ? { detail: c.detail() } : {}) }),
+    );
     capture(c, runner, job, captures, rowsSampled);
     if (c.wasmMemoryBytes && c.wasmMemoryBytes() != null) wasmMemory[c.name] = c.wasmMemoryBytes();
     if (runner.dispose) runner.dispose();
@@ -169,11 +208,16 @@ function addRatiosAndTargets(rows) {
 }
 
 function speedups(rows) {
-  const find = (impl, s) => rows.find((r) => r.impl === impl && r.kind === 'table' && r.length === s.length && r.dim === s.dim && !r.skipped);
+  const find = (impl, s) =>
+    rows.find((r) => r.impl === impl && r.kind === 'table' && r.length === s.length && r.dim === s.dim && !r.skipped);
   return TABLE_SIZES.map((s) => {
     const plain = find('plain JS, precomputed frequencies', s);
     const posenc = find('posenc wasm SIMD, into JS array', s);
-    const out = { size: `${s.length}×${s.dim}`, plain_ms: plain ? plain.median_ms : null, posenc_ms: posenc ? posenc.median_ms : NaN };
+    const out = {
+      size: `${s.length}×${s.dim}`,
+      plain_ms: plain ? plain.median_ms : null,
+      posenc_ms: posenc ? posenc.median_ms : NaN,
+    };
     out.speedup = plain && posenc ? plain.median_ms / posenc.median_ms : null;
     if (sameJob({ kind: 'table', ...s }, { kind: 'table', ...SPEEDUP_TARGET }) && out.speedup != null) {
       out.target = { min: SPEEDUP_TARGET.min, holds: out.speedup >= SPEEDUP_TARGET.min };
@@ -187,8 +231,13 @@ function chartPanels(rows) {
     const group = rows.filter((r) => sameJob(r, job));
     const limit = group.find((r) => /\(limit\)$/.test(r.impl));
     return {
-      title: job.kind === 'add' ? `Embedding add, x of ${job.batch} × ${job.length} × ${job.dim} (${fmtMiB(elementsOf(job) * 4)})` : `Table ${job.length} × ${job.dim} (${fmtMiB(elementsOf(job) * 4)})`,
-      limitLabel: limit ? `1× = ${limit.impl.replace(' (limit)', '')}, ${limit.median_ms.toFixed(3)} ms` : 'no limit measured',
+      title:
+        job.kind === 'add'
+          ? `Embedding add, x of ${job.batch} × ${job.length} × ${job.dim} (${fmtMiB(elementsOf(job) * 4)})`
+          : `Table ${job.length} × ${job.dim} (${fmtMiB(elementsOf(job) * 4)})`,
+      limitLabel: limit
+        ? `1× = ${limit.impl.replace(' (limit)', '')}, ${limit.median_ms.toFixed(3)} ms`
+        : 'no limit measured',
       rows: group.filter((r) => r !== limit && (r.ratio_to_limit != null || r.skipped)),
     };
   });
@@ -201,7 +250,11 @@ async function measureInChromium() {
     const result = await runInChromium(ROOT, TABLE_SIZES, FAST_BUDGET_MS);
     if (result.error) return result;
     const rows = result.rows.map((r) =>
-      resultRow(r.impl, { kind: 'table', batch: 1, length: r.length, dim: r.dim }, r.cold, { condition: 'cold', warm: r.warm }));
+      resultRow(r.impl, { kind: 'table', batch: 1, length: r.length, dim: r.dim }, r.cold, {
+        condition: 'cold',
+        warm: r.warm,
+      }),
+    );
     addRatiosAndTargets(rows);
     return { engine: result.engine, cross_origin_isolated: result.crossOriginIsolated, rows };
   } catch (err) {
@@ -249,17 +302,31 @@ async function main() {
   }
 
   // Slow runners (plain JS, tutorial, tfjs): one at a time, fewer runs where a run is long.
-  for (const c of cases.filter((c) => c.speed === 'slow')) await measureSlowCase(c, rows, captures, rowsSampled, wasmMemory);
+  for (const c of cases.filter((c) => c.speed === 'slow'))
+    await measureSlowCase(c, rows, captures, rowsSampled, wasmMemory);
 
   // Native programs, as child processes.
   log('native programs');
-  const native = runNative(tools, { sizes: { tables: TABLE_SIZES, add: ADD_SIZE }, errorSize: ERROR_SIZE, dumpDir: OUT_DIR, budgetMs: NATIVE_BUDGET_MS });
+  const native = runNative(tools, {
+    sizes: { tables: TABLE_SIZES, add: ADD_SIZE },
+    errorSize: ERROR_SIZE,
+    dumpDir: OUT_DIR,
+    budgetMs: NATIVE_BUDGET_MS,
+  });
   for (const r of native.rows) {
     const job = { kind: r.kind, batch: r.batch, length: r.length, dim: r.dim };
     const extra = { condition: r.condition, ...(r.warm ? { warm: r.warm } : {}) };
-    rows.push(resultRow(r.impl, job, { runs: r.runs, reps: r.reps, median_ms: r.median_ms, min_ms: r.min_ms, max_ms: r.max_ms }, extra));
+    rows.push(
+      resultRow(
+        r.impl,
+        job,
+        { runs: r.runs, reps: r.reps, median_ms: r.median_ms, min_ms: r.min_ms, max_ms: r.max_ms },
+        extra,
+      ),
+    );
   }
-  for (const [impl, read] of Object.entries(native.outputs)) captures[impl] = pickRows(read(), ERROR_SIZE.dim, rowsSampled);
+  for (const [impl, read] of Object.entries(native.outputs))
+    captures[impl] = pickRows(read(), ERROR_SIZE.dim, rowsSampled);
   for (const [tool, reason] of Object.entries(native.failed)) unavailable[tool] = reason;
   const buildFailures = buildBenchTools(() => {}).failed;
   for (const [tool, reason] of Object.entries(buildFailures)) unavailable[tool] ??= reason;
@@ -273,7 +340,10 @@ async function main() {
   }
 
   addRatiosAndTargets(rows);
-  rows.sort((a, b) => JOBS.findIndex((j) => sameJob(j, a)) - JOBS.findIndex((j) => sameJob(j, b)) || rank(a.impl) - rank(b.impl));
+  rows.sort(
+    (a, b) =>
+      JOBS.findIndex((j) => sameJob(j, a)) - JOBS.findIndex((j) => sameJob(j, b)) || rank(a.impl) - rank(b.impl),
+  );
   const speedup = speedups(rows);
   const totalSeconds = (performance.now() - started) / 1000;
   noteRss();
@@ -289,41 +359,59 @@ async function main() {
 
   // The report.
   const cpu = os.cpus()[0] ? os.cpus()[0].model : 'unknown CPU';
-  console.log(`posenc bench · ${cpu} · ${os.cpus().length} cores · node ${process.version} · load average ${loadAtStart.toFixed(2)} at start` +
-    `${QUICK ? ' · QUICK (small budgets)' : ''}`);
-  console.log(`median of ≥ ${MIN_RUNS} runs unless "runs" says fewer; × limit = time / limit time at the same size` +
-    ` (tables: wasm memory.fill of the same bytes; add: wasm SIMD x += table).` +
-    `\ntables are timed cold: caches evicted before each timed call, so the output starts outside every cache, as a` +
-    ` table computed once does; "warm" is the steady state of repeated calls on a buffer that stays in cache (fast runners` +
-    ` and native only). the add is timed warm: its 64 MiB x never fits in cache.` +
-    `\nmax abs err vs the quad-precision oracle` +
-    ` on rows ${rowsSampled[0]}–${rowsSampled[15]} and ${rowsSampled[16]}–${rowsSampled[rowsSampled.length - 1]} of ${ERROR_SIZE.length}×${ERROR_SIZE.dim}` +
-    `${oracle.error ? ` (unavailable: ${oracle.error})` : ''}.\n`);
+  console.log(
+    `posenc bench · ${cpu} · ${os.cpus().length} cores · node ${process.version} · load average ${loadAtStart.toFixed(2)} at start` +
+      `${QUICK ? ' · QUICK (small budgets)' : ''}`,
+  );
+  console.log(
+    `median of ≥ ${MIN_RUNS} runs unless "runs" says fewer; × limit = time / limit time at the same size` +
+      ` (tables: wasm memory.fill of the same bytes; add: wasm SIMD x += table).` +
+      `\ntables are timed cold: caches evicted before each timed call, so the output starts outside every cache, as a` +
+      ` table computed once does; "warm" is the steady state of repeated calls on a buffer that stays in cache (fast runners` +
+      ` and native only). the add is timed warm: its 64 MiB x never fits in cache.` +
+      `\nmax abs err vs the quad-precision oracle` +
+      ` on rows ${rowsSampled[0]}–${rowsSampled[15]} and ${rowsSampled[16]}–${rowsSampled[rowsSampled.length - 1]} of ${ERROR_SIZE.length}×${ERROR_SIZE.dim}` +
+      `${oracle.error ? ` (unavailable: ${oracle.error})` : ''}.\n`,
+  );
   console.log(formatResults(rows));
   if (browser.rows) {
-    console.log(`\nthe same table runners in ${browser.engine} (headless, Debian's build; cold and warm as above, ratios to its own memory.fill` +
-      `${browser.cross_origin_isolated ? '' : '; NOT cross-origin isolated, so timings are coarse'}):\n`);
+    console.log(
+      `\nthe same table runners in ${browser.engine} (headless, Debian's build; cold and warm as above, ratios to its own memory.fill` +
+        `${browser.cross_origin_isolated ? '' : '; NOT cross-origin isolated, so timings are coarse'}):\n`,
+    );
     console.log(formatResults(browser.rows));
   } else console.log(`\nnot measured in Chromium: ${browser.error}`);
   console.log('\nposenc (SIMD, into a JS array) against plain JS with precomputed frequencies:\n');
   console.log(formatSpeedups(speedup));
   if (Array.isArray(timeSplit)) {
     // The breakdown is timed warm, so its copy is set against the warm fill.
-    const fillMs = Object.fromEntries(rows.filter((r) => r.impl === 'wasm memory.fill (limit)').map((r) => [r.size, r.warm ? r.warm.median_ms : r.median_ms]));
-    console.log('\nwhere posenc SIMD spends its time (warm; one instance, measured apart from the table above; see bench/impls/posenc-breakdown.js):\n');
+    const fillMs = Object.fromEntries(
+      rows
+        .filter((r) => r.impl === 'wasm memory.fill (limit)')
+        .map((r) => [r.size, r.warm ? r.warm.median_ms : r.median_ms]),
+    );
+    console.log(
+      '\nwhere posenc SIMD spends its time (warm; one instance, measured apart from the table above; see bench/impls/posenc-breakdown.js):\n',
+    );
     console.log(formatBreakdown(timeSplit, fillMs));
   } else if (timeSplit) console.log(`\nposenc time breakdown failed: ${timeSplit.error}`);
   console.log('\nmemory:');
-  console.log(`  node process peak RSS ${fmtMiB(memory.node_peak_rss_bytes)} (${fmtMiB(memory.node_peak_rss_after_posenc_and_limits_bytes)} after the posenc + limits phase, before the JS and tfjs runners;` +
-    ' both include the 96 MiB cache-eviction buffer of the cold timings, as do the native peaks below)');
+  console.log(
+    `  node process peak RSS ${fmtMiB(memory.node_peak_rss_bytes)} (${fmtMiB(memory.node_peak_rss_after_posenc_and_limits_bytes)} after the posenc + limits phase, before the JS and tfjs runners;` +
+      ' both include the 96 MiB cache-eviction buffer of the cold timings, as do the native peaks below)',
+  );
   for (const [k, v] of Object.entries(wasmMemory)) console.log(`  wasm memory, ${k}: ${fmtMiB(v)}`);
   if (memoryProbe && !memoryProbe.error) {
     const p = memoryProbe;
-    console.log(`  fresh posenc SIMD instance, table ${p.table}: output ${fmtMiB(p.output_bytes)}; wasm memory ${fmtMiB(p.before)} at start,` +
-      ` ${fmtMiB(p.after_alloc)} after alloc, ${fmtMiB(p.after_resident_table)} after a resident table,` +
-      ` ${fmtMiB(p.after_js_array_table)} after a table into a JS array`);
-    console.log(`  fresh posenc SIMD instance, add ${p.add}: x ${fmtMiB(p.x_bytes)}; wasm memory ${fmtMiB(p.after_alloc_x)} after alloc,` +
-      ` ${fmtMiB(p.after_resident_add)} after the add`);
+    console.log(
+      `  fresh posenc SIMD instance, table ${p.table}: output ${fmtMiB(p.output_bytes)}; wasm memory ${fmtMiB(p.before)} at start,` +
+        ` ${fmtMiB(p.after_alloc)} after alloc, ${fmtMiB(p.after_resident_table)} after a resident table,` +
+        ` ${fmtMiB(p.after_js_array_table)} after a table into a JS array`,
+    );
+    console.log(
+      `  fresh posenc SIMD instance, add ${p.add}: x ${fmtMiB(p.x_bytes)}; wasm memory ${fmtMiB(p.after_alloc_x)} after alloc,` +
+        ` ${fmtMiB(p.after_resident_add)} after the add`,
+    );
   } else if (memoryProbe) console.log(`  posenc memory probe failed: ${memoryProbe.error}`);
   for (const [k, v] of Object.entries(memory.native_peak_rss_bytes)) console.log(`  ${k} peak RSS ${fmtMiB(v)}`);
   const details = new Map(rows.filter((r) => r.detail).map((r) => [r.impl, r.detail]));
@@ -333,9 +421,20 @@ async function main() {
 
   const results = {
     generated: new Date().toISOString(),
-    machine: { cpu, cores: os.cpus().length, node: process.version, platform: `${os.platform()} ${os.arch()}`, load_average_at_start: loadAtStart },
+    machine: {
+      cpu,
+      cores: os.cpus().length,
+      node: process.version,
+      platform: `${os.platform()} ${os.arch()}`,
+      load_average_at_start: loadAtStart,
+    },
     quick: QUICK,
-    policy: { min_runs: MIN_RUNS, fast_budget_ms: FAST_BUDGET_MS, native_budget_ms: NATIVE_BUDGET_MS, skip_above_ms: SKIP_ABOVE_MS },
+    policy: {
+      min_runs: MIN_RUNS,
+      fast_budget_ms: FAST_BUDGET_MS,
+      native_budget_ms: NATIVE_BUDGET_MS,
+      skip_above_ms: SKIP_ABOVE_MS,
+    },
     error_rows: rowsSampled,
     oracle_error: oracle.error || null,
     total_seconds: totalSeconds,
@@ -347,10 +446,13 @@ async function main() {
     unavailable,
   };
   writeFileSync(path.join(ROOT, 'bench/results.json'), JSON.stringify(results, null, 2) + '\n');
-  writeFileSync(path.join(ROOT, 'bench/chart.svg'), drawChart(chartPanels(rows), {
-    title: 'posenc: time as a multiple of the limit (log scale, shorter is faster)',
-    subtitle: `${cpu}, node ${process.version}; tables timed cold vs a cold wasm memory.fill of the same bytes, the add vs a wasm SIMD x += table; red ticks: issue 3 targets`,
-  }));
+  writeFileSync(
+    path.join(ROOT, 'bench/chart.svg'),
+    drawChart(chartPanels(rows), {
+      title: 'posenc: time as a multiple of the limit (log scale, shorter is faster)',
+      subtitle: `${cpu}, node ${process.version}; tables timed cold vs a cold wasm memory.fill of the same bytes, the add vs a wasm SIMD x += table; red ticks: issue 3 targets`,
+    }),
+  );
 }
 
 main().catch((err) => {

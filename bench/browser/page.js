@@ -20,7 +20,11 @@ window.runBench = async (sizes, budgetMs) => {
   const rows = [];
   for (const size of sizes) {
     const live = runners.map((c) => ({ c, runner: c.prepare(size) }));
-    const stats = measureSideBySide(live.map((l) => l.runner.run), budgetMs, { cold: true });
+    const stats = measureSideBySide(
+      live.map((l) => l.runner.run),
+      budgetMs,
+      { cold: true },
+    );
     live.forEach(({ c, runner }, k) => {
       rows.push({ impl: c.name, length: size.length, dim: size.dim, ...stats[k] });
       if (runner.dispose) runner.dispose();

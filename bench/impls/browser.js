@@ -19,8 +19,11 @@ export async function runInChromium(root, sizes, budgetMs) {
     const errors = [];
     page.on('pageerror', (err) => errors.push(err.message));
     await page.goto(`${server.url}bench/browser/page.html`);
-    await page.waitForFunction(() => window.benchReady === true, null, { timeout: 30000 })
-      .catch(() => { throw new Error(`the bench page did not load${errors.length ? `: ${errors[0]}` : ''}`); });
+    await page
+      .waitForFunction(() => window.benchReady === true, null, { timeout: 30000 })
+      .catch(() => {
+        throw new Error(`the bench page did not load${errors.length ? `: ${errors[0]}` : ''}`);
+      });
     const result = await page.evaluate(([s, b]) => window.runBench(s, b), [sizes, budgetMs]);
     const engine = (await page.evaluate(() => navigator.userAgent)).match(/Chrome\/[\d.]+/)?.[0] ?? 'Chromium';
     return { engine, ...result };

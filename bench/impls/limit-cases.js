@@ -39,7 +39,9 @@ export function limitCases(instance) {
   });
 
   return [
-    tableCase('wasm memory.fill (limit)', (ptr, n) => ({ run: () => lib.limits_fill(ptr, n * 4, 0x3f) }), { limit: true }),
+    tableCase('wasm memory.fill (limit)', (ptr, n) => ({ run: () => lib.limits_fill(ptr, n * 4, 0x3f) }), {
+      limit: true,
+    }),
     // Not a limit: what v128.store alone costs, the floor under any wasm kernel.
     tableCase('wasm SIMD store loop (reference)', (ptr, n) => ({ run: () => lib.limits_store_loop(ptr, n) })),
     // Not a limit: the least arithmetic per value of any float64 kernel with

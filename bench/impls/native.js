@@ -7,8 +7,9 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 
 function jobArgs(sizes, errorSize, withAdd) {
-  const jobs = sizes.tables.map(({ length, dim }) =>
-    `table:${length}:${dim}${length === errorSize.length && dim === errorSize.dim ? ':dump' : ''}`);
+  const jobs = sizes.tables.map(
+    ({ length, dim }) => `table:${length}:${dim}${length === errorSize.length && dim === errorSize.dim ? ':dump' : ''}`,
+  );
   if (withAdd) jobs.push(`add:${sizes.add.batch}:${sizes.add.length}:${sizes.add.dim}`);
   return jobs;
 }
@@ -21,7 +22,11 @@ const DUMPS = {
 };
 
 function runTool(exe, args) {
-  const stdout = execFileSync(exe, args, { encoding: 'utf8', maxBuffer: 1 << 24, stdio: ['ignore', 'pipe', 'inherit'] });
+  const stdout = execFileSync(exe, args, {
+    encoding: 'utf8',
+    maxBuffer: 1 << 24,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return JSON.parse(stdout);
 }
 
@@ -41,7 +46,13 @@ export function runNative(tools, { sizes, errorSize, dumpDir, budgetMs }) {
   for (const [tool, exe, withAdd] of programs) {
     if (!exe) continue;
     try {
-      const report = runTool(exe, ['--budget-ms', String(budgetMs), '--dump-dir', dumpDir, ...jobArgs(sizes, errorSize, withAdd)]);
+      const report = runTool(exe, [
+        '--budget-ms',
+        String(budgetMs),
+        '--dump-dir',
+        dumpDir,
+        ...jobArgs(sizes, errorSize, withAdd),
+      ]);
       rows.push(...report.results.map((r) => ({ ...r, speed: 'native', limit: false })));
       maxrssKb[tool] = report.maxrss_kb;
     } catch (err) {

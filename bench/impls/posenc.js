@@ -24,7 +24,11 @@ export async function load() {
         target: simd ? 'resident' : undefined,
         prepare({ length, dim }) {
           const buf = pe.alloc(length * dim);
-          return { run: () => pe.sinusoidal({ length, dim, out: buf }), output: () => buf.array, dispose: () => buf.free() };
+          return {
+            run: () => pe.sinusoidal({ length, dim, out: buf }),
+            output: () => buf.array,
+            dispose: () => buf.free(),
+          };
         },
       },
       {

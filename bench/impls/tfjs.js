@@ -49,6 +49,9 @@ export async function load() {
     },
     wasmMemoryBytes: () =>
       backend === 'wasm' && tf.findBackend('wasm') ? tf.findBackend('wasm').wasm.HEAPU8.buffer.byteLength : undefined,
-    detail: () => (backend === 'wasm' ? `wasm SIMD ${tf.env().getBool('WASM_HAS_SIMD_SUPPORT')}, threads ${tf.env().getBool('WASM_HAS_MULTITHREAD_SUPPORT')}` : ''),
+    detail: () =>
+      backend === 'wasm'
+        ? `wasm SIMD ${tf.env().getBool('WASM_HAS_SIMD_SUPPORT')}, threads ${tf.env().getBool('WASM_HAS_MULTITHREAD_SUPPORT')}`
+        : '',
   }));
 }

@@ -27,8 +27,18 @@ const char CLI_USAGE[] =
 
 #define MAX_POSITION 2147483648.0
 
-enum { OPT_LENGTH, OPT_DIM, OPT_BASE, OPT_OFFSET, OPT_LAYOUT, OPT_FORMAT, OPT_KERNELS, OPT_FREQUENCIES,
-       OPT_PRESET, OPT_COUNT };
+enum {
+    OPT_LENGTH,
+    OPT_DIM,
+    OPT_BASE,
+    OPT_OFFSET,
+    OPT_LAYOUT,
+    OPT_FORMAT,
+    OPT_KERNELS,
+    OPT_FREQUENCIES,
+    OPT_PRESET,
+    OPT_COUNT
+};
 static const char *const OPTIONS[OPT_COUNT] = {"--length", "--dim",     "--base",        "--offset", "--layout",
                                                "--format", "--kernels", "--frequencies", "--preset"};
 
@@ -52,7 +62,9 @@ static int fail(char **error, const char *format, ...) {
     return 1;
 }
 
-static int lower(int c) { return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c; }
+static int lower(int c) {
+    return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
+}
 
 static int same_ignoring_case(const char *a, const char *b) {
     while (*a && lower((unsigned char)*a) == lower((unsigned char)*b)) a++, b++;
@@ -85,7 +97,10 @@ static const char *closest(const char *name) {
     size_t best_distance = (size_t)-1;
     for (int k = 0; k < OPT_COUNT; k++) {
         size_t d = same_ignoring_case(OPTIONS[k], name) ? 0 : distance(name, OPTIONS[k]);
-        if (d < best_distance) { best = OPTIONS[k]; best_distance = d; }
+        if (d < best_distance) {
+            best = OPTIONS[k];
+            best_distance = d;
+        }
     }
     size_t third = strlen(name) / 3;
     size_t limit = third < 1 ? 1 : third > 2 ? 2 : third;
@@ -102,7 +117,9 @@ static int parse_count(const char *text, uint32_t *value) {
     return 1;
 }
 
-static size_t digits(const char *s) { return strspn(s, "0123456789"); }
+static size_t digits(const char *s) {
+    return strspn(s, "0123456789");
+}
 
 /* [+-]? (digits .? digits* | . digits) ([eE] [+-]? digits)?  then strtod,
  * so that JS's Number() and C agree on the value. */
@@ -159,14 +176,19 @@ int cli_parse_args(int argc, char **argv, cli_args *args, char **error) {
             memcpy(name, arg, name_len);
             name[name_len] = '\0';
             const char *guess = closest(name);
-            if (guess) fail(error, "unknown option '%s' (did you mean '%s'?)", name, guess);
-            else fail(error, "unknown option '%s'", name);
+            if (guess)
+                fail(error, "unknown option '%s' (did you mean '%s'?)", name, guess);
+            else
+                fail(error, "unknown option '%s'", name);
             free(name);
             return 1;
         }
-        if (eq) given[k] = eq + 1;
-        else if (i + 1 < argc) given[k] = argv[++i];
-        else return fail(error, "%s needs a value", OPTIONS[k]);
+        if (eq)
+            given[k] = eq + 1;
+        else if (i + 1 < argc)
+            given[k] = argv[++i];
+        else
+            return fail(error, "%s needs a value", OPTIONS[k]);
     }
 
     if (!given[OPT_DIM]) return fail(error, "--dim is required (the embedding size, an even number from 2 to 65536)");
@@ -181,8 +203,8 @@ int cli_parse_args(int argc, char **argv, cli_args *args, char **error) {
     if (!parse_count(offset, &args->offset))
         return fail(error, "--offset must be an integer from 0 to 2147483648; got %s", offset);
     if ((uint64_t)args->offset + args->length > 2147483648u)
-        return fail(error, "--offset + --length must be at most 2147483648; got %u + %u",
-                    (unsigned)args->offset, (unsigned)args->length);
+        return fail(error, "--offset + --length must be at most 2147483648; got %u + %u", (unsigned)args->offset,
+                    (unsigned)args->length);
     const char *base = given[OPT_BASE];
     args->base = 10000.0;
     if (base && (!parse_decimal(base, &args->base) || !(args->base > 1.0 && args->base <= DBL_MAX)))
@@ -214,9 +236,13 @@ int cli_parse_args(int argc, char **argv, cli_args *args, char **error) {
     if (f == 5) return fail(error, "--format must be text, csv, json, npy or f32; got %s", format);
     args->format = (cli_format)f;
     const char *kernels = given[OPT_KERNELS] ? given[OPT_KERNELS] : "auto";
-    if (!strcmp(kernels, "auto")) args->kernels = KERNELS_AUTO;
-    else if (!strcmp(kernels, "simd")) args->kernels = KERNELS_SIMD;
-    else if (!strcmp(kernels, "scalar")) args->kernels = KERNELS_SCALAR;
-    else return fail(error, "--kernels must be auto, simd or scalar; got %s", kernels);
+    if (!strcmp(kernels, "auto"))
+        args->kernels = KERNELS_AUTO;
+    else if (!strcmp(kernels, "simd"))
+        args->kernels = KERNELS_SIMD;
+    else if (!strcmp(kernels, "scalar"))
+        args->kernels = KERNELS_SCALAR;
+    else
+        return fail(error, "--kernels must be auto, simd or scalar; got %s", kernels);
     return 0;
 }

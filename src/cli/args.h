@@ -10,7 +10,7 @@
 typedef enum cli_kernels { KERNELS_AUTO, KERNELS_SIMD, KERNELS_SCALAR } cli_kernels;
 
 typedef struct cli_args {
-    int help;          /* --help or -h: print usage and nothing else */
+    int help; /* --help or -h: print usage and nothing else */
     uint32_t length;
     uint32_t dim;
     double base;

@@ -4,8 +4,7 @@
 #include <math.h> /* signbit, isnan, isinf: macros, no libm needed */
 #include <string.h>
 
-static const uint64_t POW10[] = {1u, 10u, 100u, 1000u, 10000u, 100000u, 1000000u, 10000000u,
-                                 100000000u, 1000000000u};
+static const uint64_t POW10[] = {1u, 10u, 100u, 1000u, 10000u, 100000u, 1000000u, 10000000u, 100000000u, 1000000000u};
 static const int DIGITS[] = {4, 9, 9, 0, 0}; /* by cli_format */
 
 /* Decimal digits of n, most significant first; returns the count. */
@@ -22,10 +21,16 @@ static size_t put_uint(char *out, uint64_t n, int min_digits) {
 
 size_t cli_format_fixed(char *out, float value, int digits) {
     double v = value;
-    if (isnan(v)) { memcpy(out, "nan", 3); return 3; }
+    if (isnan(v)) {
+        memcpy(out, "nan", 3);
+        return 3;
+    }
     size_t at = 0;
     if (signbit(v)) out[at++] = '-';
-    if (isinf(v)) { memcpy(out + at, "inf", 3); return at + 3; }
+    if (isinf(v)) {
+        memcpy(out + at, "inf", 3);
+        return at + 3;
+    }
     double s = v * (double)POW10[digits]; /* exact for a float32 |v| <= 1 */
     if (s < 0) s = -s;
     uint64_t n = (uint64_t)s;
@@ -53,8 +58,8 @@ void cli_write_prologue(FILE *out, cli_format format, uint32_t length, uint32_t 
         size_t unpadded = 10 + (size_t)n + 1; /* magic 6 + version 2 + length 2, dict, '\n' */
         size_t pad = (64 - unpadded % 64) % 64;
         size_t header_len = (size_t)n + pad + 1;
-        const unsigned char magic[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0,
-                                         (unsigned char)(header_len & 0xff), (unsigned char)(header_len >> 8)};
+        const unsigned char magic[10] = {
+            0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (unsigned char)(header_len & 0xff), (unsigned char)(header_len >> 8)};
         fwrite(magic, 1, sizeof magic, out);
         fwrite(dict, 1, (size_t)n, out);
         for (size_t i = 0; i < pad; i++) fputc(' ', out);
@@ -73,13 +78,16 @@ static void write_f32(FILE *out, const float *values, size_t count) {
         bytes[used++] = (unsigned char)(bits >> 8);
         bytes[used++] = (unsigned char)(bits >> 16);
         bytes[used++] = (unsigned char)(bits >> 24);
-        if (used == sizeof bytes) { fwrite(bytes, 1, used, out); used = 0; }
+        if (used == sizeof bytes) {
+            fwrite(bytes, 1, used, out);
+            used = 0;
+        }
     }
     fwrite(bytes, 1, used, out);
 }
 
-void cli_write_rows(FILE *out, cli_format format, const float *values, uint32_t rows, uint32_t dim,
-                    uint32_t first_row, uint32_t position) {
+void cli_write_rows(FILE *out, cli_format format, const float *values, uint32_t rows, uint32_t dim, uint32_t first_row,
+                    uint32_t position) {
     if (format == FORMAT_NPY || format == FORMAT_F32) {
         write_f32(out, values, (size_t)rows * dim);
         return;

@@ -21,8 +21,8 @@ void cli_write_prologue(FILE *out, cli_format format, uint32_t length, uint32_t 
 
 /* rows x dim values (row-major); first_row is the row's index in the whole
  * table, position the absolute position of values' first row. */
-void cli_write_rows(FILE *out, cli_format format, const float *values, uint32_t rows, uint32_t dim,
-                    uint32_t first_row, uint32_t position);
+void cli_write_rows(FILE *out, cli_format format, const float *values, uint32_t rows, uint32_t dim, uint32_t first_row,
+                    uint32_t position);
 
 /* After the rows: json's closing bracket ("]\n" alone for an empty table). */
 void cli_write_epilogue(FILE *out, cli_format format, uint32_t length);

@@ -3,15 +3,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "posenc.h"
 #include "args.h"
 #include "format.h"
+#include "posenc.h"
 
 /* Rows are generated, formatted and written about CHUNK_FLOATS floats at a
  * time, and at least one BLOCK: the core reseeds every 64 absolute positions,
  * so chunks end on multiples of 64 (same rule as src/js/chunks.js). */
 #define CHUNK_FLOATS 65536u
-#define BLOCK 64u
+#define BLOCK        64u
 
 static int die(int code, const char *message) {
     fprintf(stderr, "posenc: %s\n", message);

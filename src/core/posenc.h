@@ -29,6 +29,24 @@
 #ifndef POSENC_H
 #define POSENC_H
 
+/* Standard parameters. Every entry point takes its arguments in this order
+ * (the ones it has):
+ *
+ *   1. the description     what to compute: const pe_sinusoid *, pe_rotary *,
+ *                          pe_alibi *, pe_grid2d *, a plan, or a table to read
+ *                          with its shape; then the call's choices (dtype,
+ *                          recipe, scale)
+ *   2. the positions       uint32_t offset, uint32_t length (rows offset ..
+ *                          offset + length - 1), or const uint32_t *positions,
+ *                          size_t count (a list); a head range likewise
+ *   3. the output          the array written (or x, updated in place) and its
+ *                          element count, always given and always checked
+ *   4. the scratch         void *scratch, size_t scratch_bytes, as the
+ *                          matching *_scratch_size() asks
+ *
+ * Every entry point returns a pe_status (pe_status_str explains it,
+ * pe_status_name names it) and refuses before writing anything. */
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -38,54 +56,49 @@ extern "C" {
 
 typedef enum pe_status {
     PE_OK = 0,
-    PE_ERR_NULL = 1,          /* a required pointer is NULL */
-    PE_ERR_DIM_ODD = 2,       /* dim is odd: the embedding size must be even */
-    PE_ERR_DIM_RANGE = 3,     /* dim is 0 or above PE_MAX_DIM */
-    PE_ERR_BASE = 4,          /* base is not finite or not above 1 */
-    PE_ERR_LAYOUT = 5,        /* layout is not a pe_layout */
-    PE_ERR_POSITION = 6,      /* a position is at or beyond PE_MAX_POSITION */
-    PE_ERR_OUT_SIZE = 7,      /* out does not hold exactly the values asked for */
-    PE_ERR_X_SIZE = 8,        /* x's size is not a multiple of length * dim */
-    PE_ERR_SCRATCH = 9,       /* scratch is smaller than pe_scratch_size() */
-    PE_ERR_TABLE_ROWS = 10,   /* the learned table has too few rows */
-    PE_ERR_SCALE = 11,        /* scale is not finite */
-    PE_ERR_TOO_LARGE = 12,    /* the sizes overflow size_t */
-    PE_ERR_KERNELS = 13,      /* those kernels are not compiled into this build */
-    PE_ERR_PLAN = 14,         /* not a plan made by pe_plan_init (or it was overwritten) */
-    PE_ERR_HEADS = 15,        /* heads is 0 or above PE_MAX_HEADS, or the head range is outside it */
-    PE_ERR_OVERLAP = 16,      /* out overlaps an input the call reads */
-    PE_ERR_FREQUENCIES = 17,  /* frequencies is not a pe_frequencies, or a given w is not finite and >= 0 */
-    PE_ERR_ROTARY_DIM = 18,   /* RoPE: rotary_dim is odd or above head_dim */
-    PE_ERR_SCALING = 19,      /* RoPE: unknown scaling type, or a scaling parameter out of its range */
-    PE_ERR_ORDER = 20,        /* RoPE: order is not a pe_rope_order */
-    PE_ERR_DTYPE = 21,        /* dtype is not a pe_dtype */
-    PE_ERR_RECIPE = 22,       /* recipe is not a pe_recipe */
-    PE_ERR_DIM_2D = 23        /* 2-D: dim is not a multiple of 4 (two axes of sine-cosine pairs) */
+    PE_ERR_NULL = 1,             /* a required pointer is NULL */
+    PE_ERR_DIM_ODD = 2,          /* dim is odd: the embedding size must be even */
+    PE_ERR_DIM_RANGE = 3,        /* dim is 0 or above PE_MAX_DIM */
+    PE_ERR_BASE = 4,             /* base is not finite or not above 1 */
+    PE_ERR_LAYOUT = 5,           /* layout is not a pe_layout */
+    PE_ERR_POSITION = 6,         /* a position is at or beyond PE_MAX_POSITION */
+    PE_ERR_OUT_SIZE = 7,         /* out does not hold exactly the values asked for */
+    PE_ERR_X_SIZE = 8,           /* x's size is not a multiple of length * dim */
+    PE_ERR_SCRATCH = 9,          /* scratch is smaller than pe_scratch_size() */
+    PE_ERR_TABLE_ROWS = 10,      /* the learned table has too few rows */
+    PE_ERR_SCALE = 11,           /* scale is not finite */
+    PE_ERR_TOO_LARGE = 12,       /* the sizes overflow size_t */
+    PE_ERR_KERNELS = 13,         /* those kernels are not compiled into this build */
+    PE_ERR_PLAN = 14,            /* not a plan made by pe_plan_init (or it was overwritten) */
+    PE_ERR_HEADS = 15,           /* heads is 0 or above PE_MAX_HEADS, or the head range is outside the heads */
+    PE_ERR_OVERLAP = 16,         /* out overlaps an input the call reads */
+    PE_ERR_FREQUENCIES = 17,     /* frequencies is not a pe_frequencies */
+    PE_ERR_ROTARY_DIM = 18,      /* RoPE: rotary_dim is odd or above head_dim */
+    PE_ERR_SCALING = 19,         /* RoPE: unknown scaling type, or a scaling parameter out of its range */
+    PE_ERR_ORDER = 20,           /* RoPE: order is not a pe_rope_order */
+    PE_ERR_DTYPE = 21,           /* dtype is not a pe_dtype */
+    PE_ERR_RECIPE = 22,          /* recipe is not a pe_recipe */
+    PE_ERR_DIM_2D = 23,          /* 2-D: dim is not a multiple of 4 (two axes of sine-cosine pairs) */
+    PE_ERR_FREQUENCY_VALUE = 24, /* a given frequency w is not finite and >= 0 (a recipe's: above 1) */
 } pe_status;
 
-typedef enum pe_layout {
-    PE_LAYOUT_INTERLEAVED = 0,
-    PE_LAYOUT_SPLIT = 1
-} pe_layout;
+typedef enum pe_layout { PE_LAYOUT_INTERLEAVED = 0, PE_LAYOUT_SPLIT = 1 } pe_layout;
 
 /* How pair i's frequency follows from T and d (h = d/2 pairs):
  *
  *     PE_FREQ_PAPER          w_i = T^(-2i/d) = T^(-i/h)       the paper, PyTorch tutorials, HF Marian
  *     PE_FREQ_TENSOR2TENSOR  w_i = T^(-i/max(h-1, 1))        tensor2tensor, fairseq: the last
  *                                                             pair reaches exactly 1/T */
-typedef enum pe_frequencies {
-    PE_FREQ_PAPER = 0,
-    PE_FREQ_TENSOR2TENSOR = 1
-} pe_frequencies;
+typedef enum pe_frequencies { PE_FREQ_PAPER = 0, PE_FREQ_TENSOR2TENSOR = 1 } pe_frequencies;
 
 typedef struct pe_sinusoid {
-    uint32_t dim;        /* d: even, 2 ... PE_MAX_DIM */
-    double base;         /* T: finite, > 1; 10000 in the paper */
+    uint32_t dim; /* d: even, 2 ... PE_MAX_DIM */
+    double base;  /* T: finite, > 1; 10000 in the paper */
     pe_layout layout;
     pe_frequencies frequencies; /* 0 (PE_FREQ_PAPER) when left out of an initializer */
 } pe_sinusoid;
 
-#define PE_MAX_DIM 65536u
+#define PE_MAX_DIM      65536u
 #define PE_MAX_POSITION 2147483648u /* 2^31: positions must be below it */
 
 /* A learned table or x is a row-major float array; "rows" are positions. */
@@ -96,26 +109,20 @@ pe_status pe_scratch_size(uint32_t dim, size_t *bytes);
 
 /* out[r*d + j] = PE(offset + r, column j) for r < length.
  * out_count must equal length * dim. offset + length <= PE_MAX_POSITION. */
-pe_status pe_table(const pe_sinusoid *enc, uint32_t offset, uint32_t length,
-                   float *out, size_t out_count, void *scratch, size_t scratch_bytes);
+pe_status pe_table(const pe_sinusoid *enc, uint32_t offset, uint32_t length, float *out, size_t out_count,
+                   void *scratch, size_t scratch_bytes);
 
 /* out[r*d + j] = PE(positions[r], column j) for r < count: packed sequences,
  * decoding with a cache. Same bits as pe_table for the same positions. */
-pe_status pe_table_at(const pe_sinusoid *enc, const uint32_t *positions, size_t count,
-                      float *out, size_t out_count, void *scratch, size_t scratch_bytes);
+pe_status pe_table_at(const pe_sinusoid *enc, const uint32_t *positions, size_t count, float *out, size_t out_count,
+                      void *scratch, size_t scratch_bytes);
 
 /* The embedding add, in place, for x of shape (batch, length, dim) with
  * batch = x_count / (length * dim):
  *     x[b, r, j] = float(float(x[b, r, j] * scale) + PE(offset + r, j))
  * where PE is the float32 value pe_table gives. scale is often sqrt(dim). */
-pe_status pe_add(const pe_sinusoid *enc, float *x, size_t x_count, uint32_t offset,
-                 uint32_t length, float scale, void *scratch, size_t scratch_bytes);
-
-/* The same add with a learned table (table_rows x dim, nn.Embedding style):
- *     x[b, r, j] = float(float(x[b, r, j] * scale) + table[(offset + r) * dim + j])
- * Refuses (PE_ERR_TABLE_ROWS) when offset + length > table_rows. */
-pe_status pe_add_table(float *x, size_t x_count, uint32_t length, uint32_t dim,
-                       const float *table, uint32_t table_rows, uint32_t offset, float scale);
+pe_status pe_add(const pe_sinusoid *enc, float scale, uint32_t offset, uint32_t length, float *x, size_t x_count,
+                 void *scratch, size_t scratch_bytes);
 
 /* Plans. The one-shot calls above rebuild the per-encoding constants (the
  * frequencies and their sines and cosines) every time, which costs about 30 ns
@@ -129,27 +136,25 @@ typedef struct pe_plan pe_plan;
 pe_status pe_plan_init(const pe_sinusoid *enc, void *memory, size_t bytes, pe_plan **plan);
 /* A plan for any frequencies: w[i] for pair i < dim/2, each finite and >= 0
  * (RoPE's scaled frequencies, say). The angle is p * w[i] exactly as above. */
-pe_status pe_plan_init_frequencies(uint32_t dim, pe_layout layout, const double *w, void *memory,
-                                   size_t bytes, pe_plan **plan);
+pe_status pe_plan_init_frequencies(uint32_t dim, pe_layout layout, const double *w, void *memory, size_t bytes,
+                                   pe_plan **plan);
 pe_status pe_plan_table(pe_plan *plan, uint32_t offset, uint32_t length, float *out, size_t out_count);
-pe_status pe_plan_table_at(pe_plan *plan, const uint32_t *positions, size_t count, float *out,
-                           size_t out_count);
-pe_status pe_plan_add(pe_plan *plan, float *x, size_t x_count, uint32_t offset, uint32_t length,
-                      float scale);
+pe_status pe_plan_table_at(pe_plan *plan, const uint32_t *positions, size_t count, float *out, size_t out_count);
+pe_status pe_plan_add(pe_plan *plan, float scale, uint32_t offset, uint32_t length, float *x, size_t x_count);
 
 /* Which kernels run: the plain scalar ones (the reference) or the SIMD ones.
  * Both give the same bits. Chosen once at start-up; SIMD is the default when
  * compiled in. PE_ERR_KERNELS when SIMD is asked of a scalar-only build. */
-typedef enum pe_kernels {
-    PE_KERNELS_SCALAR = 0,
-    PE_KERNELS_SIMD = 1
-} pe_kernels;
+typedef enum pe_kernels { PE_KERNELS_SCALAR = 0, PE_KERNELS_SIMD = 1 } pe_kernels;
 
 pe_status pe_use_kernels(pe_kernels kernels);
 pe_status pe_active_kernels(pe_kernels *kernels);
 
 /* A short English sentence for a status; never NULL. */
 const char *pe_status_str(pe_status status);
+/* The enumerator's name ("PE_ERR_DIM_ODD"), for bindings that map statuses
+ * by name; "PE_UNKNOWN" for a value that is not a pe_status. Never NULL. */
+const char *pe_status_name(pe_status status);
 
 /* ---- ALiBi and learned tables ---- */
 
@@ -181,17 +186,22 @@ pe_status pe_alibi_slopes(uint32_t heads, float *out, size_t out_count);
  * between two floats. Non-causal rows are symmetric in distance (the
  * bidirectional form). */
 typedef struct pe_alibi {
-    uint32_t heads;         /* n: 1 ... PE_MAX_HEADS, fixes the slopes */
-    uint32_t query_length;  /* rows per head */
-    uint32_t key_length;    /* columns: <= PE_MAX_POSITION */
-    uint32_t query_offset;  /* key position of query row 0; offset + query_length <= PE_MAX_POSITION */
-    int causal;             /* nonzero masks future keys with -INFINITY */
+    uint32_t heads;        /* n: 1 ... PE_MAX_HEADS, fixes the slopes */
+    uint32_t query_length; /* rows per head */
+    uint32_t key_length;   /* columns: <= PE_MAX_POSITION */
+    uint32_t query_offset; /* key position of query row 0; offset + query_length <= PE_MAX_POSITION */
+    int causal;            /* nonzero masks future keys with -INFINITY */
 } pe_alibi;
 
 /* Heads first_head ... first_head + head_count - 1 (a tensor-parallel slice,
  * or all of them): out_count = head_count * query_length * key_length. */
-pe_status pe_alibi_bias(const pe_alibi *alibi, uint32_t first_head, uint32_t head_count, float *out,
-                        size_t out_count);
+pe_status pe_alibi_bias(const pe_alibi *alibi, uint32_t first_head, uint32_t head_count, float *out, size_t out_count);
+
+/* pe_add's add with a learned table (table_rows x dim, nn.Embedding style):
+ *     x[b, r, j] = float(float(x[b, r, j] * scale) + table[(offset + r) * dim + j])
+ * Refuses (PE_ERR_TABLE_ROWS) when offset + length > table_rows. */
+pe_status pe_add_table(const float *table, uint32_t table_rows, uint32_t dim, float scale, uint32_t offset,
+                       uint32_t length, float *x, size_t x_count);
 
 /* A learned table (rows x dim) resampled to new_rows rows by linear
  * interpolation along positions, with the align_corners=True convention: new
@@ -213,8 +223,8 @@ pe_status pe_alibi_bias(const pe_alibi *alibi, uint32_t first_head, uint32_t hea
  * dim 1 ... PE_MAX_DIM (odd allowed); out_count = new_rows * dim; out must
  * not overlap table (PE_ERR_OVERLAP); rows = 0 refuses (PE_ERR_TABLE_ROWS)
  * unless new_rows = 0. */
-pe_status pe_resample_table(const float *table, uint32_t rows, uint32_t dim, float *out,
-                            uint32_t new_rows, size_t out_count);
+pe_status pe_resample_table(const float *table, uint32_t rows, uint32_t dim, uint32_t new_rows, float *out,
+                            size_t out_count);
 
 /* ---- RoPE ---- */
 
@@ -247,10 +257,7 @@ pe_status pe_resample_table(const float *table, uint32_t rows, uint32_t dim, flo
  * double it is. A rotated pair is within 2 ulp of its length (2 * |pair| *
  * 2^-23, times the attention factor) of the exact rotation of x. Same bits on
  * every build, for any tiling, offset or position list. */
-typedef enum pe_rope_order {
-    PE_ROPE_BLHD = 0,
-    PE_ROPE_BHLD = 1
-} pe_rope_order;
+typedef enum pe_rope_order { PE_ROPE_BLHD = 0, PE_ROPE_BHLD = 1 } pe_rope_order;
 
 /* Frequency scaling, as HF transformers' rope_scaling computes it
  * (modeling_rope_utils.py; parameters named as there). f = factor, L0 =
@@ -288,24 +295,24 @@ typedef enum pe_rope_scaling_type {
 
 typedef struct pe_rope_scaling {
     pe_rope_scaling_type type;
-    double factor;                         /* f: finite, >= 1 (all but NONE) */
+    double factor;                             /* f: finite, >= 1 (all but NONE) */
     uint32_t original_max_position_embeddings; /* L0 >= 1 (DYNAMIC, YARN, LLAMA3) */
-    double beta_fast, beta_slow;           /* YARN: finite, > 0; 0 = HF's 32 and 1 */
-    double attention_factor;               /* YARN: finite, > 0; 0 = derived as above */
-    double mscale, mscale_all_dim;         /* YARN: finite; used when both are nonzero */
-    int no_truncate;                       /* YARN: nonzero = HF's truncate: false (no floor/ceil) */
-    double low_freq_factor, high_freq_factor; /* LLAMA3: 0 < low < high, finite */
-    uint32_t sequence_length;              /* DYNAMIC: L; 0 = the call's largest position + 1 */
+    double beta_fast, beta_slow;               /* YARN: finite, > 0; 0 = HF's 32 and 1 */
+    double attention_factor;                   /* YARN: finite, > 0; 0 = derived as above */
+    double mscale, mscale_all_dim;             /* YARN: finite; used when both are nonzero */
+    int no_truncate;                           /* YARN: nonzero = HF's truncate: false (no floor/ceil) */
+    double low_freq_factor, high_freq_factor;  /* LLAMA3: 0 < low < high, finite */
+    uint32_t sequence_length;                  /* DYNAMIC: L; 0 = the call's largest position + 1 */
 } pe_rope_scaling;
 
 typedef struct pe_rotary {
-    uint32_t head_dim;     /* 1 ... PE_MAX_DIM */
-    uint32_t rotary_dim;   /* r: even, 2 ... head_dim; 0 = head_dim */
-    uint32_t heads;        /* 1 ... PE_MAX_HEADS */
-    double base;           /* finite, > 1; 10000 in RoFormer, rope_theta in HF configs */
-    pe_layout layout;      /* pairs: PE_LAYOUT_INTERLEAVED or PE_LAYOUT_SPLIT (halves) */
+    uint32_t head_dim;   /* 1 ... PE_MAX_DIM */
+    uint32_t rotary_dim; /* r: even, 2 ... head_dim; 0 = head_dim */
+    uint32_t heads;      /* 1 ... PE_MAX_HEADS */
+    double base;         /* finite, > 1; 10000 in RoFormer, rope_theta in HF configs */
+    pe_layout layout;    /* pairs: PE_LAYOUT_INTERLEAVED or PE_LAYOUT_SPLIT (halves) */
     pe_rope_order order;
-    int inverse;           /* nonzero rotates by -angle: undoes a rotation, re-rotates cached keys */
+    int inverse; /* nonzero rotates by -angle: undoes a rotation, re-rotates cached keys */
     pe_rope_scaling scaling;
 } pe_rotary;
 
@@ -321,8 +328,8 @@ pe_status pe_rope_frequencies(const pe_rotary *rope, double *w, size_t w_count, 
  * at offset + l, or at positions[l] (l < length) when positions is not NULL;
  * then offset must be 0. Positions below PE_MAX_POSITION (offset + length <=
  * PE_MAX_POSITION). Refuses before writing anything. */
-pe_status pe_rope(const pe_rotary *rope, float *x, size_t x_count, uint32_t length, uint32_t offset,
-                  const uint32_t *positions, void *scratch, size_t scratch_bytes);
+pe_status pe_rope(const pe_rotary *rope, uint32_t offset, uint32_t length, const uint32_t *positions, float *x,
+                  size_t x_count, void *scratch, size_t scratch_bytes);
 
 /* ---- Reduced precision ---- */
 
@@ -333,7 +340,7 @@ pe_status pe_rope(const pe_rotary *rope, float *x, size_t x_count, uint32_t leng
  * FLOAT16 and BFLOAT16 values are rounded once, to nearest with ties to even,
  * directly from that float64 (never through float32, which would round twice).
  * The float64 value is within 1e-12 of exact for positions below 2^31 (the
- * recurrence's bound, kernels.h; 4e-13 is the largest error measured), so each
+ * recurrence's bound, sinusoid/plan.h; 4e-13 is the largest error measured), so each
  * output is the correctly rounded exact value unless the exact value lies
  * within 1e-12 of a midpoint between two neighbours (for values near 1, one
  * in about 10^8 for float16 and 10^9 for bfloat16); then it is one of the
@@ -351,31 +358,31 @@ typedef enum pe_dtype {
  * elements of dtype (out_count = rows * dim, whatever the dtype). */
 pe_status pe_plan_table_dtype(pe_plan *plan, pe_dtype dtype, uint32_t offset, uint32_t length, void *out,
                               size_t out_count);
-pe_status pe_plan_table_at_dtype(pe_plan *plan, pe_dtype dtype, const uint32_t *positions, size_t count,
-                                 void *out, size_t out_count);
+pe_status pe_plan_table_at_dtype(pe_plan *plan, pe_dtype dtype, const uint32_t *positions, size_t count, void *out,
+                                 size_t out_count);
 /* One-shot versions, scratch of pe_scratch_size(dim) bytes. */
 pe_status pe_table_dtype(const pe_sinusoid *enc, pe_dtype dtype, uint32_t offset, uint32_t length, void *out,
                          size_t out_count, void *scratch, size_t scratch_bytes);
-pe_status pe_table_at_dtype(const pe_sinusoid *enc, pe_dtype dtype, const uint32_t *positions, size_t count,
-                            void *out, size_t out_count, void *scratch, size_t scratch_bytes);
+pe_status pe_table_at_dtype(const pe_sinusoid *enc, pe_dtype dtype, const uint32_t *positions, size_t count, void *out,
+                            size_t out_count, void *scratch, size_t scratch_bytes);
 
 /* out[k] = in[k] rounded to dtype (nearest, ties to even, from float64 in one
- * step), for k < count; out holds count elements of dtype and must not
- * overlap in. Subnormal results are kept, signs of zeros too; magnitudes at
+ * step), for k < count; out holds out_count = count elements of dtype and
+ * must not overlap in. Subnormal results are kept, signs of zeros too; magnitudes at
  * or above the midpoint past the largest finite value (65520 for float16)
  * become infinity; NaN stays NaN (quiet). Integer operations only. */
-pe_status pe_narrow_f64(const double *in, size_t count, pe_dtype dtype, void *out);
+pe_status pe_narrow_f64(pe_dtype dtype, const double *in, size_t count, void *out, size_t out_count);
 
 /* What common naive recipes compute, for comparison (all float32 outputs
  * hold values of the recipe's dtype exactly). With w_i the encoding's exact
- * frequency (each w_i <= 1, else PE_ERR_FREQUENCIES) and round() the dtype's
+ * frequency (each w_i <= 1, else PE_ERR_FREQUENCY_VALUE) and round() the dtype's
  * round-to-nearest-even:
  *
  *   position = round(p)          (float16: p >= 65520 becomes infinity)
  *   inv_freq = round(w_i)
  *   angle    = round(position * inv_freq)           one multiply in the dtype
  *   PE       = round(sin(angle)), round(cos(angle)) sin, cos of the rounded
- *              angle in float64 (about 1 ulp), then rounded to the dtype;
+ *              angle in float64 (pe_sincos, within 2^-52), then rounded to the dtype;
  *              NaN for an infinite angle
  *
  *   PE_RECIPE_FLOAT32_ANGLE  float32: PyTorch's usual float32 table
@@ -386,11 +393,7 @@ pe_status pe_narrow_f64(const double *in, size_t count, pe_dtype dtype, void *ou
  *
  * The angle's rounding is what hurts: near p = 10^6 a float32 angle is off by
  * up to 2^-5, a bfloat16 position by up to 2^11. */
-typedef enum pe_recipe {
-    PE_RECIPE_FLOAT32_ANGLE = 0,
-    PE_RECIPE_FLOAT16 = 1,
-    PE_RECIPE_BFLOAT16 = 2
-} pe_recipe;
+typedef enum pe_recipe { PE_RECIPE_FLOAT32_ANGLE = 0, PE_RECIPE_FLOAT16 = 1, PE_RECIPE_BFLOAT16 = 2 } pe_recipe;
 
 pe_status pe_plan_recipe_table(pe_plan *plan, pe_recipe recipe, uint32_t offset, uint32_t length, float *out,
                                size_t out_count);

@@ -29,7 +29,10 @@ buffer buffer_new(size_t count) {
     size_t total = count + 2 * GUARD_FLOATS;
     b.block = malloc(total * sizeof(float));
     b.pristine = malloc(total * sizeof(float));
-    if (!b.block || !b.pristine) { fprintf(stderr, "out of memory\n"); exit(2); }
+    if (!b.block || !b.pristine) {
+        fprintf(stderr, "out of memory\n");
+        exit(2);
+    }
     for (size_t k = 0; k < total; k++) b.block[k] = sentinel(k);
     b.data = b.block + GUARD_FLOATS;
     b.count = count;
@@ -47,8 +50,7 @@ int buffer_untouched(const buffer *b) {
 
 int guards_intact(const buffer *b) {
     size_t g = GUARD_FLOATS * sizeof(float);
-    return !memcmp(b->block, b->pristine, g) &&
-           !memcmp(b->data + b->count, b->pristine + GUARD_FLOATS + b->count, g);
+    return !memcmp(b->block, b->pristine, g) && !memcmp(b->data + b->count, b->pristine + GUARD_FLOATS + b->count, g);
 }
 
 void buffer_free(buffer *b) {
@@ -56,4 +58,22 @@ void buffer_free(buffer *b) {
     free(b->pristine);
 }
 
- /* API_CHECK_H */
+/* API_CHECK_H */
+
+size_t table_scratch(uint32_t dim) {
+    size_t need = 0;
+    pe_status st = pe_scratch_size(dim, &need);
+    if (st != PE_OK) {
+        fprintf(stderr, "pe_scratch_size(%u): %s\n", dim, pe_status_str(st));
+        exit(2);
+    }
+    return need;
+}
+
+/* A small deterministic generator for test data. */
+uint32_t next_random(uint32_t *state) {
+    *state ^= *state << 13;
+    *state ^= *state >> 17;
+    *state ^= *state << 5;
+    return *state;
+}

@@ -1,5 +1,5 @@
-/* api_check.h: the scaffolding of the C API unit tests (api_test.c,
- * api_beyond_test.c): pass/fail counters, status checks that say what was
+/* api_check.h: the scaffolding of the C API unit tests (api_test.c, beyond/,
+ * math/): pass/fail counters, status checks that say what was
  * expected, and float buffers inside sentinel guards that prove a call wrote
  * nothing it should not. The definitions are in api_check.c, linked into each program. */
 #ifndef API_CHECK_H
@@ -15,17 +15,16 @@
 
 extern int passed, failed;
 
-
-#define CHECK(cond, ...)                                                        \
-    do {                                                                        \
-        if (cond) {                                                             \
-            passed++;                                                           \
-        } else {                                                                \
-            failed++;                                                           \
-            fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);     \
-            fprintf(stderr, __VA_ARGS__);                                       \
-            fputc('\n', stderr);                                                \
-        }                                                                       \
+#define CHECK(cond, ...)                                                    \
+    do {                                                                    \
+        if (cond) {                                                         \
+            passed++;                                                       \
+        } else {                                                            \
+            failed++;                                                       \
+            fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
+            fprintf(stderr, __VA_ARGS__);                                   \
+            fputc('\n', stderr);                                            \
+        }                                                                   \
     } while (0)
 
 /* Counts one check: the call returned want. The label is a printf format.
@@ -40,7 +39,7 @@ void expect_status(pe_status got, pe_status want, const char *file, int line, co
 #define GUARD_FLOATS 16
 
 typedef struct {
-    float *block;  /* guard | data | guard */
+    float *block; /* guard | data | guard */
     float *data;
     size_t count;
     float *pristine; /* the block as filled, to prove nothing was written */
@@ -53,5 +52,12 @@ void buffer_snapshot(buffer *b);
 int buffer_untouched(const buffer *b);
 int guards_intact(const buffer *b);
 void buffer_free(buffer *b);
+
+/* --- shared helpers ------------------------------------------------------- */
+
+/* pe_scratch_size(dim), or exit 2. */
+size_t table_scratch(uint32_t dim);
+/* A small deterministic generator for test data (xorshift32). */
+uint32_t next_random(uint32_t *state);
 
 #endif

@@ -29,10 +29,12 @@
 #include <string.h>
 
 static void usage_exit(const char *why) {
-    fprintf(stderr, "oracle: %s\n"
+    fprintf(stderr,
+            "oracle: %s\n"
             "usage: oracle table DIM BASE LAYOUT OFFSET LENGTH [FREQUENCIES]\n"
             "       oracle at DIM BASE LAYOUT [FREQUENCIES]   (uint32 positions on stdin)\n"
-            "       oracle freqs HALF   (HALF float64 frequencies, then uint32 positions, on stdin)\n", why);
+            "       oracle freqs HALF   (HALF float64 frequencies, then uint32 positions, on stdin)\n",
+            why);
     exit(2);
 }
 
@@ -41,8 +43,7 @@ static uint64_t parse_uint(const char *s, uint64_t max, const char *what) {
     errno = 0;
     unsigned long long v = strtoull(s, &end, 10);
     if (errno || end == s || *end || s[0] == '-' || v > max) {
-        fprintf(stderr, "oracle: bad %s '%s' (an integer 0...%llu)\n", what, s,
-                (unsigned long long)max);
+        fprintf(stderr, "oracle: bad %s '%s' (an integer 0...%llu)\n", what, s, (unsigned long long)max);
         exit(2);
     }
     return v;
@@ -61,16 +62,24 @@ static encoding parse_encoding(char **argv, const char *frequencies) {
     char *end;
     double base = strtod(argv[1], &end);
     if (end == argv[1] || *end || !isfinite(base) || !(base > 1)) usage_exit("BASE must be finite and > 1");
-    if (!strcmp(argv[2], "interleaved")) e.split = 0;
-    else if (!strcmp(argv[2], "split")) e.split = 1;
-    else usage_exit("LAYOUT must be interleaved or split");
+    if (!strcmp(argv[2], "interleaved"))
+        e.split = 0;
+    else if (!strcmp(argv[2], "split"))
+        e.split = 1;
+    else
+        usage_exit("LAYOUT must be interleaved or split");
     e.freq = malloc(sizeof(__float128) * (e.dim / 2));
-    if (!e.freq) { fprintf(stderr, "oracle: out of memory\n"); exit(1); }
+    if (!e.freq) {
+        fprintf(stderr, "oracle: out of memory\n");
+        exit(1);
+    }
     /* The base is the double the caller named, taken exactly. */
     __float128 qbase = base;
     int t2t = 0;
-    if (!strcmp(frequencies, "tensor2tensor")) t2t = 1;
-    else if (strcmp(frequencies, "paper")) usage_exit("FREQUENCIES must be paper or tensor2tensor");
+    if (!strcmp(frequencies, "tensor2tensor"))
+        t2t = 1;
+    else if (strcmp(frequencies, "paper"))
+        usage_exit("FREQUENCIES must be paper or tensor2tensor");
     uint32_t half = e.dim / 2, span = half > 1 ? half - 1 : 1;
     for (uint32_t i = 0; i < half; i++)
         e.freq[i] = t2t ? powq(qbase, -(__float128)i / (__float128)span)
@@ -83,8 +92,13 @@ static void write_row(const encoding *e, uint64_t p, double *row) {
     for (uint32_t i = 0; i < half; i++) {
         __float128 s, c;
         sincosq((__float128)p * e->freq[i], &s, &c);
-        if (e->split) { row[i] = (double)s; row[half + i] = (double)c; }
-        else { row[2 * i] = (double)s; row[2 * i + 1] = (double)c; }
+        if (e->split) {
+            row[i] = (double)s;
+            row[half + i] = (double)c;
+        } else {
+            row[2 * i] = (double)s;
+            row[2 * i + 1] = (double)c;
+        }
     }
     if (fwrite(row, sizeof(double), e->dim, stdout) != e->dim) {
         fprintf(stderr, "oracle: write failed\n");
@@ -101,7 +115,10 @@ static int given_frequencies(const char *half_arg) {
     e.split = 1;
     e.freq = malloc(sizeof(__float128) * half);
     double *row = malloc(sizeof(double) * e.dim);
-    if (!e.freq || !row) { fprintf(stderr, "oracle: out of memory\n"); return 1; }
+    if (!e.freq || !row) {
+        fprintf(stderr, "oracle: out of memory\n");
+        return 1;
+    }
     for (uint32_t i = 0; i < half; i++) {
         double w;
         if (fread(&w, sizeof w, 1, stdin) != 1) usage_exit("stdin ended inside the frequencies");
@@ -110,8 +127,14 @@ static int given_frequencies(const char *half_arg) {
     }
     uint32_t p;
     while (fread(&p, sizeof p, 1, stdin) == 1) write_row(&e, p, row);
-    if (ferror(stdin)) { fprintf(stderr, "oracle: read failed\n"); return 1; }
-    if (fflush(stdout)) { fprintf(stderr, "oracle: write failed\n"); return 1; }
+    if (ferror(stdin)) {
+        fprintf(stderr, "oracle: read failed\n");
+        return 1;
+    }
+    if (fflush(stdout)) {
+        fprintf(stderr, "oracle: write failed\n");
+        return 1;
+    }
     free(row);
     free(e.freq);
     return 0;
@@ -128,7 +151,10 @@ int main(int argc, char **argv) {
     int given = (table && argc == 8) || (at && argc == 6);
     encoding e = parse_encoding(argv + 2, given ? argv[argc - 1] : "paper");
     double *row = malloc(sizeof(double) * e.dim);
-    if (!row) { fprintf(stderr, "oracle: out of memory\n"); return 1; }
+    if (!row) {
+        fprintf(stderr, "oracle: out of memory\n");
+        return 1;
+    }
     if (table) {
         uint64_t offset = parse_uint(argv[5], UINT32_MAX, "OFFSET");
         uint64_t length = parse_uint(argv[6], UINT32_MAX, "LENGTH");
@@ -147,10 +173,16 @@ int main(int argc, char **argv) {
             memmove(buf, buf + whole, have - whole);
             have -= whole;
         }
-        if (ferror(stdin)) { fprintf(stderr, "oracle: read failed\n"); return 1; }
+        if (ferror(stdin)) {
+            fprintf(stderr, "oracle: read failed\n");
+            return 1;
+        }
         if (have) usage_exit("stdin ended inside a uint32 position");
     }
-    if (fflush(stdout)) { fprintf(stderr, "oracle: write failed\n"); return 1; }
+    if (fflush(stdout)) {
+        fprintf(stderr, "oracle: write failed\n");
+        return 1;
+    }
     free(row);
     free(e.freq);
     return 0;

@@ -9,12 +9,20 @@ export function sameBits(actual, expected, what) {
   const a = bitsOf(actual);
   const e = bitsOf(expected);
   for (let i = 0; i < a.length; i++) {
-    if (a[i] !== e[i]) assert.unreachable(`${what}: index ${i}: got ${actual[i]} (0x${a[i].toString(16)}), expected ${expected[i]} (0x${e[i].toString(16)})`);
+    if (a[i] !== e[i])
+      assert.unreachable(
+        `${what}: index ${i}: got ${actual[i]} (0x${a[i].toString(16)}), expected ${expected[i]} (0x${e[i].toString(16)})`,
+      );
   }
 }
 
 /** A byte copy, to check later that a refused call left its input untouched. */
-export const snapshot = (a) => (a && ArrayBuffer.isView(a) ? new Uint8Array(a.buffer.slice(a.byteOffset, a.byteOffset + a.byteLength)) : Array.isArray(a) ? a.slice() : a);
+export const snapshot = (a) =>
+  a && ArrayBuffer.isView(a)
+    ? new Uint8Array(a.buffer.slice(a.byteOffset, a.byteOffset + a.byteLength))
+    : Array.isArray(a)
+      ? a.slice()
+      : a;
 
 export function unchanged(a, before, what) {
   const now = snapshot(a);
@@ -36,10 +44,12 @@ export function expectRefusal(errorClass, call, given, code, texts) {
   } catch (error) {
     if (!(error instanceof errorClass)) throw error;
     assert.is(error.code, code, error.message);
-    for (const text of texts) assert.ok(error.message.includes(text), `message ${JSON.stringify(error.message)} lacks ${JSON.stringify(text)}`);
+    for (const text of texts)
+      assert.ok(error.message.includes(text), `message ${JSON.stringify(error.message)} lacks ${JSON.stringify(text)}`);
   }
   for (const [name, value] of Object.entries(given)) unchanged(value, before[name], name);
 }
 
 /** Float64 values from a child process's stdout (the quad-precision oracle). */
-export const float64s = (buffer) => new Float64Array(buffer.buffer.slice(buffer.byteOffset, buffer.byteOffset + buffer.byteLength));
+export const float64s = (buffer) =>
+  new Float64Array(buffer.buffer.slice(buffer.byteOffset, buffer.byteOffset + buffer.byteLength));

@@ -2,7 +2,8 @@
 // mode: one process for a whole sweep. See "RoPE" at the top of
 // tests/native/harness.c for the request format.
 import { serve } from './native-harness.js';
-import { checkScaling } from '../../src/js/rope-scaling.js';
+import { checkScaling } from '../../src/js/rope/scaling.js';
+import { SCALING_FIELDS } from '../../src/js/rope/options.js';
 
 const bytes = (typed) => Buffer.from(typed.buffer, typed.byteOffset, typed.byteLength);
 const TYPES = ['none', 'linear', 'dynamic', 'yarn', 'llama3'];
@@ -10,42 +11,57 @@ const TYPES = ['none', 'linear', 'dynamic', 'yarn', 'llama3'];
 // GEOMETRY and SCALING words for a rope case { headDim, rotaryDim, heads, base,
 // layout, order, inverse, offset, length, scaling, sequenceLength }.
 function words(c) {
-    const r = c.rotaryDim ?? c.headDim;
-    const layout = (c.layout ?? 'half') === 'half' ? 'split' : 'interleaved';
-    const geometry = [c.headDim, r, c.heads ?? 1, c.base ?? 10000, layout, c.order ?? 'blhd', c.inverse ? 1 : 0,
-        c.offset ?? 0, c.length].join(',');
-    const s = checkScaling(c.scaling, r);
-    if (s.type === 0 && !c.sequenceLength) return [geometry, 'none'];
-    const scaling = [TYPES[s.type], s.factor, s.original, s.betaFast, s.betaSlow, s.attentionFactor, s.mscale,
-        s.mscaleAllDim, s.noTruncate, s.low, s.high, c.sequenceLength ?? 0].map(String).join(',');
-    return [geometry, scaling];
+  const r = c.rotaryDim ?? c.headDim;
+  const layout = (c.layout ?? 'half') === 'half' ? 'split' : 'interleaved';
+  const geometry = [
+    c.headDim,
+    r,
+    c.heads ?? 1,
+    c.base ?? 10000,
+    layout,
+    c.order ?? 'blhd',
+    c.inverse ? 1 : 0,
+    c.offset ?? 0,
+    c.length,
+  ].join(',');
+  const s = checkScaling(c.scaling, r);
+  if (s.type === 0 && !c.sequenceLength) return [geometry, 'none'];
+  const scaling = [TYPES[s.type], ...SCALING_FIELDS.map((k) => s[k]), c.sequenceLength ?? 0].map(String).join(',');
+  return [geometry, scaling];
 }
 
 // cases: { ...rope case, x: Float32Array, positions?: number[] } -> the rotated x of each.
 // { frequencies: true } instead of x asks for the frequencies: Float64Array (w..., attention factor).
 function encode(c) {
-    const [geometry, scaling] = words(c);
-    if (c.frequencies) {
-        const pairs = (c.rotaryDim ?? c.headDim) / 2;
-        return [[`ropefreq ${geometry} ${scaling}\n`], 2 * (pairs + 1)]; // float64s, in 4-byte words
-    }
-    const positions = c.positions ? Uint32Array.from(c.positions) : new Uint32Array(0);
-    return [[`rope ${geometry} ${scaling} ${c.x.length} ${positions.length}\n`, bytes(c.x), bytes(positions)], c.x.length];
+  const [geometry, scaling] = words(c);
+  if (c.frequencies) {
+    const pairs = (c.rotaryDim ?? c.headDim) / 2;
+    return [[`ropefreq ${geometry} ${scaling}\n`], 2 * (pairs + 1)]; // float64s, in 4-byte words
+  }
+  const positions = c.positions ? Uint32Array.from(c.positions) : new Uint32Array(0);
+  return [
+    [`rope ${geometry} ${scaling} ${c.x.length} ${positions.length}\n`, bytes(c.x), bytes(positions)],
+    c.x.length,
+  ];
 }
 
 export function serveRope(binary, kernels, cases) {
-    return serve(binary, kernels, cases, encode)
-        .map((words32, k) => (cases[k].frequencies ? new Float64Array(words32.buffer, words32.byteOffset, words32.length / 2) : words32));
+  return serve(binary, kernels, cases, encode).map((words32, k) =>
+    cases[k].frequencies ? new Float64Array(words32.buffer, words32.byteOffset, words32.length / 2) : words32,
+  );
 }
 
 // The options object rope() takes for a case.
 export function ropeOptions(c) {
-    const o = { heads: c.heads ?? 1, headDim: c.headDim, layout: c.layout ?? 'half', order: c.order ?? 'blhd' };
-    if (c.rotaryDim !== undefined) o.rotaryDim = c.rotaryDim;
-    if (c.base !== undefined) o.base = c.base;
-    if (c.inverse) o.inverse = true;
-    if (c.scaling) o.scaling = c.scaling;
-    if (c.positions) o.positions = c.positions;
-    else { o.length = c.length; o.offset = c.offset ?? 0; }
-    return o;
+  const o = { heads: c.heads ?? 1, headDim: c.headDim, layout: c.layout ?? 'half', order: c.order ?? 'blhd' };
+  if (c.rotaryDim !== undefined) o.rotaryDim = c.rotaryDim;
+  if (c.base !== undefined) o.base = c.base;
+  if (c.inverse) o.inverse = true;
+  if (c.scaling) o.scaling = c.scaling;
+  if (c.positions) o.positions = c.positions;
+  else {
+    o.length = c.length;
+    o.offset = c.offset ?? 0;
+  }
+  return o;
 }

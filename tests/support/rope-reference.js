@@ -12,72 +12,77 @@
 
 /** inv_freq = 1 / base^(arange(0, dim, 2) / dim), in double. */
 export function hfDefault(dim, base) {
-    return Float64Array.from({ length: dim / 2 }, (_, i) => 1 / base ** ((2 * i) / dim));
+  return Float64Array.from({ length: dim / 2 }, (_, i) => 1 / base ** ((2 * i) / dim));
 }
 
 export function hfLinear(dim, base, { factor }) {
-    return { w: hfDefault(dim, base).map((v) => v / factor), attention: 1 };
+  return { w: hfDefault(dim, base).map((v) => v / factor), attention: 1 };
 }
 
 /** seqLen: max(position_ids) + 1; HF's max_position_embeddings is original_max_position_embeddings here. */
 export function hfDynamic(dim, base, { factor, original_max_position_embeddings: orig }, seqLen) {
-    const L = Math.max(seqLen, orig);
-    const scaledBase = base * ((factor * L) / orig - (factor - 1)) ** (dim / (dim - 2));
-    return { w: hfDefault(dim, scaledBase), attention: 1 };
+  const L = Math.max(seqLen, orig);
+  const scaledBase = base * ((factor * L) / orig - (factor - 1)) ** (dim / (dim - 2));
+  return { w: hfDefault(dim, scaledBase), attention: 1 };
 }
 
 export function hfYarn(dim, base, p) {
-    const { factor, original_max_position_embeddings: orig } = p;
-    const mscale = (scale, m = 1) => (scale <= 1 ? 1 : 0.1 * m * Math.log(scale) + 1);
-    let attention = p.attention_factor ?? null;
-    if (attention === null) attention = p.mscale && p.mscale_all_dim ? mscale(factor, p.mscale) / mscale(factor, p.mscale_all_dim) : mscale(factor);
-    const betaFast = p.beta_fast || 32;
-    const betaSlow = p.beta_slow || 1;
-    const correctionDim = (rotations) => (dim * Math.log(orig / (rotations * 2 * Math.PI))) / (2 * Math.log(base));
-    let low = correctionDim(betaFast);
-    let high = correctionDim(betaSlow);
-    if (p.truncate ?? true) { low = Math.floor(low); high = Math.ceil(high); }
-    low = Math.max(low, 0);
-    high = Math.min(high, dim - 1);
-    if (low === high) high += 0.001;
-    const posFreqs = Float64Array.from({ length: dim / 2 }, (_, i) => base ** ((2 * i) / dim));
-    const w = posFreqs.map((pf, i) => {
-        const ramp = Math.min(Math.max((i - low) / (high - low), 0), 1);
-        const extrapolationFactor = 1 - ramp;
-        return (1 / (factor * pf)) * (1 - extrapolationFactor) + (1 / pf) * extrapolationFactor;
-    });
-    return { w, attention, low, high };
+  const { factor, original_max_position_embeddings: orig } = p;
+  const mscale = (scale, m = 1) => (scale <= 1 ? 1 : 0.1 * m * Math.log(scale) + 1);
+  let attention = p.attention_factor ?? null;
+  if (attention === null)
+    attention =
+      p.mscale && p.mscale_all_dim ? mscale(factor, p.mscale) / mscale(factor, p.mscale_all_dim) : mscale(factor);
+  const betaFast = p.beta_fast || 32;
+  const betaSlow = p.beta_slow || 1;
+  const correctionDim = (rotations) => (dim * Math.log(orig / (rotations * 2 * Math.PI))) / (2 * Math.log(base));
+  let low = correctionDim(betaFast);
+  let high = correctionDim(betaSlow);
+  if (p.truncate ?? true) {
+    low = Math.floor(low);
+    high = Math.ceil(high);
+  }
+  low = Math.max(low, 0);
+  high = Math.min(high, dim - 1);
+  if (low === high) high += 0.001;
+  const posFreqs = Float64Array.from({ length: dim / 2 }, (_, i) => base ** ((2 * i) / dim));
+  const w = posFreqs.map((pf, i) => {
+    const ramp = Math.min(Math.max((i - low) / (high - low), 0), 1);
+    const extrapolationFactor = 1 - ramp;
+    return (1 / (factor * pf)) * (1 - extrapolationFactor) + (1 / pf) * extrapolationFactor;
+  });
+  return { w, attention, low, high };
 }
 
 export function hfLlama3(dim, base, p) {
-    const { factor, low_freq_factor: low, high_freq_factor: high, original_max_position_embeddings: orig } = p;
-    const lowFreqWavelen = orig / low;
-    const highFreqWavelen = orig / high;
-    const w = hfDefault(dim, base).map((v) => {
-        const wavelen = (2 * Math.PI) / v;
-        if (wavelen > lowFreqWavelen) return v / factor;
-        if (wavelen < highFreqWavelen) return v;
-        const smooth = (orig / wavelen - low) / (high - low);
-        return ((1 - smooth) * v) / factor + smooth * v;
-    });
-    return { w, attention: 1 };
+  const { factor, low_freq_factor: low, high_freq_factor: high, original_max_position_embeddings: orig } = p;
+  const lowFreqWavelen = orig / low;
+  const highFreqWavelen = orig / high;
+  const w = hfDefault(dim, base).map((v) => {
+    const wavelen = (2 * Math.PI) / v;
+    if (wavelen > lowFreqWavelen) return v / factor;
+    if (wavelen < highFreqWavelen) return v;
+    const smooth = (orig / wavelen - low) / (high - low);
+    return ((1 - smooth) * v) / factor + smooth * v;
+  });
+  return { w, attention: 1 };
 }
 
 /** Largest |got - want| / |want| over two arrays (want nonzero). */
 export function maxRelative(got, want) {
-    let worst = 0;
-    for (let i = 0; i < want.length; i++) {
-        const e = Math.abs(got[i] - want[i]) / Math.abs(want[i]);
-        worst = Number.isNaN(e) ? Infinity : Math.max(worst, e);
-    }
-    return worst;
+  let worst = 0;
+  for (let i = 0; i < want.length; i++) {
+    const e = Math.abs(got[i] - want[i]) / Math.abs(want[i]);
+    worst = Number.isNaN(e) ? Infinity : Math.max(worst, e);
+  }
+  return worst;
 }
 
 /** Index of element j's partner and whether j is the pair's first (x1). */
 export function pairOf(j, r, layout) {
-    const half = r / 2;
-    if (layout === 'interleaved') return { i: j >> 1, first: j % 2 === 0, partner: j ^ 1 };
-    return j < half ? { i: j, first: true, partner: j + half } : { i: j - half, first: false, partner: j - half };
+  const half = r / 2;
+  if (layout === 'interleaved') return { i: j >> 1, first: j % 2 === 0, partner: j ^ 1 };
+  return j < half ? { i: j, first: true, partner: j + half } : { i: j - half, first: false, partner: j - half };
 }
 
 /**
@@ -87,22 +92,22 @@ export function pairOf(j, r, layout) {
  * "ulp of the pair". Elements past r must be unchanged.
  */
 export function headError(x, got, sincos, r, layout, { factor = 1, inverse = false } = {}) {
-    const half = r / 2;
-    let worst = 0;
-    for (let j = 0; j < x.length; j++) {
-        if (j >= r) {
-            if (!Object.is(got[j], x[j])) return Infinity;
-            continue;
-        }
-        const { i, first, partner } = pairOf(j, r, layout);
-        const s = (inverse ? -1 : 1) * sincos[i];
-        const c = sincos[half + i];
-        const a = x[j];
-        const b = x[partner];
-        const exact = factor * (first ? a * c - b * s : a * c + b * s);
-        const unit = factor * Math.hypot(a, b) * 2 ** -23;
-        const e = Math.abs(got[j] - exact) / (unit || Number.MIN_VALUE);
-        worst = Number.isNaN(e) ? Infinity : Math.max(worst, e);
+  const half = r / 2;
+  let worst = 0;
+  for (let j = 0; j < x.length; j++) {
+    if (j >= r) {
+      if (!Object.is(got[j], x[j])) return Infinity;
+      continue;
     }
-    return worst;
+    const { i, first, partner } = pairOf(j, r, layout);
+    const s = (inverse ? -1 : 1) * sincos[i];
+    const c = sincos[half + i];
+    const a = x[j];
+    const b = x[partner];
+    const exact = factor * (first ? a * c - b * s : a * c + b * s);
+    const unit = factor * Math.hypot(a, b) * 2 ** -23;
+    const e = Math.abs(got[j] - exact) / (unit || Number.MIN_VALUE);
+    worst = Number.isNaN(e) ? Infinity : Math.max(worst, e);
+  }
+  return worst;
 }

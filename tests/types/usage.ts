@@ -2,9 +2,28 @@
 // package's declarations: what a TypeScript user writes must type-check, and
 // what the API refuses must not.
 import {
-  init, instantiate, sinusoidal, sinusoidalAt, addSinusoidal, addTable, alloc,
-  alibiSlopes, alibiBias, readTable, resampleTable, rope, ropeFrequencies, PosencError, WasmBuffer,
-  type Layout, type Frequencies, type Preset, type PosencErrorCode,
+  init,
+  instantiate,
+  sinusoidal,
+  sinusoidalAt,
+  addSinusoidal,
+  addTable,
+  alloc,
+  alibiSlopes,
+  alibiBias,
+  readTable,
+  resampleTable,
+  rope,
+  ropeFrequencies,
+  PosencError,
+  WasmBuffer,
+  roundToBits,
+  bitsToFloat32,
+  readNpy,
+  type Layout,
+  type Frequencies,
+  type Preset,
+  type PosencErrorCode,
 } from 'posenc';
 
 async function main(): Promise<void> {
@@ -24,8 +43,19 @@ async function main(): Promise<void> {
   alibiBias({ heads: 12, queryLength: 4, keyLength: 9, causal: true });
   const read = readTable(new Uint8Array(0), { name: 'model.embed_positions.weight' });
   resampleTable(read.table, { dim: read.dim, newRows: 2 * read.rows });
-  const q: Float32Array = rope(new Float32Array(2 * 4 * 8), { length: 2, heads: 4, headDim: 8, layout: 'interleaved',
-    scaling: { rope_type: 'llama3', factor: 8, low_freq_factor: 1, high_freq_factor: 4, original_max_position_embeddings: 8192 } });
+  const q: Float32Array = rope(new Float32Array(2 * 4 * 8), {
+    length: 2,
+    heads: 4,
+    headDim: 8,
+    layout: 'interleaved',
+    scaling: {
+      rope_type: 'llama3',
+      factor: 8,
+      low_freq_factor: 1,
+      high_freq_factor: 4,
+      original_max_position_embeddings: 8192,
+    },
+  });
   const scaled = ropeFrequencies({ headDim: 8, scaling: { rope_type: 'linear', factor: 2 } });
   const w: Float64Array = scaled.frequencies;
   console.log(q, w, scaled.attentionFactor + 1);
@@ -40,7 +70,25 @@ async function main(): Promise<void> {
       console.log(code, error.argument, simd, rows, slopes);
     }
   }
-  // @ts-expect-error: layout is 'interleaved' or 'split'
+  // The pairing is one idea: 'half' is another name of 'split' in both families.
+  sinusoidal({ length: 1, dim: 2, layout: 'half' });
+  rope(new Float32Array(8), { length: 1, heads: 1, headDim: 8, layout: 'split', positions: new Int32Array([3]) });
+  const bits: Uint16Array = sinusoidal({ length: 2, dim: 4, dtype: 'bfloat16' });
+  const values: Float32Array = bitsToFloat32(roundToBits([0.5, 1 / 3], { dtype: 'float16' }), { dtype: 'float16' });
+  const fileCodes: PosencErrorCode[] = ['BAD_FILE_ORDER', 'BAD_FILE_DTYPE', 'BAD_ORDER', 'BAD_DTYPE', 'CORE_STATUS'];
+  console.log(bits, values, fileCodes, readNpy(new ArrayBuffer(0)).rows);
+  // @ts-expect-error: not an error code
+  const noCode: PosencErrorCode = 'BAD_FILE_LAYOUT';
+  // @ts-expect-error: positions are an Array or a typed array, not any array-like (the runtime refuses those)
+  sinusoidalAt({ length: 1, 0: 3 }, { dim: 2 });
+  // @ts-expect-error: RoPE positions cannot be a WasmBuffer (sinusoidalAt's can)
+  rope(new Float32Array(8), { length: 1, heads: 1, headDim: 8, positions: buffer });
+  // @ts-expect-error: roundToBits takes an Array, Float64Array or Float32Array
+  roundToBits({ length: 1, 0: 0.5 }, { dtype: 'float16' });
+  // @ts-expect-error: the 16-bit table's out is a Uint16Array
+  sinusoidal({ length: 1, dim: 2, dtype: 'float16', out: new Float32Array(2) });
+  console.log(noCode);
+  // @ts-expect-error: layout is 'interleaved' or 'split' (or 'half')
   sinusoidal({ length: 1, dim: 2, layout: 'halves' });
   // @ts-expect-error: an unknown preset
   sinusoidal({ length: 1, dim: 2, preset: 'bert' });

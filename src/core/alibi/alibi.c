@@ -1,0 +1,74 @@
+/* ALiBi: the per-head slopes of the paper's get_slopes(), and the bias
+ * tensor built from them (posenc.h states the conventions). */
+#include <math.h>
+
+#include "alibi/alibi_kernels.h"
+#include "common/check.h"
+#include "common/kernel_table.h"
+#include "math/f64math.h"
+
+#define PE_LN2 0x1.62e42fefa39efp-1
+
+/* 2^(-num/den) for den a power of two and 0 < num/den <= 8: num/den = w + f
+ * with w whole, so 2^-w is exact and only e^(-f ln 2) is approximated (about
+ * 3e-16 relative: ln 2 and the product each round once, exp adds an ulp). */
+static double pow2_neg(uint32_t num, uint32_t den) {
+    double v = pe_exp_nonpositive(-((double)(num % den) / (double)den * PE_LN2));
+    for (uint32_t w = num / den; w > 0; w--) v *= 0.5;
+    return v;
+}
+
+/* Slope of head h of n, as get_slopes(n) orders them: with P the largest
+ * power of two <= n, heads below P take P's geometric sequence 2^(-8k/P),
+ * the rest take the odd-numbered terms of 2P's, 2^(-8(2k+1)/2P). */
+static float slope(uint32_t h, uint32_t heads) {
+    uint32_t p = 1;
+    while (p <= heads / 2) p *= 2;
+    if (h < p) return (float)pow2_neg(8 * (h + 1), p);
+    return (float)pow2_neg(4 * (2 * (h - p) + 1), p);
+}
+
+pe_status pe_alibi_slopes(uint32_t heads, float *out, size_t out_count) {
+    if (heads == 0 || heads > PE_MAX_HEADS) return PE_ERR_HEADS;
+    if (out_count != heads) return PE_ERR_OUT_SIZE;
+    if (!out) return PE_ERR_NULL;
+    for (uint32_t h = 0; h < heads; h++) out[h] = slope(h, heads);
+    return PE_OK;
+}
+
+/* One query row: keys 0 .. q are q - j behind, keys after q are j - q ahead. */
+static void bias_row(float *row, pe_alibi_ramp_fn ramp, double m, uint32_t q, uint32_t keys, int causal) {
+    size_t behind = q < keys ? (size_t)q + 1 : keys;
+    ramp(row, behind, m, (double)q, -1.0);
+    if (causal) {
+        for (size_t j = behind; j < keys; j++) row[j] = -INFINITY;
+    } else {
+        ramp(row + behind, keys - behind, m, 1.0, 1.0);
+    }
+}
+
+pe_status pe_alibi_bias(const pe_alibi *alibi, uint32_t first_head, uint32_t head_count, float *out, size_t out_count) {
+    if (!alibi) return PE_ERR_NULL;
+    const uint32_t heads = alibi->heads, queries = alibi->query_length, keys = alibi->key_length;
+    if (heads == 0 || heads > PE_MAX_HEADS) return PE_ERR_HEADS;
+    if ((uint64_t)first_head + head_count > heads) return PE_ERR_HEADS;
+    if (keys > PE_MAX_POSITION || (uint64_t)alibi->query_offset + queries > PE_MAX_POSITION) {
+        return PE_ERR_POSITION;
+    }
+    size_t plane, need;
+    pe_status st = pe_check_product(queries, keys, &plane);
+    if (st != PE_OK) return st;
+    if ((st = pe_check_product(plane, head_count, &need)) != PE_OK) return st;
+    if (out_count != need) return PE_ERR_OUT_SIZE;
+    if (need == 0) return PE_OK;
+    if (!out) return PE_ERR_NULL;
+
+    const pe_alibi_ramp_fn ramp = pe_kernel_table_current()->alibi_ramp;
+    for (uint32_t h = 0; h < head_count; h++) {
+        const double m = slope(first_head + h, heads);
+        for (uint32_t i = 0; i < queries; i++) {
+            bias_row(out + h * plane + (size_t)i * keys, ramp, m, alibi->query_offset + i, keys, alibi->causal);
+        }
+    }
+    return PE_OK;
+}

@@ -1,0 +1,60 @@
+/* The one table of kernels: every family's inner loops, scalar and SIMD.
+ *
+ * PE_KERNEL_LIST is the single list (the X-macro habit of ggml and XNNPACK).
+ * Each entry X(name, return type, parameters) declares the scalar kernel
+ * pe_<name>_scalar (the reference, always built), the SIMD kernel
+ * pe_<name>_simd (built when PE_HAVE_SIMD, common/simd.h) and a field `name`
+ * of pe_kernel_table, and puts each kernel in its instance of the table.
+ * pe_use_kernels() switches the whole table at once, so every family follows
+ * one choice. Adding a family's kernel is one entry here plus its two
+ * definitions, side by side in the family's folder as <kernel>_scalar.c and
+ * <kernel>_simd.c (sinusoid/rope/rope_rotate_scalar.c and _simd.c, say), with
+ * the same operations in the same order per lane (equal bits); the SIMD file
+ * is empty unless PE_HAVE_SIMD, and its tail calls the scalar loop.
+ *
+ * The contract of each kernel sits in its family's header (named per group). */
+#ifndef PE_KERNEL_TABLE_H
+#define PE_KERNEL_TABLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "posenc.h"
+
+#define PE_KERNEL_LIST(X)                                                                             \
+    /* sinusoid (sinusoid/plan.h): the plan's block seeds, the recurrence, the add */                 \
+    X(anchor, void, (pe_plan * plan, uint32_t a))                                                     \
+    X(jump, void, (pe_plan * plan))                                                                   \
+    X(seed, void, (pe_plan * plan))                                                                   \
+    X(jump_seed, void, (pe_plan * plan))                                                              \
+    X(recur, void, (pe_plan * plan, uint32_t rows, float *out, size_t stride))                        \
+    X(add, void, (float *x, const float *pe, size_t count, float scale))                              \
+    /* precision (sinusoid/precision/precision_kernels.h): float64 rows, 16-bit rounding */           \
+    X(recur_f64, void, (pe_plan * plan, uint32_t rows, double *out, size_t stride))                   \
+    X(narrow_f16, void, (const double *in, uint16_t *out, size_t count))                              \
+    X(narrow_bf16, void, (const double *in, uint16_t *out, size_t count))                             \
+    /* rope (sinusoid/rope/rope_kernels.h): the rotation of head vectors */                           \
+    X(rope_rotate, void,                                                                              \
+      (float *x, size_t count, size_t stride, const float *cs, size_t cs_stride, uint32_t rotary_dim, \
+       pe_layout layout))                                                                             \
+    /* alibi (alibi/alibi_kernels.h): a ramp of biases */                                             \
+    X(alibi_ramp, void, (float *out, size_t count, double slope, double d0, double step))             \
+    /* learned (learned/resample_kernels.h): linear interpolation of two rows */                      \
+    X(lerp_rows, void, (float *out, const float *a, const float *b, double w0, double w1, size_t count))
+
+#define PE_KERNEL_DECLARE(name, ret, params) \
+    ret pe_##name##_scalar params;           \
+    ret pe_##name##_simd params;
+PE_KERNEL_LIST(PE_KERNEL_DECLARE)
+#undef PE_KERNEL_DECLARE
+
+#define PE_KERNEL_FIELD(name, ret, params) ret(*name) params;
+typedef struct pe_kernel_table {
+    PE_KERNEL_LIST(PE_KERNEL_FIELD)
+} pe_kernel_table;
+#undef PE_KERNEL_FIELD
+
+/* The table pe_use_kernels() chose: SIMD by default when built in. */
+const pe_kernel_table *pe_kernel_table_current(void);
+
+#endif

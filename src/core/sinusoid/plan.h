@@ -1,0 +1,109 @@
+/* Internal: the plan, its kernels (in common/kernel_table.h), and how a table is made.
+ *
+ * Positions are cut into blocks of PE_BLOCK_ROWS rows that start at absolute
+ * multiples of PE_BLOCK_ROWS. Every value is a pure function of its position,
+ * whatever the call asked for, because each is reached by the same operations:
+ *
+ *   anchor   exact (sin, cos)(a * w_i) from pe_sincos2 at a = p0 rounded down to
+ *            a multiple of PE_ANCHOR_ROWS, with w_i in double-double and the
+ *            angle a * w_i as the rounded product plus its exact error (Dekker),
+ *            so that it keeps its last bits up to a = 2^31;
+ *   jump     the block start p0 reached from the anchor by (p0 - a) / 64
+ *            rotations by 64 w_i (at most 15, adding a few ulp of double);
+ *   seed     the block's rows p0 and p0 + 1 in layout order (one more
+ *            rotation, by w_i, for row p0 + 1);
+ *   recur    the rest of the block by the Chebyshev recurrence
+ *            x(n+1) = 2cos(w) x(n) - x(n-1) in float64, stored as float32.
+ *            Within 64 steps it adds under 1e-12, far below float32's half ulp.
+ *
+ * Each kernel has a scalar version (the reference) and a SIMD version with the
+ * same operations in the same order per lane, so both give the same bits. */
+#ifndef PE_SINUSOID_PLAN_H
+#define PE_SINUSOID_PLAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/kernel_table.h"
+#include "posenc.h"
+
+#define PE_BLOCK_ROWS  64u
+#define PE_ANCHOR_ROWS 1024u /* a multiple of PE_BLOCK_ROWS */
+/* Rows per pass of the recurrence: the pass's output lines stay in L1 even
+ * when the row stride is a multiple of 4 KiB (every row in one cache set). */
+#define PE_ROW_GROUP 8u
+/* The add's tile of PE rows: up to 2 MiB (and 1024 rows), so each batch item
+ * is added in long runs the prefetchers follow, as a plain streaming add is.
+ * Against a streaming x += table (V8, batch 8 x 2048 x 1024, side by side):
+ * 256 KiB tiles 1.33x, 1 MiB 1.17-1.27x, 2 MiB 1.12-1.14x, 4 MiB 1.10-1.15x.
+ * Filling one tile while adding another in the same loop measured worse
+ * (1.3-2x): the interleaved streams cost more than the overlap gains. */
+#define PE_TILE_FLOATS   524288u
+#define PE_TILE_MAX_ROWS 1024u
+#define PE_PLAN_MAGIC    0x706f7365u /* "pose" */
+
+struct pe_plan {
+    uint32_t magic;
+    uint32_t dim, half;
+    pe_layout layout;
+    double base;
+    /* Per pair i < half, fixed by pe_plan_init. */
+    double *w, *w_lo;                  /* w_i = w + w_lo (double-double), e.g. T^(-2i/d) */
+    const double *cos_w, *sin_w;       /* rotation by w_i */
+    const double *cos_jump, *sin_jump; /* rotation by PE_BLOCK_ROWS * w_i */
+    /* Per column j < dim, in layout order. */
+    const double *coef; /* 2 cos(w) of column j's pair */
+    /* Running state. */
+    double *block_sin, *block_cos; /* (sin, cos)(block_pos * w_i) */
+    uint32_t block_pos;            /* UINT32_MAX: none yet */
+    double *row0, *row1;           /* the recurrence: x(n), x(n+1) per column */
+    float *tile;                   /* tile_rows rows of PE, for the add */
+    uint32_t tile_rows;            /* a multiple of PE_ROW_GROUP */
+};
+
+/* The family's kernels (entries of common/kernel_table.h), each scalar and SIMD:
+ *   anchor     block_sin/cos = (sin, cos)(a * w_i), |error| <= 2^-52 for a < 2^31
+ *              (1.6 * 2^-53 measured);
+ *   jump       block_sin/cos rotated by PE_BLOCK_ROWS * w_i;
+ *   seed       row0, row1 = the rows at block_pos and block_pos + 1, in layout order;
+ *              after pe_plan_seek, |error| <= 2^-48 for positions < 2^31
+ *              (17 * 2^-53 measured: the anchor plus up to 16 rotations);
+ *   jump_seed  jump then seed, in one pass over the pairs (the same operations);
+ *   recur      advances the recurrence by `rows` rows, storing each row (the one
+ *              in row0 before the step) at out + r * stride; out NULL stores nothing;
+ *   add        x[k] = float(float(x[k] * scale) + pe[k]) for k < count. */
+
+/* Rows of the add's tile for dim. */
+uint32_t pe_tile_rows(uint32_t dim);
+/* Bytes of a plan for dim, including 16 bytes of alignment slack. */
+size_t pe_plan_bytes(uint32_t dim);
+/* Lays a plan out in memory (aligned up to 16); then the caller fills
+ * plan->w and pe_plan_finish derives the rest. Arguments already checked. */
+pe_plan *pe_plan_layout(uint32_t dim, pe_layout layout, void *memory);
+void pe_plan_finish(pe_plan *plan);
+/* Relative error of w[i] + w_lo[i] <= 2^-88 (2^-90.4 measured); domain: a
+ * checked encoding with 1 < base <= 1e7, dim <= PE_MAX_DIM. w_i = w[i] +
+ * w_lo[i] (double-double) for i < dim/2; pe_encoding_frequencies gives the
+ * doubles w[i] alone (each the double nearest w_i or next to it). */
+void pe_encoding_frequencies_dd(const pe_sinusoid *enc, double *w, double *w_lo);
+void pe_encoding_frequencies(const pe_sinusoid *enc, double *w);
+/* The recurrence at the start of the block holding p0 (a multiple of
+ * PE_BLOCK_ROWS), reusing the plan's running block state when it can. */
+void pe_plan_seek(pe_plan *plan, const pe_kernel_table *k, uint32_t p0);
+
+/* Positions offset .. offset + length - 1 (offset + length <= 2^31), block by
+ * block: seeks each block, runs the recurrence up to the first row asked and
+ * hands the block's rows to emit, which must advance the recurrence by `rows`
+ * (storing them as it likes); done counts the rows emitted before. */
+typedef void (*pe_emit_rows)(pe_plan *plan, uint32_t rows, uint32_t done, void *ctx);
+void pe_plan_walk(pe_plan *plan, const pe_kernel_table *k, uint32_t offset, uint32_t length, pe_emit_rows emit,
+                  void *ctx);
+
+/* The scalar loops over pairs i0.. or columns j0.., shared as the SIMD
+ * kernels' tails. */
+void pe_anchor_pairs_scalar(pe_plan *plan, uint32_t a, uint32_t i0);
+void pe_jump_pairs_scalar(pe_plan *plan, uint32_t i0);
+void pe_seed_pairs_scalar(pe_plan *plan, uint32_t i0);
+void pe_recur_columns_scalar(pe_plan *plan, uint32_t j0, uint32_t rows, float *out, size_t stride);
+
+#endif

@@ -1,0 +1,54 @@
+/* The Chebyshev recurrence, scalar reference: for each column
+ * x(n+1) = coef * x(n) - x(n-1), stored as float32 (the tables) or float64
+ * (the rows float16 and bfloat16 are rounded from). Rows go in passes of
+ * PE_ROW_GROUP across all columns, as the SIMD kernel does; columns are
+ * independent, so the order does not change the bits. */
+#include "sinusoid/plan.h"
+#include "sinusoid/precision/precision_kernels.h"
+
+typedef enum { STORE_NONE, STORE_F32, STORE_F64 } store_kind;
+
+/* The one loop; kind is a constant in each caller, so each gets its own code. */
+static inline __attribute__((always_inline)) void columns(pe_plan *plan, uint32_t j0, uint32_t rows, void *out,
+                                                          size_t stride, store_kind kind) {
+    const uint32_t dim = plan->dim;
+    const double *coef = plan->coef;
+    double *row0 = plan->row0, *row1 = plan->row1;
+    for (uint32_t n0 = 0; n0 < rows; n0 += PE_ROW_GROUP) {
+        const uint32_t g = rows - n0 < PE_ROW_GROUP ? rows - n0 : PE_ROW_GROUP;
+        for (uint32_t j = j0; j < dim; j++) {
+            double a = row0[j], b = row1[j]; /* x(n), x(n+1) */
+            const double k = coef[j];
+            size_t at = (size_t)n0 * stride + j;
+            for (uint32_t n = 0; n < g; n++, at += stride) {
+                if (kind == STORE_F32) ((float *)out)[at] = (float)a;
+                if (kind == STORE_F64) ((double *)out)[at] = a;
+                double next = k * b - a;
+                a = b;
+                b = next;
+            }
+            row0[j] = a;
+            row1[j] = b;
+        }
+    }
+}
+
+void pe_recur_columns_scalar(pe_plan *plan, uint32_t j0, uint32_t rows, float *out, size_t stride) {
+    if (out)
+        columns(plan, j0, rows, out, stride, STORE_F32);
+    else
+        columns(plan, j0, rows, NULL, 0, STORE_NONE);
+}
+
+void pe_recur_f64_columns_scalar(pe_plan *plan, uint32_t j0, uint32_t rows, double *out, size_t stride) {
+    columns(plan, j0, rows, out, stride, STORE_F64);
+}
+
+/* The kernel table's scalar entries: every column. */
+void pe_recur_scalar(pe_plan *plan, uint32_t rows, float *out, size_t stride) {
+    pe_recur_columns_scalar(plan, 0, rows, out, stride);
+}
+
+void pe_recur_f64_scalar(pe_plan *plan, uint32_t rows, double *out, size_t stride) {
+    pe_recur_f64_columns_scalar(plan, 0, rows, out, stride);
+}

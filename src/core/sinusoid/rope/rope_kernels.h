@@ -1,0 +1,40 @@
+/* Internal: RoPE's rotation kernel, and the scaled frequencies behind it.
+ *
+ * A tile row of cos/sin is laid out for the rotation as cs = [C | S], each
+ * rotary_dim floats in the layout of x's pairs, so that every element is
+ *
+ *     x'[j] = x[j] * C[j] + x[partner(j)] * S[j]
+ *
+ * with partner(j) = j ^ 1 (adjacent pairs) or j +- rotary_dim/2 (halves),
+ * C = cos * attention factor and S = -sin or +sin (times the factor) as the
+ * direction asks. (-s) * x2 is exactly -(s * x2), so this is bit for bit
+ * HF's x1 cos - x2 sin and x2 cos + x1 sin. */
+#ifndef PE_ROPE_KERNELS_H
+#define PE_ROPE_KERNELS_H
+
+#include <stddef.h>
+
+#include "common/kernel_table.h"
+#include <stdint.h>
+
+#include "posenc.h"
+
+/* Rotates count head vectors x + k*stride with cs + k*cs_stride (cs_stride 0:
+ * one row of cos/sin for all). Only the first rotary_dim elements change. */
+typedef void (*pe_rope_rotate_fn)(float *x, size_t count, size_t stride, const float *cs, size_t cs_stride,
+                                  uint32_t rotary_dim, pe_layout layout);
+
+/* The scalar loops from pair i0 (halves) or element j0 (adjacent pairs, even),
+ * shared as the SIMD kernel's tails. c and s are the C and S rows. */
+void pe_rope_halves_scalar(float *v, const float *c, const float *s, uint32_t half, uint32_t i0);
+void pe_rope_adjacent_scalar(float *v, const float *c, const float *s, uint32_t rotary_dim, uint32_t j0);
+
+/* Checks a pe_rope_scaling for rotary dimension r. */
+pe_status pe_rope_check_scaling(const pe_rope_scaling *scaling, uint32_t r);
+
+/* w[0 .. r/2 - 1] and the attention factor for an already checked rope, for a
+ * sequence of length seq_len (DYNAMIC only). PE_ERR_SCALING when the
+ * parameters lead to a frequency or factor that is not finite. */
+pe_status pe_rope_scaled_frequencies(const pe_rotary *rope, uint32_t seq_len, double *w, double *attention_factor);
+
+#endif

@@ -1,0 +1,46 @@
+/* RoPE's rotation, four floats at a time with the scalar kernel's operations
+ * per lane; rope_rotate_scalar.c finishes the tail. Halves: four pairs per step,
+ * x1 and x2 from the two halves. Adjacent pairs: two pairs per step, the
+ * partner of each lane by a swap within the vector. */
+#include "common/simd.h"
+#include "sinusoid/rope/rope_kernels.h"
+
+#if PE_HAVE_SIMD
+
+static void halves(float *v, const float *c, const float *s, uint32_t half) {
+    uint32_t i = 0;
+    for (; i + 4 <= half; i += 4) {
+        v128_t a = wasm_v128_load(v + i), b = wasm_v128_load(v + half + i);
+        v128_t a2 = wasm_f32x4_add(wasm_f32x4_mul(a, wasm_v128_load(c + i)), wasm_f32x4_mul(b, wasm_v128_load(s + i)));
+        v128_t b2 = wasm_f32x4_add(wasm_f32x4_mul(b, wasm_v128_load(c + half + i)),
+                                   wasm_f32x4_mul(a, wasm_v128_load(s + half + i)));
+        wasm_v128_store(v + i, a2);
+        wasm_v128_store(v + half + i, b2);
+    }
+    pe_rope_halves_scalar(v, c, s, half, i);
+}
+
+static void adjacent(float *v, const float *c, const float *s, uint32_t rotary_dim) {
+    uint32_t j = 0;
+    for (; j + 4 <= rotary_dim; j += 4) {
+        v128_t a = wasm_v128_load(v + j);
+        v128_t partner = wasm_i32x4_shuffle(a, a, 1, 0, 3, 2);
+        wasm_v128_store(v + j, wasm_f32x4_add(wasm_f32x4_mul(a, wasm_v128_load(c + j)),
+                                              wasm_f32x4_mul(partner, wasm_v128_load(s + j))));
+    }
+    pe_rope_adjacent_scalar(v, c, s, rotary_dim, j);
+}
+
+void pe_rope_rotate_simd(float *x, size_t count, size_t stride, const float *cs, size_t cs_stride, uint32_t rotary_dim,
+                         pe_layout layout) {
+    for (size_t k = 0; k < count; k++) {
+        float *v = x + k * stride;
+        const float *c = cs + k * cs_stride, *s = c + rotary_dim;
+        if (layout == PE_LAYOUT_SPLIT)
+            halves(v, c, s, rotary_dim / 2);
+        else
+            adjacent(v, c, s, rotary_dim);
+    }
+}
+
+#endif

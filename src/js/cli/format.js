@@ -1,0 +1,105 @@
+// Output formats of `posenc table`, shared by the Node CLI and the page's exports, and
+// mirrored line for line by src/cli/format.c, so both print the same bytes.
+//
+// Decimals: s = v * 10^k in double (exact for a float32 |v| <= 1, k <= 9),
+// rounded half to even to an integer n; '-' when v's sign bit is set (so -0
+// prints -0.0000 as printf does), then |n| / 10^k, '.', |n| mod 10^k padded.
+
+const POW10 = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9];
+
+export const DIGITS = { text: 4, csv: 9, json: 9 };
+export const FORMATS = ['text', 'csv', 'json', 'npy', 'f32'];
+
+/** Rounds s >= 0 to an integer, ties to even; exact for s < 2^52. */
+function roundHalfEven(s) {
+  const whole = Math.floor(s);
+  const rest = s - whole; // exact: s and whole share an exponent range
+  if (rest > 0.5 || (rest === 0.5 && whole % 2 === 1)) return whole + 1;
+  return whole;
+}
+
+/** v with `digits` decimals (0 ... 9), as described above. */
+export function formatFixed(v, digits) {
+  const negative = v < 0 || Object.is(v, -0);
+  if (Number.isNaN(v)) return 'nan';
+  if (!Number.isFinite(v)) return negative ? '-inf' : 'inf';
+  const scale = POW10[digits];
+  const n = roundHalfEven(Math.abs(v * scale));
+  const whole = Math.floor(n / scale);
+  const sign = negative ? '-' : '';
+  if (digits === 0) return sign + whole;
+  return sign + whole + '.' + String(n - whole * scale).padStart(digits, '0');
+}
+
+/** `position,d0,d1,...` */
+function csvHeader(dim) {
+  let line = 'position';
+  for (let j = 0; j < dim; j++) line += ',d' + j;
+  return line + '\n';
+}
+
+/**
+ * The text of `rows` rows of a table chunk (values row-major) for text, csv
+ * or json. firstRow is the row's index in the whole table (json needs it for
+ * the separators), position the absolute position of the chunk's first row.
+ */
+export function formatRows(format, values, rows, dim, firstRow, position) {
+  const digits = DIGITS[format];
+  let text = '';
+  for (let r = 0; r < rows; r++) {
+    const row = r * dim;
+    if (format === 'text') {
+      text += formatFixed(values[row], digits);
+      for (let j = 1; j < dim; j++) text += ' ' + formatFixed(values[row + j], digits);
+      text += '\n';
+    } else if (format === 'csv') {
+      text += position + r;
+      for (let j = 0; j < dim; j++) text += ',' + formatFixed(values[row + j], digits);
+      text += '\n';
+    } else {
+      text += (firstRow + r === 0 ? '[' : ',\n[') + formatFixed(values[row], digits);
+      for (let j = 1; j < dim; j++) text += ',' + formatFixed(values[row + j], digits);
+      text += ']';
+    }
+  }
+  return text;
+}
+
+/** What comes before the rows: csv header, json's opening bracket, npy header. */
+export function prologue(format, length, dim) {
+  if (format === 'csv') return csvHeader(dim);
+  if (format === 'json') return '[\n';
+  if (format === 'npy') return npyHeader(length, dim);
+  return '';
+}
+
+/** What comes after the rows: json's closing bracket (an empty table is `[\n]\n`). */
+export function epilogue(format, length) {
+  if (format !== 'json') return '';
+  return length === 0 ? ']\n' : '\n]\n';
+}
+
+/** NPY 1.0 header for a (length, dim) little-endian float32 C-order array; a multiple of 64 bytes. */
+export function npyHeader(length, dim) {
+  let dict = `{'descr': '<f4', 'fortran_order': False, 'shape': (${length}, ${dim}), }`;
+  const unpadded = 10 + dict.length + 1; // magic 6 + version 2 + header length 2, dict, '\n'
+  dict += ' '.repeat((64 - (unpadded % 64)) % 64) + '\n';
+  const bytes = new Uint8Array(10 + dict.length);
+  bytes.set([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 1, 0, dict.length & 0xff, dict.length >> 8]);
+  for (let i = 0; i < dict.length; i++) bytes[10 + i] = dict.charCodeAt(i);
+  return bytes;
+}
+
+const littleEndian = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/** The float32 values as little-endian bytes (a copy). */
+export function float32Bytes(values) {
+  const bytes = new Uint8Array(values.length * 4);
+  if (littleEndian) {
+    bytes.set(new Uint8Array(values.buffer, values.byteOffset, values.byteLength));
+  } else {
+    const view = new DataView(bytes.buffer);
+    for (let i = 0; i < values.length; i++) view.setFloat32(i * 4, values[i], true);
+  }
+  return bytes;
+}

@@ -1,0 +1,47 @@
+// float16 and bfloat16 bit patterns to the float32 values they stand for
+// (every one is exact in float32). Pure JS, no wasm: the learned family's file
+// readers use it too.
+import { refuse } from '../runtime/errors.js';
+import { checkOptions } from '../runtime/validate.js';
+
+/** The 16-bit dtypes by name: the numbers of pe_dtype (posenc.h); float32 is 0. */
+export const DTYPES = Object.freeze({ float32: 0, float16: 1, bfloat16: 2 });
+
+/**
+ * The dtype option: 0 for float32 (or left out), 1 float16, 2 bfloat16.
+ * Anything else is refused with BAD_DTYPE.
+ */
+export function dtypeCode(dtype) {
+  if (dtype === undefined) return 0;
+  if (typeof dtype !== 'string' || !Object.hasOwn(DTYPES, dtype)) {
+    refuse('BAD_DTYPE', 'dtype', "'float32' (the default), 'float16' or 'bfloat16'", dtype);
+  }
+  return DTYPES[dtype];
+}
+
+/** float16 bits -> the float32 with the same value (every half is one), as float32 bits. */
+export function halfToFloatBits(h) {
+  const sign = (h & 0x8000) << 16;
+  const exponent = (h >> 10) & 0x1f;
+  let mantissa = h & 0x3ff;
+  if (exponent === 0x1f) return (sign | 0x7f800000 | (mantissa << 13)) >>> 0; // inf, NaN
+  if (exponent !== 0) return (sign | ((exponent + 112) << 23) | (mantissa << 13)) >>> 0;
+  if (mantissa === 0) return sign >>> 0;
+  let shift = 0; // subnormal half: normalise, 1.f * 2^(-14 - shift)
+  while ((mantissa & 0x400) === 0) {
+    mantissa <<= 1;
+    shift++;
+  }
+  return (sign | ((113 - shift) << 23) | ((mantissa & 0x3ff) << 13)) >>> 0;
+}
+
+/** float16 / bfloat16 bit patterns -> their values (exact in float32). Needs no wasm. */
+export function bitsToFloat32(bits, options) {
+  const o = checkOptions(options, ['dtype'], 'bitsToFloat32');
+  const code = dtypeCode(o.dtype);
+  if (code === 0) refuse('BAD_DTYPE', 'dtype', "'float16' or 'bfloat16'", o.dtype);
+  if (!(bits instanceof Uint16Array)) refuse('BAD_BUFFER', 'bits', 'a Uint16Array of bit patterns', bits);
+  const words = new Uint32Array(bits.length);
+  for (let k = 0; k < bits.length; k++) words[k] = code === 1 ? halfToFloatBits(bits[k]) : bits[k] << 16;
+  return new Float32Array(words.buffer);
+}

@@ -1,0 +1,172 @@
+// RoPE scaling: an HF transformers `rope_scaling` dict (or v5 `rope_parameters`)
+// checked key by key and turned into the numbers the core takes
+// (posenc.h, pe_rope_scaling). Keys are named exactly as HF names them.
+import { PosencError, describe, closest } from '../runtime/errors.js';
+
+const SCALING_TYPES = { none: 0, linear: 1, dynamic: 2, yarn: 3, llama3: 4 };
+
+// Keys each rope_type reads; `rope_type`, its legacy alias `type` and
+// `rope_theta` (the base, in HF v5's rope_parameters) are allowed everywhere.
+const KEYS = {
+  default: [],
+  linear: ['factor'],
+  dynamic: ['factor', 'original_max_position_embeddings'],
+  yarn: [
+    'factor',
+    'original_max_position_embeddings',
+    'beta_fast',
+    'beta_slow',
+    'attention_factor',
+    'mscale',
+    'mscale_all_dim',
+    'truncate',
+  ],
+  llama3: ['factor', 'original_max_position_embeddings', 'low_freq_factor', 'high_freq_factor'],
+};
+const COMMON = ['rope_type', 'type', 'rope_theta'];
+const FLOAT_MAX = 3.4028234663852886e38;
+
+function bad(key, allowed, value) {
+  throw new PosencError(
+    'BAD_SCALING',
+    `scaling.${key} must be ${allowed}; got ${describe(value)}`,
+    `scaling.${key}`,
+    value,
+  );
+}
+
+/** HF's optional keys: absent and null both mean "not given". */
+const given = (value) => value !== undefined && value !== null;
+
+function finiteAtLeast(dict, key, min, what) {
+  const v = dict[key];
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < min) bad(key, what, v);
+  return v;
+}
+
+function originalLength(dict, type) {
+  const v = dict.original_max_position_embeddings;
+  if (!given(v)) {
+    throw new PosencError(
+      'BAD_SCALING',
+      `scaling.original_max_position_embeddings must be given for rope_type '${type}': the context length the model ` +
+        "was trained with (HF falls back to the config's max_position_embeddings, which lives outside rope_scaling)",
+      'scaling.original_max_position_embeddings',
+      v,
+    );
+  }
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > 2 ** 32 - 1) {
+    bad('original_max_position_embeddings', 'an integer from 1 to 2^32 − 1 (the pre-training context length)', v);
+  }
+  return v;
+}
+
+/** An optional float: finite and >= min, or 0 when absent (the core's "use the default"). */
+function optional(dict, key, min, what) {
+  return given(dict[key]) ? finiteAtLeast(dict, key, min, what) : 0;
+}
+
+/**
+ * Normalises `scaling` (undefined, null or an HF dict) for rotary dimension r.
+ * Returns { type, factor, original, betaFast, betaSlow, attentionFactor, mscale,
+ * mscaleAllDim, noTruncate, low, high, theta } (theta: rope_theta or undefined).
+ */
+export function checkScaling(scaling, r) {
+  const none = {
+    type: 0,
+    factor: 0,
+    original: 0,
+    betaFast: 0,
+    betaSlow: 0,
+    attentionFactor: 0,
+    mscale: 0,
+    mscaleAllDim: 0,
+    noTruncate: 0,
+    low: 0,
+    high: 0,
+    theta: undefined,
+  };
+  if (!given(scaling)) return none;
+  if (typeof scaling !== 'object' || Array.isArray(scaling) || ArrayBuffer.isView(scaling)) {
+    throw new PosencError(
+      'BAD_SCALING',
+      `scaling must be an HF rope_scaling object such as { rope_type: 'linear', factor: 2 }; got ${describe(scaling)}`,
+      'scaling',
+      scaling,
+    );
+  }
+  const { rope_type: ropeType, type: legacy } = scaling;
+  if (given(ropeType) && given(legacy) && ropeType !== legacy) {
+    bad(
+      'type',
+      `the same as scaling.rope_type ('${ropeType}'), or left out: it is the legacy name of rope_type`,
+      legacy,
+    );
+  }
+  const type = given(ropeType) ? ropeType : given(legacy) ? legacy : 'default';
+  const key = given(ropeType) || !given(legacy) ? 'rope_type' : 'type';
+  if (typeof type !== 'string' || !Object.hasOwn(KEYS, type)) {
+    bad(
+      key,
+      `one of ${Object.keys(KEYS)
+        .map((t) => `'${t}'`)
+        .join(', ')}` + (type === 'longrope' ? " ('longrope' is not supported)" : ''),
+      type,
+    );
+  }
+  const allowed = [...COMMON, ...KEYS[type]];
+  for (const k of Object.keys(scaling)) {
+    if (allowed.includes(k)) continue;
+    const guess = closest(k, allowed);
+    throw new PosencError(
+      'BAD_SCALING',
+      `scaling has no key '${k}' for rope_type '${type}'${guess ? ` (did you mean '${guess}'?)` : ''}; its keys are ${allowed.join(', ')}`,
+      `scaling.${k}`,
+      scaling[k],
+    );
+  }
+  const out = { ...none };
+  if (given(scaling.rope_theta)) {
+    out.theta = finiteAtLeast(scaling, 'rope_theta', -Infinity, 'a finite number above 1 (the base)');
+    if (!(out.theta > 1)) bad('rope_theta', 'a finite number above 1 (the base)', out.theta);
+  }
+  if (type === 'default') return out;
+  out.type = SCALING_TYPES[type];
+  if (!given(scaling.factor)) bad('factor', `given for rope_type '${type}': a finite number ≥ 1`, scaling.factor);
+  out.factor = finiteAtLeast(scaling, 'factor', 1, 'a finite number ≥ 1');
+  if (type === 'linear') return out;
+  out.original = originalLength(scaling, type);
+  if (type === 'dynamic' && r < 4) {
+    bad(
+      'rope_type',
+      `a type other than 'dynamic' when rotaryDim is ${r}: its base exponent r/(r−2) needs rotaryDim ≥ 4`,
+      type,
+    );
+  }
+  if (type === 'yarn') {
+    out.betaFast = optional(scaling, 'beta_fast', 0, 'a finite number ≥ 0 (0 or absent: 32)');
+    out.betaSlow = optional(scaling, 'beta_slow', 0, 'a finite number ≥ 0 (0 or absent: 1)');
+    if (given(scaling.attention_factor)) {
+      const a = scaling.attention_factor;
+      if (typeof a !== 'number' || !(a > 0) || !(Math.fround(a) <= FLOAT_MAX)) {
+        bad('attention_factor', 'a finite number above 0 (and below 3.4e38: it scales float32 cos and sin)', a);
+      }
+      out.attentionFactor = a;
+    }
+    out.mscale = optional(scaling, 'mscale', -Infinity, 'a finite number');
+    out.mscaleAllDim = optional(scaling, 'mscale_all_dim', -Infinity, 'a finite number');
+    if (given(scaling.truncate) && typeof scaling.truncate !== 'boolean')
+      bad('truncate', 'true or false', scaling.truncate);
+    out.noTruncate = scaling.truncate === false ? 1 : 0;
+  }
+  if (type === 'llama3') {
+    for (const k of ['low_freq_factor', 'high_freq_factor']) {
+      if (!given(scaling[k])) bad(k, "given for rope_type 'llama3': a finite number above 0", scaling[k]);
+    }
+    out.low = finiteAtLeast(scaling, 'low_freq_factor', -Infinity, 'a finite number above 0');
+    if (!(out.low > 0)) bad('low_freq_factor', 'a finite number above 0', out.low);
+    out.high = finiteAtLeast(scaling, 'high_freq_factor', -Infinity, 'a finite number');
+    if (!(out.high > out.low)) bad('high_freq_factor', `a finite number above low_freq_factor (${out.low})`, out.high);
+  }
+  return out;
+}

@@ -1,0 +1,69 @@
+// One posenc instance: a wasm module with its own memory, the runtime every
+// family works through, and the families' methods gathered into one frozen
+// object. The runtime (this folder) is the plumbing: the loader, the calls
+// and their status (wasm-calls.js, status.js), memory and staging
+// (memory.js), the sinusoid plan (plan-cache.js), buffers and checks. Each
+// family (../<family>/) is a function xxxMethods(runtime) returning its
+// methods; adding a family is one line below.
+import { PosencError, refuse } from './errors.js';
+import { checkOptions } from './validate.js';
+import { WasmBuffer, pointerOf } from './wasm-buffer.js';
+import { loadExports } from './loader.js';
+import { wasmCalls, MAX_WASM_BYTES } from './wasm-calls.js';
+import { wasmMemory, FLOAT } from './memory.js';
+import { planCache } from './plan-cache.js';
+import { sinusoidMethods } from '../sinusoid/sinusoid.js';
+import { precisionMethods } from '../precision/precision.js';
+import { grid2dMethods } from '../grid2d/grid2d.js';
+import { ropeMethods } from '../rope/rope.js';
+import { alibiMethods } from '../alibi/alibi.js';
+import { learnedMethods } from '../learned/learned.js';
+
+/** Every family, in the order their methods are gathered. */
+const FAMILIES = [sinusoidMethods, precisionMethods, grid2dMethods, ropeMethods, alibiMethods, learnedMethods];
+
+/**
+ * @param {{simd?: boolean, wasm?: unknown}} [options]
+ */
+export async function instantiate(options) {
+  const o = checkOptions(options, ['simd', 'wasm'], 'instantiate');
+  if (o.simd !== undefined && typeof o.simd !== 'boolean')
+    refuse('BAD_OPTIONS', 'simd', 'true, false or undefined', o.simd);
+  const state = { exports: null, memory: null, release: (pointer) => state.exports.pe_free(pointer) };
+  // Views are checked against memory.buffer where they are used, so growth needs no bookkeeping here.
+  state.exports = await loadExports(o, () => {});
+  state.memory = state.exports.memory;
+  const runtime = createRuntime(state);
+  const methods = {};
+  for (const family of FAMILIES) Object.assign(methods, family(runtime));
+  return Object.freeze({ simd: state.exports.pe_wasm_simd() === 1, ...methods, alloc: allocator(state, runtime) });
+}
+
+/**
+ * The runtime's API, all a family may use: { wasm, malloc, free, check } (wasm-calls.js),
+ * the memory plumbing (memory.js), plan(dim, base, layout, frequencies) and pointerOf(buffer, argument).
+ */
+function createRuntime(state) {
+  const calls = wasmCalls(state);
+  const memory = wasmMemory(state, calls);
+  return Object.freeze({
+    ...calls,
+    ...memory,
+    plan: planCache(calls, memory),
+    /** The address of a WasmBuffer argument of this instance (ownership and freed checks). */
+    pointerOf: (buffer, argument) => pointerOf(buffer, state, argument),
+  });
+}
+
+/** alloc(n): n floats in wasm memory, as a WasmBuffer of this instance. */
+function allocator(state, runtime) {
+  return function alloc(n) {
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < 0)
+      refuse('BAD_SIZE', 'n', 'a whole number of floats ≥ 0', n);
+    const bytes = n * FLOAT;
+    if (bytes > MAX_WASM_BYTES) {
+      throw new PosencError('TOO_LARGE', `alloc(${n}) needs ${bytes} bytes; wasm32 memory holds at most 4 GiB`, 'n', n);
+    }
+    return new WasmBuffer(state, runtime.malloc(bytes, `alloc(${n})`), n);
+  };
+}

@@ -1,0 +1,76 @@
+// WasmBuffer: floats that live inside one instance's wasm memory, so calls
+// read and write them in place. The pointer stays private; the instance that
+// made the buffer is the only one that may use it.
+import { PosencError } from './errors.js';
+
+let internals;
+
+export class WasmBuffer {
+  #owner; // the instance state (memory, free function)
+  #pointer;
+  #length;
+
+  /** @internal Made by alloc(); not for direct use. */
+  constructor(owner, pointer, length) {
+    this.#owner = owner;
+    this.#pointer = pointer;
+    this.#length = length;
+  }
+
+  /** Number of floats. Stays readable after free(). */
+  get length() {
+    return this.#length;
+  }
+
+  /** True once free() or dispose ran. */
+  get freed() {
+    return this.#pointer === 0;
+  }
+
+  /** A fresh Float32Array view; valid until the next posenc call (memory may grow). */
+  get array() {
+    this.#check('buffer');
+    return new Float32Array(this.#owner.memory.buffer, this.#pointer, this.#length);
+  }
+
+  /** Returns the memory to the instance. Idempotent: a second free does nothing. */
+  free() {
+    if (this.#pointer === 0) return;
+    const pointer = this.#pointer;
+    this.#pointer = 0;
+    this.#owner.release(pointer);
+  }
+
+  [Symbol.dispose]() {
+    this.free();
+  }
+
+  #check(argument) {
+    if (this.#pointer === 0) {
+      throw new PosencError('BUFFER_FREED', `${argument} is a WasmBuffer that was already freed`, argument, this);
+    }
+  }
+
+  static {
+    internals = {
+      /** The byte address of buf inside owner's memory, after the ownership and freed checks. */
+      pointer(buffer, owner, argument) {
+        if (buffer.#owner !== owner) {
+          throw new PosencError(
+            'BAD_BUFFER',
+            `${argument} is a WasmBuffer from another posenc instance; use one allocated by this instance's alloc()`,
+            argument,
+            buffer,
+          );
+        }
+        buffer.#check(argument);
+        return buffer.#pointer;
+      },
+    };
+  }
+}
+
+/** Pointer of a WasmBuffer argument (checked), see internals.pointer. */
+export function pointerOf(buffer, owner, argument) {
+  return internals.pointer(buffer, owner, argument);
+}
