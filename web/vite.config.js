@@ -20,6 +20,8 @@ export default defineConfig({
     assetsInlineLimit: 0,
     chunkSizeWarningLimit: 1000,
   },
+  // The table worker imports the package (and its wasm) as an ES module.
+  worker: { format: 'es' },
   server: {
     // The package (src/js) and its wasm (build/wasm) live outside web/.
     fs: { allow: [projectRoot] },

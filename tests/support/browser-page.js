@@ -42,7 +42,8 @@ export async function redrawAfter(page, action) {
  * A fingerprint of a canvas's pixels: a 32-bit FNV-1a hash over all bytes, and
  * how many distinct colours it has (1 means blank).
  */
-export function canvasPrint(page, selector) {
+export async function canvasPrint(page, selector) {
+  await caughtUp(page, selector);
   return page.evaluate((sel) => {
     // Read through a fresh copy, so the page's own canvases are never read back.
     const source = document.querySelector(sel);
@@ -59,6 +60,22 @@ export function canvasPrint(page, selector) {
     }
     return { hash: hash >>> 0, colours: colours.size, width: canvas.width, height: canvas.height };
   }, selector);
+}
+
+/**
+ * Scrolls the element into view and waits until its section shows the current
+ * state (the page redraws only views on screen, the others when they scroll in).
+ */
+export async function caughtUp(page, selector) {
+  await page.evaluate((sel) => document.querySelector(sel).scrollIntoView({ block: 'center' }), selector);
+  await page.waitForFunction(
+    (sel) => {
+      const section = document.querySelector(sel).closest('section');
+      return !(document.body.dataset.stale ?? '').split(' ').includes(section?.id);
+    },
+    selector,
+    { timeout: 10_000 },
+  );
 }
 
 /** Fingerprints of every canvas on the page, keyed by a readable name. */
@@ -106,6 +123,7 @@ export async function typeValue(page, selector, value) {
  */
 export async function checkControlSteps(page, steps) {
   for (const step of steps) {
+    // The target on screen, so the step's redraw includes it.
     const before = await canvasPrint(page, step.target);
     const urlBefore = await query(page);
     await redrawAfter(page, step.act);

@@ -1,255 +1,296 @@
-// The page: reads the state from the URL, loads the posenc wasm core, wires the
-// controls, and redraws every view when the state changes.
+// The page's one root: reads the state from the URL, loads the posenc wasm
+// core, creates the views, wires the controls and redraws the views when the
+// state changes. Everything a view draws comes from the package.
 import 'uplot/dist/uPlot.min.css';
 import { init, PosencError } from '../../src/js/index.js';
-import { clampBase, clampDim, clampInteger, parseDims, readQuery, writeQuery, formatDims } from './state.js';
-import { tableShape, tableView, updateTable } from './encoding.js';
-import { createSquigglesView, presetDims } from './squiggles-view.js';
-import { createHeatmapView } from './heatmap-view.js';
-import { createRotationView } from './rotation-view.js';
-import { createEmbeddingView } from './embedding-view.js';
-import { createNaiveView } from './naive-view.js';
-import { download, downloadFigure, tableCsv, tableNpy } from './export.js';
-import { plotIn } from './line-plot.js';
-import { createScheduler } from './scheduler.js';
-import { applyTheme, watchSystemTheme } from './theme.js';
-import { createBeyond } from './beyond.js';
+import { readQuery, writeQuery } from './state/query.js';
+import { clampField } from './state/clamp.js';
+import { formatDims, parseDims, presetDims, shownDims } from './state/dims.js';
+import { NUMBER_CONTROLS, syncControls, wireNumber } from './state/controls.js';
+import { createNotes } from './state/notes.js';
+import { cursorPosition, setCursor } from './state/cursor.js';
+import { wirePlayer } from './state/player.js';
+import { MODEL_PRESETS, presetNote } from './state/model-presets.js';
+import { onSummaryReady, updateTable } from './compute/encoding.js';
+import { createSquigglesView } from './views/squiggles-view.js';
+import { createHeatmapView } from './views/heatmap-view.js';
+import { createRotationView } from './views/rotation-view.js';
+import { createEmbeddingView } from './views/embedding-view.js';
+import { createNaiveView } from './views/naive-view.js';
+import { createComparisonView } from './views/comparison-view.js';
+import { createRopeView } from './views/rope-view.js';
+import { createPrecisionView } from './views/precision-view.js';
+import { createLongRangeView } from './views/longrange-view.js';
+import { createWhyView } from './views/why-view.js';
 import { createT5DistanceView } from './views/t5-distance-view.js';
 import { mountIdentifyView } from './views/identify-view.js';
+import { createScheduler } from './views/scheduler.js';
+import { createLearnedPanel } from './io/learned-panel.js';
+import { wireExports } from './io/exporters.js';
+import { applyTheme, watchSystemTheme } from './draw/theme.js';
 
 const $ = (id) => document.getElementById(id);
 
-const { state, notes: loadNotes } = readQuery(location.search);
-const notes = new Map(); // field → note shown under the controls
-loadNotes.forEach((text, n) => notes.set(`url${n}`, text));
-
-function showNotes() {
-  $('notes').replaceChildren(
-    ...[...notes.values()].map((text) => {
-      const p = document.createElement('p');
-      p.textContent = text;
-      return p;
-    }),
-  );
-}
-
-function setNote(field, text) {
-  if (!text && !notes.has(field)) return;
-  if (text) notes.set(field, text);
-  else notes.delete(field);
-  showNotes();
-}
+const { state, notes: urlNotes } = readQuery(location.search);
+const notes = createNotes($('notes'));
+urlNotes.forEach((text, n) => notes.set(`url${n}`, text));
 
 // ---- views ----------------------------------------------------------------
+const learned = createLearnedPanel({ onChange: () => scheduler.request() });
+const comparison = createComparisonView({
+  canvases: { sin: $('cmp-sin'), learned: $('cmp-learned'), rope: $('cmp-rope'), alibi: $('cmp-alibi') },
+  profile: $('cmp-profile'),
+  alibiProfile: $('cmp-alibi-profile'),
+  readout: $('cmp-readout'),
+  facts: $('cmp-facts'),
+  learned,
+});
+const rope = createRopeView({
+  speed: $('rope-speed'),
+  wavelength: $('rope-wavelength'),
+  bands: $('rope-bands'),
+  readout: $('rope-readout'),
+  facts: $('rope-facts'),
+  config: $('rope-config'),
+  status: $('rope-status'),
+  plots: $('rope-plots'),
+});
+const longRange = createLongRangeView({
+  plot: $('longrange-plot'),
+  readout: $('longrange-readout'),
+  facts: $('longrange-facts'),
+});
+const precision = createPrecisionView({
+  plot: $('precision-plot'),
+  readout: $('precision-readout'),
+  facts: $('precision-facts'),
+});
+
+// Each view with the section it draws in; a view that fails says so there and leaves the rest alone.
 const views = [
-  createSquigglesView({ container: $('squiggles-plot'), legend: $('squiggles-legend'), readout: $('squiggles-readout') }),
-  createHeatmapView({ canvas: $('heatmap-canvas'), marker: $('heatmap-marker'), readout: $('heatmap-readout') }),
-  createRotationView({
-    circlesCanvas: $('circles-canvas'),
-    matrixCanvas: $('matrix-canvas'),
-    similarityCanvas: $('similarity-canvas'),
-    profile: $('profile-plot'),
-    residualOut: $('rotation-residual'),
-    similarityOut: $('similarity-facts'),
-  }),
-  createEmbeddingView({ canvas: $('embedding-canvas'), facts: $('embedding-facts'), wordSelect: $('ctl-word') }),
-  createNaiveView({ raw: $('naive-raw'), norm: $('naive-norm'), sin: $('naive-sin'), facts: $('naive-facts') }),
-];
+  ['why', createWhyView({ canvas: $('why-canvas'), facts: $('why-facts') })],
+  [
+    'squiggles',
+    createSquigglesView({
+      container: $('squiggles-plot'),
+      legend: $('squiggles-legend'),
+      readout: $('squiggles-readout'),
+    }),
+  ],
+  [
+    'heatmap',
+    createHeatmapView({
+      canvas: $('heatmap-canvas'),
+      marker: $('heatmap-marker'),
+      cursorLine: $('heatmap-cursor'),
+      readout: $('heatmap-readout'),
+      summary: $('heatmap-aggregation'),
+    }),
+  ],
+  [
+    'rotation',
+    createRotationView({
+      circlesCanvas: $('circles-canvas'),
+      circlesNote: $('circles-note'),
+      matrixCanvas: $('matrix-canvas'),
+      similarityCanvas: $('similarity-canvas'),
+      profile: $('profile-plot'),
+      residualOut: $('rotation-residual'),
+      similarityOut: $('similarity-facts'),
+    }),
+  ],
+  [
+    'embedding',
+    createEmbeddingView({ canvas: $('embedding-canvas'), facts: $('embedding-facts'), wordSelect: $('ctl-word') }),
+  ],
+  [
+    'naive',
+    createNaiveView({ raw: $('naive-raw'), norm: $('naive-norm'), sin: $('naive-sin'), facts: $('naive-facts') }),
+  ],
+  ['comparison', comparison],
+  ['longrange', longRange],
+  ['rope', rope],
+  ['precision', precision],
+  [
+    't5-distance',
+    createT5DistanceView({ buckets: $('t5-buckets-plot'), others: $('t5-others-plot'), facts: $('t5-facts') }),
+  ],
+].map(([section, view]) => ({ section, view, error: $(`${section}-error`) }));
 
-// Sections 6–8 (comparison, RoPE, precision): their own state and controls, in the same URL and render loop.
-const beyond = createBeyond({ search: location.search, onChange: () => commit({}), setNote });
-views.push(...beyond.views);
-views.push(createT5DistanceView({ buckets: $('t5-buckets-plot'), others: $('t5-others-plot'), facts: $('t5-facts') }));
-beyond.notes.forEach((text, n) => notes.set(`url-beyond${n}`, text));
-
-let renders = 0;
-function renderAll() {
+function renderView({ view, error }) {
   try {
-    const start = performance.now();
-    updateTable(state);
-    const times = [performance.now() - start];
-    for (const view of views) {
-      const t0 = performance.now();
-      view.render(state);
-      times.push(performance.now() - t0);
-    }
-    renders += 1;
-    document.body.dataset.renderSteps = times.map((t) => t.toFixed(0)).join(' ');
-    setNote('error', '');
-    // For the browser test: how many frames were drawn and how long the last took.
-    document.body.dataset.renders = String(renders);
-    document.body.dataset.renderMs = (performance.now() - start).toFixed(1);
-  } catch (error) {
-    // Never a blank page: say what failed where the notes are, and keep the rest.
-    setNote('error', error instanceof PosencError ? error.message : `Something went wrong: ${error.message}`);
-    console.error(error);
+    view.render(state);
+    error.textContent = '';
+  } catch (failure) {
+    const message = failure instanceof PosencError ? failure.message : (failure?.message ?? failure);
+    error.textContent = `This view could not be drawn: ${message}`;
+    console.error(failure);
   }
 }
 
-const scheduler = createScheduler(renderAll);
+/** The encoding table every frame starts from; a failure is said where the notes are, never a blank page. */
+function prepareTable() {
+  try {
+    updateTable(state);
+    notes.set('error', '');
+    return true;
+  } catch (error) {
+    notes.set('error', error instanceof PosencError ? error.message : `Something went wrong: ${error.message}`);
+    console.error(error);
+    return false;
+  }
+}
+
+const scheduler = createScheduler({
+  prepare: prepareTable,
+  entries: views.map((entry) => ({ section: $(entry.section), draw: () => renderView(entry) })),
+});
+for (const { section, view } of views) view.setRedraw?.(() => scheduler.request([section]));
+// A large table's summaries arrive from the worker: redraw the views that wait for them.
+const WAITING = { grid: ['heatmap'], envelopes: ['squiggles'], rows: ['rotation', 'naive'] };
+onSummaryReady((kind) => scheduler.request(WAITING[kind]));
 
 // ---- controls -------------------------------------------------------------
 function syncUrl() {
-  const query = beyond.query(writeQuery(state));
+  const query = writeQuery(state);
   if (query !== location.search) history.replaceState(null, '', `${location.pathname}${query}${location.hash}`);
 }
 
-function syncControls() {
-  $('ctl-d').value = state.d;
-  $('ctl-d-range').value = state.d;
-  $('ctl-len').value = state.len;
-  $('ctl-len-range').value = state.len;
-  $('ctl-base').value = state.base;
-  $('ctl-base-range').value = Math.log10(state.base);
-  $('ctl-off').value = state.off;
-  $('ctl-off-range').value = Math.min(state.off, 10000);
-  $(`ctl-layout-${state.layout}`).checked = true;
-  $('ctl-p').value = state.p;
-  $('ctl-p-range').value = Math.min(state.p, 1000);
-  $('ctl-k').value = state.k;
-  $('ctl-k-range').value = Math.min(state.k, 200);
-  if (document.activeElement !== $('ctl-dims')) $('ctl-dims').value = formatDims(state.dims);
-  if (document.activeElement !== $('ctl-s1')) $('ctl-s1').value = state.s1;
-  if (document.activeElement !== $('ctl-s2')) $('ctl-s2').value = state.s2;
-  $('ctl-scale').checked = state.scale;
-  $('ctl-theme').value = state.theme;
-}
-
-/** Applies a change to the state: URL, inputs and (soon) the views follow. */
-function commit(changes, { immediate = false } = {}) {
-  // Notes about the loaded URL are stale once the user changes something.
-  for (const key of [...notes.keys()]) if (key.startsWith('url')) notes.delete(key);
-  showNotes();
+/**
+ * Applies a change to the state: URL, controls and (soon) the views follow.
+ * transient: an animation frame, which leaves the URL alone (browsers throttle
+ * a history update per frame); the player writes it when it stops.
+ */
+function commit(changes, { transient = false } = {}) {
+  notes.clearUrlNotes();
   Object.assign(state, changes);
-  if ('d' in changes) {
+  if ('d' in changes && state.dims !== 'auto') {
     // Columns past the new d no longer exist.
     const { value, note } = parseDims(formatDims(state.dims), state.d);
     state.dims = value;
-    setNote('dims', note);
+    notes.set('dims', note);
   }
-  syncUrl();
-  syncControls();
-  scheduler.request({ immediate });
+  if (state.head >= state.heads) state.head = state.heads - 1;
+  if (!transient) syncUrl();
+  syncControls(state);
+  labelControlsToggle();
+  scheduler.request();
 }
 
-/** A number box and its slider: the slider commits at once, typing after a pause or on Enter. */
-function wireNumber(name, clamp, { fromRange = Number } = {}) {
-  const box = $(`ctl-${name}`);
-  const range = $(`ctl-${name}-range`);
-  const take = (raw) => {
-    // A change event after Enter re-sends the value already shown: keep its note.
-    if (String(raw) === String(state[name])) return;
-    const { value, note } = clamp(raw);
-    setNote(name, note);
-    commit({ [name]: value });
-  };
-  let typingTimer = 0;
-  box.addEventListener('input', () => {
-    clearTimeout(typingTimer);
-    typingTimer = setTimeout(() => {
-      if (box.value !== '') take(box.value);
-    }, 400);
+for (const name of NUMBER_CONTROLS) {
+  wireNumber(name, {
+    current: (field) => state[field],
+    commit: (field, value, note) => {
+      notes.set(field, note);
+      commit({ [field]: value });
+    },
   });
-  box.addEventListener('change', () => {
-    clearTimeout(typingTimer);
-    take(box.value);
-  });
-  box.addEventListener('keydown', (event) => {
-    if (event.key === 'Enter') {
-      clearTimeout(typingTimer);
-      take(box.value);
-    }
-  });
-  range.addEventListener('input', () => take(fromRange(range.value)));
 }
 
-wireNumber('d', clampDim);
-wireNumber('len', (raw) => clampInteger('len', raw));
-wireNumber('base', clampBase, { fromRange: (v) => Number((10 ** Number(v)).toPrecision(3)) });
-wireNumber('off', (raw) => clampInteger('off', raw));
-wireNumber('p', (raw) => clampInteger('p', raw));
-wireNumber('k', (raw) => clampInteger('k', raw));
-
+const choose = (id, name, read = (el) => el.value) =>
+  $(id).addEventListener('change', (event) => commit({ [name]: clampField(name, read(event.target)).value }));
 for (const radio of document.querySelectorAll('input[name="layout"]')) {
   radio.addEventListener('change', () => radio.checked && commit({ layout: radio.value }));
 }
+choose('ctl-scale', 'scale', (el) => el.checked);
+choose('ctl-qk', 'qk');
+choose('ctl-causal', 'causal', (el) => el.checked);
+choose('ctl-rs', 'rs');
 
 $('ctl-dims').addEventListener('input', () => {
   const { value, note } = parseDims($('ctl-dims').value, state.d);
-  setNote('dims', note);
+  notes.set('dims', note);
   commit({ dims: value });
 });
-$('ctl-dims').addEventListener('change', () => syncControls());
+$('ctl-dims').addEventListener('change', () => syncControls(state));
 for (const button of document.querySelectorAll('[data-dims]')) {
   button.addEventListener('click', () => {
-    setNote('dims', '');
-    commit({ dims: presetDims(button.dataset.dims, state.d) }, { immediate: true });
-    $('ctl-dims').value = formatDims(state.dims);
+    notes.set('dims', '');
+    const preset = button.dataset.dims;
+    commit({ dims: preset === 'auto' ? 'auto' : presetDims(preset, state) });
+    $('ctl-dims').value = formatDims(shownDims(state));
   });
 }
 
-for (const n of ['1', '2']) {
-  $(`ctl-s${n}`).addEventListener('input', (event) => {
+for (const name of ['s1', 's2']) {
+  $(`ctl-${name}`).addEventListener('input', (event) => {
     const text = event.target.value.slice(0, 200);
-    commit({ [`s${n}`]: /[\p{L}\p{N}]/u.test(text) ? text : state[`s${n}`] });
+    commit({ [name]: /[\p{L}\p{N}]/u.test(text) ? text : state[name] });
   });
 }
-$('ctl-scale').addEventListener('change', (event) => commit({ scale: event.target.checked }));
 $('ctl-word').addEventListener('change', (event) => {
   $('ctl-word').dataset.chosen = event.target.value;
-  scheduler.request({ immediate: true });
+  scheduler.request();
 });
 
 $('ctl-theme').addEventListener('change', (event) => {
   applyTheme(event.target.value);
-  commit({ theme: event.target.value }, { immediate: true });
+  commit({ theme: event.target.value });
 });
 watchSystemTheme(() => {
   if (state.theme === 'auto') {
     applyTheme('auto');
-    scheduler.request({ immediate: true });
+    scheduler.request();
   }
 });
 
-// ---- exports --------------------------------------------------------------
-const fileStem = () => {
-  const { dim, length, base, offset, layout } = tableShape();
-  return `posenc-d${dim}-len${length}-base${base}-off${offset}-${layout}`;
-};
-const exporters = {
-  squiggles: () => downloadFigure([plotIn($('squiggles-plot'))], `${fileStem()}-squiggles.png`),
-  heatmap: () => downloadFigure([$('heatmap-canvas')], `${fileStem()}-heatmap.png`),
-  circles: () =>
-    downloadFigure([$('circles-canvas'), $('matrix-canvas')], `${fileStem()}-p${state.p}-k${state.k}-rotation.png`),
-  similarity: () => downloadFigure([$('similarity-canvas'), plotIn($('profile-plot'))], `${fileStem()}-similarity.png`),
-  embedding: () => downloadFigure([$('embedding-canvas')], `${fileStem()}-embedding.png`),
-  naive: () => downloadFigure(['naive-raw', 'naive-norm', 'naive-sin'].map((id) => plotIn($(id))), `${fileStem()}-naive.png`),
-};
-for (const button of document.querySelectorAll('[data-export]')) {
-  button.addEventListener('click', () => exporters[button.dataset.export]());
+wireExports(state, { comparison, rope, precision, longRange });
+
+// ---- model presets ---------------------------------------------------------
+$('ctl-preset').append(...MODEL_PRESETS.map((preset) => new Option(preset.name, preset.id)));
+$('ctl-preset').addEventListener('change', (event) => {
+  const preset = MODEL_PRESETS.find((p) => p.id === event.target.value);
+  if (!preset) return;
+  $('preset-note').textContent = presetNote(preset);
+  if (preset.tensor) $('learned-tensor').value = preset.tensor;
+  commit({ ...preset.set });
+});
+
+// ---- motion ----------------------------------------------------------------
+wirePlayer($('play-p'), {
+  label: 'p',
+  read: () => state.p,
+  write: (p) => commit({ p }, { transient: true }),
+  onStop: syncUrl,
+  range: () => ({ min: 0, max: 1000, step: 1 }),
+});
+wirePlayer($('play-k'), {
+  label: 'k',
+  read: () => state.k,
+  write: (k) => commit({ k }, { transient: true }),
+  onStop: syncUrl,
+  range: () => ({ min: 0, max: 200, step: 1 }),
+});
+// The shared position cursor sweeps the table, about 10 s end to end.
+const sweep = () => ({
+  min: state.off,
+  max: state.off + state.len - 1,
+  step: Math.max(1, Math.round(state.len / 600)),
+});
+for (const id of ['play-squiggles', 'play-heatmap']) {
+  wirePlayer($(id), {
+    label: 'position',
+    read: () => cursorPosition() ?? state.off - 1,
+    write: (p) => setCursor(p),
+    range: sweep,
+  });
 }
-$('export-csv').addEventListener('click', () => {
-  // A big table takes a moment to format: say so before the page is busy.
-  const button = $('export-csv');
-  button.textContent = 'CSV…';
-  button.disabled = true;
-  setTimeout(() => {
-    const { length, dim, offset } = tableShape();
-    download(tableCsv(tableView(), length, dim, offset), `${fileStem()}.csv`);
-    button.textContent = 'CSV';
-    button.disabled = false;
-  }, 30);
+
+// On phones the bar folds to one button that names the current values.
+$('controls-toggle').addEventListener('click', () => {
+  const open = $('controls').classList.toggle('open');
+  $('controls-toggle').setAttribute('aria-expanded', String(open));
 });
-$('export-npy').addEventListener('click', () => {
-  const { length, dim } = tableShape();
-  download(tableNpy(tableView(), length, dim), `${fileStem()}.npy`);
-});
+function labelControlsToggle() {
+  $('controls-toggle').textContent =
+    `Parameters: d ${state.d}, length ${state.len}, T ${state.base}, offset ${state.off} ▾`;
+}
 
 // ---- start ----------------------------------------------------------------
 applyTheme(state.theme);
-syncControls();
+syncControls(state);
+labelControlsToggle();
 syncUrl();
-showNotes();
 let lastWidth = 0;
 new ResizeObserver(([entry]) => {
   const width = Math.round(entry.contentRect.width);
@@ -262,12 +303,12 @@ new ResizeObserver(([entry]) => {
 init()
   .then(({ simd }) => {
     $('engine').textContent = simd ? '(WebAssembly SIMD build)' : '(WebAssembly scalar build)';
-    renderAll();
-    scheduler.enable();
     mountIdentifyView();
+    scheduler.enable();
+    scheduler.drawAll();
     document.body.dataset.ready = '1';
   })
   .catch((error) => {
-    setNote('error', `The posenc WebAssembly core could not be loaded: ${error.message}`);
+    notes.set('error', `The posenc WebAssembly core could not be loaded: ${error.message}`);
     console.error(error);
   });

@@ -5,7 +5,7 @@
 // identifies a generated 8192 x 1024 float32-angle table (posenc's
 // recipeTable) and shows the time it took, in this browser.
 import { identify, readTable, recipeTable, PosencError } from '../../../src/js/index.js';
-import { wireFileDrop } from '../file-drop.js';
+import { wireFileDrop } from '../io/file-drop.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -30,7 +30,10 @@ export function parseRows(text) {
       throw new PosencError('BAD_FILE', `row ${rows.length + 1}: '${fields[bad]}' is not a number`);
     }
     if (rows.length && numbers.length !== rows[0].length) {
-      throw new PosencError('BAD_SHAPE', `row ${rows.length + 1} has ${numbers.length} numbers; the first row has ${rows[0].length}`);
+      throw new PosencError(
+        'BAD_SHAPE',
+        `row ${rows.length + 1} has ${numbers.length} numbers; the first row has ${rows[0].length}`,
+      );
     }
     rows.push(numbers);
   }
@@ -86,11 +89,15 @@ export function mountIdentifyView() {
   }
 
   wireFileDrop({ zone: $('identify-drop'), input: $('identify-file'), onFile });
-  $('identify-run').addEventListener('click', () => guard(() => show('pasted numbers', parseRows($('identify-paste').value))));
-  $('identify-example').addEventListener('click', () => guard(() => {
-    const rows = 8192;
-    const dim = 1024;
-    const table = recipeTable({ recipe: 'float32-angle', length: rows, dim });
-    show("posenc's float32-angle recipe", { table, rows, dim });
-  }));
+  $('identify-run').addEventListener('click', () =>
+    guard(() => show('pasted numbers', parseRows($('identify-paste').value))),
+  );
+  $('identify-example').addEventListener('click', () =>
+    guard(() => {
+      const rows = 8192;
+      const dim = 1024;
+      const table = recipeTable({ recipe: 'float32-angle', length: rows, dim });
+      show("posenc's float32-angle recipe", { table, rows, dim });
+    }),
+  );
 }

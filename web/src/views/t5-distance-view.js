@@ -4,18 +4,15 @@
 // last of 8 heads, alibiBias) and RoPE's score q·k / (|q||k|) for q = k = all
 // ones (rope, d and T from the page's controls). T5 is exact up to 8 (encoder)
 // or 16 (decoder) and then logarithmic; ALiBi is linear; RoPE oscillates.
-import { alibiBias, alibiSlopes, t5Buckets } from '../../../src/js/index.js';
-import { createRedrawGuard, themeColors } from '../canvas.js';
-import { drawLinePlot } from '../line-plot.js';
-import { optionalFunction } from '../optional-api.js';
+import { alibiBias, alibiSlopes, rope, t5Buckets } from '../../../src/js/index.js';
+import { createRedrawGuard, themeColors } from '../draw/canvas.js';
+import { drawLinePlot } from '../draw/line-plot.js';
 
 const SPAN = 300; // offsets −SPAN … SPAN
 const HEADS = 8;
 
-/** RoPE's score of the query at offset 0 with keys at every offset (null when this build has no rope). */
+/** RoPE's score of the query at offset 0 with keys at every offset. */
 function ropeScores(d, base) {
-  const rope = optionalFunction('rope');
-  if (!rope) return null;
   const n = 2 * SPAN + 1;
   const x = rope(new Float32Array(n * d).fill(1), { length: n, heads: 1, headDim: d, base, layout: 'interleaved' });
   const dot = (a, b) => {
@@ -35,7 +32,8 @@ export function createT5DistanceView({ buckets, others, facts }) {
     const colors = themeColors();
     const x = Array.from({ length: 2 * SPAN + 1 }, (_, k) => k - SPAN);
     // One query at key position SPAN among keys 0 … 2·SPAN: key k is at offset k − SPAN.
-    const row = (bidirectional) => Array.from(t5Buckets({ queryLength: 1, keyLength: 2 * SPAN + 1, offset: SPAN, bidirectional }));
+    const row = (bidirectional) =>
+      Array.from(t5Buckets({ queryLength: 1, keyLength: 2 * SPAN + 1, offset: SPAN, bidirectional }));
     const encoder = row(true);
     const decoder = row(false);
     drawLinePlot(buckets, {
@@ -50,7 +48,7 @@ export function createT5DistanceView({ buckets, others, facts }) {
     });
     const bias = alibiBias({ heads: HEADS, queryLength: 1, keyLength: 2 * SPAN + 1, offset: SPAN });
     const slopes = alibiSlopes(HEADS);
-    const rope = ropeScores(state.d, state.base);
+    const ropeScore = ropeScores(state.d, state.base);
     drawLinePlot(others, {
       title: 'ALiBi bias and RoPE score at the same offsets',
       xLabel: 'offset j − i (key − query)',
@@ -58,14 +56,23 @@ export function createT5DistanceView({ buckets, others, facts }) {
       x,
       yRange: [-3, 1.05],
       series: [
-        { label: `ALiBi head 0 (slope ${slopes[0]})`, values: Array.from(bias.subarray(0, x.length)), stroke: colors.accent },
-        { label: `ALiBi head ${HEADS - 1}`, values: Array.from(bias.subarray((HEADS - 1) * x.length)), stroke: colors.muted },
-        ...(rope ? [{ label: 'RoPE q·k/(|q||k|)', values: rope, stroke: colors.fg, dash: [4, 3] }] : []),
+        {
+          label: `ALiBi head 0 (slope ${slopes[0]})`,
+          values: Array.from(bias.subarray(0, x.length)),
+          stroke: colors.accent,
+        },
+        {
+          label: `ALiBi head ${HEADS - 1}`,
+          values: Array.from(bias.subarray((HEADS - 1) * x.length)),
+          stroke: colors.muted,
+        },
+        { label: 'RoPE q·k/(|q||k|)', values: ropeScore, stroke: colors.fg, dash: [4, 3] },
       ],
     });
     const starts = [];
     for (let k = SPAN; k >= 0; k--) if (k === SPAN || encoder[k] !== encoder[k + 1]) starts.push(SPAN - k);
-    facts.textContent = `T5's encoder gives keys behind the query buckets 0–15 and keys ahead 16–31; behind, each ` +
+    facts.textContent =
+      `T5's encoder gives keys behind the query buckets 0–15 and keys ahead 16–31; behind, each ` +
       `bucket starts at distance ${starts.join(', ')}: one bucket per distance up to 7, then log-spaced, all distances ` +
       `from ${starts[starts.length - 1]} on share bucket ${encoder[0]}. ALiBi's penalty grows without bound; RoPE's ` +
       'score oscillates and decays.';

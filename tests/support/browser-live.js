@@ -1,0 +1,87 @@
+// Measures how live the page is under real input: each input event's time
+// (the event's own timeStamp) against the end of the first frame that drew
+// after it, how many frames drew, and the longest main-thread task
+// (PerformanceObserver 'longtask' reports tasks over 50 ms).
+
+const median = (values) => {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+/** Starts recording in the page; call before sending the inputs. */
+export function startRecording(page) {
+  return page.evaluate(() => {
+    const live = { inputs: [], frames: [], longest: 0, longTasks: 0 };
+    window.__live = live;
+    document.addEventListener('input', (event) => live.inputs.push(event.timeStamp), true);
+    new MutationObserver(() => {
+      live.frames.push(performance.now());
+      const ms = Number(document.body.dataset.renderMs);
+      if (!(live.slowest?.ms >= ms)) live.slowest = { ms, steps: document.body.dataset.renderSteps };
+    }).observe(document.body, {
+      attributes: true,
+      attributeFilter: ['data-renders'],
+    });
+    new PerformanceObserver((list) => {
+      for (const task of list.getEntries()) {
+        live.longest = Math.max(live.longest, task.duration);
+        live.longTasks += 1;
+      }
+    }).observe({ type: 'longtask' });
+  });
+}
+
+/**
+ * Stops after the page has settled; returns { inputs, frames, redrawn,
+ * medianMs, latencies, longestTaskMs }: redrawn counts inputs followed by a
+ * frame before the next input (or, for the last one, at all).
+ */
+export async function stopRecording(page) {
+  await page.waitForTimeout(600);
+  const live = await page.evaluate(() => window.__live);
+  const latencies = [];
+  let redrawn = 0;
+  live.inputs.forEach((t, n) => {
+    const next = live.inputs[n + 1] ?? Infinity;
+    const frame = live.frames.find((f) => f >= t);
+    if (frame !== undefined) latencies.push(frame - t);
+    if (frame !== undefined && frame < next) redrawn += 1;
+  });
+  return {
+    inputs: live.inputs.length,
+    frames: live.frames.length,
+    redrawn,
+    latencies,
+    medianMs: median(latencies),
+    longestTaskMs: live.longest,
+    longTasks: live.longTasks,
+    slowest: live.slowest,
+  };
+}
+
+/** Drags a range input's thumb with the mouse in `steps` moves of `dx` px, `gapMs` apart. */
+export async function dragSlider(page, selector, { steps = 10, dx = 6, gapMs = 30, view = null } = {}) {
+  // dx is the largest step; the drag keeps inside the track. view: a figure to have on screen (under the sticky bar).
+  await page.evaluate(
+    ([sel, fig]) => document.querySelector(fig ?? sel).scrollIntoView({ block: fig ? 'start' : 'center' }),
+    [selector, view],
+  );
+  await page.waitForTimeout(100);
+  const box = await page.locator(selector).boundingBox();
+  const value = await page.$eval(selector, (el) => (el.value - el.min) / (el.max - el.min));
+  // The thumb sits at the value's fraction of the track; drag towards the farther end, within the track.
+  let x = box.x + 8 + value * (box.width - 16);
+  const room = value < 0.5 ? box.x + box.width - 8 - x : x - box.x - 8;
+  dx = Math.sign(0.5 - value || 1) * Math.min(dx, room / (steps + 1));
+  const y = box.y + box.height / 2;
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  for (let n = 0; n < steps; n++) {
+    x += dx;
+    await page.mouse.move(x, y);
+    await page.waitForTimeout(gapMs);
+  }
+  await page.mouse.up();
+}

@@ -1,0 +1,117 @@
+// The numbers behind the comparison view, all from the posenc package:
+// sinusoidal rows, RoPE-rotated queries and keys, ALiBi biases; learned rows
+// come from the loaded file. Here they only become cosine matrices and
+// per-offset profiles.
+import { alibiBias, alibiSlopes, rope, sinusoidal } from '../../../src/js/index.js';
+import { toyEmbedding } from './toy-embedding.js';
+
+// A W × W cosine matrix of dim-wide rows costs W² · dim / 2 multiply-adds; this keeps it near 15 ms.
+const SIMILARITY_BUDGET = 2 ** 24;
+
+/** The window every panel shares: the asked size, limited by the work budget and the learned table's rows. */
+export function sharedWindow(asked, widestDim, learnedRows) {
+  const byBudget = Math.max(8, Math.floor(Math.sqrt(SIMILARITY_BUDGET / widestDim)));
+  return Math.max(2, Math.min(asked, byBudget, learnedRows));
+}
+
+/** cos(a_i, b_j) for the first W rows of two row-major (·, dim) arrays, in double. */
+export function cosineMatrix(a, b, W, dim) {
+  const norm = (t, i) => {
+    let sum = 0;
+    for (let j = i * dim, end = j + dim; j < end; j++) sum += t[j] * t[j];
+    return Math.sqrt(sum);
+  };
+  const na = Float64Array.from({ length: W }, (_, i) => norm(a, i));
+  const nb = a === b ? na : Float64Array.from({ length: W }, (_, i) => norm(b, i));
+  const out = new Float64Array(W * W);
+  for (let i = 0; i < W; i++) {
+    for (let k = a === b ? i : 0; k < W; k++) {
+      let dot = 0;
+      for (let j = 0, ra = i * dim, rb = k * dim; j < dim; j++) dot += a[ra + j] * b[rb + j];
+      const v = na[i] > 0 && nb[k] > 0 ? dot / (na[i] * nb[k]) : 0;
+      out[i * W + k] = v;
+      if (a === b) out[k * W + i] = v;
+    }
+  }
+  return out;
+}
+
+export function sinusoidalMatrix(W, d, base) {
+  const table = sinusoidal({ length: W, dim: d, base });
+  return cosineMatrix(table, table, W, d);
+}
+
+export function learnedMatrix(source, W) {
+  const rows = source.table.subarray(0, W * source.dim);
+  return cosineMatrix(rows, rows, W, source.dim);
+}
+
+/** The query and key vectors RoPE rotates: seeded toy vectors, or all ones. */
+export function ropeVectors(choice, d) {
+  if (choice === 'ones') {
+    const ones = new Float32Array(d).fill(1);
+    return { q: ones, k: ones };
+  }
+  const q = toyEmbedding('rope query', d);
+  return { q, k: choice === 'independent' ? toyEmbedding('rope key', d) : q };
+}
+
+/**
+ * cos(q(i), k(j)): the same q and k rotated to every position i, j < W by the
+ * package's rope (adjacent pairs, frequencies base^(−2i/d), no scaling).
+ */
+export function ropeMatrix(W, d, base, choice) {
+  const { q, k } = ropeVectors(choice, d);
+  const rotated = (vector) => {
+    const x = new Float32Array(W * d);
+    for (let i = 0; i < W; i++) x.set(vector, i * d);
+    return rope(x, { length: W, heads: 1, headDim: d, base, layout: 'interleaved' });
+  };
+  const xq = rotated(q);
+  const xk = q === k ? xq : rotated(k);
+  return cosineMatrix(xq, xk, W, d);
+}
+
+/** ALiBi for queries and keys at the same W positions: { slopes, bias (heads, W, W) }. */
+export function alibiMatrices(W, heads, causal) {
+  return { slopes: alibiSlopes(heads), bias: alibiBias({ heads, queryLength: W, keyLength: W, offset: 0, causal }) };
+}
+
+/**
+ * Along each diagonal j − i = Δ (Δ from −(W−1) to W−1) of the W × W matrix
+ * starting at array[start]: mean, min and max of its finite entries (null when
+ * it has none, e.g. ALiBi's masked future).
+ */
+export function diagonalProfile(array, W, start = 0) {
+  const n = 2 * W - 1;
+  const mean = new Array(n).fill(null);
+  const min = new Array(n).fill(null);
+  const max = new Array(n).fill(null);
+  for (let delta = -(W - 1); delta < W; delta++) {
+    let sum = 0;
+    let count = 0;
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (let i = Math.max(0, -delta); i < W && i + delta < W; i++) {
+      const v = array[start + i * W + i + delta];
+      if (!Number.isFinite(v)) continue;
+      sum += v;
+      count += 1;
+      if (v < lo) lo = v;
+      if (v > hi) hi = v;
+    }
+    if (count) {
+      mean[delta + W - 1] = sum / count;
+      min[delta + W - 1] = lo;
+      max[delta + W - 1] = hi;
+    }
+  }
+  return { mean, min, max };
+}
+
+/** Largest spread (max − min) along any diagonal: 0 when a matrix depends only on j − i. */
+export function largestSpread({ min, max }) {
+  let worst = 0;
+  for (let n = 0; n < min.length; n++) if (min[n] !== null) worst = Math.max(worst, max[n] - min[n]);
+  return worst;
+}

@@ -1,0 +1,115 @@
+// The long-range curves: how a score between a query at position 0 and a key
+// at distance Δ changes for Δ up to 65,536, for each encoding, all computed by
+// the package: sinusoidal cos(PE(0), PE(Δ)) from sinusoidalAt; RoPE's
+// cos(q, R(Δ)k) with keys rotated by rope at positions Δ (q = k, and q, k
+// independent: RoFormer's long-term decay), with and without HF rope_scaling;
+// and ALiBi's factor e^(−m·Δ) on attention weights from alibiSlopes. Dynamic
+// NTK depends on the sequence length, which rope() takes from its rows, so
+// that curve uses ropeFrequencies at L = 65,536 and sums the pairs' cosines.
+import { alibiSlopes, rope, ropeFrequencies, sinusoidalAt } from '../../../src/js/index.js';
+import { ropeScalingDict } from '../state/rope-scaling.js';
+import { toyEmbedding } from './toy-embedding.js';
+
+export const MAX_DISTANCE = 65536;
+
+/** Every distance 1…64, then about 90 per decade up to MAX_DISTANCE: integers, increasing. */
+export function sampleDistances() {
+  const out = new Set();
+  for (let n = 1; n <= 64; n++) out.add(n);
+  for (let e = Math.log10(64); e <= Math.log10(MAX_DISTANCE); e += 1 / 90) out.add(Math.round(10 ** e));
+  out.add(MAX_DISTANCE);
+  return Int32Array.from([...out].sort((a, b) => a - b));
+}
+
+/** cos(PE(0), PE(Δ)) for each Δ: the row dot product over d/2 (each row's norm is √(d/2)). */
+export function sinusoidalCurve(distances, d, base) {
+  const rows = sinusoidalAt([0, ...distances], { dim: d, base });
+  return Float64Array.from(distances, (_, n) => {
+    let dot = 0;
+    for (let j = 0; j < d; j++) dot += rows[j] * rows[(n + 1) * d + j];
+    return dot / (d / 2);
+  });
+}
+
+/** cos(q, R(Δ)·k) for each Δ: k rotated by the package's rope to position Δ, q at position 0 (unrotated). */
+export function ropeCurve(distances, { headDim, base, scaling, q, k }) {
+  const keys = new Float32Array(distances.length * headDim);
+  for (let n = 0; n < distances.length; n++) keys.set(k, n * headDim);
+  const rotated = rope(keys, { positions: distances, heads: 1, headDim, base, scaling, length: distances.length });
+  let qq = 0;
+  let kk = 0;
+  for (let j = 0; j < headDim; j++) {
+    qq += q[j] * q[j];
+    kk += k[j] * k[j];
+  }
+  const norm = Math.sqrt(qq * kk);
+  return Float64Array.from(distances, (_, n) => {
+    let dot = 0;
+    for (let j = 0; j < headDim; j++) dot += q[j] * rotated[n * headDim + j];
+    return dot / norm;
+  });
+}
+
+/**
+ * cos(q, R(Δ)·q) from the pairs' frequencies w (rotate_half pairs: element i
+ * with i + r/2): Σᵢ (qᵢ² + qᵢ₊ᵣ/₂²)·cos(Δ·wᵢ) / |q|².
+ */
+export function pairSumCurve(distances, q, w) {
+  const half = w.length;
+  const weight = Float64Array.from(w, (_, i) => q[i] * q[i] + q[i + half] * q[i + half]);
+  const total = weight.reduce((a, b) => a + b, 0);
+  return Float64Array.from(distances, (delta) => {
+    let sum = 0;
+    for (let i = 0; i < half; i++) sum += weight[i] * Math.cos(delta * w[i]);
+    return sum / total;
+  });
+}
+
+/**
+ * All curves for a page state: { curves: [{ key, label, values }], refused: [sentences] }. The RoPE ones
+ * use the RoPE view's head_dim, rope_theta and scaling parameters (factor,
+ * original context…); the sinusoidal one the page's d and T; ALiBi the
+ * steepest and gentlest of the comparison view's heads.
+ */
+export function longRangeCurves(state, distances) {
+  const headDim = state.rhd;
+  const base = state.rbase;
+  const q = toyEmbedding('rope query', headDim);
+  const k = toyEmbedding('rope key', headDim);
+  const curves = [
+    {
+      key: 'sinusoidal',
+      label: `sinusoidal, d = ${state.d}, T = ${state.base}`,
+      values: sinusoidalCurve(distances, state.d, state.base),
+    },
+    { key: 'rope_same', label: 'RoPE, q = k', values: ropeCurve(distances, { headDim, base, q, k: q }) },
+    { key: 'rope_random', label: 'RoPE, q, k independent', values: ropeCurve(distances, { headDim, base, q, k }) },
+  ];
+  const refused = [];
+  for (const type of ['linear', 'dynamic', 'yarn', 'llama3']) {
+    const scaling = ropeScalingDict({ ...state, rs: type });
+    try {
+      const values =
+        type === 'dynamic'
+          ? pairSumCurve(distances, q, ropeFrequencies({ headDim, base, scaling, length: MAX_DISTANCE }).frequencies)
+          : ropeCurve(distances, { headDim, base, scaling, q, k: q });
+      curves.push({ key: `rope_${type}`, label: `RoPE ${type === 'dynamic' ? 'dynamic NTK' : type}, q = k`, values });
+    } catch (error) {
+      // The RoPE view's parameters may be refused for one type (e.g. low_freq_factor ≥ high_freq_factor).
+      refused.push(`${type}: ${error.message}`);
+    }
+  }
+  const slopes = alibiSlopes(state.heads);
+  for (const [name, h] of [
+    ['steepest', 0],
+    ['gentlest', state.heads - 1],
+  ]) {
+    const m = slopes[h];
+    curves.push({
+      key: `alibi_head${h}`,
+      label: `ALiBi e^(−m·Δ), ${name} head (m = ${m.toPrecision(3)})`,
+      values: Float64Array.from(distances, (delta) => Math.exp(-m * delta)),
+    });
+  }
+  return { curves, refused };
+}

@@ -1,0 +1,38 @@
+// The worker behind large tables: its own posenc wasm instance computes the
+// whole table (up to 8192 × 2048, about 0.1 s) off the main thread and keeps
+// it while its parameters stay, then answers summary requests from it (a
+// heatmap grid, column envelopes, row statistics), transferring the arrays back.
+import { instantiate } from '../../../src/js/index.js';
+import { columnEnvelopes, gridSummary, rowStats } from './aggregate.js';
+
+const ready = instantiate();
+let tableKey = '';
+let table = null;
+
+const tasks = {
+  grid: ({ shape, viewport, maxCols, maxRows }) => {
+    const grid = gridSummary(table, shape.dim, viewport, maxCols, maxRows);
+    return [grid, [grid.mean.buffer, grid.min.buffer, grid.max.buffer]];
+  },
+  envelopes: ({ shape, dims, buckets }) => {
+    const result = columnEnvelopes(table, shape.length, shape.dim, dims, buckets);
+    return [result, result.flatMap(({ lo, hi }) => [lo.buffer, hi.buffer])];
+  },
+  rows: ({ shape }) => [rowStats(table, shape.length, shape.dim), []],
+};
+
+self.onmessage = async ({ data: { id, kind, key, request } }) => {
+  const pe = await ready;
+  try {
+    if (key !== tableKey) {
+      const { length, dim, offset, base, layout } = request.shape;
+      table = null;
+      table = pe.sinusoidal({ length, dim, base, offset, layout });
+      tableKey = key;
+    }
+    const [result, transfer] = tasks[kind](request);
+    self.postMessage({ id, result }, transfer);
+  } catch (error) {
+    self.postMessage({ id, error: error.message });
+  }
+};

@@ -1,0 +1,317 @@
+// View 6: four ways to encode distance, side by side on the same axes (query
+// position i down, key position j across, the same window of positions): the
+// sinusoidal similarity PE·PEᵀ, the same similarity of a learned table's rows,
+// RoPE's query-key score and ALiBi's bias; then each against the offset j − i.
+import { availableWidth, createRedrawGuard, fitCanvas, themeColors } from '../draw/canvas.js';
+import { DIVERGING_LUT, LUT_SIZE, pairColor } from '../draw/colormap.js';
+import { CIVIDIS_LUT, viridisColors } from '../draw/sequential-colormap.js';
+import {
+  alibiMatrices,
+  diagonalProfile,
+  largestSpread,
+  learnedMatrix,
+  ropeMatrix,
+  sharedWindow,
+  sinusoidalMatrix,
+} from '../compute/comparison-data.js';
+import { fixed6, sig6, tickLabel } from '../draw/format.js';
+import { drawAxes, drawTitle, paintGrid } from '../draw/heatmap-draw.js';
+import { drawLogPlot } from '../draw/log-plot.js';
+import { csvColumns } from '../io/csv-columns.js';
+
+const GAP = 12;
+const MARGIN = { left: 58, right: 12, top: 44 };
+
+const QK_TEXT = {
+  same: 'q = k, one seeded random vector',
+  independent: 'q and k independent seeded random vectors',
+  ones: 'q = k = all ones',
+};
+
+/** Panel width: four in a row on a wide page, two on a medium one, one on a phone. */
+function panelWidth(total) {
+  if (total >= 960) return Math.floor((total - 3 * GAP) / 4);
+  if (total >= 480) return Math.floor((total - GAP) / 2);
+  return total;
+}
+
+export function createComparisonView(elements) {
+  const { canvases, profile, alibiProfile, readout, facts, learned } = elements;
+  const needsDraw = createRedrawGuard();
+  let last = null; // what the readout reads: { W, rect, panels }
+  let columns = []; // the profiles, for CSV export
+
+  function render(state) {
+    const source = learned.current();
+    const total = availableWidth(canvases.sin.parentElement, 900);
+    if (
+      !needsDraw([state.d, state.base, state.cw, state.heads, state.head, state.causal, state.qk, source.label, total])
+    )
+      return;
+    const { d, base } = state;
+    const W = sharedWindow(state.cw, Math.max(d, source.dim), source.rows);
+    const colors = themeColors();
+    const width = panelWidth(total);
+    const size = Math.max(60, width - MARGIN.left - MARGIN.right);
+    const rect = { x: MARGIN.left, y: MARGIN.top, w: size, h: size };
+
+    const sin = sinusoidalMatrix(W, d, base);
+    const learnedSim = learnedMatrix(source, W);
+    const rope = ropeMatrix(W, d, base, state.qk);
+    const head = Math.min(state.head, state.heads - 1);
+    const { slopes, bias } = alibiMatrices(W, state.heads, state.causal);
+    const plane = W * W;
+    const alibiHead = bias.subarray(head * plane, (head + 1) * plane);
+    const deepest = -slopes[head] * (W - 1);
+
+    const cosBar = { lut: DIVERGING_LUT, lo: -1, hi: 1, label: 'cosine' };
+    drawPanel(canvases.sin, width, rect, colors, {
+      title: 'Sinusoidal: cos(PE(i), PE(j))',
+      subtitle: `d = ${d}, T = ${base}`,
+      matrix: sin,
+      W,
+      ...cosBar,
+    });
+    drawPanel(canvases.learned, width, rect, colors, {
+      title: `Learned: cos(row i, row j)`,
+      subtitle: `${source.short}, ${source.rows} × ${source.dim}`,
+      matrix: learnedSim,
+      W,
+      ...cosBar,
+    });
+    drawPanel(canvases.rope, width, rect, colors, {
+      title: 'RoPE: cos(q(i), k(j))',
+      subtitle: `head_dim ${d}, base ${base}, ${state.qk === 'ones' ? 'q = k = 1' : state.qk === 'same' ? 'q = k random' : 'q, k random'}`,
+      matrix: rope,
+      W,
+      ...cosBar,
+    });
+    drawPanel(canvases.alibi, width, rect, colors, {
+      title: `ALiBi: bias of head ${head}`,
+      subtitle: `m = ${sig6(slopes[head])}, ${state.heads} heads${state.causal ? ', causal' : ''}`,
+      matrix: alibiHead,
+      W,
+      lut: CIVIDIS_LUT,
+      lo: Math.min(deepest, -1e-6),
+      hi: 0,
+      label: state.causal ? 'bias; grey: masked' : 'bias −m·|j − i|',
+      masked: state.causal,
+    });
+    last = { W, rect, panels: { sin, learned: learnedSim, rope, alibi: alibiHead }, head };
+
+    drawProfiles(W, { sin, learnedSim, rope, source, state });
+    drawAlibiProfile(W, slopes, bias, state);
+    writeFacts(W, { sin, learnedSim, rope, source, slopes, state, d });
+  }
+
+  function drawProfiles(W, { sin, learnedSim, rope, source }) {
+    const deltas = Array.from({ length: 2 * W - 1 }, (_, n) => n - (W - 1));
+    const sinProfile = diagonalProfile(sin, W);
+    const learnedProfile = diagonalProfile(learnedSim, W);
+    const series = [
+      { label: 'sinusoidal', values: sinProfile.mean, stroke: pairColor(0), width: 2.2 },
+      { label: `learned (mean over i; dashed: min, max)`, values: learnedProfile.mean, stroke: pairColor(1), width: 2 },
+      { label: '', values: learnedProfile.min, stroke: pairColor(1), width: 1, dash: [4, 3] },
+      { label: '', values: learnedProfile.max, stroke: pairColor(1), width: 1, dash: [4, 3] },
+    ];
+    series.push({
+      label: 'RoPE q·k',
+      values: diagonalProfile(rope, W).mean,
+      stroke: pairColor(2),
+      width: 2,
+      dash: [7, 3],
+    });
+    columns = [
+      { name: 'offset', values: deltas },
+      { name: 'sinusoidal', values: sinProfile.mean },
+      { name: 'learned_mean', values: learnedProfile.mean },
+      { name: 'learned_min', values: learnedProfile.min },
+      { name: 'learned_max', values: learnedProfile.max },
+      { name: 'rope', values: series[4].values },
+    ];
+    drawLogPlot(profile, {
+      title: 'Similarity against offset j − i',
+      xLabel: 'offset j − i (positions)',
+      yLabel: 'cosine',
+      x: deltas,
+      series,
+      yRange: [-1.05, 1.05],
+      height: 300,
+    });
+  }
+
+  function drawAlibiProfile(W, slopes, bias, state) {
+    const deltas = Array.from({ length: 2 * W - 1 }, (_, n) => n - (W - 1));
+    const colors = viridisColors(state.heads);
+    const plane = W * W;
+    const series = [];
+    for (let h = 0; h < state.heads; h++) {
+      const { mean } = diagonalProfile(bias, W, h * plane);
+      columns.push({ name: `alibi_head${h}`, values: mean });
+      const named = h === 0 || h === state.heads - 1 || state.heads <= 6;
+      series.push({
+        label: named ? `head ${h}: m = ${sig6(slopes[h])}` : '',
+        values: mean,
+        stroke: colors[h],
+        width: h === state.head ? 3 : 1.5,
+      });
+    }
+    drawLogPlot(alibiProfile, {
+      title: `ALiBi bias against offset, ${state.heads} heads`,
+      xLabel: 'offset j − i (positions)',
+      yLabel: 'bias added to the score',
+      x: deltas,
+      series,
+      height: 300,
+    });
+  }
+
+  function writeFacts(W, { sin, learnedSim, rope, source, slopes, state, d }) {
+    const sinSpread = largestSpread(diagonalProfile(sin, W));
+    const learnedSpread = largestSpread(diagonalProfile(learnedSim, W));
+    const items = [
+      `Window: positions 0–${W - 1} in every panel` +
+        (W < state.cw
+          ? ` (asked ${state.cw}; limited by ${W === source.rows ? `the learned table’s ${source.rows} rows` : `the work budget at d = ${Math.max(d, source.dim)}`})`
+          : '') +
+        '.',
+      `Sinusoidal: each diagonal j − i is constant to within ${sinSpread.toExponential(1)}: the similarity depends only on the offset.`,
+      `Learned (${source.label}): along one diagonal the similarity varies by up to ${fixed6(learnedSpread)}; ` +
+        'nothing forces a learned table to depend only on the offset.',
+      `RoPE (${QK_TEXT[state.qk]}): each diagonal constant to within ${largestSpread(diagonalProfile(rope, W)).toExponential(1)}: ` +
+        'the score of a rotated query and key depends only on j − i.' +
+        (state.qk === 'ones' ? ' With all-ones vectors it is exactly the sinusoidal curve.' : ''),
+      `ALiBi: no embedding; head h adds −m_h·|j − i| to its scores. Slopes for ${state.heads} heads: ` +
+        `${Array.from(slopes.slice(0, 8), sig6).join(', ')}${state.heads > 8 ? ', …' : ''}.`,
+    ];
+    facts.replaceChildren(...items.map((text) => Object.assign(document.createElement('li'), { textContent: text })));
+    facts.dataset.window = String(W);
+    facts.dataset.learnedSpread = String(learnedSpread);
+  }
+
+  /** Hover: one cell (i, j) read in all four panels at once. */
+  function readCell(canvas, event) {
+    if (!last) return;
+    const box = canvas.getBoundingClientRect();
+    const x = event.clientX - box.left - last.rect.x;
+    const y = event.clientY - box.top - last.rect.y;
+    if (x < 0 || y < 0 || x >= last.rect.w || y >= last.rect.h) return;
+    const { W } = last;
+    showCell(Math.min(W - 1, Math.floor((y / last.rect.h) * W)), Math.min(W - 1, Math.floor((x / last.rect.w) * W)));
+  }
+
+  /** Keyboard: arrow keys move the read cell (Shift: 10 at a time). */
+  function moveCell(event) {
+    const step = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[event.key];
+    if (!step || !last) return;
+    event.preventDefault();
+    const { W } = last;
+    const by = event.shiftKey ? 10 : 1;
+    const i = Number(readout.dataset.i ?? 0);
+    const j = Number(readout.dataset.j ?? 0);
+    showCell(Math.max(0, Math.min(W - 1, i + step[0] * by)), Math.max(0, Math.min(W - 1, j + step[1] * by)));
+  }
+
+  function showCell(i, j) {
+    const { W, panels } = last;
+    const at = (m) => (m ? m[i * W + j] : null);
+    const show = (v) => (v === null ? 'n/a' : Number.isFinite(v) ? fixed6(v) : v < 0 ? '−∞ (masked)' : String(v));
+    readout.textContent =
+      `query i = ${i}, key j = ${j}, offset j − i = ${j - i}\n` +
+      `sinusoidal ${show(at(panels.sin))}   learned ${show(at(panels.learned))}   ` +
+      `RoPE ${show(at(panels.rope))}   ALiBi head ${last.head} ${show(at(panels.alibi))}`;
+    Object.assign(readout.dataset, { i: String(i), j: String(j) });
+  }
+  for (const canvas of Object.values(canvases)) {
+    canvas.tabIndex = 0;
+    canvas.addEventListener('mousemove', (event) => readCell(canvas, event));
+    canvas.addEventListener('keydown', moveCell);
+  }
+
+  return { render, csv: () => csvColumns(columns) };
+}
+
+/** One W × W panel: the grid, axes, title and a horizontal colour bar under it. */
+function drawPanel(canvas, width, rect, colors, spec) {
+  const height = rect.y + rect.h + 92;
+  const { ctx, ratio } = fitCanvas(canvas, width, height);
+  ctx.fillStyle = colors.bg;
+  ctx.fillRect(0, 0, width, height);
+  const { matrix, W, lut, lo, hi } = spec;
+  paintGrid(ctx, ratio, rect, W, W, { array: matrix, rowStride: W, colStride: 1 }, lut, lo, hi);
+  if (spec.masked) {
+    // The future keys j > i: the upper triangle, masked with −∞.
+    const cw = rect.w / W;
+    const ch = rect.h / W;
+    ctx.fillStyle = colors.grid;
+    ctx.beginPath();
+    ctx.moveTo(rect.x + rect.w, rect.y);
+    for (let i = 0; i < W - 1; i++) {
+      ctx.lineTo(rect.x + (i + 1) * cw, rect.y + i * ch);
+      ctx.lineTo(rect.x + (i + 1) * cw, rect.y + (i + 1) * ch);
+    }
+    ctx.lineTo(rect.x + rect.w, rect.y + (W - 1) * ch);
+    ctx.closePath();
+    ctx.fill();
+  }
+  drawAxes(ctx, rect, colors, {
+    xDomain: [0, W],
+    yDomain: [0, W],
+    xLabel: 'key position j',
+    yLabel: 'query position i',
+    xTicks: 3,
+    yTicks: 3,
+  });
+  drawTitle(ctx, spec.title, 4, 4, colors);
+  ctx.font = colors.smallFont;
+  ctx.fillStyle = colors.muted;
+  ctx.fillText(fitText(ctx, spec.subtitle, width - 8), 4, 22);
+  drawHorizontalBar(
+    ctx,
+    ratio,
+    { x: rect.x, y: rect.y + rect.h + 48, w: rect.w, h: 9 },
+    lut,
+    lo,
+    hi,
+    colors,
+    spec.label,
+  );
+}
+
+function drawHorizontalBar(ctx, ratio, rect, lut, lo, hi, colors, label) {
+  const w = Math.max(1, Math.round(rect.w * ratio));
+  const h = Math.max(1, Math.round(rect.h * ratio));
+  const image = ctx.createImageData(w, h);
+  const pixels = new Uint32Array(image.data.buffer);
+  for (let px = 0; px < w; px++) {
+    const color = lut[Math.min(LUT_SIZE - 1, Math.floor(((px + 0.5) / w) * LUT_SIZE))];
+    for (let py = 0; py < h; py++) pixels[py * w + px] = color;
+  }
+  ctx.putImageData(image, Math.round(rect.x * ratio), Math.round(rect.y * ratio));
+  ctx.strokeStyle = colors.muted;
+  ctx.lineWidth = 1;
+  ctx.strokeRect(rect.x - 0.5, rect.y - 0.5, rect.w + 1, rect.h + 1);
+  ctx.font = colors.smallFont;
+  ctx.fillStyle = colors.fg;
+  ctx.textBaseline = 'top';
+  const ends = [
+    [lo, 'left', rect.x],
+    [hi, 'right', rect.x + rect.w],
+  ];
+  for (const [v, align, x] of ends) {
+    ctx.textAlign = align;
+    ctx.fillText((v > 0 ? '+' : '') + barValue(v), x, rect.y + rect.h + 3);
+  }
+  ctx.textAlign = 'center';
+  ctx.fillText(fitText(ctx, label, rect.w - 70), rect.x + rect.w / 2, rect.y + rect.h + 3);
+}
+
+const barValue = (v) => (Math.abs(v) >= 100 ? tickLabel(Math.round(v)) : String(Number(v.toPrecision(3))));
+
+/** Shortens text with an ellipsis to fit maxWidth pixels. */
+function fitText(ctx, text, maxWidth) {
+  if (ctx.measureText(text).width <= maxWidth) return text;
+  let cut = text.length;
+  while (cut > 1 && ctx.measureText(`${text.slice(0, cut)}…`).width > maxWidth) cut--;
+  return `${text.slice(0, cut)}…`;
+}

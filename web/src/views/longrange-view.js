@@ -1,0 +1,107 @@
+// View 7: long range. The score between a query at position 0 and a key at
+// distance Δ, for Δ from 1 to 65,536 on a log axis, for every encoding on the
+// page, computed by the package (compute/long-range.js). Hover or the arrow
+// keys read every curve at one distance.
+import { availableWidth, createRedrawGuard, themeColors } from '../draw/canvas.js';
+import { pairColor } from '../draw/colormap.js';
+import { drawLogPlot } from '../draw/log-plot.js';
+import { fixed6 } from '../draw/format.js';
+import { csvColumns } from '../io/csv-columns.js';
+import { longRangeCurves, sampleDistances } from '../compute/long-range.js';
+
+const STYLE = {
+  sinusoidal: { color: 0, width: 2.4 },
+  rope_same: { color: 1, width: 2.4 },
+  rope_random: { color: 1, width: 1.4, dash: [2, 3] },
+  rope_linear: { color: 2, width: 1.6, dash: [7, 3] },
+  rope_dynamic: { color: 3, width: 1.6, dash: [7, 3] },
+  rope_yarn: { color: 4, width: 1.6, dash: [7, 3] },
+  rope_llama3: { color: 5, width: 1.6, dash: [7, 3] },
+};
+
+export function createLongRangeView({ plot, readout, facts }) {
+  const needsDraw = createRedrawGuard();
+  let shown = null;
+
+  function render(state) {
+    const width = availableWidth(plot.parentElement, 900);
+    const key = ['d', 'base', 'rhd', 'rbase', 'rf', 'rl0', 'rbf', 'rbs', 'rlo', 'rhi', 'heads'].map((k) => state[k]);
+    if (!needsDraw([...key, width])) return;
+    const distances = sampleDistances();
+    const { curves, refused } = longRangeCurves(state, distances);
+    const colors = themeColors();
+    drawLogPlot(plot, {
+      title: 'Score between positions 0 and Δ, against the distance Δ',
+      xLabel: 'distance Δ (positions)',
+      yLabel: 'cosine / attention factor',
+      x: Float64Array.from(distances),
+      xLog: 10,
+      yRange: [-1.05, 1.05],
+      series: curves.map((c) => {
+        const style = STYLE[c.key] ?? { color: 6, width: 1.6, dash: c.key.endsWith('0') ? undefined : [3, 3] };
+        return {
+          label: c.label,
+          values: c.values,
+          stroke: pairColor(style.color),
+          width: style.width,
+          dash: style.dash,
+        };
+      }),
+      markers: [{ axis: 'x', value: state.rl0, label: `original context L0 = ${state.rl0}`, color: colors.muted }],
+      legendColumns: 2,
+      height: 400,
+      onCursor: (x) => showAt(x),
+    });
+    shown = { distances, curves };
+    writeFacts(state, distances, curves, refused);
+    showAt(null);
+  }
+
+  function showAt(x) {
+    if (!shown) return;
+    const { distances, curves } = shown;
+    if (x == null) {
+      readout.textContent = 'Hover the plot (or focus it and use the arrow keys) to read every curve at one distance.';
+      return;
+    }
+    let n = 0;
+    while (n + 1 < distances.length && distances[n + 1] <= x) n++;
+    readout.textContent = `Δ = ${distances[n]}:  ` + curves.map((c) => `${c.label} ${fixed6(c.values[n])}`).join(';  ');
+    readout.dataset.distance = String(distances[n]);
+  }
+
+  function writeFacts(state, distances, curves, refused) {
+    const nearest = (delta) => distances.findIndex((v) => v >= delta);
+    const at = (key, delta) => curves.find((c) => c.key === key).values[nearest(delta)];
+    const far = distances.length - 1;
+    const meanAbs = (key, from) => {
+      const c = curves.find((x) => x.key === key).values;
+      let s = 0;
+      for (let n = from; n <= far; n++) s += Math.abs(c[n]);
+      return s / (far - from + 1);
+    };
+    const from = distances.findIndex((v) => v >= 1024);
+    const items = [
+      `Sinusoidal and RoPE with q = k start at 1 and fall as Δ grows: cos at Δ = 16 is ${fixed6(at('sinusoidal', 16))} ` +
+        `(sinusoidal) and ${fixed6(at('rope_same', 16))} (RoPE); beyond Δ = 1024 their mean |score| is ` +
+        `${fixed6(meanAbs('sinusoidal', from))} and ${fixed6(meanAbs('rope_same', from))}: far tokens look alike.`,
+      `RoPE with independent q, k (dotted) wanders around 0: RoFormer’s long-term decay is a bound on its size, ` +
+        `mean |score| beyond 1024 = ${fixed6(meanAbs('rope_random', from))}.`,
+      `Scaled RoPE (dashed; factor ${state.rf}, L0 = ${state.rl0}, from the RoPE view’s controls) stretches the ` +
+        'slow pairs, so the curve stays high further out: that is how a model reaches past L0.',
+      ...refused.map((text) => `Not drawn, the package refused these RoPE parameters: ${text}`),
+      `ALiBi multiplies attention weights by e^(−m·Δ): the steepest head forgets within a few positions, the ` +
+        `gentlest still keeps ${fixed6(curves.at(-1).values[nearest(1024)])} at Δ = ${distances[nearest(1024)]}.`,
+    ];
+    facts.replaceChildren(...items.map((text) => Object.assign(document.createElement('li'), { textContent: text })));
+  }
+
+  return {
+    render,
+    csv: () =>
+      csvColumns([
+        { name: 'distance', values: shown.distances },
+        ...shown.curves.map((c) => ({ name: c.key, values: c.values })),
+      ]),
+  };
+}

@@ -1,0 +1,360 @@
+// View 3: the relative-position property. PE(p) and PE(p+k) come from the
+// package; R(k) is built here from the frequencies, because applying it is the
+// demonstration: the residual max|R(k)·PE(p) − PE(p+k)| shows it holds.
+import { sinusoidalAt } from '../../../src/js/index.js';
+import { createRedrawGuard, fitCanvas, themeColors, availableWidth } from '../draw/canvas.js';
+import { DIVERGING_LUT, pairColor } from '../draw/colormap.js';
+import {
+  columnOf,
+  frequency,
+  rowRanges,
+  tableRows,
+  tableShape,
+  tableVersion,
+  wavelength,
+} from '../compute/encoding.js';
+import { fixed6, grouped, sig6 } from '../draw/format.js';
+import { drawAxes, drawColorBar, drawTitle, paintGrid } from '../draw/heatmap-draw.js';
+import { drawLinePlot } from '../draw/line-plot.js';
+
+const TAU = 2 * Math.PI;
+const MAX_CIRCLES = 8;
+const MATRIX_PAIRS = 8;
+// Similarity work is window² · d / 2 multiply-adds; this keeps it near 4 ms, so a drag of d stays live.
+const SIMILARITY_BUDGET = 2 ** 22;
+
+/** Rotation of one (sin, cos) pair by angle: sin(a+θ), cos(a+θ) from sin a, cos a. */
+export function rotatePair(s, c, angle) {
+  const cs = Math.cos(angle);
+  const sn = Math.sin(angle);
+  return [s * cs + c * sn, c * cs - s * sn];
+}
+
+// Circles show only pairs that turn visibly while p or k plays (one position
+// per frame): a wavelength of at most this many positions, one turn in ≤ 17 s.
+export const VISIBLE_WAVELENGTH = 1000;
+
+/** The last pair whose wavelength 2π·T^(2i/d) is at most VISIBLE_WAVELENGTH (at least pair 0). */
+export function lastVisiblePair(d, base) {
+  const last = Math.floor(((d / 2) * Math.log(VISIBLE_WAVELENGTH / (2 * Math.PI))) / Math.log(base));
+  return Math.max(0, Math.min(d / 2 - 1, last));
+}
+
+/** The pairs drawn as circles: evenly spread from the fastest (0) to the last visibly turning one. */
+function circlePairs(d, base) {
+  const last = lastVisiblePair(d, base);
+  const n = Math.min(MAX_CIRCLES, last + 1);
+  const out = [];
+  for (let m = 0; m < n; m++) out.push(Math.round((m * last) / Math.max(1, n - 1)));
+  return [...new Set(out)];
+}
+
+export function createRotationView(elements) {
+  const { circlesCanvas, circlesNote, matrixCanvas, similarityCanvas, profile, residualOut, similarityOut } = elements;
+  const circlesNeedDraw = createRedrawGuard();
+  const similarityNeedsDraw = createRedrawGuard();
+
+  function render(state) {
+    const { dim: d, base, layout } = tableShape();
+    const { p, k } = state;
+    const total = availableWidth(circlesCanvas.parentElement, 900);
+    if (similarityNeedsDraw([tableVersion(), total, rowRanges() !== null])) drawSimilarity(themeColors());
+    if (!circlesNeedDraw([d, base, layout, p, k, total])) return;
+    const rows = sinusoidalAt([p, p + k], { dim: d, base, layout });
+    const half = d / 2;
+    let residual = 0;
+    const pairs = [];
+    for (let i = 0; i < half; i++) {
+      const js = columnOf(i, 'sin', d, layout);
+      const jc = columnOf(i, 'cos', d, layout);
+      const angle = k * frequency(i, d, base);
+      const [rs, rc] = rotatePair(rows[js], rows[jc], angle);
+      residual = Math.max(residual, Math.abs(rs - rows[d + js]), Math.abs(rc - rows[d + jc]));
+      pairs.push({ i, angle, from: [rows[js], rows[jc]], to: [rows[d + js], rows[d + jc]], rotated: [rs, rc] });
+    }
+    residualOut.innerHTML =
+      `max over all ${d} columns of |R(k)·PE(p) − PE(p+k)| = <strong id="residual-value">${residual.toExponential(2)}</strong>` +
+      ` for p = ${p}, k = ${k} (float32 values from the package, rotation in double)`;
+    residualOut.dataset.residual = String(residual);
+    const colors = themeColors();
+    const matrixWidth = total >= 860 ? 300 : total;
+    const circlesWidth = total >= 860 ? total - matrixWidth - 16 : total;
+    drawCircles(
+      circlePairs(d, base).map((i) => pairs[i]),
+      state,
+      circlesWidth,
+      colors,
+    );
+    drawMatrix(pairs.slice(0, MATRIX_PAIRS), state, half, matrixWidth, colors);
+  }
+
+  function drawCircles(shown, state, width, colors) {
+    const cellW = 150;
+    const cellH = 178;
+    // As many per row as fit, spread over balanced rows (8 → 4 + 4 rather than 5 + 3).
+    const fit = Math.max(1, Math.min(shown.length, Math.floor(width / cellW)));
+    const perRow = Math.ceil(shown.length / Math.ceil(shown.length / fit));
+    const height = 40 + Math.ceil(shown.length / perRow) * cellH;
+    const { ctx } = fitCanvas(circlesCanvas, width, height);
+    ctx.fillStyle = colors.bg;
+    ctx.fillRect(0, 0, width, height);
+    const last = shown.at(-1).i;
+    drawTitle(ctx, `Unit circles (x = cos, y = sin), p = ${state.p}, k = ${state.k}`, 4, 4, colors);
+    circlesCanvas.dataset.pairs = shown.map((pair) => pair.i).join(' ');
+    // The text alternative: each circle's turn, as the arcs draw it.
+    circlesCanvas.setAttribute(
+      'aria-description',
+      shown
+        .map((pair) => `pair ${pair.i} turns ${((((pair.angle % TAU) + TAU) % TAU) * (180 / Math.PI)).toFixed(2)}°`)
+        .join('; '),
+    );
+    circlesNote.textContent =
+      `The circles show pairs 0–${last}, spread evenly: the pairs whose wavelength is at most ${VISIBLE_WAVELENGTH} ` +
+      `positions, so each one visibly turns while p or k plays.` +
+      (last < state.d / 2 - 1
+        ? ` Pairs ${last + 1}–${state.d / 2 - 1} turn too, too slowly to see: the slowest once every ` +
+          `${grouped(Math.round(wavelength(state.d / 2 - 1, state.d, state.base)))} positions.`
+        : '');
+    // Legend.
+    ctx.font = colors.font;
+    ctx.textBaseline = 'middle';
+    ctx.textAlign = 'left';
+    const legendY = 28;
+    ringAt(ctx, 14, legendY, colors.fg);
+    ctx.fillStyle = colors.fg;
+    ctx.fillText('PE(p)', 26, legendY);
+    dotAt(ctx, 84, legendY, colors.fg);
+    ctx.fillStyle = colors.fg;
+    ctx.fillText('PE(p+k)', 94, legendY);
+    crossAt(ctx, 166, legendY, colors.fg);
+    ctx.fillStyle = colors.fg;
+    ctx.fillText('R(k)·PE(p)', 176, legendY);
+    if (width >= 440) ctx.fillText('arc: the turn k·w mod 2π', 262, legendY);
+
+    shown.forEach((pair, n) => {
+      const cx = (n % perRow) * cellW + cellW / 2;
+      const top = 40 + Math.floor(n / perRow) * cellH;
+      const cy = top + 56;
+      const r = 46;
+      const color = pairColor(n);
+      ctx.strokeStyle = colors.grid;
+      ctx.lineWidth = 1;
+      ctx.beginPath();
+      ctx.moveTo(cx - r - 6, cy);
+      ctx.lineTo(cx + r + 6, cy);
+      ctx.moveTo(cx, cy - r - 6);
+      ctx.lineTo(cx, cy + r + 6);
+      ctx.stroke();
+      ctx.strokeStyle = colors.muted;
+      ctx.beginPath();
+      ctx.arc(cx, cy, r, 0, TAU);
+      ctx.stroke();
+      // Point (cos, sin) at screen (cx + r cos, cy − r sin).
+      const [s0, c0] = pair.from;
+      const [s1, c1] = pair.to;
+      const [sr, cr] = pair.rotated;
+      const start = Math.atan2(s0, c0);
+      const turn = ((pair.angle % TAU) + TAU) % TAU;
+      ctx.strokeStyle = color;
+      ctx.lineWidth = 2.5;
+      ctx.beginPath();
+      ctx.arc(cx, cy, r * 0.72, -start, -(start + turn), true);
+      ctx.stroke();
+      ctx.lineWidth = 1;
+      ringAt(ctx, cx + r * c0, cy - r * s0, color);
+      dotAt(ctx, cx + r * c1, cy - r * s1, color);
+      crossAt(ctx, cx + r * cr, cy - r * sr, colors.fg);
+      ctx.fillStyle = colors.fg;
+      ctx.font = colors.font;
+      ctx.textAlign = 'center';
+      ctx.textBaseline = 'top';
+      const w = frequency(pair.i, tableShape().dim, tableShape().base);
+      ctx.font = `600 ${colors.font}`;
+      ctx.fillText(`pair ${pair.i}`, cx, cy + r + 10);
+      ctx.font = colors.font;
+      ctx.fillText(`w = ${sig6(w)}`, cx, cy + r + 26);
+      ctx.fillStyle = colors.muted;
+      const turns = Math.floor(pair.angle / TAU);
+      ctx.fillText(
+        `turn ${((turn * 180) / Math.PI).toFixed(2)}°${turns > 0 ? ` + ${turns}×360°` : ''}`,
+        cx,
+        cy + r + 42,
+      );
+    });
+  }
+
+  function drawMatrix(pairs, state, half, width, colors) {
+    const n = pairs.length * 2;
+    const size = Math.min(width - 90, 260);
+    const height = size + 86;
+    const { ctx, ratio } = fitCanvas(matrixCanvas, width, height);
+    ctx.fillStyle = colors.bg;
+    ctx.fillRect(0, 0, width, height);
+    const rect = { x: 28, y: 40, w: size, h: size };
+    // Entries in interleaved order: block i maps (sin_i, cos_i) to (sin_i', cos_i').
+    const entry = (row, col) => {
+      if (row >> 1 !== col >> 1) return 0;
+      const { angle } = pairs[row >> 1];
+      const c = Math.cos(angle);
+      const s = Math.sin(angle);
+      return [
+        [c, s],
+        [-s, c],
+      ][row & 1][col & 1];
+    };
+    paintGrid(ctx, ratio, rect, n, n, entry, DIVERGING_LUT, -1, 1);
+    ctx.strokeStyle = colors.muted;
+    ctx.lineWidth = 1;
+    ctx.strokeRect(rect.x - 0.5, rect.y - 0.5, rect.w + 1, rect.h + 1);
+    const cellSize = size / n;
+    if (cellSize >= 26) {
+      ctx.font = colors.smallFont;
+      ctx.textAlign = 'center';
+      ctx.textBaseline = 'middle';
+      for (let row = 0; row < n; row++) {
+        for (let col = 0; col < n; col++) {
+          const v = entry(row, col);
+          if (row >> 1 !== col >> 1) continue;
+          ctx.fillStyle = Math.abs(v) > 0.6 ? '#ffffff' : '#111111';
+          ctx.fillText(v.toFixed(2), rect.x + (col + 0.5) * cellSize, rect.y + (row + 0.5) * cellSize);
+        }
+      }
+    }
+    drawTitle(ctx, `R(k), k = ${state.k}`, 4, 4, colors);
+    ctx.font = colors.smallFont;
+    ctx.fillStyle = colors.muted;
+    ctx.fillText(`first ${pairs.length} of ${half} 2×2 blocks`, 4, 22);
+    ctx.fillText('block i = [[cos k·wᵢ, sin k·wᵢ], [−sin k·wᵢ, cos k·wᵢ]]', 4, rect.y + size + 10);
+    ctx.fillText('acting on (sinᵢ, cosᵢ); zero off the blocks', 4, rect.y + size + 26);
+    drawColorBar(
+      ctx,
+      ratio,
+      { x: rect.x + size + 14, y: rect.y + 16, w: 12, h: size - 16 },
+      DIVERGING_LUT,
+      -1,
+      1,
+      colors,
+      {
+        title: 'entry',
+      },
+    );
+  }
+
+  function drawSimilarity(colors) {
+    const { dim: d, length, offset } = tableShape();
+    const window = Math.max(1, Math.min(length, 256, Math.floor(Math.sqrt(SIMILARITY_BUDGET / d))));
+    const table = tableRows(0, window);
+    const norms = new Float64Array(window);
+    for (let r = 0; r < window; r++) {
+      let sum = 0;
+      for (let j = r * d, end = j + d; j < end; j++) sum += table[j] * table[j];
+      norms[r] = Math.sqrt(sum);
+    }
+    const stats = rowRanges();
+    const sim = new Float64Array(window * window);
+    for (let a = 0; a < window; a++) {
+      for (let b = a; b < window; b++) {
+        let dot = 0;
+        for (let j = 0, ra = a * d, rb = b * d; j < d; j++) dot += table[ra + j] * table[rb + j];
+        const v = dot / (norms[a] * norms[b]);
+        sim[a * window + b] = v;
+        sim[b * window + a] = v;
+      }
+    }
+    // Bands: every entry against the entry of row 0 at the same |p − q|.
+    let bandDeviation = 0;
+    for (let a = 0; a < window; a++) {
+      for (let b = 0; b < window; b++) {
+        bandDeviation = Math.max(bandDeviation, Math.abs(sim[a * window + b] - sim[Math.abs(a - b)]));
+      }
+    }
+
+    const total = availableWidth(similarityCanvas.parentElement, 800);
+    const width = Math.min(total, 440);
+    const size = width - 140;
+    const height = size + 84;
+    const { ctx, ratio } = fitCanvas(similarityCanvas, width, height);
+    ctx.fillStyle = colors.bg;
+    ctx.fillRect(0, 0, width, height);
+    const rect = { x: 62, y: 34, w: size, h: size };
+    paintGrid(ctx, ratio, rect, window, window, { array: sim, rowStride: window, colStride: 1 }, DIVERGING_LUT, -1, 1);
+    drawAxes(ctx, rect, colors, {
+      xDomain: [offset, offset + window],
+      yDomain: [offset, offset + window],
+      xLabel: 'position q',
+      yLabel: 'position p',
+      xTicks: 4,
+      yTicks: 4,
+    });
+    drawTitle(ctx, `cos(PE(p), PE(q)), ${window} position${window === 1 ? '' : 's'}`, 4, 6, colors);
+    drawColorBar(
+      ctx,
+      ratio,
+      { x: rect.x + size + 16, y: rect.y + 16, w: 12, h: size - 16 },
+      DIVERGING_LUT,
+      -1,
+      1,
+      colors,
+      {
+        title: 'cos',
+      },
+    );
+
+    const mid = Math.floor(window / 2);
+    const deltas = Float64Array.from({ length: window }, (_, n) => n - mid);
+    const midRow = deltas.map((delta) => sim[mid * window + mid + delta]);
+    const firstRow = Array.from(deltas, (delta) => (delta >= 0 ? sim[delta] : null));
+    drawLinePlot(profile, {
+      title: 'Profile along a row: the same curve for every p',
+      xLabel: 'offset q − p',
+      yLabel: 'cos similarity',
+      x: deltas,
+      series: [
+        { label: `row p = ${offset + mid}`, values: midRow, stroke: pairColor(0), width: 2.5 },
+        { label: `row p = ${offset}`, values: firstRow, stroke: pairColor(1), dash: [5, 4], width: 1.5 },
+      ],
+      height: Math.max(220, height - 40),
+      yRange: [-1.05, 1.05],
+    });
+    const expected = Math.sqrt(d / 2);
+    similarityOut.innerHTML =
+      (stats
+        ? `Every row's norm over the ${length} position${length === 1 ? '' : 's'} of the table: min ${fixed6(stats.normMin)}, max ${fixed6(stats.normMax)}; `
+        : `Measuring every row's norm over the ${length} positions of the table… `) +
+      `√(d/2) = ${fixed6(expected)}. ` +
+      `Bands: every entry equals row ${offset}'s entry at the same |p − q| to within ` +
+      `<strong>${bandDeviation.toExponential(1)}</strong>. Solid: row p = ${offset + mid}; dashed: row p = ${offset}.`;
+    similarityOut.dataset.minNorm = stats ? String(stats.normMin) : '';
+    similarityOut.dataset.maxNorm = stats ? String(stats.normMax) : '';
+  }
+
+  return { render };
+}
+
+function ringAt(ctx, x, y, color) {
+  ctx.strokeStyle = color;
+  ctx.lineWidth = 2;
+  ctx.beginPath();
+  ctx.arc(x, y, 6, 0, TAU);
+  ctx.stroke();
+  ctx.lineWidth = 1;
+}
+
+function dotAt(ctx, x, y, color) {
+  ctx.fillStyle = color;
+  ctx.beginPath();
+  ctx.arc(x, y, 4.5, 0, TAU);
+  ctx.fill();
+}
+
+function crossAt(ctx, x, y, color) {
+  ctx.strokeStyle = color;
+  ctx.lineWidth = 1.5;
+  ctx.beginPath();
+  ctx.moveTo(x - 3, y - 3);
+  ctx.lineTo(x + 3, y + 3);
+  ctx.moveTo(x + 3, y - 3);
+  ctx.lineTo(x - 3, y + 3);
+  ctx.stroke();
+  ctx.lineWidth = 1;
+}
