@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { instantiate } from '../src/js/index.js';
 import { formatFixed } from '../src/js/cli/format.js';
 import { rng } from './support/random.js';
-import { native, node, sameRun, root } from './support/cli-run.js';
+import { native, node, sameRun, root, NATIVE, NODE_CLI } from './support/cli-run.js';
 
 const random = rng('cli');
 const pe = await instantiate();

@@ -8,8 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { runCli } from '../../src/js/cli/main.js';
 
 export const root = fileURLToPath(new URL('../..', import.meta.url));
-const NATIVE = join(root, 'build/posenc');
-const NODE_CLI = join(root, 'src/js/cli/cli.js');
+export const NATIVE = join(root, 'build/posenc');
+export const NODE_CLI = join(root, 'src/js/cli/cli.js');
 
 export const native = (args) => spawnSync(NATIVE, args, { maxBuffer: 1 << 28 });
 export const node = (args) => spawnSync(process.execPath, [NODE_CLI, ...args], { maxBuffer: 1 << 28 });

@@ -4,9 +4,15 @@
 // stderr, the exit code, and a closed pipe ending the run quietly.
 import { runCli } from './main.js';
 
+/** An output that cannot be written ends the run as the native CLI's does: its message, exit status 1. */
+function writeFailed() {
+  process.stderr.write('posenc: could not write the output\n');
+  process.exit(1);
+}
+
 process.stdout.on('error', (error) => {
   if (error.code === 'EPIPE') process.exit(0); // the reader (e.g. head) has seen enough
-  throw error;
+  writeFailed();
 });
 
 /** Writes to stdout; a promise to wait on when the pipe is full. */
@@ -30,5 +36,10 @@ if (argv[0] === 't5-buckets') {
   ]);
   process.exitCode = await runIdentify(argv.slice(1), () => instantiate(), stdout);
 } else {
-  process.exitCode = await runCli(argv, { stdout, stderr: (text) => process.stderr.write(text) });
+  try {
+    process.exitCode = await runCli(argv, { stdout, stderr: (text) => process.stderr.write(text) });
+  } catch (error) {
+    if (typeof error?.syscall !== 'string') throw error;
+    writeFailed(); // thrown by a synchronous write (stdout is a file)
+  }
 }
