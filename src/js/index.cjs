@@ -52,6 +52,7 @@ const FUNCTIONS = [
   't5Bias',
   'shawIndices',
   'identify',
+  'fromConfig',
 ];
 const CLASSES = ['PosencError', 'WasmBuffer'];
 
