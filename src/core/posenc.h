@@ -397,6 +397,54 @@ pe_status pe_plan_recipe_table(pe_plan *plan, pe_recipe recipe, uint32_t offset,
 pe_status pe_recipe_table(const pe_sinusoid *enc, pe_recipe recipe, uint32_t offset, uint32_t length, float *out,
                           size_t out_count, void *scratch, size_t scratch_bytes);
 
+/* ---- RoPE plans (after pe_dtype, which they take) ---- */
+
+/* RoPE plans: what pe_rope rebuilds on every call (the scaled frequencies,
+ * the attention factor, the sinusoidal plan behind cos and sin) built once in
+ * caller memory, plus, when cache_rows > 0, a cache of the laid-out cos/sin
+ * rows of positions 0 ... cache_rows - 1. A plan gives the very bits pe_rope
+ * gives for the same rope and positions, with or without its cache, on every
+ * build. Like pe_plan it is not thread-safe, must not be moved or copied, and
+ * needs no teardown.
+ *
+ * The cache holds 2 * rotary_dim floats per row; it is left out (cache_rows
+ * taken as 0) for DYNAMIC scaling without a fixed sequence_length, whose
+ * frequencies follow each call's sequence length. */
+typedef struct pe_rope_plan pe_rope_plan;
+
+#define PE_ROPE_MAX_CACHE_ROWS 1048576u /* 2^20 rows */
+
+/* Bytes of plan memory for rope with cache_rows rows cached
+ * (0 ... PE_ROPE_MAX_CACHE_ROWS). */
+pe_status pe_rope_plan_size(const pe_rotary *rope, uint32_t cache_rows, size_t *bytes);
+pe_status pe_rope_plan_init(const pe_rotary *rope, uint32_t cache_rows, void *memory, size_t bytes,
+                            pe_rope_plan **plan);
+
+/* pe_rope with the plan: x of dtype FLOAT32 (float), or FLOAT16 / BFLOAT16
+ * (uint16_t bit patterns: each rotated element is widened to float32, rotated
+ * with the float32 operations above and rounded once, to nearest even, back to
+ * its dtype; the elements past rotary_dim are not touched). x_count counts
+ * elements. sequence_length is DYNAMIC's L when the rope's own is 0 (0: this
+ * call's largest position + 1). Refuses before writing anything. */
+pe_status pe_rope_plan_apply(pe_rope_plan *plan, pe_dtype dtype, void *x, size_t x_count, uint32_t length,
+                             uint32_t offset, const uint32_t *positions, uint32_t sequence_length);
+
+/* cos and sin of the rows at offset ... offset + length - 1 (or positions[l]),
+ * times the attention factor, as engines cache them:
+ *
+ *     expand = 0   (length, rotary_dim / 2)   cos[l][i] = a cos(p_l w_i)       ONNX RotaryEmbedding's cos_cache
+ *     expand = 1   (length, rotary_dim)       HF: cat(freqs, freqs) for PE_LAYOUT_SPLIT,
+ *                                             each value twice for PE_LAYOUT_INTERLEAVED
+ *
+ * count elements of dtype each (count = length * the row size). FLOAT32: the
+ * float32 products rope itself multiplies by (float(cos) * float(a), as HF's
+ * cos() * attention_scaling), so with a = 1 the table's float32 values.
+ * FLOAT16, BFLOAT16 and FLOAT64: from the float64 values (a times the core's
+ * float64 cos and sin, within 1e-12 of exact), rounded once. inverse does not
+ * change the signs here (the caches of HF and ONNX hold +sin). */
+pe_status pe_rope_plan_cos_sin(pe_rope_plan *plan, pe_dtype dtype, uint32_t length, uint32_t offset,
+                               const uint32_t *positions, int expand, void *cos, void *sin, size_t count);
+
 /* 2-D sin-cos for vision transformers, as MAE's get_2d_sincos_pos_embed
  * (facebookresearch/mae, util/pos_embed.py; also in DiT, I-JEPA and others
  * built on it). A height x width grid of patches, token t = y * width + x

@@ -3,7 +3,7 @@ export { init, sinusoidal, sinusoidalAt, addSinusoidal, addTable, alloc } from '
 export { alibiSlopes, alibiBias, resampleTable } from './default-instance.js';
 export { recipeTable, roundToBits, sinusoidal2d } from './default-instance.js';
 export { bitsToFloat32 } from './precision.js';
-export { rope, ropeFrequencies } from './default-instance.js';
+export { rope, ropeFrequencies, createRope, ropeCosSin } from './default-instance.js';
 export { readTable } from './learned-read.js';
 export { readNpy } from './learned-npy.js';
 export { readSafetensors } from './learned-safetensors.js';

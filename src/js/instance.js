@@ -11,7 +11,7 @@ import { alibiMethods } from './alibi.js'; // ALiBi and learned tables: methods 
 import { resampleMethods } from './learned-resample.js';
 import { precisionMethods, dtypeCode } from './precision.js'; // float16/bfloat16 tables, recipes
 import { sinusoidal2dMethods } from './sinusoidal2d.js';
-import { ropeMethods } from './rope.js'; // RoPE: rope(), ropeFrequencies()
+import { ropeMethods } from './rope.js'; // RoPE: rope(), createRope(), ropeCosSin(), ropeFrequencies()
 import { wasmCalls, STAGING_BYTES, MAX_WASM_BYTES, align16 } from './wasm-calls.js';
 
 const FLOAT = 4;
@@ -315,13 +315,16 @@ function createInstance(state) {
     return x;
   }
 
-  function alloc(n) {
+  function alloc(n, options) {
     if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) refuse('BAD_SIZE', 'n', 'a whole number of floats ≥ 0', n);
-    const bytes = n * FLOAT;
+    const o = checkOptions(options, ['dtype'], 'alloc');
+    const dtype = o.dtype === undefined ? 'float32' : o.dtype;
+    if (!['float32', 'float16', 'bfloat16'].includes(dtype)) refuse('BAD_DTYPE', 'dtype', "'float32' (the default), 'float16' or 'bfloat16'", dtype);
+    const bytes = n * (dtype === 'float32' ? FLOAT : 2);
     if (bytes > MAX_WASM_BYTES) {
       throw new PosencError('TOO_LARGE', `alloc(${n}) needs ${bytes} bytes; wasm32 memory holds at most 4 GiB`, 'n', n);
     }
-    return new WasmBuffer(state, malloc(bytes, `alloc(${n})`), n);
+    return new WasmBuffer(state, malloc(bytes, `alloc(${n})`), n, dtype);
   }
 
   return Object.freeze({

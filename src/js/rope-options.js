@@ -57,8 +57,8 @@ export const ROPE_OPTIONS = ['length', 'heads', 'headDim', 'offset', 'positions'
   'scaling', 'inverse', 'order'];
 
 /** Everything rope() needs except x: numbers, and the spec to pass to the core. */
-export function checkRopeOptions(options) {
-  const o = checkOptions(options, ROPE_OPTIONS, 'rope');
+export function checkRopeOptions(options, allowed = ROPE_OPTIONS) {
+  const o = checkOptions(options, allowed, 'rope');
   const rotary = checkRotary(o);
   const heads = checkHeads(o.heads);
   const layout = pick(LAYOUTS, o.layout, 'layout', 'BAD_LAYOUT', LAYOUTS.half);

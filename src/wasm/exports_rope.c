@@ -61,3 +61,29 @@ int pe_wasm_rope(const double *spec, float *x, size_t x_count, uint32_t length, 
     pe_rotary rope = rotary_from(spec);
     return pe_rope(&rope, x, x_count, length, offset, positions, scratch, scratch_bytes);
 }
+
+/* Plans: bytes for a plan with cache_rows cached rows, 0 when refused. */
+EXPORT("pe_wasm_rope_plan_size") size_t pe_wasm_rope_plan_size(const double *spec, uint32_t cache_rows) {
+    pe_rotary rope = rotary_from(spec);
+    size_t bytes = 0;
+    return pe_rope_plan_size(&rope, cache_rows, &bytes) == PE_OK ? bytes : 0;
+}
+
+/* The plan's address goes to *plan (a 4-byte slot). */
+EXPORT("pe_wasm_rope_plan_init")
+int pe_wasm_rope_plan_init(const double *spec, uint32_t cache_rows, void *memory, size_t bytes, pe_rope_plan **plan) {
+    pe_rotary rope = rotary_from(spec);
+    return pe_rope_plan_init(&rope, cache_rows, memory, bytes, plan);
+}
+
+EXPORT("pe_wasm_rope_plan_apply")
+int pe_wasm_rope_plan_apply(pe_rope_plan *plan, int dtype, void *x, size_t x_count, uint32_t length, uint32_t offset,
+                            const uint32_t *positions, uint32_t sequence_length) {
+    return pe_rope_plan_apply(plan, (pe_dtype)dtype, x, x_count, length, offset, positions, sequence_length);
+}
+
+EXPORT("pe_wasm_rope_plan_cos_sin")
+int pe_wasm_rope_plan_cos_sin(pe_rope_plan *plan, int dtype, uint32_t length, uint32_t offset,
+                              const uint32_t *positions, int expand, void *cos, void *sin, size_t count) {
+    return pe_rope_plan_cos_sin(plan, (pe_dtype)dtype, length, offset, positions, expand, cos, sin, count);
+}
