@@ -36,6 +36,11 @@
  *           (POSCOUNT 0: positions offset + row; else the list, POSCOUNT = LENGTH) -> x rotated
  *   serve:  ropefreq GEOMETRY SCALING   -> rotary_dim/2 frequencies then the attention factor,
  *           as float64, framed as 2 * (rotary_dim/2 + 1) float32 words
+ *   serve:  ropeplan GEOMETRY SCALING CACHEROWS DTYPE SEQLEN XCOUNT POSCOUNT  + XCOUNT elements of
+ *           DTYPE (float32|float16|bfloat16) + POSCOUNT uint32 positions -> x rotated by a plan
+ *           (pe_rope_plan_apply), its bytes framed as words
+ *   serve:  ropecs GEOMETRY SCALING CACHEROWS DTYPE EXPAND POSCOUNT  + POSCOUNT uint32 positions
+ *           -> cos then sin (pe_rope_plan_cos_sin), their bytes framed as words
  *   GEOMETRY = HEAD_DIM,ROTARY_DIM,HEADS,BASE,LAYOUT,ORDER,INVERSE,OFFSET,LENGTH
  *       (LAYOUT interleaved|split|INTEGER, ORDER blhd|bhld|INTEGER)
  *   SCALING = none, or TYPE,FACTOR,ORIGINAL,BETA_FAST,BETA_SLOW,ATTENTION_FACTOR,MSCALE,
@@ -578,6 +583,70 @@ static int precision_request(char **w, int n, size_t shift, int framed) {
     return 1;
 }
 
+/* A RoPE plan with cache_rows cached rows, in guarded memory. */
+static guarded rope_plan_for(const rope_request *q, uint32_t cache_rows, size_t shift, pe_rope_plan **plan) {
+    size_t bytes = 0;
+    check_status(pe_rope_plan_size(&q->rope, cache_rows, &bytes), "pe_rope_plan_size");
+    guarded memory = guarded_alloc(bytes, shift, "plan");
+    check_status(pe_rope_plan_init(&q->rope, cache_rows, memory.data, memory.bytes, plan), "pe_rope_plan_init");
+    return memory;
+}
+
+static void run_rope_plan(char **w, size_t shift) {
+    rope_request q = parse_rope(w[1], w[2]);
+    const uint32_t cache_rows = (uint32_t)parse_uint(w[3], UINT32_MAX, "CACHEROWS");
+    const pe_dtype dtype = parse_dtype(w[4]);
+    const uint32_t seq_len = (uint32_t)parse_uint(w[5], UINT32_MAX, "SEQLEN");
+    const size_t x_count = (size_t)parse_uint(w[6], SIZE_MAX, "XCOUNT");
+    const size_t pos_count = (size_t)parse_uint(w[7], SIZE_MAX, "POSCOUNT");
+    if (pos_count && pos_count != q.length) die(2, "POSCOUNT must be 0 or LENGTH", w[7]);
+    void *x = read_block(x_count, dtype_size(dtype), "x");
+    void *pos = read_block(pos_count, sizeof(uint32_t), "positions");
+    pe_rope_plan *plan;
+    guarded memory = rope_plan_for(&q, cache_rows, shift, &plan);
+    guarded gx = guarded_alloc(mul_sizes(x_count, dtype_size(dtype), "x"), shift, "x");
+    guarded gp = guarded_alloc(mul_sizes(pos_count, sizeof(uint32_t), "positions"), shift, "positions");
+    if (x_count) memcpy(gx.data, x, gx.bytes);
+    if (pos_count) memcpy(gp.data, pos, gp.bytes);
+    check_status(pe_rope_plan_apply(plan, dtype, gx.data, x_count, q.length, q.offset,
+                                    pos_count ? (const uint32_t *)gp.data : NULL, seq_len),
+                 "pe_rope_plan_apply");
+    guarded_check(&gp);
+    guarded_check(&memory);
+    guarded_check(&gx);
+    write_elements(gx.data, gx.bytes, 1);
+    guarded_free(&gp);
+    guarded_free(&gx);
+    guarded_free(&memory);
+    free(x);
+    free(pos);
+}
+
+static void run_rope_cos_sin(char **w, size_t shift) {
+    rope_request q = parse_rope(w[1], w[2]);
+    const uint32_t cache_rows = (uint32_t)parse_uint(w[3], UINT32_MAX, "CACHEROWS");
+    const pe_dtype dtype = parse_dtype(w[4]);
+    const int expand = (int)parse_uint(w[5], 1, "EXPAND");
+    const size_t pos_count = (size_t)parse_uint(w[6], SIZE_MAX, "POSCOUNT");
+    if (pos_count && pos_count != q.length) die(2, "POSCOUNT must be 0 or LENGTH", w[6]);
+    void *pos = read_block(pos_count, sizeof(uint32_t), "positions");
+    const uint32_t r = q.rope.rotary_dim ? q.rope.rotary_dim : q.rope.head_dim;
+    const size_t count = mul_sizes(q.length, expand ? r : r / 2, "LENGTH*ROW");
+    pe_rope_plan *plan;
+    guarded memory = rope_plan_for(&q, cache_rows, shift, &plan);
+    guarded both = guarded_alloc(mul_sizes(2 * count, dtype_size(dtype), "cos and sin"), shift, "cos and sin");
+    unsigned char *cos = both.data, *sin = cos + count * dtype_size(dtype);
+    check_status(pe_rope_plan_cos_sin(plan, dtype, q.length, q.offset, pos_count ? (const uint32_t *)pos : NULL,
+                                      expand, cos, sin, count),
+                 "pe_rope_plan_cos_sin");
+    guarded_check(&memory);
+    guarded_check(&both);
+    write_elements(both.data, both.bytes, 1);
+    guarded_free(&both);
+    guarded_free(&memory);
+    free(pos);
+}
+
 static void serve(void) {
     char line[1024];
     char *w[MAX_WORDS];
@@ -633,6 +702,10 @@ static void serve(void) {
         } else if (!strcmp(w[0], "ropefreq") && n == 3) {
             rope_request q = parse_rope(w[1], w[2]);
             run_rope_frequencies(&q, 1);
+        } else if (!strcmp(w[0], "ropeplan") && n == 8) {
+            run_rope_plan(w, shift);
+        } else if (!strcmp(w[0], "ropecs") && n == 7) {
+            run_rope_cos_sin(w, shift);
         } else if (precision_request(w, n, shift, 1)) {
             /* reduced precision, recipes, 2-D */
         } else {
