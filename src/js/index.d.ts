@@ -56,8 +56,10 @@ export class PosencError extends Error {
  */
 export class WasmBuffer {
   private constructor();
-  /** Number of floats. */
+  /** Number of elements: floats, or 16-bit patterns for alloc(n, { dtype: 'float16' | 'bfloat16' }). */
   readonly length: number;
+  /** 'float32', or 'float16' / 'bfloat16' (bit patterns, taken only as RoPE's x). */
+  readonly dtype: 'float32' | 'float16' | 'bfloat16';
   /** True once {@link WasmBuffer.free} ran. */
   readonly freed: boolean;
   /**
@@ -65,7 +67,7 @@ export class WasmBuffer {
    * wasm memory may grow, which detaches every earlier view.
    * @throws PosencError BUFFER_FREED after free().
    */
-  readonly array: Float32Array;
+  readonly array: Float32Array | Uint16Array;
   /** Returns the memory. Idempotent; using the buffer afterwards throws BUFFER_FREED. */
   free(): void;
   [Symbol.dispose](): void;
@@ -154,7 +156,12 @@ export interface Posenc {
    * n floats in wasm memory. @throws PosencError TOO_LARGE when wasm32 memory
    * (4 GiB) cannot hold them; nothing is allocated then.
    */
-  alloc(n: number): WasmBuffer;
+  alloc(n: number, options?: AllocOptions): WasmBuffer;
+}
+
+export interface AllocOptions {
+  /** 'float32' (default), or 'float16' / 'bfloat16': n 16-bit patterns (RoPE's x only; other calls refuse them). */
+  dtype?: 'float32' | 'float16' | 'bfloat16';
 }
 
 /**
@@ -178,7 +185,7 @@ export function addSinusoidal<X extends Floats>(x: X, options: AddOptions): X;
 /** See {@link Posenc.addTable}. */
 export function addTable<X extends Floats>(x: X, table: Floats, options: AddTableOptions): X;
 /** See {@link Posenc.alloc}. */
-export function alloc(n: number): WasmBuffer;
+export function alloc(n: number, options?: AllocOptions): WasmBuffer;
 
 // ---- ALiBi and learned tables ----
 
@@ -309,7 +316,108 @@ export function readTable(bytes: FileBytes, options?: ReadSafetensorsOptions): L
  * BAD_ORDER (order not 'blhd' or 'bhld'). Also BAD_HEADS, BAD_DIM (headDim),
  * BAD_LAYOUT, BAD_POSITION, BAD_OFFSET, BAD_LENGTH, BAD_SIZE, BAD_BUFFER.
  */
-export type RopeErrorCode = 'BAD_ROTARY_DIM' | 'BAD_SCALING' | 'BAD_ORDER' | 'BAD_HEADS';
+export type RopeErrorCode = 'BAD_ROTARY_DIM' | 'BAD_SCALING' | 'BAD_ORDER' | 'BAD_HEADS' | 'PLAN_FREED';
+
+/**
+ * Position ids as engines hold them: integers 0 … 2^31 − 1 in an Int32Array,
+ * Uint32Array, BigInt64Array (onnxruntime-web's int64 tensors) or a plain
+ * Array of numbers or bigints.
+ */
+export type PositionIds = Int32Array | Uint32Array | BigInt64Array | ArrayLike<number> | ArrayLike<bigint>;
+
+/** x for RoPE: float32 values, or float16/bfloat16 bit patterns (Uint16Array with `dtype`, a 16-bit WasmBuffer). */
+export type RopeX = Floats | Uint16Array;
+
+/** Which positions x's rows sit at: one of offset (with length), positions, positionIds or cuSeqlens. */
+export interface RopeRows {
+  /** Rows (tokens) per batch item: 0 … 2^31. Default: positions.length, the rows of positionIds, or all of x's rows (one batch item). */
+  length?: number;
+  /** Position of row 0: rows sit at offset … offset + length − 1. Default 0. Not with the others. */
+  offset?: number;
+  /** One position per row, shared by every batch item and head. */
+  positions?: PositionIds;
+  /**
+   * (batch, length) ids, flat or as an Array of rows: each batch item its own
+   * positions (HF's position_ids). Dynamic NTK's L is the largest id + 1 of the whole call.
+   */
+  positionIds?: PositionIds | ArrayLike<PositionIds>;
+  /**
+   * Packed sequences (flash-attention's and vLLM's cu_seqlens): batch + 1
+   * non-decreasing row counts from 0 to x's row count; positions restart at 0
+   * with every sequence. x is then one batch item.
+   */
+  cuSeqlens?: PositionIds;
+  /**
+   * x's element type: 'float16' or 'bfloat16' for a Uint16Array of bit patterns
+   * (each rotated element is widened, rotated in float32 and rounded once, to
+   * nearest even). Implied by a Float32Array, a Float16Array or a WasmBuffer.
+   */
+  dtype?: 'float32' | 'float16' | 'bfloat16';
+}
+
+export interface CreateRopeOptions extends Omit<RopeOptions, 'length' | 'offset' | 'positions'> {
+  /**
+   * The positions the plan will see (HF's max_position_embeddings): 0 … 2^31.
+   * With it the plan caches the laid-out cos/sin of positions below it when
+   * they fit in 32 MiB (2 · rotaryDim floats a position) and `cache` allows;
+   * positions at or past it still work, computed per call. Default 0.
+   */
+  maxPosition?: number;
+  /** true: always cache maxPosition rows; false: never. Default: when it fits in 32 MiB. Never for dynamic NTK. */
+  cache?: boolean;
+}
+
+export interface RopeCosSinOptions {
+  /** Rows at offset … offset + length − 1 (or at positions). */
+  length?: number;
+  offset?: number;
+  positions?: PositionIds;
+  /**
+   * false (default): (length, rotaryDim/2), ONNX RotaryEmbedding's cos_cache.
+   * true: (length, rotaryDim) laid out for the layout: HF's cat(freqs, freqs)
+   * for 'half', each value twice for 'interleaved'.
+   */
+  expand?: boolean;
+  /**
+   * 'float32' (default): the very products rope multiplies by (float32 cos times
+   * the attention factor, as HF's cos() * attention_scaling). 'float16',
+   * 'bfloat16' (Uint16Array bit patterns) and 'float64': the exact value times
+   * the attention factor, rounded once (within 1e-12 before that rounding).
+   */
+  dtype?: 'float32' | 'float16' | 'bfloat16' | 'float64';
+}
+
+export interface RopeCosSin<T> {
+  /** cos(p·w_i) times the attention factor, row by row. */
+  cos: T;
+  /** sin(p·w_i) times the attention factor (positive: the caches of HF and ONNX). */
+  sin: T;
+}
+
+/**
+ * A RoPE plan: the frequencies, attention factor, sinusoidal plan (and cos/sin
+ * cache) built once in wasm memory; same bits as rope() for the same inputs.
+ */
+export interface RopePlan {
+  readonly headDim: number;
+  readonly rotaryDim: number;
+  readonly heads: number;
+  /** Positions whose cos/sin the plan caches (0: none). */
+  readonly cachedPositions: number;
+  /** The scaled frequencies (a fresh copy; dynamic NTK: for L ≤ original length). */
+  readonly frequencies: Float64Array;
+  readonly attentionFactor: number;
+  /** Rotates x (see {@link Posenc.rope}) in place and returns it. @throws PosencError PLAN_FREED after free(). */
+  apply<X extends RopeX>(x: X, rows?: RopeRows): X;
+  cosSin(options: RopeCosSinOptions & { dtype: 'float16' | 'bfloat16' }): RopeCosSin<Uint16Array>;
+  cosSin(options: RopeCosSinOptions & { dtype: 'float64' }): RopeCosSin<Float64Array>;
+  cosSin(options: RopeCosSinOptions): RopeCosSin<Float32Array>;
+  /** Returns the plan's wasm memory. Idempotent. */
+  free(): void;
+  [Symbol.dispose](): void;
+}
+
+export type RopeCosSinCallOptions = RopeCosSinOptions & Pick<RopeOptions, 'headDim' | 'rotaryDim' | 'base' | 'scaling' | 'layout' | 'inverse'>;
 
 /**
  * An HF transformers `rope_scaling` dict (`config.rope_scaling`, or v5's
@@ -349,7 +457,7 @@ export type RopeScaling =
     };
 
 export interface RopeOptions {
-  /** Rows (tokens) per sequence: 0 … 2^31. Default positions.length when positions is given. */
+  /** Rows (tokens) per sequence: 0 … 2^31. Default as {@link RopeRows.length}. */
   length?: number;
   /** Attention heads: 1 … 65536. */
   heads: number;
@@ -358,7 +466,13 @@ export interface RopeOptions {
   /** Position of row 0: rows sit at offset … offset + length − 1. Default 0. Not with positions. */
   offset?: number;
   /** One position per row (shared by batch items and heads), integers 0 … 2^31 − 1. */
-  positions?: ArrayLike<number>;
+  positions?: PositionIds;
+  /** See {@link RopeRows.positionIds}. */
+  positionIds?: PositionIds | ArrayLike<PositionIds>;
+  /** See {@link RopeRows.cuSeqlens}. */
+  cuSeqlens?: PositionIds;
+  /** See {@link RopeRows.dtype}. */
+  dtype?: 'float32' | 'float16' | 'bfloat16';
   /** Default 10000 (rope_theta in HF configs). */
   base?: number;
   /**
@@ -409,13 +523,25 @@ export interface Posenc {
    * WasmBuffer (then nothing is copied) of batch·length·heads·headDim floats.
    * Returns x. A refused call leaves x as it was.
    */
-  rope<X extends Floats>(x: X, options: RopeOptions): X;
+  rope<X extends RopeX>(x: X, options: RopeOptions): X;
   /** The scaled frequencies and the attention factor rope() uses, to compare with a model's inv_freq. */
   ropeFrequencies(options: RopeFrequenciesOptions): RopeFrequencies;
+  /** A plan for repeated calls with the same options (decoding, prefill). Free it with free() or `using`. */
+  createRope(options: CreateRopeOptions): RopePlan;
+  /** cos/sin caches as engines hold them (ONNX RotaryEmbedding's cos_cache/sin_cache, HF's cos/sin). */
+  ropeCosSin(options: RopeCosSinCallOptions & { dtype: 'float16' | 'bfloat16' }): RopeCosSin<Uint16Array>;
+  ropeCosSin(options: RopeCosSinCallOptions & { dtype: 'float64' }): RopeCosSin<Float64Array>;
+  ropeCosSin(options: RopeCosSinCallOptions): RopeCosSin<Float32Array>;
 }
 
 /** See {@link Posenc.rope}. */
-export function rope<X extends Floats>(x: X, options: RopeOptions): X;
+export function rope<X extends RopeX>(x: X, options: RopeOptions): X;
+/** See {@link Posenc.createRope}. */
+export function createRope(options: CreateRopeOptions): RopePlan;
+/** See {@link Posenc.ropeCosSin}. */
+export function ropeCosSin(options: RopeCosSinCallOptions & { dtype: 'float16' | 'bfloat16' }): RopeCosSin<Uint16Array>;
+export function ropeCosSin(options: RopeCosSinCallOptions & { dtype: 'float64' }): RopeCosSin<Float64Array>;
+export function ropeCosSin(options: RopeCosSinCallOptions): RopeCosSin<Float32Array>;
 /** See {@link Posenc.ropeFrequencies}. */
 export function ropeFrequencies(options: RopeFrequenciesOptions): RopeFrequencies;
 

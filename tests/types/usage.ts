@@ -3,7 +3,7 @@
 // what the API refuses must not.
 import {
   init, instantiate, sinusoidal, sinusoidalAt, addSinusoidal, addTable, alloc,
-  alibiSlopes, alibiBias, readTable, resampleTable, rope, ropeFrequencies, PosencError, WasmBuffer,
+  alibiSlopes, alibiBias, readTable, resampleTable, rope, ropeFrequencies, createRope, ropeCosSin, PosencError, WasmBuffer,
   type Layout, type Frequencies, type Preset, type PosencErrorCode,
 } from 'posenc';
 
@@ -27,6 +27,15 @@ async function main(): Promise<void> {
   const q: Float32Array = rope(new Float32Array(2 * 4 * 8), { length: 2, heads: 4, headDim: 8, layout: 'interleaved',
     scaling: { rope_type: 'llama3', factor: 8, low_freq_factor: 1, high_freq_factor: 4, original_max_position_embeddings: 8192 } });
   const scaled = ropeFrequencies({ headDim: 8, scaling: { rope_type: 'linear', factor: 2 } });
+  const plan = createRope({ heads: 4, headDim: 8, maxPosition: 4096 });
+  const k: Float32Array = plan.apply(new Float32Array(4 * 8), { offset: 100 });
+  plan.apply(new Uint16Array(2 * 4 * 8), { positionIds: BigInt64Array.of(5n, 9n), length: 1, dtype: 'bfloat16' });
+  const caches = ropeCosSin({ headDim: 8, length: 16, dtype: 'float16', expand: true });
+  const bits: Uint16Array = caches.cos;
+  const inv: Float64Array = plan.frequencies;
+  const f32: Float32Array = plan.cosSin({ positions: [1, 2] }).sin;
+  plan.free();
+  void k, bits, inv, f32;
   const w: Float64Array = scaled.frequencies;
   console.log(q, w, scaled.attentionFactor + 1);
   const other = await instantiate({ simd: false });
