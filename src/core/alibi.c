@@ -36,13 +36,18 @@ pe_status pe_alibi_slopes(uint32_t heads, float *out, size_t out_count) {
     return PE_OK;
 }
 
-static pe_alibi_ramp_fn current_ramp(void) {
+typedef struct alibi_kernels {
+    pe_alibi_ramp_fn ramp;
+    pe_alibi_copy_fn copy;
+} alibi_kernels;
+
+static alibi_kernels current_kernels(void) {
 #if PE_HAVE_SIMD
     pe_kernels k = PE_KERNELS_SCALAR;
     pe_active_kernels(&k);
-    if (k == PE_KERNELS_SIMD) return pe_alibi_ramp_simd;
+    if (k == PE_KERNELS_SIMD) return (alibi_kernels){pe_alibi_ramp_simd, pe_alibi_copy_simd};
 #endif
-    return pe_alibi_ramp_scalar;
+    return (alibi_kernels){pe_alibi_ramp_scalar, pe_alibi_copy_scalar};
 }
 
 /* One query row: keys 0 .. q are q - j behind, keys after q are j - q ahead. */
@@ -73,11 +78,17 @@ pe_status pe_alibi_bias(const pe_alibi *alibi, uint32_t first_head, uint32_t hea
     if (need == 0) return PE_OK;
     if (!out) return PE_ERR_NULL;
 
-    const pe_alibi_ramp_fn ramp = current_ramp();
+    const alibi_kernels k = current_kernels();
     for (uint32_t h = 0; h < head_count; h++) {
         const double m = slope(first_head + h, heads);
-        for (uint32_t i = 0; i < queries; i++) {
-            bias_row(out + h * plane + (size_t)i * keys, ramp, m, alibi->query_offset + i, keys, alibi->causal);
+        float *first = out + h * plane;
+        bias_row(first, k.ramp, m, alibi->query_offset, keys, alibi->causal);
+        /* Row i is row i - 1 one key to the right (key j of query q + 1 is as
+         * far as key j - 1 of query q), after its key 0, which is behind. */
+        for (uint32_t i = 1; i < queries; i++) {
+            float *row = first + (size_t)i * keys;
+            k.ramp(row, 1, m, (double)(alibi->query_offset + i), -1.0);
+            k.copy(row + 1, row - keys, keys - 1);
         }
     }
     return PE_OK;

@@ -13,4 +13,12 @@ typedef void (*pe_alibi_ramp_fn)(float *out, size_t count, double slope, double 
 void pe_alibi_ramp_scalar(float *out, size_t count, double slope, double d0, double step);
 void pe_alibi_ramp_simd(float *out, size_t count, double slope, double d0, double step);
 
+/* dst[t] = src[t] for t < count; the ranges do not overlap. Each query row
+ * after a head's first is the row above moved one key to the right (the same
+ * distances, so the same values), so rows are copied, not recomputed. */
+typedef void (*pe_alibi_copy_fn)(float *dst, const float *src, size_t count);
+
+void pe_alibi_copy_scalar(float *dst, const float *src, size_t count);
+void pe_alibi_copy_simd(float *dst, const float *src, size_t count);
+
 #endif
