@@ -34,6 +34,13 @@ const TARGETS = {
     args: ['-O2', '-std=c11', '-Wall', '-Wextra', '-ffp-contract=off', '-Isrc/core', '-o', 'build/bench/native_bench',
       'bench/native_bench.c', 'build/libposenc.a', '-lm'],
   },
+  ropeNativeBench: {
+    out: 'build/bench/rope_native_bench',
+    deps: ['bench/rope_native_bench.c', 'bench/bench_timing.h', 'bench/build.js', 'build/libposenc.a', 'src/core/posenc.h'],
+    cmd: 'gcc',
+    args: ['-O2', '-std=c11', '-Wall', '-Wextra', '-Wno-unused-function', '-ffp-contract=off', '-Isrc/core', '-o', 'build/bench/rope_native_bench',
+      'bench/rope_native_bench.c', 'build/libposenc.a', '-lm'],
+  },
   glibcBench: {
     out: 'build/bench/glibc_sinf_bench',
     deps: ['bench/glibc_sinf_bench.c', 'bench/bench_timing.h', 'bench/build.js'],

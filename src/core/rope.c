@@ -25,6 +25,7 @@ struct pe_rope_plan {
     pe_rotary rope;
     uint32_t r, tile_rows, wide_floats, cache_rows;
     uint32_t built_for; /* DYNAMIC's L the inner plan holds (0: unscaled), or PE_ROPE_NOT_BUILT */
+    uint32_t tile_at;   /* cs holds the whole aligned tile of rows from this position, or PE_ROPE_NOT_BUILT */
     double factor;      /* the attention factor */
     pe_plan *plan;      /* cos and sin of the scaled w */
     void *plan_memory;
@@ -148,6 +149,7 @@ static pe_status build_for(pe_rope_plan *p, uint32_t seq_len) {
     const uint32_t key = dynamic && seq_len > sc->original_max_position_embeddings ? seq_len : 0;
     if (key == p->built_for) return PE_OK;
     p->built_for = PE_ROPE_NOT_BUILT; /* until the new plan is whole */
+    p->tile_at = PE_ROPE_NOT_BUILT;
     double factor;
     pe_status st = pe_rope_scaled_frequencies(&p->rope, seq_len, p->w, &factor);
     if (st != PE_OK) return st;
@@ -190,6 +192,7 @@ pe_status pe_rope_plan_init(const pe_rotary *rope, uint32_t cache_rows, void *me
     p->wide_floats = wide_floats(r);
     p->cache_rows = dynamic_unfixed(rope) ? 0 : cache_rows;
     p->built_for = PE_ROPE_NOT_BUILT;
+    p->tile_at = PE_ROPE_NOT_BUILT;
     p->plan_memory = at;
     at += align16(pe_plan_bytes(r));
     p->w = (double *)(void *)at;
@@ -312,7 +315,20 @@ pe_status pe_rope_plan_apply(pe_rope_plan *plan, pe_dtype dtype, void *x, size_t
             cs = p->cache + (size_t)(offset + l0) * r2;
         } else if (cached) {
             for (uint32_t k = 0; k < g; k++) memcpy(p->cs + k * r2, p->cache + positions[l0 + k] * r2, r2 * 4);
+        } else if (!positions) {
+            /* The whole aligned tile, kept for the next call: decoding one
+             * token a call then makes cos/sin once per tile_rows tokens (the
+             * recurrence runs from the block start anyway). */
+            const uint32_t start = offset + l0 - (offset + l0) % rows;
+            if (p->tile_at != start) {
+                p->tile_at = PE_ROPE_NOT_BUILT;
+                raw_rows(p, start, NULL, 0, rows, p->raw);
+                lay_out(p->raw, p->cs, rows, r, p->rope.layout, (float)p->factor, p->rope.inverse);
+                p->tile_at = start;
+            }
+            cs = p->cs + (size_t)(offset + l0 - start) * r2;
         } else {
+            p->tile_at = PE_ROPE_NOT_BUILT;
             raw_rows(p, offset, positions, l0, g, p->raw);
             lay_out(p->raw, p->cs, g, r, p->rope.layout, (float)p->factor, p->rope.inverse);
         }
@@ -391,6 +407,7 @@ pe_status pe_rope_plan_cos_sin(pe_rope_plan *plan, pe_dtype dtype, uint32_t leng
             continue;
         }
         /* float64 [sin | cos] rows in the cs tile (2r floats = r doubles a row). */
+        p->tile_at = PE_ROPE_NOT_BUILT;
         double *rows64 = (double *)(void *)p->cs, *line = (double *)(void *)p->wide;
         if (positions) pe_plan_table_at_dtype(p->plan, PE_DTYPE_FLOAT64, positions + l0, g, rows64, (size_t)g * r);
         else pe_plan_table_dtype(p->plan, PE_DTYPE_FLOAT64, offset + l0, g, rows64, (size_t)g * r);

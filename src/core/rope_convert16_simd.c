@@ -6,7 +6,17 @@
 
 #if PE_HAVE_SIMD
 
+/* All four lanes normal numbers (exponent neither 0 nor 31): the exponent
+ * rebias alone, the same bits the full form gives them. */
 static v128_t widen_f16x4(v128_t h) {
+    const v128_t exp_bits = wasm_v128_and(h, wasm_i32x4_splat(0x7c00));
+    const v128_t normal = wasm_v128_and(wasm_i32x4_ne(exp_bits, wasm_i32x4_splat(0)),
+                                        wasm_i32x4_ne(exp_bits, wasm_i32x4_splat(0x7c00)));
+    if (wasm_i32x4_all_true(normal)) {
+        const v128_t o = wasm_i32x4_add(wasm_i32x4_shl(wasm_v128_and(h, wasm_i32x4_splat(0x7fff)), 13),
+                                        wasm_i32x4_splat((127 - 15) << 23));
+        return wasm_v128_or(o, wasm_i32x4_shl(wasm_v128_and(h, wasm_i32x4_splat(0x8000)), 16));
+    }
     const v128_t shifted_exp = wasm_i32x4_splat(0x7c00 << 13);
     v128_t o = wasm_i32x4_shl(wasm_v128_and(h, wasm_i32x4_splat(0x7fff)), 13);
     const v128_t exp = wasm_v128_and(o, shifted_exp);
@@ -18,9 +28,19 @@ static v128_t widen_f16x4(v128_t h) {
     return wasm_v128_or(o, wasm_i32x4_shl(wasm_v128_and(h, wasm_i32x4_splat(0x8000)), 16));
 }
 
+/* All four lanes in float16's normal range (or rounding up to infinity from
+ * below 65536): the rounding add alone, the same bits the full form gives. */
 static v128_t narrow_f16x4(v128_t f) {
     const v128_t sign = wasm_v128_and(f, wasm_i32x4_splat((int32_t)0x80000000u));
     const v128_t u = wasm_v128_xor(f, sign);
+    const v128_t in_range = wasm_v128_and(wasm_u32x4_ge(u, wasm_i32x4_splat(113 << 23)),
+                                          wasm_u32x4_lt(u, wasm_i32x4_splat(143 << 23)));
+    if (wasm_i32x4_all_true(in_range)) {
+        const v128_t odd = wasm_v128_and(wasm_u32x4_shr(u, 13), wasm_i32x4_splat(1));
+        v128_t normal = wasm_i32x4_add(u, wasm_i32x4_splat((int32_t)((uint32_t)(15 - 127) << 23) + 0xfff));
+        normal = wasm_u32x4_shr(wasm_i32x4_add(normal, odd), 13);
+        return wasm_v128_or(normal, wasm_u32x4_shr(sign, 16));
+    }
     const v128_t big = wasm_v128_bitselect(wasm_i32x4_splat(0x7e00), wasm_i32x4_splat(0x7c00),
                                            wasm_u32x4_gt(u, wasm_i32x4_splat(0x7f800000)));
     const v128_t half = wasm_i32x4_splat(126 << 23);
