@@ -15,8 +15,8 @@
 /* Floats of cos/sin per tile: with r <= 512 a tile is a whole 64-row block,
  * so the plan never recomputes the rows before a tile's first. */
 #define PE_ROPE_TILE_FLOATS 32768u
-/* Floats of the float32 copy of 16-bit x rotated at a time (32 KiB: L1). */
-#define PE_ROPE_WIDE_FLOATS 8192u
+/* Floats of the row buffer (at least 2 * rotary_dim: a row of doubles). */
+#define PE_ROPE_WIDE_FLOATS 256u
 #define PE_ROPE_PLAN_MAGIC 0x726f7065u /* "rope" */
 #define PE_ROPE_NOT_BUILT UINT32_MAX
 
@@ -32,7 +32,7 @@ struct pe_rope_plan {
     double *w;
     float *raw;   /* a tile of [sin | cos] rows from the plan */
     float *cs;    /* a tile of [C | S] rows (rope_kernels.h); float64 rows for pe_rope_plan_cos_sin */
-    float *wide;  /* 16-bit x widened to float32; a row of float64 for pe_rope_plan_cos_sin */
+    float *wide;  /* a row of float64 for pe_rope_plan_cos_sin */
     float *cache; /* cache_rows [C | S] rows, positions 0 ... cache_rows - 1 */
 };
 
@@ -52,7 +52,7 @@ static uint32_t tile_rows(uint32_t r) {
     return rows;
 }
 
-/* Room for a float64 row of r values, and for at least one head's r floats. */
+/* Room for a float64 row of r values. */
 static uint32_t wide_floats(uint32_t r) {
     return 2 * r > PE_ROPE_WIDE_FLOATS ? 2 * r : PE_ROPE_WIDE_FLOATS;
 }
@@ -105,11 +105,9 @@ pe_status pe_rope_frequencies(const pe_rotary *rope, double *w, size_t w_count, 
     return PE_OK;
 }
 
-static const pe_rope_kernels rope_scalar = {pe_rope_rotate_scalar, pe_widen_f16_scalar, pe_widen_bf16_scalar,
-                                            pe_narrow32_f16_scalar, pe_narrow32_bf16_scalar};
+static const pe_rope_kernels rope_scalar = {pe_rope_rotate_scalar, pe_rope_rotate16_scalar};
 #if PE_HAVE_SIMD
-static const pe_rope_kernels rope_simd = {pe_rope_rotate_simd, pe_widen_f16_simd, pe_widen_bf16_simd,
-                                          pe_narrow32_f16_simd, pe_narrow32_bf16_simd};
+static const pe_rope_kernels rope_simd = {pe_rope_rotate_simd, pe_rope_rotate16_simd};
 #endif
 
 const pe_rope_kernels *pe_current_rope_kernels(void) {
@@ -235,34 +233,23 @@ static pe_status check_positions(uint32_t length, uint32_t offset, const uint32_
     return PE_OK;
 }
 
-/* count head vectors of x (elements x_at + k * stride, dtype) rotated by
- * cs + k * cs_stride: float32 in place, 16-bit through the wide buffer. */
+/* count head vectors of x (elements x_at + k * stride, dtype) rotated in
+ * place by cs + k * cs_stride. */
 typedef struct rotation {
     const pe_rope_kernels *k;
     pe_dtype dtype;
     void *x;
     uint32_t r;
     pe_layout layout;
-    float *wide;
-    size_t wide_vectors;
 } rotation;
 
 static void rotate_vectors(const rotation *t, size_t x_at, size_t count, size_t stride, const float *cs,
                            size_t cs_stride) {
-    if (t->dtype == PE_DTYPE_FLOAT32) {
+    if (t->dtype == PE_DTYPE_FLOAT32)
         t->k->rotate((float *)t->x + x_at, count, stride, cs, cs_stride, t->r, t->layout);
-        return;
-    }
-    const int f16 = t->dtype == PE_DTYPE_FLOAT16;
-    uint16_t *x = (uint16_t *)t->x + x_at;
-    for (size_t k0 = 0; k0 < count; k0 += t->wide_vectors) {
-        const size_t n = count - k0 < t->wide_vectors ? count - k0 : t->wide_vectors;
-        for (size_t k = 0; k < n; k++)
-            (f16 ? t->k->widen_f16 : t->k->widen_bf16)(x + (k0 + k) * stride, t->wide + k * t->r, t->r);
-        t->k->rotate(t->wide, n, t->r, cs + k0 * cs_stride, cs_stride, t->r, t->layout);
-        for (size_t k = 0; k < n; k++)
-            (f16 ? t->k->narrow_f16 : t->k->narrow_bf16)(t->wide + k * t->r, x + (k0 + k) * stride, t->r);
-    }
+    else
+        t->k->rotate16((uint16_t *)t->x + x_at, count, stride, cs, cs_stride, t->r, t->layout,
+                       t->dtype == PE_DTYPE_FLOAT16);
 }
 
 /* Rows l0 ... l0 + g - 1 of every batch item, with their [C | S] rows at cs. */
@@ -302,7 +289,7 @@ pe_status pe_rope_plan_apply(pe_rope_plan *plan, pe_dtype dtype, void *x, size_t
 
     const uint32_t r = p->r, rows = p->tile_rows;
     const size_t r2 = (size_t)2 * r;
-    const rotation t = {pe_current_rope_kernels(), dtype, x, r, p->rope.layout, p->wide, p->wide_floats / r};
+    const rotation t = {pe_current_rope_kernels(), dtype, x, r, p->rope.layout};
     const size_t batch = x_count / slab;
     const int cached = end <= p->cache_rows;
     for (uint32_t l0 = 0; l0 < length;) {

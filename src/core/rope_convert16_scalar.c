@@ -1,5 +1,5 @@
-/* float16 and bfloat16 <-> float32 for RoPE on 16-bit x, scalar reference
- * (and the SIMD kernels' tails). Widening is exact; narrowing rounds once to
+/* float16 and bfloat16 <-> float32 for RoPE on 16-bit x, and the 16-bit
+ * rotation built on them, scalar reference (and the SIMD kernels' tails). Widening is exact; narrowing rounds once to
  * nearest even, overflows to infinity, keeps NaN a quiet NaN with its sign.
  * float16 follows F. Giesen's branch-light conversions (the "magic number"
  * forms): the only float operations are exact (subnormal alignment). */
@@ -50,18 +50,37 @@ static uint16_t narrow_bf16(float f) {
     return (uint16_t)((u + 0x7fffu + (u >> 16 & 1u)) >> 16);
 }
 
-void pe_widen_f16_scalar(const uint16_t *in, float *out, size_t count) {
-    for (size_t k = 0; k < count; k++) out[k] = widen_f16(in[k]);
+static float widen_bf16(uint16_t h) {
+    return float_of((uint32_t)h << 16);
 }
 
-void pe_widen_bf16_scalar(const uint16_t *in, float *out, size_t count) {
-    for (size_t k = 0; k < count; k++) out[k] = float_of((uint32_t)in[k] << 16);
+/* The rotation of rope_scalar.c on 16-bit elements: each widened, rotated
+ * with the same float32 operations, rounded back once. From pair i0
+ * (halves) or element j0 (adjacent pairs, even). */
+void pe_rope_rotate16_from_scalar(uint16_t *v, const float *c, const float *s, uint32_t rotary_dim,
+                                  pe_layout layout, int f16, uint32_t from) {
+    float (*widen)(uint16_t) = f16 ? widen_f16 : widen_bf16;
+    uint16_t (*narrow)(float) = f16 ? narrow_f16 : narrow_bf16;
+    const uint32_t half = rotary_dim / 2;
+    if (layout == PE_LAYOUT_SPLIT) {
+        for (uint32_t i = from; i < half; i++) {
+            const float a = widen(v[i]), b = widen(v[i + half]);
+            v[i] = narrow(a * c[i] + b * s[i]);
+            v[i + half] = narrow(b * c[i + half] + a * s[i + half]);
+        }
+    } else {
+        for (uint32_t j = from; j < rotary_dim; j += 2) {
+            const float a = widen(v[j]), b = widen(v[j + 1]);
+            v[j] = narrow(a * c[j] + b * s[j]);
+            v[j + 1] = narrow(b * c[j + 1] + a * s[j + 1]);
+        }
+    }
 }
 
-void pe_narrow32_f16_scalar(const float *in, uint16_t *out, size_t count) {
-    for (size_t k = 0; k < count; k++) out[k] = narrow_f16(in[k]);
-}
-
-void pe_narrow32_bf16_scalar(const float *in, uint16_t *out, size_t count) {
-    for (size_t k = 0; k < count; k++) out[k] = narrow_bf16(in[k]);
+void pe_rope_rotate16_scalar(uint16_t *x, size_t count, size_t stride, const float *cs, size_t cs_stride,
+                             uint32_t rotary_dim, pe_layout layout, int f16) {
+    for (size_t k = 0; k < count; k++) {
+        const float *c = cs + k * cs_stride;
+        pe_rope_rotate16_from_scalar(x + k * stride, c, c + rotary_dim, rotary_dim, layout, f16, 0);
+    }
 }

@@ -1,6 +1,8 @@
 /* float16 and bfloat16 <-> float32 for RoPE on 16-bit x, eight elements per
  * step with rope_convert16_scalar.c's operations per lane (every branch
- * computed, then selected); the scalar loop finishes the tail. */
+ * computed, then selected), and the 16-bit rotation fused with them (widen,
+ * rotate as rope_simd.c, narrow, in registers); the scalar loops finish the
+ * tails. */
 #include "rope_kernels.h"
 #include "simd.h"
 
@@ -61,41 +63,55 @@ static v128_t narrow_bf16x4(v128_t u) {
     return wasm_v128_bitselect(quiet, rounded, nan);
 }
 
-void pe_widen_f16_simd(const uint16_t *in, float *out, size_t count) {
-    size_t k = 0;
-    for (; k + 8 <= count; k += 8) {
-        const v128_t h = wasm_v128_load(in + k);
-        wasm_v128_store(out + k, widen_f16x4(wasm_u32x4_extend_low_u16x8(h)));
-        wasm_v128_store(out + k + 4, widen_f16x4(wasm_u32x4_extend_high_u16x8(h)));
+/* Eight 16-bit lanes -> two float32x4 and back. */
+static void widen8(v128_t h, int f16, v128_t *lo, v128_t *hi) {
+    const v128_t l = wasm_u32x4_extend_low_u16x8(h), u = wasm_u32x4_extend_high_u16x8(h);
+    *lo = f16 ? widen_f16x4(l) : wasm_i32x4_shl(l, 16);
+    *hi = f16 ? widen_f16x4(u) : wasm_i32x4_shl(u, 16);
+}
+
+static v128_t narrow8(v128_t lo, v128_t hi, int f16) {
+    return f16 ? wasm_u16x8_narrow_i32x4(narrow_f16x4(lo), narrow_f16x4(hi))
+               : wasm_u16x8_narrow_i32x4(narrow_bf16x4(lo), narrow_bf16x4(hi));
+}
+
+/* x * c + partner * s, as rope_simd.c forms it. */
+static v128_t turn(v128_t x, v128_t partner, const float *c, const float *s) {
+    return wasm_f32x4_add(wasm_f32x4_mul(x, wasm_v128_load(c)), wasm_f32x4_mul(partner, wasm_v128_load(s)));
+}
+
+static void halves16(uint16_t *v, const float *c, const float *s, uint32_t r, int f16) {
+    const uint32_t half = r / 2;
+    uint32_t i = 0;
+    for (; i + 8 <= half; i += 8) {
+        v128_t a0, a1, b0, b1;
+        widen8(wasm_v128_load(v + i), f16, &a0, &a1);
+        widen8(wasm_v128_load(v + half + i), f16, &b0, &b1);
+        wasm_v128_store(v + i, narrow8(turn(a0, b0, c + i, s + i), turn(a1, b1, c + i + 4, s + i + 4), f16));
+        wasm_v128_store(v + half + i, narrow8(turn(b0, a0, c + half + i, s + half + i),
+                                              turn(b1, a1, c + half + i + 4, s + half + i + 4), f16));
     }
-    pe_widen_f16_scalar(in + k, out + k, count - k);
+    pe_rope_rotate16_from_scalar(v, c, s, r, PE_LAYOUT_SPLIT, f16, i);
 }
 
-void pe_widen_bf16_simd(const uint16_t *in, float *out, size_t count) {
-    size_t k = 0;
-    for (; k + 8 <= count; k += 8) {
-        const v128_t h = wasm_v128_load(in + k);
-        wasm_v128_store(out + k, wasm_i32x4_shl(wasm_u32x4_extend_low_u16x8(h), 16));
-        wasm_v128_store(out + k + 4, wasm_i32x4_shl(wasm_u32x4_extend_high_u16x8(h), 16));
+static void adjacent16(uint16_t *v, const float *c, const float *s, uint32_t r, int f16) {
+    uint32_t j = 0;
+    for (; j + 8 <= r; j += 8) {
+        v128_t a0, a1;
+        widen8(wasm_v128_load(v + j), f16, &a0, &a1);
+        const v128_t p0 = wasm_i32x4_shuffle(a0, a0, 1, 0, 3, 2), p1 = wasm_i32x4_shuffle(a1, a1, 1, 0, 3, 2);
+        wasm_v128_store(v + j, narrow8(turn(a0, p0, c + j, s + j), turn(a1, p1, c + j + 4, s + j + 4), f16));
     }
-    pe_widen_bf16_scalar(in + k, out + k, count - k);
+    pe_rope_rotate16_from_scalar(v, c, s, r, PE_LAYOUT_INTERLEAVED, f16, j);
 }
 
-/* Each lane holds 0 ... 0xffff, so the saturating narrow is exact. */
-void pe_narrow32_f16_simd(const float *in, uint16_t *out, size_t count) {
-    size_t k = 0;
-    for (; k + 8 <= count; k += 8)
-        wasm_v128_store(out + k, wasm_u16x8_narrow_i32x4(narrow_f16x4(wasm_v128_load(in + k)),
-                                                         narrow_f16x4(wasm_v128_load(in + k + 4))));
-    pe_narrow32_f16_scalar(in + k, out + k, count - k);
-}
-
-void pe_narrow32_bf16_simd(const float *in, uint16_t *out, size_t count) {
-    size_t k = 0;
-    for (; k + 8 <= count; k += 8)
-        wasm_v128_store(out + k, wasm_u16x8_narrow_i32x4(narrow_bf16x4(wasm_v128_load(in + k)),
-                                                         narrow_bf16x4(wasm_v128_load(in + k + 4))));
-    pe_narrow32_bf16_scalar(in + k, out + k, count - k);
+void pe_rope_rotate16_simd(uint16_t *x, size_t count, size_t stride, const float *cs, size_t cs_stride,
+                           uint32_t rotary_dim, pe_layout layout, int f16) {
+    for (size_t k = 0; k < count; k++) {
+        const float *c = cs + k * cs_stride;
+        if (layout == PE_LAYOUT_SPLIT) halves16(x + k * stride, c, c + rotary_dim, rotary_dim, f16);
+        else adjacent16(x + k * stride, c, c + rotary_dim, rotary_dim, f16);
+    }
 }
 
 #endif

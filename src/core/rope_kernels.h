@@ -32,30 +32,29 @@ void pe_rope_rotate_simd(float *x, size_t count, size_t stride, const float *cs,
 void pe_rope_halves_scalar(float *v, const float *c, const float *s, uint32_t half, uint32_t i0);
 void pe_rope_adjacent_scalar(float *v, const float *c, const float *s, uint32_t rotary_dim, uint32_t j0);
 
-/* Conversions of x's 16-bit elements for the rotation in float32: widen is
- * exact; narrow rounds to nearest even once (overflow to infinity, NaN stays
- * NaN). Integer and bit operations (and exact float products), so every
- * build gives the same bits. */
-typedef void (*pe_widen16_fn)(const uint16_t *in, float *out, size_t count);
-typedef void (*pe_narrow16_fn)(const float *in, uint16_t *out, size_t count);
+/* Rotation of 16-bit x (float16 when f16, else bfloat16 bit patterns): each
+ * element widened (exactly), rotated with the float32 operations above, and
+ * rounded back once to nearest even (overflow to infinity, NaN a quiet NaN).
+ * Integer and bit operations around the float32 ones, so every build gives
+ * the same bits. Arguments as pe_rope_rotate_fn. */
+typedef void (*pe_rope_rotate16_fn)(uint16_t *x, size_t count, size_t stride, const float *cs, size_t cs_stride,
+                                    uint32_t rotary_dim, pe_layout layout, int f16);
 
 typedef struct pe_rope_kernels {
     pe_rope_rotate_fn rotate;
-    pe_widen16_fn widen_f16, widen_bf16;
-    pe_narrow16_fn narrow_f16, narrow_bf16;
+    pe_rope_rotate16_fn rotate16;
 } pe_rope_kernels;
 
 /* The set matching pe_active_kernels(): scalar or SIMD. */
 const pe_rope_kernels *pe_current_rope_kernels(void);
 
-void pe_widen_f16_scalar(const uint16_t *in, float *out, size_t count);
-void pe_widen_bf16_scalar(const uint16_t *in, float *out, size_t count);
-void pe_narrow32_f16_scalar(const float *in, uint16_t *out, size_t count);
-void pe_narrow32_bf16_scalar(const float *in, uint16_t *out, size_t count);
-void pe_widen_f16_simd(const uint16_t *in, float *out, size_t count);
-void pe_widen_bf16_simd(const uint16_t *in, float *out, size_t count);
-void pe_narrow32_f16_simd(const float *in, uint16_t *out, size_t count);
-void pe_narrow32_bf16_simd(const float *in, uint16_t *out, size_t count);
+void pe_rope_rotate16_scalar(uint16_t *x, size_t count, size_t stride, const float *cs, size_t cs_stride,
+                             uint32_t rotary_dim, pe_layout layout, int f16);
+void pe_rope_rotate16_simd(uint16_t *x, size_t count, size_t stride, const float *cs, size_t cs_stride,
+                           uint32_t rotary_dim, pe_layout layout, int f16);
+/* The scalar loop from pair i0 (halves) or element j0 (adjacent pairs), the SIMD kernel's tail. */
+void pe_rope_rotate16_from_scalar(uint16_t *v, const float *c, const float *s, uint32_t rotary_dim,
+                                  pe_layout layout, int f16, uint32_t from);
 
 /* Checks a pe_rope_scaling for rotary dimension r. */
 pe_status pe_rope_check_scaling(const pe_rope_scaling *scaling, uint32_t r);

@@ -13,6 +13,18 @@ const KEPT_PLANS = 8;
 const PLAN_OPTIONS = ['heads', 'headDim', 'base', 'layout', 'rotaryDim', 'scaling', 'inverse', 'order', 'maxPosition', 'cache'];
 const ROW_OPTIONS = ['length', 'offset', 'positions', 'positionIds', 'cuSeqlens', 'dtype'];
 const COS_SIN_ROTARY = ['headDim', 'rotaryDim', 'base', 'scaling', 'layout', 'inverse'];
+const ROPE_CALL_OPTIONS = [...ROPE_OPTIONS, 'positionIds', 'cuSeqlens', 'dtype'];
+
+const ROTARY_FIELDS = ['headDim', 'rotaryDim', 'heads', 'base', 'layout', 'order', 'inverse'];
+const SCALING_FIELDS = ['type', 'factor', 'original', 'betaFast', 'betaSlow', 'attentionFactor', 'mscale', 'mscaleAllDim',
+  'noTruncate', 'low', 'high'];
+
+/** Checked options that make the same plan (every field the spec holds). */
+function sameRotary(a, b) {
+  for (const k of ROTARY_FIELDS) if (a[k] !== b[k]) return false;
+  for (const k of SCALING_FIELDS) if (a.scaling[k] !== b.scaling[k]) return false;
+  return true;
+}
 
 function checkMaxPosition(value) {
   if (value === undefined) return 0;
@@ -25,15 +37,12 @@ function checkMaxPosition(value) {
 export function ropeMethods(state) {
   const plans = ropePlans(state);
   const kept = new Map(); // key -> { pointer, memory }: rope()'s and ropeCosSin()'s plans
-  let lastKey = null;
-  let lastSpec = null;
-  let lastPlan = 0;
+  let last = null; // { c, pointer }: the plan of the previous call, found without building a key
 
-  /** The kept plan for checked options c (no cache): found by its spec, else made. */
+  /** The kept plan for checked options c (no cache): the last one when c is the same, else by its spec, else made. */
   function keptPlan(c) {
-    const spec = ropeSpec(c, 0);
-    if (lastSpec !== null && spec.every((v, i) => v === lastSpec[i] || (v !== v && lastSpec[i] !== lastSpec[i]))) return lastPlan;
-    const key = spec.join(',');
+    if (last !== null && sameRotary(last.c, c)) return last.pointer;
+    const key = ropeSpec(c, 0).join(',');
     let plan = kept.get(key);
     if (plan === undefined) {
       plan = plans.newPlan(c, 0);
@@ -44,10 +53,8 @@ export function ropeMethods(state) {
         state.calls.free(old.memory);
       }
     }
-    lastKey = key;
-    lastSpec = spec;
-    lastPlan = plan.pointer;
-    return lastPlan;
+    last = { c, pointer: plan.pointer };
+    return plan.pointer;
   }
 
   function createRope(options) {
@@ -59,7 +66,7 @@ export function ropeMethods(state) {
   }
 
   function rope(x, options) {
-    const c = checkRopeOptions(options, [...ROPE_OPTIONS, 'positionIds', 'cuSeqlens', 'dtype']);
+    const c = checkRopeOptions(options, ROPE_CALL_OPTIONS);
     const rows = {};
     for (const k of ROW_OPTIONS) if (c.o[k] !== undefined) rows[k] = c.o[k];
     return plans.applyPlan(keptPlan(c), c, x, rows);
