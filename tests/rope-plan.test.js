@@ -8,7 +8,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { instantiate } from '../src/js/index.js';
-import { HARNESS } from './support/native-harness.js';
+import { HARNESS, HARNESS_ASAN } from './support/native-harness.js';
 import { sameBits } from './support/builds-bits.js';
 import { rng } from './support/random.js';
 import { serveRopePlan, ropeOptions } from './support/rope-harness.js';
@@ -103,6 +103,19 @@ test('a plan (cached or not) gives the bits of rope(), of a plain float32 rotati
         sameBits(native.scalar[k], want, `native scalar plan, ${what(c)}`);
         sameBits(native.simd[k], want, `native SIMD plan, ${what(c)}`);
     });
+});
+
+test('the ASan+UBSan harness runs a slice of the sweep (plans, caches, 16-bit x, cos/sin) with the same bits', () => {
+    const slice = cases.filter((c, k) => k % 6 === 0);
+    const want = serveRopePlan(HARNESS, 'simd', slice);
+    serveRopePlan(HARNESS_ASAN, 'simd', slice).forEach((got, k) => sameBits(got, want[k], `ASan, ${what(slice[k])}`));
+    const extra = [
+        { headDim: 13, rotaryDim: 10, heads: 3, order: 'bhld', layout: 'interleaved', length: 9, offset: 60, cacheRows: 70,
+            dtype: 'float16', x: Uint16Array.from({ length: 2 * 9 * 3 * 13 }, (_, k) => (k * 7919) & 0x7bff) },
+        { headDim: 20, rotaryDim: 12, heads: 1, length: 5, positions: [3, 1, 2 ** 31 - 1, 0, 64], cosSin: true, expand: true, dtype: 'bfloat16', cacheRows: 8 },
+    ];
+    const plain = serveRopePlan(HARNESS, 'scalar', extra);
+    serveRopePlan(HARNESS_ASAN, 'scalar', extra).forEach((got, k) => assert.equal(Array.from(got), Array.from(plain[k])));
 });
 
 test('positionIds (batch, length) and cuSeqlens equal one call per sequence', () => {
