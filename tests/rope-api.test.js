@@ -38,7 +38,8 @@ const refusals = [
     [{ ...base, length: 2, positions: [1, 2, 3] }, 'BAD_LENGTH', 'length'],
     [{ ...base, length: 5 }, 'BAD_SIZE', 'x'],
     [{ ...base, scaling: 'yarn' }, 'BAD_SCALING', 'scaling'],
-    [{ ...base, scaling: { rope_type: 'longrope', factor: 2 } }, 'BAD_SCALING', 'scaling.rope_type'],
+    [{ ...base, scaling: { rope_type: 'su', factor: 2 } }, 'BAD_SCALING', 'scaling.rope_type'],
+    [{ ...base, scaling: { rope_type: 'longrope', factor: 2 } }, 'BAD_SCALING', 'scaling.original_max_position_embeddings'],
     [{ ...base, scaling: { type: 'ntk', factor: 2 } }, 'BAD_SCALING', 'scaling.type'],
     [{ ...base, scaling: { rope_type: 'linear', type: 'dynamic', factor: 2 } }, 'BAD_SCALING', 'scaling.type'],
     [{ ...base, scaling: { rope_type: 'linear' } }, 'BAD_SCALING', 'scaling.factor'],
@@ -103,7 +104,8 @@ test('messages say what is allowed', () => {
         [{ ...base, rotaryDim: 10 }, 'BAD_ROTARY_DIM', /rotaryDim must be an even integer from 2 to headDim = 8.*got 10/],
         [{ ...base, scaling: { rope_type: 'yarn', factor: 2 } }, 'BAD_SCALING', /original_max_position_embeddings must be given for rope_type 'yarn'/],
         [{ ...base, scaling: { rope_type: 'yarn', factor: 2, original_max_position_embeddings: 64, beta_fats: 32 } }, 'BAD_SCALING', /did you mean 'beta_fast'/],
-        [{ ...base, scaling: { rope_type: 'longrope', factor: 2 } }, 'BAD_SCALING', /'longrope' is not supported/],
+        [{ ...base, scaling: { rope_type: 'longrope', original_max_position_embeddings: 4, short_factor: [1], long_factor: [1, 1, 1, 1] } },
+            'BAD_SCALING', /short_factor must be an Array of rotaryDim\/2 = 4 finite numbers/],
         [{ ...base, length: 5 }, 'BAD_SIZE', /a multiple of length·heads·headDim = 5·2·8 = 80/],
     ];
     for (const [options, code, pattern] of messages) {

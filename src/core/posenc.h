@@ -271,6 +271,12 @@ typedef enum pe_rope_order {
  *             mscale(f, 1), with mscale(f, m) = 0.1 m ln f + 1 (1 when f <= 1).
  *             factor is used as given (recent HF versions replace it by
  *             max_position_embeddings / L0 when the config has both).
+ *   LONGROPE  Phi-3's LongRoPE (HF _compute_longrope_parameters): w_i / e_i with
+ *             e = long_factor when the sequence is longer than L0, else
+ *             short_factor (r/2 values each, finite, > 0); L as for DYNAMIC.
+ *             Attention factor: attention_factor if given, else 1 when
+ *             f <= 1, else sqrt(1 + ln f / ln L0) (f: HF's
+ *             max_position_embeddings / original_max_position_embeddings).
  *   LLAMA3    wavelength 2 pi / w_i above L0 / low_freq_factor: w_i / f;
  *             below L0 / high_freq_factor: w_i; between: the smooth blend
  *             (1 - s) w_i / f + s w_i, s = (L0 / wavelength - low) / (high - low).
@@ -283,7 +289,8 @@ typedef enum pe_rope_scaling_type {
     PE_ROPE_SCALING_LINEAR = 1,
     PE_ROPE_SCALING_DYNAMIC = 2,
     PE_ROPE_SCALING_YARN = 3,
-    PE_ROPE_SCALING_LLAMA3 = 4
+    PE_ROPE_SCALING_LLAMA3 = 4,
+    PE_ROPE_SCALING_LONGROPE = 5
 } pe_rope_scaling_type;
 
 typedef struct pe_rope_scaling {
@@ -291,11 +298,12 @@ typedef struct pe_rope_scaling {
     double factor;                         /* f: finite, >= 1 (all but NONE) */
     uint32_t original_max_position_embeddings; /* L0 >= 1 (DYNAMIC, YARN, LLAMA3) */
     double beta_fast, beta_slow;           /* YARN: finite, > 0; 0 = HF's 32 and 1 */
-    double attention_factor;               /* YARN: finite, > 0; 0 = derived as above */
+    double attention_factor;               /* YARN, LONGROPE: finite, > 0; 0 = derived as above */
     double mscale, mscale_all_dim;         /* YARN: finite; used when both are nonzero */
     int no_truncate;                       /* YARN: nonzero = HF's truncate: false (no floor/ceil) */
     double low_freq_factor, high_freq_factor; /* LLAMA3: 0 < low < high, finite */
-    uint32_t sequence_length;              /* DYNAMIC: L; 0 = the call's largest position + 1 */
+    uint32_t sequence_length;              /* DYNAMIC, LONGROPE: L; 0 = the call's largest position + 1 */
+    const double *short_factor, *long_factor; /* LONGROPE: rotary_dim/2 each (a plan keeps a copy) */
 } pe_rope_scaling;
 
 typedef struct pe_rotary {

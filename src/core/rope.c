@@ -57,14 +57,20 @@ static uint32_t wide_floats(uint32_t r) {
     return 2 * r > PE_ROPE_WIDE_FLOATS ? 2 * r : PE_ROPE_WIDE_FLOATS;
 }
 
-static int dynamic_unfixed(const pe_rotary *rope) {
-    return rope->scaling.type == PE_ROPE_SCALING_DYNAMIC && rope->scaling.sequence_length == 0;
+/* Scalings whose frequencies follow each call's sequence length. */
+static int follows_length(const pe_rope_scaling *sc) {
+    return sc->type == PE_ROPE_SCALING_DYNAMIC || sc->type == PE_ROPE_SCALING_LONGROPE;
 }
 
-/* Plan memory, aligned to 16: header | inner plan | w | raw | cs | wide | cache. */
+static int dynamic_unfixed(const pe_rotary *rope) {
+    return follows_length(&rope->scaling) && rope->scaling.sequence_length == 0;
+}
+
+/* Plan memory, aligned to 16: header | inner plan | w (then LongRoPE's short
+ * and long factors) | raw | cs | wide | cache. */
 static size_t plan_bytes_for(uint32_t r, uint32_t cache_rows) {
     const size_t rows = tile_rows(r);
-    return 16 + align16(sizeof(pe_rope_plan)) + align16(pe_plan_bytes(r)) + align16((size_t)(r / 2) * sizeof(double)) +
+    return 16 + align16(sizeof(pe_rope_plan)) + align16(pe_plan_bytes(r)) + align16((size_t)3 * (r / 2) * sizeof(double)) +
            align16(rows * r * sizeof(float)) + align16(rows * 2 * r * sizeof(float)) +
            align16((size_t)wide_floats(r) * sizeof(float)) + (size_t)cache_rows * 2 * r * sizeof(float);
 }
@@ -144,7 +150,9 @@ static void lay_out(const float *raw, float *cs, uint32_t rows, uint32_t r, pe_l
 static pe_status build_for(pe_rope_plan *p, uint32_t seq_len) {
     const pe_rope_scaling *sc = &p->rope.scaling;
     const int dynamic = sc->type == PE_ROPE_SCALING_DYNAMIC;
-    const uint32_t key = dynamic && seq_len > sc->original_max_position_embeddings ? seq_len : 0;
+    /* DYNAMIC: a plan per L above L0; LONGROPE: one for the short factors, one for the long. */
+    const uint32_t longer = seq_len > sc->original_max_position_embeddings;
+    const uint32_t key = !longer || !follows_length(sc) ? 0 : dynamic ? seq_len : 1;
     if (key == p->built_for) return PE_OK;
     p->built_for = PE_ROPE_NOT_BUILT; /* until the new plan is whole */
     p->tile_at = PE_ROPE_NOT_BUILT;
@@ -194,7 +202,17 @@ pe_status pe_rope_plan_init(const pe_rotary *rope, uint32_t cache_rows, void *me
     p->plan_memory = at;
     at += align16(pe_plan_bytes(r));
     p->w = (double *)(void *)at;
-    at += align16((size_t)(r / 2) * sizeof(double));
+    if (rope->scaling.type == PE_ROPE_SCALING_LONGROPE) {
+        /* The plan's own copies: the caller's arrays may go once it is made. */
+        double *factors = p->w + r / 2;
+        for (uint32_t i = 0; i < r / 2; i++) {
+            factors[i] = rope->scaling.short_factor[i];
+            factors[r / 2 + i] = rope->scaling.long_factor[i];
+        }
+        p->rope.scaling.short_factor = factors;
+        p->rope.scaling.long_factor = factors + r / 2;
+    }
+    at += align16((size_t)3 * (r / 2) * sizeof(double));
     p->raw = (float *)(void *)at;
     at += align16((size_t)p->tile_rows * r * sizeof(float));
     p->cs = (float *)(void *)at;
@@ -340,8 +358,7 @@ pe_status pe_rope(const pe_rotary *rope, float *x, size_t x_count, uint32_t leng
     if (scratch_bytes < plan_bytes_for(rotary_of(rope), 0)) return PE_ERR_SCRATCH;
     /* The plan is built for this call's sequence length from the start. */
     pe_rotary fixed = *rope;
-    if (fixed.scaling.type == PE_ROPE_SCALING_DYNAMIC && fixed.scaling.sequence_length == 0)
-        fixed.scaling.sequence_length = end;
+    if (dynamic_unfixed(&fixed)) fixed.scaling.sequence_length = end;
     pe_rope_plan *plan;
     if ((st = pe_rope_plan_init(&fixed, 0, scratch, scratch_bytes, &plan)) != PE_OK) return st;
     return pe_rope_plan_apply(plan, PE_DTYPE_FLOAT32, x, x_count, length, offset, positions, 0);

@@ -450,6 +450,17 @@ export type RopeScaling =
       /** Default true: floor and ceil the correction range. */ truncate?: boolean | null;
       rope_theta?: number;
     }
+  /**
+   * LongRoPE (Phi-3, Phi-3.5; HF `_compute_longrope_parameters`): w_i / long_factor[i] when the sequence (the call's
+   * largest position + 1) is longer than original_max_position_embeddings, else w_i / short_factor[i]; cos and sin
+   * times attention_factor, or else sqrt(1 + ln(factor) / ln(original)) when factor > 1 (factor: HF's
+   * max_position_embeddings / original_max_position_embeddings).
+   */
+  | {
+      rope_type?: 'longrope'; type?: 'longrope'; original_max_position_embeddings: number;
+      /** rotaryDim/2 finite numbers above 0 each. */ short_factor: ArrayLike<number>; long_factor: ArrayLike<number>;
+      attention_factor?: number | null; factor?: number | null; rope_theta?: number;
+    }
   /** Llama 3.1 (HF `_compute_llama3_parameters`): long wavelengths / factor, short ones kept, a smooth blend between. */
   | {
       rope_type?: 'llama3'; type?: 'llama3'; factor: number; original_max_position_embeddings: number;

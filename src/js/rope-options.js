@@ -1,11 +1,11 @@
 // RoPE's options checked (before anything is written) and packed as the core
-// wants them: a pe_rotary as 19 doubles (src/wasm/exports_rope.c).
+// wants them: a pe_rotary as 21 doubles (src/wasm/exports_rope.c).
 import { PosencError, refuse } from './errors.js';
 import { checkOptions, checkBase, MAX_DIM } from './validate.js';
 import { checkHeads } from './alibi.js';
 import { checkScaling } from './rope-scaling.js';
 
-export const SPEC_LENGTH = 19;
+export const SPEC_LENGTH = 21;
 const LAYOUTS = { interleaved: 0, half: 1 };
 const ORDERS = { blhd: 0, bhld: 1 };
 

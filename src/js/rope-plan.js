@@ -50,8 +50,25 @@ export function ropePlans(state) {
   let ids = 0; // positions in wasm, grown as calls need
   let idsBytes = 0;
 
-  function writeSpec(values) {
+  let factors = 0; // LongRoPE's short and long factors, which the spec points at
+  let factorsBytes = 0;
+
+  /** The spec of checked scaling s, with LongRoPE's factors written to wasm first (allocation before views). */
+  function writeSpec(values, s) {
     if (spec === 0) spec = calls.malloc((SPEC_LENGTH + 1) * 8, 'rope spec');
+    if (s && s.shortFactor) {
+      const n = s.shortFactor.length;
+      if (2 * n * 8 > factorsBytes) {
+        const pointer = calls.malloc(2 * n * 8, 'longrope factors');
+        calls.free(factors);
+        factors = pointer;
+        factorsBytes = 2 * n * 8;
+      }
+      new Float64Array(state.memory.buffer, factors, n).set(s.shortFactor);
+      new Float64Array(state.memory.buffer, factors + n * 8, n).set(s.longFactor);
+      values[19] = factors;
+      values[20] = factors + n * 8;
+    }
     new Float64Array(state.memory.buffer, spec, SPEC_LENGTH).set(values);
     return spec;
   }
@@ -73,7 +90,7 @@ export function ropePlans(state) {
 
   /** The frequencies and attention factor of checked options c (dynamic NTK: L ≤ L0, unscaled). */
   function frequenciesOf(c, length) {
-    const at = writeSpec(ropeSpec({ ...c, heads: 1, layout: 0, order: 0, inverse: false }, length));
+    const at = writeSpec(ropeSpec({ ...c, heads: 1, layout: 0, order: 0, inverse: false }, length), c.scaling);
     const half = c.rotaryDim / 2;
     const w = calls.malloc(half * 8, 'frequencies');
     try {
@@ -89,12 +106,12 @@ export function ropePlans(state) {
 
   /** A core plan for checked options c, with cacheRows rows of cos/sin cached. */
   function newPlan(c, cacheRows) {
-    const at = writeSpec(ropeSpec(c, 0));
+    const at = writeSpec(ropeSpec(c, 0), c.scaling);
     const bytes = wasm.pe_wasm_rope_plan_size(at, cacheRows) >>> 0;
     if (bytes === 0) throw new PosencError('BAD_OPTIONS', 'posenc core refused the RoPE options', 'options', c.o);
     const memory = calls.malloc(bytes, 'RoPE plan');
     try {
-      const slot = writeSpec(ropeSpec(c, 0)) + SPEC_LENGTH * 8; // malloc may have grown memory: rewrite
+      const slot = writeSpec(ropeSpec(c, 0), c.scaling) + SPEC_LENGTH * 8; // malloc may have grown memory: rewrite
       check(wasm.pe_wasm_rope_plan_init(spec, cacheRows, memory, bytes, slot));
       return { memory, pointer: new Uint32Array(state.memory.buffer, slot, 1)[0] };
     } catch (error) {
@@ -207,7 +224,8 @@ export function ropePlans(state) {
   function makePlan(c, maxPosition, cache) {
     const bytesPerRow = 2 * c.rotaryDim * 4;
     const wanted = cache === undefined ? maxPosition * bytesPerRow <= CACHE_BYTES : cache;
-    const cacheRows = wanted && c.scaling.type !== 2 ? maxPosition : 0; // dynamic NTK: frequencies follow L
+    // Dynamic NTK and LongRoPE: frequencies follow each call's L, so no cache.
+    const cacheRows = wanted && c.scaling.type !== 2 && c.scaling.type !== 5 ? maxPosition : 0;
     let core = newPlan(c, cacheRows);
     let described = null;
     const live = (call) => {

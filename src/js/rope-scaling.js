@@ -3,7 +3,7 @@
 // (posenc.h, pe_rope_scaling). Keys are named exactly as HF names them.
 import { PosencError, describe, closest } from './errors.js';
 
-export const SCALING_TYPES = { none: 0, linear: 1, dynamic: 2, yarn: 3, llama3: 4 };
+export const SCALING_TYPES = { none: 0, linear: 1, dynamic: 2, yarn: 3, llama3: 4, longrope: 5 };
 
 // Keys each rope_type reads; `rope_type`, its legacy alias `type` and
 // `rope_theta` (the base, in HF v5's rope_parameters) are allowed everywhere.
@@ -14,6 +14,7 @@ const KEYS = {
   yarn: ['factor', 'original_max_position_embeddings', 'beta_fast', 'beta_slow', 'attention_factor', 'mscale',
     'mscale_all_dim', 'truncate'],
   llama3: ['factor', 'original_max_position_embeddings', 'low_freq_factor', 'high_freq_factor'],
+  longrope: ['short_factor', 'long_factor', 'original_max_position_embeddings', 'attention_factor', 'factor'],
 };
 const COMMON = ['rope_type', 'type', 'rope_theta'];
 const FLOAT_MAX = 3.4028234663852886e38;
@@ -57,7 +58,7 @@ function optional(dict, key, min, what) {
  */
 export function checkScaling(scaling, r) {
   const none = { type: 0, factor: 0, original: 0, betaFast: 0, betaSlow: 0, attentionFactor: 0, mscale: 0,
-    mscaleAllDim: 0, noTruncate: 0, low: 0, high: 0, theta: undefined };
+    mscaleAllDim: 0, noTruncate: 0, low: 0, high: 0, theta: undefined, shortFactor: null, longFactor: null };
   if (!given(scaling)) return none;
   if (typeof scaling !== 'object' || Array.isArray(scaling) || ArrayBuffer.isView(scaling)) {
     throw new PosencError('BAD_SCALING',
@@ -71,8 +72,7 @@ export function checkScaling(scaling, r) {
   const type = given(ropeType) ? ropeType : given(legacy) ? legacy : 'default';
   const key = given(ropeType) || !given(legacy) ? 'rope_type' : 'type';
   if (typeof type !== 'string' || !Object.hasOwn(KEYS, type)) {
-    bad(key, `one of ${Object.keys(KEYS).map((t) => `'${t}'`).join(', ')}` +
-      (type === 'longrope' ? " ('longrope' is not supported)" : ''), type);
+    bad(key, `one of ${Object.keys(KEYS).map((t) => `'${t}'`).join(', ')}`, type);
   }
   const allowed = [...COMMON, ...KEYS[type]];
   for (const k of Object.keys(scaling)) {
@@ -89,6 +89,7 @@ export function checkScaling(scaling, r) {
   }
   if (type === 'default') return out;
   out.type = SCALING_TYPES[type];
+  if (type === 'longrope') return longrope(scaling, out, r);
   if (!given(scaling.factor)) bad('factor', `given for rope_type '${type}': a finite number ≥ 1`, scaling.factor);
   out.factor = finiteAtLeast(scaling, 'factor', 1, 'a finite number ≥ 1');
   if (type === 'linear') return out;
@@ -119,6 +120,29 @@ export function checkScaling(scaling, r) {
     if (!(out.low > 0)) bad('low_freq_factor', 'a finite number above 0', out.low);
     out.high = finiteAtLeast(scaling, 'high_freq_factor', -Infinity, 'a finite number');
     if (!(out.high > out.low)) bad('high_freq_factor', `a finite number above low_freq_factor (${out.low})`, out.high);
+  }
+  return out;
+}
+
+/** LongRoPE (HF _compute_longrope_parameters): r/2 short and long factors, L0, an optional attention factor and factor. */
+function longrope(scaling, out, r) {
+  out.original = originalLength(scaling, 'longrope');
+  for (const [key, field] of [['short_factor', 'shortFactor'], ['long_factor', 'longFactor']]) {
+    const v = scaling[key];
+    const what = `an Array of rotaryDim/2 = ${r / 2} finite numbers above 0 (one per pair)`;
+    if (!Array.isArray(v) && !(v instanceof Float64Array) && !(v instanceof Float32Array)) bad(key, what, v);
+    if (v.length !== r / 2) bad(key, what, v);
+    for (let i = 0; i < v.length; i++) if (typeof v[i] !== 'number' || !(v[i] > 0) || !Number.isFinite(v[i])) bad(`${key}[${i}]`, 'a finite number above 0', v[i]);
+    out[field] = Float64Array.from(v);
+  }
+  // factor (max_position_embeddings / L0 in HF) only derives the attention factor: absent, none.
+  out.factor = given(scaling.factor) ? finiteAtLeast(scaling, 'factor', 1, 'a finite number ≥ 1') : 1;
+  if (given(scaling.attention_factor)) {
+    const a = scaling.attention_factor;
+    if (typeof a !== 'number' || !(a > 0) || !(Math.fround(a) <= FLOAT_MAX)) {
+      bad('attention_factor', 'a finite number above 0 (and below 3.4e38: it scales float32 cos and sin)', a);
+    }
+    out.attentionFactor = a;
   }
   return out;
 }

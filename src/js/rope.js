@@ -23,7 +23,9 @@ const SCALING_FIELDS = ['type', 'factor', 'original', 'betaFast', 'betaSlow', 'a
 function sameRotary(a, b) {
   for (const k of ROTARY_FIELDS) if (a[k] !== b[k]) return false;
   for (const k of SCALING_FIELDS) if (a.scaling[k] !== b.scaling[k]) return false;
-  return true;
+  const [x, y] = [a.scaling, b.scaling];
+  if (x.shortFactor === null || y.shortFactor === null) return x.shortFactor === y.shortFactor;
+  return x.shortFactor.every((v, i) => v === y.shortFactor[i]) && x.longFactor.every((v, i) => v === y.longFactor[i]);
 }
 
 function checkMaxPosition(value) {
@@ -42,7 +44,8 @@ export function ropeMethods(state) {
   /** The kept plan for checked options c (no cache): the last one when c is the same, else by its spec, else made. */
   function keptPlan(c) {
     if (last !== null && sameRotary(last.c, c)) return last.pointer;
-    const key = ropeSpec(c, 0).join(',');
+    const s = c.scaling;
+    const key = ropeSpec(c, 0).join(',') + (s.shortFactor ? `;${s.shortFactor.join(',')};${s.longFactor.join(',')}` : '');
     let plan = kept.get(key);
     if (plan === undefined) {
       plan = plans.newPlan(c, 0);

@@ -1,10 +1,11 @@
-/* Wasm exports of RoPE. A pe_rotary travels as an array of 19 doubles in wasm
+/* Wasm exports of RoPE. A pe_rotary travels as an array of 21 doubles in wasm
  * memory (src/js/rope-spec.js writes it), so the loader never lays out a C
  * struct:
  *   0 head_dim  1 rotary_dim  2 heads  3 base  4 layout  5 order  6 inverse
  *   7 scaling type  8 factor  9 original_max_position_embeddings
  *   10 beta_fast  11 beta_slow  12 attention_factor  13 mscale  14 mscale_all_dim
  *   15 no_truncate  16 low_freq_factor  17 high_freq_factor  18 sequence_length
+ *   19 short_factor  20 long_factor (LONGROPE: addresses of rotary_dim/2 doubles in wasm memory)
  * Sizes, lengths and offsets arrive as i32 and are read as unsigned. */
 #include <stdint.h>
 
@@ -39,6 +40,8 @@ static pe_rotary rotary_from(const double *s) {
     rope.scaling.low_freq_factor = s[16];
     rope.scaling.high_freq_factor = s[17];
     rope.scaling.sequence_length = whole(s[18]);
+    rope.scaling.short_factor = (const double *)(uintptr_t)whole(s[19]);
+    rope.scaling.long_factor = (const double *)(uintptr_t)whole(s[20]);
     return rope;
 }
 

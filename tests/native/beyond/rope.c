@@ -175,35 +175,35 @@ void test_rope_frequencies_values(void) {
     /* Dynamic NTK with f = 2, L0 = 1000, L = 1500: base' = 10000 (2 * 1.5 - 1)^(8/6). */
     const long double ntk_base = 10000.0L * ref_pow(2.0L, 8.0L / 6.0L);
     const rope_frequency_case cases[] = {
-        {"none", {PE_ROPE_SCALING_NONE, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, {1.0L, 0.1L, 0.01L, 0.001L}, 1.0L, 0x1.02p-53L},
-        {"linear 4", {PE_ROPE_SCALING_LINEAR, 4.0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, {0.25L, 0.025L, 0.0025L, 0.00025L}, 1.0L,
+        {"none", {PE_ROPE_SCALING_NONE, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, NULL}, {1.0L, 0.1L, 0.01L, 0.001L}, 1.0L, 0x1.02p-53L},
+        {"linear 4", {PE_ROPE_SCALING_LINEAR, 4.0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, NULL}, {0.25L, 0.025L, 0.0025L, 0.00025L}, 1.0L,
          0x1.02p-53L},
-        {"linear 3", {PE_ROPE_SCALING_LINEAR, 3.0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, {1.0L / 3, 0.1L / 3, 0.01L / 3, 0.001L / 3},
+        {"linear 3", {PE_ROPE_SCALING_LINEAR, 3.0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, NULL}, {1.0L / 3, 0.1L / 3, 0.01L / 3, 0.001L / 3},
          1.0L, 1e-15L},
-        {"dynamic, L = L0", {PE_ROPE_SCALING_DYNAMIC, 2.0, 1000, 0, 0, 0, 0, 0, 0, 0, 0, 1000}, {1.0L, 0.1L, 0.01L, 0.001L},
+        {"dynamic, L = L0", {PE_ROPE_SCALING_DYNAMIC, 2.0, 1000, 0, 0, 0, 0, 0, 0, 0, 0, 1000, NULL, NULL}, {1.0L, 0.1L, 0.01L, 0.001L},
          1.0L, 0x1.02p-53L},
-        {"dynamic, L = 0", {PE_ROPE_SCALING_DYNAMIC, 2.0, 1000, 0, 0, 0, 0, 0, 0, 0, 0, 0}, {1.0L, 0.1L, 0.01L, 0.001L}, 1.0L,
+        {"dynamic, L = 0", {PE_ROPE_SCALING_DYNAMIC, 2.0, 1000, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, NULL}, {1.0L, 0.1L, 0.01L, 0.001L}, 1.0L,
          0x1.02p-53L},
         /* w_3 = base'^(-3/4) = 1/2000 exactly. The core carries base' as
          * its logarithm, near 10.1, where a double's half ulp is 9e-16: w_3
          * is 1.7e-15 off (relative), the header's "about 1e-15". */
         {"dynamic, L = 1500",
-         {PE_ROPE_SCALING_DYNAMIC, 2.0, 1000, 0, 0, 0, 0, 0, 0, 0, 0, 1500},
+         {PE_ROPE_SCALING_DYNAMIC, 2.0, 1000, 0, 0, 0, 0, 0, 0, 0, 0, 1500, NULL, NULL},
          {1.0L, ref_pow(ntk_base, -0.25L), ref_pow(ntk_base, -0.5L), 0.0005L},
          1.0L,
          2e-15L},
-        {"yarn", {PE_ROPE_SCALING_YARN, 4.0, 64, 0, 0, 0, 0, 0, 0, 0, 0, 0}, {1.0L, 0.1L * (0.5L / 4 + 0.5L), 0.01L / 4, 0.001L / 4},
+        {"yarn", {PE_ROPE_SCALING_YARN, 4.0, 64, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, NULL}, {1.0L, 0.1L * (0.5L / 4 + 0.5L), 0.01L / 4, 0.001L / 4},
          0.1L * ln4 + 1.0L, 1e-15L},
         {"yarn untruncated",
-         {PE_ROPE_SCALING_YARN, 4.0, 64, 0, 0, 0, 0, 0, 1, 0, 0, 0},
+         {PE_ROPE_SCALING_YARN, 4.0, 64, 0, 0, 0, 0, 0, 1, 0, 0, 0, NULL, NULL},
          {1.0L, 0.1L * (ramp1 / 4 + (1.0L - ramp1)), 0.01L / 4, 0.001L / 4},
          0.1L * ln4 + 1.0L,
          1e-15L},
-        {"yarn attention_factor 0.75", {PE_ROPE_SCALING_YARN, 4.0, 64, 0, 0, 0.75, 0, 0, 0, 0, 0, 0},
+        {"yarn attention_factor 0.75", {PE_ROPE_SCALING_YARN, 4.0, 64, 0, 0, 0.75, 0, 0, 0, 0, 0, 0, NULL, NULL},
          {1.0L, 0.1L * (0.5L / 4 + 0.5L), 0.01L / 4, 0.001L / 4}, 0.75L, 1e-15L},
-        {"yarn mscale 1, mscale_all_dim 0.5", {PE_ROPE_SCALING_YARN, 4.0, 64, 0, 0, 0, 1.0, 0.5, 0, 0, 0, 0},
+        {"yarn mscale 1, mscale_all_dim 0.5", {PE_ROPE_SCALING_YARN, 4.0, 64, 0, 0, 0, 1.0, 0.5, 0, 0, 0, 0, NULL, NULL},
          {1.0L, 0.1L * (0.5L / 4 + 0.5L), 0.01L / 4, 0.001L / 4}, (0.1L * ln4 + 1.0L) / (0.05L * ln4 + 1.0L), 1e-15L},
-        {"llama3", {PE_ROPE_SCALING_LLAMA3, 8.0, 64, 0, 0, 0, 0, 0, 0, 1.0, 4.0, 0},
+        {"llama3", {PE_ROPE_SCALING_LLAMA3, 8.0, 64, 0, 0, 0, 0, 0, 0, 1.0, 4.0, 0, NULL, NULL},
          {1.0L, (1.0L - s) * 0.1L / 8 + s * 0.1L, 0.01L / 8, 0.001L / 8}, 1.0L, 1e-15L},
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
