@@ -15,6 +15,8 @@ import {
   resampleTable,
   rope,
   ropeFrequencies,
+  createRope,
+  ropeCosSin,
   PosencError,
   WasmBuffer,
   roundToBits,
@@ -57,6 +59,15 @@ async function main(): Promise<void> {
     },
   });
   const scaled = ropeFrequencies({ headDim: 8, scaling: { rope_type: 'linear', factor: 2 } });
+  const plan = createRope({ heads: 4, headDim: 8, maxPosition: 4096 });
+  const k: Float32Array = plan.apply(new Float32Array(4 * 8), { offset: 100 });
+  plan.apply(new Uint16Array(2 * 4 * 8), { positionIds: BigInt64Array.of(5n, 9n), length: 1, dtype: 'bfloat16' });
+  const caches = ropeCosSin({ headDim: 8, length: 16, dtype: 'float16', expand: true });
+  const bits: Uint16Array = caches.cos;
+  const inv: Float64Array = plan.frequencies;
+  const f32: Float32Array = plan.cosSin({ positions: [1, 2] }).sin;
+  plan.free();
+  (void k, bits, inv, f32);
   const w: Float64Array = scaled.frequencies;
   console.log(q, w, scaled.attentionFactor + 1);
   const other = await instantiate({ simd: false });

@@ -40,7 +40,7 @@ export const sinusoidal = (options) => ready('sinusoidal').sinusoidal(options);
 export const sinusoidalAt = (positions, options) => ready('sinusoidalAt').sinusoidalAt(positions, options);
 export const addSinusoidal = (x, options) => ready('addSinusoidal').addSinusoidal(x, options);
 export const addTable = (x, table, options) => ready('addTable').addTable(x, table, options);
-export const alloc = (n) => ready('alloc').alloc(n);
+export const alloc = (n, options) => ready('alloc').alloc(n, options);
 
 // ALiBi and learned tables (../alibi, ../learned).
 export const alibiSlopes = (heads) => ready('alibiSlopes').alibiSlopes(heads);
@@ -55,3 +55,5 @@ export const sinusoidal2d = (options) => ready('sinusoidal2d').sinusoidal2d(opti
 // RoPE (../rope).
 export const rope = (x, options) => ready('rope').rope(x, options);
 export const ropeFrequencies = (options) => ready('ropeFrequencies').ropeFrequencies(options);
+export const createRope = (options) => ready('createRope').createRope(options);
+export const ropeCosSin = (options) => ready('ropeCosSin').ropeCosSin(options);
