@@ -63,11 +63,11 @@ async function main(): Promise<void> {
   const k: Float32Array = plan.apply(new Float32Array(4 * 8), { offset: 100 });
   plan.apply(new Uint16Array(2 * 4 * 8), { positionIds: BigInt64Array.of(5n, 9n), length: 1, dtype: 'bfloat16' });
   const caches = ropeCosSin({ headDim: 8, length: 16, dtype: 'float16', expand: true });
-  const bits: Uint16Array = caches.cos;
+  const cosBits: Uint16Array = caches.cos;
   const inv: Float64Array = plan.frequencies;
   const f32: Float32Array = plan.cosSin({ positions: [1, 2] }).sin;
   plan.free();
-  (void k, bits, inv, f32);
+  (void k, cosBits, inv, f32);
   const w: Float64Array = scaled.frequencies;
   console.log(q, w, scaled.attentionFactor + 1);
   const other = await instantiate({ simd: false });
