@@ -7,29 +7,18 @@
 // new calls leaving x untouched.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { spawnSync } from 'node:child_process';
 import { instantiate, PosencError } from '../src/js/index.js';
-import { oracleAt, ORACLE } from './support/oracle-run.js';
+import { oracleAt, oracleGiven } from './support/oracle-run.js';
 import { HARNESS } from './support/native-harness.js';
 import { sameBits } from './support/builds-bits.js';
 import { rng } from './support/random.js';
 import { FORMATS, referenceRound, decode, midpointDistance, neighbours } from './support/precision-reference.js';
 import { serveRopePlan } from './support/rope-harness.js';
+import { LLAMA31_SCALING } from './support/rope-reference.js';
 
 const simd = await instantiate({ simd: true });
 const scalar = await instantiate({ simd: false });
 const random = rng('rope-cache');
-
-/** Oracle [sin | cos] rows (float64) for given frequencies: oracle freqs. */
-function oracleGiven(w, positions) {
-  const input = Buffer.concat([
-    Buffer.from(Float64Array.from(w).buffer),
-    Buffer.from(Uint32Array.from(positions).buffer),
-  ]);
-  const run = spawnSync(ORACLE, ['freqs', String(w.length)], { input, maxBuffer: 1 << 28 });
-  if (run.status !== 0) throw new Error(`oracle freqs: ${run.stderr}`);
-  return new Float64Array(run.stdout.buffer.slice(run.stdout.byteOffset, run.stdout.byteOffset + run.stdout.length));
-}
 
 const ulp32 = (v) => {
   const a = Math.abs(Math.fround(v));
@@ -68,13 +57,7 @@ const CASES = [
   {
     headDim: 128,
     base: 500000,
-    scaling: {
-      rope_type: 'llama3',
-      factor: 8,
-      low_freq_factor: 1,
-      high_freq_factor: 4,
-      original_max_position_embeddings: 8192,
-    },
+    scaling: LLAMA31_SCALING,
     positions: [0, 77, 131071],
   },
 ];

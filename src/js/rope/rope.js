@@ -18,19 +18,9 @@ import { ropePlans, COS_SIN_OPTIONS } from './plan.js';
 
 // rope() and ropeCosSin() keep this many plans (the most recently made).
 const KEPT_PLANS = 8;
-const PLAN_OPTIONS = [
-  'heads',
-  'headDim',
-  'base',
-  'layout',
-  'rotaryDim',
-  'scaling',
-  'inverse',
-  'order',
-  'maxPosition',
-  'cache',
-];
 const ROW_OPTIONS = ['length', 'offset', 'positions', 'positionIds', 'cuSeqlens', 'dtype'];
+// createRope takes rope()'s options but the rows, plus its cache's.
+const PLAN_OPTIONS = [...ROPE_OPTIONS.filter((k) => !ROW_OPTIONS.includes(k)), 'maxPosition', 'cache'];
 const COS_SIN_ROTARY = ['headDim', 'rotaryDim', 'base', 'scaling', 'layout', 'inverse'];
 const ROPE_CALL_OPTIONS = [...ROPE_OPTIONS, 'positionIds', 'cuSeqlens', 'dtype'];
 
