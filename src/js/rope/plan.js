@@ -18,7 +18,7 @@ const APPLY_OPTIONS = ['length', 'offset', 'positions', 'positionIds', 'cuSeqlen
 export const COS_SIN_OPTIONS = ['length', 'offset', 'positions', 'expand', 'dtype'];
 // The cos/sin cache a plan keeps when maxPosition asks for one: at most this
 // many bytes (2 · rotaryDim floats a row), so r = 128 caches 32768 positions.
-export const CACHE_BYTES = 32 * 2 ** 20;
+const CACHE_BYTES = 32 * 2 ** 20;
 const X_KINDS =
   'a Float32Array, a Uint16Array of float16/bfloat16 bits (with dtype), a Float16Array, or a WasmBuffer from alloc()';
 

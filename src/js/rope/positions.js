@@ -34,7 +34,7 @@ function badId(argument, index, value, what) {
  * ids (any accepted array) copied into out[at ...] as uint32 after checking each
  * is an integer in [0, 2^31). Returns the largest id + 1 (0 when empty).
  */
-export function copyIds(ids, argument, out, at) {
+function copyIds(ids, argument, out, at) {
   let end = 0;
   const n = ids.length;
   if (ids instanceof Int32Array || ids instanceof Uint32Array) {
