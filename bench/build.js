@@ -17,6 +17,21 @@ function stale(out, deps) {
   return deps.some((d) => statSync(d).mtimeMs > built);
 }
 
+/** A bench program bench/NAME.c linked with the native library (gcc). */
+function nativeTarget(name, flags = []) {
+  const out = `build/bench/${name}`;
+  return {
+    out,
+    deps: [`bench/${name}.c`, 'bench/bench_timing.h', 'bench/build.js', 'build/libposenc.a', 'src/core/posenc.h'],
+    cmd: 'gcc',
+    args: ['-O2', '-std=c11', '-Wall', '-Wextra', ...flags, '-ffp-contract=off', '-Isrc/core', '-o', out].concat([
+      `bench/${name}.c`,
+      'build/libposenc.a',
+      '-lm',
+    ]),
+  };
+}
+
 const TARGETS = {
   limitsWasm: {
     out: 'build/bench/limits.wasm',
@@ -40,24 +55,8 @@ const TARGETS = {
       'bench/limits.c',
     ],
   },
-  nativeBench: {
-    out: 'build/bench/native_bench',
-    deps: ['bench/native_bench.c', 'bench/bench_timing.h', 'bench/build.js', 'build/libposenc.a', 'src/core/posenc.h'],
-    cmd: 'gcc',
-    args: [
-      '-O2',
-      '-std=c11',
-      '-Wall',
-      '-Wextra',
-      '-ffp-contract=off',
-      '-Isrc/core',
-      '-o',
-      'build/bench/native_bench',
-      'bench/native_bench.c',
-      'build/libposenc.a',
-      '-lm',
-    ],
-  },
+  nativeBench: nativeTarget('native_bench'),
+  ropeNativeBench: nativeTarget('rope_native_bench', ['-Wno-unused-function']),
   glibcBench: {
     out: 'build/bench/glibc_sinf_bench',
     deps: ['bench/glibc_sinf_bench.c', 'bench/bench_timing.h', 'bench/build.js'],

@@ -77,3 +77,24 @@ EXPORT("limits_f64_floor") void limits_f64_floor(float *dst, size_t n, const dou
                                                         wasm_f32x4_demote_f64x2_zero(c3), 0, 1, 4, 5));
     }
 }
+
+/* RoPE's limit: x (rows, heads, dim) rotated in place by halves with the
+ * cos/sin cache given, cos and sin of (rows, dim/2) (ONNX RotaryEmbedding's
+ * cos_cache/sin_cache): x1' = x1 c - x2 s, x2' = x2 c + x1 s, four pairs per
+ * step, nothing computed but the rotation. dim/2 a multiple of 4. */
+EXPORT("limits_rope_apply")
+void limits_rope_apply(float *x, const float *cos, const float *sin, size_t rows, size_t heads, size_t dim) {
+    const size_t half = dim / 2;
+    for (size_t l = 0; l < rows; l++) {
+        const float *c = cos + l * half, *s = sin + l * half;
+        for (size_t h = 0; h < heads; h++) {
+            float *v = x + (l * heads + h) * dim;
+            for (size_t i = 0; i < half; i += 4) {
+                v128_t a = wasm_v128_load(v + i), b = wasm_v128_load(v + half + i);
+                v128_t cv = wasm_v128_load(c + i), sv = wasm_v128_load(s + i);
+                wasm_v128_store(v + i, wasm_f32x4_sub(wasm_f32x4_mul(a, cv), wasm_f32x4_mul(b, sv)));
+                wasm_v128_store(v + half + i, wasm_f32x4_add(wasm_f32x4_mul(b, cv), wasm_f32x4_mul(a, sv)));
+            }
+        }
+    }
+}

@@ -445,6 +445,13 @@ async function main() {
     memory,
     unavailable,
   };
+  // RoPE and ALiBi (issue 11): their own jobs and limits, printed after the tables.
+  try {
+    results.rope = await (await import('./rope-run.js')).ropeBench({ quick: QUICK, log });
+  } catch (err) {
+    results.rope = { error: firstLine(err) };
+    console.log(`\nRoPE bench failed: ${results.rope.error}`);
+  }
   writeFileSync(path.join(ROOT, 'bench/results.json'), JSON.stringify(results, null, 2) + '\n');
   writeFileSync(
     path.join(ROOT, 'bench/chart.svg'),

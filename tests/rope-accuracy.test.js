@@ -4,9 +4,8 @@
 // vectors, which must come out as the sinusoidal table's very bits.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { spawnSync } from 'node:child_process';
 import { instantiate } from '../src/js/index.js';
-import { oracleAt, ORACLE } from './support/oracle-run.js';
+import { oracleAt, oracleGiven } from './support/oracle-run.js';
 import { sameBits } from './support/builds-bits.js';
 import { rng } from './support/random.js';
 import { headError } from './support/rope-reference.js';
@@ -14,17 +13,6 @@ import { headError } from './support/rope-reference.js';
 const simd = await instantiate({ simd: true });
 const random = rng('rope-accuracy');
 const ULP_BOUND = 2; // in units of 2^-23 * |pair|: see headError
-
-/** Oracle rows [sin | cos] for given float64 frequencies (oracle freqs HALF). */
-function oracleGiven(w, positions) {
-  const input = Buffer.concat([
-    Buffer.from(Float64Array.from(w).buffer),
-    Buffer.from(Uint32Array.from(positions).buffer),
-  ]);
-  const run = spawnSync(ORACLE, ['freqs', String(w.length)], { input, maxBuffer: 1 << 28 });
-  if (run.status !== 0) throw new Error(`oracle freqs: ${run.stderr}`);
-  return new Float64Array(run.stdout.buffer.slice(run.stdout.byteOffset, run.stdout.byteOffset + run.stdout.length));
-}
 
 /** Worst error of rope over x (blhd) whose row l is at positions[l], against oracle rows. */
 function worstError(x, got, positions, { heads, headDim, rotaryDim, layout, factor, inverse }, rows) {

@@ -38,7 +38,12 @@ const refusals = [
   [{ ...base, length: 2, positions: [1, 2, 3] }, 'BAD_LENGTH', 'length'],
   [{ ...base, length: 5 }, 'BAD_SIZE', 'x'],
   [{ ...base, scaling: 'yarn' }, 'BAD_SCALING', 'scaling'],
-  [{ ...base, scaling: { rope_type: 'longrope', factor: 2 } }, 'BAD_SCALING', 'scaling.rope_type'],
+  [{ ...base, scaling: { rope_type: 'su', factor: 2 } }, 'BAD_SCALING', 'scaling.rope_type'],
+  [
+    { ...base, scaling: { rope_type: 'longrope', factor: 2 } },
+    'BAD_SCALING',
+    'scaling.original_max_position_embeddings',
+  ],
   [{ ...base, scaling: { type: 'ntk', factor: 2 } }, 'BAD_SCALING', 'scaling.type'],
   [{ ...base, scaling: { rope_type: 'linear', type: 'dynamic', factor: 2 } }, 'BAD_SCALING', 'scaling.type'],
   [{ ...base, scaling: { rope_type: 'linear' } }, 'BAD_SCALING', 'scaling.factor'],
@@ -190,7 +195,19 @@ test('messages say what is allowed', () => {
       'BAD_SCALING',
       /did you mean 'beta_fast'/,
     ],
-    [{ ...base, scaling: { rope_type: 'longrope', factor: 2 } }, 'BAD_SCALING', /'longrope' is not supported/],
+    [
+      {
+        ...base,
+        scaling: {
+          rope_type: 'longrope',
+          original_max_position_embeddings: 4,
+          short_factor: [1],
+          long_factor: [1, 1, 1, 1],
+        },
+      },
+      'BAD_SCALING',
+      /short_factor must be an Array of rotaryDim\/2 = 4 finite numbers/,
+    ],
     [{ ...base, length: 5 }, 'BAD_SIZE', /a multiple of length·heads·headDim = 5·2·8 = 80/],
   ];
   for (const [options, code, pattern] of messages) {

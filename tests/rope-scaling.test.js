@@ -6,7 +6,15 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { instantiate } from '../src/js/index.js';
 import { sameBits } from './support/builds-bits.js';
-import { hfDefault, hfLinear, hfDynamic, hfYarn, hfLlama3, maxRelative } from './support/rope-reference.js';
+import {
+  hfDefault,
+  hfLinear,
+  hfDynamic,
+  hfYarn,
+  hfLlama3,
+  maxRelative,
+  LLAMA31_SCALING,
+} from './support/rope-reference.js';
 
 const simd = await instantiate({ simd: true });
 const freqs = (options) => simd.ropeFrequencies(options);
@@ -110,13 +118,7 @@ test("HF's formulas evaluated here in double agree to 1e-13 (real model configs)
     {
       dim: 128,
       base: 500000,
-      scaling: {
-        rope_type: 'llama3',
-        factor: 8,
-        low_freq_factor: 1,
-        high_freq_factor: 4,
-        original_max_position_embeddings: 8192,
-      },
+      scaling: LLAMA31_SCALING,
       hf: hfLlama3,
     },
     // Qwen2.5 with YaRN: head_dim 128, rope_theta 1e6.

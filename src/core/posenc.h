@@ -296,6 +296,12 @@ typedef enum pe_rope_order { PE_ROPE_BLHD = 0, PE_ROPE_BHLD = 1 } pe_rope_order;
  *             mscale(f, 1), with mscale(f, m) = 0.1 m ln f + 1 (1 when f <= 1).
  *             factor is used as given (recent HF versions replace it by
  *             max_position_embeddings / L0 when the config has both).
+ *   LONGROPE  Phi-3's LongRoPE (HF _compute_longrope_parameters): w_i / e_i with
+ *             e = long_factor when the sequence is longer than L0, else
+ *             short_factor (r/2 values each, finite, > 0); L as for DYNAMIC.
+ *             Attention factor: attention_factor if given, else 1 when
+ *             f <= 1, else sqrt(1 + ln f / ln L0) (f: HF's
+ *             max_position_embeddings / original_max_position_embeddings).
  *   LLAMA3    wavelength 2 pi / w_i above L0 / low_freq_factor: w_i / f;
  *             below L0 / high_freq_factor: w_i; between: the smooth blend
  *             (1 - s) w_i / f + s w_i, s = (L0 / wavelength - low) / (high - low).
@@ -308,7 +314,8 @@ typedef enum pe_rope_scaling_type {
     PE_ROPE_SCALING_LINEAR = 1,
     PE_ROPE_SCALING_DYNAMIC = 2,
     PE_ROPE_SCALING_YARN = 3,
-    PE_ROPE_SCALING_LLAMA3 = 4
+    PE_ROPE_SCALING_LLAMA3 = 4,
+    PE_ROPE_SCALING_LONGROPE = 5
 } pe_rope_scaling_type;
 
 typedef struct pe_rope_scaling {
@@ -316,11 +323,12 @@ typedef struct pe_rope_scaling {
     double factor;                             /* f: finite, >= 1 (all but NONE) */
     uint32_t original_max_position_embeddings; /* L0 >= 1 (DYNAMIC, YARN, LLAMA3) */
     double beta_fast, beta_slow;               /* YARN: finite, > 0; 0 = HF's 32 and 1 */
-    double attention_factor;                   /* YARN: finite, > 0; 0 = derived as above */
+    double attention_factor;                   /* YARN, LONGROPE: finite, > 0; 0 = derived as above */
     double mscale, mscale_all_dim;             /* YARN: finite; used when both are nonzero */
     int no_truncate;                           /* YARN: nonzero = HF's truncate: false (no floor/ceil) */
     double low_freq_factor, high_freq_factor;  /* LLAMA3: 0 < low < high, finite */
-    uint32_t sequence_length;                  /* DYNAMIC: L; 0 = the call's largest position + 1 */
+    uint32_t sequence_length;                  /* DYNAMIC, LONGROPE: L; 0 = the call's largest position + 1 */
+    const double *short_factor, *long_factor;  /* LONGROPE: rotary_dim/2 each (a plan keeps a copy) */
 } pe_rope_scaling;
 
 typedef struct pe_rotary {
@@ -417,6 +425,54 @@ pe_status pe_plan_recipe_table(pe_plan *plan, pe_recipe recipe, uint32_t offset,
                                size_t out_count);
 pe_status pe_recipe_table(const pe_sinusoid *enc, pe_recipe recipe, uint32_t offset, uint32_t length, float *out,
                           size_t out_count, void *scratch, size_t scratch_bytes);
+
+/* ---- RoPE plans (after pe_dtype, which they take) ---- */
+
+/* RoPE plans: what pe_rope rebuilds on every call (the scaled frequencies,
+ * the attention factor, the sinusoidal plan behind cos and sin) built once in
+ * caller memory, plus, when cache_rows > 0, a cache of the laid-out cos/sin
+ * rows of positions 0 ... cache_rows - 1. A plan gives the very bits pe_rope
+ * gives for the same rope and positions, with or without its cache, on every
+ * build. Like pe_plan it is not thread-safe, must not be moved or copied, and
+ * needs no teardown.
+ *
+ * The cache holds 2 * rotary_dim floats per row; it is left out (cache_rows
+ * taken as 0) for DYNAMIC scaling without a fixed sequence_length, whose
+ * frequencies follow each call's sequence length. */
+typedef struct pe_rope_plan pe_rope_plan;
+
+#define PE_ROPE_MAX_CACHE_ROWS 1048576u /* 2^20 rows */
+
+/* Bytes of plan memory for rope with cache_rows rows cached
+ * (0 ... PE_ROPE_MAX_CACHE_ROWS). */
+pe_status pe_rope_plan_size(const pe_rotary *rope, uint32_t cache_rows, size_t *bytes);
+pe_status pe_rope_plan_init(const pe_rotary *rope, uint32_t cache_rows, void *memory, size_t bytes,
+                            pe_rope_plan **plan);
+
+/* pe_rope with the plan: x of dtype FLOAT32 (float), or FLOAT16 / BFLOAT16
+ * (uint16_t bit patterns: each rotated element is widened to float32, rotated
+ * with the float32 operations above and rounded once, to nearest even, back to
+ * its dtype; the elements past rotary_dim are not touched). x_count counts
+ * elements. sequence_length is DYNAMIC's L when the rope's own is 0 (0: this
+ * call's largest position + 1). Refuses before writing anything. */
+pe_status pe_rope_plan_apply(pe_rope_plan *plan, pe_dtype dtype, uint32_t sequence_length, uint32_t offset,
+                             uint32_t length, const uint32_t *positions, void *x, size_t x_count);
+
+/* cos and sin of the rows at offset ... offset + length - 1 (or positions[l]),
+ * times the attention factor, as engines cache them:
+ *
+ *     expand = 0   (length, rotary_dim / 2)   cos[l][i] = a cos(p_l w_i)       ONNX RotaryEmbedding's cos_cache
+ *     expand = 1   (length, rotary_dim)       HF: cat(freqs, freqs) for PE_LAYOUT_SPLIT,
+ *                                             each value twice for PE_LAYOUT_INTERLEAVED
+ *
+ * count elements of dtype each (count = length * the row size). FLOAT32: the
+ * float32 products rope itself multiplies by (float(cos) * float(a), as HF's
+ * cos() * attention_scaling), so with a = 1 the table's float32 values.
+ * FLOAT16, BFLOAT16 and FLOAT64: from the float64 values (a times the core's
+ * float64 cos and sin, within 1e-12 of exact), rounded once. inverse does not
+ * change the signs here (the caches of HF and ONNX hold +sin). */
+pe_status pe_rope_plan_cos_sin(pe_rope_plan *plan, pe_dtype dtype, int expand, uint32_t offset, uint32_t length,
+                               const uint32_t *positions, void *cos, void *sin, size_t count);
 
 /* 2-D sin-cos for vision transformers, as MAE's get_2d_sincos_pos_embed
  * (facebookresearch/mae, util/pos_embed.py; also in DiT, I-JEPA and others

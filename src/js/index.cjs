@@ -53,6 +53,8 @@ const FUNCTIONS = [
   'shawIndices',
   'identify',
   'fromConfig',
+  'createRope',
+  'ropeCosSin',
 ];
 const CLASSES = ['PosencError', 'WasmBuffer'];
 

@@ -1,10 +1,11 @@
 /* Wasm exports of RoPE (export.h states the conventions). A pe_rotary
- * travels as an array of 19 doubles in wasm memory, written by the JS RoPE
+ * travels as an array of 21 doubles in wasm memory, written by the JS RoPE
  * module, so the loader never lays out a C struct:
  *   0 head_dim  1 rotary_dim  2 heads  3 base  4 layout  5 order  6 inverse
  *   7 scaling type  8 factor  9 original_max_position_embeddings
  *   10 beta_fast  11 beta_slow  12 attention_factor  13 mscale  14 mscale_all_dim
  *   15 no_truncate  16 low_freq_factor  17 high_freq_factor  18 sequence_length
+ *   19 short_factor  20 long_factor (LONGROPE: addresses of rotary_dim/2 doubles in wasm memory)
  */
 #include "export.h"
 
@@ -35,6 +36,8 @@ static pe_rotary rotary_from(const double *s) {
     rope.scaling.low_freq_factor = s[16];
     rope.scaling.high_freq_factor = s[17];
     rope.scaling.sequence_length = whole(s[18]);
+    rope.scaling.short_factor = (const double *)(uintptr_t)whole(s[19]);
+    rope.scaling.long_factor = (const double *)(uintptr_t)whole(s[20]);
     return rope;
 }
 
@@ -56,4 +59,30 @@ int pe_wasm_rope(const double *spec, float *x, size_t x_count, uint32_t length, 
                  const uint32_t *positions, void *scratch, size_t scratch_bytes) {
     pe_rotary rope = rotary_from(spec);
     return pe_rope(&rope, offset, length, positions, x, x_count, scratch, scratch_bytes);
+}
+
+/* Plans: bytes for a plan with cache_rows cached rows, 0 when refused. */
+EXPORT("pe_wasm_rope_plan_size") size_t pe_wasm_rope_plan_size(const double *spec, uint32_t cache_rows) {
+    pe_rotary rope = rotary_from(spec);
+    size_t bytes = 0;
+    return pe_rope_plan_size(&rope, cache_rows, &bytes) == PE_OK ? bytes : 0;
+}
+
+/* The plan's address goes to *plan (a 4-byte slot). */
+EXPORT("pe_wasm_rope_plan_init")
+int pe_wasm_rope_plan_init(const double *spec, uint32_t cache_rows, void *memory, size_t bytes, pe_rope_plan **plan) {
+    pe_rotary rope = rotary_from(spec);
+    return pe_rope_plan_init(&rope, cache_rows, memory, bytes, plan);
+}
+
+EXPORT("pe_wasm_rope_plan_apply")
+int pe_wasm_rope_plan_apply(pe_rope_plan *plan, int dtype, void *x, size_t x_count, uint32_t length, uint32_t offset,
+                            const uint32_t *positions, uint32_t sequence_length) {
+    return pe_rope_plan_apply(plan, (pe_dtype)dtype, sequence_length, offset, length, positions, x, x_count);
+}
+
+EXPORT("pe_wasm_rope_plan_cos_sin")
+int pe_wasm_rope_plan_cos_sin(pe_rope_plan *plan, int dtype, uint32_t length, uint32_t offset,
+                              const uint32_t *positions, int expand, void *cos, void *sin, size_t count) {
+    return pe_rope_plan_cos_sin(plan, (pe_dtype)dtype, expand, offset, length, positions, cos, sin, count);
 }

@@ -1,6 +1,6 @@
 // Runs build/test/oracle (quad precision, see tests/oracle/oracle.c).
 // Async, so independent oracle runs share the machine's cores.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export const ORACLE = fileURLToPath(new URL('../../build/test/oracle', import.meta.url));
@@ -33,4 +33,15 @@ export function oracleTable({ dim, base, layout = 'interleaved', offset = 0, len
 export function oracleAt(positions, { dim, base, layout = 'interleaved', frequencies = 'paper' }) {
   const p = Uint32Array.from(positions);
   return run(['at', String(dim), String(base), layout, frequencies], Buffer.from(p.buffer, p.byteOffset, p.byteLength));
+}
+
+/** Oracle rows [sin | cos] (float64) at positions for given float64 frequencies w (oracle freqs HALF). */
+export function oracleGiven(w, positions) {
+  const input = Buffer.concat([
+    Buffer.from(Float64Array.from(w).buffer),
+    Buffer.from(Uint32Array.from(positions).buffer),
+  ]);
+  const run = spawnSync(ORACLE, ['freqs', String(w.length)], { input, maxBuffer: 1 << 28 });
+  if (run.status !== 0) throw new Error(`oracle freqs: ${run.stderr}`);
+  return new Float64Array(run.stdout.buffer.slice(run.stdout.byteOffset, run.stdout.byteOffset + run.stdout.length));
 }

@@ -1,6 +1,6 @@
 // Runs RoPE requests through build/test/harness (or harness-asan) in serve
-// mode: one process for a whole sweep. See "RoPE" at the top of
-// tests/native/harness.c for the request format.
+// mode: one process for a whole sweep. See the top of
+// tests/native/harness/rope.c for the request format.
 import { serve } from './native-harness.js';
 import { checkScaling } from '../../src/js/rope/scaling.js';
 import { SCALING_FIELDS } from '../../src/js/rope/options.js';
@@ -64,4 +64,42 @@ export function ropeOptions(c) {
     o.offset = c.offset ?? 0;
   }
   return o;
+}
+
+const DTYPE_WORDS = { float32: 'float32', float16: 'float16', bfloat16: 'bfloat16' };
+
+/** A plan request's words: x is a Float32Array (float32) or Uint16Array (16-bit dtype). */
+function encodePlan(c) {
+  const [geometry, scaling] = words(c);
+  const positions = c.positions ? Uint32Array.from(c.positions) : new Uint32Array(0);
+  const dtype = DTYPE_WORDS[c.dtype ?? 'float32'];
+  if (c.cosSin) {
+    const r = c.rotaryDim ?? c.headDim;
+    const count = c.length * (c.expand ? r : r / 2);
+    const words32 = Math.ceil((2 * count * (dtype === 'float32' ? 4 : 2)) / 4);
+    return [
+      [
+        `ropecs ${geometry} ${scaling} ${c.cacheRows ?? 0} ${dtype} ${c.expand ? 1 : 0} ${positions.length}\n`,
+        bytes(positions),
+      ],
+      words32,
+    ];
+  }
+  const line = `ropeplan ${geometry} ${scaling} ${c.cacheRows ?? 0} ${dtype} ${c.seqLen ?? 0} ${c.x.length} ${positions.length}\n`;
+  return [[line, bytes(c.x), bytes(positions)], Math.ceil(c.x.byteLength / 4)];
+}
+
+/**
+ * cases: rope cases with { cacheRows, dtype, seqLen, x } (apply through a plan)
+ * or { cosSin: true, expand, dtype } -> the output bytes as Float32Array or
+ * Uint16Array (x's type; cos and sin concatenated for cosSin).
+ */
+export function serveRopePlan(binary, kernels, cases) {
+  return serve(binary, kernels, cases, encodePlan).map((words32, k) => {
+    const c = cases[k];
+    if ((c.dtype ?? 'float32') === 'float32') return words32;
+    const r = c.rotaryDim ?? c.headDim;
+    const count = c.cosSin ? 2 * c.length * (c.expand ? r : r / 2) : c.x.length;
+    return new Uint16Array(words32.buffer, words32.byteOffset, count);
+  });
 }

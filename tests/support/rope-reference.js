@@ -54,6 +54,15 @@ export function hfYarn(dim, base, p) {
   return { w, attention, low, high };
 }
 
+/** Llama 3.1's rope_scaling (config.json of Meta-Llama-3.1-8B), as HF reads it. */
+export const LLAMA31_SCALING = Object.freeze({
+  rope_type: 'llama3',
+  factor: 8,
+  low_freq_factor: 1,
+  high_freq_factor: 4,
+  original_max_position_embeddings: 8192,
+});
+
 export function hfLlama3(dim, base, p) {
   const { factor, low_freq_factor: low, high_freq_factor: high, original_max_position_embeddings: orig } = p;
   const lowFreqWavelen = orig / low;

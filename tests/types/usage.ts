@@ -16,6 +16,8 @@ import {
   rope,
   ropeFrequencies,
   fromConfig,
+  createRope,
+  ropeCosSin,
   PosencError,
   WasmBuffer,
   roundToBits,
@@ -62,6 +64,15 @@ async function main(): Promise<void> {
     },
   });
   const scaled = ropeFrequencies({ headDim: 8, scaling: { rope_type: 'linear', factor: 2 } });
+  const plan = createRope({ heads: 4, headDim: 8, maxPosition: 4096 });
+  const k: Float32Array = plan.apply(new Float32Array(4 * 8), { offset: 100 });
+  plan.apply(new Uint16Array(2 * 4 * 8), { positionIds: BigInt64Array.of(5n, 9n), length: 1, dtype: 'bfloat16' });
+  const caches = ropeCosSin({ headDim: 8, length: 16, dtype: 'float16', expand: true });
+  const cosBits: Uint16Array = caches.cos;
+  const inv: Float64Array = plan.frequencies;
+  const f32: Float32Array = plan.cosSin({ positions: [1, 2] }).sin;
+  plan.free();
+  (void k, cosBits, inv, f32);
   const w: Float64Array = scaled.frequencies;
   const llama = { model_type: 'llama', hidden_size: 4096, num_attention_heads: 32, rope_theta: 500000 };
   const fromModel: Float64Array = ropeFrequencies({ config: llama, length: 9000 }).frequencies;

@@ -63,11 +63,17 @@ pe_status pe_alibi_bias(const pe_alibi *alibi, uint32_t first_head, uint32_t hea
     if (need == 0) return PE_OK;
     if (!out) return PE_ERR_NULL;
 
-    const pe_alibi_ramp_fn ramp = pe_kernel_table_current()->alibi_ramp;
+    const pe_kernel_table *k = pe_kernel_table_current();
     for (uint32_t h = 0; h < head_count; h++) {
         const double m = slope(first_head + h, heads);
-        for (uint32_t i = 0; i < queries; i++) {
-            bias_row(out + h * plane + (size_t)i * keys, ramp, m, alibi->query_offset + i, keys, alibi->causal);
+        float *first = out + h * plane;
+        bias_row(first, k->alibi_ramp, m, alibi->query_offset, keys, alibi->causal);
+        /* Row i is row i - 1 one key to the right (key j of query q + 1 is as
+         * far as key j - 1 of query q), after its key 0, which is behind. */
+        for (uint32_t i = 1; i < queries; i++) {
+            float *row = first + (size_t)i * keys;
+            k->alibi_ramp(row, 1, m, (double)(alibi->query_offset + i), -1.0);
+            k->alibi_copy(row + 1, row - keys, keys - 1);
         }
     }
     return PE_OK;

@@ -13,4 +13,10 @@
 /* The kernel table entry alibi_ramp. */
 typedef void (*pe_alibi_ramp_fn)(float *out, size_t count, double slope, double d0, double step);
 
+/* The kernel table entry alibi_copy: dst[t] = src[t] for t < count; the
+ * ranges do not overlap. Each query row after a head's first is the row above
+ * moved one key to the right (the same distances, so the same values), so
+ * rows are copied, not recomputed. */
+typedef void (*pe_alibi_copy_fn)(float *dst, const float *src, size_t count);
+
 #endif

@@ -1,20 +1,10 @@
 // RoPE's options checked (before anything is written) and packed as the core
-// wants them: a pe_rotary as 19 doubles (the RoPE exports in src/wasm say which is which).
+// wants them: a pe_rotary as 21 doubles (the RoPE exports in src/wasm say which is which).
 import { PosencError, refuse } from '../runtime/errors.js';
-import {
-  checkOptions,
-  checkBase,
-  checkHeads,
-  checkLayout,
-  checkFlag,
-  checkSpan,
-  checkPositions,
-  LAYOUTS,
-  MAX_DIM,
-} from '../runtime/validate.js';
+import { checkOptions, checkBase, checkHeads, checkLayout, checkFlag, LAYOUTS, MAX_DIM } from '../runtime/validate.js';
 import { checkScaling } from './scaling.js';
 
-export const SPEC_LENGTH = 19;
+export const SPEC_LENGTH = 21;
 const ORDERS = { blhd: 0, bhld: 1 };
 /** The layout's default for RoPE: halves, as HF Llama's rotate_half (the sinusoid's default is 'interleaved'). */
 const DEFAULT_LAYOUT = LAYOUTS.half;
@@ -91,7 +81,7 @@ export function checkRotary(o) {
   return { headDim, rotaryDim, base, scaling };
 }
 
-const ROPE_OPTIONS = [
+export const ROPE_OPTIONS = [
   'length',
   'heads',
   'headDim',
@@ -106,14 +96,15 @@ const ROPE_OPTIONS = [
 ];
 
 /** Everything rope() needs except x: numbers, and the spec to pass to the core. */
-export function checkRopeOptions(options) {
-  const o = checkOptions(options, ROPE_OPTIONS, 'rope');
+export function checkRopeOptions(options, allowed = ROPE_OPTIONS) {
+  const o = checkOptions(options, allowed, 'rope');
   const rotary = checkRotary(o);
   const heads = checkHeads(o.heads);
   const layout = checkLayout(o.layout, DEFAULT_LAYOUT, LAYOUT_NAMES);
   const order = pick(ORDERS, o.order, 'order', 'BAD_ORDER', ORDERS.blhd);
   const inverse = checkFlag(o.inverse, 'inverse');
-  return { ...rotary, heads, layout, order, inverse, o };
+  const { headDim, rotaryDim, base, scaling } = rotary; // listed, not spread: a spread here costs microseconds per call
+  return { headDim, rotaryDim, base, scaling, heads, layout, order, inverse, o };
 }
 
 /**
@@ -133,10 +124,24 @@ export const SCALING_FIELDS = Object.freeze([
   'high',
 ]);
 
-/** The pe_rotary doubles, in the order the RoPE exports read them. */
+/**
+ * The pe_rotary doubles, in the order the RoPE exports read them. LongRoPE's
+ * factor addresses (19 and 20) are left 0 here: the plan module writes the
+ * factors to wasm and their addresses into the spec.
+ */
 export function ropeSpec({ headDim, rotaryDim, heads, base, layout, order, inverse, scaling }, sequenceLength) {
-  const geometry = [headDim, rotaryDim, heads, base, layout, order, inverse ? 1 : 0];
-  return Float64Array.of(...geometry, scaling.type, ...SCALING_FIELDS.map((k) => scaling[k]), sequenceLength);
+  const spec = new Float64Array(SPEC_LENGTH); // filled one by one: Float64Array.of(...) is slow in V8
+  spec[0] = headDim;
+  spec[1] = rotaryDim;
+  spec[2] = heads;
+  spec[3] = base;
+  spec[4] = layout;
+  spec[5] = order;
+  spec[6] = inverse ? 1 : 0;
+  spec[7] = scaling.type;
+  for (let k = 0; k < SCALING_FIELDS.length; k++) spec[8 + k] = scaling[SCALING_FIELDS[k]];
+  spec[8 + SCALING_FIELDS.length] = sequenceLength;
+  return spec;
 }
 
 /** The length for ropeFrequencies (dynamic NTK's L): an integer 0 ... 2^31, 0 when left out. */
@@ -146,27 +151,4 @@ export function checkSequenceLength(length) {
     refuse('BAD_LENGTH', 'length', 'an integer from 0 to 2^31 (the sequence length L dynamic NTK scales for)', length);
   }
   return length;
-}
-
-/** Rows with a position: positions given (length = positions.length) or offset + row; end = largest position + 1. */
-export function checkRows(o) {
-  if (o.positions === undefined) {
-    const [length, offset] = checkSpan(o.length, o.offset);
-    return { length, offset, positions: null, end: offset + length };
-  }
-  const length = checkPositions(o.positions);
-  if (o.offset !== undefined && o.offset !== 0) {
-    refuse(
-      'BAD_OFFSET',
-      'offset',
-      'left out (or 0) when positions is given: each row sits at its listed position',
-      o.offset,
-    );
-  }
-  if (o.length !== undefined && o.length !== length) {
-    refuse('BAD_LENGTH', 'length', `positions.length = ${length} (one position per row), or left out`, o.length);
-  }
-  let end = 0;
-  for (let l = 0; l < length; l++) end = Math.max(end, o.positions[l] + 1);
-  return { length, offset: 0, positions: o.positions, end };
 }

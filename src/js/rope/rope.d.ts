@@ -2,7 +2,7 @@
 // their scaled frequencies. Re-exported by
 // src/js/index.d.ts: the family's public types as the package exports them
 // (package-level functions, instance methods).
-import type { Floats, Layout, PositionList } from '../runtime/runtime.js';
+import type { Floats, Layout } from '../runtime/runtime.js';
 import type { ModelConfig } from '../config/config.js';
 
 /**
@@ -11,9 +11,112 @@ import type { ModelConfig } from '../config/config.js';
  * unknown or out of range; the argument names the key, e.g.
  * `'scaling.factor'`), BAD_ORDER (order not 'blhd' or 'bhld'). Also the
  * runtime's BAD_HEADS, BAD_DIM (headDim), BAD_LAYOUT, BAD_POSITION,
- * BAD_OFFSET, BAD_LENGTH, BAD_SIZE, BAD_BUFFER.
+ * BAD_OFFSET, BAD_LENGTH, BAD_SIZE, BAD_BUFFER, BAD_DTYPE. PLAN_FREED: a RoPE
+ * plan used after free().
  */
-export type RopeErrorCode = 'BAD_ROTARY_DIM' | 'BAD_SCALING' | 'BAD_ORDER';
+export type RopeErrorCode = 'BAD_ROTARY_DIM' | 'BAD_SCALING' | 'BAD_ORDER' | 'PLAN_FREED';
+
+/**
+ * Position ids as engines hold them: integers 0 … 2^31 − 1 in an Int32Array,
+ * Uint32Array, BigInt64Array (onnxruntime-web's int64 tensors) or a plain
+ * Array of numbers or bigints.
+ */
+export type PositionIds = Int32Array | Uint32Array | BigInt64Array | ArrayLike<number> | ArrayLike<bigint>;
+
+/** x for RoPE: float32 values, or float16/bfloat16 bit patterns (Uint16Array with `dtype`, a 16-bit WasmBuffer). */
+export type RopeX = Floats | Uint16Array;
+
+/** Which positions x's rows sit at: one of offset (with length), positions, positionIds or cuSeqlens. */
+export interface RopeRows {
+  /** Rows (tokens) per batch item: 0 … 2^31. Default: positions.length, the rows of positionIds, or all of x's rows (one batch item). */
+  length?: number;
+  /** Position of row 0: rows sit at offset … offset + length − 1. Default 0. Not with the others. */
+  offset?: number;
+  /** One position per row, shared by every batch item and head. */
+  positions?: PositionIds;
+  /**
+   * (batch, length) ids, flat or as an Array of rows: each batch item its own
+   * positions (HF's position_ids). Dynamic NTK's L is the largest id + 1 of the whole call.
+   */
+  positionIds?: PositionIds | ArrayLike<PositionIds>;
+  /**
+   * Packed sequences (flash-attention's and vLLM's cu_seqlens): batch + 1
+   * non-decreasing row counts from 0 to x's row count; positions restart at 0
+   * with every sequence. x is then one batch item.
+   */
+  cuSeqlens?: PositionIds;
+  /**
+   * x's element type: 'float16' or 'bfloat16' for a Uint16Array of bit patterns
+   * (each rotated element is widened, rotated in float32 and rounded once, to
+   * nearest even). Implied by a Float32Array, a Float16Array or a WasmBuffer.
+   */
+  dtype?: 'float32' | 'float16' | 'bfloat16';
+}
+
+export interface CreateRopeOptions extends Omit<RopeSpelledOptions, 'length' | 'offset' | 'positions'> {
+  /**
+   * The positions the plan will see (HF's max_position_embeddings): 0 … 2^31.
+   * With it the plan caches the laid-out cos/sin of positions below it when
+   * they fit in 32 MiB (2 · rotaryDim floats a position) and `cache` allows;
+   * positions at or past it still work, computed per call. Default 0.
+   */
+  maxPosition?: number;
+  /** true: always cache maxPosition rows; false: never. Default: when it fits in 32 MiB. Never for dynamic NTK. */
+  cache?: boolean;
+}
+
+export interface RopeCosSinOptions {
+  /** Rows at offset … offset + length − 1 (or at positions). */
+  length?: number;
+  offset?: number;
+  positions?: PositionIds;
+  /**
+   * false (default): (length, rotaryDim/2), ONNX RotaryEmbedding's cos_cache.
+   * true: (length, rotaryDim) laid out for the layout: HF's cat(freqs, freqs)
+   * for 'half', each value twice for 'interleaved'.
+   */
+  expand?: boolean;
+  /**
+   * 'float32' (default): the very products rope multiplies by (float32 cos times
+   * the attention factor, as HF's cos() * attention_scaling). 'float16',
+   * 'bfloat16' (Uint16Array bit patterns) and 'float64': the exact value times
+   * the attention factor, rounded once (within 1e-12 before that rounding).
+   */
+  dtype?: 'float32' | 'float16' | 'bfloat16' | 'float64';
+}
+
+export interface RopeCosSin<T> {
+  /** cos(p·w_i) times the attention factor, row by row. */
+  cos: T;
+  /** sin(p·w_i) times the attention factor (positive: the caches of HF and ONNX). */
+  sin: T;
+}
+
+/**
+ * A RoPE plan: the frequencies, attention factor, sinusoidal plan (and cos/sin
+ * cache) built once in wasm memory; same bits as rope() for the same inputs.
+ */
+export interface RopePlan {
+  readonly headDim: number;
+  readonly rotaryDim: number;
+  readonly heads: number;
+  /** Positions whose cos/sin the plan caches (0: none). */
+  readonly cachedPositions: number;
+  /** The scaled frequencies (a fresh copy; dynamic NTK: for L ≤ original length). */
+  readonly frequencies: Float64Array;
+  readonly attentionFactor: number;
+  /** Rotates x (see {@link RopeMethods.rope}) in place and returns it. @throws PosencError PLAN_FREED after free(). */
+  apply<X extends RopeX>(x: X, rows?: RopeRows): X;
+  cosSin(options: RopeCosSinOptions & { dtype: 'float16' | 'bfloat16' }): RopeCosSin<Uint16Array>;
+  cosSin(options: RopeCosSinOptions & { dtype: 'float64' }): RopeCosSin<Float64Array>;
+  cosSin(options: RopeCosSinOptions): RopeCosSin<Float32Array>;
+  /** Returns the plan's wasm memory. Idempotent. */
+  free(): void;
+  [Symbol.dispose](): void;
+}
+
+export type RopeCosSinCallOptions = RopeCosSinOptions &
+  Pick<RopeSpelledOptions, 'headDim' | 'rotaryDim' | 'base' | 'scaling' | 'layout' | 'inverse'>;
 
 /**
  * An HF transformers `rope_scaling` dict (`config.rope_scaling`, or v5's
@@ -64,6 +167,23 @@ export type RopeScaling =
       truncate?: boolean | null;
       rope_theta?: number;
     }
+  /**
+   * LongRoPE (Phi-3, Phi-3.5; HF `_compute_longrope_parameters`): w_i / long_factor[i] when the sequence (the call's
+   * largest position + 1) is longer than original_max_position_embeddings, else w_i / short_factor[i]; cos and sin
+   * times attention_factor, or else sqrt(1 + ln(factor) / ln(original)) when factor > 1 (factor: HF's
+   * max_position_embeddings / original_max_position_embeddings).
+   */
+  | {
+      rope_type?: 'longrope';
+      type?: 'longrope';
+      original_max_position_embeddings: number;
+      /** rotaryDim/2 finite numbers above 0 each. */
+      short_factor: ArrayLike<number>;
+      long_factor: ArrayLike<number>;
+      attention_factor?: number | null;
+      factor?: number | null;
+      rope_theta?: number;
+    }
   /** Llama 3.1 (HF `_compute_llama3_parameters`): long wavelengths / factor, short ones kept, a smooth blend between. */
   | {
       rope_type?: 'llama3';
@@ -90,14 +210,20 @@ export interface RotaryOptions {
 }
 
 export interface RopeSpelledOptions extends RotaryOptions {
-  /** Rows (tokens) per sequence: an integer 0 … 2^31. Default positions.length when positions is given. */
+  /** Rows (tokens) per sequence: an integer 0 … 2^31. Default as {@link RopeRows.length}. */
   length?: number;
   /** Attention heads: an integer 1 … 65536. */
   heads: number;
   /** Position of row 0: rows sit at offset … offset + length − 1 (≤ 2^31). Default 0. Not with positions. */
   offset?: number;
   /** One position per row (shared by batch items and heads), integers 0 … 2^31 − 1. */
-  positions?: PositionList;
+  positions?: PositionIds;
+  /** See {@link RopeRows.positionIds}. */
+  positionIds?: PositionIds | ArrayLike<PositionIds>;
+  /** See {@link RopeRows.cuSeqlens}. */
+  cuSeqlens?: PositionIds;
+  /** See {@link RopeRows.dtype}. */
+  dtype?: 'float32' | 'float16' | 'bfloat16';
   /**
    * Which elements pair up (the same idea as the sinusoid's layout). 'half'
    * (default; 'split' is another name of it): x[i] with x[i + rotaryDim/2], HF
@@ -127,7 +253,8 @@ type ConfigSupplied = 'headDim' | 'rotaryDim' | 'base' | 'scaling';
  * A model's config.json (JSON.parse of the file, or its text) in place of
  * headDim, rotaryDim, base and scaling, read as HF transformers reads it (see
  * fromConfig); heads defaults to num_attention_heads and layout to the
- * model's (interleaved for GPT-J and DeepSeek).
+ * model's (interleaved for GPT-J and DeepSeek). createRope and ropeCosSin take
+ * it too.
  */
 export interface FromModelConfig {
   config: ModelConfig | string;
@@ -161,12 +288,22 @@ export interface RopeMethods {
    * x is a Float32Array or a WasmBuffer (then nothing is copied) of
    * batch·length·heads·headDim floats. Returns x. A refused call leaves x as it was.
    */
-  rope<X extends Floats>(x: X, options: RopeOptions): X;
+  rope<X extends RopeX>(x: X, options: RopeOptions): X;
   /** The scaled frequencies and the attention factor rope() uses, to compare with a model's inv_freq. */
   ropeFrequencies(options: RopeFrequenciesOptions): RopeFrequencies;
+  /** A plan for repeated calls with the same options (decoding, prefill). Free it with free() or `using`. */
+  createRope(options: CreateRopeOptions): RopePlan;
+  /** cos/sin caches as engines hold them (ONNX RotaryEmbedding's cos_cache/sin_cache, HF's cos/sin). */
+  ropeCosSin(options: RopeCosSinCallOptions & { dtype: 'float16' | 'bfloat16' }): RopeCosSin<Uint16Array>;
+  ropeCosSin(options: RopeCosSinCallOptions & { dtype: 'float64' }): RopeCosSin<Float64Array>;
+  ropeCosSin(options: RopeCosSinCallOptions): RopeCosSin<Float32Array>;
 }
 
 /** See {@link RopeMethods.rope}. */
 export const rope: RopeMethods['rope'];
 /** See {@link RopeMethods.ropeFrequencies}. */
 export const ropeFrequencies: RopeMethods['ropeFrequencies'];
+/** See {@link RopeMethods.createRope}. */
+export const createRope: RopeMethods['createRope'];
+/** See {@link RopeMethods.ropeCosSin}. */
+export const ropeCosSin: RopeMethods['ropeCosSin'];

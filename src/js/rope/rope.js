@@ -1,105 +1,107 @@
-// RoPE (rotary position embeddings) on one instance's runtime: rope() rotates
-// queries or keys in place, ropeFrequencies() returns the scaled frequencies.
-// The core computes both (posenc.h, "RoPE"); this file checks, stages and
-// calls. The JS checks run first; then the core's frequencies for the call's
-// spec and length, whose status names any spec the core refuses (a scaling
-// whose numbers overflow, say): all before x is written, so a refused call
-// leaves x as it was.
+// RoPE (rotary position embeddings) on one instance's wasm: createRope()
+// plans, rope() (rotates queries or keys in place, on plans it keeps by
+// options), ropeCosSin() (the cos/sin caches engines hold) and
+// ropeFrequencies(). The core computes everything (posenc.h, "RoPE" and "RoPE
+// plans"); plan.js checks, stages and calls. Each method checks its options
+// first, in one place: the hook where a model config becomes options.
 import { checkOptions } from '../runtime/validate.js';
-import { WasmBuffer } from '../runtime/wasm-buffer.js';
-import { batchOf, checkAttached } from '../runtime/buffers.js';
-import { forEachChunk } from '../runtime/chunks.js';
-import { FLOAT, chunkShape } from '../runtime/memory.js';
-import { checkRopeOptions, checkRotary, checkRows, checkSequenceLength, ropeSpec, SPEC_LENGTH } from './options.js';
+import { refuse } from '../runtime/errors.js';
+import {
+  checkRopeOptions,
+  checkRotary,
+  checkSequenceLength,
+  ropeSpec,
+  ROPE_OPTIONS,
+  SCALING_FIELDS,
+} from './options.js';
+import { ropePlans, COS_SIN_OPTIONS } from './plan.js';
 import { configReader } from '../config/config-read.js';
 import { configToRopeOptions, withoutSections } from '../config/rope-config.js';
 
-const STAGING_FLOATS = 65536; // a JS-array x travels through wasm in chunks of about 256 KiB
-const DOUBLE = 8;
+// rope() and ropeCosSin() keep this many plans (the most recently made).
+const KEPT_PLANS = 8;
+const ROW_OPTIONS = ['length', 'offset', 'positions', 'positionIds', 'cuSeqlens', 'dtype'];
+// createRope takes rope()'s options but the rows, plus its cache's.
+const PLAN_OPTIONS = [...ROPE_OPTIONS.filter((k) => !ROW_OPTIONS.includes(k)), 'maxPosition', 'cache'];
+const COS_SIN_ROTARY = ['headDim', 'rotaryDim', 'base', 'scaling', 'layout', 'inverse'];
+const ROPE_CALL_OPTIONS = [...ROPE_OPTIONS, 'positionIds', 'cuSeqlens', 'dtype'];
 
-/** rope and ropeFrequencies on one instance's runtime. */
+const ROTARY_FIELDS = ['headDim', 'rotaryDim', 'heads', 'base', 'layout', 'order', 'inverse'];
+
+/** Checked options that make the same plan (every field the spec holds). */
+function sameRotary(a, b) {
+  for (const k of ROTARY_FIELDS) if (a[k] !== b[k]) return false;
+  if (a.scaling.type !== b.scaling.type) return false;
+  for (const k of SCALING_FIELDS) if (a.scaling[k] !== b.scaling[k]) return false;
+  const [x, y] = [a.scaling, b.scaling];
+  if (x.shortFactor === null || y.shortFactor === null) return x.shortFactor === y.shortFactor;
+  return x.shortFactor.every((v, i) => v === y.shortFactor[i]) && x.longFactor.every((v, i) => v === y.longFactor[i]);
+}
+
+function checkMaxPosition(value) {
+  if (value === undefined) return 0;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > 2 ** 31) {
+    refuse(
+      'BAD_LENGTH',
+      'maxPosition',
+      'an integer from 0 to 2^31 (the positions the plan will see: max_position_embeddings)',
+      value,
+    );
+  }
+  return value;
+}
+
+/** rope, createRope, ropeCosSin and ropeFrequencies on one instance's runtime. */
 export function ropeMethods(runtime) {
-  const { wasm, check } = runtime;
+  const plans = ropePlans(runtime);
   const { readConfigOnce } = configReader(runtime); // `config` in place of headDim/rotaryDim/base/scaling
-  const ensureSpec = runtime.reserve('rope spec'); // SPEC_LENGTH doubles
-  const ensureScratch = runtime.reserve('rope scratch'); // pe_rope's own scratch: its size follows the spec
+  const kept = new Map(); // key -> { pointer, memory }: rope()'s and ropeCosSin()'s plans
+  let last = null; // { c, pointer }: the plan of the previous call, found without building a key
 
-  /** The spec's address after writing values there. */
-  function writeSpec(values) {
-    const spec = ensureSpec(SPEC_LENGTH * DOUBLE).at;
-    runtime.doubles(spec, SPEC_LENGTH).set(values);
-    return spec;
+  /** The kept plan for checked options c (no cache): the last one when c is the same, else by its spec, else made. */
+  function keptPlan(c) {
+    if (last !== null && sameRotary(last.c, c)) return last.pointer;
+    const s = c.scaling;
+    const key =
+      ropeSpec(c, 0).join(',') + (s.shortFactor ? `;${s.shortFactor.join(',')};${s.longFactor.join(',')}` : '');
+    let plan = kept.get(key);
+    if (plan === undefined) {
+      plan = plans.newPlan(c, 0);
+      kept.set(key, plan);
+      if (kept.size > KEPT_PLANS) {
+        const [oldKey, old] = kept.entries().next().value;
+        kept.delete(oldKey);
+        runtime.free(old.memory);
+      }
+    }
+    last = { c, pointer: plan.pointer };
+    return plan.pointer;
   }
 
-  /**
-   * The core's frequencies and attention factor for the spec, in staging
-   * (w at staging.at, then the factor): { staging, half }. A spec the core
-   * refuses throws here, with the core's status.
-   */
-  function scaledFrequencies(spec, rotaryDim) {
-    const half = rotaryDim / 2;
-    const staging = runtime.staging((half + 1) * DOUBLE);
-    check(wasm.pe_wasm_rope_frequencies(spec, staging.at, half, staging.at + half * DOUBLE));
-    return { staging, half };
+  function createRope(options) {
+    const o = checkOptions(configToRopeOptions(readConfigOnce, options, 'createRope'), PLAN_OPTIONS, 'createRope');
+    const c = checkRopeOptions(
+      Object.fromEntries(Object.entries(o).filter(([k]) => k !== 'maxPosition' && k !== 'cache')),
+    );
+    const maxPosition = checkMaxPosition(o.maxPosition);
+    if (o.cache !== undefined && typeof o.cache !== 'boolean')
+      refuse('BAD_OPTIONS', 'cache', 'true, false or undefined (undefined: cache when it fits in 32 MiB)', o.cache);
+    return plans.makePlan(c, maxPosition, o.cache);
   }
 
   function rope(x, options) {
-    const c = checkRopeOptions(configToRopeOptions(readConfigOnce, options, 'rope'));
-    const { length, offset, positions, end } = checkRows(c.o);
-    const blhd = c.order === 0;
-    const row = c.heads * c.headDim;
-    const shape = blhd ? '(batch, length, heads, headDim)' : '(batch, heads, length, headDim)';
-    const batch = batchOf(x, length, row, shape, `length·heads·headDim = ${length}·${c.heads}·${c.headDim}`);
-    const xLength = x.length;
-    const xPointer = x instanceof WasmBuffer ? runtime.pointerOf(x, 'x') : 0;
-    // Dynamic NTK's L is the whole call's (max position + 1), whatever the chunks.
-    let spec = writeSpec(ropeSpec(c, end));
-    scaledFrequencies(spec, c.rotaryDim);
-    if (xLength === 0) return x;
-    const scratch = ensureScratch(wasm.pe_wasm_rope_scratch_size(spec) >>> 0);
+    const c = checkRopeOptions(configToRopeOptions(readConfigOnce, options, 'rope'), ROPE_CALL_OPTIONS);
+    const rows = {};
+    for (const k of ROW_OPTIONS) if (c.o[k] !== undefined) rows[k] = c.o[k];
+    return plans.applyPlan(keptPlan(c), c, x, rows);
+  }
 
-    if (xPointer !== 0) {
-      const positionsBlock = positions ? [length * 4, 'positions'] : null;
-      runtime.withTemporary([positionsBlock], (positionsAt) => {
-        if (positions) runtime.words(positionsAt, length).set(positions);
-        check(wasm.pe_wasm_rope(spec, xPointer, xLength, length, offset, positionsAt, scratch.at, scratch.bytes));
-      });
-      return x;
-    }
-
-    // A JS array: chunks of rows for groups of batch items. With order 'bhld' every
-    // (batch item, head) is an item of one-head rows, which rotate the same way.
-    const items = batch * (blhd ? 1 : c.heads);
-    const rowFloats = blhd ? row : c.headDim;
-    spec = writeSpec(ropeSpec({ ...c, heads: blhd ? c.heads : 1, order: 0 }, end));
-    const staging = runtime.staging(Math.max(STAGING_FLOATS, rowFloats + 8) * FLOAT);
-    checkAttached(x, xLength, 'x');
-    // Floats after the positions' alignment slack; one uint32 position per row.
-    let { rows, group } = chunkShape(staging.bytes / FLOAT - 4, items, rowFloats, 1, 1);
-    rows = Math.min(rows, length);
-    const slabAt = staging.at + Math.ceil((rows * 4) / 16) * 16;
-    forEachChunk(positions ? 0 : offset, length, rows, (start, n) => {
-      const r0 = positions ? start : start - offset;
-      if (positions) runtime.copyWordsIn(staging.at, positions, r0, n);
-      for (let b0 = 0; b0 < items; b0 += group) {
-        const g = Math.min(group, items - b0);
-        runtime.stageSlab(x, slabAt, length, rowFloats, b0, g, r0, n);
-        check(
-          wasm.pe_wasm_rope(
-            spec,
-            slabAt,
-            g * n * rowFloats,
-            n,
-            positions ? 0 : start,
-            positions ? staging.at : 0,
-            scratch.at,
-            scratch.bytes,
-          ),
-        );
-        runtime.unstageSlab(x, slabAt, length, rowFloats, b0, g, r0, n);
-      }
-    });
-    return x;
+  function ropeCosSin(options) {
+    const fromConfig = configToRopeOptions(readConfigOnce, options, 'ropeCosSin', { heads: false });
+    const o = checkOptions(fromConfig, [...COS_SIN_ROTARY, ...COS_SIN_OPTIONS], 'ropeCosSin');
+    const rotary = Object.fromEntries(COS_SIN_ROTARY.filter((k) => o[k] !== undefined).map((k) => [k, o[k]]));
+    const c = checkRopeOptions({ ...rotary, heads: 1 });
+    return plans.cosSinPlan(keptPlan(c), c, o);
   }
 
   function ropeFrequencies(options) {
@@ -108,12 +110,8 @@ export function ropeMethods(runtime) {
     );
     const o = checkOptions(fromConfig, ['headDim', 'rotaryDim', 'base', 'scaling', 'length'], 'ropeFrequencies');
     const c = checkRotary(o);
-    const length = checkSequenceLength(o.length);
-    const spec = writeSpec(ropeSpec({ ...c, heads: 1, layout: 0, order: 0, inverse: false }, length));
-    const { staging, half } = scaledFrequencies(spec, c.rotaryDim);
-    const values = runtime.doubles(staging.at, half + 1);
-    return { frequencies: values.slice(0, half), attentionFactor: values[half] };
+    return plans.frequenciesOf(c, checkSequenceLength(o.length));
   }
 
-  return { rope, ropeFrequencies };
+  return { rope, ropeFrequencies, createRope, ropeCosSin };
 }

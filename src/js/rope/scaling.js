@@ -3,7 +3,7 @@
 // (posenc.h, pe_rope_scaling). Keys are named exactly as HF names them.
 import { PosencError, describe, closest } from '../runtime/errors.js';
 
-const SCALING_TYPES = { none: 0, linear: 1, dynamic: 2, yarn: 3, llama3: 4 };
+const SCALING_TYPES = { none: 0, linear: 1, dynamic: 2, yarn: 3, llama3: 4, longrope: 5 };
 
 // Keys each rope_type reads; `rope_type`, its legacy alias `type` and
 // `rope_theta` (the base, in HF v5's rope_parameters) are allowed everywhere.
@@ -22,6 +22,7 @@ const KEYS = {
     'truncate',
   ],
   llama3: ['factor', 'original_max_position_embeddings', 'low_freq_factor', 'high_freq_factor'],
+  longrope: ['short_factor', 'long_factor', 'original_max_position_embeddings', 'attention_factor', 'factor'],
 };
 const COMMON = ['rope_type', 'type', 'rope_theta'];
 const FLOAT_MAX = 3.4028234663852886e38;
@@ -85,6 +86,8 @@ export function checkScaling(scaling, r) {
     low: 0,
     high: 0,
     theta: undefined,
+    shortFactor: null,
+    longFactor: null,
   };
   if (!given(scaling)) return none;
   if (typeof scaling !== 'object' || Array.isArray(scaling) || ArrayBuffer.isView(scaling)) {
@@ -110,10 +113,7 @@ export function checkScaling(scaling, r) {
       key,
       `one of ${Object.keys(KEYS)
         .map((t) => `'${t}'`)
-        .join(', ')}` +
-        (type === 'longrope'
-          ? " ('longrope' is not supported yet: HF's short/long factors arrive with the RoPE variants of issue 12)"
-          : ''),
+        .join(', ')}`,
       type,
     );
   }
@@ -135,6 +135,7 @@ export function checkScaling(scaling, r) {
   }
   if (type === 'default') return out;
   out.type = SCALING_TYPES[type];
+  if (type === 'longrope') return longrope(scaling, out, r);
   if (!given(scaling.factor)) bad('factor', `given for rope_type '${type}': a finite number ≥ 1`, scaling.factor);
   out.factor = finiteAtLeast(scaling, 'factor', 1, 'a finite number ≥ 1');
   if (type === 'linear') return out;
@@ -170,6 +171,34 @@ export function checkScaling(scaling, r) {
     if (!(out.low > 0)) bad('low_freq_factor', 'a finite number above 0', out.low);
     out.high = finiteAtLeast(scaling, 'high_freq_factor', -Infinity, 'a finite number');
     if (!(out.high > out.low)) bad('high_freq_factor', `a finite number above low_freq_factor (${out.low})`, out.high);
+  }
+  return out;
+}
+
+/** LongRoPE (HF _compute_longrope_parameters): r/2 short and long factors, L0, an optional attention factor and factor. */
+function longrope(scaling, out, r) {
+  out.original = originalLength(scaling, 'longrope');
+  for (const [key, field] of [
+    ['short_factor', 'shortFactor'],
+    ['long_factor', 'longFactor'],
+  ]) {
+    const v = scaling[key];
+    const what = `an Array of rotaryDim/2 = ${r / 2} finite numbers above 0 (one per pair)`;
+    if (!Array.isArray(v) && !(v instanceof Float64Array) && !(v instanceof Float32Array)) bad(key, what, v);
+    if (v.length !== r / 2) bad(key, what, v);
+    for (let i = 0; i < v.length; i++)
+      if (typeof v[i] !== 'number' || !(v[i] > 0) || !Number.isFinite(v[i]))
+        bad(`${key}[${i}]`, 'a finite number above 0', v[i]);
+    out[field] = Float64Array.from(v);
+  }
+  // factor (max_position_embeddings / L0 in HF) only derives the attention factor: absent, none.
+  out.factor = given(scaling.factor) ? finiteAtLeast(scaling, 'factor', 1, 'a finite number ≥ 1') : 1;
+  if (given(scaling.attention_factor)) {
+    const a = scaling.attention_factor;
+    if (typeof a !== 'number' || !(a > 0) || !(Math.fround(a) <= FLOAT_MAX)) {
+      bad('attention_factor', 'a finite number above 0 (and below 3.4e38: it scales float32 cos and sin)', a);
+    }
+    out.attentionFactor = a;
   }
   return out;
 }

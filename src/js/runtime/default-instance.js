@@ -64,7 +64,7 @@ export const sinusoidal = (options) => ready('sinusoidal').sinusoidal(options);
 export const sinusoidalAt = (positions, options) => ready('sinusoidalAt').sinusoidalAt(positions, options);
 export const addSinusoidal = (x, options) => ready('addSinusoidal').addSinusoidal(x, options);
 export const addTable = (x, table, options) => ready('addTable').addTable(x, table, options);
-export const alloc = (n) => ready('alloc').alloc(n);
+export const alloc = (n, options) => ready('alloc').alloc(n, options);
 
 // ALiBi and learned tables (../alibi, ../learned).
 export const alibiSlopes = (heads) => ready('alibiSlopes').alibiSlopes(heads);
@@ -88,3 +88,5 @@ export const shawIndices = (options) => ready('shawIndices').shawIndices(options
 export const identify = (table, options) => ready('identify').identify(table, options);
 // Model configs (config/config-read.js).
 export const fromConfig = (config, options) => ready('fromConfig').fromConfig(config, options);
+export const createRope = (options) => ready('createRope').createRope(options);
+export const ropeCosSin = (options) => ready('ropeCosSin').ropeCosSin(options);

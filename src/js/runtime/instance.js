@@ -7,10 +7,10 @@
 // methods; adding a family is one line below.
 import { PosencError, refuse } from './errors.js';
 import { checkOptions } from './validate.js';
-import { WasmBuffer, pointerOf } from './wasm-buffer.js';
+import { WasmBuffer, pointerOf, pointerOfAnyDtype, checkBufferDtype } from './wasm-buffer.js';
 import { loadExports } from './loader.js';
 import { wasmCalls, MAX_WASM_BYTES } from './wasm-calls.js';
-import { wasmMemory, FLOAT } from './memory.js';
+import { wasmMemory } from './memory.js';
 import { planCache } from './plan-cache.js';
 import { sinusoidMethods } from '../sinusoid/sinusoid.js';
 import { precisionMethods } from '../precision/precision.js';
@@ -66,18 +66,22 @@ function createRuntime(state) {
     plan: planCache(calls, memory),
     /** The address of a WasmBuffer argument of this instance (ownership and freed checks). */
     pointerOf: (buffer, argument) => pointerOf(buffer, state, argument),
+    /** As pointerOf, for a buffer of any dtype (RoPE's x may be 16-bit). */
+    pointerOfAnyDtype: (buffer, argument) => pointerOfAnyDtype(buffer, state, argument),
   });
 }
 
-/** alloc(n): n floats in wasm memory, as a WasmBuffer of this instance. */
+/** alloc(n, { dtype }): n elements (floats by default) in wasm memory, as a WasmBuffer of this instance. */
 function allocator(state, runtime) {
-  return function alloc(n) {
+  return function alloc(n, options) {
     if (typeof n !== 'number' || !Number.isInteger(n) || n < 0)
       refuse('BAD_SIZE', 'n', 'a whole number of floats ≥ 0', n);
-    const bytes = n * FLOAT;
+    const o = checkOptions(options, ['dtype'], 'alloc');
+    const { dtype, bytes: elementBytes } = checkBufferDtype(o.dtype);
+    const bytes = n * elementBytes;
     if (bytes > MAX_WASM_BYTES) {
       throw new PosencError('TOO_LARGE', `alloc(${n}) needs ${bytes} bytes; wasm32 memory holds at most 4 GiB`, 'n', n);
     }
-    return new WasmBuffer(state, runtime.malloc(bytes, `alloc(${n})`), n);
+    return new WasmBuffer(state, runtime.malloc(bytes, `alloc(${n})`), n, dtype);
   };
 }

@@ -78,16 +78,18 @@ export class PosencError extends Error {
  */
 export class WasmBuffer {
   private constructor();
-  /** Number of floats. Stays readable after free(). */
+  /** Number of elements: floats, or 16-bit patterns for alloc(n, { dtype: 'float16' | 'bfloat16' }). Stays readable after free(). */
   readonly length: number;
+  /** 'float32', or 'float16' / 'bfloat16' (bit patterns, taken only as RoPE's x). */
+  readonly dtype: 'float32' | 'float16' | 'bfloat16';
   /** True once {@link WasmBuffer.free} ran. */
   readonly freed: boolean;
   /**
-   * A fresh Float32Array view of the floats. Valid until the next posenc call:
+   * A fresh Float32Array view of the floats (a Uint16Array of bit patterns for a 16-bit dtype). Valid until the next posenc call:
    * wasm memory may grow, which detaches every earlier view.
    * @throws PosencError BUFFER_FREED after free().
    */
-  readonly array: Float32Array;
+  readonly array: Float32Array | Uint16Array;
   /** Returns the memory. Idempotent; using the buffer afterwards throws BUFFER_FREED. */
   free(): void;
   /** free(), for `using buffer = alloc(n)`. */
@@ -141,7 +143,12 @@ export interface RuntimeMethods {
    * n floats (an integer ≥ 0) in wasm memory. @throws PosencError TOO_LARGE
    * when wasm32 memory (4 GiB) cannot hold them; nothing is allocated then.
    */
-  alloc(n: number): WasmBuffer;
+  alloc(n: number, options?: AllocOptions): WasmBuffer;
+}
+
+export interface AllocOptions {
+  /** 'float32' (default), or 'float16' / 'bfloat16': n 16-bit patterns (RoPE's x only; other calls refuse them). */
+  dtype?: 'float32' | 'float16' | 'bfloat16';
 }
 
 /**

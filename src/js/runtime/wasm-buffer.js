@@ -1,7 +1,19 @@
-// WasmBuffer: floats that live inside one instance's wasm memory, so calls
-// read and write them in place. The pointer stays private; the instance that
+// WasmBuffer: floats (or float16/bfloat16 bit patterns, for RoPE) that live
+// inside one instance's wasm memory, so calls read and write them in place. The pointer stays private; the instance that
 // made the buffer is the only one that may use it.
-import { PosencError } from './errors.js';
+import { PosencError, refuse } from './errors.js';
+
+/** Bytes per element of each dtype a WasmBuffer may hold. */
+const ELEMENT_BYTES = Object.freeze({ float32: 4, float16: 2, bfloat16: 2 });
+
+/** The dtype option of alloc(n, { dtype }) checked: 'float32' when left out; its element bytes. */
+export function checkBufferDtype(dtype) {
+  const name = dtype === undefined ? 'float32' : dtype;
+  if (typeof name !== 'string' || !Object.hasOwn(ELEMENT_BYTES, name)) {
+    refuse('BAD_DTYPE', 'dtype', "'float32' (the default), 'float16' or 'bfloat16'", dtype);
+  }
+  return { dtype: name, bytes: ELEMENT_BYTES[name] };
+}
 
 let internals;
 
@@ -9,17 +21,24 @@ export class WasmBuffer {
   #owner; // the instance state (memory, free function)
   #pointer;
   #length;
+  #dtype; // 'float32', or 'float16' / 'bfloat16' bit patterns (RoPE's 16-bit x)
 
   /** @internal Made by alloc(); not for direct use. */
-  constructor(owner, pointer, length) {
+  constructor(owner, pointer, length, dtype = 'float32') {
     this.#owner = owner;
     this.#pointer = pointer;
     this.#length = length;
+    this.#dtype = dtype;
   }
 
-  /** Number of floats. Stays readable after free(). */
+  /** Number of elements (floats, or 16-bit patterns). Stays readable after free(). */
   get length() {
     return this.#length;
+  }
+
+  /** 'float32' (alloc(n)), or 'float16' / 'bfloat16' (alloc(n, { dtype })): 16-bit patterns. */
+  get dtype() {
+    return this.#dtype;
   }
 
   /** True once free() or dispose ran. */
@@ -27,10 +46,11 @@ export class WasmBuffer {
     return this.#pointer === 0;
   }
 
-  /** A fresh Float32Array view; valid until the next posenc call (memory may grow). */
+  /** A fresh Float32Array view (a Uint16Array of bit patterns for 16-bit dtypes); valid until the next posenc call (memory may grow). */
   get array() {
     this.#check('buffer');
-    return new Float32Array(this.#owner.memory.buffer, this.#pointer, this.#length);
+    const View = this.#dtype === 'float32' ? Float32Array : Uint16Array;
+    return new View(this.#owner.memory.buffer, this.#pointer, this.#length);
   }
 
   /** Returns the memory to the instance. Idempotent: a second free does nothing. */
@@ -54,7 +74,7 @@ export class WasmBuffer {
   static {
     internals = {
       /** The byte address of buf inside owner's memory, after the ownership and freed checks. */
-      pointer(buffer, owner, argument) {
+      pointer(buffer, owner, argument, anyDtype) {
         if (buffer.#owner !== owner) {
           throw new PosencError(
             'BAD_BUFFER',
@@ -64,6 +84,15 @@ export class WasmBuffer {
           );
         }
         buffer.#check(argument);
+        if (!anyDtype && buffer.#dtype !== 'float32') {
+          throw new PosencError(
+            'BAD_BUFFER',
+            `${argument} must hold float32 values; got a WasmBuffer of ${buffer.#dtype} bit ` +
+              'patterns (only rope() and RoPE plans take 16-bit x)',
+            argument,
+            buffer,
+          );
+        }
         return buffer.#pointer;
       },
     };
@@ -72,5 +101,10 @@ export class WasmBuffer {
 
 /** Pointer of a WasmBuffer argument (checked), see internals.pointer. */
 export function pointerOf(buffer, owner, argument) {
-  return internals.pointer(buffer, owner, argument);
+  return internals.pointer(buffer, owner, argument, false);
+}
+
+/** As pointerOf, for a buffer of any dtype (RoPE's x). */
+export function pointerOfAnyDtype(buffer, owner, argument) {
+  return internals.pointer(buffer, owner, argument, true);
 }

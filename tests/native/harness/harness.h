@@ -38,6 +38,10 @@ uint64_t parse_uint(const char *s, uint64_t max, const char *what);
 double parse_double(const char *s, const char *what);
 float parse_float(const char *s, const char *what);
 pe_layout parse_layout(const char *s);
+/* float32|float16|bfloat16|float64, or the pe_dtype as an integer. */
+pe_dtype parse_dtype(const char *s);
+/* Bytes of one element of dtype. */
+size_t dtype_size(pe_dtype dtype);
 /* DIM BASE LAYOUT[:FREQUENCIES] from arg[0 .. 2]. */
 pe_sinusoid parse_sinusoid(char **arg);
 /* Splits a comma list in place into at most max fields; returns the count. */

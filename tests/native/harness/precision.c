@@ -16,17 +16,6 @@
 
 #include "harness.h"
 
-static pe_dtype parse_dtype(const char *s) {
-    static const char *const names[] = {"float32", "float16", "bfloat16", "float64"};
-    for (int k = 0; k < 4; k++)
-        if (!strcmp(s, names[k])) return (pe_dtype)k;
-    return (pe_dtype)parse_uint(s, UINT32_MAX, "DTYPE");
-}
-
-static size_t dtype_size(pe_dtype dtype) {
-    return dtype == PE_DTYPE_FLOAT64 ? 8 : dtype == PE_DTYPE_FLOAT32 ? 4 : 2;
-}
-
 static void run_table_dtype(pe_dtype dtype, pe_sinusoid enc, uint32_t offset, uint32_t length, size_t shift,
                             int framed) {
     size_t count = mul_sizes(length, enc.dim, "LENGTH*DIM");

@@ -1,6 +1,11 @@
 /* Harness commands of RoPE (main.c documents GEOMETRY and SCALING):
  *   rope GEOMETRY SCALING [XCOUNT POSCOUNT]    + float32 x [+ POSCOUNT uint32 positions] -> x rotated
  *   ropefreq GEOMETRY SCALING                  (serve mode only) -> the frequencies and the attention factor
+ *   ropeplan GEOMETRY SCALING CACHEROWS DTYPE SEQLEN XCOUNT POSCOUNT  (serve mode only)
+ *       + XCOUNT elements of DTYPE (float32|float16|bfloat16) + POSCOUNT uint32 positions
+ *       -> x rotated by a plan (pe_rope_plan_apply), its bytes framed as words
+ *   ropecs GEOMETRY SCALING CACHEROWS DTYPE EXPAND POSCOUNT  (serve mode only) + POSCOUNT uint32
+ *       positions -> cos then sin (pe_rope_plan_cos_sin), their bytes framed as words
  * (bracketed: serve mode only; one-shot reads x from stdin whole, positions offset + row). */
 #include <stdint.h>
 #include <stdio.h>
@@ -110,8 +115,74 @@ static void serve_ropefreq(char **w, size_t shift, int framed) {
     run_rope_frequencies(&q, framed);
 }
 
+/* A RoPE plan with cache_rows cached rows, in guarded memory. */
+static guarded rope_plan_for(const rope_request *q, uint32_t cache_rows, size_t shift, pe_rope_plan **plan) {
+    size_t bytes = 0;
+    check_status(pe_rope_plan_size(&q->rope, cache_rows, &bytes), "pe_rope_plan_size");
+    guarded memory = guarded_alloc(bytes, shift, "plan");
+    check_status(pe_rope_plan_init(&q->rope, cache_rows, memory.data, memory.bytes, plan), "pe_rope_plan_init");
+    return memory;
+}
+
+static void serve_ropeplan(char **w, size_t shift, int framed) {
+    rope_request q = parse_rope(w[0], w[1]);
+    const uint32_t cache_rows = (uint32_t)parse_uint(w[2], UINT32_MAX, "CACHEROWS");
+    const pe_dtype dtype = parse_dtype(w[3]);
+    const uint32_t seq_len = (uint32_t)parse_uint(w[4], UINT32_MAX, "SEQLEN");
+    const size_t x_count = (size_t)parse_uint(w[5], SIZE_MAX, "XCOUNT");
+    const size_t pos_count = (size_t)parse_uint(w[6], SIZE_MAX, "POSCOUNT");
+    if (pos_count && pos_count != q.length) die(2, "POSCOUNT must be 0 or LENGTH", w[6]);
+    void *x = read_block(x_count, dtype_size(dtype), "x");
+    void *pos = read_block(pos_count, sizeof(uint32_t), "positions");
+    pe_rope_plan *plan;
+    guarded memory = rope_plan_for(&q, cache_rows, shift, &plan);
+    guarded gx = guarded_alloc(mul_sizes(x_count, dtype_size(dtype), "x"), shift, "x");
+    guarded gp = guarded_alloc(mul_sizes(pos_count, sizeof(uint32_t), "positions"), shift, "positions");
+    if (x_count) memcpy(gx.data, x, gx.bytes);
+    if (pos_count) memcpy(gp.data, pos, gp.bytes);
+    check_status(pe_rope_plan_apply(plan, dtype, seq_len, q.offset, q.length,
+                                    pos_count ? (const uint32_t *)gp.data : NULL, gx.data, x_count),
+                 "pe_rope_plan_apply");
+    guarded_check(&gp);
+    guarded_check(&memory);
+    guarded_check(&gx);
+    write_elements(gx.data, gx.bytes, framed);
+    guarded_free(&gp);
+    guarded_free(&gx);
+    guarded_free(&memory);
+    free(x);
+    free(pos);
+}
+
+static void serve_ropecs(char **w, size_t shift, int framed) {
+    rope_request q = parse_rope(w[0], w[1]);
+    const uint32_t cache_rows = (uint32_t)parse_uint(w[2], UINT32_MAX, "CACHEROWS");
+    const pe_dtype dtype = parse_dtype(w[3]);
+    const int expand = (int)parse_uint(w[4], 1, "EXPAND");
+    const size_t pos_count = (size_t)parse_uint(w[5], SIZE_MAX, "POSCOUNT");
+    if (pos_count && pos_count != q.length) die(2, "POSCOUNT must be 0 or LENGTH", w[5]);
+    void *pos = read_block(pos_count, sizeof(uint32_t), "positions");
+    const uint32_t r = q.rope.rotary_dim ? q.rope.rotary_dim : q.rope.head_dim;
+    const size_t count = mul_sizes(q.length, expand ? r : r / 2, "LENGTH*ROW");
+    pe_rope_plan *plan;
+    guarded memory = rope_plan_for(&q, cache_rows, shift, &plan);
+    guarded both = guarded_alloc(mul_sizes(2 * count, dtype_size(dtype), "cos and sin"), shift, "cos and sin");
+    unsigned char *cos = both.data, *sin = cos + count * dtype_size(dtype);
+    check_status(pe_rope_plan_cos_sin(plan, dtype, expand, q.offset, q.length, pos_count ? (const uint32_t *)pos : NULL,
+                                      cos, sin, count),
+                 "pe_rope_plan_cos_sin");
+    guarded_check(&memory);
+    guarded_check(&both);
+    write_elements(both.data, both.bytes, framed);
+    guarded_free(&both);
+    guarded_free(&memory);
+    free(pos);
+}
+
 const harness_command rope_commands[] = {
     {"rope", 4, serve_rope, 2, oneshot_rope},
     {"ropefreq", 2, serve_ropefreq, -1, NULL},
+    {"ropeplan", 7, serve_ropeplan, -1, NULL},
+    {"ropecs", 6, serve_ropecs, -1, NULL},
     {NULL, 0, NULL, 0, NULL},
 };

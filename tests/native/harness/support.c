@@ -78,6 +78,17 @@ pe_layout parse_layout(const char *s) {
     return (pe_layout)parse_uint(s, UINT32_MAX, "LAYOUT");
 }
 
+pe_dtype parse_dtype(const char *s) {
+    const char *const names[] = {"float32", "float16", "bfloat16", "float64"};
+    for (int k = 0; k < 4; k++)
+        if (!strcmp(s, names[k])) return (pe_dtype)k;
+    return (pe_dtype)parse_uint(s, UINT32_MAX, "DTYPE");
+}
+
+size_t dtype_size(pe_dtype dtype) {
+    return dtype == PE_DTYPE_FLOAT64 ? 8 : dtype == PE_DTYPE_FLOAT32 ? 4 : 2;
+}
+
 /* LAYOUT[:FREQUENCIES], e.g. split:tensor2tensor; the frequencies default to
  * paper. */
 pe_sinusoid parse_sinusoid(char **arg) {

@@ -14,9 +14,9 @@
 
 #include <stddef.h>
 
-#include "common/kernel_table.h"
 #include <stdint.h>
 
+#include "common/kernel_table.h"
 #include "posenc.h"
 
 /* Rotates count head vectors x + k*stride with cs + k*cs_stride (cs_stride 0:
@@ -28,6 +28,17 @@ typedef void (*pe_rope_rotate_fn)(float *x, size_t count, size_t stride, const f
  * shared as the SIMD kernel's tails. c and s are the C and S rows. */
 void pe_rope_halves_scalar(float *v, const float *c, const float *s, uint32_t half, uint32_t i0);
 void pe_rope_adjacent_scalar(float *v, const float *c, const float *s, uint32_t rotary_dim, uint32_t j0);
+
+/* pe_rope_rotate16_scalar/_simd (common/kernel_table.h): the rotation of
+ * 16-bit x (float16 when f16, else bfloat16 bit patterns), each element
+ * widened (exactly), rotated with the float32 operations above, and rounded
+ * back once to nearest even (overflow to infinity, NaN a quiet NaN). Integer
+ * and bit operations around the float32 ones, so every build gives the same
+ * bits. Arguments as pe_rope_rotate_fn. */
+
+/* The scalar loop from pair i0 (halves) or element j0 (adjacent pairs), the SIMD kernel's tail. */
+void pe_rope_rotate16_from_scalar(uint16_t *v, const float *c, const float *s, uint32_t rotary_dim, pe_layout layout,
+                                  int f16, uint32_t from);
 
 /* Checks a pe_rope_scaling for rotary dimension r. */
 pe_status pe_rope_check_scaling(const pe_rope_scaling *scaling, uint32_t r);

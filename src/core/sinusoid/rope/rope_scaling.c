@@ -29,7 +29,7 @@ static double ceil_whole(double x) {
 
 pe_status pe_rope_check_scaling(const pe_rope_scaling *sc, uint32_t r) {
     if (sc->type == PE_ROPE_SCALING_NONE) return PE_OK;
-    if ((unsigned)sc->type > PE_ROPE_SCALING_LLAMA3) return PE_ERR_SCALING;
+    if ((unsigned)sc->type > PE_ROPE_SCALING_LONGROPE) return PE_ERR_SCALING;
     if (!(sc->factor >= 1.0 && sc->factor <= DBL_MAX)) return PE_ERR_SCALING; /* NaN fails too */
     if (sc->type == PE_ROPE_SCALING_LINEAR) return PE_OK;
     if (sc->original_max_position_embeddings == 0) return PE_ERR_SCALING;
@@ -40,6 +40,13 @@ pe_status pe_rope_check_scaling(const pe_rope_scaling *sc, uint32_t r) {
         if (!(sc->beta_slow >= 0.0 && sc->beta_slow <= DBL_MAX)) return PE_ERR_SCALING;
         if (!(sc->attention_factor >= 0.0 && sc->attention_factor <= FLT_MAX)) return PE_ERR_SCALING;
         return finite(sc->mscale) && finite(sc->mscale_all_dim) ? PE_OK : PE_ERR_SCALING;
+    case PE_ROPE_SCALING_LONGROPE:
+        if (!sc->short_factor || !sc->long_factor) return PE_ERR_NULL;
+        for (uint32_t i = 0; i < r / 2; i++) {
+            if (!(sc->short_factor[i] > 0.0 && sc->short_factor[i] <= DBL_MAX)) return PE_ERR_SCALING;
+            if (!(sc->long_factor[i] > 0.0 && sc->long_factor[i] <= DBL_MAX)) return PE_ERR_SCALING;
+        }
+        return sc->attention_factor >= 0.0 && sc->attention_factor <= FLT_MAX ? PE_OK : PE_ERR_SCALING;
     case PE_ROPE_SCALING_LLAMA3:
         if (!(sc->low_freq_factor > 0.0 && sc->low_freq_factor <= DBL_MAX)) return PE_ERR_SCALING;
         return sc->high_freq_factor > sc->low_freq_factor && sc->high_freq_factor <= DBL_MAX ? PE_OK : PE_ERR_SCALING;
@@ -101,10 +108,33 @@ static void llama3(const pe_rope_scaling *sc, uint32_t r, double *w) {
     }
 }
 
+/* sqrt(a) for a >= 1 by Newton's iteration from a + 1 / 2 (above the root,
+ * so it falls monotonically): plain double operations, the same bits on every
+ * build without libm, within an ulp of the root once it stops falling. */
+static double sqrt_newton(double a) {
+    double y = 0.5 * (a + 1.0);
+    for (int k = 0; k < 64; k++) {
+        const double next = 0.5 * (y + a / y);
+        if (!(next < y)) break;
+        y = next;
+    }
+    return y;
+}
+
+/* LongRoPE's attention factor: the one given, else sqrt(1 + ln f / ln L0) for f > 1. */
+static double longrope_attention(const pe_rope_scaling *sc) {
+    if (sc->attention_factor != 0.0) return sc->attention_factor;
+    if (sc->factor <= 1.0 || sc->original_max_position_embeddings < 2) return 1.0;
+    return sqrt_newton(1.0 + pe_log(sc->factor) / pe_log((double)sc->original_max_position_embeddings));
+}
+
 pe_status pe_rope_scaled_frequencies(const pe_rotary *rope, uint32_t seq_len, double *w, double *attention_factor) {
     const pe_rope_scaling *sc = &rope->scaling;
     const uint32_t r = rope->rotary_dim ? rope->rotary_dim : rope->head_dim, half = r / 2;
-    const double base = rope->base, factor = sc->type == PE_ROPE_SCALING_YARN ? yarn_attention(sc) : 1.0;
+    const double base = rope->base;
+    const double factor = sc->type == PE_ROPE_SCALING_YARN       ? yarn_attention(sc)
+                          : sc->type == PE_ROPE_SCALING_LONGROPE ? longrope_attention(sc)
+                                                                 : 1.0;
     /* The refusals the arguments can cause all come before w is written. */
     if (!(factor > 0.0 && factor <= FLT_MAX)) return PE_ERR_SCALING;
     if (sc->type == PE_ROPE_SCALING_DYNAMIC && seq_len > sc->original_max_position_embeddings) {
@@ -123,6 +153,10 @@ pe_status pe_rope_scaled_frequencies(const pe_rotary *rope, uint32_t seq_len, do
         for (uint32_t i = 0; i < half; i++) w[i] /= sc->factor;
     if (sc->type == PE_ROPE_SCALING_YARN) yarn(sc, r, base, w);
     if (sc->type == PE_ROPE_SCALING_LLAMA3) llama3(sc, r, w);
+    if (sc->type == PE_ROPE_SCALING_LONGROPE) {
+        const double *e = seq_len > sc->original_max_position_embeddings ? sc->long_factor : sc->short_factor;
+        for (uint32_t i = 0; i < half; i++) w[i] = w[i] / e[i];
+    }
     /* With factor >= 1 every w_i lies in [0, 1]; the check guards the formulas. */
     for (uint32_t i = 0; i < half; i++)
         if (!(w[i] >= 0.0 && w[i] <= DBL_MAX)) return PE_ERR_SCALING;

@@ -1,0 +1,210 @@
+// The RoPE and ALiBi part of `npm run bench` (issue 11): decoding one token,
+// prefill and the ALiBi bias, each as a multiple of its limit, beside plain
+// JavaScript, tfjs and the native build, in Node and in Chromium; medians of
+// warm runs (prefill's 32 MiB x and the 512 MiB bias never fit in a cache).
+// Measured, never asserted: targets get a ✓ or ✗.
+//
+//   node bench/rope-run.js [--quick]     (also run at the end of bench/run.js)
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+import { buildBenchTools, ROOT } from './build.js';
+import { measureSideBySide, measureAlone } from './measure.js';
+import { LIMITS_IMPORTS } from './impls/limit-cases.js';
+import { ALIBI, DECODE, PREFILL, limitRopeCases, plainCases, posencCases, tfjsCases } from './impls/rope-cases.js';
+import { CHROMIUM, launchBrowser } from '../tests/support/browser-launch.js';
+import { serveStatic } from '../tests/support/browser-server.js';
+
+const JOBS = [DECODE, PREFILL, ALIBI];
+const LIMIT = /\(limit\)$/;
+const RESIDENT = 'posenc wasm SIMD, plan, resident x';
+// Issue 11's targets: time as a multiple of the limit, or of another row.
+const TARGETS = [
+  { kind: 'decode', impl: RESIDENT, maxUs: 2, what: '≤ 2 µs per call' },
+  {
+    kind: 'decode',
+    impl: RESIDENT,
+    fasterThan: 'plain JS, per-token Math.cos/Math.sin loop',
+    min: 3,
+    what: '≥ 3× faster than the per-token loop',
+  },
+  { kind: 'prefill', impl: RESIDENT, max: 1.25, what: '≤ 1.25× the limit' },
+  { kind: 'prefill', impl: 'posenc wasm SIMD, plan, into JS array', max: 2.5, what: '≤ 2.5× the limit' },
+  {
+    kind: 'prefill',
+    impl: 'posenc wasm SIMD, plan, float16 resident x',
+    of: RESIDENT,
+    max: 1.5,
+    what: '≤ 1.5× float32 resident',
+  },
+  { kind: 'alibi', impl: 'posenc wasm SIMD, alibiBias, resident', max: 1.5, what: '≤ 1.5× memory.fill' },
+];
+const ISOLATED = { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' };
+const firstLine = (err) => String(err && err.message ? err.message : err).split('\n')[0];
+
+const jobLabel = (j) =>
+  j.kind === 'decode'
+    ? `decode 1 token, ${j.heads}×${j.dim}, positions from ${j.start}`
+    : j.kind === 'prefill'
+      ? `prefill (1, ${j.length}, ${j.heads}, ${j.dim}) float32`
+      : `alibiBias ${j.heads}×${j.queryLength}×${j.keyLength}`;
+
+async function nodeCases(limitsWasm, log) {
+  const { instance } = await WebAssembly.instantiate(readFileSync(limitsWasm), LIMITS_IMPORTS);
+  const { instantiate } = await import('../src/js/index.js');
+  const cases = [...limitRopeCases(instance), ...posencCases(await instantiate({ simd: true })), ...plainCases()];
+  try {
+    const tf = await import('@tensorflow/tfjs');
+    tf.enableProdMode();
+    cases.push(...tfjsCases(tf, 'cpu'));
+  } catch (err) {
+    log(`tfjs unavailable: ${firstLine(err)}`);
+  }
+  return cases;
+}
+
+function nativeRows(tool, budgetMs, log) {
+  if (!tool) return [];
+  try {
+    return JSON.parse(
+      execFileSync(tool, [String(budgetMs)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }),
+    );
+  } catch (err) {
+    log(`native RoPE bench failed: ${firstLine(err)}`);
+    return [];
+  }
+}
+
+async function chromiumRows(budgetMs) {
+  if (!existsSync(CHROMIUM)) return { error: `${CHROMIUM} not found` };
+  const server = await serveStatic(ROOT, { headers: ISOLATED });
+  const browser = await launchBrowser();
+  try {
+    const page = await browser.context.newPage();
+    const errors = [];
+    page.on('pageerror', (err) => errors.push(err.message));
+    await page.goto(`${server.url}bench/browser/rope-page.html`);
+    await page
+      .waitForFunction(() => window.ropeBenchReady === true, null, { timeout: 30000 })
+      .catch(() => {
+        throw new Error(`the RoPE bench page did not load${errors.length ? `: ${errors[0]}` : ''}`);
+      });
+    const result = await page.evaluate(([j, b]) => window.runRopeBench(j, b), [JOBS, budgetMs]);
+    const engine = (await page.evaluate(() => navigator.userAgent)).match(/Chrome\/[\d.]+/)?.[0] ?? 'Chromium';
+    return { engine, ...result };
+  } catch (err) {
+    return { error: firstLine(err) };
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+
+/** Ratios to each job's limit, and the targets. */
+function judge(rows) {
+  for (const r of rows) {
+    const limit = rows.find((l) => l.kind === r.kind && LIMIT.test(l.impl));
+    r.ratio_to_limit = limit && r.median_ms != null ? r.median_ms / limit.median_ms : null;
+  }
+  const targets = [];
+  for (const t of TARGETS) {
+    const r = rows.find((x) => x.kind === t.kind && x.impl === t.impl);
+    if (!r) continue;
+    let value;
+    let holds;
+    if (t.maxUs) [value, holds] = [`${(r.median_ms * 1000).toFixed(2)} µs`, r.median_ms * 1000 <= t.maxUs];
+    else if (t.fasterThan) {
+      const other = rows.find((x) => x.kind === t.kind && x.impl === t.fasterThan);
+      if (!other) continue;
+      const speedup = other.median_ms / r.median_ms;
+      [value, holds] = [`${speedup.toFixed(1)}×`, speedup >= t.min];
+    } else if (t.of) {
+      const other = rows.find((x) => x.kind === t.kind && x.impl === t.of);
+      if (!other) continue;
+      const ratio = r.median_ms / other.median_ms;
+      [value, holds] = [`${ratio.toFixed(2)}×`, ratio <= t.max];
+    } else [value, holds] = [`${r.ratio_to_limit.toFixed(2)}×`, r.ratio_to_limit <= t.max];
+    targets.push({ kind: t.kind, impl: t.impl, target: t.what, value, holds });
+  }
+  return targets;
+}
+
+function formatRows(rows, targets) {
+  const lines = [];
+  for (const job of JOBS) {
+    const group = rows.filter((r) => r.kind === job.kind);
+    if (!group.length) continue;
+    lines.push(`  ${jobLabel(job)}`);
+    group.sort((a, b) => LIMIT.test(b.impl) - LIMIT.test(a.impl) || a.median_ms - b.median_ms);
+    for (const r of group) {
+      const time = r.median_ms < 0.1 ? `${(r.median_ms * 1000).toFixed(2)} µs` : `${r.median_ms.toFixed(3)} ms`;
+      const ratio = r.ratio_to_limit == null ? '' : `${r.ratio_to_limit.toFixed(2)}× limit`;
+      lines.push(`    ${r.impl.padEnd(58)} ${time.padStart(12)}  ${ratio.padStart(13)}  runs ${r.runs ?? '?'}`);
+    }
+  }
+  for (const t of targets) lines.push(`  ${t.holds ? '✓' : '✗'} ${t.kind}: ${t.impl} ${t.target}: ${t.value}`);
+  return lines.join('\n');
+}
+
+/** Runs everything; prints the tables; returns the results for results.json. */
+export async function ropeBench({ quick = false, log = (m) => process.stderr.write(`bench: ${m}\n`) } = {}) {
+  const budget = quick ? 300 : 1500;
+  const tools = buildBenchTools(log).built;
+  if (!tools.limitsWasm) throw new Error('build/bench/limits.wasm did not build');
+  const cases = await nodeCases(tools.limitsWasm, log);
+  const rows = [];
+  for (const job of JOBS) {
+    const fast = cases.filter((c) => c.kind === job.kind && c.speed === 'fast');
+    log(`RoPE ${jobLabel(job)}: ${fast.map((c) => c.name).join(', ')} side by side`);
+    const live = [];
+    for (const c of fast) live.push({ c, runner: await c.prepare(job) });
+    const stats = measureSideBySide(
+      live.map((l) => l.runner.run),
+      job.kind === 'alibi' ? budget * 4 : budget,
+    );
+    live.forEach(({ c, runner }, k) => {
+      rows.push({ impl: c.name, kind: job.kind, ...stats[k].warm });
+      if (runner.dispose) runner.dispose();
+    });
+    for (const c of cases.filter((x) => x.kind === job.kind && x.speed === 'slow')) {
+      log(`RoPE ${jobLabel(job)}: ${c.name}`);
+      try {
+        const runner = await c.prepare(job);
+        rows.push({ impl: c.name, kind: job.kind, ...measureAlone(runner.run, budget) });
+        if (runner.dispose) runner.dispose();
+      } catch (err) {
+        log(`${c.name} failed: ${firstLine(err)}`);
+      }
+    }
+  }
+  rows.push(...nativeRows(tools.ropeNativeBench, quick ? 200 : 700, log));
+  const targets = judge(rows);
+  log('RoPE in Chromium');
+  const browser = await chromiumRows(budget);
+  const browserTargets = browser.rows ? judge(browser.rows) : [];
+  console.log(
+    '\nRoPE and ALiBi (issue 11): medians of warm runs, × limit = time / the limit at the same size (a wasm SIMD loop' +
+      ' rotating with the cos/sin cache given; for the bias, a wasm memory.fill of its bytes); Node ' +
+      process.version +
+      ':\n',
+  );
+  console.log(formatRows(rows, targets));
+  if (browser.rows) {
+    console.log(
+      `\nthe same fast runners in ${browser.engine} (headless, Debian's build${browser.crossOriginIsolated ? '' : '; NOT cross-origin isolated'}):\n`,
+    );
+    console.log(formatRows(browser.rows, browserTargets));
+  } else console.log(`\nRoPE not measured in Chromium: ${browser.error}`);
+  return {
+    node: { rows, targets },
+    browser: browser.rows ? { engine: browser.engine, rows: browser.rows, targets: browserTargets } : browser,
+  };
+}
+
+if (path.resolve(process.argv[1] ?? '') === path.resolve(ROOT, 'bench/rope-run.js')) {
+  ropeBench({ quick: process.argv.includes('--quick') }).catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,350 @@
+// RoPE plans (createRope): the core's pe_rope_plan in this instance's wasm
+// memory, and the calls that use it — apply() (x in place: float32, or
+// float16/bfloat16 bit patterns; wasm-resident or a JS array staged through
+// wasm in chunks) and cosSin() (the caches engines hold). rope() and
+// ropeCosSin() run on plans too (rope.js), so all of them give the same bits.
+// Every argument is checked before anything is written.
+import { PosencError, refuse } from '../runtime/errors.js';
+import { checkOptions, checkSpan } from '../runtime/validate.js';
+import { WasmBuffer } from '../runtime/wasm-buffer.js';
+import { forEachChunk } from '../runtime/chunks.js';
+import { checkRowSources } from './positions.js';
+import { ropeSpec, SPEC_LENGTH } from './options.js';
+
+const X_DTYPES = { float32: 0, float16: 1, bfloat16: 2 };
+const CACHE_DTYPES = { float32: 0, float16: 1, bfloat16: 2, float64: 3 };
+const ELEMENT_BYTES = [4, 2, 2, 8];
+const APPLY_OPTIONS = ['length', 'offset', 'positions', 'positionIds', 'cuSeqlens', 'dtype'];
+export const COS_SIN_OPTIONS = ['length', 'offset', 'positions', 'expand', 'dtype'];
+// The cos/sin cache a plan keeps when maxPosition asks for one: at most this
+// many bytes (2 · rotaryDim floats a row), so r = 128 caches 32768 positions.
+const CACHE_BYTES = 32 * 2 ** 20;
+const X_KINDS =
+  'a Float32Array, a Uint16Array of float16/bfloat16 bits (with dtype), a Float16Array, or a WasmBuffer from alloc()';
+
+/** x's element type code (0 float32, 1 float16, 2 bfloat16) from its type and the dtype option. */
+function xDtype(x, dtype) {
+  let code;
+  if (x instanceof Float32Array) code = 0;
+  else if (globalThis.Float16Array !== undefined && x instanceof globalThis.Float16Array) code = 1;
+  else if (x instanceof WasmBuffer) code = X_DTYPES[x.dtype];
+  else if (x instanceof Uint16Array) {
+    if (dtype !== 'float16' && dtype !== 'bfloat16') {
+      refuse(
+        'BAD_DTYPE',
+        'dtype',
+        "'float16' or 'bfloat16' for a Uint16Array x (its elements are bit patterns)",
+        dtype,
+      );
+    }
+    return X_DTYPES[dtype];
+  } else refuse('BAD_BUFFER', 'x', X_KINDS, x);
+  if (dtype !== undefined && X_DTYPES[dtype] !== code) {
+    const name = Object.keys(X_DTYPES)[code];
+    refuse('BAD_DTYPE', 'dtype', `'${name}' or left out (x holds ${name} values)`, dtype);
+  }
+  return code;
+}
+
+/** The 16-bit patterns of a Float16Array (the core rotates bits). */
+const bitsView = (x) =>
+  x instanceof Uint16Array || x instanceof Float32Array ? x : new Uint16Array(x.buffer, x.byteOffset, x.length);
+
+export function ropePlans(runtime) {
+  const { wasm, check } = runtime;
+
+  /**
+   * use(specAt) with the spec of checked options c for sequence length L in a
+   * temporary block (SPEC_LENGTH doubles, then one more for an attention
+   * factor or a plan's address), LongRoPE's factors in another, which the
+   * spec points at; both freed afterwards (a plan keeps its own copy).
+   */
+  function withSpec(c, sequenceLength, use) {
+    const values = ropeSpec(c, sequenceLength);
+    const s = c.scaling;
+    const n = s.shortFactor ? s.shortFactor.length : 0;
+    const blocks = [[(SPEC_LENGTH + 1) * 8, 'rope spec'], n ? [2 * n * 8, 'longrope factors'] : null];
+    return runtime.withTemporary(blocks, (spec, factors) => {
+      if (n) {
+        runtime.doubles(factors, n).set(s.shortFactor);
+        runtime.doubles(factors + n * 8, n).set(s.longFactor);
+        values[19] = factors;
+        values[20] = factors + n * 8;
+      }
+      runtime.doubles(spec, SPEC_LENGTH).set(values);
+      return use(spec);
+    });
+  }
+
+  /** use(idsAt) with uint32 ids (or null: idsAt 0) in a temporary block. */
+  function withIds(ids, use) {
+    if (ids === null || ids.length === 0) return use(0);
+    return runtime.withTemporary([[ids.length * 4, 'positions']], (at) => {
+      runtime.words(at, ids.length).set(ids);
+      return use(at);
+    });
+  }
+
+  /** The frequencies and attention factor of checked options c (dynamic NTK: L ≤ L0, unscaled). */
+  function frequenciesOf(c, length) {
+    const half = c.rotaryDim / 2;
+    const geometry = { ...c, heads: 1, layout: 0, order: 0, inverse: false };
+    return withSpec(geometry, length, (at) =>
+      runtime.withTemporary([[half * 8, 'frequencies']], (w) => {
+        check(wasm.pe_wasm_rope_frequencies(at, w, half, at + SPEC_LENGTH * 8));
+        return {
+          frequencies: runtime.doubles(w, half).slice(),
+          attentionFactor: runtime.doubles(at + SPEC_LENGTH * 8, 1)[0],
+        };
+      }),
+    );
+  }
+
+  /** A core plan for checked options c, with cacheRows rows of cos/sin cached. */
+  function newPlan(c, cacheRows) {
+    return withSpec(c, 0, (spec) => {
+      const bytes = wasm.pe_wasm_rope_plan_size(spec, cacheRows) >>> 0;
+      if (bytes === 0) throw new PosencError('BAD_OPTIONS', 'posenc core refused the RoPE options', 'options', c.o);
+      const memory = runtime.malloc(bytes, 'RoPE plan');
+      try {
+        const slot = spec + SPEC_LENGTH * 8;
+        check(wasm.pe_wasm_rope_plan_init(spec, cacheRows, memory, bytes, slot));
+        return { memory, pointer: runtime.words(slot, 1)[0] };
+      } catch (error) {
+        runtime.free(memory);
+        throw error;
+      }
+    });
+  }
+
+  /** x's rows staged through wasm: items [b0, b0 + count) sharing the positions at idsAt (or offset). */
+  function stagedApply(plan, c, code, view, rows, seqLen, b0, count, idsAt) {
+    const E = ELEMENT_BYTES[code];
+    const { length, offset } = rows;
+    const row = c.heads * c.headDim;
+    const { at: staging, bytes } = runtime.staging(row * E + 16);
+    const capacity = Math.floor(bytes / E);
+    let chunkRows = Math.floor(capacity / (count * row));
+    let group = count;
+    if (chunkRows < 1) {
+      chunkRows = 1;
+      group = Math.floor(capacity / row);
+    }
+    chunkRows = Math.min(chunkRows, length);
+    const heap = code === 0 ? runtime.floats(staging, capacity) : runtime.halves(staging, capacity);
+    const slab = { c, view, heap, base: 0, length, b0 };
+    forEachChunk(idsAt ? 0 : offset, length, chunkRows, (start, n) => {
+      const r0 = idsAt ? start : start - offset;
+      for (let g0 = 0; g0 < count; g0 += group) {
+        const g = Math.min(group, count - g0);
+        moveSlab(slab, true, g0, g, r0, n);
+        check(
+          wasm.pe_wasm_rope_plan_apply(
+            plan,
+            code,
+            staging,
+            g * n * row,
+            n,
+            idsAt ? 0 : start,
+            idsAt ? idsAt + r0 * 4 : 0,
+            seqLen,
+          ),
+        );
+        moveSlab(slab, false, g0, g, r0, n);
+      }
+    });
+  }
+
+  /** apply(): x rotated in place with the plan at `plan` for checked options c. */
+  function applyPlan(plan, c, x, options) {
+    const o = checkOptions(options, APPLY_OPTIONS, 'apply');
+    const code = xDtype(x, o.dtype);
+    const row = c.heads * c.headDim;
+    const rows = checkRowSources(o, row === 0 ? 0 : x.length / row, checkSpan);
+    const { length } = rows;
+    const slab = length * row;
+    if (slab === 0 ? x.length !== 0 : x.length % slab !== 0) {
+      const shape = c.order === 0 ? '(batch, length, heads, headDim)' : '(batch, heads, length, headDim)';
+      refuse(
+        'BAD_SIZE',
+        'x',
+        `${shape} elements: a multiple of length·heads·headDim = ${length}·${c.heads}·${c.headDim} = ${slab}`,
+        x,
+      );
+    }
+    const batch = slab === 0 ? 0 : x.length / slab;
+    if (rows.perItem && rows.ids.length !== batch * length) {
+      refuse(
+        'BAD_SIZE',
+        'positionIds',
+        `(batch, length) = (${batch}, ${length}) ids, one per row of each batch item`,
+        o.positionIds,
+      );
+    }
+    const resident = x instanceof WasmBuffer ? runtime.pointerOfAnyDtype(x, 'x') : 0;
+    if (x.length === 0) return x;
+    // The ids' block may grow memory: views come after.
+    const xLength = x.length;
+    withIds(rows.ids, (idsAt) => applyRows(plan, c, x, xLength, code, rows, batch, resident, idsAt));
+    return x;
+  }
+
+  /** x's rows rotated, in place (resident: x's address) or staged through wasm. */
+  function applyRows(plan, c, x, xLength, code, rows, batch, resident, idsAt) {
+    const { length } = rows;
+    const row = c.heads * c.headDim;
+    const slab = length * row;
+    const seqLen = rows.end;
+    if (resident !== 0) {
+      const E = ELEMENT_BYTES[code];
+      if (!rows.perItem) {
+        check(wasm.pe_wasm_rope_plan_apply(plan, code, resident, x.length, length, rows.offset, idsAt, seqLen));
+      } else {
+        for (let b = 0; b < batch; b++) {
+          check(
+            wasm.pe_wasm_rope_plan_apply(
+              plan,
+              code,
+              resident + b * slab * E,
+              slab,
+              length,
+              0,
+              idsAt + b * length * 4,
+              seqLen,
+            ),
+          );
+        }
+      }
+      return;
+    }
+    runtime.staging(row * ELEMENT_BYTES[code] + 16); // grow first, then check x is still attached
+    if (x.length !== xLength) {
+      throw new PosencError(
+        'BAD_BUFFER',
+        'x is a detached view: wasm memory grew, which detaches views such as ' +
+          'WasmBuffer.array; pass the WasmBuffer itself',
+        'x',
+        x,
+      );
+    }
+    const view = bitsView(x);
+    if (!rows.perItem) stagedApply(plan, c, code, view, rows, seqLen, 0, batch, idsAt);
+    else for (let b = 0; b < batch; b++) stagedApply(plan, c, code, view, rows, seqLen, b, 1, idsAt + b * length * 4);
+  }
+
+  /** cosSin(): { cos, sin } for rows at offset ... or at positions (posenc.h, pe_rope_plan_cos_sin). */
+  function cosSinPlan(plan, c, o) {
+    const code = o.dtype === undefined ? 0 : CACHE_DTYPES[o.dtype];
+    if (code === undefined)
+      refuse('BAD_DTYPE', 'dtype', "'float32' (the default), 'float16', 'bfloat16' or 'float64'", o.dtype);
+    if (o.expand !== undefined && typeof o.expand !== 'boolean')
+      refuse('BAD_OPTIONS', 'expand', 'true, false or undefined', o.expand);
+    let length;
+    let offset = 0;
+    let positions = null;
+    if (o.positions !== undefined) {
+      if (o.offset !== undefined && o.offset !== 0) {
+        refuse(
+          'BAD_OFFSET',
+          'offset',
+          'left out (or 0) when positions is given: each row sits at its listed position',
+          o.offset,
+        );
+      }
+      ({ length, ids: positions } = checkRowSources({ positions: o.positions, length: o.length }, 0, checkSpan));
+    } else [length, offset] = checkSpan(o.length, o.offset);
+    const perRow = o.expand ? c.rotaryDim : c.rotaryDim / 2;
+    const count = length * perRow;
+    const E = ELEMENT_BYTES[code];
+    const view = [runtime.floats, runtime.halves, runtime.halves, runtime.doubles][code];
+    return withIds(positions, (idsAt) =>
+      runtime.withTemporary([[2 * count * E, 'cos and sin']], (out) => {
+        check(
+          wasm.pe_wasm_rope_plan_cos_sin(
+            plan,
+            code,
+            length,
+            offset,
+            idsAt,
+            o.expand ? 1 : 0,
+            out,
+            out + count * E,
+            count,
+          ),
+        );
+        return { cos: view(out, count).slice(), sin: view(out + count * E, count).slice() };
+      }),
+    );
+  }
+
+  /** A plan object for checked options c (createRope). */
+  function makePlan(c, maxPosition, cache) {
+    const bytesPerRow = 2 * c.rotaryDim * 4;
+    const wanted = cache === undefined ? maxPosition * bytesPerRow <= CACHE_BYTES : cache;
+    // Dynamic NTK and LongRoPE: frequencies follow each call's L, so no cache.
+    const cacheRows = wanted && c.scaling.type !== 2 && c.scaling.type !== 5 ? maxPosition : 0;
+    let core = newPlan(c, cacheRows);
+    let described = null;
+    const live = (call) => {
+      if (core === null)
+        throw new PosencError(
+          'PLAN_FREED',
+          `${call}() was called on a RoPE plan that was already freed`,
+          'plan',
+          undefined,
+        );
+      return core.pointer;
+    };
+    const describe = () => (described ??= frequenciesOf(c, 0));
+    return Object.freeze({
+      headDim: c.headDim,
+      rotaryDim: c.rotaryDim,
+      heads: c.heads,
+      cachedPositions: cacheRows,
+      /** The scaled frequencies (a fresh copy), as ropeFrequencies() gives them. */
+      get frequencies() {
+        return describe().frequencies.slice();
+      },
+      get attentionFactor() {
+        return describe().attentionFactor;
+      },
+      apply: (x, options) => applyPlan(live('apply'), c, x, options),
+      cosSin: (options) => cosSinPlan(live('cosSin'), c, checkOptions(options, COS_SIN_OPTIONS, 'cosSin')),
+      free() {
+        if (core === null) return;
+        runtime.free(core.memory);
+        core = null;
+      },
+      [Symbol.dispose]() {
+        this.free();
+      },
+    });
+  }
+
+  return { makePlan, newPlan, applyPlan, cosSinPlan, frequenciesOf };
+}
+
+/**
+ * Rows r0 ... r0 + n - 1 of batch items b0 + g0 ... (g of them) between x's
+ * view and the staging slab, which holds them as a (g, n, heads, headDim) or
+ * (g, heads, n, headDim) tensor of their own. into: JS -> wasm.
+ */
+function moveSlab({ c, view, heap, base, length, b0 }, into, g0, g, r0, n) {
+  const dim = c.headDim;
+  const row = c.heads * dim;
+  for (let b = 0; b < g; b++) {
+    const item = b0 + g0 + b;
+    if (c.order === 0) copy(into, view, (item * length + r0) * row, heap, base + b * n * row, n * row);
+    else {
+      for (let h = 0; h < c.heads; h++) {
+        copy(into, view, ((item * c.heads + h) * length + r0) * dim, heap, base + (b * c.heads + h) * n * dim, n * dim);
+      }
+    }
+  }
+}
+
+/** Moves n elements between a JS view (at from) and the wasm heap (at to); into = JS -> wasm. */
+function copy(into, view, from, heap, to, n) {
+  if (into) heap.set(n === view.length ? view : view.subarray(from, from + n), to);
+  else view.set(heap.subarray(to, to + n), from);
+}
