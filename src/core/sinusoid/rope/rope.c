@@ -25,6 +25,7 @@ struct pe_rope_plan {
     pe_rotary rope;
     uint32_t r, tile_rows, wide_floats, cache_rows;
     uint32_t built_for; /* DYNAMIC's L the inner plan holds (0: unscaled), or PE_ROPE_NOT_BUILT */
+    int built;          /* nonzero once the inner plan for built_for is whole: an L may equal PE_ROPE_NOT_BUILT */
     uint32_t tile_at;   /* cs holds the whole aligned tile of rows from this position, or PE_ROPE_NOT_BUILT */
     double factor;      /* the attention factor */
     pe_plan *plan;      /* cos and sin of the scaled w */
@@ -140,8 +141,9 @@ static pe_status build_for(pe_rope_plan *p, uint32_t seq_len) {
     /* DYNAMIC: a plan per L above L0; LONGROPE: one for the short factors, one for the long. */
     const uint32_t longer = seq_len > sc->original_max_position_embeddings;
     const uint32_t key = !longer || !follows_length(sc) ? 0 : dynamic ? seq_len : 1;
-    if (key == p->built_for) return PE_OK;
-    p->built_for = PE_ROPE_NOT_BUILT; /* until the new plan is whole */
+    if (p->built && key == p->built_for) return PE_OK;
+    p->built = 0; /* until the new plan is whole */
+    p->built_for = PE_ROPE_NOT_BUILT;
     p->tile_at = PE_ROPE_NOT_BUILT;
     double factor;
     pe_status st = pe_rope_scaled_frequencies(&p->rope, seq_len, p->w, &factor);
@@ -157,6 +159,7 @@ static pe_status build_for(pe_rope_plan *p, uint32_t seq_len) {
     if (st != PE_OK) return st == PE_ERR_FREQUENCY_VALUE ? PE_ERR_SCALING : st;
     p->factor = factor;
     p->built_for = key;
+    p->built = 1;
     return PE_OK;
 }
 
@@ -186,6 +189,7 @@ pe_status pe_rope_plan_init(const pe_rotary *rope, uint32_t cache_rows, void *me
     p->wide_floats = wide_floats(r);
     p->cache_rows = dynamic_unfixed(rope) ? 0 : cache_rows;
     p->built_for = PE_ROPE_NOT_BUILT;
+    p->built = 0;
     p->tile_at = PE_ROPE_NOT_BUILT;
     p->plan_memory = at;
     at += align16(pe_plan_bytes(r));
