@@ -43,7 +43,8 @@ install_toolchain() {
 }
 
 install_toolchain
-[ -d node_modules ] || { say "npm ci"; npm ci --no-audit --no-fund >/dev/null; }
+# node_modules missing, or older than the lock file (a pull added a dependency): install what the lock says.
+[ node_modules/.package-lock.json -nt package-lock.json ] || { say "npm ci"; npm ci --no-audit --no-fund >/dev/null; }
 
 # --- incremental build helpers --------------------------------------------
 # stale OUT DEP...: true when OUT is missing or older than any DEP (files or dirs).
