@@ -1,11 +1,14 @@
 // Motion and the linked cursor: play/pause of p and k in the rotation view
 // (every shown circle turns visibly: only pairs with a wavelength of at most
 // 1000 positions are shown), the position player of the squiggles and the
-// heatmap, and one position cursor shared by the views.
+// heatmap, and one position cursor shared by the views: pointing at a position
+// in any view that shows positions (by mouse or keyboard) marks it in all of
+// them — squiggles, heatmap, the rotation view's p and similarity matrix, the
+// four comparison matrices, the long-range and precision plots, T5's offsets.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { browserSession } from './support/browser-session.js';
-import { canvasPrint, centre, open, query } from './support/browser-page.js';
+import { canvasPrint, caughtUp, centre, open, pressKey, query, redrawAfter } from './support/browser-page.js';
 
 const session = browserSession(test);
 const { it, noProblems } = session;
@@ -56,6 +59,105 @@ it('hovering a position in the squiggles marks it in the heatmap, and the revers
   const q = await page.getAttribute('#heatmap-readout', 'data-p');
   assert.is(await page.getAttribute('#squiggles-readout', 'data-p'), q);
   noProblems('linked cursor');
+});
+
+/** The position each linked view marks and reads (null where it marks nothing). */
+function marks(page) {
+  return page.evaluate(() => {
+    const shown = (selector) =>
+      [...document.querySelectorAll(selector)].filter((el) => !el.hidden && el.getBoundingClientRect().height > 0);
+    const number = (v) => (v === undefined || v === '' ? null : Number(v));
+    const data = (id, key = 'cursor') => number(document.getElementById(id).dataset[key]);
+    return {
+      squiggles: data('squiggles-readout', 'p'),
+      heatmap: data('heatmap-readout', 'p'),
+      rotation: data('similarity-canvas'),
+      rotationReadout: data('similarity-readout', 'p'),
+      comparison: ['cmp-sin', 'cmp-learned', 'cmp-rope', 'cmp-alibi'].map((id) => data(id)),
+      comparisonKey: data('cmp-readout', 'j'),
+      longrange: data('longrange-plot'),
+      precision: data('precision-plot'),
+      t5: [data('t5-buckets-plot'), data('t5-others-plot')],
+      t5Readout: data('t5-readout', 'offset'),
+      lines: {
+        rotation: shown('#rotation .shared-cursor').length,
+        comparison: shown('#comparison .shared-cursor').length,
+        longrange: shown('#longrange .shared-cursor').length,
+        precision: shown('#precision .shared-cursor').length,
+        t5: shown('#t5-distance .shared-cursor').length,
+      },
+    };
+  });
+}
+
+/** Asserts that every linked view marks position p (p < 128: inside every window on the default page). */
+function assertMarkedEverywhere(m, p, where) {
+  const expected = {
+    squiggles: p,
+    heatmap: p,
+    rotation: p,
+    rotationReadout: p,
+    comparison: [p, p, p, p],
+    comparisonKey: p,
+    longrange: p,
+    precision: p,
+    t5: [p, p],
+    t5Readout: p,
+  };
+  for (const [view, value] of Object.entries(expected)) assert.equal(m[view], value, `${where}: ${view}`);
+  // A line over every chart, a row and a column over every matrix.
+  assert.equal(m.lines, { rotation: 2, comparison: 8, longrange: 1, precision: 1, t5: 2 }, `${where}: lines`);
+}
+
+it('one cursor across every view that shows positions, from the mouse and the keyboard', async () => {
+  const { page, server } = session;
+  await open(page, server.url);
+  // Every view drawn once (views below the fold may be made only when they scroll in).
+  for (const id of ['#similarity-canvas', '#cmp-rope', '#longrange-plot', '#precision-plot', '#t5-buckets-plot']) {
+    await caughtUp(page, id);
+  }
+  // From the squiggles, by mouse.
+  await centre(page, '#squiggles-plot');
+  const over = await page.locator('#squiggles-plot .u-over').boundingBox();
+  await page.mouse.move(over.x + over.width * 0.25, over.y + over.height / 2);
+  const p = Number(await page.getAttribute('#squiggles-readout', 'data-p'));
+  assert.ok(p > 20 && p < 120, `p = ${p}`);
+  assertMarkedEverywhere(await marks(page), p, 'squiggles hover');
+  await page.mouse.move(0, 0);
+  // From the precision plot, by keyboard: its sampled positions 1, 2, 3, 4, …
+  await centre(page, '#precision-plot');
+  await page.focus('#precision-plot');
+  for (let n = 0; n < 3; n++) await page.keyboard.press('ArrowRight');
+  assertMarkedEverywhere(await marks(page), 4, 'precision keys');
+  // From the long-range plot, by keyboard (its distances 1, 2, 3, … at the start).
+  await centre(page, '#longrange-plot');
+  await page.focus('#longrange-plot');
+  for (let n = 0; n < 5; n++) await page.keyboard.press('ArrowRight');
+  const q = Number(await page.getAttribute('#longrange-readout', 'data-distance'));
+  assert.ok(q > 4 && q < 20, `Δ = ${q}`);
+  assertMarkedEverywhere(await marks(page), q, 'long-range keys');
+  // From a comparison matrix: the key position j of the cell.
+  await centre(page, '#cmp-rope');
+  await page.focus('#cmp-rope');
+  for (const key of ['ArrowRight', 'ArrowRight', 'ArrowDown']) await page.keyboard.press(key);
+  const j = Number(await page.getAttribute('#cmp-readout', 'data-j'));
+  assertMarkedEverywhere(await marks(page), j, 'comparison keys');
+  // From T5's offsets, by mouse: offset Δ points at |Δ|.
+  await centre(page, '#t5-buckets-plot');
+  const t5 = await page.locator('#t5-buckets-plot .u-over').boundingBox();
+  await page.mouse.move(t5.x + t5.width * 0.4, t5.y + t5.height / 2);
+  const offset = Number(await page.getAttribute('#t5-readout', 'data-offset'));
+  assert.ok(offset < -20 && offset > -120, `offset ${offset}`);
+  const m = await marks(page);
+  assert.is(m.squiggles, -offset, 'T5 hover: the squiggles read |Δ|');
+  assert.is(m.longrange, -offset, 'T5 hover: the long-range plot marks |Δ|');
+  await page.mouse.move(0, 0);
+  // The rotation view's p: its slider moves the cursor.
+  await centre(page, '#ctl-p-range');
+  await redrawAfter(page, () => pressKey(page, '#ctl-p-range', 'ArrowRight'));
+  const rotationP = Number(await page.inputValue('#ctl-p'));
+  assertMarkedEverywhere(await marks(page), rotationP, 'rotation p');
+  noProblems('one cursor');
 });
 
 it('play position sweeps the shared cursor across the table', async () => {

@@ -24,6 +24,7 @@ import { createLongRangeView } from './views/longrange-view.js';
 import { createWhyView } from './views/why-view.js';
 import { createT5DistanceView } from './views/t5-distance-view.js';
 import { mountIdentifyView } from './views/identify-view.js';
+import { createConfigView } from './views/config-view.js';
 import { createScheduler } from './views/scheduler.js';
 import { createLearnedPanel } from './io/learned-panel.js';
 import { wireExports } from './io/exporters.js';
@@ -59,6 +60,15 @@ const longRange = createLongRangeView({
   plot: $('longrange-plot'),
   readout: $('longrange-readout'),
   facts: $('longrange-facts'),
+});
+const config = createConfigView({
+  zone: $('config-drop'),
+  file: $('config-file'),
+  paste: $('config-paste'),
+  status: $('config-status'),
+  facts: $('config-facts'),
+  plot: $('config-plot'),
+  readout: $('config-readout'),
 });
 const precision = createPrecisionView({
   plot: $('precision-plot'),
@@ -97,6 +107,7 @@ const views = [
       profile: $('profile-plot'),
       residualOut: $('rotation-residual'),
       similarityOut: $('similarity-facts'),
+      similarityReadout: $('similarity-readout'),
     }),
   ],
   [
@@ -113,8 +124,14 @@ const views = [
   ['precision', precision],
   [
     't5-distance',
-    createT5DistanceView({ buckets: $('t5-buckets-plot'), others: $('t5-others-plot'), facts: $('t5-facts') }),
+    createT5DistanceView({
+      buckets: $('t5-buckets-plot'),
+      others: $('t5-others-plot'),
+      facts: $('t5-facts'),
+      readout: $('t5-readout'),
+    }),
   ],
+  ['config', config],
 ].map(([section, view]) => ({ section, view, error: $(`${section}-error`) }));
 
 function renderView({ view, error }) {
@@ -243,6 +260,7 @@ $('ctl-preset').addEventListener('change', (event) => {
   if (!preset) return;
   $('preset-note').textContent = presetNote(preset);
   if (preset.tensor) $('learned-tensor').value = preset.tensor;
+  if (preset.json) config.load(JSON.stringify(preset.json, null, 2), `the ${preset.name} preset`);
   commit({ ...preset.set });
 });
 

@@ -4,6 +4,11 @@
 // was asked (not a number, not whole, odd, outside the range, not a choice).
 import { FIELDS, MAX_SENTENCE_CHARS } from './fields.js';
 
+// Llama 3 scaling needs low_freq_factor < high_freq_factor (HF divides by their difference);
+// a pair that is not is fixed by keeping low_freq_factor and putting high_freq_factor at
+// LLAMA3_RATIO times it, the ratio of Llama 3.1's own pair (1, 4).
+const LLAMA3_RATIO = 4;
+
 /** Clamps raw (a string from the URL or a box, or a number) for the field called name. */
 export function clampField(name, raw) {
   const field = FIELDS[name];
@@ -47,4 +52,21 @@ function clampNumber(field, raw) {
 function cleanSentence(raw, fallback) {
   const text = String(raw ?? '').slice(0, MAX_SENTENCE_CHARS);
   return /[\p{L}\p{N}]/u.test(text) ? { value: text, note: '' } : { value: fallback, note: '' };
+}
+
+/**
+ * Clamps the Llama 3 pair (state.rlo, state.rhi), each already inside its field's range, to a pair the
+ * package accepts (low < high), in place. Returns the note ('' when the pair was valid).
+ */
+export function clampLlama3Pair(state) {
+  const { rlo: low, rhi: high } = state;
+  if (low < high) return '';
+  const top = FIELDS.rhi.max;
+  // At the top of the range there is no room above low: low moves down instead.
+  state.rlo = low * LLAMA3_RATIO <= top ? low : top / LLAMA3_RATIO;
+  state.rhi = state.rlo * LLAMA3_RATIO;
+  return (
+    `low_freq_factor ${low} ≥ high_freq_factor ${high}: Llama 3 scaling needs low < high; ` +
+    `using low_freq_factor ${state.rlo}, high_freq_factor ${state.rhi}`
+  );
 }

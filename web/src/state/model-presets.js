@@ -4,9 +4,9 @@
 // table is dropped into view 6: its tensor name is filled in); RoPE models set
 // the RoPE view (head_dim = hidden_size / num_attention_heads, rope_theta,
 // rope_scaling, max_position_embeddings as the context length); ALiBi models
-// the number of heads. Adding a model is one entry. T5's relative buckets and
-// config-driven presets join here as entries once the package exports
-// t5Buckets / fromConfig.
+// the number of heads; T5 sets nothing: its buckets are fixed by its config,
+// which the preset hands to the config view (`json`, the config.json fields
+// that matter) and view 10 draws. Adding a model is one entry.
 
 const ropeModel = (hd, theta, context, scaling = { rs: 'none' }) => ({
   rhd: hd,
@@ -88,6 +88,16 @@ export const MODEL_PRESETS = [
     set: ropeModel(96, 10000, 4096),
   },
   {
+    id: 't5-base',
+    name: 'T5-base (relative buckets)',
+    kind: 'relative',
+    config:
+      'relative_attention_num_buckets = 32, relative_attention_max_distance = 128 (its default), num_heads = 12; ' +
+      'no position embedding: a learned bias per bucket of the offset, bidirectional in the encoder, causal in the decoder',
+    set: {},
+    json: { model_type: 't5', d_model: 768, d_kv: 64, num_heads: 12, relative_attention_num_buckets: 32 },
+  },
+  {
     id: 'bloom-560m',
     name: 'BLOOM-560m',
     kind: 'alibi',
@@ -103,6 +113,7 @@ export function presetNote(preset) {
     learned: `its table is learned: drop its checkpoint into view 6 (tensor “${preset.tensor}” is filled in)`,
     rope: 'views 7 and 8 show its rotary frequencies and their reach',
     alibi: 'view 6 shows its heads’ biases',
+    relative: 'view 10 shows its buckets against the offset, and view 12 reads its config',
   }[preset.kind];
   return `${preset.name}: ${preset.config}. ${where[0].toUpperCase()}${where.slice(1)}.`;
 }

@@ -2,7 +2,7 @@
 // shared. Reading never throws: every parameter goes through clampField, and
 // the notes say what was clamped or could not be read. Writing keeps only the
 // fields that differ from their defaults, so shared URLs stay short.
-import { clampField } from './clamp.js';
+import { clampField, clampLlama3Pair } from './clamp.js';
 import { formatDims, parseDims } from './dims.js';
 import { FIELDS, defaultState } from './fields.js';
 
@@ -23,6 +23,8 @@ export function readQuery(search) {
     state.dims = dims.value;
     if (dims.note) notes.push(dims.note);
   }
+  const pairNote = clampLlama3Pair(state);
+  if (pairNote) notes.push(pairNote);
   if (state.head >= state.heads) {
     notes.push(`ALiBi head ${state.head} does not exist with ${state.heads} heads; showing head ${state.heads - 1}`);
     state.head = state.heads - 1;

@@ -2,6 +2,8 @@
 // position i down, key position j across, the same window of positions): the
 // sinusoidal similarity PE·PEᵀ, the same similarity of a learned table's rows,
 // RoPE's query-key score and ALiBi's bias; then each against the offset j − i.
+// Linked to the shared position cursor: it marks key j = p (and query i = p)
+// in all four panels; pointing at a cell points at its key position j.
 import { availableWidth, createRedrawGuard, fitCanvas, themeColors } from '../draw/canvas.js';
 import { DIVERGING_LUT, LUT_SIZE, pairColor } from '../draw/colormap.js';
 import { CIVIDIS_LUT, viridisColors } from '../draw/sequential-colormap.js';
@@ -18,6 +20,7 @@ import { fixed6, sig6, tickLabel } from '../draw/format.js';
 import { drawAxes, drawTitle, paintGrid } from '../draw/heatmap-draw.js';
 import { drawLogPlot } from '../draw/log-plot.js';
 import { csvColumns } from '../io/csv-columns.js';
+import { linkCursor, markMatrix } from './linked-cursor.js';
 
 const GAP = 12;
 const MARGIN = { left: 58, right: 12, top: 44 };
@@ -40,6 +43,13 @@ export function createComparisonView(elements) {
   const needsDraw = createRedrawGuard();
   let last = null; // what the readout reads: { W, rect, panels }
   let columns = []; // the profiles, for CSV export
+  const markAll = (p) => {
+    for (const canvas of Object.values(canvases)) markMatrix(canvas, last?.rect, last?.W ?? 0, p);
+  };
+  const cursor = linkCursor('comparison', (p) => {
+    markAll(p);
+    if (p != null && last && p < last.W) showCell(Number(readout.dataset.i ?? 0), p);
+  });
 
   function render(state) {
     const source = learned.current();
@@ -102,6 +112,7 @@ export function createComparisonView(elements) {
     drawProfiles(W, { sin, learnedSim, rope, source, state });
     drawAlibiProfile(W, slopes, bias, state);
     writeFacts(W, { sin, learnedSim, rope, source, slopes, state, d });
+    cursor.refresh();
   }
 
   function drawProfiles(W, { sin, learnedSim, rope, source }) {
@@ -197,7 +208,7 @@ export function createComparisonView(elements) {
     const y = event.clientY - box.top - last.rect.y;
     if (x < 0 || y < 0 || x >= last.rect.w || y >= last.rect.h) return;
     const { W } = last;
-    showCell(Math.min(W - 1, Math.floor((y / last.rect.h) * W)), Math.min(W - 1, Math.floor((x / last.rect.w) * W)));
+    pointAt(Math.min(W - 1, Math.floor((y / last.rect.h) * W)), Math.min(W - 1, Math.floor((x / last.rect.w) * W)));
   }
 
   /** Keyboard: arrow keys move the read cell (Shift: 10 at a time). */
@@ -209,7 +220,7 @@ export function createComparisonView(elements) {
     const by = event.shiftKey ? 10 : 1;
     const i = Number(readout.dataset.i ?? 0);
     const j = Number(readout.dataset.j ?? 0);
-    showCell(Math.max(0, Math.min(W - 1, i + step[0] * by)), Math.max(0, Math.min(W - 1, j + step[1] * by)));
+    pointAt(Math.max(0, Math.min(W - 1, i + step[0] * by)), Math.max(0, Math.min(W - 1, j + step[1] * by)));
   }
 
   function showCell(i, j) {
@@ -222,9 +233,19 @@ export function createComparisonView(elements) {
       `RoPE ${show(at(panels.rope))}   ALiBi head ${last.head} ${show(at(panels.alibi))}`;
     Object.assign(readout.dataset, { i: String(i), j: String(j) });
   }
+  /** The pointer or the keyboard chose cell (i, j): read it, and point every view at key position j. */
+  function pointAt(i, j) {
+    showCell(i, j);
+    markAll(j);
+    cursor.point(j);
+  }
   for (const canvas of Object.values(canvases)) {
     canvas.tabIndex = 0;
     canvas.addEventListener('mousemove', (event) => readCell(canvas, event));
+    canvas.addEventListener('mouseleave', () => {
+      markAll(null);
+      cursor.point(null);
+    });
     canvas.addEventListener('keydown', moveCell);
   }
 

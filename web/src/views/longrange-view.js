@@ -1,13 +1,15 @@
 // View 7: long range. The score between a query at position 0 and a key at
 // distance Δ, for Δ from 1 to 65,536 on a log axis, for every encoding on the
 // page, computed by the package (compute/long-range.js). Hover or the arrow
-// keys read every curve at one distance.
+// keys read every curve at one distance. Linked to the shared position cursor:
+// position p is the key at distance Δ = p from the query at position 0.
 import { availableWidth, createRedrawGuard, themeColors } from '../draw/canvas.js';
 import { pairColor } from '../draw/colormap.js';
 import { drawLogPlot } from '../draw/log-plot.js';
 import { fixed6 } from '../draw/format.js';
 import { csvColumns } from '../io/csv-columns.js';
 import { longRangeCurves, sampleDistances } from '../compute/long-range.js';
+import { linkCursor, markPlotX } from './linked-cursor.js';
 
 const STYLE = {
   sinusoidal: { color: 0, width: 2.4 },
@@ -22,6 +24,10 @@ const STYLE = {
 export function createLongRangeView({ plot, readout, facts }) {
   const needsDraw = createRedrawGuard();
   let shown = null;
+  const cursor = linkCursor('longrange', (p) => {
+    markPlotX(plot, p);
+    showAt(p);
+  });
 
   function render(state) {
     const width = availableWidth(plot.parentElement, 900);
@@ -50,24 +56,32 @@ export function createLongRangeView({ plot, readout, facts }) {
       markers: [{ axis: 'x', value: state.rl0, label: `original context L0 = ${state.rl0}`, color: colors.muted }],
       legendColumns: 2,
       height: 400,
-      onCursor: (x) => showAt(x),
+      onCursor: (x) => {
+        const at = showAt(x);
+        markPlotX(plot, at);
+        cursor.point(at);
+      },
     });
     shown = { distances, curves };
     writeFacts(state, distances, curves, refused);
     showAt(null);
+    cursor.refresh();
   }
 
+  /** Reads every curve at the sampled distance at or below x; returns that distance (null: none). */
   function showAt(x) {
-    if (!shown) return;
+    if (!shown) return null;
     const { distances, curves } = shown;
-    if (x == null) {
+    if (x == null || x < distances[0]) {
       readout.textContent = 'Hover the plot (or focus it and use the arrow keys) to read every curve at one distance.';
-      return;
+      readout.dataset.distance = '';
+      return null;
     }
     let n = 0;
     while (n + 1 < distances.length && distances[n + 1] <= x) n++;
     readout.textContent = `Δ = ${distances[n]}:  ` + curves.map((c) => `${c.label} ${fixed6(c.values[n])}`).join(';  ');
     readout.dataset.distance = String(distances[n]);
+    return distances[n];
   }
 
   function writeFacts(state, distances, curves, refused) {

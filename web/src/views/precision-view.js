@@ -2,7 +2,8 @@
 // scale up to 2^24, the worst error over a few rows and all d columns of:
 // posenc's float32, float16 and bfloat16 outputs, and the naive recipes
 // (angle in float32, everything in float16, everything in bfloat16) as the
-// package's recipeTable reproduces them. Everything is computed live.
+// package's recipeTable reproduces them. Everything is computed live. Linked
+// to the shared position cursor: it marks the cursor's position on the x axis.
 //
 // References: the 16-bit outputs and the recipes are measured against
 // posenc's float32 table (within 6e-8 of exact, far below their errors);
@@ -14,6 +15,7 @@ import { pairColor } from '../draw/colormap.js';
 import { frequency } from '../compute/encoding.js';
 import { drawLogPlot } from '../draw/log-plot.js';
 import { csvColumns } from '../io/csv-columns.js';
+import { linkCursor, markPlotX } from './linked-cursor.js';
 
 const ROWS = 4; // rows per sampled position: p … p + 3
 const STEPS_PER_OCTAVE = 4;
@@ -70,6 +72,10 @@ const RECIPES = { recipe32: 'float32-angle', recipe16: 'float16', recipeBf16: 'b
 export function createPrecisionView({ plot, readout, facts }) {
   const needsDraw = createRedrawGuard();
   let shown = null;
+  const cursor = linkCursor('precision', (p) => {
+    markPlotX(plot, p);
+    showAt(p);
+  });
 
   function render(state) {
     const width = availableWidth(plot.parentElement, 900);
@@ -116,11 +122,16 @@ export function createPrecisionView({ plot, readout, facts }) {
       ],
       legendColumns: 2,
       height: 380,
-      onCursor: (x) => showAt(x),
+      onCursor: (x) => {
+        const at = showAt(x);
+        markPlotX(plot, at);
+        cursor.point(at);
+      },
     });
     shown = { positions, errors, curves: CURVES };
     writeFacts(positions, errors, CURVES, firstBroken, d);
     showAt(null);
+    cursor.refresh();
   }
 
   function writeFacts(positions, errors, curves, firstBroken, d) {
@@ -155,11 +166,13 @@ export function createPrecisionView({ plot, readout, facts }) {
     );
   }
 
+  /** Reads the errors at the sampled position nearest x (on the log axis); returns it (null: none). */
   function showAt(x) {
-    if (!shown) return;
-    if (x === null || !(x > 0)) {
-      readout.textContent = 'Hover the plot to read the errors at one position.';
-      return;
+    if (!shown) return null;
+    if (x == null || !(x > 0)) {
+      readout.textContent = 'Hover the plot (or focus it and use the arrow keys) to read the errors at one position.';
+      readout.dataset.p = '';
+      return null;
     }
     const { positions, errors, curves } = shown;
     let n = 0;
@@ -170,6 +183,8 @@ export function createPrecisionView({ plot, readout, facts }) {
     readout.textContent =
       `positions ${positions[n]} … ${positions[n] + ROWS - 1}\n` +
       curves.map((c) => `${c.label} ${text(errors[c.key][n])}`).join('   ');
+    readout.dataset.p = String(positions[n]);
+    return positions[n];
   }
 
   /** Errors per sampled position; Infinity (a NaN or infinite output) stays 'Infinity'. */

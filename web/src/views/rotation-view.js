@@ -1,6 +1,8 @@
 // View 3: the relative-position property. PE(p) and PE(p+k) come from the
 // package; R(k) is built here from the frequencies, because applying it is the
 // demonstration: the residual max|R(k)·PE(p) − PE(p+k)| shows it holds.
+// Linked to the shared position cursor: moving p here moves it, and the
+// similarity matrix marks it (row and column) and reads that row.
 import { sinusoidalAt } from '../../../src/js/index.js';
 import { createRedrawGuard, fitCanvas, themeColors, availableWidth } from '../draw/canvas.js';
 import { DIVERGING_LUT, pairColor } from '../draw/colormap.js';
@@ -16,6 +18,7 @@ import {
 import { fixed6, grouped, sig6 } from '../draw/format.js';
 import { drawAxes, drawColorBar, drawTitle, paintGrid } from '../draw/heatmap-draw.js';
 import { drawLinePlot } from '../draw/line-plot.js';
+import { linkCursor, markMatrix } from './linked-cursor.js';
 
 const TAU = 2 * Math.PI;
 const MAX_CIRCLES = 8;
@@ -51,14 +54,75 @@ function circlePairs(d, base) {
 
 export function createRotationView(elements) {
   const { circlesCanvas, circlesNote, matrixCanvas, similarityCanvas, profile, residualOut, similarityOut } = elements;
+  const { similarityReadout } = elements;
   const circlesNeedDraw = createRedrawGuard();
   const similarityNeedsDraw = createRedrawGuard();
+  let similarity = null; // { sim, window, offset, rect }: what the matrix shows, for the cursor
+  let lastP = null;
+  const cursor = linkCursor('rotation', (p) => showPosition(p));
+
+  /** Marks position p (null: none) on the similarity matrix and reads its row's cosine to its neighbours. */
+  function showPosition(p) {
+    if (!similarity) return;
+    const { sim, window, offset, rect } = similarity;
+    const n = p == null ? null : p - offset;
+    markMatrix(similarityCanvas, rect, window, n);
+    if (n == null || n < 0 || n >= window) {
+      similarityReadout.textContent =
+        'Point at a position in any view (here: hover the matrix, or focus it and use the arrow keys) to read its row.';
+      similarityReadout.dataset.p = '';
+      return;
+    }
+    const near = [-2, -1, 1, 2].filter((delta) => n + delta >= 0 && n + delta < window);
+    similarityReadout.textContent =
+      `position p = ${p}: cos(PE(p), PE(p + Δ)) ` +
+      near.map((delta) => `Δ = ${delta}: ${fixed6(sim[n * window + n + delta])}`).join(', ');
+    similarityReadout.dataset.p = String(p);
+  }
+
+  // Hover or the arrow keys on the matrix point at a position (its column).
+  similarityCanvas.tabIndex = 0;
+  similarityCanvas.addEventListener('mousemove', (event) => {
+    if (!similarity) return;
+    const { window, offset, rect } = similarity;
+    const box = similarityCanvas.getBoundingClientRect();
+    const scale = box.width / (parseFloat(similarityCanvas.style.width) || box.width);
+    const x = (event.clientX - box.left) / scale - rect.x;
+    if (x < 0 || x >= rect.w) return;
+    const p = offset + Math.min(window - 1, Math.floor((x / rect.w) * window));
+    showPosition(p);
+    cursor.point(p);
+  });
+  similarityCanvas.addEventListener('mouseleave', () => {
+    showPosition(null);
+    cursor.point(null);
+  });
+  similarityCanvas.addEventListener('keydown', (event) => {
+    const step = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -1, ArrowDown: 1 }[event.key];
+    if (!step || !similarity) return;
+    event.preventDefault();
+    const { window, offset } = similarity;
+    const current = Number(similarityReadout.dataset.p || offset - step);
+    const p = Math.max(offset, Math.min(offset + window - 1, current + step * (event.shiftKey ? 10 : 1)));
+    showPosition(p);
+    cursor.point(p);
+  });
 
   function render(state) {
     const { dim: d, base, layout } = tableShape();
     const { p, k } = state;
+    // Moving p here (slider, box, ▶) points every view at it; the first render only notes it.
+    const moved = lastP !== null && p !== lastP;
+    lastP = p;
     const total = availableWidth(circlesCanvas.parentElement, 900);
-    if (similarityNeedsDraw([tableVersion(), total, rowRanges() !== null])) drawSimilarity(themeColors());
+    if (similarityNeedsDraw([tableVersion(), total, rowRanges() !== null])) {
+      drawSimilarity(themeColors());
+      cursor.refresh();
+    }
+    if (moved) {
+      cursor.point(p);
+      showPosition(p);
+    }
     if (!circlesNeedDraw([d, base, layout, p, k, total])) return;
     const rows = sinusoidalAt([p, p + k], { dim: d, base, layout });
     const half = d / 2;
@@ -277,6 +341,7 @@ export function createRotationView(elements) {
     ctx.fillStyle = colors.bg;
     ctx.fillRect(0, 0, width, height);
     const rect = { x: 62, y: 34, w: size, h: size };
+    similarity = { sim, window, offset, rect };
     paintGrid(ctx, ratio, rect, window, window, { array: sim, rowStride: window, colStride: 1 }, DIVERGING_LUT, -1, 1);
     drawAxes(ctx, rect, colors, {
       xDomain: [offset, offset + window],

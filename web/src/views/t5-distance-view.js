@@ -4,9 +4,13 @@
 // last of 8 heads, alibiBias) and RoPE's score q·k / (|q||k|) for q = k = all
 // ones (rope, d and T from the page's controls). T5 is exact up to 8 (encoder)
 // or 16 (decoder) and then logarithmic; ALiBi is linear; RoPE oscillates.
+// Linked to the shared position cursor: position p is the key at offset +p
+// from a query at position 0; pointing at offset Δ here points at |Δ|.
 import { alibiBias, alibiSlopes, rope, t5Buckets } from '../../../src/js/index.js';
 import { createRedrawGuard, themeColors } from '../draw/canvas.js';
 import { drawLinePlot } from '../draw/line-plot.js';
+import { fixed6 } from '../draw/format.js';
+import { linkCursor, markPlotX } from './linked-cursor.js';
 
 const SPAN = 300; // offsets −SPAN … SPAN
 const HEADS = 8;
@@ -24,8 +28,37 @@ function ropeScores(d, base) {
   return Array.from({ length: n }, (_, k) => dot(SPAN, k) / (norm * Math.sqrt(dot(k, k))));
 }
 
-export function createT5DistanceView({ buckets, others, facts }) {
+export function createT5DistanceView({ buckets, others, facts, readout }) {
   const needsDraw = createRedrawGuard();
+  let shown = null; // { series: [{ label, values }] } at offsets −SPAN … SPAN
+  const cursor = linkCursor('t5-distance', (p) => {
+    const offset = p != null && p <= SPAN ? p : null;
+    for (const plot of [buckets, others]) markPlotX(plot, offset);
+    showAt(offset);
+  });
+
+  /** Reads every curve at offset Δ (null: none); returns |Δ|, the position a query at 0 sees there. */
+  function showAt(offset) {
+    if (!shown || offset == null || Math.abs(offset) > SPAN) {
+      readout.textContent = 'Hover a plot (or focus it and use the arrow keys) to read every curve at one offset.';
+      readout.dataset.offset = '';
+      return null;
+    }
+    const k = offset + SPAN;
+    readout.textContent =
+      `offset j − i = ${offset}:  ` +
+      shown.series
+        .map(({ label, values }) => `${label} ${Number.isInteger(values[k]) ? values[k] : fixed6(values[k])}`)
+        .join(';  ');
+    readout.dataset.offset = String(offset);
+    return Math.abs(offset);
+  }
+  const onCursor = (x) => {
+    const offset = x == null ? null : Math.round(x);
+    const distance = showAt(offset);
+    for (const plot of [buckets, others]) markPlotX(plot, distance == null ? null : offset);
+    cursor.point(distance);
+  };
 
   function render(state) {
     if (!needsDraw([state.d, state.base, buckets.clientWidth])) return;
@@ -45,6 +78,7 @@ export function createT5DistanceView({ buckets, others, facts }) {
         { label: 'encoder (bidirectional)', values: encoder, stroke: colors.accent, width: 2 },
         { label: 'decoder (causal)', values: decoder, stroke: colors.muted, dash: [6, 4] },
       ],
+      onCursor,
     });
     const bias = alibiBias({ heads: HEADS, queryLength: 1, keyLength: 2 * SPAN + 1, offset: SPAN });
     const slopes = alibiSlopes(HEADS);
@@ -68,7 +102,18 @@ export function createT5DistanceView({ buckets, others, facts }) {
         },
         { label: 'RoPE q·k/(|q||k|)', values: ropeScore, stroke: colors.fg, dash: [4, 3] },
       ],
+      onCursor,
     });
+    shown = {
+      series: [
+        { label: 'T5 encoder bucket', values: encoder },
+        { label: 'decoder bucket', values: decoder },
+        { label: 'ALiBi head 0', values: bias.subarray(0, x.length) },
+        { label: `head ${HEADS - 1}`, values: bias.subarray((HEADS - 1) * x.length) },
+        { label: 'RoPE score', values: ropeScore },
+      ],
+    };
+    cursor.refresh();
     const starts = [];
     for (let k = SPAN; k >= 0; k--) if (k === SPAN || encoder[k] !== encoder[k + 1]) starts.push(SPAN - k);
     facts.textContent =
