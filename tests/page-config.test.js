@@ -216,7 +216,7 @@ it('presets: T5-base joins the ten, and shows its buckets in views 10 and 12', a
     'relative_attention_num_buckets = 32, relative_attention_max_distance = 128',
   );
   await caughtUp(page, '#t5-buckets-plot');
-  assert.ok((await page.$$('#t5-buckets-plot canvas')).length > 0);
+  await page.waitForSelector('#t5-buckets-plot canvas');
   noProblems('T5 preset');
 });
 

@@ -8,7 +8,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { browserSession } from './support/browser-session.js';
-import { canvasPrint, caughtUp, centre, open, pressKey, query, redrawAfter } from './support/browser-page.js';
+import { canvasPrint, caughtUp, centre, open, pressKey, query } from './support/browser-page.js';
 
 const session = browserSession(test);
 const { it, noProblems } = session;
@@ -116,6 +116,8 @@ it('one cursor across every view that shows positions, from the mouse and the ke
   for (const id of ['#similarity-canvas', '#cmp-rope', '#longrange-plot', '#precision-plot', '#t5-buckets-plot']) {
     await caughtUp(page, id);
   }
+  // Views fetched when they near the screen draw once their code is in.
+  await page.waitForSelector('#t5-others-plot canvas');
   // From the squiggles, by mouse.
   await centre(page, '#squiggles-plot');
   const over = await page.locator('#squiggles-plot .u-over').boundingBox();
@@ -154,7 +156,11 @@ it('one cursor across every view that shows positions, from the mouse and the ke
   await page.mouse.move(0, 0);
   // The rotation view's p: its slider moves the cursor.
   await centre(page, '#ctl-p-range');
-  await redrawAfter(page, () => pressKey(page, '#ctl-p-range', 'ArrowRight'));
+  await pressKey(page, '#ctl-p-range', 'ArrowRight');
+  // The cursor follows p when the rotation view draws the new p (a frame drawn for the scroll may come first).
+  await page.waitForFunction(
+    () => document.getElementById('squiggles-readout').dataset.p === document.getElementById('ctl-p').value,
+  );
   const rotationP = Number(await page.inputValue('#ctl-p'));
   assertMarkedEverywhere(await marks(page), rotationP, 'rotation p');
   noProblems('one cursor');

@@ -14,6 +14,8 @@ it("section 9 plots T5's buckets beside ALiBi and RoPE, and prints T5's bucket s
   const { page, server } = session;
   await open(page, server.url);
   await page.locator('#t5-distance').scrollIntoViewIfNeeded();
+  // Its code is fetched when it nears the screen, then it draws.
+  await page.waitForSelector('#t5-others-plot canvas');
   for (const id of ['#t5-buckets-plot', '#t5-others-plot']) {
     const drawn = await page.$eval(id, (el) => el.querySelectorAll('canvas').length);
     assert.ok(drawn > 0, `${id} has a canvas`);

@@ -22,9 +22,8 @@ import { createRopeView } from './views/rope-view.js';
 import { createPrecisionView } from './views/precision-view.js';
 import { createLongRangeView } from './views/longrange-view.js';
 import { createWhyView } from './views/why-view.js';
-import { createT5DistanceView } from './views/t5-distance-view.js';
 import { mountIdentifyView } from './views/identify-view.js';
-import { createConfigView } from './views/config-view.js';
+import { lazyView } from './views/lazy-view.js';
 import { createScheduler } from './views/scheduler.js';
 import { createLearnedPanel } from './io/learned-panel.js';
 import { wireExports } from './io/exporters.js';
@@ -61,15 +60,23 @@ const longRange = createLongRangeView({
   readout: $('longrange-readout'),
   facts: $('longrange-facts'),
 });
-const config = createConfigView({
-  zone: $('config-drop'),
-  file: $('config-file'),
-  paste: $('config-paste'),
-  status: $('config-status'),
-  facts: $('config-facts'),
-  plot: $('config-plot'),
-  readout: $('config-readout'),
-});
+// View 12's code is fetched when its section nears the screen (or a preset hands it a config).
+const config = lazyView(
+  $('config'),
+  () =>
+    import('./views/config-view.js').then(({ createConfigView }) =>
+      createConfigView({
+        zone: $('config-drop'),
+        file: $('config-file'),
+        paste: $('config-paste'),
+        status: $('config-status'),
+        facts: $('config-facts'),
+        plot: $('config-plot'),
+        readout: $('config-readout'),
+      }),
+    ),
+  (error) => ($('config-error').textContent = `This view could not be loaded: ${error.message}`),
+);
 const precision = createPrecisionView({
   plot: $('precision-plot'),
   readout: $('precision-readout'),
@@ -124,12 +131,20 @@ const views = [
   ['precision', precision],
   [
     't5-distance',
-    createT5DistanceView({
-      buckets: $('t5-buckets-plot'),
-      others: $('t5-others-plot'),
-      facts: $('t5-facts'),
-      readout: $('t5-readout'),
-    }),
+    // Below the fold, and its code fetched only when it nears the screen.
+    lazyView(
+      $('t5-distance'),
+      () =>
+        import('./views/t5-distance-view.js').then(({ createT5DistanceView }) =>
+          createT5DistanceView({
+            buckets: $('t5-buckets-plot'),
+            others: $('t5-others-plot'),
+            facts: $('t5-facts'),
+            readout: $('t5-readout'),
+          }),
+        ),
+      (error) => ($('t5-distance-error').textContent = `This view could not be loaded: ${error.message}`),
+    ),
   ],
   ['config', config],
 ].map(([section, view]) => ({ section, view, error: $(`${section}-error`) }));
@@ -260,7 +275,7 @@ $('ctl-preset').addEventListener('change', (event) => {
   if (!preset) return;
   $('preset-note').textContent = presetNote(preset);
   if (preset.tensor) $('learned-tensor').value = preset.tensor;
-  if (preset.json) config.load(JSON.stringify(preset.json, null, 2), `the ${preset.name} preset`);
+  if (preset.json) config.call((view) => view.load(JSON.stringify(preset.json, null, 2), `the ${preset.name} preset`));
   commit({ ...preset.set });
 });
 

@@ -47,6 +47,8 @@ export function createConfigView({ zone, file, paste, status, facts, plot, reado
     },
   });
   paste.addEventListener('input', () => load(paste.value, 'pasted text'));
+  // Text pasted while this view's code was still being fetched.
+  if (paste.value.trim()) load(paste.value, 'pasted text');
 
   function fail(message) {
     status.textContent = message;
