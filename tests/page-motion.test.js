@@ -163,6 +163,12 @@ it('one cursor across every view that shows positions, from the mouse and the ke
   );
   const rotationP = Number(await page.inputValue('#ctl-p'));
   assertMarkedEverywhere(await marks(page), rotationP, 'rotation p');
+  // Views redrawn after the cursor was set (new charts) still mark it.
+  await page.fill('#ctl-heads', '12');
+  await page.press('#ctl-heads', 'Enter');
+  for (const id of ['#cmp-rope', '#longrange-plot']) await caughtUp(page, id);
+  await page.waitForTimeout(300);
+  assertMarkedEverywhere(await marks(page), rotationP, 'after a redraw');
   noProblems('one cursor');
 });
 

@@ -8,8 +8,9 @@ import { plotIn } from '../draw/uplot-mount.js';
 
 /**
  * Links view `owner` to the shared cursor. show(p): mark position p (null: none) and read it; called when
- * another view moves the cursor and by refresh(). Returns { point(p), refresh() }: point(p) when the
- * user points at p here (null: the pointer left); refresh() after a redraw, which replaced the marks' chart.
+ * another view moves the cursor and by refresh(). Returns { point(p), fromChart(read), refresh() }: point(p)
+ * when the user points at p here (null: the pointer left); refresh() after a redraw, which replaced the
+ * marks' chart.
  */
 export function linkCursor(owner, show) {
   // A chart reports "nothing under the pointer" when it is remade too; only a view that pointed may clear.
@@ -18,11 +19,22 @@ export function linkCursor(owner, show) {
     pointing = false;
     show(p);
   }, owner);
+  function point(p) {
+    if (p == null && !pointing) return;
+    pointing = p != null;
+    setCursor(p, owner);
+  }
   return {
-    point(p) {
-      if (p == null && !pointing) return;
-      pointing = p != null;
-      setCursor(p, owner);
+    point,
+    /**
+     * A chart's onCursor(x) for uPlot: read(x) reads x here and returns the position it points at.
+     * uPlot also reports "nothing" when a chart is made; that is ignored unless the user pointed here.
+     */
+    fromChart(read) {
+      return (x) => {
+        if (x == null && !pointing) return;
+        point(read(x));
+      };
     },
     refresh() {
       show(cursorPosition());
@@ -42,13 +54,21 @@ function lineIn(host, name) {
   return line;
 }
 
+const wanted = new WeakMap(); // container → the x last asked for
+
 /**
  * A vertical line at x value x over the uPlot chart in container; hidden when x is null or outside the
  * x scale. container.dataset.cursor holds the x marked ('' for none), for tests and assistive tools.
  */
 export function markPlotX(container, x) {
+  wanted.set(container, x);
   const u = plotIn(container);
   if (!u) return;
+  if (u.scales.x.min == null) {
+    // A chart made in this task: uPlot sets its scales a moment later. Mark the latest wish then.
+    requestAnimationFrame(() => plotIn(container)?.scales.x.min != null && markPlotX(container, wanted.get(container)));
+    return;
+  }
   const line = lineIn(u.over, 'x');
   const inside = x != null && x >= u.scales.x.min && x <= u.scales.x.max;
   line.hidden = !inside;

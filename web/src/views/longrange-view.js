@@ -56,11 +56,11 @@ export function createLongRangeView({ plot, readout, facts }) {
       markers: [{ axis: 'x', value: state.rl0, label: `original context L0 = ${state.rl0}`, color: colors.muted }],
       legendColumns: 2,
       height: 400,
-      onCursor: (x) => {
+      onCursor: cursor.fromChart((x) => {
         const at = showAt(x);
         markPlotX(plot, at);
-        cursor.point(at);
-      },
+        return at;
+      }),
     });
     shown = { distances, curves };
     writeFacts(state, distances, curves, refused);

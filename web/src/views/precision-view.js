@@ -122,11 +122,11 @@ export function createPrecisionView({ plot, readout, facts }) {
       ],
       legendColumns: 2,
       height: 380,
-      onCursor: (x) => {
+      onCursor: cursor.fromChart((x) => {
         const at = showAt(x);
         markPlotX(plot, at);
-        cursor.point(at);
-      },
+        return at;
+      }),
     });
     shown = { positions, errors, curves: CURVES };
     writeFacts(positions, errors, CURVES, firstBroken, d);

@@ -53,12 +53,12 @@ export function createT5DistanceView({ buckets, others, facts, readout }) {
     readout.dataset.offset = String(offset);
     return Math.abs(offset);
   }
-  const onCursor = (x) => {
+  const onCursor = cursor.fromChart((x) => {
     const offset = x == null ? null : Math.round(x);
     const distance = showAt(offset);
     for (const plot of [buckets, others]) markPlotX(plot, distance == null ? null : offset);
-    cursor.point(distance);
-  };
+    return distance;
+  });
 
   function render(state) {
     if (!needsDraw([state.d, state.base, buckets.clientWidth])) return;
