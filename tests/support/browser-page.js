@@ -78,6 +78,16 @@ export async function caughtUp(page, selector) {
   );
 }
 
+/**
+ * Scrolls through every view so each loads and draws (the views below the fold are loaded as they near the
+ * viewport), then back to the top.
+ */
+export async function drawEveryView(page) {
+  const ids = await page.$$eval('section[id]', (sections) => sections.map((s) => s.id));
+  for (const id of ids) await caughtUp(page, `#${id}`);
+  await page.evaluate(() => window.scrollTo(0, 0));
+}
+
 /** Fingerprints of every canvas on the page, keyed by a readable name. */
 export function allCanvases(page) {
   return page.evaluate(() =>
