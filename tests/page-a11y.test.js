@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { MODEL_PRESETS } from '../web/src/state/model-presets.js';
 import { browserSession } from './support/browser-session.js';
-import { drawEveryView, open, query, redrawAfter } from './support/browser-page.js';
+import { caughtUp, drawEveryView, open, query, redrawAfter } from './support/browser-page.js';
 
 const session = browserSession(test);
 const { it, noProblems } = session;

@@ -70,11 +70,15 @@ export async function caughtUp(page, selector) {
   await page.evaluate((sel) => document.querySelector(sel).scrollIntoView({ block: 'center' }), selector);
   await page.waitForFunction(
     (sel) => {
-      const section = document.querySelector(sel).closest('section');
-      return !(document.body.dataset.stale ?? '').split(' ').includes(section?.id);
+      const element = document.querySelector(sel);
+      const section = element.closest('section');
+      const stale = (document.body.dataset.stale ?? '').split(' ').includes(section?.id);
+      // Views loading above it may push it away: keep it in view until it is drawn.
+      if (stale) element.scrollIntoView({ block: 'center' });
+      return !stale;
     },
     selector,
-    { timeout: 10_000 },
+    { timeout: 10_000, polling: 100 },
   );
 }
 
