@@ -11,21 +11,31 @@ import * as assert from 'uvu/assert';
 import { init, sinusoidal } from '../src/js/index.js';
 import { similarityMatrix } from '../web/src/compute/similarity.js';
 
-// ---- a fake browser ---------------------------------------------------------
+// ---- a fake browser, only while this file's tests run (uvu runs every file in one process) ----
 let now = 0;
 let frames = [];
 let observer = null;
-globalThis.document = { body: { dataset: {} } };
-globalThis.requestAnimationFrame = (callback) => frames.push(callback);
-globalThis.IntersectionObserver = class {
-  constructor(callback) {
-    this.callback = callback;
-    observer = this;
-  }
-  observe() {}
+const FAKES = {
+  document: { body: { dataset: {} } },
+  requestAnimationFrame: (callback) => frames.push(callback),
+  IntersectionObserver: class {
+    constructor(callback) {
+      this.callback = callback;
+      observer = this;
+    }
+    observe() {}
+  },
 };
-Object.defineProperty(globalThis, 'performance', { value: { now: () => now }, configurable: true });
-const { createScheduler, FRAME_BUDGET_MS, inSteps, waitForWorker } = await import('../web/src/views/scheduler.js');
+test.before(() => Object.assign(globalThis, FAKES));
+test.after(() => Object.keys(FAKES).forEach((name) => delete globalThis[name]));
+const {
+  createScheduler: create,
+  FRAME_BUDGET_MS,
+  inSteps,
+  waitForWorker,
+} = await import('../web/src/views/scheduler.js');
+/** A scheduler on the fake clock. */
+const createScheduler = (options) => create({ ...options, now: () => now });
 
 /** Runs the frames asked for so far (not those they ask for); returns how many ran. */
 function runFrames() {

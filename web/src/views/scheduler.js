@@ -33,9 +33,9 @@ export const FRAME_BUDGET_MS = 12;
 /**
  * prepare(): work every frame needs first (the encoding table; false when it failed); entries:
  * [{ section: Element, draw(): undefined | (() => …), load?(): Promise }]: draw may return the rest of
- * its work. Returns { request(sections), enable(), drawAll() }.
+ * its work; now(): the clock in ms (tests give their own). Returns { request(sections), enable(), drawAll() }.
  */
-export function createScheduler({ prepare, entries, onFrame }) {
+export function createScheduler({ prepare, entries, onFrame, now = () => performance.now() }) {
   const stale = new Set(entries);
   const onScreen = new Set();
   const rest = new Map(); // entry → the rest of its last draw, run in a later frame
@@ -93,25 +93,25 @@ export function createScheduler({ prepare, entries, onFrame }) {
     const ready = (e) => stale.has(e) || (rest.has(e) && !rest.get(e).waiting);
     const due = entries.filter((e) => which.has(e) && loaded(e) && ready(e));
     if (due.length === 0) return;
-    const start = performance.now();
+    const start = now();
     if (prepare() === false) return; // said where the notes are; the views keep their last picture
     const times = [];
     let drew = false;
     for (const entry of due) {
-      if (times.length > 0 && performance.now() - start > budget) break;
-      const t0 = performance.now();
+      if (times.length > 0 && now() - start > budget) break;
+      const t0 = now();
       const step = stale.has(entry) ? entry.draw : rest.get(entry);
       stale.delete(entry);
       rest.delete(entry);
       const more = step();
       if (typeof more === 'function') rest.set(entry, more);
       drew ||= !more?.waiting;
-      times.push(`${entry.section.id} ${(performance.now() - t0).toFixed(0)}`);
+      times.push(`${entry.section.id} ${(now() - t0).toFixed(0)}`);
     }
     if (drew) renders += 1; // a frame whose views all wait for the worker drew nothing
     const body = document.body.dataset;
     body.renders = String(renders);
-    body.renderMs = (performance.now() - start).toFixed(1);
+    body.renderMs = (now() - start).toFixed(1);
     body.renderSteps = times.join(', ');
     publishStale();
     onFrame?.();
