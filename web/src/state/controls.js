@@ -79,17 +79,23 @@ export function wireNumber(name, { current, commit, settle }) {
   range?.addEventListener('change', settle);
 }
 
+/** Sets a property or attribute only when it changes: this runs on every input of a drag, and each write costs style work. */
+function write(element, name, value) {
+  if (name in element) {
+    if (element[name] !== String(value)) element[name] = String(value);
+  } else if (element.getAttribute(name) !== String(value)) element.setAttribute(name, String(value));
+}
+
 /** Writes the state into every control (a box being typed in keeps its text). */
 export function syncControls(state) {
   for (const name of NUMBER_CONTROLS) {
-    const box = $(`ctl-${name}`);
-    box.value = state[name];
+    write($(`ctl-${name}`), 'value', state[name]);
     const range = $(`ctl-${name}-range`);
     if (range) {
       const scale = SLIDER_SCALES[name];
-      range.value = scale ? scale.toSlider(state[name]) : Math.min(state[name], Number(range.max));
+      write(range, 'value', scale ? scale.toSlider(state[name]) : Math.min(state[name], Number(range.max)));
       // Screen readers hear the field's value, not the slider's (log) position: "T = 10,000".
-      range.setAttribute('aria-valuetext', `${VALUE_NAMES[name] ?? name} = ${grouped(state[name])}`);
+      write(range, 'aria-valuetext', `${VALUE_NAMES[name] ?? name} = ${grouped(state[name])}`);
     }
   }
   $(`ctl-layout-${state.layout}`).checked = true;
