@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { init, identify } from '../src/js/index.js';
 import { npyHeader, float32Bytes } from '../src/js/cli/format.js';
 import { browserSession } from './support/browser-session.js';
-import { open } from './support/browser-page.js';
+import { caughtUp, open } from './support/browser-page.js';
 import * as peers from './support/diagnose-peers.js';
 
 const session = browserSession(test);
@@ -32,6 +32,7 @@ const reportText = (page) => page.$eval('#identify-report', (e) => e.textContent
 it('a picked .npy is identified with the same report as in Node', async () => {
   const { page, server } = session;
   await open(page, server.url);
+  await caughtUp(page, '#identify'); // the view is loaded as it nears the viewport
   const table = peers.fairseqForward(300, 64);
   const path = join(files, 'fairseq.npy');
   await writeFile(path, Buffer.concat([Buffer.from(npyHeader(300, 64)), Buffer.from(float32Bytes(table))]));

@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { MODEL_PRESETS } from '../web/src/state/model-presets.js';
 import { browserSession } from './support/browser-session.js';
-import { caughtUp, open, query, redrawAfter } from './support/browser-page.js';
+import { caughtUp, drawEveryView, open, query, redrawAfter } from './support/browser-page.js';
 
 const session = browserSession(test);
 const { it, noProblems } = session;
@@ -18,8 +18,8 @@ for (const theme of ['light', 'dark']) {
   it(`axe-core finds no violation (${theme} theme)`, async () => {
     const { page, server } = session;
     await open(page, `${server.url}?theme=${theme}`);
-    // Every view drawn and its text written before the check.
-    for (const id of ['#precision', '#why']) await caughtUp(page, id);
+    // Every view loaded, drawn and its text written before the check.
+    await drawEveryView(page);
     await page.evaluate(axeSource);
     const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
     const found = result.violations.map(
@@ -36,6 +36,7 @@ for (const theme of ['light', 'dark']) {
 it('every canvas has an accessible name and a text alternative next to it', async () => {
   const { page, server } = session;
   await open(page, server.url);
+  await drawEveryView(page);
   const missing = await page.evaluate(() =>
     [...document.querySelectorAll('canvas')]
       .map((canvas) => {

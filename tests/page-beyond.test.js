@@ -17,10 +17,11 @@ import {
   canvasPrint,
   centre,
   checkControlSteps,
+  drawEveryView,
   open,
+  pressKey,
   query,
   redrawAfter,
-  pressKey,
   typeValue,
 } from './support/browser-page.js';
 import { generator, seedFromEnv } from './support/random.js';
@@ -135,6 +136,7 @@ function paperSlopes(n) {
 
 it('loads with no console errors; every new canvas and plot draws', async () => {
   await open(page, server.url);
+  await drawEveryView(page);
   const canvases = await allCanvases(page);
   for (const id of ['cmp-sin', 'cmp-learned', 'cmp-rope', 'cmp-alibi']) {
     const c = canvases.find((x) => x.name === id);
@@ -165,6 +167,7 @@ it('loads with no console errors; every new canvas and plot draws', async () => 
 it('the comparison readout shows the sinusoidal, RoPE and ALiBi values of the hovered cell', async () => {
   const view = { d: 64, base: 500, heads: 6 };
   await open(page, `${server.url}?d=${view.d}&base=${view.base}&heads=${view.heads}&head=5&cw=40&causal=0`);
+  await drawEveryView(page);
   await centre(page, '#cmp-sin');
   const box = await page.locator('#cmp-sin').boundingBox();
   const slopes = paperSlopes(view.heads);
@@ -201,6 +204,7 @@ it('the comparison readout shows the sinusoidal, RoPE and ALiBi values of the ho
 
 it('a picked .npy and a dropped .safetensors file load and redraw the learned panel', async () => {
   await open(page, server.url);
+  await drawEveryView(page);
   const rows = 200;
   const dim = 24;
   const table = randomTable(rows, dim);
@@ -260,6 +264,7 @@ function cosineRows(table, dim, i, j) {
 
 it('malformed and oversized files give a clear message, and the page keeps working', async () => {
   await open(page, server.url);
+  await drawEveryView(page);
   const good = npyBytes(randomTable(10, 4), 10, 4);
   const cases = [
     { name: 'notes.npy', bytes: Buffer.from('this is not a table at all'), expect: 'neither with' },
@@ -297,6 +302,7 @@ it('malformed and oversized files give a clear message, and the page keeps worki
 
 it('each new control redraws its figure and updates the URL', async () => {
   await open(page, server.url);
+  await drawEveryView(page);
   const steps = [
     { what: 'window slider', param: 'cw', target: '#cmp-sin', act: () => pressKey(page, '#ctl-cw-range', 'ArrowLeft') },
     { what: 'window box', param: 'cw', target: '#cmp-sin', act: () => typeValue(page, '#ctl-cw', '64') },
@@ -353,6 +359,7 @@ it('each new control redraws its figure and updates the URL', async () => {
   const shared = page.url();
   const bands = await canvasPrint(page, '#rope-bands canvas');
   await open(page, shared);
+  await drawEveryView(page);
   assert.is((await canvasPrint(page, '#rope-bands canvas')).hash, bands.hash, 'the shared URL draws the same bands');
   assert.is(await page.inputValue('#ctl-rs'), 'llama3');
   assert.is(await page.isChecked('#ctl-causal'), false);
@@ -362,6 +369,7 @@ it('each new control redraws its figure and updates the URL', async () => {
 it('scaling choices move the RoPE bands as each type defines', async () => {
   const f = 8;
   await open(page, `${server.url}?rs=none&rhd=128&rf=${f}&rl0=4096&rlen=32768`);
+  await drawEveryView(page);
   const bands = async () =>
     page.$eval('#rope-facts', (el) => ({
       moved: Number(el.dataset.moved),
@@ -405,6 +413,7 @@ it('scaling choices move the RoPE bands as each type defines', async () => {
 
 it('the precision view shows posenc below the naive recipes at long positions', async () => {
   await open(page, `${server.url}?d=64`);
+  await drawEveryView(page);
   const worst = JSON.parse(await page.getAttribute('#precision-facts', 'data-worst-from65536'));
   assert.ok(worst.posenc32 > 0 && worst.posenc32 < 6e-8, `posenc float32 worst ${worst.posenc32}`);
   const print = await canvasPrint(page, '#precision-plot canvas');
@@ -428,6 +437,7 @@ it('the precision view shows posenc below the naive recipes at long positions', 
 it('exports: a PNG of each new figure and the plotted numbers as CSV', async () => {
   const d = 16;
   await open(page, `${server.url}?d=${d}&cw=16&heads=3&rhd=${d}&rs=linear`);
+  await drawEveryView(page);
   for (const name of ['comparison', 'comparison-profiles', 'rope', 'precision']) {
     const png = await downloadBytes(`[data-export="${name}"]`);
     assert.equal([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], `${name} PNG magic`);

@@ -13,12 +13,13 @@ import {
   canvasPrint,
   centre,
   checkControlSteps,
+  drawEveryView,
   open,
+  pressKey,
   query,
   redrawAfter,
-  watchPage,
-  pressKey,
   typeValue,
+  watchPage,
 } from './support/browser-page.js';
 
 const pe = await instantiate();
@@ -39,6 +40,7 @@ function expected6(p, j, { d, base, layout }) {
 
 it('loads with no console errors, only local requests, and every canvas drawn', async () => {
   await open(page, server.url);
+  await drawEveryView(page);
   const canvases = await allCanvases(page);
   assert.ok(canvases.length >= 9, `expected the figures' canvases, got ${canvases.length}`);
   for (const c of canvases) {
@@ -74,6 +76,7 @@ it('the static build also works from a subfolder (relative asset URLs)', async (
 
 it('each control redraws its figure and updates the URL', async () => {
   await open(page, server.url);
+  await drawEveryView(page);
   const steps = [
     {
       what: 'd slider',
@@ -134,6 +137,7 @@ it('each control redraws its figure and updates the URL', async () => {
 it('a URL with parameters restores the view', async () => {
   const params = 'd=64&len=500&base=500&off=7&layout=split&p=3&k=40&dims=1,2&scale=1&s1=A%20dog%20barks&theme=dark';
   await open(page, `${server.url}?${params}`);
+  await drawEveryView(page);
   const values = await page.evaluate(() =>
     ['d', 'len', 'base', 'off', 'p', 'k', 'dims', 's1'].map((n) => document.getElementById(`ctl-${n}`).value),
   );
@@ -148,6 +152,7 @@ it('a URL with parameters restores the view', async () => {
   // The same view reached through the controls draws the same pixels.
   const fromUrl = await canvasPrint(page, '#heatmap-canvas');
   await open(page, `${server.url}?theme=dark&layout=split`);
+  await drawEveryView(page);
   await redrawAfter(page, () => typeValue(page, '#ctl-d', '64'));
   await redrawAfter(page, () => typeValue(page, '#ctl-len', '500'));
   await redrawAfter(page, () => typeValue(page, '#ctl-base', '500'));
@@ -158,6 +163,7 @@ it('a URL with parameters restores the view', async () => {
 
 it('malformed URL parts fall back to defaults; out-of-range values are clamped with a note', async () => {
   await open(page, `${server.url}?d=abc&len=99999&base=-5&off=-3&layout=diagonal&dims=zz&p=1e99`);
+  await drawEveryView(page);
   const values = await page.evaluate(() =>
     ['d', 'len', 'base', 'off', 'p'].map((n) => document.getElementById(`ctl-${n}`).value),
   );
@@ -187,6 +193,7 @@ it('edge cases draw every figure without errors', async () => {
   ];
   for (const url of urls) {
     await open(page, server.url + url);
+    await drawEveryView(page);
     for (const c of await allCanvases(page)) assert.ok(c.colours > 2, `${url}: ${c.name} is blank`);
     noProblems(url);
   }
@@ -194,6 +201,7 @@ it('edge cases draw every figure without errors', async () => {
 
 it('an odd d is explained, not crashed on', async () => {
   await open(page, `${server.url}?d=7`);
+  await drawEveryView(page);
   assert.is(await page.inputValue('#ctl-d'), '8');
   assert.match(await page.textContent('#notes'), 'd = 7 is odd');
   await redrawAfter(page, () => typeValue(page, '#ctl-d', '33'));
@@ -206,6 +214,7 @@ it('an odd d is explained, not crashed on', async () => {
 it('hover readouts print exactly the values the package computes', async () => {
   const view = { d: 96, len: 700, base: 500, off: 1000, layout: 'split' };
   await open(page, `${server.url}?d=${view.d}&len=${view.len}&base=${view.base}&off=${view.off}&layout=${view.layout}`);
+  await drawEveryView(page);
   await centre(page, '#heatmap-canvas');
   const box = await page.locator('#heatmap-canvas').boundingBox();
   const seen = new Set();
@@ -259,6 +268,7 @@ it('the rotation residual shown is below 1e-6 (small and large p, k)', async () 
     [999999, 8192, 6],
   ]) {
     await open(page, `${server.url}?p=${p}&k=${k}&d=${d}&len=64`);
+    await drawEveryView(page);
     const residual = Number(await page.getAttribute('#rotation-residual', 'data-residual'));
     const shown = Number(await page.textContent('#residual-value'));
     assert.ok(residual >= 0 && residual < 1e-6, `residual ${residual} at p = ${p}, k = ${k}, d = ${d}`);
@@ -291,6 +301,7 @@ function rotationResidual(p, k, d, base = 10000) {
 it('exports: PNG of a figure, CSV and NPY of the table', async () => {
   const view = { d: 6, len: 5, base: 100, off: 3, layout: 'interleaved' };
   await open(page, `${server.url}?d=${view.d}&len=${view.len}&base=${view.base}&off=${view.off}&layout=interleaved`);
+  await drawEveryView(page);
   const table = pe.sinusoidal({ length: view.len, dim: view.d, base: view.base, offset: view.off });
 
   const buttons = await page.$$eval('[data-export]', (all) => all.map((b) => `[data-export="${b.dataset.export}"]`));
@@ -332,6 +343,7 @@ async function downloadBytes(selector) {
 
 it('a large table (8192 × 1024) draws and keeps redrawing quickly', async () => {
   await open(page, `${server.url}?d=1024&len=8192`);
+  await drawEveryView(page);
   for (const c of await allCanvases(page)) assert.ok(c.colours > 2, `${c.name} is blank`);
   const times = [];
   for (let n = 0; n < 3; n++) {

@@ -8,7 +8,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { browserSession } from './support/browser-session.js';
-import { canvasPrint, caughtUp, centre, open, pressKey, query } from './support/browser-page.js';
+import { canvasPrint, caughtUp, centre, drawEveryView, open, pressKey, query } from './support/browser-page.js';
 
 const session = browserSession(test);
 const { it, noProblems } = session;
@@ -16,6 +16,7 @@ const { it, noProblems } = session;
 it('play p turns every shown circle; pause stops it and writes the URL', async () => {
   const { page, server } = session;
   await open(page, server.url);
+  await drawEveryView(page);
   await centre(page, '#circles-canvas');
   const pairs = (await page.getAttribute('#circles-canvas', 'data-pairs')).split(' ').map(Number);
   assert.ok(pairs.length >= 6, `${pairs.length} circles`);
@@ -45,6 +46,7 @@ it('play p turns every shown circle; pause stops it and writes the URL', async (
 it('hovering a position in the squiggles marks it in the heatmap, and the reverse', async () => {
   const { page, server } = session;
   await open(page, server.url);
+  await drawEveryView(page);
   await centre(page, '#squiggles-plot');
   const over = await page.locator('#squiggles-plot .u-over').boundingBox();
   await page.mouse.move(over.x + over.width * 0.4, over.y + over.height / 2);
@@ -175,6 +177,7 @@ it('one cursor across every view that shows positions, from the mouse and the ke
 it('play position sweeps the shared cursor across the table', async () => {
   const { page, server } = session;
   await open(page, `${server.url}?len=100`);
+  await drawEveryView(page);
   await centre(page, '#heatmap-canvas');
   await page.click('#play-heatmap');
   await page.waitForFunction(() => Number(document.getElementById('heatmap-readout').dataset.p) >= 20, null, {

@@ -5,7 +5,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { browserSession } from './support/browser-session.js';
-import { open } from './support/browser-page.js';
+import { drawEveryView, open } from './support/browser-page.js';
 
 const session = browserSession(test);
 const { it, noProblems } = session;
@@ -13,6 +13,7 @@ const { it, noProblems } = session;
 it("section 9 plots T5's buckets beside ALiBi and RoPE, and prints T5's bucket starts", async () => {
   const { page, server } = session;
   await open(page, server.url);
+  await drawEveryView(page);
   await page.locator('#t5-distance').scrollIntoViewIfNeeded();
   // Its code is fetched when it nears the screen, then it draws.
   await page.waitForSelector('#t5-others-plot canvas');

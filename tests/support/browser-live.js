@@ -1,7 +1,8 @@
 // Measures how live the page is under real input: each input event's time
 // (the event's own timeStamp) against the end of the first frame that drew
-// after it, how many frames drew, and the longest main-thread task
-// (PerformanceObserver 'longtask' reports tasks over 50 ms).
+// after it, how many frames drew, the longest main-thread task
+// (PerformanceObserver 'longtask' reports tasks over 50 ms) and each view's
+// longest drawing step (body data-render-steps).
 
 const median = (values) => {
   if (values.length === 0) return NaN;
@@ -13,13 +14,17 @@ const median = (values) => {
 /** Starts recording in the page; call before sending the inputs. */
 export function startRecording(page) {
   return page.evaluate(() => {
-    const live = { inputs: [], frames: [], longest: 0, longTasks: 0 };
+    const live = { inputs: [], frames: [], longest: 0, longTasks: 0, steps: {} };
     window.__live = live;
     document.addEventListener('input', (event) => live.inputs.push(event.timeStamp), true);
     new MutationObserver(() => {
       live.frames.push(performance.now());
       const ms = Number(document.body.dataset.renderMs);
       if (!(live.slowest?.ms >= ms)) live.slowest = { ms, steps: document.body.dataset.renderSteps };
+      for (const step of (document.body.dataset.renderSteps ?? '').split(', ')) {
+        const [view, stepMs] = step.split(' ');
+        if (view && !(live.steps[view] >= Number(stepMs))) live.steps[view] = Number(stepMs);
+      }
     }).observe(document.body, {
       attributes: true,
       attributeFilter: ['data-renders'],
@@ -58,7 +63,32 @@ export async function stopRecording(page) {
     longestTaskMs: live.longest,
     longTasks: live.longTasks,
     slowest: live.slowest,
+    steps: live.steps,
   };
+}
+
+/**
+ * Scrolls a figure (or the control) to where the drag will happen and waits until every view near the
+ * viewport is loaded and drawn, so the recording sees the drag, not a view's first load.
+ */
+export async function settleAt(page, selector, view = null) {
+  await page.evaluate(
+    ([sel, fig]) => document.querySelector(fig ?? sel).scrollIntoView({ block: fig ? 'start' : 'center' }),
+    [selector, view],
+  );
+  await page.waitForFunction(
+    () => {
+      const stale = (document.body.dataset.stale ?? '').split(' ');
+      const near = (s) => {
+        const r = s.getBoundingClientRect();
+        return r.bottom > -0.5 * innerHeight && r.top < 1.5 * innerHeight;
+      };
+      return [...document.querySelectorAll('main section[id]')].every((s) => !near(s) || !stale.includes(s.id));
+    },
+    null,
+    { timeout: 20_000 },
+  );
+  await page.waitForTimeout(300);
 }
 
 /** Drags a range input's thumb with the mouse in `steps` moves of `dx` px, `gapMs` apart. */

@@ -70,12 +70,26 @@ export async function caughtUp(page, selector) {
   await page.evaluate((sel) => document.querySelector(sel).scrollIntoView({ block: 'center' }), selector);
   await page.waitForFunction(
     (sel) => {
-      const section = document.querySelector(sel).closest('section');
-      return !(document.body.dataset.stale ?? '').split(' ').includes(section?.id);
+      const element = document.querySelector(sel);
+      const section = element.closest('section');
+      const stale = (document.body.dataset.stale ?? '').split(' ').includes(section?.id);
+      // Views loading above it may push it away: keep it in view until it is drawn.
+      if (stale) element.scrollIntoView({ block: 'center' });
+      return !stale;
     },
     selector,
-    { timeout: 10_000 },
+    { timeout: 10_000, polling: 100 },
   );
+}
+
+/**
+ * Scrolls through every view so each loads and draws (the views below the fold are loaded as they near the
+ * viewport), then back to the top.
+ */
+export async function drawEveryView(page) {
+  const ids = await page.$$eval('section[id]', (sections) => sections.map((s) => s.id));
+  for (const id of ids) await caughtUp(page, `#${id}`);
+  await page.evaluate(() => window.scrollTo(0, 0));
 }
 
 /** Fingerprints of every canvas on the page, keyed by a readable name. */

@@ -12,18 +12,7 @@ import { cursorPosition, setCursor } from './state/cursor.js';
 import { wirePlayer } from './state/player.js';
 import { MODEL_PRESETS, presetNote } from './state/model-presets.js';
 import { onSummaryReady, updateTable } from './compute/encoding.js';
-import { createSquigglesView } from './views/squiggles-view.js';
-import { createHeatmapView } from './views/heatmap-view.js';
-import { createRotationView } from './views/rotation-view.js';
-import { createEmbeddingView } from './views/embedding-view.js';
-import { createNaiveView } from './views/naive-view.js';
-import { createComparisonView } from './views/comparison-view.js';
-import { createRopeView } from './views/rope-view.js';
-import { createPrecisionView } from './views/precision-view.js';
-import { createLongRangeView } from './views/longrange-view.js';
 import { createWhyView } from './views/why-view.js';
-import { mountIdentifyView } from './views/identify-view.js';
-import { lazyView } from './views/lazy-view.js';
 import { createScheduler } from './views/scheduler.js';
 import { createLearnedPanel } from './io/learned-panel.js';
 import { wireExports } from './io/exporters.js';
@@ -36,128 +25,191 @@ const notes = createNotes($('notes'));
 urlNotes.forEach((text, n) => notes.set(`url${n}`, text));
 
 // ---- views ----------------------------------------------------------------
-const learned = createLearnedPanel({ onChange: () => scheduler.request() });
-const comparison = createComparisonView({
-  canvases: { sin: $('cmp-sin'), learned: $('cmp-learned'), rope: $('cmp-rope'), alibi: $('cmp-alibi') },
-  profile: $('cmp-profile'),
-  alibiProfile: $('cmp-alibi-profile'),
-  readout: $('cmp-readout'),
-  facts: $('cmp-facts'),
-  learned,
-});
-const rope = createRopeView({
-  speed: $('rope-speed'),
-  wavelength: $('rope-wavelength'),
-  bands: $('rope-bands'),
-  readout: $('rope-readout'),
-  facts: $('rope-facts'),
-  config: $('rope-config'),
-  status: $('rope-status'),
-  plots: $('rope-plots'),
-});
-const longRange = createLongRangeView({
-  plot: $('longrange-plot'),
-  readout: $('longrange-readout'),
-  facts: $('longrange-facts'),
-});
-// View 12's code is fetched when its section nears the screen (or a preset hands it a config).
-const config = lazyView(
-  $('config'),
-  () =>
-    import('./views/config-view.js').then(({ createConfigView }) =>
-      createConfigView({
-        zone: $('config-drop'),
-        file: $('config-file'),
-        paste: $('config-paste'),
-        status: $('config-status'),
-        facts: $('config-facts'),
-        plot: $('config-plot'),
-        readout: $('config-readout'),
-      }),
-    ),
-  (error) => ($('config-error').textContent = `This view could not be loaded: ${error.message}`),
-);
-const precision = createPrecisionView({
-  plot: $('precision-plot'),
-  readout: $('precision-readout'),
-  facts: $('precision-facts'),
-});
+// The first view's figure is built at once; every other view is a dynamic import,
+// loaded when its section nears the viewport (the scheduler's load()), so the
+// first view's weight does not grow with the views below the fold.
+const learned = createLearnedPanel({ onChange: () => scheduler.request(['comparison']) });
 
-// Each view with the section it draws in; a view that fails says so there and leaves the rest alone.
+// Each view with the section it draws in: the view itself, or a function
+// loading it. A view that fails says so there and leaves the rest alone.
 const views = [
   ['why', createWhyView({ canvas: $('why-canvas'), facts: $('why-facts') })],
   [
     'squiggles',
-    createSquigglesView({
-      container: $('squiggles-plot'),
-      legend: $('squiggles-legend'),
-      readout: $('squiggles-readout'),
-    }),
+    () =>
+      import('./views/squiggles-view.js').then(({ createSquigglesView }) =>
+        createSquigglesView({
+          container: $('squiggles-plot'),
+          legend: $('squiggles-legend'),
+          readout: $('squiggles-readout'),
+        }),
+      ),
   ],
   [
     'heatmap',
-    createHeatmapView({
-      canvas: $('heatmap-canvas'),
-      marker: $('heatmap-marker'),
-      cursorLine: $('heatmap-cursor'),
-      readout: $('heatmap-readout'),
-      summary: $('heatmap-aggregation'),
-    }),
+    () =>
+      import('./views/heatmap-view.js').then(({ createHeatmapView }) =>
+        createHeatmapView({
+          canvas: $('heatmap-canvas'),
+          marker: $('heatmap-marker'),
+          cursorLine: $('heatmap-cursor'),
+          readout: $('heatmap-readout'),
+          summary: $('heatmap-aggregation'),
+        }),
+      ),
   ],
   [
     'rotation',
-    createRotationView({
-      circlesCanvas: $('circles-canvas'),
-      circlesNote: $('circles-note'),
-      matrixCanvas: $('matrix-canvas'),
-      similarityCanvas: $('similarity-canvas'),
-      profile: $('profile-plot'),
-      residualOut: $('rotation-residual'),
-      similarityOut: $('similarity-facts'),
-      similarityReadout: $('similarity-readout'),
-    }),
+    () =>
+      import('./views/rotation-view.js').then(({ createRotationView }) =>
+        createRotationView({
+          circlesCanvas: $('circles-canvas'),
+          circlesNote: $('circles-note'),
+          matrixCanvas: $('matrix-canvas'),
+          similarityCanvas: $('similarity-canvas'),
+          profile: $('profile-plot'),
+          residualOut: $('rotation-residual'),
+          similarityOut: $('similarity-facts'),
+          similarityReadout: $('similarity-readout'),
+        }),
+      ),
   ],
   [
     'embedding',
-    createEmbeddingView({ canvas: $('embedding-canvas'), facts: $('embedding-facts'), wordSelect: $('ctl-word') }),
+    () =>
+      import('./views/embedding-view.js').then(({ createEmbeddingView }) =>
+        createEmbeddingView({ canvas: $('embedding-canvas'), facts: $('embedding-facts'), wordSelect: $('ctl-word') }),
+      ),
   ],
   [
     'naive',
-    createNaiveView({ raw: $('naive-raw'), norm: $('naive-norm'), sin: $('naive-sin'), facts: $('naive-facts') }),
+    () =>
+      import('./views/naive-view.js').then(({ createNaiveView }) =>
+        createNaiveView({ raw: $('naive-raw'), norm: $('naive-norm'), sin: $('naive-sin'), facts: $('naive-facts') }),
+      ),
   ],
-  ['comparison', comparison],
-  ['longrange', longRange],
-  ['rope', rope],
-  ['precision', precision],
+  [
+    'comparison',
+    () =>
+      Promise.all([import('./views/comparison-view.js'), learned.ready()]).then(([{ createComparisonView }]) =>
+        createComparisonView({
+          canvases: { sin: $('cmp-sin'), learned: $('cmp-learned'), rope: $('cmp-rope'), alibi: $('cmp-alibi') },
+          profile: $('cmp-profile'),
+          alibiProfile: $('cmp-alibi-profile'),
+          readout: $('cmp-readout'),
+          facts: $('cmp-facts'),
+          learned,
+        }),
+      ),
+  ],
+  [
+    'longrange',
+    () =>
+      import('./views/longrange-view.js').then(({ createLongRangeView }) =>
+        createLongRangeView({
+          plot: $('longrange-plot'),
+          readout: $('longrange-readout'),
+          facts: $('longrange-facts'),
+        }),
+      ),
+  ],
+  [
+    'rope',
+    () =>
+      import('./views/rope-view.js').then(({ createRopeView }) =>
+        createRopeView({
+          speed: $('rope-speed'),
+          wavelength: $('rope-wavelength'),
+          bands: $('rope-bands'),
+          readout: $('rope-readout'),
+          facts: $('rope-facts'),
+          config: $('rope-config'),
+          status: $('rope-status'),
+          plots: $('rope-plots'),
+        }),
+      ),
+  ],
+  [
+    'precision',
+    () =>
+      import('./views/precision-view.js').then(({ createPrecisionView }) =>
+        createPrecisionView({
+          plot: $('precision-plot'),
+          readout: $('precision-readout'),
+          facts: $('precision-facts'),
+        }),
+      ),
+  ],
   [
     't5-distance',
-    // Below the fold, and its code fetched only when it nears the screen.
-    lazyView(
-      $('t5-distance'),
-      () =>
-        import('./views/t5-distance-view.js').then(({ createT5DistanceView }) =>
-          createT5DistanceView({
-            buckets: $('t5-buckets-plot'),
-            others: $('t5-others-plot'),
-            facts: $('t5-facts'),
-            readout: $('t5-readout'),
-          }),
-        ),
-      (error) => ($('t5-distance-error').textContent = `This view could not be loaded: ${error.message}`),
-    ),
+    () =>
+      import('./views/t5-distance-view.js').then(({ createT5DistanceView }) =>
+        createT5DistanceView({
+          buckets: $('t5-buckets-plot'),
+          others: $('t5-others-plot'),
+          facts: $('t5-facts'),
+          readout: $('t5-readout'),
+        }),
+      ),
   ],
-  ['config', config],
+  // Wired once, when it nears the viewport; it draws on its own (on a file, paste or example).
+  ['identify', () => import('./views/identify-view.js').then(({ mountIdentifyView }) => mountIdentifyView())],
+  // View 12: what a dropped, pasted or preset config.json says (a preset loads it at once).
+  [
+    'config',
+    () =>
+      import('./views/config-view.js').then(({ createConfigView }) =>
+        createConfigView({
+          zone: $('config-drop'),
+          file: $('config-file'),
+          paste: $('config-paste'),
+          status: $('config-status'),
+          facts: $('config-facts'),
+          plot: $('config-plot'),
+          readout: $('config-readout'),
+        }),
+      ),
+  ],
 ].map(([section, view]) => ({ section, view, error: $(`${section}-error`) }));
 
-function renderView({ view, error }) {
+/** Runs one step of a view's drawing (its render, or the rest a render returned); a failure is said in its section. */
+function drawStep(entry, step) {
   try {
-    view.render(state);
-    error.textContent = '';
+    const more = step();
+    if (entry.error) entry.error.textContent = '';
+    // The rest keeps its mark: a rest waiting for the worker is not run until the worker answers.
+    return typeof more === 'function'
+      ? Object.assign(() => drawStep(entry, more), { waiting: more.waiting })
+      : undefined;
   } catch (failure) {
     const message = failure instanceof PosencError ? failure.message : (failure?.message ?? failure);
-    error.textContent = `This view could not be drawn: ${message}`;
+    if (entry.error) entry.error.textContent = `This view could not be drawn: ${message}`;
     console.error(failure);
+    return undefined;
   }
+}
+
+/** A loaded view: made, and told how to ask for its own redraws. */
+function adopt(entry, view) {
+  entry.view = view;
+  view?.setRedraw?.(() => scheduler.request([entry.section]));
+}
+
+/** The view of a section, loaded once (when it nears the viewport, or when an export asks for it first). */
+function viewOf(section) {
+  const entry = views.find((e) => e.section === section);
+  entry.loading ??=
+    typeof entry.view === 'function'
+      ? entry.view().then(
+          (view) => adopt(entry, view),
+          (error) => {
+            entry.loading = undefined; // tried again when next asked
+            if (entry.error) entry.error.textContent = `This view could not be loaded: ${error.message}`;
+            throw error;
+          },
+        )
+      : Promise.resolve();
+  return entry.loading.then(() => entry.view);
 }
 
 /** The encoding table every frame starts from; a failure is said where the notes are, never a blank page. */
@@ -175,11 +227,15 @@ function prepareTable() {
 
 const scheduler = createScheduler({
   prepare: prepareTable,
-  entries: views.map((entry) => ({ section: $(entry.section), draw: () => renderView(entry) })),
+  entries: views.map((entry) => ({
+    section: $(entry.section),
+    draw: () => (entry.view?.render ? drawStep(entry, () => entry.view.render(state)) : undefined),
+    load: typeof entry.view === 'function' ? () => viewOf(entry.section) : undefined,
+  })),
 });
-for (const { section, view } of views) view.setRedraw?.(() => scheduler.request([section]));
+for (const entry of views) if (typeof entry.view !== 'function') adopt(entry, entry.view);
 // A large table's summaries arrive from the worker: redraw the views that wait for them.
-const WAITING = { grid: ['heatmap'], envelopes: ['squiggles'], rows: ['rotation', 'naive'] };
+const WAITING = { grid: ['heatmap'], envelopes: ['squiggles'], rows: ['rotation', 'naive'], similarity: ['rotation'] };
 onSummaryReady((kind) => scheduler.request(WAITING[kind]));
 
 // ---- controls -------------------------------------------------------------
@@ -190,8 +246,9 @@ function syncUrl() {
 
 /**
  * Applies a change to the state: URL, controls and (soon) the views follow.
- * transient: an animation frame, which leaves the URL alone (browsers throttle
- * a history update per frame); the player writes it when it stops.
+ * transient: an animation frame or a slider's drag, which leave the URL alone
+ * (browsers throttle history updates, and each costs the main thread); the
+ * player writes it when it stops, a slider when it is let go.
  */
 function commit(changes, { transient = false } = {}) {
   notes.clearUrlNotes();
@@ -212,10 +269,11 @@ function commit(changes, { transient = false } = {}) {
 for (const name of NUMBER_CONTROLS) {
   wireNumber(name, {
     current: (field) => state[field],
-    commit: (field, value, note) => {
+    commit: (field, value, note, options) => {
       notes.set(field, note);
-      commit({ [field]: value });
+      commit({ [field]: value }, options);
     },
+    settle: syncUrl,
   });
 }
 
@@ -266,7 +324,7 @@ watchSystemTheme(() => {
   }
 });
 
-wireExports(state, { comparison, rope, precision, longRange });
+wireExports(state, viewOf);
 
 // ---- model presets ---------------------------------------------------------
 $('ctl-preset').append(...MODEL_PRESETS.map((preset) => new Option(preset.name, preset.id)));
@@ -275,7 +333,8 @@ $('ctl-preset').addEventListener('change', (event) => {
   if (!preset) return;
   $('preset-note').textContent = presetNote(preset);
   if (preset.tensor) $('learned-tensor').value = preset.tensor;
-  if (preset.json) config.call((view) => view.load(JSON.stringify(preset.json, null, 2), `the ${preset.name} preset`));
+  if (preset.json)
+    viewOf('config').then((view) => view.load(JSON.stringify(preset.json, null, 2), `the ${preset.name} preset`));
   commit({ ...preset.set });
 });
 
@@ -336,9 +395,9 @@ new ResizeObserver(([entry]) => {
 init()
   .then(({ simd }) => {
     $('engine').textContent = simd ? '(WebAssembly SIMD build)' : '(WebAssembly scalar build)';
-    mountIdentifyView();
     scheduler.enable();
     scheduler.drawAll();
+    performance.mark('posenc-first-view'); // the first screen is drawn (tests weigh what loaded until now)
     document.body.dataset.ready = '1';
   })
   .catch((error) => {

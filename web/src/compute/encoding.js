@@ -1,14 +1,16 @@
 // The page's one source of encoding values: the posenc package (the wasm core).
 // Small tables (up to MAIN_THREAD_VALUES values) are computed on the main
-// thread into a wasm-resident buffer and summarised here, each frame. Larger
-// ones are computed and summarised by a worker with its own wasm instance
-// (table-client.js), so no frame waits for them: until the worker's answer for
-// the current state arrives, the views draw a preview from rows sampled at one
-// position per pixel, computed here by sinusoidalAt, and say so.
+// thread into a wasm-resident buffer and summarised here, each frame, but for
+// the heatmap grid and the similarity matrix, which the worker computes for
+// every table. Larger ones are computed and summarised by a worker with its
+// own wasm instance (table-client.js), so no frame waits for them: until the
+// worker's answer for the current state arrives, the views draw a preview from
+// rows sampled at one position per pixel, computed here by sinusoidalAt, and
+// say so.
 // Views of the wasm buffer are taken fresh at each use: any posenc call may
 // grow wasm memory and detach them.
 import { alloc, sinusoidal, sinusoidalAt } from '../../../src/js/index.js';
-import { columnEnvelopes, gridSummary, rowStats } from './aggregate.js';
+import { columnEnvelopes, rowStats } from './aggregate.js';
 import { createTableClient } from './table-client.js';
 
 /** Tables above this many values (2^20, about 7 ms to compute here) go to the worker. */
@@ -110,24 +112,43 @@ export function sampledRows(count, from = 0, to = shape.length) {
 }
 
 /**
- * The heatmap grid over viewport (see aggregate.js gridSummary), exact;
- * for a large table the worker's, or null while it is being computed.
+ * The heatmap grid over viewport (see aggregate.js gridSummary), exact: the worker's for every table (a
+ * million values take tens of ms, too long for a frame while a control is dragged), or null while it is
+ * being computed.
  */
 export function heatGrid(viewport, maxCols, maxRows) {
-  if (!onWorker()) return gridSummary(buffer.array, shape.dim, viewport, maxCols, maxRows);
   return client.get('grid', key, { shape, viewport, maxCols, maxRows });
+}
+
+// Summaries of a small table, kept while the table and the request stay (views ask every frame).
+const kept = new Map(); // kind → { version, wanted, value }
+function keep(kind, wanted, compute) {
+  const last = kept.get(kind);
+  if (last?.version === version && last.wanted === wanted) return last.value;
+  const value = compute();
+  kept.set(kind, { version, wanted, value });
+  return value;
 }
 
 /** The min/max envelopes of columns dims over `buckets` blocks of rows; null while the worker computes them. */
 export function envelopes(dims, buckets) {
-  if (!onWorker()) return columnEnvelopes(buffer.array, shape.length, shape.dim, dims, buckets);
+  if (!onWorker()) {
+    return keep('envelopes', `${dims.join(',')}|${buckets}`, () =>
+      columnEnvelopes(buffer.array, shape.length, shape.dim, dims, buckets),
+    );
+  }
   return client.get('envelopes', key, { shape, dims, buckets });
 }
 
 /** The ranges of row norms and neighbour steps (aggregate.js rowStats); null while the worker computes them. */
 export function rowRanges() {
-  if (!onWorker()) return rowStats(buffer.array, shape.length, shape.dim);
+  if (!onWorker()) return keep('rows', '', () => rowStats(buffer.array, shape.length, shape.dim));
   return client.get('rows', key, { shape });
+}
+
+/** The similarity matrix of the table's first `window` rows (similarity.js), from the worker; null until it answers. */
+export function similarityOf(window) {
+  return client.get('similarity', key, { shape, window });
 }
 
 /** The rows at the given row indices, row-major (rows.length × dim). */

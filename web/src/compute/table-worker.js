@@ -1,9 +1,12 @@
-// The worker behind large tables: its own posenc wasm instance computes the
-// whole table (up to 8192 × 2048, about 0.1 s) off the main thread and keeps
-// it while its parameters stay, then answers summary requests from it (a
-// heatmap grid, column envelopes, row statistics), transferring the arrays back.
+// The worker behind the page's heavy summaries: its own posenc wasm instance
+// computes the whole table (up to 8192 × 2048, about 0.1 s) off the main
+// thread and keeps it while its parameters stay, then answers summary requests
+// from it (a heatmap grid for every table; column envelopes and row statistics
+// for large ones), transferring the arrays back. It also computes the rotation
+// view's similarity matrix from the table's first rows alone.
 import { instantiate } from '../../../src/js/index.js';
 import { columnEnvelopes, gridSummary, rowStats } from './aggregate.js';
+import { similarityMatrix } from './similarity.js';
 
 const ready = instantiate();
 let tableKey = '';
@@ -21,9 +24,24 @@ const tasks = {
   rows: ({ shape }) => [rowStats(table, shape.length, shape.dim), []],
 };
 
+// Tasks that compute their own rows and never need the whole table.
+const rowTasks = {
+  similarity: (pe, { shape, window }) => {
+    const { dim, offset, base, layout } = shape;
+    const rows = pe.sinusoidal({ length: window, dim, base, offset, layout });
+    const result = similarityMatrix(rows, window, dim);
+    return [result, [result.sim.buffer]];
+  },
+};
+
 self.onmessage = async ({ data: { id, kind, key, request } }) => {
   const pe = await ready;
   try {
+    if (rowTasks[kind]) {
+      const [result, transfer] = rowTasks[kind](pe, request);
+      self.postMessage({ id, result }, transfer);
+      return;
+    }
     if (key !== tableKey) {
       const { length, dim, offset, base, layout } = request.shape;
       table = null;

@@ -4,6 +4,18 @@ import { scaleLinear } from 'd3-scale';
 import { LUT_SIZE, lutIndex } from './colormap.js';
 import { tickLabel } from './format.js';
 
+const images = new WeakMap(); // context → its last ImageData, reused while the size stays (no garbage per frame)
+
+/** An ImageData of w × h device pixels for ctx, every pixel to be written by the caller. */
+function imageFor(ctx, w, h) {
+  let image = images.get(ctx);
+  if (image?.width !== w || image.height !== h) {
+    image = ctx.createImageData(w, h);
+    images.set(ctx, image);
+  }
+  return image;
+}
+
 /**
  * Paints a rows × cols grid into rect (CSS pixels) of a context scaled by ratio.
  * Each device pixel shows the cell under its centre, through lut over [lo, hi].
@@ -16,7 +28,7 @@ export function paintGrid(ctx, ratio, rect, rows, cols, source, lut, lo, hi) {
   const y0 = Math.round(rect.y * ratio);
   const w = Math.max(1, Math.round(rect.w * ratio));
   const h = Math.max(1, Math.round(rect.h * ratio));
-  const image = ctx.createImageData(w, h);
+  const image = imageFor(ctx, w, h);
   const pixels = new Uint32Array(image.data.buffer);
   const colOf = new Int32Array(w);
   for (let px = 0; px < w; px++) colOf[px] = Math.min(cols - 1, Math.floor(((px + 0.5) * cols) / w));

@@ -1,8 +1,12 @@
-// The uPlot charts on the page, one per container: a redraw replaces the
-// container's chart, and PNG export finds it again by its container.
+// The uPlot charts on the page, one per container: a redraw with the same
+// shape (size, axes, series styles) gives the container's chart the new data,
+// title, labels, ranges and hooks, and any other redraw replaces the chart
+// (making one builds DOM and costs a layout: too slow for every frame of a
+// drag). PNG export finds a chart again by its container.
 import uPlot from 'uplot';
 
 const plots = new WeakMap(); // container → uPlot
+const shapes = new WeakMap(); // container → shapeOf(opts) of its chart
 const keyed = new WeakSet(); // containers already reading the keyboard
 
 /**
@@ -27,11 +31,50 @@ function readFromKeyboard(container) {
   });
 }
 
-/** Draws a new chart in container, replacing the one there. */
+/** What must match for a chart to be reused: every option but the title, series labels and hooks (functions by source). */
+function shapeOf(opts) {
+  const shape = { ...opts, title: undefined, hooks: undefined, series: opts.series.map((s) => ({ ...s, label: '' })) };
+  return JSON.stringify(shape, (_, value) => (typeof value === 'function' ? String(value) : value));
+}
+
+/** Gives an existing chart of the same shape the new options' data, title, labels, ranges and hooks. */
+function update(plot, opts, data) {
+  for (const [name, scale] of Object.entries(opts.scales ?? {})) {
+    // Range functions close over the new spec (a fixed y range, a single x).
+    if (typeof scale.range === 'function') plot.scales[name].range = scale.range;
+  }
+  for (const name of Object.keys(plot.hooks)) delete plot.hooks[name];
+  Object.assign(plot.hooks, opts.hooks ?? {});
+  opts.series.forEach((s, n) => {
+    plot.series[n].label = s.label;
+  });
+  const title = plot.root.querySelector('.u-title');
+  if (title) title.textContent = opts.title ?? '';
+  plot.setData(data);
+}
+
+/** Draws data in container: into its chart when the shape is the same, else in a new chart replacing it. */
 export function mountPlot(container, opts, data) {
-  plots.get(container)?.destroy();
+  const shape = shapeOf(opts);
+  const old = plots.get(container);
+  if (old && shapes.get(container) === shape) {
+    update(old, opts, data);
+    labelCanvas(old, opts);
+    return old;
+  }
+  old?.destroy();
   const plot = new uPlot(opts, data, container);
   plots.set(container, plot);
+  shapes.set(container, shape);
+  labelCanvas(plot, opts);
+  readFromKeyboard(container);
+  if (!container.hasAttribute('aria-label')) {
+    container.setAttribute('aria-label', `${opts.title ?? 'plot'}: arrow keys move the readout along the x axis`);
+  }
+  return plot;
+}
+
+function labelCanvas(plot, opts) {
   // The chart canvas is an image named by its title and axes; the readout beside it is its text alternative.
   const axes = (opts.axes ?? []).map((a) => a.label).filter(Boolean);
   plot.ctx.canvas.setAttribute('role', 'img');
@@ -39,11 +82,6 @@ export function mountPlot(container, opts, data) {
     'aria-label',
     `${opts.title ?? 'plot'}${axes.length ? ` (${axes.join(' against ')})` : ''}`,
   );
-  readFromKeyboard(container);
-  if (!container.hasAttribute('aria-label')) {
-    container.setAttribute('aria-label', `${opts.title ?? 'plot'}: arrow keys move the readout along the x axis`);
-  }
-  return plot;
 }
 
 /** The chart in a container (for PNG export and hover), or undefined. */

@@ -2,14 +2,21 @@
 // file read successfully (dropped or picked, read in the browser), or the
 // shipped trained table (the generated example while it loads); the status
 // line says which, or why a file was refused. onChange() is called whenever
-// the table shown changes.
-import { EXAMPLE_LABEL, exampleTable, loadTableFile, tableFromBytes, trainedTable } from './learned-source.js';
+// the table shown changes. The reader and the shipped table are loaded only
+// when needed (ready(), called as the comparison view loads, or a file), so
+// the first view carries neither.
 import { wireFileDrop } from './file-drop.js';
 
 const $ = (id) => document.getElementById(id);
 
-/** Returns { current() }: the table to show, { table, rows, dim, label, short }. */
+/**
+ * Returns { ready(), current() }: ready() resolves once the reader is loaded and the shipped table asked for;
+ * after it, current() is the table to show, { table, rows, dim, label, short }.
+ */
 export function createLearnedPanel({ onChange }) {
+  let source = null; // learned-source.js once loaded
+  let loading = null;
+  const loadSource = () => (loading ??= import('./learned-source.js').then((module) => (source = module)));
   let loaded = null; // the last file read successfully
   let trained = null; // the shipped trained table, once fetched
   let lastFile = null; // { bytes, name } of the last file read, to re-read with another tensor name
@@ -36,32 +43,43 @@ export function createLearnedPanel({ onChange }) {
     input: $('learned-file'),
     onFile: async (file) => {
       showStatus('busy', `Reading “${file.name}”…`);
+      const { loadTableFile } = await loadSource();
       takeResult(await loadTableFile(file, $('learned-tensor').value), file.name);
     },
   });
   $('learned-tensor').addEventListener('change', () => {
-    if (lastFile) takeResult(tableFromBytes(lastFile.bytes, lastFile.name, $('learned-tensor').value), lastFile.name);
+    if (lastFile)
+      takeResult(source.tableFromBytes(lastFile.bytes, lastFile.name, $('learned-tensor').value), lastFile.name);
   });
   const showDefault = () =>
     trained
       ? showStatus('trained', `Showing ${trained.label}.`)
-      : showStatus('example', `Showing the ${EXAMPLE_LABEL}.`);
+      : showStatus('example', `Showing the ${source.EXAMPLE_LABEL}.`);
   $('learned-example').addEventListener('click', () => {
     loaded = null;
-    showDefault();
-    onChange();
-  });
-  showDefault();
-  trainedTable().then((result) => {
-    if (!result.ok) {
-      console.warn(result.message);
-      return;
-    }
-    trained = result;
-    if (!loaded) {
+    ready().then(() => {
       showDefault();
       onChange();
-    }
+    });
   });
-  return { current: () => loaded ?? trained ?? exampleTable() };
+  let asked = null;
+  /** Loads the reader and asks for the shipped table (once). */
+  function ready() {
+    asked ??= loadSource().then(() => {
+      if (!loaded) showDefault();
+      source.trainedTable().then((result) => {
+        if (!result.ok) {
+          console.warn(result.message);
+          return;
+        }
+        trained = result;
+        if (!loaded) {
+          showDefault();
+          onChange();
+        }
+      });
+    });
+    return asked;
+  }
+  return { ready, current: () => loaded ?? trained ?? source.exampleTable() };
 }

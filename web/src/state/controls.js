@@ -44,17 +44,18 @@ const SLIDER_SCALES = {
 const VALUE_NAMES = { base: 'T', len: 'length', off: 'offset', cw: 'window' };
 
 /**
- * Wires the box and slider of a number field. commit(name, value, note) is
- * called with the clamped value whenever it differs from current(name).
+ * Wires the box and slider of a number field. commit(name, value, note, { transient }) is
+ * called with the clamped value whenever it differs from current(name); transient while a
+ * slider is dragged, and settle() once it is let go (a drag writes the URL once, not per input).
  */
-export function wireNumber(name, { current, commit }) {
+export function wireNumber(name, { current, commit, settle }) {
   const box = $(`ctl-${name}`);
   const range = $(`ctl-${name}-range`);
-  const take = (raw) => {
+  const take = (raw, options) => {
     // A change event after Enter re-sends the value already shown: keep its note.
     if (String(raw) === String(current(name))) return;
     const { value, note } = clampField(name, raw);
-    commit(name, value, note);
+    commit(name, value, note, options);
   };
   let typingTimer = 0;
   box.addEventListener('input', () => {
@@ -72,20 +73,29 @@ export function wireNumber(name, { current, commit }) {
     }
   });
   const scale = SLIDER_SCALES[name];
-  range?.addEventListener('input', () => take(scale ? scale.fromSlider(range.value) : Number(range.value)));
+  range?.addEventListener('input', () =>
+    take(scale ? scale.fromSlider(range.value) : Number(range.value), { transient: true }),
+  );
+  range?.addEventListener('change', settle);
+}
+
+/** Sets a property or attribute only when it changes: this runs on every input of a drag, and each write costs style work. */
+function write(element, name, value) {
+  if (name in element) {
+    if (element[name] !== String(value)) element[name] = String(value);
+  } else if (element.getAttribute(name) !== String(value)) element.setAttribute(name, String(value));
 }
 
 /** Writes the state into every control (a box being typed in keeps its text). */
 export function syncControls(state) {
   for (const name of NUMBER_CONTROLS) {
-    const box = $(`ctl-${name}`);
-    box.value = state[name];
+    write($(`ctl-${name}`), 'value', state[name]);
     const range = $(`ctl-${name}-range`);
     if (range) {
       const scale = SLIDER_SCALES[name];
-      range.value = scale ? scale.toSlider(state[name]) : Math.min(state[name], Number(range.max));
+      write(range, 'value', scale ? scale.toSlider(state[name]) : Math.min(state[name], Number(range.max)));
       // Screen readers hear the field's value, not the slider's (log) position: "T = 10,000".
-      range.setAttribute('aria-valuetext', `${VALUE_NAMES[name] ?? name} = ${grouped(state[name])}`);
+      write(range, 'aria-valuetext', `${VALUE_NAMES[name] ?? name} = ${grouped(state[name])}`);
     }
   }
   $(`ctl-layout-${state.layout}`).checked = true;

@@ -4,7 +4,7 @@
 // RoPE's query-key score and ALiBi's bias; then each against the offset j − i.
 // Linked to the shared position cursor: it marks key j = p (and query i = p)
 // in all four panels; pointing at a cell points at its key position j.
-import { availableWidth, createRedrawGuard, fitCanvas, themeColors } from '../draw/canvas.js';
+import { availableWidth, fitCanvas, themeColors } from '../draw/canvas.js';
 import { DIVERGING_LUT, LUT_SIZE, pairColor } from '../draw/colormap.js';
 import { CIVIDIS_LUT, viridisColors } from '../draw/sequential-colormap.js';
 import {
@@ -21,6 +21,7 @@ import { drawAxes, drawTitle, paintGrid } from '../draw/heatmap-draw.js';
 import { drawLogPlot } from '../draw/log-plot.js';
 import { csvColumns } from '../io/csv-columns.js';
 import { linkCursor, markMatrix } from './linked-cursor.js';
+import { inSteps } from './scheduler.js';
 
 const GAP = 12;
 const MARGIN = { left: 58, right: 12, top: 44 };
@@ -40,7 +41,6 @@ function panelWidth(total) {
 
 export function createComparisonView(elements) {
   const { canvases, profile, alibiProfile, readout, facts, learned } = elements;
-  const needsDraw = createRedrawGuard();
   let last = null; // what the readout reads: { W, rect, panels }
   let columns = []; // the profiles, for CSV export
   const markAll = (p) => {
@@ -51,68 +51,86 @@ export function createComparisonView(elements) {
     if (p != null && last && p < last.W) showCell(Number(readout.dataset.i ?? 0), p);
   });
 
+  let drawnKey = ''; // what the panels last drew in full
+
+  /**
+   * Draws the four panels, then the profiles, each as its own step (the scheduler runs the rest in later
+   * frames: each cosine matrix is up to W² · d multiply-adds).
+   */
   function render(state) {
     const source = learned.current();
     const total = availableWidth(canvases.sin.parentElement, 900);
-    if (
-      !needsDraw([state.d, state.base, state.cw, state.heads, state.head, state.causal, state.qk, source.label, total])
-    )
-      return;
+    const key = [state.d, state.base, state.cw, state.heads, state.head, state.causal, state.qk, source.label, total]
+      .concat(document.documentElement.dataset.theme)
+      .join('|');
+    if (key === drawnKey) return undefined;
     const { d, base } = state;
     const W = sharedWindow(state.cw, Math.max(d, source.dim), source.rows);
     const colors = themeColors();
     const width = panelWidth(total);
     const size = Math.max(60, width - MARGIN.left - MARGIN.right);
     const rect = { x: MARGIN.left, y: MARGIN.top, w: size, h: size };
-
-    const sin = sinusoidalMatrix(W, d, base);
-    const learnedSim = learnedMatrix(source, W);
-    const rope = ropeMatrix(W, d, base, state.qk);
-    const head = Math.min(state.head, state.heads - 1);
-    const { slopes, bias } = alibiMatrices(W, state.heads, state.causal);
-    const plane = W * W;
-    const alibiHead = bias.subarray(head * plane, (head + 1) * plane);
-    const deepest = -slopes[head] * (W - 1);
-
     const cosBar = { lut: DIVERGING_LUT, lo: -1, hi: 1, label: 'cosine' };
-    drawPanel(canvases.sin, width, rect, colors, {
-      title: 'Sinusoidal: cos(PE(i), PE(j))',
-      subtitle: `d = ${d}, T = ${base}`,
-      matrix: sin,
-      W,
-      ...cosBar,
-    });
-    drawPanel(canvases.learned, width, rect, colors, {
-      title: `Learned: cos(row i, row j)`,
-      subtitle: `${source.short}, ${source.rows} × ${source.dim}`,
-      matrix: learnedSim,
-      W,
-      ...cosBar,
-    });
-    drawPanel(canvases.rope, width, rect, colors, {
-      title: 'RoPE: cos(q(i), k(j))',
-      subtitle: `head_dim ${d}, base ${base}, ${state.qk === 'ones' ? 'q = k = 1' : state.qk === 'same' ? 'q = k random' : 'q, k random'}`,
-      matrix: rope,
-      W,
-      ...cosBar,
-    });
-    drawPanel(canvases.alibi, width, rect, colors, {
-      title: `ALiBi: bias of head ${head}`,
-      subtitle: `m = ${sig6(slopes[head])}, ${state.heads} heads${state.causal ? ', causal' : ''}`,
-      matrix: alibiHead,
-      W,
-      lut: CIVIDIS_LUT,
-      lo: Math.min(deepest, -1e-6),
-      hi: 0,
-      label: state.causal ? 'bias; grey: masked' : 'bias −m·|j − i|',
-      masked: state.causal,
-    });
-    last = { W, rect, panels: { sin, learned: learnedSim, rope, alibi: alibiHead }, head };
+    let sin;
+    let learnedSim;
+    let rope;
 
-    drawProfiles(W, { sin, learnedSim, rope, source, state });
-    drawAlibiProfile(W, slopes, bias, state);
-    writeFacts(W, { sin, learnedSim, rope, source, slopes, state, d });
-    cursor.refresh();
+    return inSteps([
+      () => {
+        sin = sinusoidalMatrix(W, d, base);
+        drawPanel(canvases.sin, width, rect, colors, {
+          title: 'Sinusoidal: cos(PE(i), PE(j))',
+          subtitle: `d = ${d}, T = ${base}`,
+          matrix: sin,
+          W,
+          ...cosBar,
+        });
+      },
+      () => {
+        learnedSim = learnedMatrix(source, W);
+        drawPanel(canvases.learned, width, rect, colors, {
+          title: `Learned: cos(row i, row j)`,
+          subtitle: `${source.short}, ${source.rows} × ${source.dim}`,
+          matrix: learnedSim,
+          W,
+          ...cosBar,
+        });
+      },
+      () => {
+        rope = ropeMatrix(W, d, base, state.qk);
+        drawPanel(canvases.rope, width, rect, colors, {
+          title: 'RoPE: cos(q(i), k(j))',
+          subtitle: `head_dim ${d}, base ${base}, ${state.qk === 'ones' ? 'q = k = 1' : state.qk === 'same' ? 'q = k random' : 'q, k random'}`,
+          matrix: rope,
+          W,
+          ...cosBar,
+        });
+      },
+      () => {
+        const head = Math.min(state.head, state.heads - 1);
+        const { slopes, bias } = alibiMatrices(W, state.heads, state.causal);
+        const plane = W * W;
+        const alibiHead = bias.subarray(head * plane, (head + 1) * plane);
+        const deepest = -slopes[head] * (W - 1);
+        drawPanel(canvases.alibi, width, rect, colors, {
+          title: `ALiBi: bias of head ${head}`,
+          subtitle: `m = ${sig6(slopes[head])}, ${state.heads} heads${state.causal ? ', causal' : ''}`,
+          matrix: alibiHead,
+          W,
+          lut: CIVIDIS_LUT,
+          lo: Math.min(deepest, -1e-6),
+          hi: 0,
+          label: state.causal ? 'bias; grey: masked' : 'bias −m·|j − i|',
+          masked: state.causal,
+        });
+        last = { W, rect, panels: { sin, learned: learnedSim, rope, alibi: alibiHead }, head };
+        drawProfiles(W, { sin, learnedSim, rope, source, state });
+        drawAlibiProfile(W, slopes, bias, state);
+        writeFacts(W, { sin, learnedSim, rope, source, slopes, state, d });
+        drawnKey = key;
+        cursor.refresh();
+      },
+    ]);
   }
 
   function drawProfiles(W, { sin, learnedSim, rope, source }) {

@@ -4,9 +4,9 @@
 // moiré rings that are not in the table), and the line under the figure says
 // how many cells a pixel averages. Wheel, drag, pinch and the keyboard
 // (+ − 0, arrows) zoom and pan down to single cells; hover, tap or arrows
-// read one cell exactly, to 6 digits. A large table's grid comes from the
-// worker; until it arrives, the picture is a preview of evenly sampled rows,
-// and the line says so.
+// read one cell exactly, to 6 digits. The grid comes from the table worker;
+// until it arrives, a small table keeps its last picture and a large one shows
+// a preview of evenly sampled rows, and the line says so.
 import { availableWidth, createRedrawGuard, fitCanvas, themeColors } from '../draw/canvas.js';
 import { DIVERGING_LUT } from '../draw/colormap.js';
 import {
@@ -14,6 +14,7 @@ import {
   columnOf,
   frequency,
   heatGrid,
+  onWorker,
   sampledRows,
   tableShape,
   tableValue,
@@ -23,6 +24,7 @@ import {
 import { fixed6, sig6 } from '../draw/format.js';
 import { onCursor, setCursor } from '../state/cursor.js';
 import { drawAxes, drawColorBar, drawTitle, paintGrid } from '../draw/heatmap-draw.js';
+import { waitForWorker } from './scheduler.js';
 
 const MARGIN = { left: 62, right: 86, top: 34, bottom: 44 };
 const MIN_SPAN = 4; // the deepest zoom shows 4 positions × 4 dimensions (or fewer, if the table has fewer)
@@ -54,6 +56,8 @@ export function createHeatmapView({ canvas, marker, cursorLine, readout, summary
     const w = width - MARGIN.left - MARGIN.right;
     const h = height - MARGIN.top - MARGIN.bottom;
     const grid = heatGrid(view, Math.round(w * ratio), Math.round(h * ratio));
+    // A small table's grid is a moment away in the worker: keep the picture until it lands (a large one previews).
+    if (!grid && !onWorker()) return waitForWorker();
     const viewKey = [view.p0, view.p1, view.j0, view.j1].join(',');
     if (!needsDraw([tableVersion(), width, viewKey, grid !== null])) return;
     const { ctx } = fitCanvas(canvas, width, height);

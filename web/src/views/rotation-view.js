@@ -10,7 +10,7 @@ import {
   columnOf,
   frequency,
   rowRanges,
-  tableRows,
+  similarityOf,
   tableShape,
   tableVersion,
   wavelength,
@@ -23,7 +23,7 @@ import { linkCursor, markMatrix } from './linked-cursor.js';
 const TAU = 2 * Math.PI;
 const MAX_CIRCLES = 8;
 const MATRIX_PAIRS = 8;
-// Similarity work is window² · d / 2 multiply-adds; this keeps it near 4 ms, so a drag of d stays live.
+// Similarity work is window² · d / 2 multiply-adds (about 4 ms, in the table worker).
 const SIMILARITY_BUDGET = 2 ** 22;
 
 /** Rotation of one (sin, cos) pair by angle: sin(a+θ), cos(a+θ) from sin a, cos a. */
@@ -56,7 +56,7 @@ export function createRotationView(elements) {
   const { circlesCanvas, circlesNote, matrixCanvas, similarityCanvas, profile, residualOut, similarityOut } = elements;
   const { similarityReadout } = elements;
   const circlesNeedDraw = createRedrawGuard();
-  const similarityNeedsDraw = createRedrawGuard();
+  let similarityKey = ''; // what the similarity matrix last drew
   let similarity = null; // { sim, window, offset, rect }: what the matrix shows, for the cursor
   let lastP = null;
   const cursor = linkCursor('rotation', (p) => showPosition(p));
@@ -115,15 +115,22 @@ export function createRotationView(elements) {
     const moved = lastP !== null && p !== lastP;
     lastP = p;
     const total = availableWidth(circlesCanvas.parentElement, 900);
-    if (similarityNeedsDraw([tableVersion(), total, rowRanges() !== null])) {
-      drawSimilarity(themeColors());
-      cursor.refresh();
-    }
+    // The similarity matrix (window² · d / 2 multiply-adds) is computed by the table worker and drawn as the
+    // rest of the work, in a later frame; its key is kept only once drawn, since the scheduler drops the rest
+    // when the view is asked again first.
+    const key = [tableVersion(), total, rowRanges() !== null, document.documentElement.dataset.theme].join('|');
+    const rest = key === similarityKey ? undefined : () => similarityStep(key);
     if (moved) {
       cursor.point(p);
       showPosition(p);
     }
-    if (!circlesNeedDraw([d, base, layout, p, k, total])) return;
+    if (circlesNeedDraw([d, base, layout, p, k, total])) drawRotation(state, total);
+    return rest;
+  }
+
+  function drawRotation(state, total) {
+    const { dim: d, base, layout } = tableShape();
+    const { p, k } = state;
     const rows = sinusoidalAt([p, p + k], { dim: d, base, layout });
     const half = d / 2;
     let residual = 0;
@@ -304,35 +311,21 @@ export function createRotationView(elements) {
     );
   }
 
-  function drawSimilarity(colors) {
-    const { dim: d, length, offset } = tableShape();
+  /** Draws the similarity once the worker has it; until then waits (the worker's answer asks for a redraw). */
+  function similarityStep(key) {
+    const { dim: d, length } = tableShape();
     const window = Math.max(1, Math.min(length, 256, Math.floor(Math.sqrt(SIMILARITY_BUDGET / d))));
-    const table = tableRows(0, window);
-    const norms = new Float64Array(window);
-    for (let r = 0; r < window; r++) {
-      let sum = 0;
-      for (let j = r * d, end = j + d; j < end; j++) sum += table[j] * table[j];
-      norms[r] = Math.sqrt(sum);
-    }
-    const stats = rowRanges();
-    const sim = new Float64Array(window * window);
-    for (let a = 0; a < window; a++) {
-      for (let b = a; b < window; b++) {
-        let dot = 0;
-        for (let j = 0, ra = a * d, rb = b * d; j < d; j++) dot += table[ra + j] * table[rb + j];
-        const v = dot / (norms[a] * norms[b]);
-        sim[a * window + b] = v;
-        sim[b * window + a] = v;
-      }
-    }
-    // Bands: every entry against the entry of row 0 at the same |p − q|.
-    let bandDeviation = 0;
-    for (let a = 0; a < window; a++) {
-      for (let b = 0; b < window; b++) {
-        bandDeviation = Math.max(bandDeviation, Math.abs(sim[a * window + b] - sim[Math.abs(a - b)]));
-      }
-    }
+    const result = similarityOf(window);
+    if (!result) return Object.assign(() => similarityStep(key), { waiting: true });
+    similarityKey = key;
+    drawSimilarity(result, themeColors());
+    cursor.refresh();
+    return undefined;
+  }
 
+  function drawSimilarity({ window, sim, bandDeviation }, colors) {
+    const { dim: d, length, offset } = tableShape();
+    const stats = rowRanges();
     const total = availableWidth(similarityCanvas.parentElement, 800);
     const width = Math.min(total, 440);
     const size = width - 140;

@@ -1,20 +1,45 @@
-// Redraws the views a change concerns, on the next animation frame, and only
-// those on screen: every request marks every view stale; a frame draws the
-// stale views whose section is within a screen of the viewport, and a stale
-// view that scrolls in later is drawn then. Nothing waits for input to pause,
-// so a drag redraws on every frame it changed something in.
+// Redraws the views a change concerns, on animation frames, and only those on
+// screen: every request marks every view stale; a frame draws the stale views
+// whose section is within a screen of the viewport, and a stale view that
+// scrolls in later is drawn then. Nothing waits for input to pause, so a drag
+// redraws on every frame it changed something in.
+//
+// No frame is a long task: a frame draws views until FRAME_BUDGET_MS is spent
+// (at least one step) and leaves the rest to the next frame, so input events
+// run between them. A view's render may itself return a function, the rest of
+// its work, which runs as a step of a later frame (dropped if the view is
+// requested again first); a rest marked `waiting` waits for the table worker,
+// whose answer requests the view again. A view with load() (a dynamic import) is loaded when
+// its section first nears the viewport, and drawn once it arrives.
 //
 // body data-renders counts frames that drew (the browser tests wait on it);
 // data-render-ms is the last frame's time; data-stale lists the sections that
-// still show an older state (off screen), so a test can wait for one to catch up.
+// still show an older state (off screen, not loaded, or part drawn), so a test
+// can wait for one to catch up.
+
+/** A view's render returns this when it keeps its picture until the table worker answers (which redraws it). */
+export const waitForWorker = () => Object.assign(() => undefined, { waiting: true });
+
+/** Runs the first of steps now and returns the rest as one function per step (a view's render returns it). */
+export function inSteps(steps) {
+  const [first, ...more] = steps;
+  first();
+  return more.length > 0 ? () => inSteps(more) : undefined;
+}
+
+/** Work a frame does before it yields to input; one step always runs, so a step over this still draws. */
+export const FRAME_BUDGET_MS = 12;
 
 /**
  * prepare(): work every frame needs first (the encoding table; false when it failed); entries:
- * [{ section: Element, draw() }]. Returns { request({ all }), enable(), frame() }.
+ * [{ section: Element, draw(): undefined | (() => …), load?(): Promise }]: draw may return the rest of
+ * its work; now(): the clock in ms (tests give their own). Returns { request(sections), enable(), drawAll() }.
  */
-export function createScheduler({ prepare, entries, onFrame }) {
+export function createScheduler({ prepare, entries, onFrame, now = () => performance.now() }) {
   const stale = new Set(entries);
   const onScreen = new Set();
+  const rest = new Map(); // entry → the rest of its last draw, run in a later frame
+  const loading = new Set();
   let enabled = false;
   let frame = 0;
   let renders = 0;
@@ -26,51 +51,89 @@ export function createScheduler({ prepare, entries, onFrame }) {
         if (change.isIntersecting) onScreen.add(entry);
         else onScreen.delete(entry);
       }
-      if ([...onScreen].some((e) => stale.has(e))) schedule();
+      schedule();
     },
     // Draw a view a little before it scrolls in, so it is ready when seen.
     { rootMargin: '50% 0px 50% 0px' },
   );
   for (const entry of entries) observer.observe(entry.section);
 
+  const loaded = (entry) => !entry.load || entry.ready;
+
+  function load(entry) {
+    if (loading.has(entry)) return;
+    loading.add(entry);
+    entry.load().then(
+      () => {
+        entry.ready = true;
+        stale.add(entry);
+        schedule();
+      },
+      (error) => {
+        loading.delete(entry); // tried again when next due
+        console.error(error);
+      },
+    );
+  }
+
   function schedule() {
     if (enabled && !frame) frame = requestAnimationFrame(run);
   }
 
-  /** Draws the stale views in `which` (default: those on screen). */
-  function run(_, which = onScreen) {
+  function publishStale() {
+    const ids = [...new Set([...stale, ...rest.keys()])].map((e) => e.section.id).join(' ');
+    // Only on a change: every write of a body attribute invalidates style for the whole page.
+    if (document.body.dataset.stale !== ids) document.body.dataset.stale = ids;
+  }
+
+  /** Draws the stale views in `which` (default: those on screen), within the frame's budget. */
+  function run(_, which = onScreen, budget = FRAME_BUDGET_MS) {
     frame = 0;
-    const due = entries.filter((e) => stale.has(e) && which.has(e));
+    for (const entry of which) if (!loaded(entry)) load(entry);
+    const ready = (e) => stale.has(e) || (rest.has(e) && !rest.get(e).waiting);
+    const due = entries.filter((e) => which.has(e) && loaded(e) && ready(e));
     if (due.length === 0) return;
-    const start = performance.now();
+    const start = now();
     if (prepare() === false) return; // said where the notes are; the views keep their last picture
     const times = [];
+    let drew = false;
     for (const entry of due) {
-      const t0 = performance.now();
-      entry.draw();
+      if (times.length > 0 && now() - start > budget) break;
+      const t0 = now();
+      const step = stale.has(entry) ? entry.draw : rest.get(entry);
       stale.delete(entry);
-      times.push(`${entry.section.id} ${(performance.now() - t0).toFixed(0)}`);
+      rest.delete(entry);
+      const more = step();
+      if (typeof more === 'function') rest.set(entry, more);
+      drew ||= !more?.waiting;
+      times.push(`${entry.section.id} ${(now() - t0).toFixed(0)}`);
     }
-    renders += 1;
+    if (drew) renders += 1; // a frame whose views all wait for the worker drew nothing
     const body = document.body.dataset;
     body.renders = String(renders);
-    body.renderMs = (performance.now() - start).toFixed(1);
+    body.renderMs = (now() - start).toFixed(1);
     body.renderSteps = times.join(', ');
-    body.stale = [...stale].map((e) => e.section.id).join(' ');
+    publishStale();
     onFrame?.();
+    if (due.some(ready)) schedule();
   }
 
   return {
     /** Marks every view (or those of the given section ids) stale and draws the ones on screen on the next frame. */
     request(sections) {
-      for (const entry of entries) if (!sections || sections.includes(entry.section.id)) stale.add(entry);
-      document.body.dataset.stale = [...stale].map((e) => e.section.id).join(' ');
+      for (const entry of entries) {
+        if (sections && !sections.includes(entry.section.id)) continue;
+        stale.add(entry);
+        rest.delete(entry);
+      }
+      publishStale();
       schedule();
     },
-    /** Draws every view now, on screen or not (the first frame, so nothing starts blank). */
+    /** Draws every loaded view now, on screen or not, without a budget (the first frame, so nothing starts blank). */
     drawAll() {
       for (const entry of entries) stale.add(entry);
-      run(0, new Set(entries));
+      run(0, new Set(entries.filter(loaded)), Infinity);
+      schedule();
     },
     enable() {
       enabled = true;

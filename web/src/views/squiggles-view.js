@@ -117,6 +117,11 @@ export function createSquigglesView({ container, legend, readout }) {
       if (preview) {
         const values = Float64Array.from(preview.rows, (_, b) => preview.table[b * d + j]);
         series.push({ label: `d${j} (sampled)`, values, stroke: color, dash, width: 1 });
+        // Shaped as the envelope that replaces it (a min line on the max, an empty band), so its chart is reused.
+        if (envelope) {
+          series.push({ label: `d${j} (sampled)`, values, stroke: color, dash, width: 1 });
+          bands.push([series.length - 1, series.length, `${color}33`]);
+        }
       } else if (!envelope) {
         series.push({ label: `d${j}`, values: Float64Array.from(exact[n].hi), stroke: color, dash });
       } else {
