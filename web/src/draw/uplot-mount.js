@@ -50,6 +50,9 @@ function update(plot, opts, data) {
   });
   const title = plot.root.querySelector('.u-title');
   if (title) title.textContent = opts.title ?? '';
+  // As a new chart would: no cursor left over from the old data (after setData uPlot would report it again,
+  // moving the shared cursor back to where a pointer or key left this chart long ago).
+  plot.setCursor({ left: -10, top: -10 }, false);
   plot.setData(data);
 }
 
