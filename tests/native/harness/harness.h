@@ -85,5 +85,13 @@ extern const harness_command alibi_commands[];
 extern const harness_command rope_commands[];
 extern const harness_command precision_commands[];
 extern const harness_command grid2d_commands[];
+extern const harness_command rope_axes_commands[];
+
+/* rope.c's GEOMETRY and SCALING words (main.c documents them), read by rope_axes.c too. */
+typedef struct {
+    pe_rotary rope;
+    uint32_t offset, length;
+} rope_request;
+rope_request parse_rope(const char *geometry, const char *scaling);
 
 #endif

@@ -14,12 +14,7 @@
 
 #include "harness.h"
 
-typedef struct {
-    pe_rotary rope;
-    uint32_t offset, length;
-} rope_request;
-
-static rope_request parse_rope(const char *geometry, const char *scaling) {
+rope_request parse_rope(const char *geometry, const char *scaling) {
     static const char *const orders[] = {"blhd", "bhld"};
     static const char *const types[] = {"none", "linear", "dynamic", "yarn", "llama3"};
     char g[512], sc[512];
