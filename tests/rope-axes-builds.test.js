@@ -28,12 +28,10 @@ const simd = await instantiate({ simd: true });
 const scalar = await instantiate({ simd: false });
 const random = rng('rope-axes-builds');
 
-const MROPE_SCALINGS = [
-  undefined,
-  { rope_type: 'linear', factor: 4 },
-  { rope_type: 'dynamic', factor: 2, original_max_position_embeddings: 40 },
-  { rope_type: 'yarn', factor: 8, original_max_position_embeddings: 64 },
-];
+// mrope's sections are orthogonal to the frequencies: any scaling (type, factor, original length).
+const MROPE_SCALINGS = [undefined, ['linear', 3], ['dynamic', 2, 50], ['yarn', 6, 48]].map(
+  (s) => s && { rope_type: s[0], factor: s[1], ...(s[2] && { original_max_position_embeddings: s[2] }) },
+);
 
 /** Three sections of at least one pair each, summing to pairs. */
 function sections(pairs) {
@@ -212,12 +210,12 @@ test('a JS array (staged in chunks) and a WasmBuffer give the same bits with pos
       );
       const options = { ...axesRotary({ ...shape, order }), positionIds: ids };
       const n = shape.batch * shape.length * shape.heads * shape.headDim;
-      const big = new Float32Array(n + 2 * pad).fill(SENTINEL);
+      const before = random.floats(n, 3);
+      const big = Float32Array.from({ length: n + 2 * pad }, (_, k) => (k < pad || k >= pad + n ? SENTINEL : 0));
       const x = big.subarray(pad, pad + n);
-      x.set(random.floats(n, 3));
+      x.set(before);
       const buffer = simd.alloc(n);
-      buffer.array.set(x);
-      const before = x.slice();
+      buffer.array.set(before);
       simd.rope(x, options);
       simd.rope(buffer, options);
       sameBits(x, buffer.array, `JS array vs WasmBuffer, ${JSON.stringify({ ...shape, order })}`);

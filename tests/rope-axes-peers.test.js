@@ -14,6 +14,7 @@ import {
   visionPatchPositions,
   qwen2vlPositionIds,
 } from './support/qwen2vl-reference.js';
+import { MODELS } from './support/model-configs.js';
 
 const posenc = await instantiate({ simd: true });
 const random = rng('rope-axes-peers');
@@ -38,15 +39,7 @@ function worstError(x, got, { cos, sin }, heads, headDim) {
   return worst;
 }
 
-const QWEN2_VL_7B = {
-  model_type: 'qwen2_vl',
-  hidden_size: 3584,
-  num_attention_heads: 28,
-  num_key_value_heads: 4,
-  max_position_embeddings: 32768,
-  rope_theta: 1000000.0,
-  rope_scaling: { type: 'mrope', mrope_section: [16, 24, 24] },
-};
+const QWEN2_VL_7B = MODELS.find((m) => m.id === 'Qwen/Qwen2-VL-7B-Instruct').config;
 
 test("mrope: Qwen2-VL-7B's queries (config as shipped, get_rope_index's ids) within 2 ulp of HF's apply_multimodal_rotary_pos_emb", () => {
   let worst = 0;
@@ -142,6 +135,9 @@ test('every bad mrope or 2-D input is refused with its code, naming the argument
   const mrope = { headDim: 16, heads: 2, mropeSection: [2, 3, 3] };
   const vision = { headDim: 16, heads: 2, vision: true };
   const ids3 = [0, 1, 2].map(() => [0, 1, 2, 3]);
+  /** axes lists of positions 0 ... 3, with position l of axis a replaced by v. */
+  const withId = (axes, a, l, v) =>
+    Array.from({ length: axes }, (_, k) => [0, 1, 2, 3].map((p, m) => (k === a && m === l ? v : p)));
   const refusals = [
     ['BAD_AXES', 'mropeSection', { ...mrope, mropeSection: [2, 3, 2], positions: ids3 }], // sums to 7, not 8
     ['BAD_AXES', 'mropeSection', { ...mrope, mropeSection: [4, 4], positions: ids3 }],
@@ -196,53 +192,10 @@ test('every bad mrope or 2-D input is refused with its code, naming the argument
         ],
       },
     ],
-    [
-      'BAD_POSITION',
-      'positions[1][2]',
-      {
-        ...mrope,
-        positions: [
-          [0, 1, 2, 3],
-          [0, 1, -2, 3],
-          [0, 1, 2, 3],
-        ],
-      },
-    ],
-    [
-      'BAD_POSITION',
-      'positions[0][3]',
-      {
-        ...mrope,
-        positions: [
-          [0, 1, 2, 2 ** 31],
-          [0, 1, 2, 3],
-          [0, 1, 2, 3],
-        ],
-      },
-    ],
-    [
-      'BAD_POSITION',
-      'positions[2][0]',
-      {
-        ...mrope,
-        positions: [
-          [0, 1, 2, 3],
-          [0, 1, 2, 3],
-          [0.5, 1, 2, 3],
-        ],
-      },
-    ],
-    [
-      'BAD_POSITION',
-      'positions[1][1]',
-      {
-        ...vision,
-        positions: [
-          [0, 1, 2, 3],
-          [0, -1, 2, 3],
-        ],
-      },
-    ],
+    ['BAD_POSITION', 'positions[1][2]', { ...mrope, positions: withId(3, 1, 2, -2) }],
+    ['BAD_POSITION', 'positions[0][3]', { ...mrope, positions: withId(3, 0, 3, 2 ** 31) }],
+    ['BAD_POSITION', 'positions[2][0]', { ...mrope, positions: withId(3, 2, 0, 0.5) }],
+    ['BAD_POSITION', 'positions[1][1]', { ...vision, positions: withId(2, 1, 1, -1) }],
     [
       'BAD_SIZE',
       'x',

@@ -40,6 +40,13 @@ static guarded guarded_positions(size_t count, size_t shift) {
     return gp;
 }
 
+/* Checks the guards of all n buffers, writes the last one's bytes, frees them all. */
+static void finish(guarded *all, size_t n, int framed) {
+    for (size_t k = 0; k < n; k++) guarded_check(&all[k]);
+    write_elements(all[n - 1].data, all[n - 1].bytes, framed);
+    for (size_t k = 0; k < n; k++) guarded_free(&all[k]);
+}
+
 static void serve_ropeaxes(char **w, size_t shift, int framed) {
     rope_request q = parse_axes_request(w);
     const int oneshot = !strcmp(w[3], "oneshot");
@@ -52,57 +59,30 @@ static void serve_ropeaxes(char **w, size_t shift, int framed) {
     void *x = read_block(x_count, dtype_size(dtype), "x");
     guarded gp = guarded_positions(pos_count, shift);
     const uint32_t *positions = pos_count ? (const uint32_t *)gp.data : NULL;
-    size_t bytes = 0;
-    check_status(oneshot ? pe_rope_scratch_size(&q.rope, &bytes) : pe_rope_plan_size(&q.rope, cache_rows, &bytes),
-                 "plan size");
-    guarded memory = guarded_alloc(bytes, shift, "plan");
     guarded gx = guarded_alloc(mul_sizes(x_count, dtype_size(dtype), "x"), shift, "x");
     if (x_count) memcpy(gx.data, x, gx.bytes);
-    if (oneshot) {
+    guarded memory;
+    if (oneshot) { /* pe_rope makes its plan in scratch of exactly the size it asks for */
+        size_t bytes = 0;
+        check_status(pe_rope_scratch_size(&q.rope, &bytes), "pe_rope_scratch_size");
+        memory = guarded_alloc(bytes, shift, "scratch");
         check_status(pe_rope(&q.rope, q.offset, q.length, positions, (float *)gx.data, x_count, memory.data, bytes),
                      "pe_rope");
     } else {
         pe_rope_plan *plan;
-        check_status(pe_rope_plan_init(&q.rope, cache_rows, memory.data, bytes, &plan), "pe_rope_plan_init");
+        memory = rope_plan_for(&q, cache_rows, shift, &plan);
         check_status(pe_rope_plan_apply(plan, dtype, seq_len, q.offset, q.length, positions, gx.data, x_count),
                      "pe_rope_plan_apply");
     }
-    guarded_check(&gp);
-    guarded_check(&memory);
-    guarded_check(&gx);
-    write_elements(gx.data, gx.bytes, framed);
-    guarded_free(&gp);
-    guarded_free(&gx);
-    guarded_free(&memory);
+    guarded all[3] = {gp, memory, gx};
+    finish(all, 3, framed);
     free(x);
 }
 
 static void serve_ropeaxescs(char **w, size_t shift, int framed) {
-    rope_request q = parse_axes_request(w);
-    const uint32_t cache_rows = (uint32_t)parse_uint(w[3], UINT32_MAX, "CACHEROWS");
-    const pe_dtype dtype = parse_dtype(w[4]);
-    const int expand = (int)parse_uint(w[5], 1, "EXPAND");
-    const size_t pos_count = (size_t)parse_uint(w[6], SIZE_MAX, "POSCOUNT");
-    guarded gp = guarded_positions(pos_count, shift);
-    const uint32_t r = q.rope.rotary_dim ? q.rope.rotary_dim : q.rope.head_dim;
-    const size_t count = mul_sizes(q.length, expand ? r : r / 2, "LENGTH*ROW");
-    size_t bytes = 0;
-    check_status(pe_rope_plan_size(&q.rope, cache_rows, &bytes), "pe_rope_plan_size");
-    guarded memory = guarded_alloc(bytes, shift, "plan");
-    pe_rope_plan *plan;
-    check_status(pe_rope_plan_init(&q.rope, cache_rows, memory.data, bytes, &plan), "pe_rope_plan_init");
-    guarded both = guarded_alloc(mul_sizes(2 * count, dtype_size(dtype), "cos and sin"), shift, "cos and sin");
-    unsigned char *cos = both.data, *sin = cos + count * dtype_size(dtype);
-    check_status(pe_rope_plan_cos_sin(plan, dtype, expand, q.offset, q.length,
-                                      pos_count ? (const uint32_t *)gp.data : NULL, cos, sin, count),
-                 "pe_rope_plan_cos_sin");
-    guarded_check(&gp);
-    guarded_check(&memory);
-    guarded_check(&both);
-    write_elements(both.data, both.bytes, framed);
-    guarded_free(&both);
-    guarded_free(&memory);
-    guarded_free(&gp);
+    const rope_request q = parse_axes_request(w);
+    const pe_rope_axes_type type = q.rope.axes.type;
+    serve_cos_sin(&q, type == PE_ROPE_AXES_MROPE ? 3 : type == PE_ROPE_AXES_VISION_2D ? 2 : 1, w + 3, shift, framed);
 }
 
 const harness_command rope_axes_commands[] = {
