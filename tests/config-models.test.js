@@ -18,6 +18,7 @@ import {
   bloomSlopes,
   maxRelative,
 } from './support/rope-reference.js';
+import { mropeCosSin, rotateHalf, qwen2vlPositionIds } from './support/qwen2vl-reference.js';
 
 const posenc = await instantiate({ simd: true });
 const TOLERANCE = 1e-12;
@@ -90,6 +91,24 @@ function checkRopeLayer(id, config, layerType, layer) {
   }
 }
 
+/** A text-image-text prompt rotated with the config as shipped: HF's apply_multimodal_rotary_pos_emb in float64. */
+function checkMrope(id, config, layer) {
+  const ids = qwen2vlPositionIds(3, 8, 12, 4);
+  const heads = 2;
+  const x = Float32Array.from({ length: ids[0].length * heads * layer.dim }, (_, i) => Math.sin(i * 0.37));
+  const got = posenc.rope(x.slice(), { config, heads, positionIds: ids.map((axis) => [axis]) });
+  const { cos, sin } = mropeCosSin(ids, layer.dim, layer.base, layer.mropeSection);
+  let worst = 0;
+  for (let l = 0; l < cos.length; l++) {
+    for (let h = 0; h < heads; h++) {
+      const at = (l * heads + h) * layer.dim;
+      const want = rotateHalf(Float64Array.from(x.subarray(at, at + layer.dim)), cos[l], sin[l]);
+      for (let j = 0; j < layer.dim; j++) worst = Math.max(worst, Math.abs(got[at + j] - want[j]));
+    }
+  }
+  assert.ok(worst <= 4 * 2 ** -23, `${id}: mrope off HF's formula by ${worst}`);
+}
+
 for (const { id, config, hf } of MODELS) {
   test(`${id}: read as shipped, HF's numbers`, () => {
     const text = JSON.stringify(config);
@@ -106,7 +125,10 @@ for (const { id, config, hf } of MODELS) {
         assert.is(rope.headDim, layer.headDim ?? layer.dim, `${id}: headDim`);
         assert.is(rope.base, layer.base, `${id}: base`);
         assert.is(rope.layout, layer.layout ?? 'half', `${id}: layout`);
-        if (layer.mropeSection) assert.equal(rope.scaling.mrope_section, layer.mropeSection);
+        if (layer.mropeSection) {
+          assert.equal(rope.scaling.mrope_section, layer.mropeSection);
+          checkMrope(id, config, layer);
+        }
         if (layer.type === 'longrope') {
           // The dict handed to the core's longrope: HF's names, the factor max/original (131072/4096 = 32).
           assert.equal(rope.scaling, {

@@ -178,18 +178,26 @@ test('config in rope(): the same bits as the options spelled out; GPT-J rotates 
   );
 });
 
-test('mrope: the frequencies are default ones; rope() refuses the sections until positionIds (3, batch, length) land', () => {
+test('mrope: the frequencies are default ones; rope() takes the sections with 3-D position ids, plain ids as plain RoPE', () => {
   const qwen = llama({ model_type: 'qwen2_vl', rope_scaling: { type: 'mrope', mrope_section: [8, 12, 12] } });
   assert.equal(
     posenc.ropeFrequencies({ config: qwen }).frequencies,
     posenc.ropeFrequencies({ headDim: 64 }).frequencies,
   );
-  const x = new Float32Array(4 * 64);
-  assert.throws(
-    () => posenc.rope(x, { config: qwen, length: 1 }),
-    (e) => e.code === 'BAD_SCALING' && /mrope_section/.test(e.message),
+  const x = Float32Array.from({ length: 4 * 64 }, (_, i) => Math.cos(i));
+  const plain = posenc.rope(x.slice(), { headDim: 64, heads: 4, length: 1, offset: 9 });
+  assert.equal(posenc.rope(x.slice(), { config: qwen, length: 1, offset: 9 }), plain);
+  assert.equal(posenc.rope(x.slice(), { config: qwen, positions: [[9], [9], [9]] }), plain);
+  const spatial = posenc.rope(x.slice(), { config: qwen, positions: [[9], [3], [5]] });
+  assert.equal(
+    spatial,
+    posenc.rope(x.slice(), { headDim: 64, heads: 4, mropeSection: [8, 12, 12], positions: [[9], [3], [5]] }),
   );
-  assert.ok(x.every((v) => v === 0));
+  assert.not.equal(spatial, plain);
+  assert.throws(
+    () => posenc.rope(x, { config: qwen, mropeSection: [8, 8, 16], positions: [[9], [3], [5]] }),
+    (e) => e.code === 'BAD_AXES' && /mrope_section/.test(e.message),
+  );
 });
 
 test.run();

@@ -87,6 +87,8 @@ typedef enum pe_status {
     PE_ERR_SHAPE = 29,           /* diagnose: the table has no cells, or neither two rows nor two columns */
     PE_ERR_CONFIG = 30,          /* config: not a JSON object, or no position scheme posenc can tell */
     PE_ERR_LAYER_TYPE = 31,      /* config: RoPE differs by layer type and layer_type is missing or unknown */
+    PE_ERR_AXES =
+        32, /* RoPE: axes type unknown, mrope sections not summing to r/2, or 2-D with r % 4 != 0 or scaling */
 } pe_status;
 
 typedef enum pe_layout { PE_LAYOUT_INTERLEAVED = 0, PE_LAYOUT_SPLIT = 1 } pe_layout;
@@ -331,6 +333,47 @@ typedef struct pe_rope_scaling {
     const double *short_factor, *long_factor;  /* LONGROPE: rotary_dim/2 each (a plan keeps a copy) */
 } pe_rope_scaling;
 
+/* RoPE whose pairs follow more than one position axis (PE_ROPE_AXES_NONE,
+ * zero, is plain RoPE). Each row then has one position per axis, listed row
+ * by row: positions[l * axes + a] for row l and axis a, length * axes of them
+ * (HF's position_ids of shape (axes, batch, length) hold one batch item's as
+ * the transpose). This applies to pe_rope, pe_rope_plan_apply and
+ * pe_rope_plan_cos_sin (whose cos/sin rows are then the composed ones).
+ *
+ *   MROPE      Qwen2-VL's and Qwen2.5-VL's multimodal RoPE (HF transformers'
+ *              apply_multimodal_rotary_pos_emb): 3 axes, temporal, height
+ *              and width; the r/2 pairs, in order, fall in mrope_section[0],
+ *              [1] and [2] pairs (their sum is r/2; [16, 24, 24] for head_dim
+ *              128), and the pairs of section a turn by axis a's position with
+ *              their usual frequencies w_i (as scaled). HF's split of the
+ *              cos/sin cache by mrope_section * 2 picks the same axis for
+ *              both halves of a pair. Positions NULL: every axis is
+ *              offset + l, which is plain RoPE; three equal axes give plain
+ *              RoPE's very bits.
+ *   VISION_2D  2-D axial RoPE of vision patches as Qwen2-VL's vision tower
+ *              (VisionRotaryEmbedding(head_dim / 2) and
+ *              apply_rotary_pos_emb_vision): 2 axes, the patch's row then
+ *              its column; with q = r/4, pairs 0 ... q-1 turn by the row and
+ *              pairs q ... 2q-1 by the column, both with the frequencies
+ *              w_j = base^(-j/q) of a RoPE of dimension r/2 (j = i mod q), so
+ *              each axis's cos and sin are the sinusoidal table of dim r/2 at
+ *              that position. r must be a multiple of 4, scaling NONE, and
+ *              positions given. A plan keeps no cache (cache_rows taken as 0).
+ *
+ * Either layout: a pair's section is its index i, wherever the layout puts
+ * its two elements. */
+#define PE_ROPE_MROPE_AXES 3
+typedef enum pe_rope_axes_type {
+    PE_ROPE_AXES_NONE = 0,
+    PE_ROPE_AXES_MROPE = 1,
+    PE_ROPE_AXES_VISION_2D = 2
+} pe_rope_axes_type;
+
+typedef struct pe_rope_axes {
+    pe_rope_axes_type type;
+    uint32_t mrope_section[PE_ROPE_MROPE_AXES]; /* MROPE: pairs per axis, each >= 1, summing to r/2 */
+} pe_rope_axes;
+
 typedef struct pe_rotary {
     uint32_t head_dim;   /* 1 ... PE_MAX_DIM */
     uint32_t rotary_dim; /* r: even, 2 ... head_dim; 0 = head_dim */
@@ -340,6 +383,7 @@ typedef struct pe_rotary {
     pe_rope_order order;
     int inverse; /* nonzero rotates by -angle: undoes a rotation, re-rotates cached keys */
     pe_rope_scaling scaling;
+    pe_rope_axes axes; /* NONE (zeroed): one position per row */
 } pe_rotary;
 
 /* Bytes of scratch for pe_rope (depends on rotary_dim only). */

@@ -1,11 +1,12 @@
 /* Wasm exports of RoPE (export.h states the conventions). A pe_rotary
- * travels as an array of 21 doubles in wasm memory, written by the JS RoPE
+ * travels as an array of 25 doubles in wasm memory, written by the JS RoPE
  * module, so the loader never lays out a C struct:
  *   0 head_dim  1 rotary_dim  2 heads  3 base  4 layout  5 order  6 inverse
  *   7 scaling type  8 factor  9 original_max_position_embeddings
  *   10 beta_fast  11 beta_slow  12 attention_factor  13 mscale  14 mscale_all_dim
  *   15 no_truncate  16 low_freq_factor  17 high_freq_factor  18 sequence_length
  *   19 short_factor  20 long_factor (LONGROPE: addresses of rotary_dim/2 doubles in wasm memory)
+ *   21 axes type  22-24 mrope_section
  */
 #include "export.h"
 
@@ -38,6 +39,8 @@ static pe_rotary rotary_from(const double *s) {
     rope.scaling.sequence_length = whole(s[18]);
     rope.scaling.short_factor = (const double *)(uintptr_t)whole(s[19]);
     rope.scaling.long_factor = (const double *)(uintptr_t)whole(s[20]);
+    rope.axes.type = (pe_rope_axes_type)whole(s[21]);
+    for (int k = 0; k < PE_ROPE_MROPE_AXES; k++) rope.axes.mrope_section[k] = whole(s[22 + k]);
     return rope;
 }
 

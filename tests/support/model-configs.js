@@ -114,6 +114,20 @@ export const MODELS = [
     hf: { kind: 'rope', dim: 128, base: 1e6, type: 'default', mropeSection: [16, 24, 24] },
   },
   {
+    id: 'Qwen/Qwen2.5-VL-7B-Instruct',
+    config: {
+      model_type: 'qwen2_5_vl',
+      hidden_size: 3584,
+      num_attention_heads: 28,
+      num_key_value_heads: 4,
+      max_position_embeddings: 128000,
+      rope_theta: 1000000.0,
+      rope_scaling: { type: 'mrope', mrope_section: [16, 24, 24] },
+      vision_config: { depth: 32, hidden_size: 1280, num_heads: 16, patch_size: 14, spatial_merge_size: 2 },
+    },
+    hf: { kind: 'rope', dim: 128, base: 1e6, type: 'default', mropeSection: [16, 24, 24] },
+  },
+  {
     id: 'microsoft/Phi-3.5-mini-instruct',
     config: {
       model_type: 'phi3',

@@ -10,7 +10,7 @@ const TYPES = ['none', 'linear', 'dynamic', 'yarn', 'llama3'];
 
 // GEOMETRY and SCALING words for a rope case { headDim, rotaryDim, heads, base,
 // layout, order, inverse, offset, length, scaling, sequenceLength }.
-function words(c) {
+export function words(c) {
   const r = c.rotaryDim ?? c.headDim;
   const layout = (c.layout ?? 'half') === 'half' ? 'split' : 'interleaved';
   const geometry = [

@@ -68,6 +68,23 @@ async function main(): Promise<void> {
   const k: Float32Array = plan.apply(new Float32Array(4 * 8), { offset: 100 });
   plan.apply(new Uint16Array(2 * 4 * 8), { positionIds: BigInt64Array.of(5n, 9n), length: 1, dtype: 'bfloat16' });
   const caches = ropeCosSin({ headDim: 8, length: 16, dtype: 'float16', expand: true });
+  rope(new Float32Array(2 * 2 * 8), {
+    headDim: 8,
+    heads: 2,
+    mropeSection: [1, 1, 2],
+    positions: [
+      [0, 5],
+      [0, 2],
+      [0, 3],
+    ],
+  });
+  rope(new Float32Array(2 * 8), { headDim: 8, heads: 1, vision: true, positionIds: [[[0, 1]], [[1, 0]]] });
+  const visionCaches: { cos: Float64Array } = ropeCosSin({
+    headDim: 8,
+    vision: true,
+    positions: [[0], [1]],
+    dtype: 'float64',
+  });
   const cosBits: Uint16Array = caches.cos;
   const inv: Float64Array = plan.frequencies;
   const f32: Float32Array = plan.cosSin({ positions: [1, 2] }).sin;

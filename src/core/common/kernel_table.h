@@ -40,6 +40,8 @@
     X(rope_rotate16, void,                                                                                \
       (uint16_t * x, size_t count, size_t stride, const float *cs, size_t cs_stride, uint32_t rotary_dim, \
        pe_layout layout, int f16))                                                                        \
+    /* rope axes (sinusoid/rope/rope_axes.h): an axis's runs of cos/sin into a composed row */            \
+    X(rope_gather, void, (uint32_t * out, const uint32_t *in, const uint32_t *runs, uint32_t run_count))  \
     /* alibi (alibi/alibi_kernels.h): a ramp of biases */                                                 \
     X(alibi_ramp, void, (float *out, size_t count, double slope, double d0, double step))                 \
     X(alibi_copy, void, (float *dst, const float *src, size_t count))                                     \

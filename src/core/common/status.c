@@ -39,6 +39,9 @@ const char *pe_status_str(pe_status status) {
     case PE_ERR_SHAPE: return "the table must have at least one cell and two rows or two columns";
     case PE_ERR_CONFIG: return "the config is not a JSON object, or it names no position scheme posenc knows";
     case PE_ERR_LAYER_TYPE: return "the config's RoPE differs by layer type: name one of its layer types";
+    case PE_ERR_AXES:
+        return "RoPE axes: an unknown type, mrope sections that do not sum to rotary_dim/2, or 2-D RoPE with "
+               "rotary_dim not a multiple of 4 or with scaling";
     }
     return "unknown pe_status";
 }
@@ -77,6 +80,7 @@ const char *pe_status_name(pe_status status) {
     case PE_ERR_SHAPE: return "PE_ERR_SHAPE";
     case PE_ERR_CONFIG: return "PE_ERR_CONFIG";
     case PE_ERR_LAYER_TYPE: return "PE_ERR_LAYER_TYPE";
+    case PE_ERR_AXES: return "PE_ERR_AXES";
     }
     return "PE_UNKNOWN";
 }

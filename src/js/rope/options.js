@@ -1,10 +1,11 @@
 // RoPE's options checked (before anything is written) and packed as the core
-// wants them: a pe_rotary as 21 doubles (the RoPE exports in src/wasm say which is which).
+// wants them: a pe_rotary as 25 doubles (the RoPE exports in src/wasm say which is which).
 import { PosencError, refuse } from '../runtime/errors.js';
 import { checkOptions, checkBase, checkHeads, checkLayout, checkFlag, LAYOUTS, MAX_DIM } from '../runtime/validate.js';
 import { checkScaling } from './scaling.js';
+import { checkAxes } from './axes.js';
 
-export const SPEC_LENGTH = 21;
+export const SPEC_LENGTH = 25;
 const ORDERS = { blhd: 0, bhld: 1 };
 /** The layout's default for RoPE: halves, as HF Llama's rotate_half (the sinusoid's default is 'interleaved'). */
 const DEFAULT_LAYOUT = LAYOUTS.half;
@@ -61,11 +62,12 @@ function pick(table, value, argument, code, fallback) {
   return table[value];
 }
 
-/** headDim, rotaryDim, base and scaling, shared by rope() and ropeFrequencies(). */
+/** headDim, rotaryDim, base, scaling and the position axes, shared by rope() and ropeFrequencies(). */
 export function checkRotary(o) {
   const headDim = checkHeadDim(o.headDim);
   const rotaryDim = checkRotaryDim(o.rotaryDim, headDim);
   const scaling = checkScaling(o.scaling, rotaryDim);
+  const axes = checkAxes(o, scaling, rotaryDim);
   let base = checkBase(o.base);
   if (scaling.theta !== undefined) {
     if (o.base !== undefined && o.base !== scaling.theta) {
@@ -78,7 +80,7 @@ export function checkRotary(o) {
     }
     base = scaling.theta;
   }
-  return { headDim, rotaryDim, base, scaling };
+  return { headDim, rotaryDim, base, scaling, axes };
 }
 
 export const ROPE_OPTIONS = [
@@ -93,6 +95,8 @@ export const ROPE_OPTIONS = [
   'scaling',
   'inverse',
   'order',
+  'mropeSection',
+  'vision',
 ];
 
 /** Everything rope() needs except x: numbers, and the spec to pass to the core. */
@@ -103,8 +107,8 @@ export function checkRopeOptions(options, allowed = ROPE_OPTIONS) {
   const layout = checkLayout(o.layout, DEFAULT_LAYOUT, LAYOUT_NAMES);
   const order = pick(ORDERS, o.order, 'order', 'BAD_ORDER', ORDERS.blhd);
   const inverse = checkFlag(o.inverse, 'inverse');
-  const { headDim, rotaryDim, base, scaling } = rotary; // listed, not spread: a spread here costs microseconds per call
-  return { headDim, rotaryDim, base, scaling, heads, layout, order, inverse, o };
+  const { headDim, rotaryDim, base, scaling, axes } = rotary; // listed, not spread: a spread here costs microseconds per call
+  return { headDim, rotaryDim, base, scaling, axes, heads, layout, order, inverse, o };
 }
 
 /**
@@ -129,7 +133,7 @@ export const SCALING_FIELDS = Object.freeze([
  * factor addresses (19 and 20) are left 0 here: the plan module writes the
  * factors to wasm and their addresses into the spec.
  */
-export function ropeSpec({ headDim, rotaryDim, heads, base, layout, order, inverse, scaling }, sequenceLength) {
+export function ropeSpec({ headDim, rotaryDim, heads, base, layout, order, inverse, scaling, axes }, sequenceLength) {
   const spec = new Float64Array(SPEC_LENGTH); // filled one by one: Float64Array.of(...) is slow in V8
   spec[0] = headDim;
   spec[1] = rotaryDim;
@@ -141,6 +145,8 @@ export function ropeSpec({ headDim, rotaryDim, heads, base, layout, order, inver
   spec[7] = scaling.type;
   for (let k = 0; k < SCALING_FIELDS.length; k++) spec[8 + k] = scaling[SCALING_FIELDS[k]];
   spec[8 + SCALING_FIELDS.length] = sequenceLength;
+  spec[21] = axes.type;
+  for (let k = 0; k < 3; k++) spec[22 + k] = axes.section[k];
   return spec;
 }
 

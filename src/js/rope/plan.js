@@ -9,6 +9,7 @@ import { checkOptions, checkSpan } from '../runtime/validate.js';
 import { WasmBuffer } from '../runtime/wasm-buffer.js';
 import { forEachChunk } from '../runtime/chunks.js';
 import { checkRowSources } from './positions.js';
+import { checkAxisRows } from './axes.js';
 import { ropeSpec, SPEC_LENGTH } from './options.js';
 
 const X_DTYPES = { float32: 0, float16: 1, bfloat16: 2 };
@@ -132,6 +133,7 @@ export function ropePlans(runtime) {
     }
     chunkRows = Math.min(chunkRows, length);
     const heap = code === 0 ? runtime.floats(staging, capacity) : runtime.halves(staging, capacity);
+    const idsPerRow = 4 * (rows.axes || 1); // bytes of ids a row: one per axis
     const slab = { c, view, heap, base: 0, length, b0 };
     forEachChunk(idsAt ? 0 : offset, length, chunkRows, (start, n) => {
       const r0 = idsAt ? start : start - offset;
@@ -146,7 +148,7 @@ export function ropePlans(runtime) {
             g * n * row,
             n,
             idsAt ? 0 : start,
-            idsAt ? idsAt + r0 * 4 : 0,
+            idsAt ? idsAt + r0 * idsPerRow : 0,
             seqLen,
           ),
         );
@@ -160,7 +162,10 @@ export function ropePlans(runtime) {
     const o = checkOptions(options, APPLY_OPTIONS, 'apply');
     const code = xDtype(x, o.dtype);
     const row = c.heads * c.headDim;
-    const rows = checkRowSources(o, row === 0 ? 0 : x.length / row, checkSpan);
+    const rowsOfX = row === 0 ? 0 : x.length / row;
+    const rows = c.axes.axes
+      ? checkAxisRows(o, c.axes, rowsOfX, checkSpan, checkRowSources)
+      : checkRowSources(o, rowsOfX, checkSpan);
     const { length } = rows;
     const slab = length * row;
     if (slab === 0 ? x.length !== 0 : x.length % slab !== 0) {
@@ -173,13 +178,11 @@ export function ropePlans(runtime) {
       );
     }
     const batch = slab === 0 ? 0 : x.length / slab;
-    if (rows.perItem && rows.ids.length !== batch * length) {
-      refuse(
-        'BAD_SIZE',
-        'positionIds',
-        `(batch, length) = (${batch}, ${length}) ids, one per row of each batch item`,
-        o.positionIds,
-      );
+    if (rows.perItem && rows.ids.length !== batch * length * (rows.axes || 1)) {
+      const shape = rows.axes
+        ? `(${rows.axes}, batch, length) = (${rows.axes}, ${batch}, ${length})`
+        : `(batch, length) = (${batch}, ${length})`;
+      refuse('BAD_SIZE', 'positionIds', `${shape} ids, one per row of each batch item`, o.positionIds);
     }
     const resident = x instanceof WasmBuffer ? runtime.pointerOfAnyDtype(x, 'x') : 0;
     if (x.length === 0) return x;
@@ -195,6 +198,7 @@ export function ropePlans(runtime) {
     const row = c.heads * c.headDim;
     const slab = length * row;
     const seqLen = rows.end;
+    const itemIds = length * 4 * (rows.axes || 1); // bytes of one batch item's ids
     if (resident !== 0) {
       const E = ELEMENT_BYTES[code];
       if (!rows.perItem) {
@@ -209,7 +213,7 @@ export function ropePlans(runtime) {
               slab,
               length,
               0,
-              idsAt + b * length * 4,
+              idsAt + b * itemIds,
               seqLen,
             ),
           );
@@ -229,7 +233,7 @@ export function ropePlans(runtime) {
     }
     const view = bitsView(x);
     if (!rows.perItem) stagedApply(plan, c, code, view, rows, seqLen, 0, batch, idsAt);
-    else for (let b = 0; b < batch; b++) stagedApply(plan, c, code, view, rows, seqLen, b, 1, idsAt + b * length * 4);
+    else for (let b = 0; b < batch; b++) stagedApply(plan, c, code, view, rows, seqLen, b, 1, idsAt + b * itemIds);
   }
 
   /** cosSin(): { cos, sin } for rows at offset ... or at positions (posenc.h, pe_rope_plan_cos_sin). */
@@ -242,7 +246,15 @@ export function ropePlans(runtime) {
     let length;
     let offset = 0;
     let positions = null;
-    if (o.positions !== undefined) {
+    if (c.axes.axes && (o.positions !== undefined || c.axes.type === 2)) {
+      ({ length, ids: positions } = checkAxisRows(
+        { positions: o.positions, length: o.length, offset: o.offset },
+        c.axes,
+        0,
+        checkSpan,
+        checkRowSources,
+      ));
+    } else if (o.positions !== undefined) {
       if (o.offset !== undefined && o.offset !== 0) {
         refuse(
           'BAD_OFFSET',
@@ -282,7 +294,7 @@ export function ropePlans(runtime) {
     const bytesPerRow = 2 * c.rotaryDim * 4;
     const wanted = cache === undefined ? maxPosition * bytesPerRow <= CACHE_BYTES : cache;
     // Dynamic NTK and LongRoPE: frequencies follow each call's L, so no cache.
-    const cacheRows = wanted && c.scaling.type !== 2 && c.scaling.type !== 5 ? maxPosition : 0;
+    const cacheRows = wanted && c.scaling.type !== 2 && c.scaling.type !== 5 && c.axes.type !== 2 ? maxPosition : 0;
     let core = newPlan(c, cacheRows);
     let described = null;
     const live = (call) => {

@@ -7,8 +7,8 @@
 import { PosencError, describe, refuse } from '../runtime/errors.js';
 import { MAX_POSITION } from '../runtime/validate.js';
 
-const ID_ARRAYS = 'an Int32Array, Uint32Array, BigInt64Array or Array of integers';
-const isIdArray = (v) =>
+export const ID_ARRAYS = 'an Int32Array, Uint32Array, BigInt64Array or Array of integers';
+export const isIdArray = (v) =>
   v instanceof Int32Array ||
   v instanceof Uint32Array ||
   v instanceof BigInt64Array ||
@@ -34,7 +34,7 @@ function badId(argument, index, value, what) {
  * ids (any accepted array) copied into out[at ...] as uint32 after checking each
  * is an integer in [0, 2^31). Returns the largest id + 1 (0 when empty).
  */
-function copyIds(ids, argument, out, at) {
+export function copyIds(ids, argument, out, at) {
   let end = 0;
   const n = ids.length;
   if (ids instanceof Int32Array || ids instanceof Uint32Array) {
@@ -62,7 +62,7 @@ function copyIds(ids, argument, out, at) {
 }
 
 /** A flat id array, or a nested one (an Array of rows) flattened; its row length when nested. */
-function flatten(ids, argument) {
+export function flatten(ids, argument) {
   if (Array.isArray(ids) && ids.length > 0 && (Array.isArray(ids[0]) || ArrayBuffer.isView(ids[0]))) {
     const rowLength = ids[0].length;
     for (let b = 0; b < ids.length; b++) {

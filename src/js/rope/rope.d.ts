@@ -12,9 +12,12 @@ import type { ModelConfig } from '../config/config.js';
  * `'scaling.factor'`), BAD_ORDER (order not 'blhd' or 'bhld'). Also the
  * runtime's BAD_HEADS, BAD_DIM (headDim), BAD_LAYOUT, BAD_POSITION,
  * BAD_OFFSET, BAD_LENGTH, BAD_SIZE, BAD_BUFFER, BAD_DTYPE. PLAN_FREED: a RoPE
- * plan used after free().
+ * plan used after free(). BAD_AXES: mrope sections that are not 3 whole
+ * numbers ≥ 1 summing to rotaryDim/2 (or that disagree with
+ * scaling.mrope_section), or 2-D RoPE with rotaryDim not a multiple of 4, with
+ * scaling, or with mrope sections.
  */
-export type RopeErrorCode = 'BAD_ROTARY_DIM' | 'BAD_SCALING' | 'BAD_ORDER' | 'PLAN_FREED';
+export type RopeErrorCode = 'BAD_ROTARY_DIM' | 'BAD_SCALING' | 'BAD_ORDER' | 'PLAN_FREED' | 'BAD_AXES';
 
 /**
  * Position ids as engines hold them: integers 0 … 2^31 − 1 in an Int32Array,
@@ -22,6 +25,14 @@ export type RopeErrorCode = 'BAD_ROTARY_DIM' | 'BAD_SCALING' | 'BAD_ORDER' | 'PL
  * Array of numbers or bigints.
  */
 export type PositionIds = Int32Array | Uint32Array | BigInt64Array | ArrayLike<number> | ArrayLike<bigint>;
+
+/**
+ * Position ids of a rope with several axes (mropeSection or vision): one list
+ * per axis, (axes, length) — for mrope (temporal, height, width), as HF's
+ * get_rope_index makes them; for 2-D RoPE (row, column) of each patch — or
+ * one flat list of axes · length ids, axis by axis.
+ */
+export type AxisPositionIds = PositionIds | ArrayLike<PositionIds>;
 
 /** x for RoPE: float32 values, or float16/bfloat16 bit patterns (Uint16Array with `dtype`, a 16-bit WasmBuffer). */
 export type RopeX = Floats | Uint16Array;
@@ -32,13 +43,19 @@ export interface RopeRows {
   length?: number;
   /** Position of row 0: rows sit at offset … offset + length − 1. Default 0. Not with the others. */
   offset?: number;
-  /** One position per row, shared by every batch item and head. */
-  positions?: PositionIds;
+  /**
+   * One position per row, shared by every batch item and head. With mropeSection
+   * or vision: (axes, length), see {@link AxisPositionIds}.
+   */
+  positions?: AxisPositionIds;
   /**
    * (batch, length) ids, flat or as an Array of rows: each batch item its own
-   * positions (HF's position_ids). Dynamic NTK's L is the largest id + 1 of the whole call.
+   * positions (HF's position_ids). Dynamic NTK's L is the largest id + 1 of the
+   * whole call. With mropeSection or vision: (axes, batch, length), HF's
+   * position_ids of Qwen2-VL: an Array of axes entries, each (batch, length)
+   * flat or as rows, or one flat list axis by axis.
    */
-  positionIds?: PositionIds | ArrayLike<PositionIds>;
+  positionIds?: PositionIds | ArrayLike<PositionIds> | ArrayLike<ArrayLike<PositionIds>>;
   /**
    * Packed sequences (flash-attention's and vLLM's cu_seqlens): batch + 1
    * non-decreasing row counts from 0 to x's row count; positions restart at 0
@@ -69,7 +86,8 @@ export interface RopeCosSinOptions {
   /** Rows at offset … offset + length − 1 (or at positions). */
   length?: number;
   offset?: number;
-  positions?: PositionIds;
+  /** One position per row; with mropeSection or vision (axes, length), and the rows are the composed ones (HF's cos after the section split). */
+  positions?: AxisPositionIds;
   /**
    * false (default): (length, rotaryDim/2), ONNX RotaryEmbedding's cos_cache.
    * true: (length, rotaryDim) laid out for the layout: HF's cat(freqs, freqs)
@@ -116,7 +134,10 @@ export interface RopePlan {
 }
 
 export type RopeCosSinCallOptions = RopeCosSinOptions &
-  Pick<RopeSpelledOptions, 'headDim' | 'rotaryDim' | 'base' | 'scaling' | 'layout' | 'inverse'>;
+  Pick<
+    RopeSpelledOptions,
+    'headDim' | 'rotaryDim' | 'base' | 'scaling' | 'layout' | 'inverse' | 'mropeSection' | 'vision'
+  >;
 
 /**
  * An HF transformers `rope_scaling` dict (`config.rope_scaling`, or v5's
@@ -125,7 +146,10 @@ export type RopeCosSinCallOptions = RopeCosSinOptions &
  * (a finite number above 1). Missing optional keys and `null` take HF's defaults.
  */
 export type RopeScaling =
-  | { rope_type?: 'default'; type?: 'default'; rope_theta?: number }
+  /** mrope_section: Qwen2-VL's sections (see {@link RotaryOptions.mropeSection}). */
+  | { rope_type?: 'default'; type?: 'default'; rope_theta?: number; mrope_section?: ArrayLike<number> }
+  /** Qwen2-VL's and Qwen2.5-VL's legacy type: default frequencies with mrope_section, as their config.json ships it. */
+  | { rope_type?: 'mrope'; type?: 'mrope'; mrope_section: ArrayLike<number>; rope_theta?: number }
   /** Position interpolation: every w_i / factor (factor: finite, ≥ 1). */
   | { rope_type?: 'linear'; type?: 'linear'; factor: number; rope_theta?: number }
   /**
@@ -207,6 +231,22 @@ export interface RotaryOptions {
   base?: number;
   /** Frequency scaling from a model config; see {@link RopeScaling}. Default none. */
   scaling?: RopeScaling | null;
+  /**
+   * mrope of Qwen2-VL and Qwen2.5-VL (HF transformers' apply_multimodal_rotary_pos_emb): 3 whole numbers of
+   * pairs, summing to rotaryDim/2 ([16, 24, 24] for headDim 128). The pairs, in order, fall in the temporal,
+   * height and width sections, each turned by its axis's position with the usual w_i; rows then take
+   * positions of shape (3, length) or positionIds (3, batch, length). Without them (offset and length) every
+   * axis is the row's position: plain RoPE, bit for bit. Also read from scaling.mrope_section.
+   */
+  mropeSection?: ArrayLike<number>;
+  /**
+   * 2-D axial RoPE of vision patches, following Qwen2-VL's vision tower (HF transformers'
+   * VisionRotaryEmbedding(headDim / 2) and apply_rotary_pos_emb_vision; Qwen2.5-VL's is the same): with
+   * q = rotaryDim/4, pairs 0 … q−1 turn by the patch's row and pairs q … 2q−1 by its column, both with
+   * w_j = base^(−j/q). rotaryDim a multiple of 4, no scaling; rows take positions (2, length) or
+   * positionIds (2, batch, length): rows, then columns. Default false.
+   */
+  vision?: boolean;
 }
 
 export interface RopeSpelledOptions extends RotaryOptions {
@@ -216,10 +256,10 @@ export interface RopeSpelledOptions extends RotaryOptions {
   heads: number;
   /** Position of row 0: rows sit at offset … offset + length − 1 (≤ 2^31). Default 0. Not with positions. */
   offset?: number;
-  /** One position per row (shared by batch items and heads), integers 0 … 2^31 − 1. */
-  positions?: PositionIds;
+  /** One position per row (shared by batch items and heads), integers 0 … 2^31 − 1; see {@link RopeRows.positions}. */
+  positions?: AxisPositionIds;
   /** See {@link RopeRows.positionIds}. */
-  positionIds?: PositionIds | ArrayLike<PositionIds>;
+  positionIds?: RopeRows['positionIds'];
   /** See {@link RopeRows.cuSeqlens}. */
   cuSeqlens?: PositionIds;
   /** See {@link RopeRows.dtype}. */

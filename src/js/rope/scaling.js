@@ -5,10 +5,12 @@ import { PosencError, describe, closest } from '../runtime/errors.js';
 
 const SCALING_TYPES = { none: 0, linear: 1, dynamic: 2, yarn: 3, llama3: 4, longrope: 5 };
 
-// Keys each rope_type reads; `rope_type`, its legacy alias `type` and
+// Keys each rope_type reads (mrope_section: Qwen2-VL's sections, which axes.js
+// checks); `rope_type`, its legacy alias `type` and
 // `rope_theta` (the base, in HF v5's rope_parameters) are allowed everywhere.
 const KEYS = {
-  default: [],
+  default: ['mrope_section'],
+  mrope: ['mrope_section'], // Qwen2-VL's legacy type: default frequencies, sections over t/h/w (axes.js)
   linear: ['factor'],
   dynamic: ['factor', 'original_max_position_embeddings'],
   yarn: [
@@ -88,6 +90,7 @@ export function checkScaling(scaling, r) {
     theta: undefined,
     shortFactor: null,
     longFactor: null,
+    mropeSection: undefined,
   };
   if (!given(scaling)) return none;
   if (typeof scaling !== 'object' || Array.isArray(scaling) || ArrayBuffer.isView(scaling)) {
@@ -133,7 +136,8 @@ export function checkScaling(scaling, r) {
     out.theta = finiteAtLeast(scaling, 'rope_theta', -Infinity, 'a finite number above 1 (the base)');
     if (!(out.theta > 1)) bad('rope_theta', 'a finite number above 1 (the base)', out.theta);
   }
-  if (type === 'default') return out;
+  if (given(scaling.mrope_section)) out.mropeSection = scaling.mrope_section; // checked with the axes (axes.js)
+  if (type === 'default' || type === 'mrope') return out;
   out.type = SCALING_TYPES[type];
   if (type === 'longrope') return longrope(scaling, out, r);
   if (!given(scaling.factor)) bad('factor', `given for rope_type '${type}': a finite number ≥ 1`, scaling.factor);

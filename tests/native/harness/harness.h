@@ -85,5 +85,18 @@ extern const harness_command alibi_commands[];
 extern const harness_command rope_commands[];
 extern const harness_command precision_commands[];
 extern const harness_command grid2d_commands[];
+extern const harness_command rope_axes_commands[];
+
+/* rope.c's GEOMETRY and SCALING words (main.c documents them), read by rope_axes.c too. */
+typedef struct {
+    pe_rotary rope;
+    uint32_t offset, length;
+} rope_request;
+rope_request parse_rope(const char *geometry, const char *scaling);
+/* A RoPE plan with cache_rows cached rows, in guarded memory (exit 4 when refused). */
+guarded rope_plan_for(const rope_request *q, uint32_t cache_rows, size_t shift, pe_rope_plan **plan);
+/* ropecs's work from its words CACHEROWS DTYPE EXPAND POSCOUNT on (then the
+ * positions, length * axes of them: axes 1, or a rope's position axes). */
+void serve_cos_sin(const rope_request *q, uint32_t axes, char **w, size_t shift, int framed);
 
 #endif

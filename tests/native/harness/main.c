@@ -63,8 +63,8 @@
 #include "harness.h"
 
 /* The one list of families; each lists its commands. */
-static const harness_command *const families[] = {sinusoid_commands, learned_commands,   alibi_commands,
-                                                  rope_commands,     precision_commands, grid2d_commands};
+static const harness_command *const families[] = {sinusoid_commands,  learned_commands,   alibi_commands, rope_commands,
+                                                  rope_axes_commands, precision_commands, grid2d_commands};
 
 static const harness_command *find(const char *name) {
     for (size_t f = 0; f < sizeof families / sizeof *families; f++)

@@ -14,12 +14,7 @@
 
 #include "harness.h"
 
-typedef struct {
-    pe_rotary rope;
-    uint32_t offset, length;
-} rope_request;
-
-static rope_request parse_rope(const char *geometry, const char *scaling) {
+rope_request parse_rope(const char *geometry, const char *scaling) {
     static const char *const orders[] = {"blhd", "bhld"};
     static const char *const types[] = {"none", "linear", "dynamic", "yarn", "llama3"};
     char g[512], sc[512];
@@ -116,7 +111,7 @@ static void serve_ropefreq(char **w, size_t shift, int framed) {
 }
 
 /* A RoPE plan with cache_rows cached rows, in guarded memory. */
-static guarded rope_plan_for(const rope_request *q, uint32_t cache_rows, size_t shift, pe_rope_plan **plan) {
+guarded rope_plan_for(const rope_request *q, uint32_t cache_rows, size_t shift, pe_rope_plan **plan) {
     size_t bytes = 0;
     check_status(pe_rope_plan_size(&q->rope, cache_rows, &bytes), "pe_rope_plan_size");
     guarded memory = guarded_alloc(bytes, shift, "plan");
@@ -154,22 +149,21 @@ static void serve_ropeplan(char **w, size_t shift, int framed) {
     free(pos);
 }
 
-static void serve_ropecs(char **w, size_t shift, int framed) {
-    rope_request q = parse_rope(w[0], w[1]);
-    const uint32_t cache_rows = (uint32_t)parse_uint(w[2], UINT32_MAX, "CACHEROWS");
-    const pe_dtype dtype = parse_dtype(w[3]);
-    const int expand = (int)parse_uint(w[4], 1, "EXPAND");
-    const size_t pos_count = (size_t)parse_uint(w[5], SIZE_MAX, "POSCOUNT");
-    if (pos_count && pos_count != q.length) die(2, "POSCOUNT must be 0 or LENGTH", w[5]);
+void serve_cos_sin(const rope_request *q, uint32_t axes, char **w, size_t shift, int framed) {
+    const uint32_t cache_rows = (uint32_t)parse_uint(w[0], UINT32_MAX, "CACHEROWS");
+    const pe_dtype dtype = parse_dtype(w[1]);
+    const int expand = (int)parse_uint(w[2], 1, "EXPAND");
+    const size_t pos_count = (size_t)parse_uint(w[3], SIZE_MAX, "POSCOUNT");
+    if (pos_count && pos_count != (size_t)q->length * axes) die(2, "POSCOUNT must be 0 or LENGTH * axes", w[3]);
     void *pos = read_block(pos_count, sizeof(uint32_t), "positions");
-    const uint32_t r = q.rope.rotary_dim ? q.rope.rotary_dim : q.rope.head_dim;
-    const size_t count = mul_sizes(q.length, expand ? r : r / 2, "LENGTH*ROW");
+    const uint32_t r = q->rope.rotary_dim ? q->rope.rotary_dim : q->rope.head_dim;
+    const size_t count = mul_sizes(q->length, expand ? r : r / 2, "LENGTH*ROW");
     pe_rope_plan *plan;
-    guarded memory = rope_plan_for(&q, cache_rows, shift, &plan);
+    guarded memory = rope_plan_for(q, cache_rows, shift, &plan);
     guarded both = guarded_alloc(mul_sizes(2 * count, dtype_size(dtype), "cos and sin"), shift, "cos and sin");
     unsigned char *cos = both.data, *sin = cos + count * dtype_size(dtype);
-    check_status(pe_rope_plan_cos_sin(plan, dtype, expand, q.offset, q.length, pos_count ? (const uint32_t *)pos : NULL,
-                                      cos, sin, count),
+    check_status(pe_rope_plan_cos_sin(plan, dtype, expand, q->offset, q->length,
+                                      pos_count ? (const uint32_t *)pos : NULL, cos, sin, count),
                  "pe_rope_plan_cos_sin");
     guarded_check(&memory);
     guarded_check(&both);
@@ -177,6 +171,11 @@ static void serve_ropecs(char **w, size_t shift, int framed) {
     guarded_free(&both);
     guarded_free(&memory);
     free(pos);
+}
+
+static void serve_ropecs(char **w, size_t shift, int framed) {
+    rope_request q = parse_rope(w[0], w[1]);
+    serve_cos_sin(&q, 1, w + 2, shift, framed);
 }
 
 const harness_command rope_commands[] = {

@@ -10,6 +10,7 @@
 #include "common/check.h"
 #include "common/kernel_table.h"
 #include "sinusoid/plan.h"
+#include "sinusoid/rope/rope_axes.h"
 #include "sinusoid/rope/rope_kernels.h"
 
 /* Floats of cos/sin per tile: with r <= 512 a tile is a whole 64-row block,
@@ -31,10 +32,13 @@ struct pe_rope_plan {
     pe_plan *plan;      /* cos and sin of the scaled w */
     void *plan_memory;
     double *w;
-    float *raw;   /* a tile of [sin | cos] rows from the plan */
-    float *cs;    /* a tile of [C | S] rows (rope_kernels.h); float64 rows for pe_rope_plan_cos_sin */
-    float *wide;  /* a row of float64 for pe_rope_plan_cos_sin */
-    float *cache; /* cache_rows [C | S] rows, positions 0 ... cache_rows - 1 */
+    float *raw;             /* a tile of [sin | cos] rows from the plan */
+    float *cs;              /* a tile of [C | S] rows (rope_kernels.h); float64 rows for pe_rope_plan_cos_sin */
+    float *wide;            /* a row of float64 for pe_rope_plan_cos_sin */
+    float *cache;           /* cache_rows [C | S] rows, positions 0 ... cache_rows - 1 */
+    pe_rope_axis_runs runs; /* several position axes (rope_axes.h): runs.axes > 0 */
+    float *axis_rows;       /* runs.axes > 0: a tile of one axis's inner rows (float64 rows fit) */
+    uint32_t *axis_ids;     /* runs.axes > 0: a tile of one axis's positions */
 };
 
 static size_t align16(size_t bytes) {
@@ -67,13 +71,20 @@ static int dynamic_unfixed(const pe_rotary *rope) {
     return follows_length(&rope->scaling) && rope->scaling.sequence_length == 0;
 }
 
+/* Rows the plan caches: none while the frequencies follow each call, nor for
+ * 2-D RoPE (its rows always come from two positions). */
+static uint32_t cacheable_rows(const pe_rotary *rope, uint32_t cache_rows) {
+    return dynamic_unfixed(rope) || rope->axes.type == PE_ROPE_AXES_VISION_2D ? 0 : cache_rows;
+}
+
 /* Plan memory, aligned to 16: header | inner plan | w (then LongRoPE's short
- * and long factors) | raw | cs | wide | cache. */
-static size_t plan_bytes_for(uint32_t r, uint32_t cache_rows) {
+ * and long factors) | raw | cs | wide | axis rows and ids (several axes only) | cache. */
+static size_t plan_bytes_for(uint32_t r, uint32_t cache_rows, int axes) {
     const size_t rows = tile_rows(r);
     return 16 + align16(sizeof(pe_rope_plan)) + align16(pe_plan_bytes(r)) +
            align16((size_t)3 * (r / 2) * sizeof(double)) + align16(rows * r * sizeof(float)) +
            align16(rows * 2 * r * sizeof(float)) + align16((size_t)wide_floats(r) * sizeof(float)) +
+           (axes ? align16(rows * 2 * r * sizeof(float)) + align16(rows * sizeof(uint32_t)) : 0) +
            (size_t)cache_rows * 2 * r * sizeof(float);
 }
 
@@ -86,7 +97,8 @@ static pe_status check_rope(const pe_rotary *rope) {
     if (pe_check_base(rope->base) != PE_OK) return PE_ERR_BASE;
     if ((unsigned)rope->layout > PE_LAYOUT_SPLIT) return PE_ERR_LAYOUT;
     if ((unsigned)rope->order > PE_ROPE_BHLD) return PE_ERR_ORDER;
-    return pe_rope_check_scaling(&rope->scaling, r);
+    pe_status st = pe_rope_check_scaling(&rope->scaling, r);
+    return st != PE_OK ? st : pe_rope_check_axes(rope, r);
 }
 
 pe_status pe_rope_scratch_size(const pe_rotary *rope, size_t *bytes) {
@@ -98,7 +110,7 @@ pe_status pe_rope_plan_size(const pe_rotary *rope, uint32_t cache_rows, size_t *
     if (st != PE_OK) return st;
     if (cache_rows > PE_ROPE_MAX_CACHE_ROWS) return PE_ERR_TOO_LARGE;
     if (!bytes) return PE_ERR_NULL;
-    *bytes = plan_bytes_for(rotary_of(rope), dynamic_unfixed(rope) ? 0 : cache_rows);
+    *bytes = plan_bytes_for(rotary_of(rope), cacheable_rows(rope, cache_rows), rope->axes.type != PE_ROPE_AXES_NONE);
     return PE_OK;
 }
 
@@ -107,8 +119,11 @@ pe_status pe_rope_frequencies(const pe_rotary *rope, double *w, size_t w_count, 
     if (st != PE_OK) return st;
     if (w_count != rotary_of(rope) / 2) return PE_ERR_OUT_SIZE;
     if (!w || !attention_factor) return PE_ERR_NULL;
-    double factor;
-    if ((st = pe_rope_scaled_frequencies(rope, rope->scaling.sequence_length, w, &factor)) != PE_OK) return st;
+    double factor = 1.0;
+    if (rope->axes.type == PE_ROPE_AXES_VISION_2D)
+        pe_rope_vision_frequencies(rope, rotary_of(rope), w);
+    else if ((st = pe_rope_scaled_frequencies(rope, rope->scaling.sequence_length, w, &factor)) != PE_OK)
+        return st;
     *attention_factor = factor;
     return PE_OK;
 }
@@ -154,8 +169,10 @@ static pe_status build_for(pe_rope_plan *p, uint32_t seq_len) {
     const int unscaled = sc->type == PE_ROPE_SCALING_NONE || (dynamic && key == 0);
     const pe_sinusoid enc = {p->r, p->rope.base, PE_LAYOUT_SPLIT, PE_FREQ_PAPER};
     const size_t bytes = pe_plan_bytes(p->r);
-    st = unscaled ? pe_plan_init(&enc, p->plan_memory, bytes, &p->plan)
-                  : pe_plan_init_frequencies(p->r, PE_LAYOUT_SPLIT, p->w, p->plan_memory, bytes, &p->plan);
+    st = p->rope.axes.type == PE_ROPE_AXES_VISION_2D
+             ? pe_rope_vision_plan(&p->rope, p->r, p->plan_memory, bytes, &p->plan)
+         : unscaled ? pe_plan_init(&enc, p->plan_memory, bytes, &p->plan)
+                    : pe_plan_init_frequencies(p->r, PE_LAYOUT_SPLIT, p->w, p->plan_memory, bytes, &p->plan);
     if (st != PE_OK) return st == PE_ERR_FREQUENCY_VALUE ? PE_ERR_SCALING : st;
     p->factor = factor;
     p->built_for = key;
@@ -163,9 +180,13 @@ static pe_status build_for(pe_rope_plan *p, uint32_t seq_len) {
     return PE_OK;
 }
 
-/* [sin | cos] rows of the inner plan for rows l0 ... l0 + g - 1 of a call. */
+/* [sin | cos] rows of the inner plan for rows l0 ... l0 + g - 1 of a call
+ * (several axes: composed from each axis's positions). */
 static void raw_rows(pe_rope_plan *p, uint32_t offset, const uint32_t *positions, uint32_t l0, uint32_t g, float *raw) {
-    if (positions)
+    if (positions && p->runs.axes)
+        pe_rope_axes_rows(p->plan, &p->runs, PE_DTYPE_FLOAT32, positions + (size_t)l0 * p->runs.axes, g, p->r,
+                          p->axis_ids, p->axis_rows, raw);
+    else if (positions)
         pe_plan_table_at(p->plan, positions + l0, g, raw, (size_t)g * p->r);
     else
         pe_plan_table(p->plan, offset + l0, g, raw, (size_t)g * p->r);
@@ -187,7 +208,8 @@ pe_status pe_rope_plan_init(const pe_rotary *rope, uint32_t cache_rows, void *me
     p->r = r;
     p->tile_rows = tile_rows(r);
     p->wide_floats = wide_floats(r);
-    p->cache_rows = dynamic_unfixed(rope) ? 0 : cache_rows;
+    p->cache_rows = cacheable_rows(rope, cache_rows);
+    p->runs = pe_rope_axis_runs_of(rope, r);
     p->built_for = PE_ROPE_NOT_BUILT;
     p->built = 0;
     p->tile_at = PE_ROPE_NOT_BUILT;
@@ -211,6 +233,13 @@ pe_status pe_rope_plan_init(const pe_rotary *rope, uint32_t cache_rows, void *me
     at += align16((size_t)p->tile_rows * 2 * r * sizeof(float));
     p->wide = (float *)(void *)at;
     at += align16((size_t)p->wide_floats * sizeof(float));
+    p->axis_rows = (float *)(void *)at;
+    p->axis_ids = NULL;
+    if (p->runs.axes) {
+        at += align16((size_t)p->tile_rows * 2 * r * sizeof(float));
+        p->axis_ids = (uint32_t *)(void *)at;
+        at += align16((size_t)p->tile_rows * sizeof(uint32_t));
+    }
     p->cache = (float *)(void *)at;
     if ((st = build_for(p, rope->scaling.sequence_length)) != PE_OK) return st;
     for (uint32_t l0 = 0; l0 < p->cache_rows; l0 += p->tile_rows) {
@@ -227,12 +256,19 @@ static pe_status check_plan(const pe_rope_plan *p) {
     return p && p->magic == PE_ROPE_PLAN_MAGIC ? PE_OK : PE_ERR_PLAN;
 }
 
-/* Positions of a call: all below PE_MAX_POSITION; *end = the largest + 1. */
-static pe_status check_positions(uint32_t length, uint32_t offset, const uint32_t *positions, uint32_t *end) {
+/* Positions of a call (one per row, or for several axes one per axis a row,
+ * row-major): all below PE_MAX_POSITION; *end = the largest + 1. 2-D RoPE
+ * needs them listed. */
+static pe_status check_positions(const pe_rotary *rope, uint32_t length, uint32_t offset, const uint32_t *positions,
+                                 uint32_t *end) {
     *end = 0;
+    if (!positions && length && rope->axes.type == PE_ROPE_AXES_VISION_2D) return PE_ERR_POSITION;
     if (positions) {
         if (offset != 0) return PE_ERR_POSITION;
-        for (uint32_t l = 0; l < length; l++) {
+        const uint64_t count = (uint64_t)length * (rope->axes.type == PE_ROPE_AXES_MROPE       ? PE_ROPE_MROPE_AXES
+                                                   : rope->axes.type == PE_ROPE_AXES_VISION_2D ? 2
+                                                                                               : 1);
+        for (uint64_t l = 0; l < count; l++) {
             if (positions[l] >= PE_MAX_POSITION) return PE_ERR_POSITION;
             if (positions[l] + 1 > *end) *end = positions[l] + 1;
         }
@@ -288,7 +324,7 @@ pe_status pe_rope_plan_apply(pe_rope_plan *plan, pe_dtype dtype, uint32_t sequen
     if (slab == 0 ? x_count != 0 : x_count % slab != 0) return PE_ERR_X_SIZE;
     if (x_count && !x) return PE_ERR_NULL;
     uint32_t end;
-    if ((st = check_positions(length, offset, positions, &end)) != PE_OK) return st;
+    if ((st = check_positions(&p->rope, length, offset, positions, &end)) != PE_OK) return st;
     /* The largest position + 1: dynamic NTK's sequence length by default. */
     const uint32_t seq_len = p->rope.scaling.sequence_length ? p->rope.scaling.sequence_length
                              : sequence_length               ? sequence_length
@@ -300,7 +336,7 @@ pe_status pe_rope_plan_apply(pe_rope_plan *plan, pe_dtype dtype, uint32_t sequen
     const size_t r2 = (size_t)2 * r;
     const rotation t = {pe_kernel_table_current(), dtype, x, r, p->rope.layout};
     const size_t batch = x_count / slab;
-    const int cached = end <= p->cache_rows;
+    const int cached = end <= p->cache_rows && !(positions && p->runs.axes); /* the cache holds one-axis rows */
     for (uint32_t l0 = 0; l0 < length;) {
         /* A tile ends where an aligned tile of absolute positions ends. */
         uint32_t g = positions ? rows : rows - (offset + l0) % rows;
@@ -344,9 +380,9 @@ pe_status pe_rope(const pe_rotary *rope, uint32_t offset, uint32_t length, const
     if (slab == 0 ? x_count != 0 : x_count % slab != 0) return PE_ERR_X_SIZE;
     if (x_count && !x) return PE_ERR_NULL;
     uint32_t end;
-    if ((st = check_positions(length, offset, positions, &end)) != PE_OK) return st;
+    if ((st = check_positions(rope, length, offset, positions, &end)) != PE_OK) return st;
     if (!scratch) return PE_ERR_NULL;
-    if (scratch_bytes < plan_bytes_for(rotary_of(rope), 0)) return PE_ERR_SCRATCH;
+    if (scratch_bytes < plan_bytes_for(rotary_of(rope), 0, rope->axes.type != PE_ROPE_AXES_NONE)) return PE_ERR_SCRATCH;
     /* The plan is built for this call's sequence length from the start. */
     pe_rotary fixed = *rope;
     if (dynamic_unfixed(&fixed)) fixed.scaling.sequence_length = end;
@@ -384,7 +420,7 @@ pe_status pe_rope_plan_cos_sin(pe_rope_plan *plan, pe_dtype dtype, int expand, u
     if (count != (uint64_t)length * per_row) return PE_ERR_OUT_SIZE;
     if (count && (!cos || !sin)) return PE_ERR_NULL;
     uint32_t end;
-    if ((st = check_positions(length, offset, positions, &end)) != PE_OK) return st;
+    if ((st = check_positions(&p->rope, length, offset, positions, &end)) != PE_OK) return st;
     const uint32_t seq_len = p->rope.scaling.sequence_length ? p->rope.scaling.sequence_length : end;
     if ((st = build_for(p, seq_len)) != PE_OK) return st;
     const pe_layout layout = p->rope.layout;
@@ -410,7 +446,10 @@ pe_status pe_rope_plan_cos_sin(pe_rope_plan *plan, pe_dtype dtype, int expand, u
         /* float64 [sin | cos] rows in the cs tile (2r floats = r doubles a row). */
         p->tile_at = PE_ROPE_NOT_BUILT;
         double *rows64 = (double *)(void *)p->cs, *line = (double *)(void *)p->wide;
-        if (positions)
+        if (positions && p->runs.axes)
+            pe_rope_axes_rows(p->plan, &p->runs, PE_DTYPE_FLOAT64, positions + (size_t)l0 * p->runs.axes, g, r,
+                              p->axis_ids, p->axis_rows, rows64);
+        else if (positions)
             pe_plan_table_at_dtype(p->plan, PE_DTYPE_FLOAT64, positions + l0, g, rows64, (size_t)g * r);
         else
             pe_plan_table_dtype(p->plan, PE_DTYPE_FLOAT64, offset + l0, g, rows64, (size_t)g * r);
