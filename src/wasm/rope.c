@@ -1,11 +1,12 @@
 /* Wasm exports of RoPE (export.h states the conventions). A pe_rotary
- * travels as an array of 21 doubles in wasm memory, written by the JS RoPE
+ * travels as an array of 25 doubles in wasm memory, written by the JS RoPE
  * module, so the loader never lays out a C struct:
  *   0 head_dim  1 rotary_dim  2 heads  3 base  4 layout  5 order  6 inverse
  *   7 scaling type  8 factor  9 original_max_position_embeddings
  *   10 beta_fast  11 beta_slow  12 attention_factor  13 mscale  14 mscale_all_dim
  *   15 no_truncate  16 low_freq_factor  17 high_freq_factor  18 sequence_length
  *   19 short_factor  20 long_factor (LONGROPE: addresses of rotary_dim/2 doubles in wasm memory)
+ *   21 xpos scale_base (0: off)  22 xpos gamma  23 xpos key  24 xpos center
  */
 #include "export.h"
 
@@ -38,6 +39,10 @@ static pe_rotary rotary_from(const double *s) {
     rope.scaling.sequence_length = whole(s[18]);
     rope.scaling.short_factor = (const double *)(uintptr_t)whole(s[19]);
     rope.scaling.long_factor = (const double *)(uintptr_t)whole(s[20]);
+    rope.xpos.scale_base = s[21];
+    rope.xpos.gamma = s[22];
+    rope.xpos.key = s[23] != 0.0;
+    rope.xpos.center = whole(s[24]);
     return rope;
 }
 
@@ -46,6 +51,13 @@ EXPORT("pe_wasm_rope_scratch_size") size_t pe_wasm_rope_scratch_size(const doubl
     pe_rotary rope = rotary_from(spec);
     size_t bytes = 0;
     return pe_rope_scratch_size(&rope, &bytes) == PE_OK ? bytes : 0;
+}
+
+/* xPos's reach (pe_rope_xpos_reach), or -1 when the spec is refused. */
+EXPORT("pe_wasm_rope_xpos_reach") double pe_wasm_rope_xpos_reach(const double *spec) {
+    pe_rotary rope = rotary_from(spec);
+    uint32_t reach = 0;
+    return pe_rope_xpos_reach(&rope, &reach) == PE_OK ? (double)reach : -1.0;
 }
 
 EXPORT("pe_wasm_rope_frequencies")

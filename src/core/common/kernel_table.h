@@ -40,6 +40,8 @@
     X(rope_rotate16, void,                                                                                \
       (uint16_t * x, size_t count, size_t stride, const float *cs, size_t cs_stride, uint32_t rotary_dim, \
        pe_layout layout, int f16))                                                                        \
+    /* rope (sinusoid/rope/rope_xpos.h): xPos's scales on laid-out cos/sin rows */                        \
+    X(rope_xpos_scale, void, (float *cs, const float *scale, size_t count, uint32_t r))                   \
     /* alibi (alibi/alibi_kernels.h): a ramp of biases */                                                 \
     X(alibi_ramp, void, (float *out, size_t count, double slope, double d0, double step))                 \
     X(alibi_copy, void, (float *dst, const float *src, size_t count))                                     \

@@ -39,6 +39,9 @@ const char *pe_status_str(pe_status status) {
     case PE_ERR_SHAPE: return "the table must have at least one cell and two rows or two columns";
     case PE_ERR_CONFIG: return "the config is not a JSON object, or it names no position scheme posenc knows";
     case PE_ERR_LAYER_TYPE: return "the config's RoPE differs by layer type: name one of its layer types";
+    case PE_ERR_XPOS:
+        return "xPos: scale_base must be finite and > 0, gamma in (0, 1e6], center below 2^31, and no scaling";
+    case PE_ERR_XPOS_RANGE: return "xPos: a position is so far from the center that its scale leaves 2^-64 ... 2^64";
     }
     return "unknown pe_status";
 }
@@ -77,6 +80,8 @@ const char *pe_status_name(pe_status status) {
     case PE_ERR_SHAPE: return "PE_ERR_SHAPE";
     case PE_ERR_CONFIG: return "PE_ERR_CONFIG";
     case PE_ERR_LAYER_TYPE: return "PE_ERR_LAYER_TYPE";
+    case PE_ERR_XPOS: return "PE_ERR_XPOS";
+    case PE_ERR_XPOS_RANGE: return "PE_ERR_XPOS_RANGE";
     }
     return "PE_UNKNOWN";
 }

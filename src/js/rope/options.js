@@ -1,10 +1,13 @@
 // RoPE's options checked (before anything is written) and packed as the core
-// wants them: a pe_rotary as 21 doubles (the RoPE exports in src/wasm say which is which).
+// wants them: a pe_rotary as 25 doubles (the RoPE exports in src/wasm say which is which).
 import { PosencError, refuse } from '../runtime/errors.js';
 import { checkOptions, checkBase, checkHeads, checkLayout, checkFlag, LAYOUTS, MAX_DIM } from '../runtime/validate.js';
 import { checkScaling } from './scaling.js';
+import { checkXpos, xposSpec } from './xpos.js';
 
-export const SPEC_LENGTH = 21;
+export const SPEC_LENGTH = 25;
+/** Where xPos's four doubles start in the spec (src/wasm/rope.c). */
+const XPOS_AT = 21;
 const ORDERS = { blhd: 0, bhld: 1 };
 /** The layout's default for RoPE: halves, as HF Llama's rotate_half (the sinusoid's default is 'interleaved'). */
 const DEFAULT_LAYOUT = LAYOUTS.half;
@@ -93,6 +96,7 @@ export const ROPE_OPTIONS = [
   'scaling',
   'inverse',
   'order',
+  'xpos',
 ];
 
 /** Everything rope() needs except x: numbers, and the spec to pass to the core. */
@@ -104,7 +108,8 @@ export function checkRopeOptions(options, allowed = ROPE_OPTIONS) {
   const order = pick(ORDERS, o.order, 'order', 'BAD_ORDER', ORDERS.blhd);
   const inverse = checkFlag(o.inverse, 'inverse');
   const { headDim, rotaryDim, base, scaling } = rotary; // listed, not spread: a spread here costs microseconds per call
-  return { headDim, rotaryDim, base, scaling, heads, layout, order, inverse, o };
+  const xpos = checkXpos(o.xpos, scaling);
+  return { headDim, rotaryDim, base, scaling, heads, layout, order, inverse, xpos, o };
 }
 
 /**
@@ -129,7 +134,7 @@ export const SCALING_FIELDS = Object.freeze([
  * factor addresses (19 and 20) are left 0 here: the plan module writes the
  * factors to wasm and their addresses into the spec.
  */
-export function ropeSpec({ headDim, rotaryDim, heads, base, layout, order, inverse, scaling }, sequenceLength) {
+export function ropeSpec({ headDim, rotaryDim, heads, base, layout, order, inverse, scaling, xpos }, sequenceLength) {
   const spec = new Float64Array(SPEC_LENGTH); // filled one by one: Float64Array.of(...) is slow in V8
   spec[0] = headDim;
   spec[1] = rotaryDim;
@@ -141,6 +146,7 @@ export function ropeSpec({ headDim, rotaryDim, heads, base, layout, order, inver
   spec[7] = scaling.type;
   for (let k = 0; k < SCALING_FIELDS.length; k++) spec[8 + k] = scaling[SCALING_FIELDS[k]];
   spec[8 + SCALING_FIELDS.length] = sequenceLength;
+  xposSpec(xpos ?? null, spec, XPOS_AT);
   return spec;
 }
 
