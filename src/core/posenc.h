@@ -353,11 +353,12 @@ typedef struct pe_rope_scaling {
  * any center up to rounding; the center only moves the window of positions
  * whose scales are finite.
  *
- * Each scale is exp(t), t = (p - center) / scale_base * ln(zeta_i), computed
- * in double with the core's log and exp (f64math.h) and rounded once to
- * float32: within half an ulp plus a relative 5e-14 + 4e-16 |p - center| /
- * scale_base of the exact zeta_i^(...) for the double zeta_i (torchscale:
- * a float32 pow of a float32 zeta, and 1 / scale for keys).
+ * Each scale is exp(t), t = (p - center) * ln(zeta_i) / scale_base, with
+ * ln(zeta_i) in double-double (dd.h) and the rest in double with the core's
+ * exp (f64math.h), rounded once to float32: within half an ulp plus a
+ * relative 2e-14 of the exact zeta_i^(...) for the given double gamma and
+ * scale_base (FLOAT64 caches: within 2e-14 relative). torchscale computes a
+ * float32 pow of a float32 zeta, and 1 / scale for keys.
  * Accepted positions: |p - center| <= reach = floor(64 ln 2 / |ln zeta_0| *
  * scale_base) (pe_rope_xpos_reach; 18130 for torchscale's defaults), so
  * every scale and its inverse lie within 2^-64 ... 2^64; beyond,
@@ -365,7 +366,7 @@ typedef struct pe_rope_scaling {
  * off. Any scaling other than NONE is refused (PE_ERR_XPOS). */
 typedef struct pe_xpos {
     double scale_base; /* 0 = off; else finite, > 0 (torchscale: 512) */
-    double gamma;      /* 0 < gamma <= 1e6 when on (torchscale: 0.4) */
+    double gamma;      /* 1e-6 <= gamma <= 1e6 when on (torchscale: 0.4) */
     int key;           /* nonzero: the keys' scale zeta^(-(p - center)/scale_base) */
     uint32_t center;   /* < PE_MAX_POSITION: the position whose scale is 1 */
 } pe_xpos;

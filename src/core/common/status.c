@@ -40,7 +40,7 @@ const char *pe_status_str(pe_status status) {
     case PE_ERR_CONFIG: return "the config is not a JSON object, or it names no position scheme posenc knows";
     case PE_ERR_LAYER_TYPE: return "the config's RoPE differs by layer type: name one of its layer types";
     case PE_ERR_XPOS:
-        return "xPos: scale_base must be finite and > 0, gamma in (0, 1e6], center below 2^31, and no scaling";
+        return "xPos: scale_base must be finite and > 0, gamma in [1e-6, 1e6], center below 2^31, and no scaling";
     case PE_ERR_XPOS_RANGE: return "xPos: a position is so far from the center that its scale leaves 2^-64 ... 2^64";
     }
     return "unknown pe_status";

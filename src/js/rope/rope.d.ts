@@ -27,7 +27,7 @@ export type RopeErrorCode = 'BAD_ROTARY_DIM' | 'BAD_SCALING' | 'BAD_ORDER' | 'PL
  * distance. cos and sin are multiplied by the scale (float32 products, as
  * torchscale's apply_rotary_pos_emb); ropeCosSin returns them scaled. Each
  * scale is the exact value rounded once to float32 (within half an ulp plus a
- * relative 1e-13). torchscale pairs elements with `rotate_every_two`: pass
+ * relative 2e-14). torchscale pairs elements with `rotate_every_two`: pass
  * layout 'interleaved' to match it (the default 'half' also works).
  *
  * torchscale centres each call at ceil(n/2), n = offset + length; here the
@@ -40,7 +40,7 @@ export type RopeErrorCode = 'BAD_ROTARY_DIM' | 'BAD_SCALING' | 'BAD_ORDER' | 'PL
 export interface XposOptions {
   /** The distance over which ζ's power grows by one: a finite number > 0. Default 512 (torchscale). */
   scaleBase?: number;
-  /** γ in ζ_i = (2i/rotaryDim + γ)/(1 + γ): a number in (0, 1e6]. Default 0.4 (torchscale). */
+  /** γ in ζ_i = (2i/rotaryDim + γ)/(1 + γ): a number from 1e-6 to 1e6. Default 0.4 (torchscale). */
   gamma?: number;
   /** 'query': ζ^((p − center)/scaleBase); 'key': its inverse (torchscale's downscale=True). Required. */
   role: 'query' | 'key';

@@ -9,6 +9,7 @@ import { checkOptions } from '../runtime/validate.js';
 
 const XPOS_OPTIONS = ['scaleBase', 'gamma', 'role', 'center'];
 const ROLES = { query: 0, key: 1 };
+const MIN_GAMMA = 1e-6;
 const MAX_GAMMA = 1e6;
 /** torchscale's defaults. */
 export const XPOS_DEFAULTS = Object.freeze({ scaleBase: 512, gamma: 0.4 });
@@ -24,8 +25,8 @@ export function checkXpos(xpos, scaling) {
   if (typeof scaleBase !== 'number' || !(scaleBase > 0) || !Number.isFinite(scaleBase))
     refuse('BAD_XPOS', 'xpos.scaleBase', 'a finite number > 0 (torchscale: 512)', o.scaleBase);
   const gamma = o.gamma ?? XPOS_DEFAULTS.gamma;
-  if (typeof gamma !== 'number' || !(gamma > 0) || !(gamma <= MAX_GAMMA))
-    refuse('BAD_XPOS', 'xpos.gamma', `a number in (0, ${MAX_GAMMA}] (torchscale: 0.4)`, o.gamma);
+  if (typeof gamma !== 'number' || !(gamma >= MIN_GAMMA) || !(gamma <= MAX_GAMMA))
+    refuse('BAD_XPOS', 'xpos.gamma', `a number from ${MIN_GAMMA} to ${MAX_GAMMA} (torchscale: 0.4)`, o.gamma);
   if (typeof o.role !== 'string' || !Object.hasOwn(ROLES, o.role))
     refuse('BAD_XPOS', 'xpos.role', "'query' (scale ζ^((p−center)/scaleBase)) or 'key' (its inverse)", o.role);
   const center = o.center ?? 0;

@@ -18,7 +18,7 @@ static inline int pe_xpos_on(const pe_xpos *x) {
 }
 
 /* PE_ERR_XPOS unless scale_base is 0 (off), or finite and > 0 with gamma in
- * (0, 1e6], center < PE_MAX_POSITION and scaling NONE. */
+ * [1e-6, 1e6], center < PE_MAX_POSITION and scaling NONE. */
 pe_status pe_xpos_check(const pe_xpos *x, pe_rope_scaling_type scaling);
 
 /* lz[i] = ln(zeta_i) / scale_base for i < half (r = 2 * half), <= 0. */
