@@ -121,16 +121,15 @@ test('xPos rotations: wasm SIMD, wasm scalar, native scalar and native SIMD give
   let values = 0;
   let scaled = 0;
   cases.forEach((c, k) => {
-    const wasmSimd = simd.rope(c.x.slice(), ropeOptions(c));
-    const wasmScalar = scalar.rope(c.x.slice(), ropeOptions(c));
-    const what = describeCase(c);
-    sameBits(wasmScalar, wasmSimd, `wasm scalar vs wasm SIMD, ${what}`);
-    sameBits(native.scalar[k], wasmSimd, `native scalar vs wasm SIMD, ${what}`);
-    sameBits(native.simd[k], wasmSimd, `native SIMD vs wasm SIMD, ${what}`);
+    const options = ropeOptions(c);
+    const [viaSimd, viaScalar] = [simd, scalar].map((pe) => pe.rope(c.x.slice(), options));
+    const others = { 'wasm scalar': viaScalar, 'native scalar': native.scalar[k], 'native SIMD': native.simd[k] };
+    for (const [name, got] of Object.entries(others))
+      sameBits(got, viaSimd, `${name} vs wasm SIMD, ${describeCase(c)}`);
     // The scale is there: the rotation alone keeps each pair's length.
-    const plain = simd.rope(c.x.slice(), { ...ropeOptions(c), xpos: undefined });
-    for (let j = 0; j < plain.length; j++) if (j % c.headDim < c.rotaryDim && plain[j] !== wasmSimd[j]) scaled++;
-    values += wasmSimd.length;
+    const plain = simd.rope(c.x.slice(), { ...options, xpos: undefined });
+    for (let j = 0; j < plain.length; j++) if (j % c.headDim < c.rotaryDim && plain[j] !== viaSimd[j]) scaled++;
+    values += viaSimd.length;
   });
   console.log(`rope-xpos-builds: ${cases.length} cases, ${values} values identical on four builds`);
   assert.ok(cases.length > 200 && values > 50000, `only ${cases.length} cases, ${values} values`);
