@@ -218,10 +218,10 @@ test('messages say what is allowed', () => {
 
 test('the core refuses bad specs itself, with a status text, before touching x (raw wasm exports)', async () => {
   const wasm = await loadExports({ simd: true }, () => {});
-  const spec = wasm.pe_malloc(8 * 19) >>> 0;
+  const spec = wasm.pe_malloc(8 * 25) >>> 0; // the 25 doubles of a pe_rotary (src/wasm/rope.c)
   const x = wasm.pe_malloc(4 * 64) >>> 0;
   const scratch = wasm.pe_malloc(1 << 20) >>> 0;
-  const good = [8, 8, 2, 10000, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+  const good = [8, 8, 2, 10000, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
   const cases = [
     [{ 0: 0 }, 3],
     [{ 1: 9 }, 18],
@@ -242,7 +242,7 @@ test('the core refuses bad specs itself, with a status text, before touching x (
   for (const [change, status] of cases) {
     const values = good.slice();
     for (const [k, v] of Object.entries(change)) values[k] = v;
-    new Float64Array(wasm.memory.buffer, spec, 19).set(values);
+    new Float64Array(wasm.memory.buffer, spec, 25).set(values);
     const xs = new Float32Array(wasm.memory.buffer, x, 64);
     for (let k = 0; k < 64; k++) xs[k] = k + 0.5;
     const got = wasm.pe_wasm_rope(spec, x, 48, 3, 0, 0, scratch, 1 << 20);
@@ -255,7 +255,7 @@ test('the core refuses bad specs itself, with a status text, before touching x (
     texts.add(text);
   }
   // Wrong x size, positions past 2^31, positions with an offset, scratch too small.
-  new Float64Array(wasm.memory.buffer, spec, 19).set(good);
+  new Float64Array(wasm.memory.buffer, spec, 25).set(good);
   assert.is(wasm.pe_wasm_rope(spec, x, 47, 3, 0, 0, scratch, 1 << 20), 8);
   assert.is(wasm.pe_wasm_rope(spec, x, 48, 3, 2 ** 31 - 2, 0, scratch, 1 << 20), 6);
   new Uint32Array(wasm.memory.buffer, scratch, 3).set([1, 2, 2 ** 31]);
