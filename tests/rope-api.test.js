@@ -218,10 +218,11 @@ test('messages say what is allowed', () => {
 
 test('the core refuses bad specs itself, with a status text, before touching x (raw wasm exports)', async () => {
   const wasm = await loadExports({ simd: true }, () => {});
-  const spec = wasm.pe_malloc(8 * 19) >>> 0;
+  const SPEC = 29; // the doubles of a pe_rotary (src/wasm/rope.c)
+  const spec = wasm.pe_malloc(8 * SPEC) >>> 0;
   const x = wasm.pe_malloc(4 * 64) >>> 0;
   const scratch = wasm.pe_malloc(1 << 20) >>> 0;
-  const good = [8, 8, 2, 10000, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+  const good = [8, 8, 2, 10000, 1, ...new Array(SPEC - 5).fill(0)];
   const cases = [
     [{ 0: 0 }, 3],
     [{ 1: 9 }, 18],
@@ -237,12 +238,15 @@ test('the core refuses bad specs itself, with a status text, before touching x (
     [{ 7: 3, 8: 2, 9: 64, 12: -1 }, 19],
     [{ 7: 4, 8: 8, 9: 64, 16: 2, 17: 1 }, 19],
     [{ 7: 3, 8: 10, 9: 64, 13: -100, 14: 1 }, 19],
+    [{ 21: 7 }, 32],
+    [{ 25: -1 }, 33],
+    [{ 21: 1, 22: 1, 23: 1, 24: 2, 25: 512, 26: 0.4 }, 33],
   ];
   const texts = new Set();
   for (const [change, status] of cases) {
     const values = good.slice();
     for (const [k, v] of Object.entries(change)) values[k] = v;
-    new Float64Array(wasm.memory.buffer, spec, 19).set(values);
+    new Float64Array(wasm.memory.buffer, spec, SPEC).set(values);
     const xs = new Float32Array(wasm.memory.buffer, x, 64);
     for (let k = 0; k < 64; k++) xs[k] = k + 0.5;
     const got = wasm.pe_wasm_rope(spec, x, 48, 3, 0, 0, scratch, 1 << 20);
@@ -255,7 +259,7 @@ test('the core refuses bad specs itself, with a status text, before touching x (
     texts.add(text);
   }
   // Wrong x size, positions past 2^31, positions with an offset, scratch too small.
-  new Float64Array(wasm.memory.buffer, spec, 19).set(good);
+  new Float64Array(wasm.memory.buffer, spec, SPEC).set(good);
   assert.is(wasm.pe_wasm_rope(spec, x, 47, 3, 0, 0, scratch, 1 << 20), 8);
   assert.is(wasm.pe_wasm_rope(spec, x, 48, 3, 2 ** 31 - 2, 0, scratch, 1 << 20), 6);
   new Uint32Array(wasm.memory.buffer, scratch, 3).set([1, 2, 2 ** 31]);

@@ -89,6 +89,8 @@ typedef enum pe_status {
     PE_ERR_LAYER_TYPE = 31,      /* config: RoPE differs by layer type and layer_type is missing or unknown */
     PE_ERR_AXES =
         32, /* RoPE: axes type unknown, mrope sections not summing to r/2, or 2-D with r % 4 != 0 or scaling */
+    PE_ERR_XPOS = 33,       /* xPos: scale_base or gamma out of range, center too large, or with a scaling */
+    PE_ERR_XPOS_RANGE = 34, /* xPos: a position so far from the center that its scale leaves 2^-64 ... 2^64 */
 } pe_status;
 
 typedef enum pe_layout { PE_LAYOUT_INTERLEAVED = 0, PE_LAYOUT_SPLIT = 1 } pe_layout;
@@ -373,6 +375,44 @@ typedef struct pe_rope_axes {
     pe_rope_axes_type type;
     uint32_t mrope_section[PE_ROPE_MROPE_AXES]; /* MROPE: pairs per axis, each >= 1, summing to r/2 */
 } pe_rope_axes;
+/* xPos (Sun et al. 2022, "A Length-Extrapolatable Transformer"; torchscale's
+ * XPOS): RoPE whose pair i is also scaled, by
+ *
+ *     zeta_i^((p - center) / scale_base)      queries (key = 0)
+ *     zeta_i^(-(p - center) / scale_base)     keys (key != 0: torchscale's downscale)
+ *     zeta_i = (2i/r + gamma) / (1 + gamma)   i < r/2, r = rotary_dim
+ *
+ * so q.k of positions m, n carries zeta_i^((m - n)/scale_base): it depends
+ * only on m - n (center cancels) and decays with distance. The scale
+ * multiplies cos and sin (float32 products cos * s and sin * s, as
+ * torchscale's apply_rotary_pos_emb), in both pe_rope_plan_apply and
+ * pe_rope_plan_cos_sin; with inverse the angle is negated and the scale is
+ * still the role's (so inverse + the other role undoes a rotation).
+ *
+ * torchscale centres each call at ceil(n/2), n = offset + length, so that
+ * its float32 scales stay finite; here center is fixed per plan (give
+ * ceil(n/2) to get torchscale's values for a call). Scores are the same for
+ * any center up to rounding; the center only moves the window of positions
+ * whose scales are finite.
+ *
+ * Each scale is exp(t), t = (p - center) * ln(zeta_i) / scale_base, with
+ * ln(zeta_i) in double-double (dd.h) and the rest in double with the core's
+ * exp (f64math.h), rounded once to float32: within half an ulp plus a
+ * relative 2e-14 of the exact zeta_i^(...) for the given double gamma and
+ * scale_base (FLOAT64 caches: within 2e-14 relative). torchscale computes a
+ * float32 pow of a float32 zeta, and 1 / scale for keys.
+ * Accepted positions: |p - center| <= reach = floor(64 ln 2 / |ln zeta_0| *
+ * scale_base) (pe_rope_xpos_reach; 18130 for torchscale's defaults), so
+ * every scale and its inverse lie within 2^-64 ... 2^64; beyond,
+ * PE_ERR_XPOS_RANGE, before anything is written. scale_base = 0 turns xPos
+ * off. Any scaling other than NONE is refused (PE_ERR_XPOS), as are axes
+ * (pe_rope_axes: one position per row only). */
+typedef struct pe_xpos {
+    double scale_base; /* 0 = off; else finite, > 0 (torchscale: 512) */
+    double gamma;      /* 1e-6 <= gamma <= 1e6 when on (torchscale: 0.4) */
+    int key;           /* nonzero: the keys' scale zeta^(-(p - center)/scale_base) */
+    uint32_t center;   /* < PE_MAX_POSITION: the position whose scale is 1 */
+} pe_xpos;
 
 typedef struct pe_rotary {
     uint32_t head_dim;   /* 1 ... PE_MAX_DIM */
@@ -384,7 +424,12 @@ typedef struct pe_rotary {
     int inverse; /* nonzero rotates by -angle: undoes a rotation, re-rotates cached keys */
     pe_rope_scaling scaling;
     pe_rope_axes axes; /* NONE (zeroed): one position per row */
+    pe_xpos xpos;      /* all zero: plain RoPE */
 } pe_rotary;
+
+/* xPos's window (pe_xpos): *reach = the largest |p - center| accepted
+ * (PE_MAX_POSITION when xPos is off). */
+pe_status pe_rope_xpos_reach(const pe_rotary *rope, uint32_t *reach);
 
 /* Bytes of scratch for pe_rope (depends on rotary_dim only). */
 pe_status pe_rope_scratch_size(const pe_rotary *rope, size_t *bytes);

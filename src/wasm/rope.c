@@ -7,6 +7,7 @@
  *   15 no_truncate  16 low_freq_factor  17 high_freq_factor  18 sequence_length
  *   19 short_factor  20 long_factor (LONGROPE: addresses of rotary_dim/2 doubles in wasm memory)
  *   21 axes type  22-24 mrope_section
+ *   25 xpos scale_base (0: off)  26 xpos gamma  27 xpos key  28 xpos center
  */
 #include "export.h"
 
@@ -41,6 +42,10 @@ static pe_rotary rotary_from(const double *s) {
     rope.scaling.long_factor = (const double *)(uintptr_t)whole(s[20]);
     rope.axes.type = (pe_rope_axes_type)whole(s[21]);
     for (int k = 0; k < PE_ROPE_MROPE_AXES; k++) rope.axes.mrope_section[k] = whole(s[22 + k]);
+    rope.xpos.scale_base = s[25];
+    rope.xpos.gamma = s[26];
+    rope.xpos.key = s[27] != 0.0;
+    rope.xpos.center = whole(s[28]);
     return rope;
 }
 
@@ -49,6 +54,13 @@ EXPORT("pe_wasm_rope_scratch_size") size_t pe_wasm_rope_scratch_size(const doubl
     pe_rotary rope = rotary_from(spec);
     size_t bytes = 0;
     return pe_rope_scratch_size(&rope, &bytes) == PE_OK ? bytes : 0;
+}
+
+/* xPos's reach (pe_rope_xpos_reach), or -1 when the spec is refused. */
+EXPORT("pe_wasm_rope_xpos_reach") double pe_wasm_rope_xpos_reach(const double *spec) {
+    pe_rotary rope = rotary_from(spec);
+    uint32_t reach = 0;
+    return pe_rope_xpos_reach(&rope, &reach) == PE_OK ? (double)reach : -1.0;
 }
 
 EXPORT("pe_wasm_rope_frequencies")

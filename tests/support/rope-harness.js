@@ -8,8 +8,11 @@ import { SCALING_FIELDS } from '../../src/js/rope/options.js';
 const bytes = (typed) => Buffer.from(typed.buffer, typed.byteOffset, typed.byteLength);
 const TYPES = ['none', 'linear', 'dynamic', 'yarn', 'llama3'];
 
+// xPos's four GEOMETRY fields (none without xpos), defaults as the package's.
+const xposWords = (x) => (x ? [x.scaleBase ?? 512, x.gamma ?? 0.4, x.role === 'key' ? 1 : 0, x.center ?? 0] : []);
+
 // GEOMETRY and SCALING words for a rope case { headDim, rotaryDim, heads, base,
-// layout, order, inverse, offset, length, scaling, sequenceLength }.
+// layout, order, inverse, offset, length, scaling, sequenceLength, xpos }.
 export function words(c) {
   const r = c.rotaryDim ?? c.headDim;
   const layout = (c.layout ?? 'half') === 'half' ? 'split' : 'interleaved';
@@ -23,6 +26,7 @@ export function words(c) {
     c.inverse ? 1 : 0,
     c.offset ?? 0,
     c.length,
+    ...xposWords(c.xpos),
   ].join(',');
   const s = checkScaling(c.scaling, r);
   if (s.type === 0 && !c.sequenceLength) return [geometry, 'none'];
@@ -58,6 +62,7 @@ export function ropeOptions(c) {
   if (c.base !== undefined) o.base = c.base;
   if (c.inverse) o.inverse = true;
   if (c.scaling) o.scaling = c.scaling;
+  if (c.xpos) o.xpos = c.xpos;
   if (c.positions) o.positions = c.positions;
   else {
     o.length = c.length;
@@ -66,7 +71,8 @@ export function ropeOptions(c) {
   return o;
 }
 
-const DTYPE_WORDS = { float32: 'float32', float16: 'float16', bfloat16: 'bfloat16' };
+const DTYPE_WORDS = { float32: 'float32', float16: 'float16', bfloat16: 'bfloat16', float64: 'float64' };
+const DTYPE_BYTES = { float32: 4, float16: 2, bfloat16: 2, float64: 8 };
 
 /** A plan request's words: x is a Float32Array (float32) or Uint16Array (16-bit dtype). */
 function encodePlan(c) {
@@ -76,7 +82,7 @@ function encodePlan(c) {
   if (c.cosSin) {
     const r = c.rotaryDim ?? c.headDim;
     const count = c.length * (c.expand ? r : r / 2);
-    const words32 = Math.ceil((2 * count * (dtype === 'float32' ? 4 : 2)) / 4);
+    const words32 = Math.ceil((2 * count * DTYPE_BYTES[dtype]) / 4);
     return [
       [
         `ropecs ${geometry} ${scaling} ${c.cacheRows ?? 0} ${dtype} ${c.expand ? 1 : 0} ${positions.length}\n`,
@@ -97,7 +103,7 @@ function encodePlan(c) {
 export function serveRopePlan(binary, kernels, cases) {
   return serve(binary, kernels, cases, encodePlan).map((words32, k) => {
     const c = cases[k];
-    if ((c.dtype ?? 'float32') === 'float32') return words32;
+    if ((c.dtype ?? 'float32') === 'float32' || c.dtype === 'float64') return words32; // float64: its bytes
     const r = c.rotaryDim ?? c.headDim;
     const count = c.cosSin ? 2 * c.length * (c.expand ? r : r / 2) : c.x.length;
     return new Uint16Array(words32.buffer, words32.byteOffset, count);

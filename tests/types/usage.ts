@@ -85,6 +85,20 @@ async function main(): Promise<void> {
     positions: [[0], [1]],
     dtype: 'float64',
   });
+  const decayed: Float32Array = ropeCosSin({ headDim: 8, length: 4, xpos: { role: 'key', center: 2 } }).cos;
+  const xq = createRope({
+    heads: 4,
+    headDim: 8,
+    layout: 'interleaved',
+    xpos: { scaleBase: 512, gamma: 0.4, role: 'query' },
+  });
+  xq.apply(new Float32Array(4 * 8), { offset: 3 });
+  xq.free();
+  // @ts-expect-error role is required
+  rope(new Float32Array(8), { heads: 1, headDim: 8, xpos: { scaleBase: 512 } });
+  // @ts-expect-error role is 'query' or 'key'
+  rope(new Float32Array(8), { heads: 1, headDim: 8, xpos: { role: 'keys' } });
+  void decayed;
   const cosBits: Uint16Array = caches.cos;
   const inv: Float64Array = plan.frequencies;
   const f32: Float32Array = plan.cosSin({ positions: [1, 2] }).sin;

@@ -42,6 +42,8 @@
        pe_layout layout, int f16))                                                                        \
     /* rope axes (sinusoid/rope/rope_axes.h): an axis's runs of cos/sin into a composed row */            \
     X(rope_gather, void, (uint32_t * out, const uint32_t *in, const uint32_t *runs, uint32_t run_count))  \
+    /* rope (sinusoid/rope/rope_xpos.h): xPos's scales on laid-out cos/sin rows */                        \
+    X(rope_xpos_scale, void, (float *cs, const float *scale, size_t count, uint32_t r))                   \
     /* alibi (alibi/alibi_kernels.h): a ramp of biases */                                                 \
     X(alibi_ramp, void, (float *out, size_t count, double slope, double d0, double step))                 \
     X(alibi_copy, void, (float *dst, const float *src, size_t count))                                     \

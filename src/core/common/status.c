@@ -42,6 +42,10 @@ const char *pe_status_str(pe_status status) {
     case PE_ERR_AXES:
         return "RoPE axes: an unknown type, mrope sections that do not sum to rotary_dim/2, or 2-D RoPE with "
                "rotary_dim not a multiple of 4 or with scaling";
+    case PE_ERR_XPOS:
+        return "xPos: scale_base must be finite and > 0, gamma in [1e-6, 1e6], center below 2^31, and no scaling or "
+               "axes";
+    case PE_ERR_XPOS_RANGE: return "xPos: a position is so far from the center that its scale leaves 2^-64 ... 2^64";
     }
     return "unknown pe_status";
 }
@@ -81,6 +85,8 @@ const char *pe_status_name(pe_status status) {
     case PE_ERR_CONFIG: return "PE_ERR_CONFIG";
     case PE_ERR_LAYER_TYPE: return "PE_ERR_LAYER_TYPE";
     case PE_ERR_AXES: return "PE_ERR_AXES";
+    case PE_ERR_XPOS: return "PE_ERR_XPOS";
+    case PE_ERR_XPOS_RANGE: return "PE_ERR_XPOS_RANGE";
     }
     return "PE_UNKNOWN";
 }

@@ -5,7 +5,11 @@ import { checkOptions, checkBase, checkHeads, checkLayout, checkFlag, LAYOUTS, M
 import { checkScaling } from './scaling.js';
 import { checkAxes } from './axes.js';
 
-export const SPEC_LENGTH = 25;
+import { checkXpos, xposSpec } from './xpos.js';
+
+export const SPEC_LENGTH = 29;
+/** Where xPos's four doubles start in the spec (src/wasm/rope.c). */
+const XPOS_AT = 25;
 const ORDERS = { blhd: 0, bhld: 1 };
 /** The layout's default for RoPE: halves, as HF Llama's rotate_half (the sinusoid's default is 'interleaved'). */
 const DEFAULT_LAYOUT = LAYOUTS.half;
@@ -97,6 +101,7 @@ export const ROPE_OPTIONS = [
   'order',
   'mropeSection',
   'vision',
+  'xpos',
 ];
 
 /** Everything rope() needs except x: numbers, and the spec to pass to the core. */
@@ -108,7 +113,11 @@ export function checkRopeOptions(options, allowed = ROPE_OPTIONS) {
   const order = pick(ORDERS, o.order, 'order', 'BAD_ORDER', ORDERS.blhd);
   const inverse = checkFlag(o.inverse, 'inverse');
   const { headDim, rotaryDim, base, scaling, axes } = rotary; // listed, not spread: a spread here costs microseconds per call
-  return { headDim, rotaryDim, base, scaling, axes, heads, layout, order, inverse, o };
+  const xpos = checkXpos(o.xpos, scaling);
+  if (xpos && axes.type !== 0) {
+    refuse('BAD_XPOS', 'xpos', 'left out with mropeSection or vision (xPos scales one position axis)', o.xpos);
+  }
+  return { headDim, rotaryDim, base, scaling, axes, heads, layout, order, inverse, xpos, o };
 }
 
 /**
@@ -133,7 +142,10 @@ export const SCALING_FIELDS = Object.freeze([
  * factor addresses (19 and 20) are left 0 here: the plan module writes the
  * factors to wasm and their addresses into the spec.
  */
-export function ropeSpec({ headDim, rotaryDim, heads, base, layout, order, inverse, scaling, axes }, sequenceLength) {
+export function ropeSpec(
+  { headDim, rotaryDim, heads, base, layout, order, inverse, scaling, axes, xpos },
+  sequenceLength,
+) {
   const spec = new Float64Array(SPEC_LENGTH); // filled one by one: Float64Array.of(...) is slow in V8
   spec[0] = headDim;
   spec[1] = rotaryDim;
@@ -147,6 +159,7 @@ export function ropeSpec({ headDim, rotaryDim, heads, base, layout, order, inver
   spec[8 + SCALING_FIELDS.length] = sequenceLength;
   spec[21] = axes.type;
   for (let k = 0; k < 3; k++) spec[22 + k] = axes.section[k];
+  xposSpec(xpos ?? null, spec, XPOS_AT);
   return spec;
 }
 

@@ -11,6 +11,7 @@ import { forEachChunk } from '../runtime/chunks.js';
 import { checkRowSources } from './positions.js';
 import { checkAxisRows } from './axes.js';
 import { ropeSpec, SPEC_LENGTH } from './options.js';
+import { checkXposRows } from './xpos.js';
 
 const X_DTYPES = { float32: 0, float16: 1, bfloat16: 2 };
 const CACHE_DTYPES = { float32: 0, float16: 1, bfloat16: 2, float64: 3 };
@@ -101,6 +102,13 @@ export function ropePlans(runtime) {
     );
   }
 
+  /** xPos: refuses rows outside the core's window for checked options c (its reach asked once per c). */
+  function checkXposWindow(c, rows) {
+    if (c.xpos === null) return;
+    c.xpos.reach ??= withSpec(c, 0, (spec) => wasm.pe_wasm_rope_xpos_reach(spec));
+    checkXposRows(c.xpos, c.xpos.reach, rows);
+  }
+
   /** A core plan for checked options c, with cacheRows rows of cos/sin cached. */
   function newPlan(c, cacheRows) {
     return withSpec(c, 0, (spec) => {
@@ -178,6 +186,7 @@ export function ropePlans(runtime) {
       );
     }
     const batch = slab === 0 ? 0 : x.length / slab;
+    checkXposWindow(c, rows);
     if (rows.perItem && rows.ids.length !== batch * length * (rows.axes || 1)) {
       const shape = rows.axes
         ? `(${rows.axes}, batch, length) = (${rows.axes}, ${batch}, ${length})`
@@ -265,6 +274,7 @@ export function ropePlans(runtime) {
       }
       ({ length, ids: positions } = checkRowSources({ positions: o.positions, length: o.length }, 0, checkSpan));
     } else [length, offset] = checkSpan(o.length, o.offset);
+    checkXposWindow(c, { length, offset, ids: positions });
     const perRow = o.expand ? c.rotaryDim : c.rotaryDim / 2;
     const count = length * perRow;
     const E = ELEMENT_BYTES[code];
@@ -294,7 +304,13 @@ export function ropePlans(runtime) {
     const bytesPerRow = 2 * c.rotaryDim * 4;
     const wanted = cache === undefined ? maxPosition * bytesPerRow <= CACHE_BYTES : cache;
     // Dynamic NTK and LongRoPE: frequencies follow each call's L, so no cache.
-    const cacheRows = wanted && c.scaling.type !== 2 && c.scaling.type !== 5 && c.axes.type !== 2 ? maxPosition : 0;
+    let cacheRows = wanted && c.scaling.type !== 2 && c.scaling.type !== 5 && c.axes.type !== 2 ? maxPosition : 0;
+    if (c.xpos !== null && cacheRows > 0) {
+      // The core caches only rows inside xPos's window (rows 0 ... center + reach).
+      checkXposWindow(c, { length: 0 });
+      const { center, reach } = c.xpos;
+      cacheRows = center > reach ? 0 : Math.min(cacheRows, center + reach + 1);
+    }
     let core = newPlan(c, cacheRows);
     let described = null;
     const live = (call) => {

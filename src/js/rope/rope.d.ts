@@ -15,9 +15,42 @@ import type { ModelConfig } from '../config/config.js';
  * plan used after free(). BAD_AXES: mrope sections that are not 3 whole
  * numbers ≥ 1 summing to rotaryDim/2 (or that disagree with
  * scaling.mrope_section), or 2-D RoPE with rotaryDim not a multiple of 4, with
- * scaling, or with mrope sections.
+ * scaling, or with mrope sections. BAD_XPOS: an `xpos` field out of range
+ * (the argument names it, e.g. `'xpos.gamma'`), or xpos with a scaling or
+ * with axes (mropeSection, vision). XPOS_RANGE: a position farther than
+ * {@link XposOptions} allows from xpos.center.
  */
-export type RopeErrorCode = 'BAD_ROTARY_DIM' | 'BAD_SCALING' | 'BAD_ORDER' | 'PLAN_FREED' | 'BAD_AXES';
+export type RopeErrorCode =
+  'BAD_ROTARY_DIM' | 'BAD_SCALING' | 'BAD_ORDER' | 'PLAN_FREED' | 'BAD_AXES' | 'BAD_XPOS' | 'XPOS_RANGE';
+
+/**
+ * xPos (Sun et al., "A Length-Extrapolatable Transformer"; torchscale's XPOS):
+ * RoPE whose pair i is also scaled by ζ_i^((p − center)/scaleBase) on queries
+ * and by its inverse on keys, ζ_i = (2i/rotaryDim + gamma)/(1 + gamma), so q·k
+ * carries ζ_i^((m − n)/scaleBase): it depends on m − n only and decays with
+ * distance. cos and sin are multiplied by the scale (float32 products, as
+ * torchscale's apply_rotary_pos_emb); ropeCosSin returns them scaled. Each
+ * scale is the exact value rounded once to float32 (within half an ulp plus a
+ * relative 2e-14). torchscale pairs elements with `rotate_every_two`: pass
+ * layout 'interleaved' to match it (the default 'half' also works).
+ *
+ * torchscale centres each call at ceil(n/2), n = offset + length; here the
+ * center is fixed per plan (give that value to get torchscale's numbers; q·k
+ * is the same for any common center, up to rounding). Positions must lie
+ * within center ± reach, reach = floor(64 ln 2 · scaleBase / |ln ζ_0|) (18130
+ * for the defaults), so every scale stays within 2^−64 … 2^64; else
+ * XPOS_RANGE, before x is touched. No `scaling` with xpos.
+ */
+export interface XposOptions {
+  /** The distance over which ζ's power grows by one: a finite number > 0. Default 512 (torchscale). */
+  scaleBase?: number;
+  /** γ in ζ_i = (2i/rotaryDim + γ)/(1 + γ): a number from 1e-6 to 1e6. Default 0.4 (torchscale). */
+  gamma?: number;
+  /** 'query': ζ^((p − center)/scaleBase); 'key': its inverse (torchscale's downscale=True). Required. */
+  role: 'query' | 'key';
+  /** The position whose scale is 1: an integer 0 … 2^31 − 1. Default 0 (the paper's ζ^(p/scaleBase)). */
+  center?: number;
+}
 
 /**
  * Position ids as engines hold them: integers 0 … 2^31 − 1 in an Int32Array,
@@ -136,7 +169,7 @@ export interface RopePlan {
 export type RopeCosSinCallOptions = RopeCosSinOptions &
   Pick<
     RopeSpelledOptions,
-    'headDim' | 'rotaryDim' | 'base' | 'scaling' | 'layout' | 'inverse' | 'mropeSection' | 'vision'
+    'headDim' | 'rotaryDim' | 'base' | 'scaling' | 'layout' | 'inverse' | 'mropeSection' | 'vision' | 'xpos'
   >;
 
 /**
@@ -279,6 +312,8 @@ export interface RopeSpelledOptions extends RotaryOptions {
    * length, headDim), as attention reads them.
    */
   order?: 'blhd' | 'bhld';
+  /** xPos's per-pair scale on top of the rotation (see {@link XposOptions}). Default: none (plain RoPE). */
+  xpos?: XposOptions;
 }
 
 export interface RopeFrequenciesSpelledOptions extends RotaryOptions {

@@ -15,6 +15,7 @@ import {
   SCALING_FIELDS,
 } from './options.js';
 import { ropePlans, COS_SIN_OPTIONS } from './plan.js';
+import { sameXpos } from './xpos.js';
 import { configReader } from '../config/config-read.js';
 import { configToRopeOptions, withoutSections } from '../config/rope-config.js';
 
@@ -23,7 +24,17 @@ const KEPT_PLANS = 8;
 const ROW_OPTIONS = ['length', 'offset', 'positions', 'positionIds', 'cuSeqlens', 'dtype'];
 // createRope takes rope()'s options but the rows, plus its cache's.
 const PLAN_OPTIONS = [...ROPE_OPTIONS.filter((k) => !ROW_OPTIONS.includes(k)), 'maxPosition', 'cache'];
-const COS_SIN_ROTARY = ['headDim', 'rotaryDim', 'base', 'scaling', 'layout', 'inverse', 'mropeSection', 'vision'];
+const COS_SIN_ROTARY = [
+  'headDim',
+  'rotaryDim',
+  'base',
+  'scaling',
+  'layout',
+  'inverse',
+  'mropeSection',
+  'vision',
+  'xpos',
+];
 const ROPE_CALL_OPTIONS = [...ROPE_OPTIONS, 'positionIds', 'cuSeqlens', 'dtype'];
 
 const ROTARY_FIELDS = ['headDim', 'rotaryDim', 'heads', 'base', 'layout', 'order', 'inverse'];
@@ -31,7 +42,7 @@ const ROTARY_FIELDS = ['headDim', 'rotaryDim', 'heads', 'base', 'layout', 'order
 /** Checked options that make the same plan (every field the spec holds). */
 function sameRotary(a, b) {
   for (const k of ROTARY_FIELDS) if (a[k] !== b[k]) return false;
-  if (a.scaling.type !== b.scaling.type || a.axes.type !== b.axes.type) return false;
+  if (a.scaling.type !== b.scaling.type || a.axes.type !== b.axes.type || !sameXpos(a.xpos, b.xpos)) return false;
   if (a.axes.section.some((v, k) => v !== b.axes.section[k])) return false;
   for (const k of SCALING_FIELDS) if (a.scaling[k] !== b.scaling[k]) return false;
   const [x, y] = [a.scaling, b.scaling];

@@ -107,6 +107,8 @@ void test_status_name(void) {
         "PE_ERR_CONFIG",
         "PE_ERR_LAYER_TYPE",
         "PE_ERR_AXES",
+        "PE_ERR_XPOS",
+        "PE_ERR_XPOS_RANGE",
     };
     const int count = (int)(sizeof names / sizeof *names);
     for (int s = 0; s < count; s++) {

@@ -34,6 +34,8 @@
     X(test_rope_scratch_confined)         \
     X(test_rope_axes_refusals)            \
     X(test_rope_axes_values)              \
+    X(test_xpos_refusals)                 \
+    X(test_xpos_plans)                    \
     X(test_narrow_refusals)               \
     X(test_narrow_known_values)           \
     X(test_narrow_sweep)                  \

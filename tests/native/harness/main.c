@@ -40,6 +40,7 @@
  *   serve:  ropefreq GEOMETRY SCALING   -> rotary_dim/2 frequencies then the attention factor,
  *           as float64, framed as 2 * (rotary_dim/2 + 1) float32 words
  *   GEOMETRY = HEAD_DIM,ROTARY_DIM,HEADS,BASE,LAYOUT,ORDER,INVERSE,OFFSET,LENGTH
+ *              [,XPOS_SCALE_BASE,XPOS_GAMMA,XPOS_KEY,XPOS_CENTER]   (xPos: posenc.h, pe_xpos)
  *       (LAYOUT interleaved|split|INTEGER, ORDER blhd|bhld|INTEGER)
  *   SCALING = none, or TYPE,FACTOR,ORIGINAL,BETA_FAST,BETA_SLOW,ATTENTION_FACTOR,MSCALE,
  *       MSCALE_ALL_DIM,NO_TRUNCATE,LOW_FREQ_FACTOR,HIGH_FREQ_FACTOR,SEQUENCE_LENGTH

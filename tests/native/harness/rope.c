@@ -22,7 +22,8 @@ rope_request parse_rope(const char *geometry, const char *scaling) {
     rope_request q;
     memset(&q, 0, sizeof q);
     snprintf(g, sizeof g, "%s", geometry);
-    if (split_commas(g, f, 16) != 9) die(2, "GEOMETRY needs 9 fields", geometry);
+    const int fields = split_commas(g, f, 16);
+    if (fields != 9 && fields != 13) die(2, "GEOMETRY needs 9 fields (13 with xPos)", geometry);
     q.rope.head_dim = (uint32_t)parse_uint(f[0], UINT32_MAX, "HEAD_DIM");
     q.rope.rotary_dim = (uint32_t)parse_uint(f[1], UINT32_MAX, "ROTARY_DIM");
     q.rope.heads = (uint32_t)parse_uint(f[2], UINT32_MAX, "HEADS");
@@ -32,6 +33,12 @@ rope_request parse_rope(const char *geometry, const char *scaling) {
     q.rope.inverse = (int)parse_uint(f[6], 1, "INVERSE");
     q.offset = (uint32_t)parse_uint(f[7], UINT32_MAX, "OFFSET");
     q.length = (uint32_t)parse_uint(f[8], UINT32_MAX, "LENGTH");
+    if (fields == 13) {
+        q.rope.xpos.scale_base = parse_double(f[9], "XPOS_SCALE_BASE");
+        q.rope.xpos.gamma = parse_double(f[10], "XPOS_GAMMA");
+        q.rope.xpos.key = (int)parse_uint(f[11], 1, "XPOS_KEY");
+        q.rope.xpos.center = (uint32_t)parse_uint(f[12], UINT32_MAX, "XPOS_CENTER");
+    }
     if (!strcmp(scaling, "none")) return q;
     snprintf(sc, sizeof sc, "%s", scaling);
     if (split_commas(sc, f, 16) != 12) die(2, "SCALING needs 12 fields (or none)", scaling);

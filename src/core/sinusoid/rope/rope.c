@@ -12,6 +12,7 @@
 #include "sinusoid/plan.h"
 #include "sinusoid/rope/rope_axes.h"
 #include "sinusoid/rope/rope_kernels.h"
+#include "sinusoid/rope/rope_xpos.h"
 
 /* Floats of cos/sin per tile: with r <= 512 a tile is a whole 64-row block,
  * so the plan never recomputes the rows before a tile's first. */
@@ -32,6 +33,7 @@ struct pe_rope_plan {
     pe_plan *plan;      /* cos and sin of the scaled w */
     void *plan_memory;
     double *w;
+    double *lz;             /* xPos: ln(zeta_i) / scale_base (rope_xpos.h) */
     float *raw;             /* a tile of [sin | cos] rows from the plan */
     float *cs;              /* a tile of [C | S] rows (rope_kernels.h); float64 rows for pe_rope_plan_cos_sin */
     float *wide;            /* a row of float64 for pe_rope_plan_cos_sin */
@@ -78,11 +80,11 @@ static uint32_t cacheable_rows(const pe_rotary *rope, uint32_t cache_rows) {
 }
 
 /* Plan memory, aligned to 16: header | inner plan | w (then LongRoPE's short
- * and long factors) | raw | cs | wide | axis rows and ids (several axes only) | cache. */
+ * and long factors, then xPos's lz) | raw | cs | wide | axis rows and ids (several axes only) | cache. */
 static size_t plan_bytes_for(uint32_t r, uint32_t cache_rows, int axes) {
     const size_t rows = tile_rows(r);
     return 16 + align16(sizeof(pe_rope_plan)) + align16(pe_plan_bytes(r)) +
-           align16((size_t)3 * (r / 2) * sizeof(double)) + align16(rows * r * sizeof(float)) +
+           align16((size_t)4 * (r / 2) * sizeof(double)) + align16(rows * r * sizeof(float)) +
            align16(rows * 2 * r * sizeof(float)) + align16((size_t)wide_floats(r) * sizeof(float)) +
            (axes ? align16(rows * 2 * r * sizeof(float)) + align16(rows * sizeof(uint32_t)) : 0) +
            (size_t)cache_rows * 2 * r * sizeof(float);
@@ -98,7 +100,11 @@ static pe_status check_rope(const pe_rotary *rope) {
     if ((unsigned)rope->layout > PE_LAYOUT_SPLIT) return PE_ERR_LAYOUT;
     if ((unsigned)rope->order > PE_ROPE_BHLD) return PE_ERR_ORDER;
     pe_status st = pe_rope_check_scaling(&rope->scaling, r);
-    return st != PE_OK ? st : pe_rope_check_axes(rope, r);
+    if (st == PE_OK) st = pe_rope_check_axes(rope, r);
+    if (st == PE_OK) st = pe_xpos_check(&rope->xpos, rope->scaling.type);
+    /* xPos's scales follow one position per row: not with several axes. */
+    if (st == PE_OK && pe_xpos_on(&rope->xpos) && rope->axes.type != PE_ROPE_AXES_NONE) st = PE_ERR_XPOS;
+    return st;
 }
 
 pe_status pe_rope_scratch_size(const pe_rotary *rope, size_t *bytes) {
@@ -111,6 +117,19 @@ pe_status pe_rope_plan_size(const pe_rotary *rope, uint32_t cache_rows, size_t *
     if (cache_rows > PE_ROPE_MAX_CACHE_ROWS) return PE_ERR_TOO_LARGE;
     if (!bytes) return PE_ERR_NULL;
     *bytes = plan_bytes_for(rotary_of(rope), cacheable_rows(rope, cache_rows), rope->axes.type != PE_ROPE_AXES_NONE);
+    return PE_OK;
+}
+
+pe_status pe_rope_xpos_reach(const pe_rotary *rope, uint32_t *reach) {
+    pe_status st = check_rope(rope);
+    if (st != PE_OK) return st;
+    if (!reach) return PE_ERR_NULL;
+    *reach = PE_MAX_POSITION;
+    if (pe_xpos_on(&rope->xpos)) {
+        double lz0;
+        pe_xpos_log_zeta(&rope->xpos, 1, &lz0); /* pair 0 is the same for every r */
+        *reach = pe_xpos_reach(&lz0);
+    }
     return PE_OK;
 }
 
@@ -180,6 +199,31 @@ static pe_status build_for(pe_rope_plan *p, uint32_t seq_len) {
     return PE_OK;
 }
 
+/* xPos: the g laid-out [C | S] rows at cs (positions first + k, or
+ * positions[k]) times their scales; p->raw holds the scale rows (it is free
+ * once laid out) and p->wide a row of doubles. */
+static void xpos_scale_rows(pe_rope_plan *p, uint32_t first, const uint32_t *positions, uint32_t g, float *cs) {
+    if (!pe_xpos_on(&p->rope.xpos)) return;
+    pe_xpos_rows(&p->rope.xpos, p->lz, p->r, p->rope.layout, first, positions, g, p->raw, (double *)(void *)p->wide);
+    pe_kernel_table_current()->rope_xpos_scale(cs, p->raw, g, p->r);
+}
+
+/* xPos: every position of a call within the scales' range (the extremes
+ * of a run decide). */
+static pe_status check_xpos_positions(const pe_rope_plan *p, uint32_t length, uint32_t offset,
+                                      const uint32_t *positions) {
+    const pe_xpos *x = &p->rope.xpos;
+    if (!pe_xpos_on(x) || length == 0) return PE_OK;
+    const uint32_t reach = pe_xpos_reach(p->lz);
+    if (!positions)
+        return pe_xpos_check_position(x, reach, offset) != PE_OK
+                   ? PE_ERR_XPOS_RANGE
+                   : pe_xpos_check_position(x, reach, offset + length - 1);
+    for (uint32_t l = 0; l < length; l++)
+        if (pe_xpos_check_position(x, reach, positions[l]) != PE_OK) return PE_ERR_XPOS_RANGE;
+    return PE_OK;
+}
+
 /* [sin | cos] rows of the inner plan for rows l0 ... l0 + g - 1 of a call
  * (several axes: composed from each axis's positions). */
 static void raw_rows(pe_rope_plan *p, uint32_t offset, const uint32_t *positions, uint32_t l0, uint32_t g, float *raw) {
@@ -226,7 +270,18 @@ pe_status pe_rope_plan_init(const pe_rotary *rope, uint32_t cache_rows, void *me
         p->rope.scaling.short_factor = factors;
         p->rope.scaling.long_factor = factors + r / 2;
     }
-    at += align16((size_t)3 * (r / 2) * sizeof(double));
+    p->lz = p->w + 3 * (size_t)(r / 2);
+    if (pe_xpos_on(&rope->xpos)) {
+        pe_xpos_log_zeta(&rope->xpos, r / 2, p->lz);
+        /* The cache holds rows 0 ... cache_rows - 1 within the scales' range only. */
+        const uint32_t reach = pe_xpos_reach(p->lz), c = rope->xpos.center;
+        const uint64_t last = (uint64_t)c + reach + 1;
+        if (c > reach)
+            p->cache_rows = 0;
+        else if (p->cache_rows > last)
+            p->cache_rows = (uint32_t)last;
+    }
+    at += align16((size_t)4 * (r / 2) * sizeof(double));
     p->raw = (float *)(void *)at;
     at += align16((size_t)p->tile_rows * r * sizeof(float));
     p->cs = (float *)(void *)at;
@@ -246,6 +301,7 @@ pe_status pe_rope_plan_init(const pe_rotary *rope, uint32_t cache_rows, void *me
         const uint32_t g = p->cache_rows - l0 < p->tile_rows ? p->cache_rows - l0 : p->tile_rows;
         raw_rows(p, 0, NULL, l0, g, p->raw);
         lay_out(p->raw, p->cache + (size_t)l0 * 2 * r, g, r, rope->layout, (float)p->factor, rope->inverse);
+        xpos_scale_rows(p, l0, NULL, g, p->cache + (size_t)l0 * 2 * r);
     }
     p->magic = PE_ROPE_PLAN_MAGIC;
     *plan = p;
@@ -325,6 +381,7 @@ pe_status pe_rope_plan_apply(pe_rope_plan *plan, pe_dtype dtype, uint32_t sequen
     if (x_count && !x) return PE_ERR_NULL;
     uint32_t end;
     if ((st = check_positions(&p->rope, length, offset, positions, &end)) != PE_OK) return st;
+    if ((st = check_xpos_positions(p, length, offset, positions)) != PE_OK) return st;
     /* The largest position + 1: dynamic NTK's sequence length by default. */
     const uint32_t seq_len = p->rope.scaling.sequence_length ? p->rope.scaling.sequence_length
                              : sequence_length               ? sequence_length
@@ -356,6 +413,7 @@ pe_status pe_rope_plan_apply(pe_rope_plan *plan, pe_dtype dtype, uint32_t sequen
                 p->tile_at = PE_ROPE_NOT_BUILT;
                 raw_rows(p, start, NULL, 0, rows, p->raw);
                 lay_out(p->raw, p->cs, rows, r, p->rope.layout, (float)p->factor, p->rope.inverse);
+                xpos_scale_rows(p, start, NULL, rows, p->cs);
                 p->tile_at = start;
             }
             cs = p->cs + (size_t)(offset + l0 - start) * r2;
@@ -363,6 +421,7 @@ pe_status pe_rope_plan_apply(pe_rope_plan *plan, pe_dtype dtype, uint32_t sequen
             p->tile_at = PE_ROPE_NOT_BUILT;
             raw_rows(p, offset, positions, l0, g, p->raw);
             lay_out(p->raw, p->cs, g, r, p->rope.layout, (float)p->factor, p->rope.inverse);
+            xpos_scale_rows(p, 0, positions + l0, g, p->cs);
         }
         rotate_rows(p, &t, batch, length, l0, g, cs);
         l0 += g;
@@ -421,9 +480,12 @@ pe_status pe_rope_plan_cos_sin(pe_rope_plan *plan, pe_dtype dtype, int expand, u
     if (count && (!cos || !sin)) return PE_ERR_NULL;
     uint32_t end;
     if ((st = check_positions(&p->rope, length, offset, positions, &end)) != PE_OK) return st;
+    if ((st = check_xpos_positions(p, length, offset, positions)) != PE_OK) return st;
     const uint32_t seq_len = p->rope.scaling.sequence_length ? p->rope.scaling.sequence_length : end;
     if ((st = build_for(p, seq_len)) != PE_OK) return st;
     const pe_layout layout = p->rope.layout;
+    const int xpos = pe_xpos_on(&p->rope.xpos);
+    double *scale = (double *)(void *)p->wide; /* xPos: a row's scales */
     for (uint32_t l0 = 0; l0 < length; l0 += p->tile_rows) {
         const uint32_t g = length - l0 < p->tile_rows ? length - l0 : p->tile_rows;
         if (dtype == PE_DTYPE_FLOAT32) {
@@ -432,8 +494,11 @@ pe_status pe_rope_plan_cos_sin(pe_rope_plan *plan, pe_dtype dtype, int expand, u
             for (uint32_t k = 0; k < g; k++) {
                 const float *sin_row = p->raw + (size_t)k * r, *cos_row = sin_row + half;
                 float *c = (float *)cos + (size_t)(l0 + k) * per_row, *s = (float *)sin + (size_t)(l0 + k) * per_row;
+                if (xpos)
+                    pe_xpos_scales(&p->rope.xpos, p->lz, half, positions ? positions[l0 + k] : offset + l0 + k, scale);
                 for (uint32_t i = 0; i < half; i++) {
-                    const float cv = cos_row[i] * factor, sv = sin_row[i] * factor;
+                    float cv = cos_row[i] * factor, sv = sin_row[i] * factor;
+                    if (xpos) cv = cv * (float)scale[i], sv = sv * (float)scale[i]; /* the kernel's products */
                     const uint32_t j1 = expand && layout == PE_LAYOUT_INTERLEAVED ? 2 * i : i;
                     c[j1] = cv, s[j1] = sv;
                     if (expand)
@@ -457,6 +522,11 @@ pe_status pe_rope_plan_cos_sin(pe_rope_plan *plan, pe_dtype dtype, int expand, u
             for (size_t k = 0; k < (size_t)g * r; k++) rows64[k] *= p->factor;
         for (uint32_t k = 0; k < g; k++) {
             const size_t at = (size_t)(l0 + k) * per_row;
+            if (xpos) {
+                double *row = rows64 + (size_t)k * r;
+                pe_xpos_scales(&p->rope.xpos, p->lz, half, positions ? positions[l0 + k] : offset + l0 + k, scale);
+                for (uint32_t i = 0; i < half; i++) row[i] *= scale[i], row[half + i] *= scale[i];
+            }
             put_row(rows64 + (size_t)k * r + half, half, expand, layout, dtype, line, cos, at);
             put_row(rows64 + (size_t)k * r, half, expand, layout, dtype, line, sin, at);
         }
