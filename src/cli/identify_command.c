@@ -84,6 +84,12 @@ int cli_run_identify(const cli_given *given, FILE *out, char **error) {
     int failed = cli_read_table(bytes, size, name, rows, dim, &table, message, sizeof message);
     free(bytes);
     if (failed) return cli_fail(error, 1, "%s", message);
+    if ((uint64_t)table.rows * table.dim == 0 || (table.rows < 2 && table.dim < 2)) { /* diagnose.js's words */
+        code = cli_fail(error, 1, "table must have two rows or two columns at least; got %u×%u", (unsigned)table.rows,
+                        (unsigned)table.dim);
+        free(table.values);
+        return code;
+    }
     size_t scratch_bytes = 0;
     pe_status st = pe_diagnose_scratch_size(table.rows, table.dim, &scratch_bytes);
     void *scratch = st == PE_OK ? malloc(scratch_bytes) : NULL;

@@ -99,10 +99,20 @@ function readRaw(bytes, wantRows, wantDim) {
   return { table, rows, dim };
 }
 
+// The parsers' own words (V8's JSON.parse, npy.js's literal parser) after these
+// messages are left out: the native CLI's parsers cannot say the same.
+const PARSER_DETAIL =
+  /^(not a valid \.(?:npy|safetensors) file: the header is not (?:a Python dict literal|UTF-8 JSON)) \(.*$/s;
+
 function readAny(bytes, o) {
   if (isNpy(bytes) || isSafetensors(bytes)) {
     const shape = { rows: o.rows || undefined, dim: o.dim || undefined };
-    return readTable(bytes, o.name === undefined ? shape : { name: o.name, ...shape });
+    try {
+      return readTable(bytes, o.name === undefined ? shape : { name: o.name, ...shape });
+    } catch (error) {
+      if (PARSER_DETAIL.test(error.message)) error.message = error.message.replace(PARSER_DETAIL, '$1');
+      throw error;
+    }
   }
   if (o.name !== undefined) refused('--name is for .safetensors files');
   return isText(bytes) ? readText(bytes, o.rows, o.dim) : readRaw(bytes, o.rows, o.dim);
