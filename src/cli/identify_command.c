@@ -84,9 +84,13 @@ int cli_run_identify(const cli_given *given, FILE *out, char **error) {
     int failed = cli_read_table(bytes, size, name, rows, dim, &table, message, sizeof message);
     free(bytes);
     if (failed) return cli_fail(error, 1, "%s", message);
-    if ((uint64_t)table.rows * table.dim == 0 || (table.rows < 2 && table.dim < 2)) { /* diagnose.js's words */
-        code = cli_fail(error, 1, "table must have two rows or two columns at least; got %u×%u", (unsigned)table.rows,
-                        (unsigned)table.dim);
+    if (table.rows == 0 || table.dim == 0 || (table.rows < 2 && table.dim < 2)) { /* diagnose.js's words */
+        if (table.rows == 0 || table.dim == 0)
+            code =
+                cli_fail(error, 1, "%s must be a whole number from 1 to 2^32 - 1; got 0", table.rows ? "dim" : "rows");
+        else
+            code = cli_fail(error, 1, "table must have two rows or two columns at least; got %u×%u",
+                            (unsigned)table.rows, (unsigned)table.dim);
         free(table.values);
         return code;
     }

@@ -183,6 +183,31 @@ static int value(json_scan *s, json_value *v, entry *fields) {
     return ok;
 }
 
+/* A double as JavaScript's String(x) prints it: the shortest digits that
+ * read back, positional from 1e-7 to below 1e21, else d.ddde+NN / e-NN. */
+static void js_number(double x, char *out, size_t bytes) {
+    if (x == (double)(int64_t)x && x > -1e21 && x < 1e21) {
+        char digits[32];
+        cli_js_integer(x < 0 ? -x : x, digits, sizeof digits);
+        snprintf(out, bytes, "%s%s", x < 0 ? "-" : "", digits);
+        return;
+    }
+    char e[32];
+    int p = 1;
+    for (; p < 17; p++) {
+        snprintf(e, sizeof e, "%.*e", p - 1, x);
+        if (strtod(e, NULL) == x) break;
+    }
+    snprintf(e, sizeof e, "%.*e", p - 1, x);
+    int exponent = atoi(strchr(e, 'e') + 1);
+    if (exponent >= -7 + 1 && exponent < 21) {
+        snprintf(out, bytes, "%.*f", p - 1 - exponent > 0 ? p - 1 - exponent : 0, x);
+    } else {
+        *strchr(e, 'e') = 0;
+        snprintf(out, bytes, "%se%c%d", e, exponent < 0 ? '-' : '+', exponent < 0 ? -exponent : exponent);
+    }
+}
+
 /* JSON.stringify of what the messages show: the value's text without the
  * spaces between tokens ("undefined" when missing), at most bytes - 1 long. */
 static void show(const json_value *v, char *out, size_t bytes) {
@@ -200,6 +225,17 @@ static void show(const json_value *v, char *out, size_t bytes) {
             continue;
         }
         if (c == '"') quoted = !quoted;
+        if (!quoted &&
+            (c == '-' || (c >= '0' && c <= '9'))) { /* a number as JavaScript prints it: 8e12 -> 8000000000000 */
+            char *after;
+            double x = strtod(v->raw + k, &after);
+            char text[64];
+            js_number(x, text, sizeof text);
+            n += (size_t)snprintf(out + n, bytes - n, "%s", text);
+            if (n >= bytes) n = bytes - 1;
+            k = (size_t)(after - v->raw) - 1;
+            continue;
+        }
         if (quoted || !(c == ' ' || c == '\t' || c == '\n' || c == '\r')) out[n++] = c;
     }
     out[n] = 0;
