@@ -1,13 +1,21 @@
 #!/usr/bin/env bash
-# Builds what is missing or out of date: the two wasm modules, the native
-# library and CLI, and the native test tools (sanitizer builds, the quad
-# oracle, the libFuzzer harness). `bash build.sh wasm` builds only the wasm
-# modules, all that serving the page needs (npm start). Installs the toolchain
-# on Debian when it is missing. Quick when nothing changed.
+# Builds what is missing or out of date, and installs what that needs (Debian
+# packages, npm packages), quick when nothing changed. The argument says for
+# what (package.json's scripts pass it):
+#   wasm    the two wasm modules and the page's npm packages: all that serving
+#           or packing needs (npm start, npm pack)
+#   (none)  also the native library and CLI and the native test tools
+#           (sanitizer builds, the quad oracle, the libFuzzer harness)
+#   test    also Chromium and bench/'s npm packages (tfjs, 300 MB: the toy
+#   bench   model's training script and the benchmarks use it) (npm test, npm run bench)
 set -euo pipefail
 cd "$(dirname "$0")"
+TARGET=${1:-all}
+case "$TARGET" in wasm | all | test | bench) ;; *) echo "build.sh: unknown target '$TARGET' (wasm, test or bench)" >&2; exit 2 ;; esac
 ONLY_WASM=0
-[ "${1:-}" = wasm ] && ONLY_WASM=1
+[ "$TARGET" = wasm ] && ONLY_WASM=1
+WITH_TOOLS=0 # Chromium and bench/'s packages
+[ "$TARGET" = test ] || [ "$TARGET" = bench ] && WITH_TOOLS=1
 
 say() { printf 'build.sh: %s\n' "$*" >&2; }
 
@@ -19,7 +27,7 @@ missing_packages() {
     command -v gcc >/dev/null || echo gcc
     command -v clang-14 >/dev/null || echo clang-14
     command -v clang-format >/dev/null || echo clang-format
-    [ "${POSENC_NO_BROWSER:-}" = 1 ] || command -v chromium >/dev/null || echo chromium
+    [ "$WITH_TOOLS" = 0 ] || [ "${POSENC_NO_BROWSER:-}" = 1 ] || command -v chromium >/dev/null || echo chromium
 }
 
 install_toolchain() {
@@ -45,6 +53,17 @@ install_toolchain() {
 install_toolchain
 # node_modules missing, or older than the lock file (a pull added a dependency): install what the lock says.
 [ node_modules/.package-lock.json -nt package-lock.json ] || { say "npm ci"; npm ci --no-audit --no-fund >/dev/null; }
+# bench/'s own packages (tfjs), with their own lock, only for tests and benchmarks. The
+# training script under web/models/ resolves '@tensorflow/...' from the root's
+# node_modules, so links there point at bench/'s copies (npm ci at the root removes them; this remakes them).
+if [ "$WITH_TOOLS" = 1 ]; then
+    [ bench/node_modules/.package-lock.json -nt bench/package-lock.json ] \
+        || { say "npm ci (bench/: tfjs)"; npm ci --prefix bench --no-audit --no-fund >/dev/null; }
+    mkdir -p node_modules/@tensorflow
+    for package in bench/node_modules/@tensorflow/*; do
+        [ -e "node_modules/@tensorflow/${package##*/}" ] || ln -s "../../$package" "node_modules/@tensorflow/${package##*/}"
+    done
+fi
 
 # --- incremental build helpers --------------------------------------------
 # stale OUT DEP...: true when OUT is missing or older than any DEP (files or dirs).

@@ -22,12 +22,24 @@ const configFile = (name, config) => {
 };
 const numbers = (stdout) => stdout.toString().trim().split('\n').map(Number);
 
+const tableFile = join(dir, 'table.npy');
+writeFileSync(tableFile, native(['table', '--length', '64', '--dim', '16', '--format', 'npy']).stdout);
+
 // One run of each subcommand (the general help lists them; a new one needs a line here).
 const EXAMPLES = {
   table: ['table', '--length', '3', '--dim', '4'],
   rope: ['rope', '--config', configFile('llama', MODELS[0].config)],
   alibi: ['alibi', '--heads', '8'],
   table2d: ['table2d', '--height', '2', '--width', '3', '--dim', '8'],
+  't5-buckets': ['t5-buckets', '--query-length', '3', '--key-length', '5'],
+  identify: ['identify', tableFile],
+};
+// The subcommands that print values, and the --dtype each offers (the package's types for that family; first: default).
+const DTYPES = {
+  table: ['float32', 'float16', 'bfloat16'],
+  rope: ['float64', 'float32', 'float16', 'bfloat16'],
+  alibi: ['float32'],
+  table2d: ['float32'],
 };
 
 test('every subcommand in the general help has an example here, and --help, --version, --output on each', async () => {
@@ -53,6 +65,60 @@ test('every subcommand in the general help has an example here, and --help, --ve
     }
   }
   assert.is(sameRun(['table', '--length', '1', '--dim', '2', '--output', join(dir, 'no/such/dir')]).status, 2);
+});
+
+test('--dtype on every subcommand that prints values: its types accepted, the default the same bytes as none, others refused alike', async () => {
+  for (const [name, dtypes] of Object.entries(DTYPES)) {
+    const args = EXAMPLES[name];
+    assert.match((await sameRunInProcess([name, '--help'])).stdout.toString(), /\n {2}--dtype T /);
+    const plain = (await sameRunInProcess(args)).stdout;
+    for (const dtype of dtypes) {
+      const run = await sameRunInProcess([...args, '--dtype', dtype]);
+      assert.is(run.status, 0, `${name} --dtype ${dtype}: ${run.stderr}`);
+      if (dtype === dtypes[0]) assert.ok(Buffer.compare(run.stdout, plain) === 0, `${name}: ${dtype} is the default`);
+    }
+    for (const dtype of ['float32', 'float16', 'bfloat16', 'float64', 'int8'].filter((d) => !dtypes.includes(d))) {
+      const run = await sameRunInProcess([...args, '--dtype', dtype]);
+      assert.is(run.status, 2, `${name} --dtype ${dtype}`);
+      assert.match(run.stderr.toString(), new RegExp(`^posenc: --dtype must be ${dtypes[0]}.*; got ${dtype}\n$`));
+    }
+  }
+});
+
+/** x rounded to nearest even with `bits` fraction bits and a least exponent (float16: 10, -14; bfloat16: 7, -126). */
+function roundTo(x, bits, minExponent) {
+  if (x === 0) return x;
+  const ulp = 2 ** (Math.max(Math.floor(Math.log2(Math.abs(x))), minExponent) - bits);
+  const n = x / ulp; // exact: a power-of-two scaling
+  let r = Math.round(n);
+  if (Math.abs(n - Math.trunc(n)) === 0.5) r = 2 * Math.round(n / 2); // ties to even
+  return r * ulp;
+}
+
+test('rope --dtype: each frequency and attention factor rounded once from float64 to the type', async () => {
+  const round = {
+    float64: (x) => x,
+    float32: Math.fround,
+    float16: (x) => roundTo(x, 10, -14),
+    bfloat16: (x) => roundTo(x, 7, -126),
+  };
+  const ropes = MODELS.filter(({ hf }) => hf.kind === 'rope' && hf.type !== 'longrope' && !hf.layers);
+  for (const [k, { id, config }] of ropes.slice(0, 4).entries()) {
+    const path = configFile(`dtype${k}`, config);
+    const want = pe.ropeFrequencies({ config, length: 70000 });
+    for (const [dtype, nearest] of Object.entries(round)) {
+      const base = ['rope', '--config', path, '--length', '70000', '--dtype', dtype];
+      // 17 significant digits give a double back, 9 a float32 (and so a float16 or bfloat16).
+      const back = (stdout) => numbers(stdout).map(dtype === 'float64' ? (x) => x : Math.fround);
+      const printed = back((await sameRunInProcess(base)).stdout);
+      assert.equal(printed, Array.from(want.frequencies, nearest), `${id} ${dtype}`);
+      const factor = back((await sameRunInProcess([...base, '--what', 'attention-factor'])).stdout);
+      assert.equal(factor, [nearest(want.attentionFactor)], `${id} ${dtype} attention factor`);
+    }
+  }
+  // A tie check of the oracle itself: 1 + 2^-11 is halfway between two float16s and rounds to even (1).
+  assert.is(roundTo(1 + 2 ** -11, 10, -14), 1);
+  assert.is(roundTo(1 + 3 * 2 ** -11, 10, -14), 1 + 2 ** -9);
 });
 
 test('rope --config: every model of the table, every format; the frequencies are ropeFrequencies({ config })', async () => {

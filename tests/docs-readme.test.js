@@ -65,20 +65,6 @@ test("the C block compiles and links with the README's command and prints the ro
   assert.match(c.code, /row 1: 0\.8415 0\.5403/);
 });
 
-// One number for one thing: the same figure wherever the README quotes it.
-test('the headline benchmark figures are those of bench/results.json, the same in the intro and the benchmarks', () => {
-  const results = JSON.parse(readFileSync(join(root, 'bench/results.json'), 'utf8'));
-  const row = (impl, size) => results.rows.find((r) => r.impl === impl && r.size === size);
-  const posenc = row('posenc wasm SIMD, into JS array', '2048×1024').median_ms;
-  const plain = Math.round(row('plain JS, precomputed frequencies', '2048×1024').median_ms / posenc);
-  const tfjs = ['tfjs wasm backend', 'tfjs cpu backend'].map((impl) =>
-    Math.round(row(impl, '2048×1024').median_ms / posenc),
-  );
-  const add = row('posenc wasm SIMD, resident x', 'add 8×2048×1024').ratio_to_limit.toFixed(2);
-  const quoted = (pattern) => [...text.matchAll(pattern)].map((match) => match[1]);
-  assert.equal(quoted(/(\S+)× faster than plain JavaScript/g), [`${plain}`, `${plain}`]);
-  assert.equal(quoted(/(\S+)× faster than tfjs/g), [`${tfjs[0]}–${tfjs[1]}`, `${tfjs[0]}–${tfjs[1]}`]);
-  assert.equal(quoted(/embedding add[^.]*? (\d\.\d+)× a\s+bare streaming/g), [add, add]);
-});
+// The README's benchmark figures are checked against bench/results.json in docs-figures.test.js.
 
 test.run();

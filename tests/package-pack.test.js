@@ -29,7 +29,8 @@ test('npm pack → install → import posenc, init, row 1, npx posenc table', ()
       'package.json',
       'src/js/relative/relative.js',
       'src/js/relative/relative.d.ts',
-      'src/js/relative/cli-t5-buckets.js',
+      'src/js/cli/t5-buckets.js',
+      'src/js/cli/identify.js',
     ]) {
       assert.ok(files.includes(needed), `the tarball holds ${needed}`);
     }

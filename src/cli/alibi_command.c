@@ -14,9 +14,10 @@ const char ALIBI_USAGE[] =
     "\n"
     "  --heads N     number of attention heads, 1 to 65536\n"
     "  --config FILE a model's config.json (BLOOM, MPT with attn_config.alibi, ...) instead of --heads\n"
+    "  --dtype T     float32 (the slopes' type, the only one)\n"
     "  --format F    text (one value per line), csv or json; values with 9 significant digits\n" CLI_COMMON_HELP;
 
-const char *const ALIBI_OPTIONS[] = {"--heads", "--config", "--format", "--output", NULL};
+const char *const ALIBI_OPTIONS[] = {"--heads", "--config", "--dtype", "--format", "--output", NULL};
 
 int cli_run_alibi(const cli_given *given, FILE *out, char **error) {
     static const char *const FORMATS[] = {"text", "csv", "json", NULL};
@@ -28,6 +29,9 @@ int cli_run_alibi(const cli_given *given, FILE *out, char **error) {
     int code =
         path ? 0 : cli_count_option(given, "--heads", NULL, 1, 65536, "an integer from 1 to 65536", &heads, error);
     cli_format format;
+    pe_dtype dtype;
+    static const char *const DTYPES[] = {"float32", NULL};
+    if (!code) code = cli_dtype_option(given, DTYPES, "float32 (the slopes' type)", &dtype, error);
     if (!code) code = cli_format_option(given, FORMATS, "text, csv or json", &format, error);
     if (code) return code;
     if (path) {

@@ -49,15 +49,19 @@ static size_t distance(const char *a, const char *b) {
     return row[n];
 }
 
-/* The option a typo most likely meant, or NULL (same rule as errors.js closest). */
-static const char *closest(const char *name, const char *const *options) {
+/* The option a typo most likely meant, or NULL (same rule as errors.js
+ * closest, over the valued options then the flags). */
+static const char *closest(const char *name, const char *const *options, const char *const *flags) {
     const char *best = NULL;
     size_t best_distance = (size_t)-1;
-    for (int k = 0; options[k]; k++) {
-        size_t d = same_ignoring_case(options[k], name) ? 0 : distance(name, options[k]);
-        if (d < best_distance) {
-            best = options[k];
-            best_distance = d;
+    for (int list = 0; list < 2; list++) {
+        const char *const *names = list == 0 ? options : flags;
+        for (int k = 0; names && names[k]; k++) {
+            size_t d = same_ignoring_case(names[k], name) ? 0 : distance(name, names[k]);
+            if (d < best_distance) {
+                best = names[k];
+                best_distance = d;
+            }
         }
     }
     size_t third = strlen(name) / 3;
@@ -117,6 +121,13 @@ const char *cli_value(const cli_given *given, const char *name) {
     return NULL;
 }
 
+/* The entry of the NULL-terminated names (or NULL) spelled as arg's first len characters, or NULL. */
+static const char *find(const char *const *names, const char *arg, size_t len) {
+    for (int k = 0; names && names[k]; k++)
+        if (strlen(names[k]) == len && !strncmp(names[k], arg, len)) return names[k];
+    return NULL;
+}
+
 /* "'a', 'b' or 'c'" of the commands' names, into out. */
 static void command_list(const cli_command *commands, int count, char *out, size_t size) {
     out[0] = '\0';
@@ -149,22 +160,29 @@ int cli_parse(int argc, char **argv, const cli_command *commands, int count, con
     if (!*command)
         return cli_fail(error, 2, "unknown command '%s'; the commands are %s (see posenc --help)", argv[1], names);
 
-    const char *const *options = (*command)->options;
+    const cli_command *c = *command;
     for (int i = 2; i < argc; i++) {
         const char *arg = argv[i];
-        if (strncmp(arg, "--", 2) != 0)
-            return cli_fail(error, 2, "unexpected argument '%s' (options start with --; see posenc %s --help)", arg,
-                            (*command)->name);
+        if (strncmp(arg, "--", 2) != 0) {
+            if (!c->operand)
+                return cli_fail(error, 2, "unexpected argument '%s' (options start with --; see posenc %s --help)", arg,
+                                c->name);
+            if (cli_value(given, c->operand))
+                return cli_fail(error, 2, "%s reads one %s; '%s' is a second one", c->name, c->operand, arg);
+            if (given->count == CLI_MAX_OPTIONS) return cli_fail(error, 2, "too many options");
+            given->names[given->count] = c->operand;
+            given->values[given->count++] = arg;
+            continue;
+        }
         const char *eq = strchr(arg, '=');
         size_t name_len = eq ? (size_t)(eq - arg) : strlen(arg);
-        int k = 0;
-        while (options[k] && !(strlen(options[k]) == name_len && !strncmp(options[k], arg, name_len))) k++;
-        if (!options[k]) {
+        const char *option = find(c->options, arg, name_len), *flag = find(c->flags, arg, name_len);
+        if (!option && !flag) {
             char *name = malloc(name_len + 1);
             if (!name) return cli_fail(error, 2, "out of memory");
             memcpy(name, arg, name_len);
             name[name_len] = '\0';
-            const char *guess = closest(name, options);
+            const char *guess = closest(name, c->options, c->flags);
             if (guess)
                 cli_fail(error, 2, "unknown option '%s' (did you mean '%s'?)", name, guess);
             else
@@ -172,20 +190,21 @@ int cli_parse(int argc, char **argv, const cli_command *commands, int count, con
             free(name);
             return 2;
         }
-        const char *value;
-        if (eq)
+        const char *value = "";
+        if (flag && eq)
+            return cli_fail(error, 2, "%s takes no value; got '%s'", flag, arg);
+        else if (eq)
             value = eq + 1;
-        else if (i + 1 < argc)
+        else if (option && i + 1 < argc)
             value = argv[++i];
-        else
-            return cli_fail(error, 2, "%s needs a value", options[k]);
-        int at = 0;
-        while (at < given->count && given->names[at] != options[k]) at++;
+        else if (option)
+            return cli_fail(error, 2, "%s needs a value", option);
+        const char *name = option ? option : flag;
         /* A repeated option is refused: which of the two was meant is a guess. */
-        if (at < given->count) return cli_fail(error, 2, "%s is given twice; give it once", options[k]);
+        if (cli_value(given, name)) return cli_fail(error, 2, "%s is given twice; give it once", name);
         if (given->count == CLI_MAX_OPTIONS) return cli_fail(error, 2, "too many options");
-        given->names[given->count++] = options[k];
-        given->values[at] = value;
+        given->names[given->count] = name;
+        given->values[given->count++] = value;
     }
     return 0;
 }

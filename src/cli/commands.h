@@ -5,6 +5,7 @@
 
 #include "args.h"
 #include "format.h"
+#include "posenc.h"
 
 /* Usage lines several subcommands share. */
 #define CLI_TABLE_FORMATS_HELP                                                                         \
@@ -17,16 +18,27 @@
     "  --version     print the version\n"                        \
     "  -h, --help    print this help\n"
 
-extern const char TABLE_USAGE[], ROPE_USAGE[], ALIBI_USAGE[], TABLE2D_USAGE[];
+extern const char TABLE_USAGE[], ROPE_USAGE[], ALIBI_USAGE[], TABLE2D_USAGE[], T5_BUCKETS_USAGE[], IDENTIFY_USAGE[];
 extern const char *const TABLE_OPTIONS[], *const ROPE_OPTIONS[], *const ALIBI_OPTIONS[], *const TABLE2D_OPTIONS[];
+extern const char *const T5_BUCKETS_OPTIONS[], *const T5_BUCKETS_FLAGS[], *const IDENTIFY_OPTIONS[],
+                                                                              *const IDENTIFY_FLAGS[];
 int cli_run_table(const cli_given *given, FILE *out, char **error);
 int cli_run_rope(const cli_given *given, FILE *out, char **error);
 int cli_run_alibi(const cli_given *given, FILE *out, char **error);
 int cli_run_table2d(const cli_given *given, FILE *out, char **error);
+int cli_run_t5_buckets(const cli_given *given, FILE *out, char **error);
+int cli_run_identify(const cli_given *given, FILE *out, char **error);
 
 /* --format among the NULL-terminated allowed ones (default text); 0 or exit code 2. */
 int cli_format_option(const cli_given *given, const char *const *allowed, const char *listed, cli_format *format,
                       char **error);
+/* --dtype among the NULL-terminated allowed names (default the first), listed
+ * as `listed` in the message; 0 with *dtype, or exit code 2. */
+int cli_dtype_option(const cli_given *given, const char *const *allowed, const char *listed, pe_dtype *dtype,
+                     char **error);
+/* values[k] replaced by the dtype's value nearest it, rounded once from
+ * float64 (pe_narrow_f64; float32 by the cast); FLOAT64 leaves them. 0 or exit code 1. */
+int cli_narrow_values(pe_dtype dtype, double *values, uint32_t count, char **error);
 /* --kernels auto, simd or scalar applied to the core; 0, 2 (bad value) or 1 (not in this build). */
 int cli_kernels_option(const cli_given *given, char **error);
 /* A required or optional count option: 0 or exit code 2 with the message "NAME must be WHAT; got V". */

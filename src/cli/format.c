@@ -145,3 +145,26 @@ void cli_write_u16(FILE *out, const uint16_t *values, size_t count) {
     }
     fwrite(bytes, 1, used, out);
 }
+
+float cli_widen16(uint16_t bits, int dtype) {
+    uint32_t sign = (uint32_t)(bits & 0x8000u) << 16, word;
+    if (dtype == 2) { /* bfloat16: the top half of a float32 */
+        word = (uint32_t)bits << 16;
+    } else {
+        uint32_t exponent = (bits >> 10) & 0x1fu, fraction = bits & 0x3ffu;
+        if (exponent == 0x1f) {
+            word = sign | 0x7f800000u | (fraction << 13);
+        } else if (exponent != 0) {
+            word = sign | ((exponent + 112) << 23) | (fraction << 13);
+        } else if (fraction == 0) {
+            word = sign;
+        } else { /* subnormal: value fraction * 2^-24, exact in float */
+            float v = (float)fraction * 0x1p-24f;
+            memcpy(&word, &v, 4);
+            word |= sign;
+        }
+    }
+    float v;
+    memcpy(&v, &word, 4);
+    return v;
+}

@@ -21,6 +21,9 @@ size_t cli_format_fixed(char *out, float value, int digits);
  * descr ("<f4" float32, "<f2" float16). */
 void cli_write_prologue(FILE *out, cli_format format, uint32_t length, uint32_t dim, const char *descr);
 
+/* A float16 or bfloat16 bit pattern (dtype 1 or 2 of pe_dtype) as the float it stands for (exact). */
+float cli_widen16(uint16_t bits, int dtype);
+
 /* 16-bit values (float16 or bfloat16 bits) as little-endian bytes. */
 void cli_write_u16(FILE *out, const uint16_t *values, size_t count);
 

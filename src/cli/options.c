@@ -1,5 +1,6 @@
 /* options.c: option checks several subcommands share (commands.h), with the
  * messages src/js/cli/options.js prints. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
@@ -34,4 +35,27 @@ int cli_count_option(const cli_given *given, const char *name, const char *fallb
     if (!cli_parse_count(text, value) || *value < min || *value > max)
         return cli_fail(error, 2, "%s must be %s; got %s", name, what, text);
     return 0;
+}
+
+int cli_dtype_option(const cli_given *given, const char *const *allowed, const char *listed, pe_dtype *dtype,
+                     char **error) {
+    static const char *const DTYPE_NAMES[] = {"float32", "float16", "bfloat16", "float64", NULL};
+    const char *text = cli_value(given, "--dtype");
+    if (!text) text = allowed[0];
+    if (cli_pick(text, allowed) < 0) return cli_fail(error, 2, "--dtype must be %s; got %s", listed, text);
+    *dtype = (pe_dtype)cli_pick(text, DTYPE_NAMES);
+    return 0;
+}
+
+int cli_narrow_values(pe_dtype dtype, double *values, uint32_t count, char **error) {
+    if (dtype == PE_DTYPE_FLOAT64) return 0;
+    if (dtype == PE_DTYPE_FLOAT32) {
+        for (uint32_t k = 0; k < count; k++) values[k] = (float)values[k];
+        return 0;
+    }
+    uint16_t *bits = malloc((size_t)count * sizeof *bits + 2);
+    pe_status st = bits ? pe_narrow_f64(dtype, values, count, bits, count) : PE_ERR_NULL;
+    for (uint32_t k = 0; st == PE_OK && k < count; k++) values[k] = cli_widen16(bits[k], dtype);
+    free(bits);
+    return st == PE_OK ? 0 : cli_fail(error, 1, "%s", bits ? pe_status_str(st) : "out of memory");
 }

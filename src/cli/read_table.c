@@ -2,18 +2,14 @@
  * understand is refused with a message, never guessed. */
 #include "read_table.h"
 
+#include "read_formats.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int fail(char *error, size_t bytes, const char *format, ...) {
-    va_list args;
-    va_start(args, format);
-    vsnprintf(error, bytes, format, args);
-    va_end(args);
-    return 1;
-}
+#define fail cli_read_fail
 
 static float half_to_float(uint16_t h) {
     uint32_t sign = (uint32_t)(h >> 15) << 31, exponent = (h >> 10) & 31, mantissa = h & 1023, bits;
@@ -55,246 +51,115 @@ static void decode(const unsigned char *data, size_t count, char kind, int littl
     }
 }
 
-/* rows x dim from a shape after dropping leading axes of size 1; 0 when not 2-D. */
-static int table_shape(const uint64_t *shape, int axes, uint64_t *rows, uint64_t *dim) {
-    while (axes > 2 && shape[0] == 1) shape++, axes--;
-    if (axes != 2) return 0;
-    *rows = shape[0];
-    *dim = shape[1];
+/* Strict UTF-8 (TextDecoder's fatal mode): no overlongs, surrogates or values past U+10FFFF. */
+int cli_utf8_valid(const unsigned char *b, size_t n) {
+    for (size_t k = 0; k < n;) {
+        unsigned c = b[k];
+        size_t len = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3 : (c & 0xf8) == 0xf0 ? 4 : 0;
+        if (!len || k + len > n || (len == 2 && c < 0xc2) || (len == 4 && c > 0xf4)) return 0;
+        for (size_t j = 1; j < len; j++)
+            if ((b[k + j] & 0xc0) != 0x80) return 0;
+        if (len == 3 && ((c == 0xe0 && b[k + 1] < 0xa0) || (c == 0xed && b[k + 1] >= 0xa0))) return 0;
+        if (len == 4 && ((c == 0xf0 && b[k + 1] < 0x90) || (c == 0xf4 && b[k + 1] >= 0x90))) return 0;
+        k += len;
+    }
     return 1;
 }
 
-static int finish(const unsigned char *data, size_t available, uint64_t rows, uint64_t dim, char kind, int little,
-                  uint32_t want_rows, uint32_t want_dim, cli_table *out, char *error, size_t error_bytes) {
-    int size = kind == '8' ? 8 : kind == '4' ? 4 : 2;
-    if (rows > UINT32_MAX || dim > UINT32_MAX || (dim && rows > (uint64_t)(SIZE_MAX / 8) / dim))
-        return fail(error, error_bytes, "the table (%llu x %llu) is too large", (unsigned long long)rows,
-                    (unsigned long long)dim);
-    if (rows * dim * size > available)
-        return fail(error, error_bytes, "the data is truncated: %llu x %llu values need %llu bytes, the file has %zu",
-                    (unsigned long long)rows, (unsigned long long)dim, (unsigned long long)(rows * dim * size),
-                    available);
-    if ((want_rows && rows != want_rows) || (want_dim && dim != want_dim))
-        return fail(error, error_bytes, "the table is %llu x %llu, not the --rows/--dim given",
-                    (unsigned long long)rows, (unsigned long long)dim);
-    out->rows = (uint32_t)rows;
-    out->dim = (uint32_t)dim;
-    out->values = malloc(rows * dim * sizeof(float) + 1);
-    if (!out->values) return fail(error, error_bytes, "out of memory");
-    decode(data, rows * dim, kind, little, out->values);
+int cli_read_fail(char *error, size_t bytes, const char *format, ...) {
+    va_list args;
+    va_start(args, format);
+    vsnprintf(error, bytes, format, args);
+    va_end(args);
+    return 1;
+}
+
+void cli_js_integer(double v, char *out, size_t out_bytes) {
+    char digits[40];
+    int precision = 1;
+    /* The shortest digits that read back as v, as JavaScript picks them. */
+    for (; precision < 17; precision++) {
+        snprintf(digits, sizeof digits, "%.*e", precision - 1, v);
+        if (strtod(digits, NULL) == v) break;
+    }
+    snprintf(digits, sizeof digits, "%.*e", precision - 1, v);
+    int exponent = atoi(strchr(digits, 'e') + 1);
+    if (exponent >= 21) { /* d.ddde+NN */
+        char *e = strchr(digits, 'e');
+        *e = 0;
+        snprintf(out, out_bytes, "%se+%d", digits, exponent);
+        return;
+    }
+    char plain[40];
+    size_t n = 0;
+    for (const char *c = digits; *c && *c != 'e'; c++)
+        if (*c != '.') plain[n++] = *c;
+    while ((int)n < exponent + 1) plain[n++] = '0';
+    plain[n] = 0;
+    snprintf(out, out_bytes, "%s", plain);
+}
+
+void cli_shape_text(const uint64_t *shape, int axes, char *out, size_t out_bytes) {
+    size_t at = (size_t)snprintf(out, out_bytes, "(");
+    for (int k = 0; k < axes && at < out_bytes; k++) {
+        char number[40];
+        cli_js_integer((double)shape[k], number, sizeof number);
+        at += (size_t)snprintf(out + at, out_bytes - at, "%s%s", k ? ", " : "", number);
+    }
+    if (at < out_bytes) snprintf(out + at, out_bytes - at, "%s)", axes == 1 ? "," : "");
+}
+
+int cli_tensor_shape(const char *what, const uint64_t *shape, int axes, uint32_t want_rows, uint32_t want_dim,
+                     uint64_t *rows, uint64_t *dim, char *error, size_t eb) {
+    char text[512];
+    if (axes > CLI_MAX_AXES)
+        return cli_read_fail(error, eb, "%s has %d axes; a position table has at most %d (NumPy's limit)", what, axes,
+                             CLI_MAX_AXES);
+    cli_shape_text(shape, axes, text, sizeof text);
+    int first = 0;
+    while (axes - first > 2 && shape[first] == 1) first++;
+    if (axes - first != 2)
+        return cli_read_fail(
+            error, eb,
+            "%s has shape %s; a position table must be 2-D (rows, dim), after dropping leading axes of size 1", what,
+            text);
+    *rows = shape[first];
+    *dim = shape[first + 1];
+    if ((*rows == 0 || *dim == 0) && (*rows > 2147483648u || *dim > 2147483648u))
+        return cli_read_fail(error, eb, "%s has shape %s; each axis of a position table is at most 2^31", what, text);
+    char wrong[64] = "";
+    if (want_rows && *rows != want_rows) snprintf(wrong, sizeof wrong, "%u rows", (unsigned)want_rows);
+    if (want_dim && *dim != want_dim)
+        snprintf(wrong + strlen(wrong), sizeof wrong - strlen(wrong), "%sdim %u", wrong[0] ? " and " : "",
+                 (unsigned)want_dim);
+    if (wrong[0])
+        return cli_read_fail(error, eb, "%s has shape %s, so %llu rows of dim %llu; expected %s", what, text,
+                             (unsigned long long)*rows, (unsigned long long)*dim, wrong);
     return 0;
 }
 
-/* ---- .npy ---- */
-
-static int read_npy(const unsigned char *b, size_t size, uint32_t want_rows, uint32_t want_dim, cli_table *out,
-                    char *error, size_t eb) {
-    if (size < 10 || b[6] < 1 || b[6] > 3) return fail(error, eb, ".npy: not version 1.0, 2.0 or 3.0");
-    size_t start = b[6] >= 2 ? 12 : 10;
-    if (size < start) return fail(error, eb, ".npy: truncated preamble");
-    size_t length = b[6] >= 2 ? (size_t)b[8] | (size_t)b[9] << 8 | (size_t)b[10] << 16 | (size_t)b[11] << 24
-                              : (size_t)b[8] | (size_t)b[9] << 8;
-    if (start + length > size) return fail(error, eb, ".npy: the header runs past the end of the file");
-    char *header = malloc(length + 1);
-    if (!header) return fail(error, eb, "out of memory");
-    memcpy(header, b + start, length);
-    header[length] = 0;
-    const char *descr = strstr(header, "'descr'"), *fortran = strstr(header, "'fortran_order'"),
-               *shape = strstr(header, "'shape'");
-    char kind = 0;
-    int little = 1, axes = 0, ok = descr && fortran && shape;
-    uint64_t dims[8];
-    if (ok) {
-        const char *q = strchr(descr + 7, '\'');
-        ok = q && (q[1] == '<' || q[1] == '>' || q[1] == '|') && q[2] == 'f' &&
-             (q[3] == '2' || q[3] == '4' || q[3] == '8') && q[4] == '\'';
-        if (ok)
-            kind = q[3], little = q[1] != '>';
-        else
-            fail(error, eb, ".npy: the dtype must be float16, float32 or float64");
-    } else {
-        fail(error, eb, ".npy: the header lacks 'descr', 'fortran_order' or 'shape'");
+int64_t cli_element_count(const uint64_t *shape, int axes, int size, size_t available) {
+    for (int k = 0; k < axes; k++)
+        if (shape[k] == 0) return 0;
+    double count = 1;
+    for (int k = 0; k < axes; k++) {
+        count *= (double)shape[k];
+        if (count * size > (double)available) return -1;
     }
-    if (ok && strstr(fortran, "True") && strstr(fortran, "True") < shape + 999) {
-        const char *t = strstr(fortran, "True"), *f = strstr(fortran, "False");
-        if (!f || t < f) ok = 0, fail(error, eb, ".npy: the array is in Fortran order; save it in C order");
-    }
-    if (ok) {
-        const char *p = strchr(shape, '(');
-        ok = p != NULL;
-        for (p = p ? p + 1 : p; ok && *p && *p != ')';) {
-            if (*p == ' ' || *p == ',') {
-                p++;
-                continue;
-            }
-            char *end;
-            unsigned long long n = strtoull(p, &end, 10);
-            if (end == p || axes == 8) {
-                ok = 0;
-                break;
-            }
-            dims[axes++] = n;
-            p = end;
-        }
-        if (!ok) fail(error, eb, ".npy: cannot read the shape");
-    }
-    free(header);
-    if (!ok) return 1;
-    uint64_t rows, dim;
-    if (!table_shape(dims, axes, &rows, &dim)) return fail(error, eb, ".npy: the array is not 2-D (rows, dim)");
-    return finish(b + start + length, size - start - length, rows, dim, kind, little, want_rows, want_dim, out, error,
-                  eb);
+    return (int64_t)count;
 }
 
-/* ---- .safetensors (a small JSON scanner for its header) ---- */
-
-typedef struct scan {
-    const char *p, *end;
-} scan;
-
-static void skip_space(scan *s) {
-    while (s->p < s->end && (*s->p == ' ' || *s->p == '\n' || *s->p == '\r' || *s->p == '\t')) s->p++;
-}
-
-/* A JSON string without escapes into out (cut at out_bytes); 0 when not a string. */
-static int scan_string(scan *s, char *out, size_t out_bytes) {
-    skip_space(s);
-    if (s->p >= s->end || *s->p != '"') return 0;
-    size_t n = 0;
-    for (s->p++; s->p < s->end && *s->p != '"'; s->p++) {
-        if (*s->p == '\\') s->p++;
-        if (n + 1 < out_bytes) out[n++] = *s->p;
-    }
-    if (out_bytes) out[n] = 0;
-    if (s->p >= s->end) return 0;
-    s->p++;
-    return 1;
-}
-
-/* Skips any JSON value. */
-static int skip_value(scan *s) {
-    skip_space(s);
-    int depth = 0;
-    char tmp[2];
-    do {
-        if (s->p >= s->end) return 0;
-        if (*s->p == '"') {
-            if (!scan_string(s, tmp, sizeof tmp)) return 0;
-            continue;
-        }
-        if (*s->p == '{' || *s->p == '[')
-            depth++;
-        else if (*s->p == '}' || *s->p == ']')
-            depth--;
-        else if (depth == 0 && (*s->p == ','))
-            return 1;
-        s->p++;
-    } while (depth > 0 || (s->p < s->end && *s->p != ',' && *s->p != '}' && *s->p != ']'));
-    return 1;
-}
-
-static int scan_numbers(scan *s, uint64_t *out, int max) {
-    skip_space(s);
-    if (s->p >= s->end || *s->p != '[') return -1;
-    int n = 0;
-    for (s->p++;;) {
-        skip_space(s);
-        if (s->p < s->end && *s->p == ']') {
-            s->p++;
-            return n;
-        }
-        char *end;
-        unsigned long long v = strtoull(s->p, &end, 10);
-        if (end == s->p || n == max) return -1;
-        out[n++] = v;
-        s->p = end;
-        skip_space(s);
-        if (s->p < s->end && *s->p == ',') s->p++;
-    }
-}
-
-static int read_safetensors(const unsigned char *b, size_t size, const char *name, uint32_t want_rows,
-                            uint32_t want_dim, cli_table *out, char *error, size_t eb) {
-    uint64_t length = 0;
-    for (int k = 7; k >= 0; k--) length = length << 8 | b[k];
-    if (length > size - 8) return fail(error, eb, ".safetensors: the header runs past the end of the file");
-    scan s = {(const char *)b + 8, (const char *)b + 8 + length};
-    skip_space(&s);
-    if (s.p >= s.end || *s.p != '{') return fail(error, eb, ".safetensors: the header is not a JSON object");
-    s.p++;
-    char key[256], dtype[16], found_dtype[16] = "";
-    uint64_t shape[8], offsets[2], found_shape[8], found_offsets[2] = {0, 0};
-    int tensors = 0, found = 0, found_axes = 0;
-    for (;;) {
-        skip_space(&s);
-        if (s.p < s.end && *s.p == '}') break;
-        if (!scan_string(&s, key, sizeof key)) return fail(error, eb, ".safetensors: cannot read the header");
-        skip_space(&s);
-        if (s.p >= s.end || *s.p != ':') return fail(error, eb, ".safetensors: cannot read the header");
-        s.p++;
-        if (!strcmp(key, "__metadata__")) {
-            if (!skip_value(&s)) return fail(error, eb, ".safetensors: cannot read the header");
-        } else {
-            tensors++;
-            skip_space(&s);
-            if (s.p >= s.end || *s.p != '{')
-                return fail(error, eb, ".safetensors: the entry of \"%s\" is not an object", key);
-            s.p++;
-            int axes = -1, offset_count = -1;
-            dtype[0] = 0;
-            for (;;) {
-                char field[32];
-                skip_space(&s);
-                if (s.p < s.end && *s.p == '}') {
-                    s.p++;
-                    break;
-                }
-                if (!scan_string(&s, field, sizeof field))
-                    return fail(error, eb, ".safetensors: cannot read the header");
-                skip_space(&s);
-                if (s.p >= s.end || *s.p != ':') return fail(error, eb, ".safetensors: cannot read the header");
-                s.p++;
-                if (!strcmp(field, "dtype"))
-                    scan_string(&s, dtype, sizeof dtype);
-                else if (!strcmp(field, "shape"))
-                    axes = scan_numbers(&s, shape, 8);
-                else if (!strcmp(field, "data_offsets"))
-                    offset_count = scan_numbers(&s, offsets, 2);
-                else if (!skip_value(&s))
-                    return fail(error, eb, ".safetensors: cannot read the header");
-                skip_space(&s);
-                if (s.p < s.end && *s.p == ',') s.p++;
-            }
-            if ((name && !strcmp(name, key)) || (!name && tensors == 1)) {
-                if (axes < 0 || offset_count != 2)
-                    return fail(error, eb, ".safetensors: \"%s\" lacks a shape or data_offsets", key);
-                found = 1;
-                found_axes = axes;
-                memcpy(found_shape, shape, sizeof shape);
-                memcpy(found_offsets, offsets, sizeof offsets);
-                memcpy(found_dtype, dtype, sizeof dtype);
-            }
-        }
-        skip_space(&s);
-        if (s.p < s.end && *s.p == ',') s.p++;
-    }
-    if (!name && tensors != 1)
-        return fail(error, eb, ".safetensors: the file holds %d tensors; pick one with --name", tensors);
-    if (!found) return fail(error, eb, ".safetensors: no tensor named \"%s\"", name);
-    char kind = !strcmp(found_dtype, "F32")    ? '4'
-                : !strcmp(found_dtype, "F16")  ? '2'
-                : !strcmp(found_dtype, "BF16") ? 'b'
-                : !strcmp(found_dtype, "F64")  ? '8'
-                                               : 0;
-    if (!kind) return fail(error, eb, ".safetensors: dtype %s; supported: F32, F16, BF16, F64", found_dtype);
-    uint64_t rows, dim;
-    if (!table_shape(found_shape, found_axes, &rows, &dim))
-        return fail(error, eb, ".safetensors: the tensor is not 2-D (rows, dim)");
-    size_t data = 8 + length;
-    if (found_offsets[0] > found_offsets[1] || found_offsets[1] > size - data)
-        return fail(error, eb, ".safetensors: the tensor's data_offsets run past the end of the file");
-    return finish(b + data + found_offsets[0], found_offsets[1] - found_offsets[0], rows, dim, kind, 1, want_rows,
-                  want_dim, out, error, eb);
+int cli_decode_table(const unsigned char *data, uint64_t rows, uint64_t dim, char kind, int little, cli_table *out,
+                     char *error, size_t eb) {
+    if (rows > UINT32_MAX || dim > UINT32_MAX)
+        return cli_read_fail(error, eb, "the table (%llu x %llu) is too large", (unsigned long long)rows,
+                             (unsigned long long)dim);
+    out->rows = (uint32_t)rows;
+    out->dim = (uint32_t)dim;
+    out->values = malloc(rows * dim * sizeof(float) + 1);
+    if (!out->values) return cli_read_fail(error, eb, "out of memory");
+    decode(data, rows * dim, kind, little, out->values);
+    return 0;
 }
 
 /* ---- text ---- */
@@ -419,10 +284,13 @@ int cli_read_table(const unsigned char *bytes, size_t size, const char *name, ui
                    cli_table *out, char *error, size_t error_bytes) {
     static const unsigned char npy[6] = {0x93, 'N', 'U', 'M', 'P', 'Y'};
     if (size >= 6 && !memcmp(bytes, npy, 6)) {
-        if (name) return fail(error, error_bytes, "--name picks a tensor of a .safetensors file; this is an .npy file");
-        return read_npy(bytes, size, rows, dim, out, error, error_bytes);
+        if (name)
+            return fail(error, error_bytes,
+                        "name picks a tensor of a .safetensors file; this is an .npy file, which holds one array");
+        return cli_read_npy(bytes, size, rows, dim, out, error, error_bytes);
     }
-    if (size >= 9 && bytes[8] == '{') return read_safetensors(bytes, size, name, rows, dim, out, error, error_bytes);
+    if (size >= 9 && bytes[8] == '{')
+        return cli_read_safetensors(bytes, size, name, rows, dim, out, error, error_bytes);
     if (name) return fail(error, error_bytes, "--name is for .safetensors files");
     if (is_text(bytes, size)) return read_text(bytes, size, rows, dim, out, error, error_bytes);
     /* raw little-endian float32 */
@@ -433,5 +301,5 @@ int cli_read_table(const unsigned char *bytes, size_t size, const char *name, ui
     uint64_t r = rows ? rows : (dim ? count / dim : 0), d = dim ? dim : count / rows;
     if (r * d != count)
         return fail(error, error_bytes, "the file holds %llu floats, not --rows x --dim", (unsigned long long)count);
-    return finish(bytes, size, r, d, '4', 1, 0, 0, out, error, error_bytes);
+    return cli_decode_table(bytes, r, d, '4', 1, out, error, error_bytes);
 }

@@ -21,10 +21,13 @@ const char ROPE_USAGE[] =
     "  --offset P         first position (default 0)\n"
     "  --what W           frequencies (default) or attention-factor; cos-sin arrives with the cos/sin\n"
     "                     caches\n"
-    "  --format F         text (one value per line), csv or json; values with 17 significant digits\n" CLI_COMMON_HELP;
+    "  --dtype T          float64 (default: the core's values), float32, float16 or bfloat16: each\n"
+    "                     value rounded once to that type\n"
+    "  --format F         text (one value per line), csv or json; 17 significant digits for float64,\n"
+    "                     9 for the others\n" CLI_COMMON_HELP;
 
-const char *const ROPE_OPTIONS[] = {"--config", "--layer-type", "--length", "--offset",
-                                    "--what",   "--format",     "--output", NULL};
+const char *const ROPE_OPTIONS[] = {"--config", "--layer-type", "--length", "--offset", "--what",
+                                    "--dtype",  "--format",     "--output", NULL};
 
 int cli_run_rope(const cli_given *given, FILE *out, char **error) {
     static const char *const FORMATS[] = {"text", "csv", "json", NULL};
@@ -49,6 +52,9 @@ int cli_run_rope(const cli_given *given, FILE *out, char **error) {
         return cli_fail(error, 2,
                         "--what cos-sin is not available yet: it needs the cos/sin caches (use --what frequencies)");
     cli_format format;
+    pe_dtype dtype;
+    static const char *const DTYPES[] = {"float64", "float32", "float16", "bfloat16", NULL};
+    if ((code = cli_dtype_option(given, DTYPES, "float64, float32, float16 or bfloat16", &dtype, error))) return code;
     if ((code = cli_format_option(given, FORMATS, "text, csv or json", &format, error))) return code;
 
     cli_config cfg;
@@ -69,8 +75,11 @@ int cli_run_rope(const cli_given *given, FILE *out, char **error) {
         pe_status st = w ? pe_rope_frequencies(&c->rope, w, c->rope.rotary_dim / 2, &attention) : PE_ERR_NULL;
         if (st != PE_OK) code = cli_fail(error, 1, "%s", w ? pe_status_str(st) : "out of memory");
     }
-    if (!code && what == 0) cli_write_values(out, format, "pair", "frequency", w, c->rope.rotary_dim / 2, 16);
-    if (!code && what == 1) cli_write_values(out, format, "index", "attention_factor", &attention, 1, 16);
+    const int digits = dtype == PE_DTYPE_FLOAT64 ? 16 : 8;
+    if (!code && what == 0) code = cli_narrow_values(dtype, w, c->rope.rotary_dim / 2, error);
+    if (!code && what == 1) code = cli_narrow_values(dtype, &attention, 1, error);
+    if (!code && what == 0) cli_write_values(out, format, "pair", "frequency", w, c->rope.rotary_dim / 2, digits);
+    if (!code && what == 1) cli_write_values(out, format, "index", "attention_factor", &attention, 1, digits);
     free(w);
     cli_free_config(&cfg);
     return code;

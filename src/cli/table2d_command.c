@@ -17,11 +17,11 @@ const char TABLE2D_USAGE[] =
     "  --width W     grid columns, 1 to 65536 (required)\n"
     "  --dim D       embedding size, a multiple of 4, 4 to 65536 (required)\n"
     "  --base T      frequency base, above 1 and at most 1e300 (default 10000)\n"
-    "  --cls-token B true: a leading row of zeros for the class token; false (default)\n" CLI_TABLE_FORMATS_HELP
-        CLI_COMMON_HELP;
+    "  --cls-token B true: a leading row of zeros for the class token; false (default)\n"
+    "  --dtype T     float32 (the table's type, the only one)\n" CLI_TABLE_FORMATS_HELP CLI_COMMON_HELP;
 
-const char *const TABLE2D_OPTIONS[] = {"--height", "--width",   "--dim",    "--base", "--cls-token",
-                                       "--format", "--kernels", "--output", NULL};
+const char *const TABLE2D_OPTIONS[] = {"--height", "--width",  "--dim",     "--base",   "--cls-token",
+                                       "--dtype",  "--format", "--kernels", "--output", NULL};
 
 #define MAX_FLOATS (1u << 28) /* one call's table: 1 GiB of float32 */
 
@@ -43,6 +43,9 @@ int cli_run_table2d(const cli_given *given, FILE *out, char **error) {
     if (!code && (grid.cls_token = cli_pick(cls, BOOLEANS)) < 0)
         code = cli_fail(error, 2, "--cls-token must be true or false; got %s", cls);
     cli_format format;
+    pe_dtype dtype;
+    static const char *const DTYPES[] = {"float32", NULL};
+    if (!code) code = cli_dtype_option(given, DTYPES, "float32 (the table's type)", &dtype, error);
     if (!code) code = cli_format_option(given, FORMATS, "text, csv, json, npy, f32 or raw", &format, error);
     if (!code) code = cli_kernels_option(given, error);
     if (code) return code;

@@ -85,39 +85,13 @@ static int parse(const cli_given *g, table_args *a, char **error) {
     static const char *const FORMATS[] = {"text", "csv", "json", "npy", "f32", "raw", NULL};
     int code = cli_format_option(g, FORMATS, "text, csv, json, npy, f32 or raw", &a->format, error);
     static const char *const DTYPES[] = {"float32", "float16", "bfloat16", NULL};
-    const char *dtype = cli_value(g, "--dtype") ? cli_value(g, "--dtype") : "float32";
-    int d = cli_pick(dtype, DTYPES);
-    if (!code && d < 0) code = cli_fail(error, 2, "--dtype must be float32, float16 or bfloat16; got %s", dtype);
-    if (!code && d > 0 && a->format == FORMAT_F32)
-        code = cli_fail(error, 2, "--format f32 writes float32: use --format raw for --dtype %s", dtype);
-    if (!code && d == 2 && a->format == FORMAT_NPY)
+    if (!code) code = cli_dtype_option(g, DTYPES, "float32, float16 or bfloat16", &a->dtype, error);
+    if (!code && a->dtype != PE_DTYPE_FLOAT32 && a->format == FORMAT_F32)
+        code =
+            cli_fail(error, 2, "--format f32 writes float32: use --format raw for --dtype %s", cli_value(g, "--dtype"));
+    if (!code && a->dtype == PE_DTYPE_BFLOAT16 && a->format == FORMAT_NPY)
         code = cli_fail(error, 2, "--format npy has no bfloat16 (NumPy lacks the type): use --format raw");
-    a->dtype = (pe_dtype)d;
     return code;
-}
-
-/* A float16 or bfloat16 bit pattern as the float it stands for (exact). */
-static float widen(uint16_t bits, pe_dtype dtype) {
-    uint32_t sign = (uint32_t)(bits & 0x8000u) << 16, word;
-    if (dtype == PE_DTYPE_BFLOAT16) {
-        word = (uint32_t)bits << 16;
-    } else {
-        uint32_t exponent = (bits >> 10) & 0x1fu, fraction = bits & 0x3ffu;
-        if (exponent == 0x1f) {
-            word = sign | 0x7f800000u | (fraction << 13);
-        } else if (exponent != 0) {
-            word = sign | ((exponent + 112) << 23) | (fraction << 13);
-        } else if (fraction == 0) {
-            word = sign;
-        } else { /* subnormal: value fraction * 2^-24, exact in float */
-            float v = (float)fraction * 0x1p-24f;
-            memcpy(&word, &v, 4);
-            word |= sign;
-        }
-    }
-    float v;
-    memcpy(&v, &word, 4);
-    return v;
 }
 
 /* Rows are generated, formatted and written about CHUNK_FLOATS floats at a
@@ -157,7 +131,8 @@ int cli_run_table(const cli_given *given, FILE *out, char **error) {
     }
     cli_write_prologue(out, a.format, a.length, a.dim, a.dtype == PE_DTYPE_FLOAT16 ? "<f2" : "<f4");
     uint64_t end = (uint64_t)a.offset + a.length;
-    for (uint64_t start = a.offset; start < end && st == PE_OK;) {
+    /* A failed write (a closed pipe, a full disk) ends the loop; main reports it. */
+    for (uint64_t start = a.offset; start < end && st == PE_OK && !ferror(out);) {
         uint64_t next = chunk_end(start, end, max_rows);
         uint32_t rows = (uint32_t)(next - start);
         size_t count = (size_t)rows * a.dim;
@@ -165,7 +140,7 @@ int cli_run_table(const cli_given *given, FILE *out, char **error) {
             st = pe_table(&enc, (uint32_t)start, rows, values, count, scratch, scratch_bytes);
         } else {
             st = pe_table_dtype(&enc, a.dtype, (uint32_t)start, rows, bits, count, scratch, scratch_bytes);
-            for (size_t i = 0; st == PE_OK && i < count; i++) values[i] = widen(bits[i], a.dtype);
+            for (size_t i = 0; st == PE_OK && i < count; i++) values[i] = cli_widen16(bits[i], a.dtype);
         }
         if (st == PE_OK && a.dtype != PE_DTYPE_FLOAT32 && (a.format == FORMAT_NPY || a.format == FORMAT_RAW))
             cli_write_u16(out, bits, count);

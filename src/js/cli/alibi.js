@@ -3,7 +3,7 @@
 import { instantiate } from '../runtime/instance.js';
 import { formatValues } from './format.js';
 import { fail } from './args.js';
-import { formatOption, countOption, COMMON_HELP } from './options.js';
+import { formatOption, countOption, dtypeOption, COMMON_HELP } from './options.js';
 import { readConfigOption } from './config-option.js';
 
 export const usage = `usage: posenc alibi (--heads N | --config config.json) [options]
@@ -13,10 +13,11 @@ Prints ALiBi's slopes m_h, one per head (Press et al.; BLOOM's and MPT's): the f
 
   --heads N     number of attention heads, 1 to 65536
   --config FILE a model's config.json (BLOOM, MPT with attn_config.alibi, ...) instead of --heads
+  --dtype T     float32 (the slopes' type, the only one)
   --format F    text (one value per line), csv or json; values with 9 significant digits
 ${COMMON_HELP}`;
 
-export const options = ['--heads', '--config', '--format', '--output'];
+export const options = ['--heads', '--config', '--dtype', '--format', '--output'];
 
 export async function run(given, write) {
   const path = given.get('--config');
@@ -24,6 +25,7 @@ export async function run(given, write) {
   if (path === undefined && !given.has('--heads'))
     fail('--heads is required (the number of attention heads), or --config');
   let heads = path === undefined ? countOption(given, '--heads', undefined, 1, 65536, 'an integer from 1 to 65536') : 0;
+  dtypeOption(given, ['float32'], "float32 (the slopes' type)");
   const format = formatOption(given, ['text', 'csv', 'json'], 'text, csv or json');
   const posenc = await instantiate();
   if (path !== undefined) {

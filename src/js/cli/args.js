@@ -1,7 +1,8 @@
 // The subcommand framework of the Node CLI, mirrored by src/cli/args.c: the
 // same options, checks in the same order and the same messages, so the Node
-// and native CLIs fail alike. A subcommand is one entry of cli.js's table:
-// { name, usage, options, run }.
+// and native CLIs fail alike. A subcommand is one entry of main.js's table:
+// { name, usage, options, flags?, operand?, run } (options take a value,
+// flags none; operand names the one positional argument, e.g. 'FILE').
 import { closest } from '../runtime/errors.js';
 
 export const VERSION = 'posenc 0.1.0\n';
@@ -45,21 +46,28 @@ export function parseCommand(argv, commands) {
     fail(`missing command: one of ${names} (try 'posenc table --length 10 --dim 4' or 'posenc --help')`);
   if (!command) fail(`unknown command '${argv[0]}'; the commands are ${names} (see posenc --help)`);
   const given = new Map();
+  const flags = command.flags ?? [];
   for (let i = 1; i < argv.length; i++) {
     const arg = argv[i];
-    if (!arg.startsWith('--'))
-      fail(`unexpected argument '${arg}' (options start with --; see posenc ${command.name} --help)`);
+    if (!arg.startsWith('--')) {
+      if (command.operand === undefined)
+        fail(`unexpected argument '${arg}' (options start with --; see posenc ${command.name} --help)`);
+      if (given.has(command.operand)) fail(`${command.name} reads one ${command.operand}; '${arg}' is a second one`);
+      given.set(command.operand, arg);
+      continue;
+    }
     const eq = arg.indexOf('=');
     const name = eq < 0 ? arg : arg.slice(0, eq);
-    if (!command.options.includes(name)) {
-      const guess = closest(name, command.options);
+    const isFlag = flags.includes(name);
+    if (!command.options.includes(name) && !isFlag) {
+      const guess = closest(name, [...command.options, ...flags]);
       fail(`unknown option '${name}'${guess ? ` (did you mean '${guess}'?)` : ''}`);
     }
+    if (isFlag && eq >= 0) fail(`${name} takes no value; got '${arg}'`);
+    if (!isFlag && eq < 0 && i + 1 >= argv.length) fail(`${name} needs a value`);
     // A repeated option is refused: which of the two was meant is a guess.
     if (given.has(name)) fail(`${name} is given twice; give it once`);
-    if (eq >= 0) given.set(name, arg.slice(eq + 1));
-    else if (i + 1 < argv.length) given.set(name, argv[++i]);
-    else fail(`${name} needs a value`);
+    given.set(name, isFlag ? '' : eq >= 0 ? arg.slice(eq + 1) : argv[++i]);
   }
   return { action: 'run', command, given };
 }

@@ -1,19 +1,19 @@
 #!/usr/bin/env node
 // posenc: the Node CLI's entry (`posenc COMMAND [options]`). main.js does
 // the work; this file connects it to the process: stdout with backpressure,
-// stderr, the exit code, and a closed pipe ending the run quietly.
+// stderr, the exit code, and an output that cannot be written (a closed
+// pipe, a full disk) ending the run as the native CLI's does.
 import { runCli } from './main.js';
 
-/** An output that cannot be written ends the run as the native CLI's does: its message, exit status 1. */
+/** The native CLI's answer to a failed write: its message, exit status 1, no stack trace. */
 function writeFailed() {
   process.stderr.write('posenc: could not write the output\n');
   process.exit(1);
 }
 
-process.stdout.on('error', (error) => {
-  if (error.code === 'EPIPE') process.exit(0); // the reader (e.g. head) has seen enough
-  writeFailed();
-});
+// Asynchronous write errors (stdout is a pipe): EPIPE from a reader that
+// stopped (e.g. head) is one too, as in the native CLI, which ignores SIGPIPE.
+process.stdout.on('error', writeFailed);
 
 /** Writes to stdout; a promise to wait on when the pipe is full. */
 function stdout(chunk) {
@@ -21,25 +21,9 @@ function stdout(chunk) {
   return new Promise((resolve) => process.stdout.once('drain', resolve));
 }
 
-// t5-buckets and identify keep their own parsers (not yet in main.js's table).
-const argv = process.argv.slice(2);
-if (argv[0] === 't5-buckets') {
-  const [{ runT5Buckets }, { instantiate }] = await Promise.all([
-    import('../relative/cli-t5-buckets.js'),
-    import('../runtime/instance.js'),
-  ]);
-  process.exitCode = await runT5Buckets(argv.slice(1), instantiate);
-} else if (argv[0] === 'identify') {
-  const [{ runIdentify }, { instantiate }] = await Promise.all([
-    import('./identify.js'),
-    import('../runtime/instance.js'),
-  ]);
-  process.exitCode = await runIdentify(argv.slice(1), () => instantiate(), stdout);
-} else {
-  try {
-    process.exitCode = await runCli(argv, { stdout, stderr: (text) => process.stderr.write(text) });
-  } catch (error) {
-    if (typeof error?.syscall !== 'string') throw error;
-    writeFailed(); // thrown by a synchronous write (stdout is a file)
-  }
+try {
+  process.exitCode = await runCli(process.argv.slice(2), { stdout, stderr: (text) => process.stderr.write(text) });
+} catch (error) {
+  if (typeof error?.syscall !== 'string') throw error;
+  writeFailed(); // thrown by a synchronous write (stdout or --output is a file)
 }

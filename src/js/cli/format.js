@@ -114,9 +114,22 @@ export function float32Bytes(values) {
   return bytes;
 }
 
-/** v in exponent form with `digits` decimals, as C's "%.*e" prints it (at least two exponent digits). */
+/**
+ * v in exponent form with `digits` decimals, as C's "%.*e" prints it (at
+ * least two exponent digits). An exact tie (v = 0.03759765625, a float16, to
+ * 8 decimals) goes to the even digit as glibc's printf does; toExponential
+ * would round it away from zero.
+ */
 export function formatExp(v, digits) {
-  return v.toExponential(digits).replace(/e([+-])(\d)$/, 'e$10$2');
+  let text = v.toExponential(digits);
+  // toExponential(100) is exact for every double whose decimal expansion ends within 101 digits, as a tie's does.
+  const [mantissa, exponent] = v.toExponential(100).split('e');
+  const all = mantissa.replace(/^-/, '').replace('.', '');
+  if (/^50*$/.test(all.slice(digits + 1)) && Number(all[digits]) % 2 === 0) {
+    const kept = all.slice(0, digits + 1);
+    text = `${v < 0 ? '-' : ''}${kept[0]}${digits > 0 ? '.' : ''}${kept.slice(1)}e${exponent}`;
+  }
+  return text.replace(/e([+-])(\d)$/, 'e$10$2');
 }
 
 /**

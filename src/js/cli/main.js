@@ -12,24 +12,29 @@ import * as table from './table.js';
 import * as rope from './rope.js';
 import * as alibi from './alibi.js';
 import * as table2d from './table2d.js';
+import * as t5Buckets from './t5-buckets.js';
+import * as identify from './identify.js';
 
 const COMMANDS = [
   { name: 'table', ...table },
   { name: 'rope', ...rope },
   { name: 'alibi', ...alibi },
   { name: 'table2d', ...table2d },
+  { name: 't5-buckets', ...t5Buckets },
+  { name: 'identify', ...identify },
 ];
 
 const GENERAL_USAGE = `usage: posenc COMMAND [options]   (posenc COMMAND --help for its options)
 
-  table     the sinusoidal positional-encoding table (Vaswani et al.)
-  rope      a model's RoPE frequencies, read from its config.json
-  alibi     ALiBi's per-head slopes
-  table2d   the 2-D sin-cos table of a grid of patches (MAE)
-  also: t5-buckets (T5's relative attention buckets), identify FILE (which convention a table follows)
+  table       the sinusoidal positional-encoding table (Vaswani et al.)
+  rope        a model's RoPE frequencies, read from its config.json
+  alibi       ALiBi's per-head slopes
+  table2d     the 2-D sin-cos table of a grid of patches (MAE)
+  t5-buckets  T5's relative attention buckets
+  identify    which convention the table in FILE follows
 
-  --version     print the version
-  -h, --help    print this help
+  --version   print the version
+  -h, --help  print this help
 `;
 
 /** io.stdout, or a writer to the --output file (closed by write.close()). */

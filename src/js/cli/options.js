@@ -1,11 +1,29 @@
 // Option checks several subcommands share, with the messages of src/cli/options.c.
 import { fail, parseCount } from './args.js';
+import { bitsToFloat32 } from '../precision/bits.js';
 
 /** --format among `allowed` (default text). */
 export function formatOption(given, allowed, listed) {
   const format = given.get('--format') ?? 'text';
   if (!allowed.includes(format)) fail(`--format must be ${listed}; got ${format}`);
   return format;
+}
+
+/** --dtype among `allowed` (default the first). */
+export function dtypeOption(given, allowed, listed) {
+  const dtype = given.get('--dtype') ?? allowed[0];
+  if (!allowed.includes(dtype)) fail(`--dtype must be ${listed}; got ${dtype}`);
+  return dtype;
+}
+
+/**
+ * float64 values as the dtype's nearest values, rounded once (the package's
+ * roundToBits for the 16-bit types, Math.fround for float32), as numbers.
+ */
+export function narrowValues(posenc, dtype, values) {
+  if (dtype === 'float64') return values;
+  if (dtype === 'float32') return Float64Array.from(values, Math.fround);
+  return Float64Array.from(bitsToFloat32(posenc.roundToBits(values, { dtype }), { dtype }));
 }
 
 /** --kernels as instantiate() takes it. */

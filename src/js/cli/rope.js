@@ -3,7 +3,7 @@
 import { instantiate } from '../runtime/instance.js';
 import { formatValues } from './format.js';
 import { fail } from './args.js';
-import { formatOption, countOption, COMMON_HELP } from './options.js';
+import { formatOption, countOption, dtypeOption, narrowValues, COMMON_HELP } from './options.js';
 import { readConfigOption } from './config-option.js';
 import { withoutSections } from '../config/rope-config.js';
 
@@ -20,10 +20,22 @@ transformers reads it (rope_theta, rope_scaling / rope_parameters, partial_rotar
   --offset P         first position (default 0)
   --what W           frequencies (default) or attention-factor; cos-sin arrives with the cos/sin
                      caches
-  --format F         text (one value per line), csv or json; values with 17 significant digits
+  --dtype T          float64 (default: the core's values), float32, float16 or bfloat16: each
+                     value rounded once to that type
+  --format F         text (one value per line), csv or json; 17 significant digits for float64,
+                     9 for the others
 ${COMMON_HELP}`;
 
-export const options = ['--config', '--layer-type', '--length', '--offset', '--what', '--format', '--output'];
+export const options = [
+  '--config',
+  '--layer-type',
+  '--length',
+  '--offset',
+  '--what',
+  '--dtype',
+  '--format',
+  '--output',
+];
 
 export async function run(given, write) {
   const path = given.get('--config');
@@ -37,6 +49,8 @@ export async function run(given, write) {
     fail(`--what must be frequencies, attention-factor or cos-sin; got ${what}`);
   if (what === 'cos-sin')
     fail('--what cos-sin is not available yet: it needs the cos/sin caches (use --what frequencies)');
+  const dtypes = ['float64', 'float32', 'float16', 'bfloat16'];
+  const dtype = dtypeOption(given, dtypes, 'float64, float32, float16 or bfloat16');
   const format = formatOption(given, ['text', 'csv', 'json'], 'text, csv or json');
   const posenc = await instantiate();
   const layerType = given.get('--layer-type');
@@ -55,6 +69,11 @@ export async function run(given, write) {
   const { headDim, rotaryDim, base, scaling } = d.rope;
   const spelled = withoutSections({ headDim, rotaryDim, base, scaling: scaling ?? undefined, length: offset + length });
   const { frequencies, attentionFactor } = posenc.ropeFrequencies(spelled);
-  if (what === 'frequencies') await write(formatValues(format, 'pair', 'frequency', frequencies, 16));
-  else await write(formatValues(format, 'index', 'attention_factor', [attentionFactor], 16));
+  const digits = dtype === 'float64' ? 16 : 8;
+  if (what === 'frequencies')
+    await write(formatValues(format, 'pair', 'frequency', narrowValues(posenc, dtype, frequencies), digits));
+  else
+    await write(
+      formatValues(format, 'index', 'attention_factor', narrowValues(posenc, dtype, [attentionFactor]), digits),
+    );
 }

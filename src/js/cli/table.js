@@ -5,7 +5,7 @@ import { bitsToFloat32 } from '../precision/bits.js';
 import { forEachChunk, BLOCK } from '../runtime/chunks.js';
 import { PRESETS } from '../sinusoid/presets.js';
 import { fail, parseCount, parseDecimal } from './args.js';
-import { formatOption, kernelsOption, TABLE_FORMATS_HELP, COMMON_HELP } from './options.js';
+import { formatOption, kernelsOption, dtypeOption, TABLE_FORMATS_HELP, COMMON_HELP } from './options.js';
 
 // Rows are generated, formatted and written about this many floats at a time,
 // and at least one 64-position block (the core's seed interval) per chunk.
@@ -78,9 +78,7 @@ function parse(given) {
   if (frequencies !== 'paper' && frequencies !== 'tensor2tensor')
     fail(`--frequencies must be paper or tensor2tensor; got ${frequencies}`);
   const format = formatOption(given, ['text', 'csv', 'json', 'npy', 'f32', 'raw'], 'text, csv, json, npy, f32 or raw');
-  const dtype = given.get('--dtype') ?? 'float32';
-  if (!['float32', 'float16', 'bfloat16'].includes(dtype))
-    fail(`--dtype must be float32, float16 or bfloat16; got ${dtype}`);
+  const dtype = dtypeOption(given, ['float32', 'float16', 'bfloat16'], 'float32, float16 or bfloat16');
   if (dtype !== 'float32' && format === 'f32')
     fail(`--format f32 writes float32: use --format raw for --dtype ${dtype}`);
   if (dtype === 'bfloat16' && format === 'npy')

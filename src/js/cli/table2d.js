@@ -2,7 +2,7 @@
 import { instantiate } from '../runtime/instance.js';
 import { formatRows, prologue, epilogue, float32Bytes } from './format.js';
 import { fail, parseDecimal } from './args.js';
-import { formatOption, kernelsOption, countOption, TABLE_FORMATS_HELP, COMMON_HELP } from './options.js';
+import { formatOption, kernelsOption, countOption, dtypeOption, TABLE_FORMATS_HELP, COMMON_HELP } from './options.js';
 
 const MAX_FLOATS = 2 ** 28; // one call's table: 1 GiB of float32
 
@@ -16,9 +16,20 @@ row-major; the first D/2 columns encode the column x, the last D/2 the row y).
   --dim D       embedding size, a multiple of 4, 4 to 65536 (required)
   --base T      frequency base, above 1 and at most 1e300 (default 10000)
   --cls-token B true: a leading row of zeros for the class token; false (default)
+  --dtype T     float32 (the table's type, the only one)
 ${TABLE_FORMATS_HELP}${COMMON_HELP}`;
 
-export const options = ['--height', '--width', '--dim', '--base', '--cls-token', '--format', '--kernels', '--output'];
+export const options = [
+  '--height',
+  '--width',
+  '--dim',
+  '--base',
+  '--cls-token',
+  '--dtype',
+  '--format',
+  '--kernels',
+  '--output',
+];
 
 export async function run(given, write) {
   const range = 'an integer from 1 to 65536';
@@ -32,6 +43,7 @@ export async function run(given, write) {
     fail(`--base must be above 1 and at most 1e300; got ${baseText}`);
   const cls = given.get('--cls-token') ?? 'false';
   if (cls !== 'true' && cls !== 'false') fail(`--cls-token must be true or false; got ${cls}`);
+  dtypeOption(given, ['float32'], "float32 (the table's type)");
   const format = formatOption(given, ['text', 'csv', 'json', 'npy', 'f32', 'raw'], 'text, csv, json, npy, f32 or raw');
   const kernels = kernelsOption(given);
   const rows = height * width + (cls === 'true' ? 1 : 0);

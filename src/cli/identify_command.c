@@ -1,0 +1,127 @@
+/* identify_command.c: `posenc identify FILE [options]`, the native side of
+ * src/js/cli/identify.js: the same options, checks, messages and output. The
+ * report itself is the core's (pe_diagnosis_text), so both CLIs print the
+ * same bytes. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "posenc.h"
+#include "read_table.h"
+
+const char IDENTIFY_USAGE[] =
+    "usage: posenc identify FILE [options]\n"
+    "\n"
+    "Names the positional-encoding convention of the table in FILE and its error\n"
+    "against the exact table. FILE is .npy, .safetensors, CSV or whitespace-separated\n"
+    "text (one row per line), or raw little-endian float32 (give --rows and/or --dim).\n"
+    "\n"
+    "  --name T      the tensor of a .safetensors file (needed when it holds several)\n"
+    "  --rows N      rows of a raw float32 file (checked against other files)\n"
+    "  --dim D       columns of a raw float32 file (checked against other files)\n"
+    "  --kind K      auto (default), table (sine-cosine pairs) or cos-sin (a RoPE cos or sin cache)\n"
+    "  --json        print the facts as one JSON object instead of the report\n" CLI_COMMON_HELP;
+
+const char *const IDENTIFY_OPTIONS[] = {"--name", "--rows", "--dim", "--kind", "--output", NULL};
+const char *const IDENTIFY_FLAGS[] = {"--json", NULL};
+
+/* --rows or --dim: decimal digits, 1 ... 2^32 - 1 (0 when absent); 0 or exit code 2. */
+static int shape_option(const cli_given *g, const char *name, uint32_t *value, char **error) {
+    const char *text = cli_value(g, name);
+    *value = 0;
+    if (!text) return 0;
+    size_t n = strlen(text);
+    unsigned long long v = n >= 1 && n <= 10 && strspn(text, "0123456789") == n ? strtoull(text, NULL, 10) : 0;
+    if (v < 1 || v > 4294967295ull)
+        return cli_fail(error, 2, "%s must be an integer from 1 to 4294967295; got %s", name, text);
+    *value = (uint32_t)v;
+    return 0;
+}
+
+static unsigned char *read_file(const char *path, size_t *size) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    size_t cap = 1 << 16, n = 0;
+    unsigned char *bytes = malloc(cap);
+    while (bytes) {
+        n += fread(bytes + n, 1, cap - n, f);
+        if (n < cap) break;
+        unsigned char *grown = realloc(bytes, cap *= 2);
+        if (!grown) free(bytes);
+        bytes = grown;
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        free(bytes);
+        return NULL;
+    }
+    *size = n;
+    return bytes;
+}
+
+int cli_run_identify(const cli_given *given, FILE *out, char **error) {
+    const char *file = cli_value(given, "FILE"), *name = cli_value(given, "--name");
+    const char *kind_text = cli_value(given, "--kind") ? cli_value(given, "--kind") : "auto";
+    uint32_t rows, dim;
+    int code = shape_option(given, "--rows", &rows, error);
+    if (!code) code = shape_option(given, "--dim", &dim, error);
+    if (code) return code;
+    if (!file)
+        return cli_fail(error, 2,
+                        "identify needs a FILE (.npy, .safetensors, CSV or raw float32; see posenc identify --help)");
+    static const char *const KINDS[] = {"auto", "table", "cos-sin", NULL};
+    static const pe_diag_kind KIND_CODES[] = {PE_DIAG_AUTO, PE_DIAG_TABLE, PE_DIAG_COS_SIN};
+    int k = cli_pick(kind_text, KINDS);
+    if (k < 0) return cli_fail(error, 2, "--kind must be auto, table or cos-sin; got %s", kind_text);
+
+    size_t size = 0;
+    unsigned char *bytes = read_file(file, &size);
+    if (!bytes) return cli_fail(error, 1, "cannot read '%s'", file);
+    cli_table table = {NULL, 0, 0};
+    char message[512];
+    int failed = cli_read_table(bytes, size, name, rows, dim, &table, message, sizeof message);
+    free(bytes);
+    if (failed) return cli_fail(error, 1, "%s", message);
+    if (table.rows == 0 || table.dim == 0 || (table.rows < 2 && table.dim < 2)) { /* diagnose.js's words */
+        if (table.rows == 0 || table.dim == 0)
+            code =
+                cli_fail(error, 1, "%s must be a whole number from 1 to 2^32 - 1; got 0", table.rows ? "dim" : "rows");
+        else
+            code = cli_fail(error, 1, "table must have two rows or two columns at least; got %u×%u",
+                            (unsigned)table.rows, (unsigned)table.dim);
+        free(table.values);
+        return code;
+    }
+    size_t scratch_bytes = 0;
+    pe_status st = pe_diagnose_scratch_size(table.rows, table.dim, &scratch_bytes);
+    void *scratch = st == PE_OK ? malloc(scratch_bytes) : NULL;
+    pe_diagnosis result;
+    size_t bad = 0;
+    if (st == PE_OK && !scratch)
+        st = PE_ERR_NULL;
+    else if (st == PE_OK)
+        st = pe_diagnose(table.values, table.rows, table.dim, KIND_CODES[k], &result, &bad, scratch, scratch_bytes);
+    free(scratch);
+    float x = st == PE_ERR_NOT_FINITE ? table.values[bad] : 0.0f;
+    free(table.values);
+    if (st == PE_ERR_NOT_FINITE)
+        return cli_fail(error, 1, "table[%zu, %zu] (row %zu, column %zu) is %s; identify needs finite numbers",
+                        bad / table.dim, bad % table.dim, bad / table.dim, bad % table.dim,
+                        x != x  ? "NaN"
+                        : x > 0 ? "Infinity"
+                                : "-Infinity");
+    if (st != PE_OK) return cli_fail(error, 1, "%s", scratch_bytes && !scratch ? "out of memory" : pe_status_str(st));
+    static char report[16384];
+    size_t written;
+    if (cli_value(given, "--json")) {
+        pe_diagnosis_json(&result, report, sizeof report, &written);
+        fputs(report, out);
+        fputs("\n", out);
+    } else {
+        pe_diagnosis_text(&result, report, sizeof report, &written);
+        fputs(report, out);
+    }
+    return 0;
+}

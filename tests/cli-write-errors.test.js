@@ -1,0 +1,68 @@
+// Both CLIs answer an output that cannot be written alike: a reader that
+// closes the pipe early (`| head -c 10`), a full disk (`> /dev/full`, ENOSPC)
+// and an --output file on a full disk each give "posenc: could not write the
+// output" on stderr (one line, no stack trace) and exit status 1, for every
+// subcommand; help and version text too.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { NATIVE, NODE_CLI, native } from './support/cli-run.js';
+
+const MESSAGE = 'posenc: could not write the output\n';
+const dir = mkdtempSync(join(tmpdir(), 'posenc-write-'));
+const config = join(dir, 'config.json');
+writeFileSync(config, JSON.stringify({ model_type: 'llama', hidden_size: 4096, num_attention_heads: 32 }));
+const table = join(dir, 'table.npy');
+writeFileSync(table, native(['table', '--length', '64', '--dim', '16', '--format', 'npy']).stdout);
+
+// Each subcommand with an output larger than a pipe's buffer (64 KiB), and one of a few bytes.
+const RUNS = [
+  ['table', '--dim', '512', '--length', '100000'],
+  ['table', '--dim', '4', '--length', '2'],
+  ['t5-buckets', '--query-length', '3000'],
+  ['table2d', '--height', '64', '--width', '64', '--dim', '64'],
+  ['alibi', '--heads', '65536'],
+  ['rope', '--config', config],
+  ['identify', table],
+  ['--help'],
+  ['table', '--version'],
+];
+const CLIS = { native: [NATIVE], node: [process.execPath, NODE_CLI] };
+const quote = (args) => args.map((a) => `'${a}'`).join(' ');
+
+/** Runs `cli args` through bash with its stdout redirected as `tail` says; { status, stderr }. */
+function shell(cli, args, tail) {
+  const run = spawnSync('bash', ['-c', `set -o pipefail; ${quote([...cli, ...args])} ${tail}`], { timeout: 120_000 });
+  return { status: run.status, stderr: run.stderr.toString() };
+}
+
+test('a closed pipe: the message and exit status 1 from both CLIs', () => {
+  for (const args of [RUNS[0], RUNS[2], RUNS[3], RUNS[4]]) {
+    for (const [name, cli] of Object.entries(CLIS)) {
+      const run = shell(cli, args, '| head -c 10 > /dev/null');
+      assert.is(run.stderr, MESSAGE, `${name} ${args.join(' ')}: stderr`);
+      assert.is(run.status, 1, `${name} ${args.join(' ')}: exit status`);
+    }
+  }
+});
+
+test('a full disk (ENOSPC) on stdout and on --output: the message and exit status 1 from both CLIs', () => {
+  if (!existsSync('/dev/full')) return console.log('  no /dev/full here: skipped');
+  for (const args of RUNS) {
+    for (const [name, cli] of Object.entries(CLIS)) {
+      const run = shell(cli, args, '> /dev/full');
+      assert.is(run.stderr, MESSAGE, `${name} ${args.join(' ')} > /dev/full: stderr`);
+      assert.is(run.status, 1, `${name} ${args.join(' ')} > /dev/full: exit status`);
+      if (args.length < 2 || args.includes('--version')) continue;
+      const output = shell(cli, [...args, '--output', '/dev/full'], '');
+      assert.is(output.stderr, MESSAGE, `${name} ${args.join(' ')} --output /dev/full: stderr`);
+      assert.is(output.status, 1, `${name} ${args.join(' ')} --output /dev/full: exit status`);
+    }
+  }
+});
+
+test.after(() => rmSync(dir, { recursive: true, force: true }));
+test.run();
