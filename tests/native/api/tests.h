@@ -32,6 +32,8 @@
     X(test_rope_unit_pairs)               \
     X(test_rope_consistency)              \
     X(test_rope_scratch_confined)         \
+    X(test_rope16_every_pattern)          \
+    X(test_rope16_narrow_rounding)        \
     X(test_narrow_refusals)               \
     X(test_narrow_known_values)           \
     X(test_narrow_sweep)                  \
