@@ -104,36 +104,55 @@ static void set_row(float *cs, size_t k, pe_layout layout, uint32_t i, float cv,
     s[j2] = -sv;
 }
 
-/* Every pattern, at every slot position, with a finite partner: C = 1, S = +0 keeps it. */
-void test_rope16_every_pattern(void) {
-    const size_t count = 65536 / (R / 2) * 2 + 2;
+/* fill(f, layout, x, cs, count, ctx) sets count vectors of x and their C, S
+ * rows; the rotation is then checked for both formats and both layouts. */
+typedef void (*case_fill)(const format *f, pe_layout layout, uint16_t *x, float *cs, size_t count, const void *ctx);
+
+static void check_cases(size_t count, case_fill fill, const void *ctx, const char *what) {
     uint16_t *x = malloc(count * R * 2);
     float *cs = malloc(count * 2 * R * sizeof(float));
+    char label[96];
     for (int fi = 0; fi < 2; fi++) {
         const format *f = fi ? &BF16 : &F16;
         for (int l = 0; l < 2; l++) {
             const pe_layout layout = l ? PE_LAYOUT_SPLIT : PE_LAYOUT_INTERLEAVED;
-            for (size_t k = 0; k < count; k++)
-                for (uint32_t i = 0; i < R / 2; i++) set_row(cs, k, layout, i, 1.0f, 0.0f);
-            /* Patterns in the first slot of each pair, 1.0 (or 0) as partner. */
-            for (size_t k = 0; k < count * R; k++) x[k] = f->f16 ? 0x3c00 : 0x3f80;
-            size_t pattern = 0;
-            for (size_t k = 0; k < count; k++)
-                for (uint32_t i = 0; i < R / 2; i++) {
-                    const uint32_t j = layout == PE_LAYOUT_SPLIT ? i : 2 * i;
-                    x[k * R + j] = (uint16_t)(pattern++ & 0xffff);
-                }
-            check_rotation(f, layout, x, count, cs, l ? "halves, every pattern" : "adjacent, every pattern");
+            fill(f, layout, x, cs, count, ctx);
+            snprintf(label, sizeof label, "%s, %s", l ? "halves" : "adjacent", what);
+            check_rotation(f, layout, x, count, cs, label);
         }
     }
     free(x);
     free(cs);
 }
 
-/* float32 results narrowed: x1 = x2 = 1, S = +0, so x1' = x2' = C exactly
- * (sixteen lanes in float16's normal range take the fast form); C runs over
- * every exponent with mantissas at, beside and between the ties, float32's
- * subnormals, the overflow midpoints, infinities and NaN. */
+/* Every pattern in the first slot of a pair, 1.0 as partner; C = 1, S = +0 keeps it. */
+static void every_pattern(const format *f, pe_layout layout, uint16_t *x, float *cs, size_t count, const void *ctx) {
+    (void)ctx;
+    for (size_t k = 0; k < count * R; k++) x[k] = f->f16 ? 0x3c00 : 0x3f80;
+    size_t pattern = 0;
+    for (size_t k = 0; k < count; k++)
+        for (uint32_t i = 0; i < R / 2; i++) {
+            set_row(cs, k, layout, i, 1.0f, 0.0f);
+            x[k * R + (layout == PE_LAYOUT_SPLIT ? i : 2 * i)] = (uint16_t)(pattern++ & 0xffff);
+        }
+}
+
+void test_rope16_every_pattern(void) {
+    check_cases(65536 / (R / 2) * 2 + 2, every_pattern, NULL, "every pattern");
+}
+
+/* x1 = x2 = 1, S = +0: x1' = x2' = C exactly (sixteen lanes in float16's
+ * normal range take the fast form), C = the chosen values. */
+static void chosen_values(const format *f, pe_layout layout, uint16_t *x, float *cs, size_t count, const void *ctx) {
+    const float *values = ctx;
+    for (size_t k = 0; k < count * R; k++) x[k] = f->f16 ? 0x3c00 : 0x3f80;
+    for (size_t k = 0; k < count; k++)
+        for (uint32_t i = 0; i < R / 2; i++) set_row(cs, k, layout, i, values[k * (R / 2) + i], 0.0f);
+}
+
+/* float32 results narrowed: C runs over every exponent with mantissas at,
+ * beside and between the ties, float32's subnormals, the overflow
+ * midpoints, infinities and NaN, then random bit patterns. */
 void test_rope16_narrow_rounding(void) {
     static const uint32_t mantissas[] = {0,        1,        0xfff,    0x1000,   0x1001,   0x2000,   0x3000,
                                          0x17fff,  0x18000,  0x18001,  0x7fffff, 0x7ff000, 0x7fe000, 0x400000,
@@ -153,24 +172,6 @@ void test_rope16_narrow_rounding(void) {
         seed ^= seed << 13, seed ^= seed >> 17, seed ^= seed << 5;
         memcpy(&values[n++], &seed, 4);
     }
-    uint16_t *x = malloc(count * R * 2);
-    float *cs = malloc(count * 2 * R * sizeof(float));
-    for (int fi = 0; fi < 2; fi++) {
-        const format *f = fi ? &BF16 : &F16;
-        for (int l = 0; l < 2; l++) {
-            const pe_layout layout = l ? PE_LAYOUT_SPLIT : PE_LAYOUT_INTERLEAVED;
-            for (size_t k = 0; k < count; k++)
-                for (uint32_t i = 0; i < R / 2; i++) {
-                    set_row(cs, k, layout, i, values[k * (R / 2) + i], 0.0f);
-                    const uint32_t j1 = layout == PE_LAYOUT_SPLIT ? i : 2 * i;
-                    const uint32_t j2 = layout == PE_LAYOUT_SPLIT ? i + R / 2 : 2 * i + 1;
-                    x[k * R + j1] = f->f16 ? 0x3c00 : 0x3f80;
-                    x[k * R + j2] = x[k * R + j1]; /* x2' = C too: every lane narrows a chosen value */
-                }
-            check_rotation(f, layout, x, count, cs, l ? "halves, narrowing" : "adjacent, narrowing");
-        }
-    }
+    check_cases(count, chosen_values, values, "narrowing");
     free(values);
-    free(x);
-    free(cs);
 }
