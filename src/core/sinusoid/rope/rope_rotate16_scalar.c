@@ -71,7 +71,7 @@ void pe_rope_rotate16_from_scalar(uint16_t *v, const float *c, const float *s, u
         for (uint32_t i = from; i < half; i++) {
             const float a = widen(v[i]), b = widen(v[i + half]);
             v[i] = narrow(a * c[i] + b * s[i]);
-            v[i + half] = narrow(b * c[i + half] + a * s[i + half]);
+            v[i + half] = narrow(b * c[i] - a * s[i]); /* as rope_rotate_scalar.c */
         }
     } else {
         for (uint32_t j = from; j < rotary_dim; j += 2) {

@@ -2,11 +2,13 @@
  * and one sum (-ffp-contract=off keeps them from fusing). */
 #include "sinusoid/rope/rope_kernels.h"
 
+/* Halves read only the first half of C and S: C's halves are equal and S's
+ * opposite, and x2 c + x1 (-s) is exactly x2 c - x1 s. */
 void pe_rope_halves_scalar(float *v, const float *c, const float *s, uint32_t half, uint32_t i0) {
     for (uint32_t i = i0; i < half; i++) {
         float a = v[i], b = v[i + half];
         v[i] = a * c[i] + b * s[i];
-        v[i + half] = b * c[i + half] + a * s[i + half];
+        v[i + half] = b * c[i] - a * s[i];
     }
 }
 

@@ -1,6 +1,7 @@
 /* RoPE's rotation, four floats at a time with the scalar kernel's operations
  * per lane; rope_rotate_scalar.c finishes the tail. Halves: four pairs per step,
- * x1 and x2 from the two halves. Adjacent pairs: two pairs per step, the
+ * x1 and x2 from the two halves, one C and one S load for both (as the
+ * scalar kernel: the second halves of C and S mirror the first). Adjacent pairs: two pairs per step, the
  * partner of each lane by a swap within the vector. */
 #include "common/simd.h"
 #include "sinusoid/rope/rope_kernels.h"
@@ -11,13 +12,13 @@ static void halves(float *v, const float *c, const float *s, uint32_t half) {
     uint32_t i = 0;
     for (; i + 4 <= half; i += 4) {
         v128_t a = wasm_v128_load(v + i), b = wasm_v128_load(v + half + i);
-        v128_t a2 = wasm_f32x4_add(wasm_f32x4_mul(a, wasm_v128_load(c + i)), wasm_f32x4_mul(b, wasm_v128_load(s + i)));
-        v128_t b2 = wasm_f32x4_add(wasm_f32x4_mul(b, wasm_v128_load(c + half + i)),
-                                   wasm_f32x4_mul(a, wasm_v128_load(s + half + i)));
+        v128_t cv = wasm_v128_load(c + i), sv = wasm_v128_load(s + i);
+        v128_t a2 = wasm_f32x4_add(wasm_f32x4_mul(a, cv), wasm_f32x4_mul(b, sv));
+        v128_t b2 = wasm_f32x4_sub(wasm_f32x4_mul(b, cv), wasm_f32x4_mul(a, sv));
         wasm_v128_store(v + i, a2);
         wasm_v128_store(v + half + i, b2);
     }
-    pe_rope_halves_scalar(v, c, s, half, i);
+    if (i < half) pe_rope_halves_scalar(v, c, s, half, i);
 }
 
 static void adjacent(float *v, const float *c, const float *s, uint32_t rotary_dim) {
@@ -31,8 +32,29 @@ static void adjacent(float *v, const float *c, const float *s, uint32_t rotary_d
     pe_rope_adjacent_scalar(v, c, s, rotary_dim, j);
 }
 
+/* Halves, every vector with the same C and S (the heads of one row): each C
+ * and S vector is loaded once for all of them. */
+static void halves_shared(float *x, size_t count, size_t stride, const float *c, const float *s, uint32_t half) {
+    uint32_t i = 0;
+    for (; i + 4 <= half; i += 4) {
+        const v128_t cv = wasm_v128_load(c + i), sv = wasm_v128_load(s + i);
+        for (size_t k = 0; k < count; k++) {
+            float *v = x + k * stride + i;
+            const v128_t a = wasm_v128_load(v), b = wasm_v128_load(v + half);
+            wasm_v128_store(v, wasm_f32x4_add(wasm_f32x4_mul(a, cv), wasm_f32x4_mul(b, sv)));
+            wasm_v128_store(v + half, wasm_f32x4_sub(wasm_f32x4_mul(b, cv), wasm_f32x4_mul(a, sv)));
+        }
+    }
+    if (i < half)
+        for (size_t k = 0; k < count; k++) pe_rope_halves_scalar(x + k * stride, c, s, half, i);
+}
+
 void pe_rope_rotate_simd(float *x, size_t count, size_t stride, const float *cs, size_t cs_stride, uint32_t rotary_dim,
                          pe_layout layout) {
+    if (cs_stride == 0 && layout == PE_LAYOUT_SPLIT) {
+        halves_shared(x, count, stride, cs, cs + rotary_dim, rotary_dim / 2);
+        return;
+    }
     for (size_t k = 0; k < count; k++) {
         float *v = x + k * stride;
         const float *c = cs + k * cs_stride, *s = c + rotary_dim;

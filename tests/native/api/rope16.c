@@ -1,0 +1,177 @@
+/* The 16-bit RoPE kernels' conversions against an oracle of their own: every
+ * float16 and bfloat16 pattern widened (through a rotation by C = 1, S = +0,
+ * which keeps every finite value), and float32 results narrowed against the
+ * correctly rounded value found by binary search over the format's ordered
+ * patterns in double (no bit tricks): ties to even, the midpoint past the
+ * largest finite value and above to infinity, subnormals, NaN stays NaN. Both
+ * kernel sets (scalar and SIMD), both layouts, rotary_dim 40 (SIMD steps and
+ * scalar tails), every value in a slot of every lane position. */
+#include <math.h>
+
+#include "../api_check.h"
+#include "common/kernel_table.h"
+#include "tests.h"
+
+#define R 40u /* rotary_dim: 20 pairs (halves: 16 by SIMD, 4 in the tail; adjacent: 32 + 8) */
+
+typedef struct {
+    int f16;
+    unsigned fraction, bias;
+    uint16_t inf; /* the infinity pattern, one past the largest finite */
+} format;
+
+static const format F16 = {1, 10, 15, 0x7c00}, BF16 = {0, 7, 127, 0x7f80};
+
+/* The value of a non-negative pattern p <= inf (inf: 2^(bias + 1), the
+ * neighbour that places the overflow midpoint). */
+static double value_of(const format *f, uint32_t p) {
+    if (p == f->inf) return ldexp(1.0, (int)f->bias + 1);
+    const uint32_t e = p >> f->fraction, m = p & ((1u << f->fraction) - 1);
+    if (e == 0) return ldexp((double)m, 1 - (int)f->bias - (int)f->fraction);
+    return ldexp((double)((1u << f->fraction) + m), (int)e - (int)f->bias - (int)f->fraction);
+}
+
+static int is_nan16(const format *f, uint16_t h) {
+    return (h & 0x7fffu) > f->inf;
+}
+
+/* The correctly rounded pattern of x (x not NaN). */
+static uint16_t nearest(const format *f, double x) {
+    const uint16_t sign = signbit(x) ? 0x8000 : 0;
+    const double a = fabs(x);
+    uint32_t lo = 0, hi = f->inf; /* value(lo) <= a < value(hi), or a >= value(inf) */
+    if (a >= value_of(f, f->inf)) return sign | f->inf;
+    while (hi - lo > 1) {
+        const uint32_t mid = (lo + hi) / 2;
+        if (value_of(f, mid) <= a)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    const double below = a - value_of(f, lo), above = value_of(f, hi) - a;
+    const uint32_t p = below < above ? lo : above < below ? hi : (lo % 2 == 0 ? lo : hi);
+    return (uint16_t)(sign | p);
+}
+
+static float widened(const format *f, uint16_t h) {
+    const uint32_t a = h & 0x7fffu;
+    const double v = a > f->inf ? NAN : a == f->inf ? INFINITY : value_of(f, a);
+    return (float)(h & 0x8000 ? -v : v);
+}
+
+/* x (count vectors of R) rotated by one row of C, S with each kernel set; the
+ * expected bits from the oracle: out_j = x_j C_j + x_partner S_j (halves' x2:
+ * x2 C - x1 S, rope_kernels.h), each product and sum in float32. */
+static void check_rotation(const format *f, pe_layout layout, const uint16_t *x, size_t count, const float *cs,
+                           const char *what) {
+    const size_t n = count * R;
+    uint16_t *want = malloc(n * 2), *got = malloc(n * 2);
+    for (size_t k = 0; k < count; k++) {
+        const float *c = cs + k * 2 * R, *s = c + R;
+        for (uint32_t j = 0; j < R; j++) {
+            const int split = layout == PE_LAYOUT_SPLIT, first = split ? j < R / 2 : j % 2 == 0;
+            const uint32_t partner = split ? (first ? j + R / 2 : j - R / 2) : j ^ 1u;
+            const uint32_t i = split && !first ? j - R / 2 : j; /* halves read C and S's first half */
+            const float a = widened(f, x[k * R + j]), b = widened(f, x[k * R + partner]);
+            const float y = split && !first ? a * c[i] - b * s[i] : a * c[i] + b * s[i];
+            want[k * R + j] = isnan(y) ? 0x7fff : nearest(f, (double)y);
+        }
+    }
+    for (int kernels = 0; kernels < 2; kernels++) {
+        EXPECT_STATUS(pe_use_kernels((pe_kernels)kernels), PE_OK, "kernels %d", kernels);
+        memcpy(got, x, n * 2);
+        pe_kernel_table_current()->rope_rotate16(got, count, R, cs, 2 * R, R, layout, f->f16);
+        size_t bad = 0, first_bad = 0;
+        for (size_t k = 0; k < n; k++) {
+            const int ok = want[k] == 0x7fff ? is_nan16(f, got[k]) : got[k] == want[k];
+            if (!ok && bad++ == 0) first_bad = k;
+        }
+        CHECK(bad == 0, "%s, %s, %s kernels: %zu of %zu wrong, first at %zu: x %04x partner slot, got %04x want %04x",
+              f->f16 ? "float16" : "bfloat16", what, kernels ? "SIMD" : "scalar", bad, n, first_bad, x[first_bad],
+              got[first_bad], want[first_bad]);
+    }
+    EXPECT_STATUS(pe_use_kernels(PE_KERNELS_SIMD), PE_OK, "back to SIMD");
+    free(want);
+    free(got);
+}
+
+/* cs rows: row k's C and S in the layout (C's halves equal, S's opposite). */
+static void set_row(float *cs, size_t k, pe_layout layout, uint32_t i, float cv, float sv) {
+    float *c = cs + k * 2 * R, *s = c + R;
+    const uint32_t j1 = layout == PE_LAYOUT_SPLIT ? i : 2 * i, j2 = layout == PE_LAYOUT_SPLIT ? i + R / 2 : 2 * i + 1;
+    c[j1] = c[j2] = cv;
+    s[j1] = sv;
+    s[j2] = -sv;
+}
+
+/* fill(f, layout, x, cs, count, ctx) sets count vectors of x and their C, S
+ * rows; the rotation is then checked for both formats and both layouts. */
+typedef void (*case_fill)(const format *f, pe_layout layout, uint16_t *x, float *cs, size_t count, const void *ctx);
+
+static void check_cases(size_t count, case_fill fill, const void *ctx, const char *what) {
+    uint16_t *x = malloc(count * R * 2);
+    float *cs = malloc(count * 2 * R * sizeof(float));
+    char label[96];
+    for (int fi = 0; fi < 2; fi++) {
+        const format *f = fi ? &BF16 : &F16;
+        for (int l = 0; l < 2; l++) {
+            const pe_layout layout = l ? PE_LAYOUT_SPLIT : PE_LAYOUT_INTERLEAVED;
+            fill(f, layout, x, cs, count, ctx);
+            snprintf(label, sizeof label, "%s, %s", l ? "halves" : "adjacent", what);
+            check_rotation(f, layout, x, count, cs, label);
+        }
+    }
+    free(x);
+    free(cs);
+}
+
+/* Every pattern in the first slot of a pair, 1.0 as partner; C = 1, S = +0 keeps it. */
+static void every_pattern(const format *f, pe_layout layout, uint16_t *x, float *cs, size_t count, const void *ctx) {
+    (void)ctx;
+    for (size_t k = 0; k < count * R; k++) x[k] = f->f16 ? 0x3c00 : 0x3f80;
+    size_t pattern = 0;
+    for (size_t k = 0; k < count; k++)
+        for (uint32_t i = 0; i < R / 2; i++) {
+            set_row(cs, k, layout, i, 1.0f, 0.0f);
+            x[k * R + (layout == PE_LAYOUT_SPLIT ? i : 2 * i)] = (uint16_t)(pattern++ & 0xffff);
+        }
+}
+
+void test_rope16_every_pattern(void) {
+    check_cases(65536 / (R / 2) * 2 + 2, every_pattern, NULL, "every pattern");
+}
+
+/* x1 = x2 = 1, S = +0: x1' = x2' = C exactly (sixteen lanes in float16's
+ * normal range take the fast form), C = the chosen values. */
+static void chosen_values(const format *f, pe_layout layout, uint16_t *x, float *cs, size_t count, const void *ctx) {
+    const float *values = ctx;
+    for (size_t k = 0; k < count * R; k++) x[k] = f->f16 ? 0x3c00 : 0x3f80;
+    for (size_t k = 0; k < count; k++)
+        for (uint32_t i = 0; i < R / 2; i++) set_row(cs, k, layout, i, values[k * (R / 2) + i], 0.0f);
+}
+
+/* float32 results narrowed: C runs over every exponent with mantissas at,
+ * beside and between the ties, float32's subnormals, the overflow
+ * midpoints, infinities and NaN, then random bit patterns. */
+void test_rope16_narrow_rounding(void) {
+    static const uint32_t mantissas[] = {0,        1,        0xfff,    0x1000,   0x1001,   0x2000,   0x3000,
+                                         0x17fff,  0x18000,  0x18001,  0x7fffff, 0x7ff000, 0x7fe000, 0x400000,
+                                         0x7f8000, 0x3fffff, 0x5fe001, 0x00ffff, 0x008000, 0x010000, 0x7fffe0};
+    const size_t per = 256 * (sizeof mantissas / sizeof *mantissas) * 2 + 64;
+    const size_t count = (per + R / 2 - 1) / (R / 2);
+    float *values = malloc(count * (R / 2) * sizeof(float));
+    size_t n = 0;
+    for (uint32_t e = 0; e < 256; e++)
+        for (size_t m = 0; m < sizeof mantissas / sizeof *mantissas; m++)
+            for (uint32_t sign = 0; sign < 2; sign++) {
+                const uint32_t u = sign << 31 | e << 23 | mantissas[m];
+                memcpy(&values[n++], &u, 4);
+            }
+    uint32_t seed = 0x2545f491u;
+    while (n < count * (R / 2)) {
+        seed ^= seed << 13, seed ^= seed >> 17, seed ^= seed << 5;
+        memcpy(&values[n++], &seed, 4);
+    }
+    check_cases(count, chosen_values, values, "narrowing");
+    free(values);
+}
