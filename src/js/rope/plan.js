@@ -172,6 +172,7 @@ export function ropePlans(runtime) {
    * not of that form (the general path then runs).
    */
   function applySpanResident(plan, c, x, options) {
+    if (c.xpos !== null) return false; // xPos's window is checked (and named) on the general path
     let keys = 0;
     for (const key in options) {
       if (key !== 'offset' && key !== 'length') return false;
