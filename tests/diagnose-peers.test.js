@@ -191,7 +191,8 @@ const CASES = [
   ],
   [
     'HF YaRN x16 beta_fast 64 beta_slow 2',
-    () => peers.llamaCache(8192, 128, { scaling: { type: 'yarn', factor: 16, original: 4096, betaFast: 64, betaSlow: 2 } }),
+    () =>
+      peers.llamaCache(8192, 128, { scaling: { type: 'yarn', factor: 16, original: 4096, betaFast: 64, betaSlow: 2 } }),
     {
       ...cos('halves'),
       frequencies: 'paper',
@@ -241,7 +242,13 @@ const CASES = [
       factor: 32,
       recipe: 'float32-angle-fitted',
       // only original / low_freq_factor and original / high_freq_factor are fixed: canonical low_freq_factor 1
-      hf: { rope_type: 'llama3', factor: 32, low_freq_factor: 1, high_freq_factor: 4, original_max_position_embeddings: 8192 },
+      hf: {
+        rope_type: 'llama3',
+        factor: 32,
+        low_freq_factor: 1,
+        high_freq_factor: 4,
+        original_max_position_embeddings: 8192,
+      },
     },
   ],
   [

@@ -40,7 +40,8 @@ static int close_to(double x, double target, double rel) {
 static double roundest_in(double lo, double hi) {
     double best = 0.0, middle = diag_sqrt(lo * hi);
     for (double p = 1.0; p <= hi && p < 0x1p60; p *= 2.0)
-        if (p >= lo && (best == 0.0 || (p > middle ? p / middle : middle / p) < (best > middle ? best / middle : middle / best)))
+        if (p >= lo &&
+            (best == 0.0 || (p > middle ? p / middle : middle / p) < (best > middle ? best / middle : middle / best)))
             best = p;
     if (best > 0.0) return best;
     double step = 1.0;
@@ -77,7 +78,8 @@ static void yarn(pe_diagnosis *d) {
     const double low = d->band_low, high = d->band_high;
     double fast_lo, fast_hi, slow_lo, slow_hi;
     d->rope_theta = d->base;
-    d->truncated = close_to(low + 1.0, diag_round_int(low) + 1.0, 0.02) && close_to(high + 1.0, diag_round_int(high) + 1.0, 0.02);
+    d->truncated =
+        close_to(low + 1.0, diag_round_int(low) + 1.0, 0.02) && close_to(high + 1.0, diag_round_int(high) + 1.0, 0.02);
     if (d->truncated) {
         /* low = max(floor(c_fast), 0), high = min(ceil(c_slow), dim - 1) */
         double l = diag_round_int(low), hh = diag_round_int(high);
@@ -91,7 +93,8 @@ static void yarn(pe_diagnosis *d) {
     }
     d->params_canonical = 1;
     d->beta_fast = 32.0, d->beta_slow = 1.0; /* HF's defaults */
-    double lo = 32.0 * fast_lo > slow_lo ? 32.0 * fast_lo : slow_lo, hi = 32.0 * fast_hi < slow_hi ? 32.0 * fast_hi : slow_hi;
+    double lo = 32.0 * fast_lo > slow_lo ? 32.0 * fast_lo : slow_lo,
+           hi = 32.0 * fast_hi < slow_hi ? 32.0 * fast_hi : slow_hi;
     if (!(lo <= hi)) {
         /* the defaults do not fit: beta_slow 1 gives L0, then beta_fast its range */
         lo = slow_lo, hi = slow_hi < 1e299 ? slow_hi : slow_lo * 4.0;
@@ -195,6 +198,11 @@ static void longrope(const diag_work *w, pe_diagnosis *d) {
     }
 }
 
+/* x when finite, else 0: a degenerate fit never reaches the JSON as nan. */
+static void finite_or_zero(double *x) {
+    if (!(*x - *x == 0.0)) *x = 0.0;
+}
+
 void diag_scaling_params(diag_work *w, pe_diagnosis *d) {
     switch (d->scaling) {
     case PE_DIAG_SCALING_YARN: yarn(d); break;
@@ -205,4 +213,10 @@ void diag_scaling_params(diag_work *w, pe_diagnosis *d) {
         break;
     default: d->rope_theta = d->base;
     }
+    double *fields[] = {&d->factor,     &d->band_low,     &d->band_high,       &d->attention_factor,
+                        &d->rope_theta, &d->original_max, &d->original_lo,     &d->original_hi,
+                        &d->beta_fast,  &d->beta_slow,    &d->low_freq_factor, &d->high_freq_factor,
+                        &d->mscale,     &d->seq_len,      &d->dynamic_alpha};
+    for (unsigned k = 0; k < sizeof fields / sizeof fields[0]; k++) finite_or_zero(fields[k]);
+    for (uint32_t k = 0; k < d->pair_factors; k++) finite_or_zero(&d->pair_factor[k]);
 }

@@ -6,8 +6,9 @@
 #include "math/f64math.h"
 
 static void yarn_words(diag_sink *s, const pe_diagnosis *d, int full) {
-    diag_put(s, "YaRN (rope_type yarn), factor %.6g, beta_fast %.6g, beta_slow %.6g, original_max_position_embeddings %.6g",
-             d->factor, d->beta_fast, d->beta_slow, d->original_max);
+    diag_put(
+        s, "YaRN (rope_type yarn), factor %.6g, beta_fast %.6g, beta_slow %.6g, original_max_position_embeddings %.6g",
+        d->factor, d->beta_fast, d->beta_slow, d->original_max);
     if (d->attention_factor > 0) diag_put(s, ", attention_factor %.6g", d->attention_factor);
     if (!full) return;
     diag_put(s, "; the frequencies fix only the ramp, from pair %.4g (unscaled up to it) to pair %.4g (scaled from it)",
@@ -24,8 +25,9 @@ static void yarn_words(diag_sink *s, const pe_diagnosis *d, int full) {
                  "is mscale 1; a config may also give attention_factor, or mscale and mscale_all_dim)",
                  d->attention_factor, d->mscale);
     else
-        diag_put(s, "; the cache carries no attention factor (amplitude 1: attention_factor 1, mscale equal to "
-                    "mscale_all_dim, or applied elsewhere; HF's default would be %.6g)",
+        diag_put(s,
+                 "; the cache carries no attention factor (amplitude 1: attention_factor 1, mscale equal to "
+                 "mscale_all_dim, or applied elsewhere; HF's default would be %.6g)",
                  0.1 * pe_log(d->factor) + 1.0);
 }
 
@@ -57,11 +59,12 @@ static void dynamic_words(diag_sink *s, const pe_diagnosis *d, int full) {
 }
 
 static void longrope_words(diag_sink *s, const pe_diagnosis *d, int full) {
-    const char *which = d->long_factors == 1 ? "long_factor" : d->long_factors == 0 ? "short_factor" : "per-pair factors";
+    const char *which = d->long_factors == 1   ? "long_factor"
+                        : d->long_factors == 0 ? "short_factor"
+                                               : "per-pair factors";
     diag_put(s, "LongRoPE (rope_type longrope), %s from %.4g to %.4g at rope_theta %.9g", which, d->band_low,
              d->band_high, d->rope_theta);
-    if (d->factor > 0)
-        diag_put(s, ", factor %.6g, original_max_position_embeddings %.6g", d->factor, d->original_max);
+    if (d->factor > 0) diag_put(s, ", factor %.6g, original_max_position_embeddings %.6g", d->factor, d->original_max);
     if (d->attention_factor > 0) diag_put(s, ", attention_factor %.6g", d->attention_factor);
     if (!full) return;
     diag_put(s, "; %s:", which);
@@ -78,8 +81,9 @@ static void longrope_words(diag_sink *s, const pe_diagnosis *d, int full) {
                  "than original_max_position_embeddings, so HF uses %s",
                  d->factor, d->long_factors ? "more" : "no more", which);
     else if (d->attention_factor > 0)
-        diag_put(s, "; the amplitude %.6g is the attention_factor (given in the config: no power-of-two factor and "
-                    "original_max_position_embeddings give it by HF's default)",
+        diag_put(s,
+                 "; the amplitude %.6g is the attention_factor (given in the config: no power-of-two factor and "
+                 "original_max_position_embeddings give it by HF's default)",
                  d->attention_factor);
 }
 
@@ -137,8 +141,12 @@ void diag_scaling_json(diag_sink *s, const pe_diagnosis *d) {
     }
     if (d->scaling == PE_DIAG_SCALING_DYNAMIC) key(s, "seq_len", d->seq_len);
     if (d->scaling == PE_DIAG_SCALING_PER_PAIR) {
-        diag_put(s, ",\"%s\":[", d->long_factors == 1 ? "long_factor" : d->long_factors == 0 ? "short_factor" : "factors");
-        for (uint32_t k = 0; k < d->pair_factors; k++) diag_put(s, "%s%.9g", k ? "," : "", d->pair_factor[k]);
+        diag_put(s, ",\"%s\":[",
+                 d->long_factors == 1   ? "long_factor"
+                 : d->long_factors == 0 ? "short_factor"
+                                        : "factors");
+        for (uint32_t k = 0; k < d->pair_factors; k++)
+            diag_put(s, "%s%.7g", k ? "," : "", d->pair_factor[k]); /* 7 digits: as fitted */
         diag_put(s, "]");
     }
     diag_put(s, "},");

@@ -59,8 +59,9 @@ static const char *formula_words(pe_diag_recipe r) {
 static void recipe_full(diag_sink *s, const pe_diagnosis *d) {
     diag_put(s, "%s", recipe_words(d->recipe));
     if (d->recipe == PE_DIAG_RECIPE_F32_FITTED && d->inv_formula != PE_DIAG_RECIPE_UNKNOWN)
-        diag_put(s, " (%s gives %.0f%% of them exactly; the rest are an ulp away: that formula with another exp or pow)",
-            formula_words(d->inv_formula), 100.0 * d->inv_formula_share);
+        diag_put(s,
+                 " (%s gives %.0f%% of them exactly; the rest are an ulp away: that formula with another exp or pow)",
+                 formula_words(d->inv_formula), 100.0 * d->inv_formula_share);
 }
 
 static const char *storage_name(pe_dtype t) {
@@ -86,12 +87,12 @@ static void convention(diag_sink *s, const pe_diagnosis *d) {
     if (d->kind == PE_DIAG_COS_SIN) {
         diag_put(s, "RoPE %s cache, ", d->cache_cos ? "cos" : "sin");
         diag_put(s, "%s",
-            d->duplicated == 1   ? "halves duplicated (rotate_half pairing: GPT-NeoX, HF Llama)"
-            : d->duplicated == 2 ? "neighbours duplicated (interleaved pairing: GPT-J)"
-                                 : "one column per frequency (not duplicated)");
+                 d->duplicated == 1   ? "halves duplicated (rotate_half pairing: GPT-NeoX, HF Llama)"
+                 : d->duplicated == 2 ? "neighbours duplicated (interleaved pairing: GPT-J)"
+                                      : "one column per frequency (not duplicated)");
     } else {
         diag_put(s, "%s layout (%s first)", d->layout == PE_LAYOUT_SPLIT ? "split" : "interleaved",
-            d->cos_first ? "cosines" : "sines");
+                 d->cos_first ? "cosines" : "sines");
     }
     if (d->rule == 0)
         diag_put(s, ", %s frequencies", d->kind == PE_DIAG_COS_SIN ? "RoPE (paper's rule)" : "paper");
@@ -125,24 +126,26 @@ static void nearest(diag_sink *s, const pe_diagnosis *d) {
     diag_put(s, "nearest standard tables (base 10000, rms distance relative to the data's rms):\n");
     for (int k = 0; k < PE_DIAG_NEAREST && d->nearest_distance[k] >= 0.0; k++)
         diag_put(s, "  %s %s-first %s: %.3g\n", d->nearest_layout[k] ? "split" : "interleaved",
-            d->nearest_cos_first[k] ? "cos" : "sin", d->nearest_rule[k] ? "tensor2tensor" : "paper",
-            d->nearest_distance[k]);
+                 d->nearest_cos_first[k] ? "cos" : "sin", d->nearest_rule[k] ? "tensor2tensor" : "paper",
+                 d->nearest_distance[k]);
 }
 
 static void verdict(diag_sink *s, const pe_diagnosis *d) {
     if (d->rows - d->zero_rows < 2) {
         diag_put(s, "too few rows to read frequencies from (%u nonzero): nothing about the convention is determined",
-            d->rows - d->zero_rows);
+                 d->rows - d->zero_rows);
         return;
     }
     if (!d->sinusoidal) {
-        diag_put(s,
+        diag_put(
+            s,
             "no known convention: the columns are not sines and cosines of the position (a learned or random table?)");
         return;
     }
     if (!d->identified) diag_put(s, "no known convention reproduces the cells; nearest: ");
     if (d->grid_width)
-        diag_put(s,
+        diag_put(
+            s,
             "2-D grid of %u x %u patches (MAE's get_2d_sincos_pos_embed: the column's table, then the row's), each "
             "half: ",
             d->grid_height, d->grid_width);
@@ -159,7 +162,7 @@ static void verdict(diag_sink *s, const pe_diagnosis *d) {
     position_or_never(s, d->first_above_1e6);
     if (!d->identified)
         diag_put(s, "; only %.1f%% of sampled cells match a known recipe (noise, or another computation)",
-            100.0 * d->recipe_match);
+                 100.0 * d->recipe_match);
 }
 
 /* The checks both writers make before writing; then an empty string in out. */
@@ -185,7 +188,8 @@ pe_status pe_diagnosis_text(const pe_diagnosis *d, char *out, size_t out_bytes, 
         diag_put(&s, "zero rows: %u", d->zero_rows);
         if (d->leading_zero_rows) diag_put(&s, ", %u leading (padding or a cls token, skipped)", d->leading_zero_rows);
         if (d->first_inner_zero_row >= 0)
-            diag_put(&s, ", first inside at row %lld (a padding_idx row, as fairseq's)", (long long)d->first_inner_zero_row);
+            diag_put(&s, ", first inside at row %lld (a padding_idx row, as fairseq's)",
+                     (long long)d->first_inner_zero_row);
         diag_put(&s, "\n");
     }
     if (d->sinusoidal) {
@@ -193,8 +197,8 @@ pe_status pe_diagnosis_text(const pe_diagnosis *d, char *out, size_t out_bytes, 
         if (d->base > 0.0) {
             if (d->base_digits >= 1)
                 diag_put(&s, ", base %.*g (%d significant digits determined%s)",
-                    d->base_digits < 10 ? (d->base_digits > 6 ? d->base_digits : 6) : 10, d->base, d->base_digits,
-                    d->base_round ? ", a round number" : "");
+                         d->base_digits < 10 ? (d->base_digits > 6 ? d->base_digits : 6) : 10, d->base, d->base_digits,
+                         d->base_round ? ", a round number" : "");
             else
                 diag_put(&s, ", base undetermined by these rows");
             if (!d->base_round && d->base_digits >= 4 && d->scaling == PE_DIAG_SCALING_NONE && d->dynamic_alpha == 0)
@@ -208,7 +212,7 @@ pe_status pe_diagnosis_text(const pe_diagnosis *d, char *out, size_t out_bytes, 
         else if ((d->scale - sq) / sq < 1e-4 && (sq - d->scale) / sq < 1e-4)
             diag_put(&s, " (sqrt(d), d = %u)", d->cols);
         else if (d->attention_factor > 0)
-            diag_put(&s, " (YaRN's attention factor)");
+            diag_put(&s, " (%s attention_factor)", d->scaling == PE_DIAG_SCALING_YARN ? "YaRN's" : "LongRoPE's");
         diag_put(&s, "\nrope scaling: ");
         diag_scaling_words(&s, d, 1);
         diag_put(&s, "\nrecipe: ");
@@ -216,7 +220,8 @@ pe_status pe_diagnosis_text(const pe_diagnosis *d, char *out, size_t out_bytes, 
         diag_put(&s, ", reproduces %.2f%% of sampled cells within 1 ulp", 100.0 * d->recipe_match);
         if (d->recipe_tied != PE_DIAG_RECIPE_UNKNOWN)
             diag_put(&s, "; indistinguishable here from: %s", recipe_words(d->recipe_tied));
-        diag_put(&s, "\nerror against the exact table: max %.3g, rms %.3g, first above 1e-6 ", d->max_error, d->rms_error);
+        diag_put(&s, "\nerror against the exact table: max %.3g, rms %.3g, first above 1e-6 ", d->max_error,
+                 d->rms_error);
         position_or_never(&s, d->first_above_1e6);
         diag_put(&s, ", first above 1e-3 ");
         position_or_never(&s, d->first_above_1e3);
@@ -227,7 +232,8 @@ pe_status pe_diagnosis_text(const pe_diagnosis *d, char *out, size_t out_bytes, 
                 if (b == PE_DIAG_BANDS - 1)
                     diag_put(&s, " [%llu, ...) %.2g", (unsigned long long)lo, d->band_error[b]);
                 else
-                    diag_put(&s, " [%llu, %llu) %.2g", (unsigned long long)lo, (unsigned long long)hi, d->band_error[b]);
+                    diag_put(&s, " [%llu, %llu) %.2g", (unsigned long long)lo, (unsigned long long)hi,
+                             d->band_error[b]);
             }
         diag_put(&s, "\n");
     }
@@ -257,7 +263,8 @@ pe_status pe_diagnosis_json(const pe_diagnosis *d, char *out, size_t out_bytes, 
     jnum(&s, "gridWidth", d->grid_width);
     jnum(&s, "firstInnerZeroRow", (double)d->first_inner_zero_row);
     jstr(&s, "storage", storage_name(d->storage));
-    diag_put(&s, "\"sinusoidal\":%s,\"identified\":%s,", d->sinusoidal ? "true" : "false", d->identified ? "true" : "false");
+    diag_put(&s, "\"sinusoidal\":%s,\"identified\":%s,", d->sinusoidal ? "true" : "false",
+             d->identified ? "true" : "false");
     jstr(&s, "kind", d->kind == PE_DIAG_COS_SIN ? "cos-sin" : "table");
     if (d->kind == PE_DIAG_COS_SIN) jstr(&s, "cache", d->cache_cos ? "cos" : "sin");
     jstr(&s, "layout", layout_name(d));
@@ -290,9 +297,10 @@ pe_status pe_diagnosis_json(const pe_diagnosis *d, char *out, size_t out_bytes, 
     diag_put(&s, "],\"nearest\":[");
     for (int k = 0, first = 1; k < PE_DIAG_NEAREST; k++) {
         if (d->nearest_distance[k] < 0.0) continue;
-        diag_put(&s, "%s{\"layout\":\"%s\",\"cosFirst\":%s,\"frequencies\":\"%s\",\"distance\":%.17g}", first ? "" : ",",
-            d->nearest_layout[k] ? "split" : "interleaved", d->nearest_cos_first[k] ? "true" : "false",
-            d->nearest_rule[k] ? "tensor2tensor" : "paper", d->nearest_distance[k]);
+        diag_put(&s, "%s{\"layout\":\"%s\",\"cosFirst\":%s,\"frequencies\":\"%s\",\"distance\":%.17g}",
+                 first ? "" : ",", d->nearest_layout[k] ? "split" : "interleaved",
+                 d->nearest_cos_first[k] ? "true" : "false", d->nearest_rule[k] ? "tensor2tensor" : "paper",
+                 d->nearest_distance[k]);
         first = 0;
     }
     diag_put(&s, "]}");
