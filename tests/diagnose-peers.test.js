@@ -271,6 +271,20 @@ const CASES = [
     },
   ],
   [
+    'HF Phi-3-mini-128k LongRoPE short, cos within 1 ulp (SLEEF)',
+    () => peers.llamaCache(4096, 96, { scaling: { ...peers.PHI3_MINI_128K, seqLen: 4096 }, sleef: random }),
+    {
+      ...cos('halves'),
+      frequencies: 'paper',
+      base: 10000,
+      offset: 0,
+      scaling: 'per-pair',
+      recipe: 'float32-angle-fitted',
+      // PyTorch's cos is 1 ulp off in places, then multiplied by attention_scaling and rounded again
+      hf: { rope_type: 'longrope', factor: 32, attention_factor: Math.sqrt(1 + Math.log(32) / Math.log(4096)) },
+    },
+  ],
+  [
     'HF Phi-3-mini-128k LongRoPE long',
     () => peers.llamaCache(8192, 96, { scaling: { ...peers.PHI3_MINI_128K, seqLen: 8192 } }),
     {
