@@ -16,6 +16,26 @@ const sin = { layout: 'split', cosFirst: false };
 const inter = { layout: 'interleaved', cosFirst: false };
 const cos = (layout) => ({ kind: 'cos-sin', cache: 'cos', layout });
 
+// A scaled HF cos cache: its truth, with the facts every such case shares.
+const scaledCache = (base, scaling, more) => ({
+  ...cos('halves'),
+  frequencies: 'paper',
+  base,
+  offset: 0,
+  scaling,
+  recipe: 'float32-angle-fitted',
+  ...more,
+});
+// HF's YaRN x4 on rope_theta 10000 or 1e6: the canonical parameters, HF's default attention 0.1 ln 4 + 1
+const YARN4_HF = { rope_type: 'yarn', factor: 4, beta_fast: 32, beta_slow: 1, attention_factor: 0.1 * Math.log(4) + 1 };
+// Phi-3-mini-128k: factor 131072 / 4096, HF's default attention sqrt(1 + ln 32 / ln 4096)
+const PHI3_HF = {
+  rope_type: 'longrope',
+  factor: 32,
+  original_max_position_embeddings: 4096,
+  attention_factor: Math.sqrt(1 + Math.log(32) / Math.log(4096)),
+};
+
 // truth: the facts identify must report (base to 6 significant digits, the recipe exactly).
 const CASES = [
   [
@@ -148,75 +168,32 @@ const CASES = [
   [
     'HF YaRN x4',
     () => peers.llamaCache(8192, 128, { scaling: { type: 'yarn', factor: 4, original: 2048 } }),
-    {
-      ...cos('halves'),
-      frequencies: 'paper',
-      base: 10000,
-      offset: 0,
-      scaling: 'yarn',
+    scaledCache(10000, 'yarn', {
       factor: 4,
-      recipe: 'float32-angle-fitted',
-      hf: {
-        rope_type: 'yarn',
-        factor: 4,
-        beta_fast: 32,
-        beta_slow: 1,
-        original_max_position_embeddings: 2048,
-        truncate: true,
-        attention_factor: 0.1 * Math.log(4) + 1,
-        mscale: 1,
-      },
-    },
+      hf: { ...YARN4_HF, original_max_position_embeddings: 2048, truncate: true, mscale: 1 },
+    }),
   ],
   [
     'HF YaRN x4 (Qwen2.5: theta 1e6, original 32768)',
     () => peers.llamaCache(8192, 128, { base: 1e6, scaling: { type: 'yarn', factor: 4, original: 32768 } }),
-    {
-      ...cos('halves'),
-      frequencies: 'paper',
-      base: 1e6,
-      offset: 0,
-      scaling: 'yarn',
-      factor: 4,
-      recipe: 'float32-angle-fitted',
-      hf: {
-        rope_type: 'yarn',
-        factor: 4,
-        beta_fast: 32,
-        beta_slow: 1,
-        original_max_position_embeddings: 32768,
-        attention_factor: 0.1 * Math.log(4) + 1,
-      },
-    },
+    scaledCache(1e6, 'yarn', { factor: 4, hf: { ...YARN4_HF, original_max_position_embeddings: 32768 } }),
   ],
   [
     'HF YaRN x16 beta_fast 64 beta_slow 2',
     () =>
       peers.llamaCache(8192, 128, { scaling: { type: 'yarn', factor: 16, original: 4096, betaFast: 64, betaSlow: 2 } }),
-    {
-      ...cos('halves'),
-      frequencies: 'paper',
-      base: 10000,
-      offset: 0,
-      scaling: 'yarn',
+    scaledCache(10000, 'yarn', {
       factor: 16,
-      recipe: 'float32-angle-fitted',
       // only original / beta_fast and original / beta_slow are fixed: the canonical set has HF's default betas
       hf: { rope_type: 'yarn', factor: 16, beta_fast: 32, beta_slow: 1, original_max_position_embeddings: 2048 },
       text: /any original_max_position_embeddings from/,
-    },
+    }),
   ],
   [
     'HF Llama 3 x8',
     () => peers.llamaCache(8192, 128, { base: 500000, scaling: { type: 'llama3', factor: 8, original: 8192 } }),
-    {
-      ...cos('halves'),
-      frequencies: 'paper',
-      base: 500000,
-      offset: 0,
-      scaling: 'llama3',
+    scaledCache(500000, 'llama3', {
       factor: 8,
-      recipe: 'float32-angle-fitted',
       hf: {
         rope_type: 'llama3',
         factor: 8,
@@ -224,7 +201,7 @@ const CASES = [
         high_freq_factor: 4,
         original_max_position_embeddings: 8192,
       },
-    },
+    }),
   ],
   [
     'HF Llama 3 x32 low 2 high 8 original 16384',
@@ -233,14 +210,8 @@ const CASES = [
         base: 500000,
         scaling: { type: 'llama3', factor: 32, original: 16384, low: 2, high: 8 },
       }),
-    {
-      ...cos('halves'),
-      frequencies: 'paper',
-      base: 500000,
-      offset: 0,
-      scaling: 'llama3',
+    scaledCache(500000, 'llama3', {
       factor: 32,
-      recipe: 'float32-angle-fitted',
       // only original / low_freq_factor and original / high_freq_factor are fixed: canonical low_freq_factor 1
       hf: {
         rope_type: 'llama3',
@@ -249,59 +220,23 @@ const CASES = [
         high_freq_factor: 4,
         original_max_position_embeddings: 8192,
       },
-    },
+    }),
   ],
   [
     'HF Phi-3-mini-128k LongRoPE short',
     () => peers.llamaCache(4096, 96, { scaling: { ...peers.PHI3_MINI_128K, seqLen: 4096 } }),
-    {
-      ...cos('halves'),
-      frequencies: 'paper',
-      base: 10000,
-      offset: 0,
-      scaling: 'per-pair',
-      recipe: 'float32-angle-fitted',
-      hf: {
-        rope_type: 'longrope',
-        factor: 32,
-        original_max_position_embeddings: 4096,
-        attention_factor: Math.sqrt(1 + Math.log(32) / Math.log(4096)),
-        short_factor: peers.PHI3_MINI_128K.short,
-      },
-    },
+    scaledCache(10000, 'per-pair', { hf: { ...PHI3_HF, short_factor: peers.PHI3_MINI_128K.short } }),
   ],
   [
     'HF Phi-3-mini-128k LongRoPE short, cos within 1 ulp (SLEEF)',
+    // PyTorch's cos is 1 ulp off in places, then multiplied by attention_scaling and rounded again
     () => peers.llamaCache(4096, 96, { scaling: { ...peers.PHI3_MINI_128K, seqLen: 4096 }, sleef: random }),
-    {
-      ...cos('halves'),
-      frequencies: 'paper',
-      base: 10000,
-      offset: 0,
-      scaling: 'per-pair',
-      recipe: 'float32-angle-fitted',
-      // PyTorch's cos is 1 ulp off in places, then multiplied by attention_scaling and rounded again
-      hf: { rope_type: 'longrope', factor: 32, attention_factor: Math.sqrt(1 + Math.log(32) / Math.log(4096)) },
-    },
+    scaledCache(10000, 'per-pair', { hf: { ...PHI3_HF, short_factor: peers.PHI3_MINI_128K.short } }),
   ],
   [
     'HF Phi-3-mini-128k LongRoPE long',
     () => peers.llamaCache(8192, 96, { scaling: { ...peers.PHI3_MINI_128K, seqLen: 8192 } }),
-    {
-      ...cos('halves'),
-      frequencies: 'paper',
-      base: 10000,
-      offset: 0,
-      scaling: 'per-pair',
-      recipe: 'float32-angle-fitted',
-      hf: {
-        rope_type: 'longrope',
-        factor: 32,
-        original_max_position_embeddings: 4096,
-        attention_factor: Math.sqrt(1 + Math.log(32) / Math.log(4096)),
-        long_factor: peers.PHI3_MINI_128K.long,
-      },
-    },
+    scaledCache(10000, 'per-pair', { hf: { ...PHI3_HF, long_factor: peers.PHI3_MINI_128K.long } }),
   ],
   [
     'MAE 2-D 14x14 + cls (numpy f64)',

@@ -36,12 +36,13 @@ static void llama3_words(diag_sink *s, const pe_diagnosis *d, int full) {
              "Llama 3 (rope_type llama3), factor %.6g, low_freq_factor %.6g, high_freq_factor %.6g, "
              "original_max_position_embeddings %.6g",
              d->factor, d->low_freq_factor, d->high_freq_factor, d->original_max);
-    if (full)
-        diag_put(s,
-                 "; the frequencies fix only the wavelengths original_max_position_embeddings / low_freq_factor = "
-                 "%.6g (scaled above) and / high_freq_factor = %.6g (unscaled below): any multiple k of (%.6g, %.6g, "
-                 "%.6g) gives them, low_freq_factor 1 is the canonical set",
-                 d->band_low, d->band_high, d->original_max, d->low_freq_factor, d->high_freq_factor);
+    if (!full) return;
+    diag_put(s, "; the frequencies fix only the wavelengths original_max_position_embeddings / low_freq_factor = %.6g",
+             d->band_low);
+    diag_put(s,
+             " (scaled above) and / high_freq_factor = %.6g (unscaled below): any multiple k of (%.6g, %.6g, %.6g) "
+             "gives them, low_freq_factor 1 is the canonical set",
+             d->band_high, d->original_max, d->low_freq_factor, d->high_freq_factor);
 }
 
 static void dynamic_words(diag_sink *s, const pe_diagnosis *d, int full) {
