@@ -11,23 +11,15 @@ static void yarn_words(diag_sink *s, const pe_diagnosis *d, int full) {
         d->factor, d->beta_fast, d->beta_slow, d->original_max);
     if (d->attention_factor > 0) diag_put(s, ", attention_factor %.6g", d->attention_factor);
     if (!full) return;
-    diag_put(s, "; the frequencies fix only the ramp, from pair %.4g (unscaled up to it) to pair %.4g (scaled from it)",
-             d->band_low, d->band_high);
-    diag_put(s, d->truncated ? ", whole pairs (HF's truncate, the default)" : ", not on whole pairs (truncate false)");
-    diag_put(s,
-             ", that is original_max_position_embeddings / beta_fast and / beta_slow: with beta_fast %.6g and "
-             "beta_slow %.6g any original_max_position_embeddings from %.6g to %.6g gives them (the canonical set "
-             "shown)",
-             d->beta_fast, d->beta_slow, d->original_lo, d->original_hi);
+    diag_put(
+        s,
+        "; the data fix only the ramp, pairs %.4g to %.4g%s: with these betas any original_max_position_embeddings "
+        "from %.6g to %.6g gives it",
+        d->band_low, d->band_high, d->truncated ? "" : " (truncate false)", d->original_lo, d->original_hi);
     if (d->attention_factor > 0)
-        diag_put(s,
-                 "; the amplitude is attention_factor %.6g = 0.1 mscale ln(factor) + 1 with mscale %.6g (HF's default "
-                 "is mscale 1; a config may also give attention_factor, or mscale and mscale_all_dim)",
-                 d->attention_factor, d->mscale);
+        diag_put(s, "; amplitude = 0.1 mscale ln(factor) + 1, mscale %.6g", d->mscale);
     else
-        diag_put(s,
-                 "; the cache carries no attention factor (amplitude 1: attention_factor 1, mscale equal to "
-                 "mscale_all_dim, or applied elsewhere; HF's default would be %.6g)",
+        diag_put(s, "; amplitude 1: the cache carries no attention factor (HF's default %.6g)",
                  0.1 * pe_log(d->factor) + 1.0);
 }
 
@@ -37,12 +29,8 @@ static void llama3_words(diag_sink *s, const pe_diagnosis *d, int full) {
              "original_max_position_embeddings %.6g",
              d->factor, d->low_freq_factor, d->high_freq_factor, d->original_max);
     if (!full) return;
-    diag_put(s, "; the frequencies fix only the wavelengths original_max_position_embeddings / low_freq_factor = %.6g",
-             d->band_low);
-    diag_put(s,
-             " (scaled above) and / high_freq_factor = %.6g (unscaled below): any multiple k of (%.6g, %.6g, %.6g) "
-             "gives them, low_freq_factor 1 is the canonical set",
-             d->band_high, d->original_max, d->low_freq_factor, d->high_freq_factor);
+    diag_put(s, "; the data fix only original_max_position_embeddings / low_freq_factor = %.6g", d->band_low);
+    diag_put(s, " and / high_freq_factor = %.6g (canonical low_freq_factor 1)", d->band_high);
 }
 
 static void dynamic_words(diag_sink *s, const pe_diagnosis *d, int full) {
@@ -51,12 +39,11 @@ static void dynamic_words(diag_sink *s, const pe_diagnosis *d, int full) {
              "built at sequence length %.0f",
              d->factor, d->original_max, d->rope_theta, d->seq_len);
     if (full)
-        diag_put(s,
-                 "; the frequencies fix only the base %.9g = rope_theta (factor seq_len / "
-                 "original_max_position_embeddings - factor + 1)^(d/(d-2)), so factor (seq_len / "
-                 "original_max_position_embeddings - 1) = %.6g at rope_theta %.9g: the set shown takes seq_len the "
-                 "cache's length and the power-of-two original_max_position_embeddings that makes factor round",
-                 d->base, d->dynamic_alpha - 1.0, d->rope_theta);
+        diag_put(
+            s,
+            "; the data fix only the base: factor (seq_len / original_max_position_embeddings - 1) = %.6g (seq_len "
+            "the cache's length, original a power of two)",
+            d->dynamic_alpha - 1.0);
 }
 
 static void longrope_words(diag_sink *s, const pe_diagnosis *d, int full) {
@@ -70,22 +57,8 @@ static void longrope_words(diag_sink *s, const pe_diagnosis *d, int full) {
     if (!full) return;
     diag_put(s, "; %s:", which);
     for (uint32_t k = 0; k < d->pair_factors; k++) diag_put(s, " %.6g", d->pair_factor[k]);
-    if (d->pair_factors == 0) diag_put(s, " (not listed: more than %d pairs)", PE_DIAG_PAIR_FACTORS);
-    diag_put(s,
-             "; the frequencies fix each factor times rope_theta^(2k/d) only: the factors are read at the common base "
-             "that makes the most of them round");
-    if (d->factor > 0)
-        diag_put(s,
-                 "; the amplitude is HF's default attention_factor sqrt(1 + ln(factor) / "
-                 "ln(original_max_position_embeddings)) with factor %.6g = max_position_embeddings / "
-                 "original_max_position_embeddings (the power-of-two pair giving it); the cache covers %s positions "
-                 "than original_max_position_embeddings, so HF uses %s",
-                 d->factor, d->long_factors ? "more" : "no more", which);
-    else if (d->attention_factor > 0)
-        diag_put(s,
-                 "; the amplitude %.6g is the attention_factor (given in the config: no power-of-two factor and "
-                 "original_max_position_embeddings give it by HF's default)",
-                 d->attention_factor);
+    diag_put(s, "; the data fix only factor_k rope_theta^(2k/d) (rope_theta: the common base making most round)");
+    if (d->factor > 0) diag_put(s, "; amplitude = sqrt(1 + ln factor / ln original_max_position_embeddings)");
 }
 
 void diag_scaling_words(diag_sink *s, const pe_diagnosis *d, int full) {
@@ -105,11 +78,9 @@ void diag_scaling_words(diag_sink *s, const pe_diagnosis *d, int full) {
         diag_put(s, "none");
         if (full && d->dynamic_alpha > 0)
             diag_put(s,
-                     " found; the base %.9g is not round: if it is dynamic NTK (rope_type dynamic) from rope_theta "
-                     "%.9g, then factor (seq_len / original_max_position_embeddings - 1) = %.6g, seq_len the length "
-                     "the cache was built at (no power-of-two original_max_position_embeddings below the cache's %.0f "
-                     "positions makes factor round)",
-                     d->base, d->rope_theta, d->dynamic_alpha - 1.0, d->seq_len);
+                     " found; the base %.9g is not round: as dynamic NTK from rope_theta %.9g, factor (seq_len / "
+                     "original_max_position_embeddings - 1) = %.6g (seq_len: the length the cache was built at)",
+                     d->base, d->rope_theta, d->dynamic_alpha - 1.0);
     }
 }
 
