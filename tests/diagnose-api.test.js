@@ -8,6 +8,7 @@ import os from 'node:os';
 import { init, identify, PosencError } from '../src/js/index.js';
 import { expectRefusal } from './support/js-bits.js';
 import * as peers from './support/diagnose-peers.js';
+import { generator, seedFromEnv } from './support/random.js';
 
 test.before(async () => {
   await init();
@@ -68,6 +69,33 @@ test('leading zero rows are padding, and kind: table refuses to read a cache as 
   const cache = peers.llamaCache(256, 64);
   assert.not.ok(identify(cache, { rows: 256, dim: 64, kind: 'table' }).identified);
   assert.ok(identify(cache, { rows: 256, dim: 64, kind: 'cos-sin' }).identified);
+});
+
+test('scaled caches with few rows or random per-pair factors: rope_scaling is null or finite numbers', () => {
+  const seed = seedFromEnv();
+  const random = generator(seed);
+  const finite = (x) => (Array.isArray(x) ? x.every(finite) : typeof x !== 'number' || Number.isFinite(x));
+  const scalings = [
+    { type: 'yarn', factor: 4, original: 2048 },
+    { type: 'yarn', factor: 1.5, original: 64, betaFast: 1, betaSlow: 1 },
+    { type: 'llama3', factor: 8, original: 8192 },
+    { type: 'dynamic', factor: 3, original: 256, seqLen: 1000 },
+  ];
+  for (let trial = 0; trial < 24; trial++) {
+    const dim = 2 * (1 + Math.floor(random.next() * 48));
+    const rows = 2 + Math.floor(random.next() * 300);
+    const factors = Array.from({ length: dim / 2 }, () => 1 + 60 * random.next());
+    const scaling =
+      trial % 5 === 4
+        ? { type: 'longrope', short: factors, long: factors, original: 4096, max: 4096 * (1 + trial), seqLen: rows }
+        : scalings[trial % 5];
+    const t = peers.llamaCache(rows, dim, { base: trial % 2 ? 500000 : 10000, scaling });
+    const r = identify(t, { rows, dim, kind: 'cos-sin' });
+    const context = `seed ${seed}, trial ${trial}: ${rows} x ${dim} ${scaling.type}: ${r.json}`;
+    assert.ok(r.ropeScaling === null || typeof r.ropeScaling.rope_type === 'string', context);
+    assert.ok(Object.values(r.ropeScaling ?? {}).every(finite), context);
+    assert.ok([r.dynamicAlpha, ...r.originalRange, r.factor, r.bandLow, r.bandHigh].every(Number.isFinite), context);
+  }
 });
 
 test('a sqrt(d) scale is reported', () => {

@@ -16,6 +16,26 @@ const sin = { layout: 'split', cosFirst: false };
 const inter = { layout: 'interleaved', cosFirst: false };
 const cos = (layout) => ({ kind: 'cos-sin', cache: 'cos', layout });
 
+// A scaled HF cos cache: its truth, with the facts every such case shares.
+const scaledCache = (base, scaling, more) => ({
+  ...cos('halves'),
+  frequencies: 'paper',
+  base,
+  offset: 0,
+  scaling,
+  recipe: 'float32-angle-fitted',
+  ...more,
+});
+// HF's YaRN x4 on rope_theta 10000 or 1e6: the canonical parameters, HF's default attention 0.1 ln 4 + 1
+const YARN4_HF = { rope_type: 'yarn', factor: 4, beta_fast: 32, beta_slow: 1, attention_factor: 0.1 * Math.log(4) + 1 };
+// Phi-3-mini-128k: factor 131072 / 4096, HF's default attention sqrt(1 + ln 32 / ln 4096)
+const PHI3_HF = {
+  rope_type: 'longrope',
+  factor: 32,
+  original_max_position_embeddings: 4096,
+  attention_factor: Math.sqrt(1 + Math.log(32) / Math.log(4096)),
+};
+
 // truth: the facts identify must report (base to 6 significant digits, the recipe exactly).
 const CASES = [
   [
@@ -122,35 +142,101 @@ const CASES = [
       frequencies: 'paper',
       base: 10000 * ((2 * 4096) / 2048 - 1) ** (128 / 126),
       offset: 0,
+      scaling: 'dynamic',
+      factor: 2,
       recipe: 'float32-angle-fitted',
       invFormula: 'float32-angle-hf',
+      // HF's names; the set the frequencies allow with seq_len the cache's length and a power-of-two original
+      hf: { rope_type: 'dynamic', factor: 2, rope_theta: 10000, original_max_position_embeddings: 2048, seq_len: 4096 },
+    },
+  ],
+  [
+    'HF dynamic NTK, cache cut from 5000',
+    () => peers.llamaCache(4096, 128, { scaling: { type: 'dynamic', factor: 2, original: 2048, seqLen: 5000 } }),
+    {
+      ...cos('halves'),
+      frequencies: 'paper',
+      base: 10000 * ((2 * 5000) / 2048 - 1) ** (128 / 126),
+      offset: 0,
+      scaling: 'none',
+      recipe: 'float32-angle-fitted',
+      // undetermined: the base and the relation factor (seq_len / original - 1) = alpha - 1 are reported
+      dynamicAlpha: (2 * 5000) / 2048 - 1,
+      text: /factor \(seq_len \/ original_max_position_embeddings - 1\) = 2\.8828/,
     },
   ],
   [
     'HF YaRN x4',
     () => peers.llamaCache(8192, 128, { scaling: { type: 'yarn', factor: 4, original: 2048 } }),
-    {
-      ...cos('halves'),
-      frequencies: 'paper',
-      base: 10000,
-      offset: 0,
-      scaling: 'yarn',
+    scaledCache(10000, 'yarn', {
       factor: 4,
-      recipe: 'float32-angle-fitted',
-    },
+      hf: { ...YARN4_HF, original_max_position_embeddings: 2048, truncate: true, mscale: 1 },
+    }),
+  ],
+  [
+    'HF YaRN x4 (Qwen2.5: theta 1e6, original 32768)',
+    () => peers.llamaCache(8192, 128, { base: 1e6, scaling: { type: 'yarn', factor: 4, original: 32768 } }),
+    scaledCache(1e6, 'yarn', { factor: 4, hf: { ...YARN4_HF, original_max_position_embeddings: 32768 } }),
+  ],
+  [
+    'HF YaRN x16 beta_fast 64 beta_slow 2',
+    () =>
+      peers.llamaCache(8192, 128, { scaling: { type: 'yarn', factor: 16, original: 4096, betaFast: 64, betaSlow: 2 } }),
+    scaledCache(10000, 'yarn', {
+      factor: 16,
+      // only original / beta_fast and original / beta_slow are fixed: the canonical set has HF's default betas
+      hf: { rope_type: 'yarn', factor: 16, beta_fast: 32, beta_slow: 1, original_max_position_embeddings: 2048 },
+      text: /any original_max_position_embeddings from/,
+    }),
   ],
   [
     'HF Llama 3 x8',
     () => peers.llamaCache(8192, 128, { base: 500000, scaling: { type: 'llama3', factor: 8, original: 8192 } }),
-    {
-      ...cos('halves'),
-      frequencies: 'paper',
-      base: 500000,
-      offset: 0,
-      scaling: 'llama3',
+    scaledCache(500000, 'llama3', {
       factor: 8,
-      recipe: 'float32-angle-fitted',
-    },
+      hf: {
+        rope_type: 'llama3',
+        factor: 8,
+        low_freq_factor: 1,
+        high_freq_factor: 4,
+        original_max_position_embeddings: 8192,
+      },
+    }),
+  ],
+  [
+    'HF Llama 3 x32 low 2 high 8 original 16384',
+    () =>
+      peers.llamaCache(8192, 128, {
+        base: 500000,
+        scaling: { type: 'llama3', factor: 32, original: 16384, low: 2, high: 8 },
+      }),
+    scaledCache(500000, 'llama3', {
+      factor: 32,
+      // only original / low_freq_factor and original / high_freq_factor are fixed: canonical low_freq_factor 1
+      hf: {
+        rope_type: 'llama3',
+        factor: 32,
+        low_freq_factor: 1,
+        high_freq_factor: 4,
+        original_max_position_embeddings: 8192,
+      },
+    }),
+  ],
+  [
+    'HF Phi-3-mini-128k LongRoPE short',
+    () => peers.llamaCache(4096, 96, { scaling: { ...peers.PHI3_MINI_128K, seqLen: 4096 } }),
+    scaledCache(10000, 'per-pair', { hf: { ...PHI3_HF, short_factor: peers.PHI3_MINI_128K.short } }),
+  ],
+  [
+    'HF Phi-3-mini-128k LongRoPE short, cos within 1 ulp (SLEEF)',
+    // PyTorch's cos is 1 ulp off in places, then multiplied by attention_scaling and rounded again
+    () => peers.llamaCache(4096, 96, { scaling: { ...peers.PHI3_MINI_128K, seqLen: 4096 }, sleef: random }),
+    scaledCache(10000, 'per-pair', { hf: { ...PHI3_HF, short_factor: peers.PHI3_MINI_128K.short } }),
+  ],
+  [
+    'HF Phi-3-mini-128k LongRoPE long',
+    () => peers.llamaCache(8192, 96, { scaling: { ...peers.PHI3_MINI_128K, seqLen: 8192 } }),
+    scaledCache(10000, 'per-pair', { hf: { ...PHI3_HF, long_factor: peers.PHI3_MINI_128K.long } }),
   ],
   [
     'MAE 2-D 14x14 + cls (numpy f64)',
@@ -173,16 +259,45 @@ const label = (r) => (!r.identified ? `none${r.sinusoidal ? ' (nearest ' + short
 function short(r) {
   const grid = r.gridWidth ? `2-D ${r.gridHeight}x${r.gridWidth} ` : '';
   const shape = grid + (r.kind === 'cos-sin' ? `${r.cache}-${r.layout}` : `${r.layout}-${r.cosFirst ? 'cos' : 'sin'}`);
-  const scaling = r.scaling === 'none' ? '' : ` ${r.scaling}x${+r.factor.toPrecision(6)}`;
+  const scaling = r.ropeScaling ? ` ${hfLabel(r.ropeScaling)}` : '';
   return `${shape} ${r.frequencies} T=${+r.base.toPrecision(7)}${scaling} p0=${r.offset} ${r.storage === 'float32' ? '' : r.storage + ' '}${r.recipe}`;
 }
 const truthLabel = (t) => {
   const shape =
     (t.grid ? `2-D ${t.grid[0]}x${t.grid[1]} ` : '') +
     (t.kind === 'cos-sin' ? `${t.cache}-${t.layout}` : `${t.layout}-${t.cosFirst ? 'cos' : 'sin'}`);
-  const scaling = t.scaling ? ` ${t.scaling}x${t.factor}` : '';
+  const scaling = t.hf ? ` ${hfLabel(t.hf)}` : t.scaling && t.scaling !== 'none' ? ` ${t.scaling}x${t.factor}` : '';
   return `${shape} ${t.frequencies} T=${+t.base.toPrecision(7)}${scaling} p0=${t.offset} ${t.storage ?? ''}${t.storage ? ' ' : ''}${t.recipe ?? '(any)'}`;
 };
+
+/** rope_scaling in HF's names, short: "yarn(factor 4, beta_fast 32, ..., short_factor[48] 1.05..2.95)". */
+function hfLabel(h) {
+  const parts = [];
+  for (const [key, value] of Object.entries(h)) {
+    if (key === 'rope_type' || key === 'rope_theta' || key === 'truncate') continue;
+    const name = key.replace('original_max_position_embeddings', 'original');
+    if (Array.isArray(value))
+      parts.push(`${name}[${value.length}] ${+value[0].toPrecision(4)}..${+value.at(-1).toPrecision(4)}`);
+    else parts.push(`${name} ${+value.toPrecision(6)}`);
+  }
+  return `${h.rope_type}(${parts.join(', ')})`;
+}
+
+/** Each fact of rope_scaling (HF's names) as the peer's config gives it: numbers to 1e-4, lists to float32. */
+function checkHf(name, r, hf) {
+  assert.ok(r.ropeScaling, `${name}: no ropeScaling (${r.verdict})`);
+  for (const [key, want] of Object.entries(hf)) {
+    const got = r.ropeScaling[key];
+    if (Array.isArray(want)) {
+      assert.ok(Array.isArray(got) && got.length === want.length, `${name}: ${key} is ${JSON.stringify(got)}`);
+      want.forEach((x, k) =>
+        assert.ok(Math.abs(got[k] - Math.fround(x)) < 2e-5 * x, `${name}: ${key}[${k}] ${got[k]}, config ${x}`),
+      );
+    } else if (typeof want === 'number') {
+      assert.ok(Math.abs(got - want) <= 1e-4 * want, `${name}: ${key} ${got}, expected ${want}: ${r.text}`);
+    } else assert.is(got, want, `${name}: ${key}`);
+  }
+}
 
 const rows = [];
 
@@ -225,6 +340,11 @@ for (const [name, make, truth] of CASES) {
     }
     if (truth.grid !== undefined) assert.equal([r.gridHeight, r.gridWidth], truth.grid, `${name}: grid`);
     if (truth.zeroRow !== undefined) assert.is(r.firstInnerZeroRow, truth.zeroRow);
+    if (truth.hf !== undefined) checkHf(name, r, truth.hf);
+    if (truth.dynamicAlpha !== undefined)
+      assert.ok(Math.abs(r.dynamicAlpha - truth.dynamicAlpha) < 1e-5 * truth.dynamicAlpha, `alpha ${r.dynamicAlpha}`);
+    if (truth.text !== undefined) assert.match(r.text, truth.text);
+    if (truth.scaling === undefined || truth.scaling === 'none') assert.is(r.ropeScaling, null, `${name}: no scaling`);
   });
 }
 

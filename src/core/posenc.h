@@ -701,15 +701,17 @@ typedef enum pe_diag_recipe {
 typedef enum pe_diag_scaling {
     PE_DIAG_SCALING_NONE = 0,
     PE_DIAG_SCALING_LINEAR = 1, /* every w divided by factor */
-    PE_DIAG_SCALING_YARN = 2,   /* ramp over pair indices between band_low and band_high */
+    PE_DIAG_SCALING_YARN = 2,   /* ramp over pair indices between band_low and band_high; HF's parameters below */
     PE_DIAG_SCALING_LLAMA3 = 3, /* blend linear in frequency between wavelengths band_low and band_high */
     PE_DIAG_SCALING_BANDED =
         4, /* unscaled high frequencies, scaled low ones; too few pairs in between to tell YaRN from Llama 3 */
-    PE_DIAG_SCALING_PER_PAIR = 5 /* not geometric nor banded: per-pair factors (longrope) in pair_factor */
+    PE_DIAG_SCALING_PER_PAIR = 5, /* not geometric nor banded: per-pair factors (LongRoPE) in pair_factor */
+    PE_DIAG_SCALING_DYNAMIC = 6   /* a RoPE cache at a base that is rope_theta scaled by HF's dynamic NTK rule */
 } pe_diag_scaling;
 
-#define PE_DIAG_BANDS   12 /* error bands of positions: [0, 64), [64, 256), ... x4 ..., the last open */
-#define PE_DIAG_NEAREST 4  /* candidates listed when nothing fits */
+#define PE_DIAG_BANDS        12  /* error bands of positions: [0, 64), [64, 256), ... x4 ..., the last open */
+#define PE_DIAG_NEAREST      4   /* candidates listed when nothing fits */
+#define PE_DIAG_PAIR_FACTORS 256 /* LongRoPE factors listed (head dims up to 512) */
 
 typedef struct pe_diagnosis {
     /* shape */
@@ -738,9 +740,10 @@ typedef struct pe_diagnosis {
     int offset_known;  /* 1 when determined */
     double scale;      /* constant amplitude A */
     pe_diag_scaling scaling;
-    double factor;              /* LINEAR / YARN / LLAMA3: f */
-    double band_low, band_high; /* YARN: ramp pairs; LLAMA3: wavelengths */
-    double attention_factor;    /* YARN: the amplitude, when it matches 0.1 ln f + 1 */
+    double factor; /* LINEAR / YARN / LLAMA3 / DYNAMIC: f; PER_PAIR: HF's factor when the attention tells */
+    double band_low, band_high; /* YARN: ramp pairs; LLAMA3: wavelengths; PER_PAIR: smallest and largest factor */
+    double attention_factor; /* YARN, PER_PAIR: the amplitude of the cache when it is not 1 (HF multiplies cos and sin
+                                by it) */
     pe_diag_recipe recipe;
     pe_diag_recipe recipe_tied; /* another recipe the data cannot tell apart, or UNKNOWN */
     double recipe_match;        /* fraction of sampled cells the recipe reproduces within 1 ulp */
@@ -754,6 +757,26 @@ typedef struct pe_diagnosis {
     /* when nothing fits: distance (rms, relative to the data's rms) to standard tables at base 10000 */
     int nearest_layout[PE_DIAG_NEAREST], nearest_rule[PE_DIAG_NEAREST], nearest_cos_first[PE_DIAG_NEAREST];
     double nearest_distance[PE_DIAG_NEAREST];
+    /* RoPE scaling in HF's rope_scaling parameters (config.json names). Several
+     * parameter sets often give the same frequencies: then params_canonical is
+     * 1 and the canonical set is given (HF's defaults for the undetermined
+     * ones, round numbers within the ranges the data leave); the text says
+     * what the data fix. 0 where a parameter does not apply. */
+    int params_canonical;
+    double rope_theta;   /* the unscaled base: DYNAMIC the original one, PER_PAIR the base the factors are read at */
+    double original_max; /* original_max_position_embeddings: YARN, LLAMA3, DYNAMIC, PER_PAIR (from the attention) */
+    double original_lo, original_hi; /* YARN: the range of original_max_position_embeddings giving these frequencies
+                                        with beta_fast and beta_slow as given */
+    double beta_fast, beta_slow;     /* YARN */
+    int truncated;                   /* YARN: 1 the ramp ends on whole pairs (HF's truncate, the default) */
+    double low_freq_factor, high_freq_factor; /* LLAMA3 (band_low = original / low, band_high = original / high) */
+    double mscale;         /* YARN: attention_factor = 0.1 mscale ln(factor) + 1; 0 when the cache carries none */
+    double seq_len;        /* DYNAMIC: the sequence length the cache was built at (its positions) */
+    double dynamic_alpha;  /* DYNAMIC (or a cache at a base that is not round): (base / rope_theta)^((d-2)/d), which
+                              HF's rule makes factor (seq_len / original_max - 1) + 1 */
+    int long_factors;      /* PER_PAIR: 1 long_factor (seq_len past original_max), 0 short_factor, -1 undetermined */
+    uint32_t pair_factors; /* PER_PAIR: factors in pair_factor (0 for more than PE_DIAG_PAIR_FACTORS) */
+    double pair_factor[PE_DIAG_PAIR_FACTORS]; /* PER_PAIR: w_k = 1 / (pair_factor[k] rope_theta^(2k/d)) */
 } pe_diagnosis;
 
 /* Scratch bytes for a rows x cols table. About 8 * cols * 300 + pe_scratch_size(cols). */

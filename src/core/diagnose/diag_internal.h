@@ -5,9 +5,11 @@
  *   diag_shape.c     orientation, zero rows, storage dtype, column structure
  *   diag_phase.c     per-pair frequencies and phases, the first position
  *   diag_rule.c      base, frequency rule and RoPE scaling from the frequencies
+ *   diag_scaling.c   that scaling in HF's rope_scaling parameters
  *   diag_recipe.c    which precision recipe reproduces the cells
  *   diag_compare.c   error against the exact table; distances when nothing fits
  *   diag_text.c      the verdict in words and as JSON
+ *   diag_scaling_text.c  the RoPE scaling's part of both
  *
  * Every step is plain scalar C with -ffp-contract=off and the core's own
  * math (f64math.h), so native and wasm builds reach the same verdict and
@@ -103,6 +105,29 @@ void diag_fit_cache(diag_work *w, pe_diagnosis *d);
 
 /* diag_rule.c: base, rule, scaling; fills w->model_w. */
 void diag_fit_rule(diag_work *w, pe_diagnosis *d);
+/* e^x for any x (the core's exp), and x rounded to a whole number (|x| < 2^51). */
+double diag_exp(double x);
+double diag_round_int(double x);
+/* x > 0 rounded to 1, 2 or 3 significant digits, the roundest within rel
+ * (relative); else x. *round = whether it snapped. */
+double diag_snap(double x, double rel, int *round);
+
+/* diag_scaling.c: HF's rope_scaling parameters of the scaling found (after the
+ * recipe and the error, which it leaves as they are). */
+void diag_scaling_params(diag_work *w, pe_diagnosis *d);
+
+/* diag_text.c: text appended to a caller buffer, cut short when full (used counts what was asked). */
+typedef struct diag_sink {
+    char *out;
+    size_t size, used;
+} diag_sink;
+void diag_put(diag_sink *s, const char *format, ...);
+
+/* diag_scaling_text.c */
+/* The scaling in words; full adds what the data fix and the LongRoPE factors. */
+void diag_scaling_words(diag_sink *s, const pe_diagnosis *d, int full);
+/* "ropeScaling":{...} (HF's names) or null, and "pairFactors":[...], each followed by a comma. */
+void diag_scaling_json(diag_sink *s, const pe_diagnosis *d);
 
 /* diag_recipe.c */
 void diag_pick_samples(diag_work *w);

@@ -49,14 +49,18 @@ static float f32(double x) {
 
 typedef enum angle_kind { ANGLE_EXACT, ANGLE_F32, ANGLE_NARROW } angle_kind;
 
-/* Whether cell (r, c) is within one ulp of A * value. */
+/* Whether cell (r, c) is within one ulp of A * value (and the product's rounding). */
 static int matches(const diag_work *w, const pe_diagnosis *d, uint32_t r, uint32_t c, double value) {
     double e = diag_at(&w->v, r, c) - d->scale * value;
     if (e < 0) e = -e;
     /* float32: a peer's sin may be 1 ulp off; float16 and bfloat16 cells
      * rounded from float32 are the nearest value, so they must be equal. */
     double within = d->storage != PE_DTYPE_FLOAT32 && d->scale == 1.0 ? 0.5 : 1.001;
-    return e <= d->scale * diag_ulp(d->storage, value) * within;
+    double bound = d->scale * diag_ulp(d->storage, value) * within;
+    /* a cache multiplied by an attention factor (HF: cos * attention_scaling) rounds the product once more: half
+     * an ulp of the product, which may lie in the binade above the value's */
+    if (d->scale != 1.0 && d->storage == PE_DTYPE_FLOAT32) bound += 0.5 * diag_ulp(d->storage, d->scale * value);
+    return e <= bound;
 }
 
 /* Share of sampled cells within one ulp of the candidate. inv: float32

@@ -12,24 +12,22 @@
 #define GEOMETRIC_CHI2 30.0 /* reduced chi-square a geometric rule may leave */
 #define W_FLOOR        3e-8 /* relative spread of w_k a float32 inv_freq adds */
 
-static double diag_exp(double x) {
+double diag_exp(double x) {
     return x <= 0 ? pe_exp_nonpositive(x) : 1.0 / pe_exp_nonpositive(-x);
 }
 
-static double round_int(double x) {
+double diag_round_int(double x) {
     return (x + PE_ROUND_MAGIC) - PE_ROUND_MAGIC;
 }
 
-/* x rounded to 1, 2 or 3 significant digits, the roundest within rel
- * (relative); else x. *round = whether it snapped. */
-static double snap(double x, double rel, int *round) {
+double diag_snap(double x, double rel, int *round) {
     for (int digits = 1; digits <= 3; digits++) {
         /* x = m * 10^k with m in [10^(digits-1), 10^digits); 10^k kept as an exact integer (up) or its inverse (down)
          */
         double up = 1.0, down = 1.0, limit = digits == 1 ? 10.0 : digits == 2 ? 100.0 : 1000.0;
         while (x / up >= limit) up *= 10.0;
         while (x * down < limit / 10.0) down *= 10.0;
-        double r = up > 1.0 ? round_int(x / up) * up : round_int(x * down) / down, diff = (x - r) / x;
+        double r = up > 1.0 ? diag_round_int(x / up) * up : diag_round_int(x * down) / down, diff = (x - r) / x;
         if (diff < rel && -diff < rel) {
             *round = 1;
             return r;
@@ -89,7 +87,7 @@ static void pick_rule(pe_diagnosis *d, double b, double var_b, uint32_t h) {
     /* float32 inv_freq formulas bend the line by up to about 1e-7 log T: 2e-6 covers every peer */
     double tol = 5.0 * rel > 2e-6 ? 5.0 * rel : 2e-6;
     int paper_round, t2t_round;
-    double paper_snap = snap(paper, tol, &paper_round), t2t_snap = snap(t2t, tol, &t2t_round);
+    double paper_snap = diag_snap(paper, tol, &paper_round), t2t_snap = diag_snap(t2t, tol, &t2t_round);
     d->base_digits = digits_for(rel);
     if (rel > 1e-2 || h < 2) {
         d->rule = -1;
@@ -112,10 +110,22 @@ static void exact_frequencies(diag_work *w, const pe_diagnosis *d, double factor
     for (uint32_t k = 0; k < w->h; k++) w->model_w[k] = pe_exp_nonpositive(-(k * log_base) / n) / factor;
 }
 
-/* YaRN or Llama 3 from the blend s_k between scaled (0) and unscaled (1). */
-static void fit_bands(diag_work *w, pe_diagnosis *d, double b0) {
+/* The factor of the scaled low frequencies: of the pairs within 1% of the last
+ * ratio, the best determined one's (the last pair alone may hardly turn). */
+static double plateau(const diag_work *w) {
     const uint32_t h = w->h;
-    double f = w->tmp[h - 1]; /* ratios stored in tmp by the caller */
+    double last = w->tmp[h - 1], best = last, best_rel = 1e300;
+    for (uint32_t k = 0; k < h; k++) {
+        if (!(w->w[k] > 0.0) || w->tmp[k] < 0.99 * last || w->tmp[k] > 1.01 * last) continue;
+        double rel = w->sigma[k] / w->w[k];
+        if (rel < best_rel) best_rel = rel, best = w->tmp[k];
+    }
+    return best;
+}
+
+/* YaRN or Llama 3 from the blend s_k between scaled (0) and unscaled (1). */
+static void fit_bands(diag_work *w, pe_diagnosis *d, double b0, double f) {
+    const uint32_t h = w->h; /* ratios stored in tmp by the caller */
     double sk = 0, ss = 0, sw = 0, n = 0, skk = 0, sks = 0, sww = 0, sws = 0;
     for (uint32_t k = 0; k < h; k++) {
         double s = (1.0 / w->tmp[k] - 1.0 / f) / (1.0 - 1.0 / f);
@@ -139,8 +149,6 @@ static void fit_bands(diag_work *w, pe_diagnosis *d, double b0) {
         d->scaling = PE_DIAG_SCALING_YARN;
         d->band_high = -ak / bk;               /* s = 0 */
         d->band_low = d->band_high + 1.0 / bk; /* s = 1 */
-        double expected = 0.1 * pe_log(d->factor) + 1.0;
-        if (d->scale - expected < 1e-3 && expected - d->scale < 1e-3) d->attention_factor = d->scale;
     } else {
         d->scaling = PE_DIAG_SCALING_LLAMA3;
         d->band_low = -2 * DIAG_PI * bw / aw;         /* wavelength where s = 0 */
@@ -190,7 +198,7 @@ void diag_fit_rule(diag_work *w, pe_diagnosis *d) {
         if (intercept) {
             int round;
             d->scaling = PE_DIAG_SCALING_LINEAR;
-            d->factor = snap(diag_exp(l.a), 5.0 * diag_sqrt(l.var_a) + 1e-9, &round);
+            d->factor = diag_snap(diag_exp(l.a), 5.0 * diag_sqrt(l.var_a) + 1e-9, &round);
         }
         if (d->base_round)
             exact_frequencies(w, d, d->factor);
@@ -208,14 +216,16 @@ void diag_fit_rule(diag_work *w, pe_diagnosis *d) {
     for (uint32_t k = 0; k < h; k++) {
         /* ratio unscaled / fitted; an undetermined pair keeps its neighbour's */
         w->tmp[k] = w->w[k] > 0.0 ? diag_exp(-pe_log(w->w[k]) - b0 * k) : (k ? w->tmp[k - 1] : 1.0);
-        if (k > 0 && w->tmp[k] < w->tmp[k - 1] - 1e-4 * w->tmp[k - 1]) banded = 0;
+        /* the lowest frequencies are the least determined (a cos cache hardly turns there): within 5 sigma */
+        double slack = 1e-4 + (w->w[k] > 0.0 ? 5.0 * w->sigma[k] / w->w[k] : 0.0);
+        if (k > 0 && w->tmp[k] < w->tmp[k - 1] - slack * w->tmp[k - 1]) banded = 0;
     }
     for (uint32_t k = 0; k < h; k++) w->model_w[k] = w->w[k];
-    double f = w->tmp[h - 1];
+    double f = plateau(w);
     if (banded && w->tmp[0] < 1.0001 && w->tmp[0] > 0.9999 && f > 1.001) {
         int round;
-        d->factor = snap(f, 1e-4, &round);
-        fit_bands(w, d, b0);
+        d->factor = diag_snap(f, 1e-4, &round);
+        fit_bands(w, d, b0, f);
         return;
     }
     double lo = w->tmp[0], hi = w->tmp[0];

@@ -7,12 +7,7 @@
 
 #include "diag_internal.h"
 
-typedef struct sink {
-    char *out;
-    size_t size, used;
-} sink;
-
-static void put(sink *s, const char *format, ...) {
+void diag_put(diag_sink *s, const char *format, ...) {
     va_list args;
     va_start(args, format);
     size_t room = s->used < s->size ? s->size - s->used : 0;
@@ -61,11 +56,12 @@ static const char *formula_words(pe_diag_recipe r) {
 }
 
 /* The recipe, and for fitted float32 inv_freq which formula they come from. */
-static void recipe_full(sink *s, const pe_diagnosis *d) {
-    put(s, "%s", recipe_words(d->recipe));
+static void recipe_full(diag_sink *s, const pe_diagnosis *d) {
+    diag_put(s, "%s", recipe_words(d->recipe));
     if (d->recipe == PE_DIAG_RECIPE_F32_FITTED && d->inv_formula != PE_DIAG_RECIPE_UNKNOWN)
-        put(s, " (%s gives %.0f%% of them exactly; the rest are an ulp away: that formula with another exp or pow)",
-            formula_words(d->inv_formula), 100.0 * d->inv_formula_share);
+        diag_put(s,
+                 " (%s gives %.0f%% of them exactly; the rest are an ulp away: that formula with another exp or pow)",
+                 formula_words(d->inv_formula), 100.0 * d->inv_formula_share);
 }
 
 static const char *storage_name(pe_dtype t) {
@@ -77,8 +73,8 @@ static const char *rule_name(int rule) {
 }
 
 static const char *scaling_name(pe_diag_scaling s) {
-    static const char *names[] = {"none", "linear", "yarn", "llama3", "banded", "per-pair"};
-    return (unsigned)s < 6 ? names[s] : "none";
+    static const char *names[] = {"none", "linear", "yarn", "llama3", "banded", "per-pair", "dynamic"};
+    return (unsigned)s < 7 ? names[s] : "none";
 }
 
 static const char *layout_name(const pe_diagnosis *d) {
@@ -87,221 +83,206 @@ static const char *layout_name(const pe_diagnosis *d) {
 }
 
 /* "split layout (sines first)" or "cos cache, halves duplicated (rotate_half pairing)". */
-static void convention(sink *s, const pe_diagnosis *d) {
+static void convention(diag_sink *s, const pe_diagnosis *d) {
     if (d->kind == PE_DIAG_COS_SIN) {
-        put(s, "RoPE %s cache, ", d->cache_cos ? "cos" : "sin");
-        put(s, "%s",
-            d->duplicated == 1   ? "halves duplicated (rotate_half pairing: GPT-NeoX, HF Llama)"
-            : d->duplicated == 2 ? "neighbours duplicated (interleaved pairing: GPT-J)"
-                                 : "one column per frequency (not duplicated)");
+        diag_put(s, "RoPE %s cache, ", d->cache_cos ? "cos" : "sin");
+        diag_put(s, "%s",
+                 d->duplicated == 1   ? "halves duplicated (rotate_half pairing: GPT-NeoX, HF Llama)"
+                 : d->duplicated == 2 ? "neighbours duplicated (interleaved pairing: GPT-J)"
+                                      : "one column per frequency (not duplicated)");
     } else {
-        put(s, "%s layout (%s first)", d->layout == PE_LAYOUT_SPLIT ? "split" : "interleaved",
-            d->cos_first ? "cosines" : "sines");
+        diag_put(s, "%s layout (%s first)", d->layout == PE_LAYOUT_SPLIT ? "split" : "interleaved",
+                 d->cos_first ? "cosines" : "sines");
     }
     if (d->rule == 0)
-        put(s, ", %s frequencies", d->kind == PE_DIAG_COS_SIN ? "RoPE (paper's rule)" : "paper");
+        diag_put(s, ", %s frequencies", d->kind == PE_DIAG_COS_SIN ? "RoPE (paper's rule)" : "paper");
     else if (d->rule == 1)
-        put(s, ", tensor2tensor frequencies");
+        diag_put(s, ", tensor2tensor frequencies");
     else if (d->rule == 2)
-        put(s, ", frequencies of no standard rule");
+        diag_put(s, ", frequencies of no standard rule");
     else
-        put(s, ", frequency rule undetermined");
+        diag_put(s, ", frequency rule undetermined");
     if (d->base > 0.0) {
         if (d->base_round)
-            put(s, ", base %.9g", d->base);
+            diag_put(s, ", base %.9g", d->base);
         else if (d->base_digits >= 1)
-            put(s, ", base %.*g", d->base_digits < 10 ? d->base_digits : 10, d->base);
+            diag_put(s, ", base %.*g", d->base_digits < 10 ? d->base_digits : 10, d->base);
     }
-    put(s, ", first position ");
+    diag_put(s, ", first position ");
     if (d->offset_known)
-        put(s, "%.0f", d->offset);
+        diag_put(s, "%.0f", d->offset);
     else
-        put(s, "undetermined (about %.3g)", d->offset);
+        diag_put(s, "undetermined (about %.3g)", d->offset);
 }
 
-static void scaling_words(sink *s, const pe_diagnosis *d) {
-    switch (d->scaling) {
-    case PE_DIAG_SCALING_LINEAR: put(s, "linear, factor %.6g (every frequency divided by it)", d->factor); break;
-    case PE_DIAG_SCALING_YARN:
-        put(s, "YaRN, factor %.6g, ramp from pair %.4g (unscaled below) to pair %.4g (scaled above)", d->factor,
-            d->band_low, d->band_high);
-        if (d->attention_factor > 0) put(s, ", attention factor %.6g", d->attention_factor);
-        break;
-    case PE_DIAG_SCALING_LLAMA3:
-        put(s, "Llama 3, factor %.6g, blend between wavelengths %.5g (unscaled below) and %.5g (scaled above)",
-            d->factor, d->band_high, d->band_low);
-        break;
-    case PE_DIAG_SCALING_BANDED:
-        put(s, "banded (YaRN or Llama 3: too few pairs in between to tell), factor %.6g", d->factor);
-        break;
-    case PE_DIAG_SCALING_PER_PAIR:
-        put(s, "per-pair factors from %.6g to %.6g (longrope-like)", d->band_low, d->factor);
-        break;
-    default: put(s, "none");
-    }
-}
-
-static void position_or_never(sink *s, int64_t p) {
+static void position_or_never(diag_sink *s, int64_t p) {
     if (p < 0)
-        put(s, "never");
+        diag_put(s, "never");
     else
-        put(s, "at position %lld", (long long)p);
+        diag_put(s, "at position %lld", (long long)p);
 }
 
-static void nearest(sink *s, const pe_diagnosis *d) {
-    put(s, "nearest standard tables (base 10000, rms distance relative to the data's rms):\n");
+static void nearest(diag_sink *s, const pe_diagnosis *d) {
+    diag_put(s, "nearest standard tables (base 10000, rms distance relative to the data's rms):\n");
     for (int k = 0; k < PE_DIAG_NEAREST && d->nearest_distance[k] >= 0.0; k++)
-        put(s, "  %s %s-first %s: %.3g\n", d->nearest_layout[k] ? "split" : "interleaved",
-            d->nearest_cos_first[k] ? "cos" : "sin", d->nearest_rule[k] ? "tensor2tensor" : "paper",
-            d->nearest_distance[k]);
+        diag_put(s, "  %s %s-first %s: %.3g\n", d->nearest_layout[k] ? "split" : "interleaved",
+                 d->nearest_cos_first[k] ? "cos" : "sin", d->nearest_rule[k] ? "tensor2tensor" : "paper",
+                 d->nearest_distance[k]);
 }
 
-static void verdict(sink *s, const pe_diagnosis *d) {
+static void verdict(diag_sink *s, const pe_diagnosis *d) {
     if (d->rows - d->zero_rows < 2) {
-        put(s, "too few rows to read frequencies from (%u nonzero): nothing about the convention is determined",
-            d->rows - d->zero_rows);
+        diag_put(s, "too few rows to read frequencies from (%u nonzero): nothing about the convention is determined",
+                 d->rows - d->zero_rows);
         return;
     }
     if (!d->sinusoidal) {
-        put(s,
+        diag_put(
+            s,
             "no known convention: the columns are not sines and cosines of the position (a learned or random table?)");
         return;
     }
-    if (!d->identified) put(s, "no known convention reproduces the cells; nearest: ");
+    if (!d->identified) diag_put(s, "no known convention reproduces the cells; nearest: ");
     if (d->grid_width)
-        put(s,
+        diag_put(
+            s,
             "2-D grid of %u x %u patches (MAE's get_2d_sincos_pos_embed: the column's table, then the row's), each "
             "half: ",
             d->grid_height, d->grid_width);
     convention(s, d);
-    if (d->scaling != PE_DIAG_SCALING_NONE) put(s, ", RoPE scaling "), scaling_words(s, d);
-    if (d->storage != PE_DTYPE_FLOAT32) put(s, ", values stored as %s", storage_name(d->storage));
+    if (d->scaling != PE_DIAG_SCALING_NONE) diag_put(s, ", RoPE scaling "), diag_scaling_words(s, d, 0);
+    if (d->storage != PE_DTYPE_FLOAT32) diag_put(s, ", values stored as %s", storage_name(d->storage));
     if (d->identified) {
-        put(s, ", ");
+        diag_put(s, ", ");
         recipe_full(s, d);
         if (d->recipe_tied != PE_DIAG_RECIPE_UNKNOWN)
-            put(s, " (or %s: these rows do not tell)", recipe_words(d->recipe_tied));
+            diag_put(s, " (or %s: these rows do not tell)", recipe_words(d->recipe_tied));
     }
-    put(s, ": error %.2g, first above 1e-6 ", d->max_error);
+    diag_put(s, ": error %.2g, first above 1e-6 ", d->max_error);
     position_or_never(s, d->first_above_1e6);
     if (!d->identified)
-        put(s, "; only %.1f%% of sampled cells match a known recipe (noise, or another computation)",
-            100.0 * d->recipe_match);
+        diag_put(s, "; only %.1f%% of sampled cells match a known recipe (noise, or another computation)",
+                 100.0 * d->recipe_match);
 }
 
 /* The checks both writers make before writing; then an empty string in out. */
-static pe_status open_sink(const pe_diagnosis *d, char *out, size_t out_bytes, size_t *written, sink *s) {
+static pe_status open_sink(const pe_diagnosis *d, char *out, size_t out_bytes, size_t *written, diag_sink *s) {
     if (!d || !out || !written) return PE_ERR_NULL;
     if (out_bytes == 0) return PE_ERR_OUT_SIZE;
-    *s = (sink){out, out_bytes, 0};
+    *s = (diag_sink){out, out_bytes, 0};
     out[0] = 0;
     return PE_OK;
 }
 
 pe_status pe_diagnosis_text(const pe_diagnosis *d, char *out, size_t out_bytes, size_t *written) {
-    sink s;
+    diag_sink s;
     pe_status st = open_sink(d, out, out_bytes, written, &s);
     if (st != PE_OK) return st;
-    put(&s, "verdict: ");
+    diag_put(&s, "verdict: ");
     verdict(&s, d);
-    put(&s, ".\n");
-    put(&s, "shape: %u rows x %u columns", d->rows, d->cols);
-    if (d->transposed) put(&s, " (the input was transposed, (dim, rows): read as rows of positions)");
-    put(&s, "; values stored as %s\n", storage_name(d->storage));
+    diag_put(&s, ".\n");
+    diag_put(&s, "shape: %u rows x %u columns", d->rows, d->cols);
+    if (d->transposed) diag_put(&s, " (the input was transposed, (dim, rows): read as rows of positions)");
+    diag_put(&s, "; values stored as %s\n", storage_name(d->storage));
     if (d->zero_rows) {
-        put(&s, "zero rows: %u", d->zero_rows);
-        if (d->leading_zero_rows) put(&s, ", %u leading (padding or a cls token, skipped)", d->leading_zero_rows);
+        diag_put(&s, "zero rows: %u", d->zero_rows);
+        if (d->leading_zero_rows) diag_put(&s, ", %u leading (padding or a cls token, skipped)", d->leading_zero_rows);
         if (d->first_inner_zero_row >= 0)
-            put(&s, ", first inside at row %lld (a padding_idx row, as fairseq's)", (long long)d->first_inner_zero_row);
-        put(&s, "\n");
+            diag_put(&s, ", first inside at row %lld (a padding_idx row, as fairseq's)",
+                     (long long)d->first_inner_zero_row);
+        diag_put(&s, "\n");
     }
     if (d->sinusoidal) {
-        put(&s, "frequencies: %u, rule %s", d->pairs, rule_name(d->rule));
+        diag_put(&s, "frequencies: %u, rule %s", d->pairs, rule_name(d->rule));
         if (d->base > 0.0) {
             if (d->base_digits >= 1)
-                put(&s, ", base %.*g (%d significant digits determined%s)",
-                    d->base_digits < 10 ? (d->base_digits > 6 ? d->base_digits : 6) : 10, d->base, d->base_digits,
-                    d->base_round ? ", a round number" : "");
+                diag_put(&s, ", base %.*g (%d significant digits determined%s)",
+                         d->base_digits < 10 ? (d->base_digits > 6 ? d->base_digits : 6) : 10, d->base, d->base_digits,
+                         d->base_round ? ", a round number" : "");
             else
-                put(&s, ", base undetermined by these rows");
-            if (!d->base_round && d->base_digits >= 4 && d->scaling == PE_DIAG_SCALING_NONE)
-                put(&s, "; not a round number (a dynamic NTK base? it is base * alpha^(d/(d-2)))");
+                diag_put(&s, ", base undetermined by these rows");
+            if (!d->base_round && d->base_digits >= 4 && d->scaling == PE_DIAG_SCALING_NONE && d->dynamic_alpha == 0)
+                diag_put(&s, "; not a round number (a dynamic NTK base? it is base * alpha^(d/(d-2)))");
         }
-        put(&s, "\n");
-        put(&s, "scale: %.7g", d->scale);
+        diag_put(&s, "\n");
+        diag_put(&s, "scale: %.7g", d->scale);
         double sq = diag_sqrt((double)d->cols);
         if (d->scale - 1.0 < 1e-6 && 1.0 - d->scale < 1e-6)
-            put(&s, " (none)");
+            diag_put(&s, " (none)");
         else if ((d->scale - sq) / sq < 1e-4 && (sq - d->scale) / sq < 1e-4)
-            put(&s, " (sqrt(d), d = %u)", d->cols);
+            diag_put(&s, " (sqrt(d), d = %u)", d->cols);
         else if (d->attention_factor > 0)
-            put(&s, " (YaRN's attention factor)");
-        put(&s, "\nrope scaling: ");
-        scaling_words(&s, d);
-        put(&s, "\nrecipe: ");
+            diag_put(&s, " (%s attention_factor)", d->scaling == PE_DIAG_SCALING_YARN ? "YaRN's" : "LongRoPE's");
+        diag_put(&s, "\nrope scaling: ");
+        diag_scaling_words(&s, d, 1);
+        diag_put(&s, "\nrecipe: ");
         recipe_full(&s, d);
-        put(&s, ", reproduces %.2f%% of sampled cells within 1 ulp", 100.0 * d->recipe_match);
+        diag_put(&s, ", reproduces %.2f%% of sampled cells within 1 ulp", 100.0 * d->recipe_match);
         if (d->recipe_tied != PE_DIAG_RECIPE_UNKNOWN)
-            put(&s, "; indistinguishable here from: %s", recipe_words(d->recipe_tied));
-        put(&s, "\nerror against the exact table: max %.3g, rms %.3g, first above 1e-6 ", d->max_error, d->rms_error);
+            diag_put(&s, "; indistinguishable here from: %s", recipe_words(d->recipe_tied));
+        diag_put(&s, "\nerror against the exact table: max %.3g, rms %.3g, first above 1e-6 ", d->max_error,
+                 d->rms_error);
         position_or_never(&s, d->first_above_1e6);
-        put(&s, ", first above 1e-3 ");
+        diag_put(&s, ", first above 1e-3 ");
         position_or_never(&s, d->first_above_1e3);
-        put(&s, "\nmax error by positions:");
+        diag_put(&s, "\nmax error by positions:");
         uint64_t lo = 0, hi = 64;
         for (int b = 0; b < PE_DIAG_BANDS; b++, lo = hi, hi *= 4)
             if (d->band_error[b] >= 0.0) {
                 if (b == PE_DIAG_BANDS - 1)
-                    put(&s, " [%llu, ...) %.2g", (unsigned long long)lo, d->band_error[b]);
+                    diag_put(&s, " [%llu, ...) %.2g", (unsigned long long)lo, d->band_error[b]);
                 else
-                    put(&s, " [%llu, %llu) %.2g", (unsigned long long)lo, (unsigned long long)hi, d->band_error[b]);
+                    diag_put(&s, " [%llu, %llu) %.2g", (unsigned long long)lo, (unsigned long long)hi,
+                             d->band_error[b]);
             }
-        put(&s, "\n");
+        diag_put(&s, "\n");
     }
     if (!d->identified) nearest(&s, d);
     *written = s.used;
     return PE_OK;
 }
 
-static void jnum(sink *s, const char *key, double v) {
-    put(s, "\"%s\":%.17g,", key, v);
+static void jnum(diag_sink *s, const char *key, double v) {
+    diag_put(s, "\"%s\":%.17g,", key, v);
 }
-static void jstr(sink *s, const char *key, const char *v) {
-    put(s, "\"%s\":\"%s\",", key, v);
+static void jstr(diag_sink *s, const char *key, const char *v) {
+    diag_put(s, "\"%s\":\"%s\",", key, v);
 }
 
 pe_status pe_diagnosis_json(const pe_diagnosis *d, char *out, size_t out_bytes, size_t *written) {
-    sink s;
+    diag_sink s;
     pe_status st = open_sink(d, out, out_bytes, written, &s);
     if (st != PE_OK) return st;
-    put(&s, "{");
+    diag_put(&s, "{");
     jnum(&s, "rows", d->rows);
     jnum(&s, "cols", d->cols);
-    put(&s, "\"transposed\":%s,", d->transposed ? "true" : "false");
+    diag_put(&s, "\"transposed\":%s,", d->transposed ? "true" : "false");
     jnum(&s, "leadingZeroRows", d->leading_zero_rows);
     jnum(&s, "zeroRows", d->zero_rows);
     jnum(&s, "gridHeight", d->grid_height);
     jnum(&s, "gridWidth", d->grid_width);
     jnum(&s, "firstInnerZeroRow", (double)d->first_inner_zero_row);
     jstr(&s, "storage", storage_name(d->storage));
-    put(&s, "\"sinusoidal\":%s,\"identified\":%s,", d->sinusoidal ? "true" : "false", d->identified ? "true" : "false");
+    diag_put(&s, "\"sinusoidal\":%s,\"identified\":%s,", d->sinusoidal ? "true" : "false",
+             d->identified ? "true" : "false");
     jstr(&s, "kind", d->kind == PE_DIAG_COS_SIN ? "cos-sin" : "table");
     if (d->kind == PE_DIAG_COS_SIN) jstr(&s, "cache", d->cache_cos ? "cos" : "sin");
     jstr(&s, "layout", layout_name(d));
-    put(&s, "\"cosFirst\":%s,", d->cos_first ? "true" : "false");
+    diag_put(&s, "\"cosFirst\":%s,", d->cos_first ? "true" : "false");
     jnum(&s, "pairs", d->pairs);
     jstr(&s, "frequencies", rule_name(d->rule));
     jnum(&s, "base", d->base);
     jnum(&s, "baseDigits", d->base_digits);
-    put(&s, "\"baseRound\":%s,", d->base_round ? "true" : "false");
+    diag_put(&s, "\"baseRound\":%s,", d->base_round ? "true" : "false");
     jnum(&s, "offset", d->offset);
-    put(&s, "\"offsetKnown\":%s,", d->offset_known ? "true" : "false");
+    diag_put(&s, "\"offsetKnown\":%s,", d->offset_known ? "true" : "false");
     jnum(&s, "scale", d->scale);
     jstr(&s, "scaling", scaling_name(d->scaling));
     jnum(&s, "factor", d->factor);
     jnum(&s, "bandLow", d->band_low);
     jnum(&s, "bandHigh", d->band_high);
     jnum(&s, "attentionFactor", d->attention_factor);
+    diag_scaling_json(&s, d);
     jstr(&s, "recipe", recipe_name(d->recipe));
     jstr(&s, "recipeTied", d->recipe_tied ? recipe_name(d->recipe_tied) : "");
     jnum(&s, "recipeMatch", d->recipe_match);
@@ -311,17 +292,18 @@ pe_status pe_diagnosis_json(const pe_diagnosis *d, char *out, size_t out_bytes, 
     jnum(&s, "rmsError", d->rms_error);
     jnum(&s, "firstAbove1e6", (double)d->first_above_1e6);
     jnum(&s, "firstAbove1e3", (double)d->first_above_1e3);
-    put(&s, "\"bandError\":[");
-    for (int b = 0; b < PE_DIAG_BANDS; b++) put(&s, "%s%.17g", b ? "," : "", d->band_error[b]);
-    put(&s, "],\"nearest\":[");
+    diag_put(&s, "\"bandError\":[");
+    for (int b = 0; b < PE_DIAG_BANDS; b++) diag_put(&s, "%s%.17g", b ? "," : "", d->band_error[b]);
+    diag_put(&s, "],\"nearest\":[");
     for (int k = 0, first = 1; k < PE_DIAG_NEAREST; k++) {
         if (d->nearest_distance[k] < 0.0) continue;
-        put(&s, "%s{\"layout\":\"%s\",\"cosFirst\":%s,\"frequencies\":\"%s\",\"distance\":%.17g}", first ? "" : ",",
-            d->nearest_layout[k] ? "split" : "interleaved", d->nearest_cos_first[k] ? "true" : "false",
-            d->nearest_rule[k] ? "tensor2tensor" : "paper", d->nearest_distance[k]);
+        diag_put(&s, "%s{\"layout\":\"%s\",\"cosFirst\":%s,\"frequencies\":\"%s\",\"distance\":%.17g}",
+                 first ? "" : ",", d->nearest_layout[k] ? "split" : "interleaved",
+                 d->nearest_cos_first[k] ? "true" : "false", d->nearest_rule[k] ? "tensor2tensor" : "paper",
+                 d->nearest_distance[k]);
         first = 0;
     }
-    put(&s, "]}");
+    diag_put(&s, "]}");
     *written = s.used;
     return PE_OK;
 }

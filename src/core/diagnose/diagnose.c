@@ -92,6 +92,7 @@ static void fit(diag_work *w, pe_diagnosis *d, pe_diag_kind kind) {
     if (sample_values(w, d) != PE_OK) return;
     diag_match_recipe(w, d);
     diag_error_bands(w, d);
+    diag_scaling_params(w, d);
     /* far from exact, but reproduced cell for cell by a recipe (every step in bfloat16) is sinusoidal too */
     d->sinusoidal = d->rms_error < CHECK_NOT_SINUSOIDAL || d->recipe_match >= IDENTIFIED_SHARE;
     d->identified = d->sinusoidal && d->recipe_match >= IDENTIFIED_SHARE;

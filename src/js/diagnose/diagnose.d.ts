@@ -24,6 +24,27 @@ export type IdentifyRecipe =
   | 'float16'
   | 'bfloat16';
 
+/** rope_scaling as HF's config.json spells it (keys present for the rope_type that uses them). */
+export interface IdentifyRopeScaling {
+  rope_type: 'linear' | 'dynamic' | 'yarn' | 'llama3' | 'longrope' | 'yarn or llama3';
+  factor?: number;
+  rope_theta?: number;
+  original_max_position_embeddings?: number;
+  beta_fast?: number;
+  beta_slow?: number;
+  truncate?: boolean;
+  mscale?: number;
+  attention_factor?: number;
+  low_freq_factor?: number;
+  high_freq_factor?: number;
+  /** dynamic: the sequence length the cache was built at (not a config key). */
+  seq_len?: number;
+  short_factor?: number[];
+  long_factor?: number[];
+  /** longrope when short or long cannot be told. */
+  factors?: number[];
+}
+
 /** What identify() found: every fact the verdict states, and the verdict itself. */
 export interface Identification {
   rows: number;
@@ -49,11 +70,21 @@ export interface Identification {
   offset: number;
   offsetKnown: boolean;
   scale: number;
-  scaling: 'none' | 'linear' | 'yarn' | 'llama3' | 'banded' | 'per-pair';
+  scaling: 'none' | 'linear' | 'yarn' | 'llama3' | 'banded' | 'per-pair' | 'dynamic';
+  /** linear, yarn, llama3, dynamic: the factor; per-pair: HF's factor when the attention factor tells it, else 0. */
   factor: number;
+  /** yarn: the ramp's first and last pair; llama3: the wavelengths original/low_freq_factor and original/high_freq_factor; per-pair: the smallest and largest factor. */
   bandLow: number;
   bandHigh: number;
   attentionFactor: number;
+  /** A cache at a base that is not round: (base / rope_theta)^((d-2)/d), HF's dynamic NTK factor·(seq_len/original - 1) + 1; else 0. */
+  dynamicAlpha: number;
+  /** true: several rope_scaling sets give these frequencies; ropeScaling is the canonical one (the text says what is fixed). */
+  scalingCanonical: boolean;
+  /** YaRN: the original_max_position_embeddings giving these frequencies with ropeScaling's beta_fast and beta_slow. */
+  originalRange: [number, number];
+  /** The RoPE scaling in HF's rope_scaling names, or null when the frequencies are not scaled. */
+  ropeScaling: IdentifyRopeScaling | null;
   recipe: IdentifyRecipe;
   /** Another recipe these rows cannot tell apart, or ''. */
   recipeTied: IdentifyRecipe | '';

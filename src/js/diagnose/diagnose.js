@@ -9,7 +9,7 @@ import { checkOptions } from '../runtime/validate.js';
 const KINDS = { auto: 0, table: 1, 'cos-sin': 2 };
 import { FLOAT } from '../runtime/memory.js';
 const TEXT_BYTES = 16384;
-const JSON_BYTES = 8192;
+const JSON_BYTES = 16384; // LongRoPE lists up to 256 factors
 
 /** table as a Float32Array (copied from a Float64Array or an Array of numbers). */
 function floatsOf(table) {

@@ -1,0 +1,125 @@
+/* The RoPE scaling part of the verdict and of the JSON, in HF's rope_scaling
+ * names (diag_scaling.c found them): the short form for the verdict line, the
+ * full form with what the data fix for the "rope scaling:" line, and the
+ * "ropeScaling" object a user can compare with a config.json. */
+#include "diag_internal.h"
+#include "math/f64math.h"
+
+static void yarn_words(diag_sink *s, const pe_diagnosis *d, int full) {
+    diag_put(
+        s, "YaRN (rope_type yarn), factor %.6g, beta_fast %.6g, beta_slow %.6g, original_max_position_embeddings %.6g",
+        d->factor, d->beta_fast, d->beta_slow, d->original_max);
+    if (d->attention_factor > 0) diag_put(s, ", attention_factor %.6g", d->attention_factor);
+    if (!full) return;
+    diag_put(
+        s,
+        "; the data fix only the ramp, pairs %.4g to %.4g%s: with these betas any original_max_position_embeddings "
+        "from %.6g to %.6g gives it",
+        d->band_low, d->band_high, d->truncated ? "" : " (truncate false)", d->original_lo, d->original_hi);
+    if (d->attention_factor > 0)
+        diag_put(s, "; amplitude = 0.1 mscale ln(factor) + 1, mscale %.6g", d->mscale);
+    else
+        diag_put(s, "; amplitude 1: the cache carries no attention factor (HF's default %.6g)",
+                 0.1 * pe_log(d->factor) + 1.0);
+}
+
+static void llama3_words(diag_sink *s, const pe_diagnosis *d, int full) {
+    diag_put(s,
+             "Llama 3 (rope_type llama3), factor %.6g, low_freq_factor %.6g, high_freq_factor %.6g, "
+             "original_max_position_embeddings %.6g",
+             d->factor, d->low_freq_factor, d->high_freq_factor, d->original_max);
+    if (!full) return;
+    diag_put(s, "; the data fix only original_max_position_embeddings / low_freq_factor = %.6g", d->band_low);
+    diag_put(s, " and / high_freq_factor = %.6g (canonical low_freq_factor 1)", d->band_high);
+}
+
+static void dynamic_words(diag_sink *s, const pe_diagnosis *d, int full) {
+    diag_put(s,
+             "dynamic NTK (rope_type dynamic), factor %.6g, original_max_position_embeddings %.6g, rope_theta %.9g, "
+             "built at sequence length %.0f",
+             d->factor, d->original_max, d->rope_theta, d->seq_len);
+    if (full)
+        diag_put(
+            s,
+            "; the data fix only the base: factor (seq_len / original_max_position_embeddings - 1) = %.6g (seq_len "
+            "the cache's length, original a power of two)",
+            d->dynamic_alpha - 1.0);
+}
+
+static void longrope_words(diag_sink *s, const pe_diagnosis *d, int full) {
+    const char *which = d->long_factors == 1   ? "long_factor"
+                        : d->long_factors == 0 ? "short_factor"
+                                               : "per-pair factors";
+    diag_put(s, "LongRoPE (rope_type longrope), %s from %.4g to %.4g at rope_theta %.9g", which, d->band_low,
+             d->band_high, d->rope_theta);
+    if (d->factor > 0) diag_put(s, ", factor %.6g, original_max_position_embeddings %.6g", d->factor, d->original_max);
+    if (d->attention_factor > 0) diag_put(s, ", attention_factor %.6g", d->attention_factor);
+    if (!full) return;
+    diag_put(s, "; %s:", which);
+    for (uint32_t k = 0; k < d->pair_factors; k++) diag_put(s, " %.6g", d->pair_factor[k]);
+    diag_put(s, "; the data fix only factor_k rope_theta^(2k/d) (rope_theta: the common base making most round)");
+    if (d->factor > 0) diag_put(s, "; amplitude = sqrt(1 + ln factor / ln original_max_position_embeddings)");
+}
+
+void diag_scaling_words(diag_sink *s, const pe_diagnosis *d, int full) {
+    switch (d->scaling) {
+    case PE_DIAG_SCALING_LINEAR:
+        diag_put(s, "linear (rope_type linear), factor %.6g", d->factor);
+        if (full) diag_put(s, " (every frequency divided by it)");
+        break;
+    case PE_DIAG_SCALING_YARN: yarn_words(s, d, full); break;
+    case PE_DIAG_SCALING_LLAMA3: llama3_words(s, d, full); break;
+    case PE_DIAG_SCALING_DYNAMIC: dynamic_words(s, d, full); break;
+    case PE_DIAG_SCALING_PER_PAIR: longrope_words(s, d, full); break;
+    case PE_DIAG_SCALING_BANDED:
+        diag_put(s, "banded (YaRN or Llama 3: too few pairs in between to tell), factor %.6g", d->factor);
+        break;
+    default:
+        diag_put(s, "none");
+        if (full && d->dynamic_alpha > 0)
+            diag_put(s,
+                     " found; the base %.9g is not round: as dynamic NTK from rope_theta %.9g, factor (seq_len / "
+                     "original_max_position_embeddings - 1) = %.6g (seq_len: the length the cache was built at)",
+                     d->base, d->rope_theta, d->dynamic_alpha - 1.0);
+    }
+}
+
+static void key(diag_sink *s, const char *name, double v) {
+    diag_put(s, ",\"%s\":%.17g", name, v);
+}
+
+void diag_scaling_json(diag_sink *s, const pe_diagnosis *d) {
+    static const char *types[] = {"", "linear", "yarn", "llama3", "yarn or llama3", "longrope", "dynamic"};
+    diag_put(s, "\"dynamicAlpha\":%.17g,\"scalingCanonical\":%s,\"originalRange\":[%.17g,%.17g],", d->dynamic_alpha,
+             d->params_canonical ? "true" : "false", d->original_lo, d->original_hi);
+    if (d->scaling == PE_DIAG_SCALING_NONE || (unsigned)d->scaling > PE_DIAG_SCALING_DYNAMIC) {
+        diag_put(s, "\"ropeScaling\":null,");
+        return;
+    }
+    diag_put(s, "\"ropeScaling\":{\"rope_type\":\"%s\"", types[d->scaling]);
+    if (d->factor > 0) key(s, "factor", d->factor);
+    if (d->rope_theta > 0) key(s, "rope_theta", d->rope_theta);
+    if (d->original_max > 0) key(s, "original_max_position_embeddings", d->original_max);
+    if (d->scaling == PE_DIAG_SCALING_YARN) {
+        key(s, "beta_fast", d->beta_fast);
+        key(s, "beta_slow", d->beta_slow);
+        diag_put(s, ",\"truncate\":%s", d->truncated ? "true" : "false");
+        if (d->mscale > 0) key(s, "mscale", d->mscale);
+    }
+    if (d->attention_factor > 0) key(s, "attention_factor", d->attention_factor);
+    if (d->scaling == PE_DIAG_SCALING_LLAMA3) {
+        key(s, "low_freq_factor", d->low_freq_factor);
+        key(s, "high_freq_factor", d->high_freq_factor);
+    }
+    if (d->scaling == PE_DIAG_SCALING_DYNAMIC) key(s, "seq_len", d->seq_len);
+    if (d->scaling == PE_DIAG_SCALING_PER_PAIR) {
+        diag_put(s, ",\"%s\":[",
+                 d->long_factors == 1   ? "long_factor"
+                 : d->long_factors == 0 ? "short_factor"
+                                        : "factors");
+        for (uint32_t k = 0; k < d->pair_factors; k++)
+            diag_put(s, "%s%.7g", k ? "," : "", d->pair_factor[k]); /* 7 digits: as fitted */
+        diag_put(s, "]");
+    }
+    diag_put(s, "},");
+}
