@@ -126,7 +126,9 @@ export function posencCases(pe, label = 'SIMD') {
 /** The limits: a wasm SIMD rotation with the cache given, and memory.fill for the ALiBi bias. */
 export function limitRopeCases(instance) {
   const lib = instance.exports;
-  const fill = limitCases(instance).find((c) => c.name === 'wasm memory.fill (limit)');
+  const tables = limitCases(instance);
+  const fill = tables.find((c) => c.name === 'wasm memory.fill (limit)');
+  const store = tables.find((c) => c.name === 'wasm SIMD store loop (reference)');
   const alloc = (bytes) => lib.limits_alloc(bytes) >>> 0;
   const rotation = (job, rows, cacheRows) => {
     const { heads, dim } = job;
@@ -177,6 +179,13 @@ export function limitRopeCases(instance) {
       kind: 'alibi',
       limit: true,
       prepare: ({ heads, queryLength, keyLength }) => fill.prepare({ length: heads * queryLength, dim: keyLength }),
+    },
+    // Not a limit: a constant written with v128.store and nothing computed, the floor under any wasm kernel
+    // that writes the bias (memory.fill runs as one native memset, which v128 stores cannot match).
+    {
+      ...store,
+      kind: 'alibi',
+      prepare: ({ heads, queryLength, keyLength }) => store.prepare({ length: heads * queryLength, dim: keyLength }),
     },
   ];
 }
