@@ -335,10 +335,16 @@ it('exports: PNG of a figure, CSV and NPY of the table', async () => {
   noProblems('exports');
 });
 
-/** Clicks a button and resolves to the bytes of the file it downloads. */
+/**
+ * Clicks a button and resolves to the bytes of the file it downloads. The button is centred first (the sticky
+ * controls bar covers the top of the screen), and a click that cannot land fails as such, before the download wait.
+ */
 async function downloadBytes(selector) {
-  const [download] = await Promise.all([page.waitForEvent('download'), page.click(selector)]);
-  return readFile(await download.path());
+  await centre(page, selector);
+  const download = page.waitForEvent('download', { timeout: 60_000 });
+  download.catch(() => {}); // a failed click is the error to report; the wait is awaited (and reported) below
+  await page.click(selector, { timeout: 20_000 });
+  return readFile(await (await download).path());
 }
 
 it('a large table (8192 × 1024) draws and keeps redrawing quickly', async () => {
