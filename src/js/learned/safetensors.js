@@ -22,6 +22,16 @@ export const isSafetensors = (bytes) => bytes.length >= 9 && bytes[8] === 0x7b;
  *   when the file holds only one) and the shape it must have
  * @returns {{table: Float32Array, rows: number, dim: number, dtype: string, shape: number[], name: string}}
  */
+/**
+ * The names in the header's own order: JavaScript lists integer-like keys ("12") first, the file (and the
+ * native CLI) does not. Such a name is placed where its quoted form first appears in the header text.
+ */
+function inFileOrder(names, text) {
+  if (!names.some((name) => /^(0|[1-9][0-9]*)$/.test(name))) return names;
+  const at = new Map(names.map((name) => [name, text.indexOf(JSON.stringify(name))]));
+  return [...names].sort((a, b) => at.get(a) - at.get(b));
+}
+
 export function readSafetensors(input, options) {
   const o = checkOptions(options, ['name', 'rows', 'dim'], 'readSafetensors');
   if (o.name !== undefined && typeof o.name !== 'string') {
@@ -35,7 +45,10 @@ export function readSafetensors(input, options) {
   const expected = checkExpected(o);
   const bytes = asBytes(input);
   const { header, text, dataStart } = splitHeader(bytes);
-  const names = Object.keys(header).filter((key) => key !== '__metadata__');
+  const names = inFileOrder(
+    Object.keys(header).filter((key) => key !== '__metadata__'),
+    text,
+  );
   checkComplete(header, names, bytes.length - dataStart);
   checkSafetensorsRules(text, header, names, bytes.length - dataStart);
   const name = o.name ?? onlyName(names);
