@@ -15,6 +15,7 @@ import { browserSession } from './support/browser-session.js';
 import {
   allCanvases,
   canvasPrint,
+  caughtUp,
   centre,
   checkControlSteps,
   drawEveryView,
@@ -220,6 +221,8 @@ it('a picked .npy and a dropped .safetensors file load and redraw the learned pa
   assert.ok(fromNpy.colours > 2);
   // The window shrinks to the table's rows when asked for more.
   await redrawAfter(page, () => page.fill('#ctl-cw', '300').then(() => page.press('#ctl-cw', 'Enter')));
+  // The comparison view draws in steps over several frames; its facts come with the last one.
+  await caughtUp(page, '#cmp-facts');
   assert.is(await page.getAttribute('#cmp-facts', 'data-window'), String(rows));
   // The similarity readout of the learned panel is the cosine of the file's rows.
   await centre(page, '#cmp-learned');
