@@ -17,12 +17,6 @@ const NAMES_SHOWN = 20;
 export const isSafetensors = (bytes) => bytes.length >= 9 && bytes[8] === 0x7b;
 
 /**
- * @param {ArrayBuffer | ArrayBufferView} input  the file's bytes
- * @param {{name?: string, rows?: number, dim?: number}} [options]  the tensor (optional
- *   when the file holds only one) and the shape it must have
- * @returns {{table: Float32Array, rows: number, dim: number, dtype: string, shape: number[], name: string}}
- */
-/**
  * The names in the header's own order: JavaScript lists integer-like keys ("12") first, the file (and the
  * native CLI) does not. Such a name is placed where its quoted form first appears in the header text.
  */
@@ -32,6 +26,12 @@ function inFileOrder(names, text) {
   return [...names].sort((a, b) => at.get(a) - at.get(b));
 }
 
+/**
+ * @param {ArrayBuffer | ArrayBufferView} input  the file's bytes
+ * @param {{name?: string, rows?: number, dim?: number}} [options]  the tensor (optional
+ *   when the file holds only one) and the shape it must have
+ * @returns {{table: Float32Array, rows: number, dim: number, dtype: string, shape: number[], name: string}}
+ */
 export function readSafetensors(input, options) {
   const o = checkOptions(options, ['name', 'rows', 'dim'], 'readSafetensors');
   if (o.name !== undefined && typeof o.name !== 'string') {

@@ -1,10 +1,9 @@
 // RoPE's options checked (before anything is written) and packed as the core
-// wants them: a pe_rotary as 25 doubles (the RoPE exports in src/wasm say which is which).
+// wants them: a pe_rotary as SPEC_LENGTH (29) doubles (the RoPE exports in src/wasm say which is which).
 import { PosencError, refuse } from '../runtime/errors.js';
 import { checkOptions, checkBase, checkHeads, checkLayout, checkFlag, LAYOUTS, MAX_DIM } from '../runtime/validate.js';
 import { checkScaling } from './scaling.js';
 import { checkAxes } from './axes.js';
-
 import { checkXpos, xposSpec } from './xpos.js';
 
 export const SPEC_LENGTH = 29;
