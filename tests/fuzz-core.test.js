@@ -1,6 +1,7 @@
 // The libFuzzer harness over the C API (tests/fuzz/fuzz_api.c: ASan+UBSan,
 // both kernel sets, guard bytes, outputs finite and in range): every seed of
-// tests/fuzz/corpus/ (the hostile inputs of issue 10 among them) replays
+// tests/fuzz/corpus/ (the hostile inputs of issue 10 among them, and RoPE's
+// position axes and xPos with the subnormal scale base the fuzzer found) replays
 // clean, then a bounded fuzzing run (POSENC_FUZZ_SECONDS, default 45) finds
 // nothing. `npm run fuzz -- <seconds>` runs it longer.
 import { test } from 'uvu';
@@ -13,7 +14,7 @@ const corpus = fileURLToPath(new URL('./fuzz/corpus/', import.meta.url));
 const seeds = readdirSync(corpus).map((name) => corpus + name);
 const seconds = Number(process.env.POSENC_FUZZ_SECONDS ?? 45);
 
-test('the seed corpus covers both kernel sets, the huge bases and the frequencies beyond the promise', () => {
+test('the seed corpus covers both kernel sets, the huge bases, the frequencies beyond the promise, axes and xPos', () => {
   const heads = seeds.map((file) => readFileSync(file)[0]);
   assert.ok(heads.some((h) => h & 1) && heads.some((h) => !(h & 1)), 'SIMD and scalar seeds');
   for (const name of [
@@ -22,6 +23,12 @@ test('the seed corpus covers both kernel sets, the huge bases and the frequencie
     'base-1e301-recipe',
     'base-1e301-grid2d',
     'frequency-1e20-plan',
+    'mrope-qwen2vl-sections-plan-f32',
+    'mrope-equal-axes-plain',
+    'vision-2d-plan-f16',
+    'xpos-torchscale-key-plan-cache',
+    'xpos-beyond-reach',
+    'xpos-scale-base-subnormal-beyond-center',
   ]) {
     assert.ok(
       seeds.some((file) => file.endsWith(`/${name}`)),

@@ -284,6 +284,8 @@ test('refusals: BAD_XPOS names the field, XPOS_RANGE the position; x (JS array o
     [{ role: 'query', scaleBase: -512 }, 'xpos.scaleBase'],
     [{ role: 'query', scaleBase: Infinity }, 'xpos.scaleBase'],
     [{ role: 'query', scaleBase: NaN }, 'xpos.scaleBase'],
+    [{ role: 'query', scaleBase: 5e-324 }, 'xpos.scaleBase'], // ln ζ / scaleBase overflowed: every position accepted
+    [{ role: 'query', scaleBase: 9e-7 }, 'xpos.scaleBase'],
     [{ role: 'query', scaleBase: '512' }, 'xpos.scaleBase'],
     [{ role: 'key', gamma: 0 }, 'xpos.gamma'],
     [{ role: 'key', gamma: 9e-7 }, 'xpos.gamma'],

@@ -408,7 +408,7 @@ typedef struct pe_rope_axes {
  * off. Any scaling other than NONE is refused (PE_ERR_XPOS), as are axes
  * (pe_rope_axes: one position per row only). */
 typedef struct pe_xpos {
-    double scale_base; /* 0 = off; else finite, > 0 (torchscale: 512) */
+    double scale_base; /* 0 = off; else finite, >= 1e-6 (torchscale: 512) */
     double gamma;      /* 1e-6 <= gamma <= 1e6 when on (torchscale: 0.4) */
     int key;           /* nonzero: the keys' scale zeta^(-(p - center)/scale_base) */
     uint32_t center;   /* < PE_MAX_POSITION: the position whose scale is 1 */

@@ -8,7 +8,15 @@
  * its output untouched too; a successful call's outputs must be finite and in
  * their documented range (tables and RoPE cos/sin in [-1, 1], ALiBi slopes in
  * (0, 1], biases <= 0, resampled values between the table's extremes, RoPE
- * frequencies finite and >= 0). A violation aborts with what and where. */
+ * frequencies finite and >= 0). A violation aborts with what and where.
+ *
+ * RoPE goes through pe_rope, a plan's apply (float32, float16, bfloat16; a
+ * cache or none; plan memory misaligned) or its cos/sin caches, with position
+ * axes (mrope sections, 2-D vision) and xPos (scale base, gamma, role,
+ * center): an accepted call's positions lie within xPos's reach and its
+ * values within the attention factor times the largest scale (computed here
+ * with libm); a plan gives pe_rope's bits; mrope with three equal axes gives
+ * plain RoPE's. Build with -DFUZZ_TRACE to see which status an input gets. */
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
@@ -106,6 +114,15 @@ static void guard_check(guarded *g, const char *call, int untouched) {
     if (untouched)
         for (size_t k = 0; k < g->bytes; k++)
             if (g->block[GUARD + k] != FILL_BYTE) fail("a refused call wrote its output", call);
+}
+
+/* Built with -DFUZZ_TRACE, each RoPE call prints its status: a seed's author sees what it reaches. */
+static void trace(const char *call, pe_status st) {
+#ifdef FUZZ_TRACE
+    fprintf(stderr, "fuzz_api: %s -> %s\n", call, pe_status_name(st));
+#else
+    (void)call, (void)st;
+#endif
 }
 
 static void guard_free(guarded *g) {
@@ -277,18 +294,13 @@ static void fuzz_adds(bytes *in, int which) {
     guard_free(&table_g);
 }
 
-static void fuzz_rope(bytes *in) {
-    const char *call = "pe_rope";
-    pe_rotary rope;
-    memset(&rope, 0, sizeof rope);
-    rope.heads = take_size(in, 0);
-    rope.head_dim = take_size(in, 0);
-    rope.rotary_dim = take(in, 1) < 128 ? 0 : take_size(in, 0);
-    rope.base = take_double(in, 10000.0);
-    rope.layout = (pe_layout)(take(in, 1) % 3);
-    rope.order = (pe_rope_order)(take(in, 1) % 3);
-    rope.inverse = (int)(take(in, 1) & 1);
-    pe_rope_scaling *sc = &rope.scaling;
+/* ---- RoPE ----------------------------------------------------------------- */
+
+/* A RoPE input reads its fields in a fixed order, and the position axes, xPos
+ * and the entry point come last: an input that ends before them (the older
+ * seeds) is plain RoPE through pe_rope, as it was when it was found. */
+
+static void take_scaling(bytes *in, pe_rope_scaling *sc) {
     sc->type = (pe_rope_scaling_type)(take(in, 1) % 6);
     sc->factor = take_double(in, 4.0);
     sc->original_max_position_embeddings = take_size(in, 0);
@@ -301,28 +313,211 @@ static void fuzz_rope(bytes *in) {
     sc->low_freq_factor = take_double(in, 1.0);
     sc->high_freq_factor = take_double(in, 4.0);
     sc->sequence_length = take(in, 1) < 128 ? 0 : take_size(in, 0);
+}
+
+/* Several position axes: mostly none; mrope with sections that split r/2
+ * (valid) or raw ones; 2-D; or an unknown type. */
+static void take_axes(bytes *in, pe_rotary *rope) {
+    const uint8_t how = (uint8_t)take(in, 1);
+    if (how < 96) return;
+    pe_rope_axes *a = &rope->axes;
+    a->type = how < 176 ? PE_ROPE_AXES_MROPE : how < 250 ? PE_ROPE_AXES_VISION_2D : (pe_rope_axes_type)take_u32(in);
+    const uint32_t half = (rope->rotary_dim ? rope->rotary_dim : rope->head_dim) / 2;
+    if (take(in, 1) < 200 && half >= 3) {
+        a->mrope_section[0] = 1 + (uint32_t)take(in, 2) % (half - 2);
+        a->mrope_section[1] = 1 + (uint32_t)take(in, 2) % (half - a->mrope_section[0] - 1);
+        a->mrope_section[2] = half - a->mrope_section[0] - a->mrope_section[1];
+    } else {
+        for (int k = 0; k < PE_ROPE_MROPE_AXES; k++) a->mrope_section[k] = take_size(in, 0);
+    }
+}
+
+/* xPos: mostly off; else torchscale's defaults, nearby values or raw bits. */
+static void take_xpos(bytes *in, pe_xpos *x) {
+    if (take(in, 1) < 128) return;
+    x->scale_base = take_double(in, 512.0);
+    x->gamma = take_double(in, 0.4);
+    x->key = (int)(take(in, 1) & 1);
+    x->center = take(in, 1) < 160 ? (uint32_t)take(in, 2) : take_position(in);
+}
+
+static uint32_t axes_of(const pe_rotary *rope) {
+    return rope->axes.type == PE_ROPE_AXES_MROPE ? PE_ROPE_MROPE_AXES : rope->axes.type == PE_ROPE_AXES_VISION_2D ? 2 : 1;
+}
+
+/* The largest xPos scale among a call's positions, zeta_0^(|p - center| /
+ * scale_base) inverted (pair 0 has the smallest zeta), in libm's double; -1
+ * when a position lies beyond the documented reach (a scale past 2^64),
+ * which the call must refuse. 1 when xPos is off or nothing is rotated. */
+static double xpos_largest_scale(const pe_xpos *x, uint32_t offset, uint32_t length, const uint32_t *positions,
+                                 uint32_t axes) {
+    if (x->scale_base == 0.0) return 1.0;
+    const double per_step = -log(x->gamma / (1.0 + x->gamma)) / x->scale_base;
+    double largest = 1.0;
+    for (uint64_t k = 0; k < (uint64_t)length * axes; k++) {
+        const uint32_t p = positions ? positions[k] : offset + (uint32_t)k;
+        const double d = fabs((double)p - (double)x->center), t = d == 0.0 ? 0.0 : d * per_step;
+        if (t > 64.0 * 0.6931471805599453 * (1.0 + 1e-9)) return -1.0;
+        if (exp(t) > largest) largest = exp(t);
+    }
+    return largest;
+}
+
+static uint16_t half_bits_exact(float f, int bfloat) {
+    uint32_t bits;
+    memcpy(&bits, &f, sizeof bits);
+    if (bfloat || f == 0.0f) return (uint16_t)(bits >> 16 & (bfloat ? 0xffffu : 0x8000u));
+    int e;
+    const float m = frexpf(fabsf(f), &e); /* |f| = 2m 2^(e-1), 1 <= 2m < 2; f is a float16 normal */
+    return (uint16_t)((bits >> 16 & 0x8000u) | (uint32_t)(e - 1 + 15) << 10 | (uint32_t)((2.0f * m - 1.0f) * 1024.0f));
+}
+
+/* 16-bit results within bound (rounded once to the dtype: 2^-8 relative),
+ * infinite only where bound passes the dtype's largest value. */
+static void halves_within(const uint16_t *v, size_t n, int bfloat, double bound, const char *call) {
+    const double widest = bfloat ? 3.3895313892515355e38 : 65504.0, limit = bound * (1.0 + 0x1p-7);
+    for (size_t k = 0; k < n; k++) {
+        const float f = half_to_float(v[k], bfloat);
+        if (isinf(f) ? limit < widest : !(fabsf(f) <= limit)) {
+            fprintf(stderr, "fuzz_api: %s: value %zu is %g, beyond %g\n", call, k, (double)f, bound);
+            abort();
+        }
+    }
+}
+
+/* pe_rope of a copy of x_before into out (scratch of the size it asks for). */
+static pe_status one_shot_rope(const pe_rotary *rope, uint32_t offset, uint32_t length, const uint32_t *positions,
+                               const float *x_before, size_t x_count, float *out) {
+    size_t need;
+    pe_status st = pe_rope_scratch_size(rope, &need);
+    if (st != PE_OK) return st;
+    void *scratch = malloc(need);
+    if (!scratch) abort();
+    memcpy(out, x_before, x_count * sizeof(float));
+    st = pe_rope(rope, offset, length, positions, out, x_count, scratch, need);
+    free(scratch);
+    return st;
+}
+
+/* x must equal pe_rope of x_before with rope, bit for bit (what: the rule broken). */
+static void same_as_one_shot(const pe_rotary *rope, uint32_t offset, uint32_t length, const uint32_t *positions,
+                             const float *x_before, const float *x, size_t x_count, const char *what,
+                             const char *call) {
+    float *expected = malloc(x_count * sizeof(float) + 1);
+    if (!expected) abort();
+    if (one_shot_rope(rope, offset, length, positions, x_before, x_count, expected) != PE_OK ||
+        memcmp(expected, x, x_count * sizeof(float)) != 0)
+        fail(what, call);
+    free(expected);
+}
+
+/* A plan in caller memory, possibly misaligned (the plan aligns itself
+ * within the 16 bytes pe_rope_plan_size adds), its size exact or off by one. */
+static pe_rope_plan *take_plan(bytes *in, const pe_rotary *rope, guarded *g, pe_status *st) {
+    const uint32_t cache_rows = take(in, 1) < 160 ? take_size(in, 300) : take_size(in, 0);
+    size_t need = 0;
+    if (pe_rope_plan_size(rope, cache_rows, &need) != PE_OK || need > MAX_BYTES) need = 64;
+    size_t bytes = take_count(in, need);
+    if (bytes > need + 1) bytes = need;
+    const size_t shift = take(in, 1) % 16;
+    uint8_t *memory = (uint8_t *)guard_alloc(g, bytes + shift) + shift;
+    pe_rope_plan *plan = NULL;
+    *st = pe_rope_plan_init(rope, cache_rows, memory, bytes, &plan);
+    trace("pe_rope_plan_init", *st);
+    return *st == PE_OK ? plan : NULL;
+}
+
+/* pe_rope_plan_cos_sin: both caches guarded, untouched on a refusal, within
+ * the attention factor times the largest xPos scale. */
+static void fuzz_rope_cos_sin(bytes *in, pe_rope_plan *plan, const pe_rotary *rope, uint32_t offset, uint32_t length,
+                              const uint32_t *positions, double attention, double largest_scale) {
+    const char *call = "pe_rope_plan_cos_sin";
+    const pe_dtype dtype = (pe_dtype)(take(in, 1) % 5);
+    const int expand = (int)(take(in, 1) & 1);
+    const uint32_t r = rope->rotary_dim ? rope->rotary_dim : rope->head_dim;
+    const size_t count = take_count(in, (size_t)length * (expand ? r : r / 2));
+    const size_t elem = dtype == PE_DTYPE_FLOAT64 ? 8 : dtype == PE_DTYPE_FLOAT16 || dtype == PE_DTYPE_BFLOAT16 ? 2 : 4;
+    if (count > MAX_BYTES / 8) return;
+    guarded cos_g, sin_g;
+    void *cos = guard_alloc(&cos_g, count * elem), *sin = guard_alloc(&sin_g, count * elem);
+    const pe_status st = pe_rope_plan_cos_sin(plan, dtype, expand, offset, length, positions, cos, sin, count);
+    trace(call, st);
+    guard_check(&cos_g, call, st != PE_OK);
+    guard_check(&sin_g, call, st != PE_OK);
+    if (st == PE_OK && largest_scale < 0.0) fail("a position beyond xPos's reach was accepted", call);
+    if (st == PE_OK && attention > 0.0) {
+        const double bound = attention * largest_scale;
+        for (int k = 0; k < 2; k++) {
+            void *v = k ? sin : cos;
+            if (dtype == PE_DTYPE_FLOAT32)
+                floats_within(v, count, (float)-(bound * (1.0 + 0x1p-20)), (float)(bound * (1.0 + 0x1p-20)), call);
+            else if (dtype == PE_DTYPE_FLOAT64) {
+                for (size_t j = 0; j < count; j++)
+                    if (!(fabs(((double *)v)[j]) <= bound * (1.0 + 1e-9))) fail("a float64 value beyond its bound", call);
+            } else
+                halves_within(v, count, dtype == PE_DTYPE_BFLOAT16, bound, call);
+        }
+    }
+    guard_free(&cos_g);
+    guard_free(&sin_g);
+}
+
+static void fuzz_rope(bytes *in) {
+    pe_rotary rope;
+    memset(&rope, 0, sizeof rope);
+    rope.heads = take_size(in, 0);
+    rope.head_dim = take_size(in, 0);
+    rope.rotary_dim = take(in, 1) < 128 ? 0 : take_size(in, 0);
+    rope.base = take_double(in, 10000.0);
+    rope.layout = (pe_layout)(take(in, 1) % 3);
+    rope.order = (pe_rope_order)(take(in, 1) % 3);
+    rope.inverse = (int)(take(in, 1) & 1);
+    take_scaling(in, &rope.scaling);
     const uint32_t length = take_size(in, 64), batch = (uint32_t)take(in, 1) % 3;
     const uint32_t offset = take(in, 1) < 200 ? take_position(in) : 0;
-    uint32_t positions[64];
+    uint32_t first_axis[64];
     const int with_positions = take(in, 1) < 64;
-    for (uint32_t k = 0; k < length && k < 64; k++) positions[k] = take_position(in);
+    for (uint32_t k = 0; k < length; k++) first_axis[k] = take_position(in);
     const size_t heads = rope.heads <= 16 ? rope.heads : 1, head_dim = rope.head_dim <= 256 ? rope.head_dim : 2;
     const size_t x_count = take_count(in, (size_t)batch * length * heads * head_dim);
     if (x_count > (1u << 20)) return;
-    guarded x_g, scratch_g, w_g;
+    guarded x_g, scratch_g, w_g, plan_g;
+    memset(&plan_g, 0, sizeof plan_g);
     float *x = guard_alloc(&x_g, x_count * sizeof(float));
     const float largest = fill_x(in, x, x_count);
-    size_t need = 0;
-    if (pe_rope_scratch_size(&rope, &need) != PE_OK || need > MAX_BYTES) need = 64;
-    size_t scratch_bytes = take_count(in, need);
-    if (scratch_bytes > need + 1) scratch_bytes = need;
-    void *scratch = guard_alloc(&scratch_g, scratch_bytes);
+    const uint8_t scratch_pick = (uint8_t)take(in, 1);
+    const uint32_t scratch_raw = scratch_pick >= 250 ? take_u32(in) : 0;
     const size_t w_count = take_count(in, (rope.rotary_dim ? rope.rotary_dim : head_dim) / 2);
     if (w_count > 65536) {
         guard_free(&x_g);
-        guard_free(&scratch_g);
         return;
     }
+    /* The newer fields: axes, xPos, the entry point, then the other axes' positions. */
+    take_axes(in, &rope);
+    take_xpos(in, &rope.xpos);
+    const unsigned api = (unsigned)take(in, 1) % 3; /* pe_rope, pe_rope_plan_apply, pe_rope_plan_cos_sin */
+    const uint32_t axes = axes_of(&rope);
+    const int same_axes = rope.axes.type == PE_ROPE_AXES_MROPE && take(in, 1) < 64;
+    uint32_t *positions = malloc((size_t)length * axes * sizeof(uint32_t) + 1); /* exact: ASan sees an overread */
+    if (!positions) abort();
+    for (uint32_t l = 0; l < length; l++)
+        for (uint32_t a = 0; a < axes; a++)
+            positions[l * axes + a] = a == 0 || same_axes ? first_axis[l] : take_position(in);
+    const uint32_t *given = with_positions ? positions : NULL;
+    const double largest_scale = xpos_largest_scale(&rope.xpos, offset, length, given, axes);
+#ifdef FUZZ_TRACE
+    fprintf(stderr, "fuzz_api: r %u, axes %d, xpos %.17g %.17g key %d center %u, offset %u length %u%s, scale %g\n",
+            rope.rotary_dim ? rope.rotary_dim : rope.head_dim, (int)rope.axes.type, rope.xpos.scale_base,
+            rope.xpos.gamma, rope.xpos.key, rope.xpos.center, offset, length, given ? " listed" : "", largest_scale);
+    for (uint32_t k = 0; given && k < length * axes; k++) fprintf(stderr, " %u", positions[k]);
+    if (given) fprintf(stderr, "\n");
+#endif
+
+    size_t need = 0;
+    if (pe_rope_scratch_size(&rope, &need) != PE_OK || need > MAX_BYTES) need = 64;
+    size_t scratch_bytes = scratch_pick < 220 ? need : scratch_pick < 235 ? need + 1 : scratch_pick < 250 ? need - 1 : scratch_raw;
+    if (scratch_bytes > need + 1) scratch_bytes = need;
+    void *scratch = guard_alloc(&scratch_g, scratch_bytes);
     double *w = guard_alloc(&w_g, w_count * sizeof(double)), attention = -1.0;
     pe_status fst = pe_rope_frequencies(&rope, w, w_count, &attention);
     guard_check(&w_g, "pe_rope_frequencies", fst != PE_OK);
@@ -332,24 +527,85 @@ static void fuzz_rope(bytes *in) {
                 fail("a frequency outside [0, PE_MAX_FREQUENCY]", "pe_rope_frequencies");
         if (!(attention > 0.0 && attention <= FLT_MAX))
             fail("an attention factor not in (0, FLT_MAX]", "pe_rope_frequencies");
+    } else
+        attention = -1.0;
+    uint32_t reach = 0;
+    if (pe_rope_xpos_reach(&rope, &reach) == PE_OK && rope.xpos.scale_base != 0.0 && reach < PE_MAX_POSITION) {
+        /* reach = floor(64 ln 2 / |ln zeta_0| * scale_base): its scale is within 2^64, reach + 2's is not. */
+        const double per_step = -log(rope.xpos.gamma / (1.0 + rope.xpos.gamma)) / rope.xpos.scale_base;
+        if (reach && !((double)reach * per_step <= 64.0 * 0.6931471805599453 * (1.0 + 1e-9)))
+            fail("the reach's scale passes 2^64", "pe_rope_xpos_reach");
+        if (!((double)(reach + 2) * per_step > 64.0 * 0.6931471805599453))
+            fail("a scale within 2^64 lies beyond the reach", "pe_rope_xpos_reach");
     }
     float *before = malloc(x_count * sizeof(float) + 1);
     if (!before) abort();
     memcpy(before, x, x_count * sizeof(float));
-    pe_status st = pe_rope(&rope, offset, length, with_positions && length <= 64 ? positions : NULL, x, x_count,
-                           scratch, scratch_bytes);
-    guard_check(&x_g, call, 0);
-    if (st != PE_OK && memcmp(x, before, x_count * sizeof(float)) != 0) fail("a refused call changed x", call);
-    free(before);
-    guard_check(&scratch_g, call, 0);
-    if (st == PE_OK && fst == PE_OK) {
-        /* A rotation keeps a pair's length (2 ulp), times the attention factor. */
-        const double bound = (double)largest * 1.4143 * attention * (1.0 + 0x1p-20);
-        floats_within(x, x_count, (float)-bound, (float)bound, call);
+    const char *call = api == 0 ? "pe_rope" : api == 1 ? "pe_rope_plan_apply" : "pe_rope_plan_init";
+    pe_status st;
+    pe_dtype dtype = PE_DTYPE_FLOAT32;
+    uint16_t *x16 = NULL;
+    guarded x16_g;
+    memset(&x16_g, 0, sizeof x16_g);
+    if (api == 0)
+        st = pe_rope(&rope, offset, length, given, x, x_count, scratch, scratch_bytes), trace(call, st);
+    else {
+        pe_rope_plan *plan = take_plan(in, &rope, &plan_g, &st);
+        guard_check(&plan_g, "pe_rope_plan_init", 0);
+        if (plan && api == 1) {
+            dtype = (pe_dtype)(take(in, 1) % 4); /* FLOAT64 is refused */
+            const uint32_t sequence_length = take(in, 1) < 200 ? 0 : take_size(in, 0);
+            void *target = x;
+            if (dtype == PE_DTYPE_FLOAT16 || dtype == PE_DTYPE_BFLOAT16) {
+                x16 = guard_alloc(&x16_g, x_count * sizeof(uint16_t));
+                for (size_t k = 0; k < x_count; k++) x16[k] = half_bits_exact(x[k], dtype == PE_DTYPE_BFLOAT16);
+                target = x16;
+            }
+            uint16_t *x16_before = malloc(x_count * sizeof(uint16_t) + 1);
+            if (!x16_before) abort();
+            if (x16) memcpy(x16_before, x16, x_count * sizeof(uint16_t));
+            st = pe_rope_plan_apply(plan, dtype, sequence_length, offset, length, given, target, x_count);
+            trace(call, st);
+            if (x16) {
+                guard_check(&x16_g, call, 0);
+                if (st != PE_OK && memcmp(x16, x16_before, x_count * sizeof(uint16_t)) != 0)
+                    fail("a refused call changed x", call);
+            }
+            free(x16_before);
+            /* A plan gives pe_rope's very bits, with or without its cache. */
+            if (st == PE_OK && dtype == PE_DTYPE_FLOAT32 && sequence_length == 0)
+                same_as_one_shot(&rope, offset, length, given, before, x, x_count, "a plan differs from pe_rope", call);
+        } else if (plan) {
+            fuzz_rope_cos_sin(in, plan, &rope, offset, length, given, attention, largest_scale);
+            st = PE_OK;
+        }
     }
+    guard_check(&x_g, call, 0);
+    if ((st != PE_OK || api == 2) && memcmp(x, before, x_count * sizeof(float)) != 0) fail("a refused call changed x", call);
+    guard_check(&scratch_g, call, 0);
+    if (st == PE_OK && api != 2 && largest_scale < 0.0) fail("a position beyond xPos's reach was accepted", call);
+    if (st == PE_OK && api != 2 && attention > 0.0) {
+        /* A rotation keeps a pair's length (2 ulp), times the attention factor and xPos's largest scale. */
+        const double bound = (double)largest * 1.4143 * attention * largest_scale * (1.0 + 0x1p-20);
+        if (x16)
+            halves_within(x16, x_count, dtype == PE_DTYPE_BFLOAT16, bound, call);
+        else
+            floats_within(x, x_count, (float)-bound, (float)bound, call);
+    }
+    /* Three equal axes are plain RoPE, bit for bit. */
+    if (st == PE_OK && api != 2 && same_axes && given && !x16) {
+        pe_rotary plain = rope;
+        memset(&plain.axes, 0, sizeof plain.axes);
+        same_as_one_shot(&plain, offset, length, first_axis, before, x, x_count,
+                         "mrope with three equal axes differs from plain RoPE", call);
+    }
+    free(before);
+    free(positions);
     guard_free(&x_g);
     guard_free(&scratch_g);
     guard_free(&w_g);
+    if (plan_g.block) guard_free(&plan_g);
+    if (x16_g.block) guard_free(&x16_g);
 }
 
 static void fuzz_alibi_resample_2d(bytes *in, int which) {

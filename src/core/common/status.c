@@ -43,7 +43,8 @@ const char *pe_status_str(pe_status status) {
         return "RoPE axes: an unknown type, mrope sections that do not sum to rotary_dim/2, or 2-D RoPE with "
                "rotary_dim not a multiple of 4 or with scaling";
     case PE_ERR_XPOS:
-        return "xPos: scale_base must be finite and > 0, gamma in [1e-6, 1e6], center below 2^31, and no scaling or "
+        return "xPos: scale_base must be finite and >= 1e-6, gamma in [1e-6, 1e6], center below 2^31, and no scaling "
+               "or "
                "axes";
     case PE_ERR_XPOS_RANGE: return "xPos: a position is so far from the center that its scale leaves 2^-64 ... 2^64";
     }

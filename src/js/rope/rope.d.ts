@@ -42,7 +42,7 @@ export type RopeErrorCode =
  * XPOS_RANGE, before x is touched. No `scaling` with xpos.
  */
 export interface XposOptions {
-  /** The distance over which ζ's power grows by one: a finite number > 0. Default 512 (torchscale). */
+  /** The distance over which ζ's power grows by one: a finite number ≥ 1e-6. Default 512 (torchscale). */
   scaleBase?: number;
   /** γ in ζ_i = (2i/rotaryDim + γ)/(1 + γ): a number from 1e-6 to 1e6. Default 0.4 (torchscale). */
   gamma?: number;

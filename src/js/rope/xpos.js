@@ -11,6 +11,8 @@ const XPOS_OPTIONS = ['scaleBase', 'gamma', 'role', 'center'];
 const ROLES = { query: 0, key: 1 };
 const MIN_GAMMA = 1e-6;
 const MAX_GAMMA = 1e6;
+/** The core's floor (rope_xpos.c): below it ln ζ / scaleBase overflows. */
+const MIN_SCALE_BASE = 1e-6;
 /** torchscale's defaults. */
 export const XPOS_DEFAULTS = Object.freeze({ scaleBase: 512, gamma: 0.4 });
 
@@ -22,8 +24,8 @@ export function checkXpos(xpos, scaling) {
   if (xpos === undefined) return null;
   const o = checkOptions(xpos, XPOS_OPTIONS, 'xpos');
   const scaleBase = o.scaleBase ?? XPOS_DEFAULTS.scaleBase;
-  if (typeof scaleBase !== 'number' || !(scaleBase > 0) || !Number.isFinite(scaleBase))
-    refuse('BAD_XPOS', 'xpos.scaleBase', 'a finite number > 0 (torchscale: 512)', o.scaleBase);
+  if (typeof scaleBase !== 'number' || !(scaleBase >= MIN_SCALE_BASE) || !Number.isFinite(scaleBase))
+    refuse('BAD_XPOS', 'xpos.scaleBase', `a finite number ≥ ${MIN_SCALE_BASE} (torchscale: 512)`, o.scaleBase);
   const gamma = o.gamma ?? XPOS_DEFAULTS.gamma;
   if (typeof gamma !== 'number' || !(gamma >= MIN_GAMMA) || !(gamma <= MAX_GAMMA))
     refuse('BAD_XPOS', 'xpos.gamma', `a number from ${MIN_GAMMA} to ${MAX_GAMMA} (torchscale: 0.4)`, o.gamma);

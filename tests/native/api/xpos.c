@@ -34,6 +34,8 @@ void test_xpos_refusals(void) {
         {-512.0, 0.4, 0, 0, "scale_base -512"},
         {NAN, 0.4, 0, 0, "scale_base NaN"},
         {INFINITY, 0.4, 0, 0, "scale_base inf"},
+        {5e-324, 0.4, 0, 0, "scale_base subnormal (ln zeta / scale_base overflows)"},
+        {9e-7, 0.4, 0, 0, "scale_base 9e-7"},
         {512.0, 0.0, 0, 0, "gamma 0"},
         {512.0, 9e-7, 0, 0, "gamma 9e-7"},
         {512.0, 2e6, 0, 0, "gamma 2e6"},

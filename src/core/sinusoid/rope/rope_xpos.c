@@ -9,7 +9,11 @@
 #include "math/f64math.h"
 
 #define PE_XPOS_MIN_GAMMA 1e-6
-#define PE_XPOS_MAX_GAMMA 1e6
+/* Below it ln(zeta_0) / scale_base overflows (a subnormal scale_base gave
+ * -inf or NaN, read as 0: every position accepted, scales 1; found by the
+ * fuzzer). 1e-6 keeps |ln zeta_i| / scale_base <= 1.4e7 for every gamma. */
+#define PE_XPOS_MIN_SCALE_BASE 1e-6
+#define PE_XPOS_MAX_GAMMA      1e6
 /* |t| <= 64 ln 2: every scale and its inverse within 2^-64 ... 2^64. */
 #define PE_XPOS_MAX_EXPONENT (64.0 * 0.6931471805599453)
 #define PE_XPOS_CLAMP        (80.0 * 0.6931471805599453)
@@ -18,7 +22,7 @@ pe_status pe_xpos_check(const pe_xpos *x, pe_rope_scaling_type scaling) {
     if (!pe_xpos_on(x)) return PE_OK;
     const double sb = x->scale_base, g = x->gamma;
     /* Written so NaN fails every comparison. */
-    if (!(sb > 0.0 && sb <= 1.7976931348623157e308)) return PE_ERR_XPOS;
+    if (!(sb >= PE_XPOS_MIN_SCALE_BASE && sb <= 1.7976931348623157e308)) return PE_ERR_XPOS;
     if (!(g >= PE_XPOS_MIN_GAMMA && g <= PE_XPOS_MAX_GAMMA)) return PE_ERR_XPOS;
     if (x->center >= PE_MAX_POSITION) return PE_ERR_XPOS;
     if (scaling != PE_ROPE_SCALING_NONE) return PE_ERR_XPOS;

@@ -17,7 +17,7 @@ static inline int pe_xpos_on(const pe_xpos *x) {
     return x->scale_base != 0.0;
 }
 
-/* PE_ERR_XPOS unless scale_base is 0 (off), or finite and > 0 with gamma in
+/* PE_ERR_XPOS unless scale_base is 0 (off), or finite and >= 1e-6 with gamma in
  * [1e-6, 1e6], center < PE_MAX_POSITION and scaling NONE. */
 pe_status pe_xpos_check(const pe_xpos *x, pe_rope_scaling_type scaling);
 
