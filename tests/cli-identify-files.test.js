@@ -30,6 +30,7 @@ function safetensors(header, data = f4) {
   return Buffer.concat([length, text, data]);
 }
 const ok = { dtype: 'F32', shape: [2, 4], data_offsets: [0, 32] };
+const half = (begin) => ({ dtype: 'F32', shape: [1, 4], data_offsets: [begin, begin + 16] });
 const tensor = (shape, offsets, dtype = 'F32') => ({ dtype, shape, data_offsets: offsets });
 
 const FILES = {
@@ -80,6 +81,33 @@ const FILES = {
   'size-mismatch.safetensors': safetensors({ a: tensor([2, 3], [0, 32]) }),
   'zero-by-huge.safetensors': safetensors({ a: tensor([0, 9007199254740991], [0, 0]) }, Buffer.alloc(0)),
   'empty.safetensors': safetensors({}, Buffer.alloc(0)),
+  // keys in file order however they are written: escapes ("\u0031" is "1"), integer-like names, text before a colon
+  'integer-name-second.safetensors': safetensors(
+    `{"b": ${JSON.stringify(half(0))}, "12": ${JSON.stringify(half(16))}}`,
+  ),
+  'escaped-name-second.safetensors': safetensors(
+    `{"b": {"dtype":"F32","shape":[1,4],"data_offsets":[0,16],"x":"\\"12\\""}, "\\u0031\\u0032": ${JSON.stringify(half(16))}}`,
+  ),
+  'name-in-metadata.safetensors': safetensors(
+    `{"__metadata__": {"k": "12"}, "b": ${JSON.stringify(half(0))}, "12": ${JSON.stringify(half(16))}}`,
+  ),
+  'escaped-duplicate.safetensors': safetensors(
+    `{"1": ${JSON.stringify(half(0))}, "\\u0031": ${JSON.stringify(half(16))}}`,
+  ),
+  'escaped-distinct.safetensors': safetensors(
+    `{"\\u0061": ${JSON.stringify(half(0))}, "\\ud83d\\ude00\\ud800": ${JSON.stringify(half(16))}}`,
+  ),
+  'spaced-duplicate.safetensors': safetensors(
+    `{"a"${' '.repeat(20)}: ${JSON.stringify(half(0))}, "a"${' '.repeat(20)}: ${JSON.stringify(half(16))}}`,
+  ),
+  // NUL and other controls inside header strings: quoted with JSON's escapes by both CLIs
+  'nul-dtype.safetensors': safetensors('{"a": {"dtype":"F3\\u00002","shape":[2,4],"data_offsets":[0,32]}}'),
+  'nul-names.safetensors': safetensors(
+    `{"p\\u0000s\\n\\"q\\\\": ${JSON.stringify(half(0))}, "a\\t": ${JSON.stringify(half(16))}}`,
+  ),
+  'nul-shape.safetensors': safetensors('{"a": {"dtype":"F32","shape":[2,"\\u0000"],"data_offsets":[0,32]}}'),
+  'nul-dtype.npy': npy(dict("'<f\0'", 'False', '(2, 4)')),
+  'nul-shape.npy': npy(dict("'<f4'", 'False', "(2, '\0\t\"')")),
   'many.safetensors': safetensors(
     Object.fromEntries(
       Array.from({ length: 25 }, (_, k) => [k === 7 ? 'pos_embed' : `t${k}`, tensor([1, 1], [4 * k, 4 * k + 4])]),
@@ -95,8 +123,15 @@ const FILES = {
   'nine.raw': Buffer.from([...Array(8).fill(0x80), 1]),
 };
 // Valid after all: one row in Fortran order is C order; --name picks a good tensor.
-const ACCEPTED = ['fortran-one-row.npy ', 'two.safetensors --name a'];
-const OPTIONS = [[], ['--rows', '3'], ['--name', 'a'], ['--dim', '4'], ['--name', 'pos_embed']];
+const ACCEPTED = [
+  'fortran-one-row.npy ',
+  'two.safetensors --name a',
+  'integer-name-second.safetensors --name 12',
+  'escaped-name-second.safetensors --name 12',
+  'name-in-metadata.safetensors --name 12',
+  'escaped-distinct.safetensors --name a',
+];
+const OPTIONS = [[], ['--rows', '3'], ['--name', 'a'], ['--dim', '4'], ['--name', 'pos_embed'], ['--name', '12']];
 
 async function same(path, options) {
   const args = ['identify', path, ...options];
@@ -139,8 +174,8 @@ test('seeded mutations of valid files: both CLIs answer alike (message, status a
     const bytes = Buffer.from(valid[i % valid.length]);
     for (let k = 0, n = 1 + Math.floor(random() * 3); k < n; k++) {
       const at = Math.floor(random() * Math.min(bytes.length, 200));
-      // Any byte but NUL (inside a header string, the Node CLI prints it and C's messages end there).
-      bytes[at] = random() < 0.5 ? 1 + Math.floor(random() * 255) : tokens[Math.floor(random() * tokens.length)];
+      // Any byte, NUL included (both CLIs quote a header string's controls as \u0000 ...).
+      bytes[at] = random() < 0.5 ? Math.floor(random() * 256) : tokens[Math.floor(random() * tokens.length)];
     }
     const path = join(dir, `mutant-${i}`);
     writeFileSync(path, bytes);

@@ -365,6 +365,44 @@ test('.safetensors refusals: a missing name lists the tensors, other dtypes, sha
   ]);
 });
 
+test(".safetensors names in the header's own order, however a key is escaped or spaced", () => {
+  const f4 = elementBytes([1, 2, 3, 4, 5, 6, 7, 8], 'f4');
+  const entry = (begin, end, extra = '') =>
+    `{"dtype":"F32","shape":[1,${(end - begin) / 4}],"data_offsets":[${begin},${end}]${extra}}`;
+  const listed = (text) => {
+    const error = refused(() => readSafetensors(safetensorsRaw(text, f4)), 'BAD_NAME', ['name must say which tensor']);
+    return JSON.parse(`[${error.message.slice(error.message.indexOf(': ', error.message.indexOf('holds')) + 2)}]`);
+  };
+  // JavaScript's object lists "12" first; the file, and the native CLI, list b first.
+  assert.equal(listed(`{"b": ${entry(0, 16)}, "12": ${entry(16, 32)}}`), ['b', '12']);
+  // "12" written as escapes, and the quoted text "12" inside an earlier string: indexOf found the wrong one.
+  assert.equal(listed(`{"b": ${entry(0, 16, ',"note":"\\"12\\""')}, "\\u0031\\u0032": ${entry(16, 32)}}`), ['b', '12']);
+  assert.equal(listed(`{"__metadata__": {"k": "12"}, "b": ${entry(0, 16)}, "12": ${entry(16, 32)}}`), ['b', '12']);
+  assert.equal(listed(`{"\\u0041": ${entry(0, 16)}, "\\u0042": ${entry(16, 32)}}`), ['A', 'B']);
+  const one = readSafetensors(safetensorsRaw(`{"\\u0031": ${entry(0, 32)}}`, f4), { name: '1' });
+  assert.equal([one.name, one.dim], ['1', 8]);
+  // The same key escaped two ways, or far from its colon, is a duplicate.
+  refused(
+    () => readSafetensors(safetensorsRaw(`{"1": ${entry(0, 16)}, "\\u0031": ${entry(16, 32)}}`, f4)),
+    'BAD_FILE',
+    ['the header names "1" twice'],
+  );
+  refused(
+    () =>
+      readSafetensors(
+        safetensorsRaw(`{"a"${' '.repeat(20)}: ${entry(0, 16)}, "a"${' '.repeat(20)}: ${entry(16, 32)}}`, f4),
+      ),
+    'BAD_FILE',
+    ['the header names "a" twice'],
+  );
+  // A string from the file is quoted with JSON's escapes: a NUL never reaches a message raw.
+  refused(
+    () => readSafetensors(safetensorsRaw('{"a": {"dtype":"F3\\u00002","shape":[1,8],"data_offsets":[0,32]}}', f4)),
+    'BAD_FILE_DTYPE',
+    ['dtype F3\\u00002;'],
+  );
+});
+
 test('.safetensors malformed headers and data are BAD_FILE with a reason', () => {
   const f4 = elementBytes([1, 2, 3, 4, 5, 6], 'f4');
   const entry = (e) => safetensorsRaw(JSON.stringify({ w: e }), f4);

@@ -17,6 +17,13 @@ int cli_read_fail(char *error, size_t error_bytes, const char *format, ...);
 /* 1 when the n bytes are strict UTF-8, as TextDecoder's fatal mode reads them. */
 int cli_utf8_valid(const unsigned char *bytes, size_t n);
 
+/* Code point u of a string from a file as JSON.stringify writes it inside
+ * quotes: \" and \\, \b \f \n \r \t, \u00xx for the other controls (NUL
+ * included), \udxxx for a lone surrogate, else UTF-8. Writes at most 6 bytes
+ * (no terminator) and returns how many; messages quote file strings so
+ * (decode.js printable), which keeps them one printable line. */
+size_t cli_json_char(uint32_t u, char *out);
+
 /* "(2, 3)", "(5,)" or "()" (shape.js shapeText). */
 void cli_shape_text(const uint64_t *shape, int axes, char *out, size_t out_bytes);
 

@@ -59,22 +59,28 @@ static int sequence(py_scan *s, char close, py_value *v) {
     }
 }
 
+/* One character of a string at *p (a byte; latin-1 headers' bytes are
+ * U+0000 ... U+00FF, UTF-8 ones pass as they are) as the messages quote it:
+ * JSON.stringify's escapes (cli_json_char), so a NUL reads \\u0000 in both
+ * CLIs instead of cutting C's text short. */
+static size_t message_char(const py_scan *s, char c, char *piece) {
+    const unsigned char u = (unsigned char)c;
+    return u < 0x80 || s->latin1 ? cli_json_char(u, piece) : (piece[0] = c, 1);
+}
+
 static int string(py_scan *s, char quote, py_value *v) {
     size_t n = 0;
     v->type = PY_STRING;
     for (;;) {
         if (s->p >= s->end) return 0;
-        char c = *s->p++;
+        char c = *s->p++, piece[8];
         if (c == quote) break;
         if (c == '\\') {
             if (s->p >= s->end) return 0;
             c = *s->p++;
         }
-        unsigned char u = (unsigned char)c;
-        if (s->latin1 && u >= 0x80 && n + 2 < sizeof v->text) /* as UTF-8, which the messages are */
-            v->text[n++] = (char)(0xc0 | u >> 6), v->text[n++] = (char)(0x80 | (u & 0x3f));
-        else if (n + 1 < sizeof v->text)
-            v->text[n++] = c;
+        const size_t length = message_char(s, c, piece);
+        if (n + length < sizeof v->text) memcpy(v->text + n, piece, length), n += length;
     }
     v->text[n] = 0;
     return 1;
@@ -146,17 +152,16 @@ static int value(py_scan *s, py_value *v) {
 /* JSON.stringify of the value npy.js made of a literal: tuples as lists,
  * 'text' as "text", True/False/None as true/false/null, no L suffix or '+',
  * no spaces between tokens and no trailing commas. */
-static void show(const py_value *v, char *out, size_t bytes) {
+static void show(const py_scan *s, const py_value *v, char *out, size_t bytes) {
     size_t n = 0;
     const char *p = v->raw, *end = v->raw + v->raw_length;
     while (p < end && n + 8 < bytes) {
         char c = *p++;
         if (c == '\'' || c == '"') {
             out[n++] = '"';
-            while (p < end && *p != c && n + 4 < bytes) {
+            while (p < end && *p != c && n + 10 < bytes) {
                 if (*p == '\\' && p + 1 < end) p++;
-                if (*p == '"') out[n++] = '\\';
-                out[n++] = *p++;
+                n += message_char(s, *p++, out + n);
             }
             p++;
             out[n++] = '"';
@@ -229,10 +234,10 @@ int cli_read_npy(const unsigned char *b, size_t size, uint32_t want_rows, uint32
                              "('<f2', '<f4', '<f8', '>f2', '>f4', '>f8')",
                              descr->text);
     else if (fortran->type != PY_TRUE && fortran->type != PY_FALSE)
-        show(fortran, text, sizeof text),
+        show(&s, fortran, text, sizeof text),
             code = cli_read_fail(error, eb, NOT_NPY "'fortran_order' must be True or False; got %s", text);
     else if (shape->type != PY_SEQUENCE || !shape->all_integers)
-        show(shape, text, sizeof text),
+        show(&s, shape, text, sizeof text),
             code = cli_read_fail(error, eb, NOT_NPY "'shape' must be a tuple of integers ≥ 0; got %s", text);
     int axes = shape->count;
     if (!code && fortran->type == PY_TRUE) {

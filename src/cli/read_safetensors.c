@@ -50,28 +50,55 @@ static int literal(json_scan *s, const char *word) {
     return 1;
 }
 
+/* Four hex digits of a \\u escape into *u. */
+static int hex4(json_scan *s, uint32_t *u) {
+    *u = 0;
+    for (int k = 0; k < 4; k++, s->p++) {
+        const char *digits = "0123456789abcdef", *at;
+        if (s->p >= s->end || !*s->p || !(at = strchr(digits, *s->p | 32))) return 0;
+        *u = *u << 4 | (uint32_t)(at - digits);
+    }
+    return 1;
+}
+
+/* A JSON string kept as JSON.stringify writes it between quotes: escapes
+ * decoded ("\\u0031" is 1, a surrogate pair one character), then the
+ * characters that need one re-escaped (cli_json_char). So names compare as
+ * the decoded strings do, a NUL never cuts one short, and messages quote them
+ * as the package's show() and printable() do. Cut before the first character
+ * that would pass out_bytes - 1. */
 static int string(json_scan *s, char *out, size_t out_bytes) {
     size_t n = 0;
+    int full = 0;
     if (s->p >= s->end || *s->p != '"') return 0;
     for (s->p++;;) {
         if (s->p >= s->end || (unsigned char)*s->p < 0x20) return 0;
-        char c = *s->p++;
+        char c = *s->p++, piece[8];
+        size_t length = 1;
         if (c == '"') break;
+        piece[0] = c; /* ASCII, or a byte of a UTF-8 character: as it is */
         if (c == '\\') {
             if (s->p >= s->end) return 0;
             c = *s->p++;
             const char *from = "\"\\/bfnrt", *to = "\"\\/\b\f\n\r\t";
+            uint32_t u, low;
             if (c == 'u') {
-                for (int k = 0; k < 4; k++, s->p++)
-                    if (s->p >= s->end || !strchr("0123456789abcdefABCDEF", *s->p)) return 0;
-                c = '?'; /* kept only for messages */
-            } else if (strchr(from, c) && c) {
-                c = to[strchr(from, c) - from];
+                if (!hex4(s, &u)) return 0;
+                json_scan next = *s;
+                if (u >= 0xd800 && u < 0xdc00 && next.end - next.p >= 6 && next.p[0] == '\\' && next.p[1] == 'u' &&
+                    (next.p += 2, hex4(&next, &low)) && low >= 0xdc00 && low <= 0xdfff)
+                    *s = next, u = 0x10000 + ((u - 0xd800) << 10) + (low - 0xdc00);
+            } else if (c && strchr(from, c)) {
+                u = (unsigned char)to[strchr(from, c) - from];
             } else {
                 return 0;
             }
+            length = cli_json_char(u, piece);
         }
-        if (n + 1 < out_bytes) out[n++] = c;
+        if (full || n + length >= out_bytes)
+            full = 1;
+        else
+            memcpy(out + n, piece, length), n += length;
     }
     out[n] = 0;
     return 1;
@@ -216,17 +243,17 @@ static void show(const json_value *v, char *out, size_t bytes) {
         return;
     }
     size_t n = 0;
-    int quoted = 0;
     for (size_t k = 0; k < v->raw_length && n + 1 < bytes; k++) {
         char c = v->raw[k];
-        if (quoted && c == '\\' && k + 1 < v->raw_length) {
-            out[n++] = c;
-            if (n + 1 < bytes) out[n++] = v->raw[++k];
+        json_scan scan = {v->raw + k, v->raw + v->raw_length, 0};
+        char kept[256];
+        if (c == '"' && string(&scan, kept, sizeof kept)) { /* a string as JSON.stringify writes it */
+            n += (size_t)snprintf(out + n, bytes - n, "\"%s\"", kept);
+            if (n >= bytes) n = bytes - 1;
+            k = (size_t)(scan.p - v->raw) - 1;
             continue;
         }
-        if (c == '"') quoted = !quoted;
-        if (!quoted &&
-            (c == '-' || (c >= '0' && c <= '9'))) { /* a number as JavaScript prints it: 8e12 -> 8000000000000 */
+        if (c == '-' || (c >= '0' && c <= '9')) { /* a number as JavaScript prints it: 8e12 -> 8000000000000 */
             char *after;
             double x = strtod(v->raw + k, &after);
             char text[64];
@@ -236,7 +263,7 @@ static void show(const json_value *v, char *out, size_t bytes) {
             k = (size_t)(after - v->raw) - 1;
             continue;
         }
-        if (quoted || !(c == ' ' || c == '\t' || c == '\n' || c == '\r')) out[n++] = c;
+        if (!(c == ' ' || c == '\t' || c == '\n' || c == '\r')) out[n++] = c;
     }
     out[n] = 0;
 }
@@ -338,8 +365,23 @@ static int check(const entry *entries, int count, const char *duplicate, const j
     return 0;
 }
 
+/* --name kept as string() keeps the header's names (a quote as \\", a tab as
+ * \\t), so the two compare and the message quotes it as JSON.stringify does. */
+static void kept_name(const char *name, char *out, size_t out_bytes) {
+    size_t n = 0;
+    for (const unsigned char *c = (const unsigned char *)name; *c; c++) {
+        char piece[8];
+        const size_t length = *c < 0x80 ? cli_json_char(*c, piece) : (piece[0] = (char)*c, 1);
+        if (n + length >= out_bytes) break;
+        memcpy(out + n, piece, length), n += length;
+    }
+    out[n] = 0;
+}
+
 int cli_read_safetensors(const unsigned char *b, size_t size, const char *name, uint32_t want_rows, uint32_t want_dim,
                          cli_table *out, char *error, size_t eb) {
+    char wanted[256];
+    if (name) kept_name(name, wanted, sizeof wanted), name = wanted;
     uint64_t length = 0;
     for (int k = 7; k >= 0; k--) length = length << 8 | b[k];
     if (length > size - 8) {

@@ -66,6 +66,21 @@ int cli_utf8_valid(const unsigned char *b, size_t n) {
     return 1;
 }
 
+size_t cli_json_char(uint32_t u, char *out) {
+    static const char SHORT[] = "btn-fr"; /* u = 8 ... 13: b t n (11 has no short escape) f r */
+    if (u == '"' || u == '\\') return out[0] = '\\', out[1] = (char)u, 2;
+    if (u >= 8 && u <= 13 && u != 11) return out[0] = '\\', out[1] = SHORT[u - 8], 2;
+    if (u < 0x20 || (u >= 0xd800 && u <= 0xdfff)) return (size_t)snprintf(out, 7, "\\u%04x", (unsigned)u);
+    if (u < 0x80) return out[0] = (char)u, 1;
+    if (u < 0x800) return out[0] = (char)(0xc0 | u >> 6), out[1] = (char)(0x80 | (u & 0x3f)), 2;
+    if (u < 0x10000)
+        return out[0] = (char)(0xe0 | u >> 12), out[1] = (char)(0x80 | (u >> 6 & 0x3f)),
+               out[2] = (char)(0x80 | (u & 0x3f)), 3;
+    out[0] = (char)(0xf0 | u >> 18), out[1] = (char)(0x80 | (u >> 12 & 0x3f));
+    out[2] = (char)(0x80 | (u >> 6 & 0x3f)), out[3] = (char)(0x80 | (u & 0x3f));
+    return 4;
+}
+
 int cli_read_fail(char *error, size_t bytes, const char *format, ...) {
     va_list args;
     va_start(args, format);

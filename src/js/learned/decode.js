@@ -26,6 +26,13 @@ export function asBytes(input, argument = 'bytes') {
   );
 }
 
+/**
+ * A string from a file as messages quote it: JSON.stringify's escapes without the quotes, so a NUL, a newline
+ * or a lone surrogate reads as \u0000, \n, \ud800 and a message stays one printable line (the native CLI's
+ * readers write the same escapes).
+ */
+export const printable = (text) => JSON.stringify(text).slice(1, -1);
+
 /** A PosencError for a malformed file; `what` names the format, e.g. '.npy'. */
 export function badFile(what, message) {
   return new PosencError('BAD_FILE', `not a valid ${what} file: ${message}`, 'bytes', undefined);

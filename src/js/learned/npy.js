@@ -6,7 +6,7 @@
 // https://numpy.org/doc/stable/reference/generated/numpy.lib.format.html
 import { PosencError } from '../runtime/errors.js';
 import { checkOptions } from '../runtime/validate.js';
-import { asBytes, badFile, decodeFloats } from './decode.js';
+import { asBytes, badFile, decodeFloats, printable } from './decode.js';
 import { checkExpected, tableShape, elementCount, shapeText } from './shape.js';
 
 const MAGIC = [0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59]; // \x93NUMPY
@@ -44,7 +44,7 @@ export function readNpy(input, options) {
   if (!Object.hasOwn(DTYPES, descr)) {
     throw new PosencError(
       'BAD_FILE_DTYPE',
-      `the .npy array has dtype '${descr}'; supported: float16, float32, float64 in either byte order ('<f2', '<f4', '<f8', '>f2', '>f4', '>f8')`,
+      `the .npy array has dtype '${printable(descr)}'; supported: float16, float32, float64 in either byte order ('<f2', '<f4', '<f8', '>f2', '>f4', '>f8')`,
       'dtype',
       descr,
     );

@@ -6,29 +6,16 @@ import { badFile } from './decode.js';
 
 const show = (value) => JSON.stringify(value) ?? String(value);
 
-/** The top-level keys of a JSON object text already parsed once, in order, duplicates kept. */
-function topLevelKeys(text) {
-  const keys = [];
-  let depth = 0;
-  for (let at = 0; at < text.length; at++) {
-    const c = text[at];
-    if (c === '"') {
-      const start = at;
-      for (at++; text[at] !== '"'; at++) if (text[at] === '\\') at++;
-      if (depth === 1 && /^\s*:/.test(text.slice(at + 1, at + 17))) keys.push(JSON.parse(text.slice(start, at + 1)));
-    } else if (c === '{' || c === '[') depth++;
-    else if (c === '}' || c === ']') depth--;
-  }
-  return keys;
-}
-
 const isOffsets = (o) =>
   Array.isArray(o) && o.length === 2 && o.every((n) => Number.isSafeInteger(n) && n >= 0) && o[0] <= o[1];
 
-/** Throws BAD_FILE when the header breaks a rule; `names` are the tensors (every key but __metadata__). */
-export function checkSafetensorsRules(text, header, names, dataLength) {
+/**
+ * Throws BAD_FILE when the header breaks a rule; `keys` are the header's top-level keys in file order
+ * (header-keys.js, duplicates kept), `names` the tensors (every key but __metadata__, once each).
+ */
+export function checkSafetensorsRules(keys, header, names, dataLength) {
   const seen = new Set();
-  for (const key of topLevelKeys(text)) {
+  for (const key of keys) {
     if (seen.has(key)) throw badFile('.safetensors', `the header names ${show(key)} twice; names must be unique`);
     seen.add(key);
   }

@@ -6,25 +6,16 @@
 // https://github.com/huggingface/safetensors#format
 import { PosencError } from '../runtime/errors.js';
 import { checkOptions } from '../runtime/validate.js';
-import { asBytes, badFile, decodeFloats, ELEMENT } from './decode.js';
+import { asBytes, badFile, decodeFloats, ELEMENT, printable } from './decode.js';
 import { checkExpected, tableShape, elementCount, shapeText } from './shape.js';
 import { checkSafetensorsRules } from './safetensors-rules.js';
+import { topLevelKeys } from './header-keys.js';
 
 const DTYPES = { F16: 'f2', BF16: 'bf16', F32: 'f4', F64: 'f8' };
 const NAMES_SHOWN = 20;
 
 /** True when the bytes start like a safetensors file: a header length, then '{'. */
 export const isSafetensors = (bytes) => bytes.length >= 9 && bytes[8] === 0x7b;
-
-/**
- * The names in the header's own order: JavaScript lists integer-like keys ("12") first, the file (and the
- * native CLI) does not. Such a name is placed where its quoted form first appears in the header text.
- */
-function inFileOrder(names, text) {
-  if (!names.some((name) => /^(0|[1-9][0-9]*)$/.test(name))) return names;
-  const at = new Map(names.map((name) => [name, text.indexOf(JSON.stringify(name))]));
-  return [...names].sort((a, b) => at.get(a) - at.get(b));
-}
 
 /**
  * @param {ArrayBuffer | ArrayBufferView} input  the file's bytes
@@ -45,12 +36,11 @@ export function readSafetensors(input, options) {
   const expected = checkExpected(o);
   const bytes = asBytes(input);
   const { header, text, dataStart } = splitHeader(bytes);
-  const names = inFileOrder(
-    Object.keys(header).filter((key) => key !== '__metadata__'),
-    text,
-  );
+  // The file's order (JSON.parse's object lists integer-like keys first), each name once.
+  const keys = topLevelKeys(text);
+  const names = [...new Set(keys)].filter((key) => key !== '__metadata__');
   checkComplete(header, names, bytes.length - dataStart);
-  checkSafetensorsRules(text, header, names, bytes.length - dataStart);
+  checkSafetensorsRules(keys, header, names, bytes.length - dataStart);
   const name = o.name ?? onlyName(names);
   if (!Object.hasOwn(header, name) || name === '__metadata__') {
     throw new PosencError(
@@ -69,7 +59,7 @@ export function readSafetensors(input, options) {
   if (!Object.hasOwn(DTYPES, dtype)) {
     throw new PosencError(
       'BAD_FILE_DTYPE',
-      `${what} has dtype ${dtype}; supported: F32, F16, BF16, F64`,
+      `${what} has dtype ${printable(dtype)}; supported: F32, F16, BF16, F64`,
       'dtype',
       dtype,
     );
