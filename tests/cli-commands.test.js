@@ -21,6 +21,16 @@ const configFile = (name, config) => {
   return path;
 };
 const numbers = (stdout) => stdout.toString().trim().split('\n').map(Number);
+// Qwen2-VL-7B's RoPE fields (head_dim 3584 / 28 = 128, mrope_section [16, 24, 24]) and a YaRN config of that size.
+const QWEN2_VL = {
+  model_type: 'qwen2_vl',
+  hidden_size: 3584,
+  num_attention_heads: 28,
+  rope_theta: 1000000,
+  max_position_embeddings: 32768,
+  rope_scaling: { type: 'mrope', mrope_section: [16, 24, 24] },
+};
+const YARN = { ...QWEN2_VL, rope_scaling: { rope_type: 'yarn', factor: 4, original_max_position_embeddings: 8192 } };
 
 const tableFile = join(dir, 'table.npy');
 writeFileSync(tableFile, native(['table', '--length', '64', '--dim', '16', '--format', 'npy']).stdout);
@@ -232,12 +242,37 @@ test('table --dtype: float16 and bfloat16 in every format; raw and npy bytes are
   assert.is(text, '0.0000 1.0000 0.0000 1.0000\n0.8398 0.5391 0.0100 1.0000\n'); // sin 1 = 0.84147 -> bfloat16 0.83984375
 });
 
+/** Position ids and axes `posenc rope` must refuse (both CLIs alike), for a config with rotary_dim 128. */
+function ropeAxesRefusals(llama) {
+  const qwen = configFile('qwen-bad', { ...QWEN2_VL, rope_scaling: { type: 'mrope', mrope_section: [16, 24, 23] } });
+  const cosSin = ['rope', '--config', llama, '--what', 'cos-sin'];
+  return [
+    [...cosSin, '--position-ids', '1;2;3'], // three rows without sections
+    [...cosSin, '--mrope-section', '16,24,24', '--position-ids', '1;2'],
+    [...cosSin, '--mrope-section', '16,24,24', '--position-ids', '1,2;3;4'], // rows of unequal length
+    [...cosSin, '--mrope-section', '16,24,23', '--position-ids', '1;2;3'],
+    [...cosSin, '--mrope-section', '16,24', '--position-ids', '1;2'],
+    [...cosSin, '--mrope-section', '16,24,24,0'],
+    [...cosSin, '--position-ids', '1,x'],
+    [...cosSin, '--position-ids', '2147483648'],
+    [...cosSin, '--position-ids', '-1'],
+    [...cosSin, '--position-ids', ''],
+    [...cosSin, '--position-ids', '1', '--offset', '2'],
+    [...cosSin, '--position-ids', `@${join(dir, 'missing-ids.txt')}`],
+    [...cosSin, '--vision'],
+    [...cosSin, '--vision', '--mrope-section', '16,24,24', '--position-ids', '1;2'],
+    ['rope', '--config', configFile('qwen', QWEN2_VL), '--what', 'cos-sin', '--mrope-section', '24,16,24'],
+    ['rope', '--config', qwen, '--what', 'cos-sin'],
+    ['rope', '--config', configFile('yarn', YARN), '--what', 'cos-sin', '--vision', '--position-ids', '1;2'],
+  ];
+}
+
 test('bad arguments of each subcommand: exit code 2 (1 for a refused config) and the same one-line message', async () => {
   const llama = configFile('llama', MODELS[0].config);
   const bad = [
     ['rope'],
     ['rope', '--config', join(dir, 'missing.json')],
-    ['rope', '--config', llama, '--what', 'cos-sin'],
+    ['rope', '--config', llama, '--what', 'cos-sin', '--dtype', 'float64'],
     ['rope', '--config', llama, '--what', 'sin'],
     ['rope', '--config', llama, '--format', 'npy'],
     ['rope', '--config', llama, '--lenght', '3'],
@@ -253,6 +288,7 @@ test('bad arguments of each subcommand: exit code 2 (1 for a refused config) and
         rope_scaling: { rope_type: 'linear', factor: 2, extra: 1 },
       }),
     ],
+    ...ropeAxesRefusals(llama),
     ['alibi'],
     ['alibi', '--heads', '0'],
     ['alibi', '--heads', '65537'],
@@ -275,6 +311,77 @@ test('bad arguments of each subcommand: exit code 2 (1 for a refused config) and
     assert.match(result.stderr.toString(), /^posenc: [^\n]+\n$/, `one line on stderr for ${args.join(' ')}`);
   }
   assert.match(native(['rope', '--config', bad[8][2]]).stderr.toString(), /config key 'rope_scaling.extra'/);
+});
+
+test("rope --what cos-sin: plain, mrope and 2-D rows, same bytes from both CLIs, values by HF's formulas in float64", async () => {
+  const qwen = configFile('qwen', QWEN2_VL);
+  const llama = configFile('llama128', { ...QWEN2_VL, rope_scaling: undefined, model_type: 'llama' });
+  const w = (i, dim, base = 1e6) => base ** ((-2 * i) / dim);
+  // Qwen2-VL: [16, 24, 24] pairs follow the temporal, height and width ids (HF's apply_multimodal_rotary_pos_emb).
+  const t = [0, 4, 4, 4, 9];
+  const h = [0, 4, 4, 5, 9];
+  const wd = [0, 4, 5, 4, 9];
+  const axisOf = (i) => (i < 16 ? t : i < 40 ? h : wd);
+  const mrope = (l, i) => axisOf(i)[l] * w(i, 128);
+  const idsFile = join(dir, 'ids.txt');
+  writeFileSync(idsFile, `${t.join(' ')}\n${h.join(',')}\n\n${wd.join(', ')}\n`);
+  const inline = `${t.join(',')};${h.join(',')};${wd.join(',')}`;
+  const runs = [
+    [['--config', qwen, '--position-ids', inline], mrope],
+    [['--config', qwen, '--position-ids', `@${idsFile}`], mrope],
+    [['--config', llama, '--mrope-section', '16,24,24', '--position-ids', inline], mrope],
+    [
+      ['--config', qwen, '--mrope-section', '16,24,24', '--position-ids', inline, '--dtype', 'bfloat16'],
+      mrope,
+      2 ** -8,
+    ],
+    // No ids: every axis at offset + l, which is plain RoPE; ids of one row likewise.
+    [['--config', qwen, '--offset', '7', '--length', '5'], (l, i) => (7 + l) * w(i, 128)],
+    [['--config', llama, '--position-ids', '3 9 27 81 243'], (l, i) => 3 ** (l + 1) * w(i, 128)],
+    // 2-D (Qwen2-VL's vision tower): pairs 0 … 31 by the row, 32 … 63 by the column, each with w_j of dim 64.
+    [
+      ['--config', llama, '--vision', '--position-ids', '0,0,1,1,2;0,1,0,1,2'],
+      (l, i) =>
+        [
+          [0, 0, 1, 1, 2],
+          [0, 1, 0, 1, 2],
+        ][i < 32 ? 0 : 1][l] * w(i % 32, 64),
+    ],
+  ];
+  for (const [args, angle, tolerance = 6e-8] of runs) {
+    const base = ['rope', ...args, '--what', 'cos-sin'];
+    for (const format of ['text', 'json']) await sameRunInProcess([...base, '--format', format]);
+    const result = await sameRunInProcess([...base, '--format', 'csv']);
+    assert.is(result.status, 0, `${args.join(' ')}: ${result.stderr}`);
+    const lines = result.stdout.toString().trim().split('\n').slice(1);
+    assert.is(lines.length, 5, args.join(' '));
+    for (const [l, line] of lines.entries()) {
+      const values = line.split(',').slice(1).map(Number);
+      assert.is(values.length, 128);
+      for (let i = 0; i < 64; i++) {
+        const [c, s] = [Math.cos(angle(l, i)), Math.sin(angle(l, i))];
+        // 9 decimals of the dtype's value: half a unit of the 9th decimal plus the dtype's rounding.
+        for (const [got, want] of [
+          [values[i], c],
+          [values[64 + i], s],
+        ])
+          assert.ok(
+            Math.abs(got - want) <= 5e-10 + tolerance,
+            `${args.join(' ')} row ${l} pair ${i}: ${got} vs ${want}`,
+          );
+      }
+    }
+  }
+  // The same ids set dynamic NTK's length (the largest + 1) for the frequencies, as ropeFrequencies({ length }).
+  const dynamic = { ...QWEN2_VL, rope_scaling: { rope_type: 'dynamic', factor: 2 }, max_position_embeddings: 8 };
+  const result = await sameRunInProcess([
+    'rope',
+    '--config',
+    configFile('dynamic', dynamic),
+    '--position-ids',
+    '3 40 9',
+  ]);
+  assert.equal(numbers(result.stdout), Array.from(pe.ropeFrequencies({ config: dynamic, length: 41 }).frequencies));
 });
 
 test.after(() => rmSync(dir, { recursive: true, force: true }));

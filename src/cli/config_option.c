@@ -8,8 +8,7 @@
 #include "config_option.h"
 #include "posenc.h"
 
-/* The file's bytes (malloc'd) and size, or NULL. */
-static char *read_file(const char *path, size_t *bytes) {
+char *cli_read_file(const char *path, size_t *bytes) {
     FILE *f = fopen(path, "rb");
     if (!f) return NULL;
     size_t size = 0, cap = 1 << 16;
@@ -46,7 +45,7 @@ static void quoted_list(const char *lines, char *out, size_t size) {
 int cli_read_config(const char *path, const char *layer_type, cli_config *config, char **error) {
     memset(config, 0, sizeof *config);
     size_t bytes = 0;
-    config->text = read_file(path, &bytes);
+    config->text = cli_read_file(path, &bytes);
     if (!config->text) return cli_fail(error, 2, "--config: could not read the file %s", path);
     config->factors = malloc((bytes / 2 + 2) * sizeof(double));
     char *keys = malloc(8 * bytes + 256);

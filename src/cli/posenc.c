@@ -12,7 +12,7 @@
 
 static const cli_command COMMANDS[] = {
     {"table", TABLE_USAGE, TABLE_OPTIONS, NULL, NULL, cli_run_table},
-    {"rope", ROPE_USAGE, ROPE_OPTIONS, NULL, NULL, cli_run_rope},
+    {"rope", ROPE_USAGE, ROPE_OPTIONS, ROPE_FLAGS, NULL, cli_run_rope},
     {"alibi", ALIBI_USAGE, ALIBI_OPTIONS, NULL, NULL, cli_run_alibi},
     {"table2d", TABLE2D_USAGE, TABLE2D_OPTIONS, NULL, NULL, cli_run_table2d},
     {"t5-buckets", T5_BUCKETS_USAGE, T5_BUCKETS_OPTIONS, T5_BUCKETS_FLAGS, NULL, cli_run_t5_buckets},

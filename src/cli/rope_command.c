@@ -1,17 +1,20 @@
 /* rope_command.c: `posenc rope --config config.json`, a model's RoPE
- * frequencies (or its attention factor) as the core computes them
+ * frequencies, its attention factor or its cos/sin cache rows (plain, mrope
+ * or 2-D positions: rope_axes_option.c) as the core computes them
  * (src/js/cli/rope.js prints the same bytes). */
 #include <stdlib.h>
 
 #include "commands.h"
 #include "config_option.h"
 #include "posenc.h"
+#include "rope_axes_option.h"
 
 const char ROPE_USAGE[] =
     "usage: posenc rope --config config.json [options]\n"
     "\n"
     "Prints the RoPE frequencies w_i (one per rotated pair) of a model's config.json, read as HF\n"
-    "transformers reads it (rope_theta, rope_scaling / rope_parameters, partial_rotary_factor, ...).\n"
+    "transformers reads it (rope_theta, rope_scaling / rope_parameters, partial_rotary_factor, ...),\n"
+    "its attention factor, or its cos/sin cache rows.\n"
     "\n"
     "  --config FILE      a model's config.json (required)\n"
     "  --layer-type T     the layer type, when the RoPE differs by layer type (Gemma 3: full_attention\n"
@@ -19,15 +22,67 @@ const char ROPE_USAGE[] =
     "  --length N         positions offset ... offset+N-1 (default 0); dynamic NTK scales for\n"
     "                     L = offset + N\n"
     "  --offset P         first position (default 0)\n"
-    "  --what W           frequencies (default) or attention-factor; cos-sin arrives with the cos/sin\n"
-    "                     caches\n"
+    "  --position-ids IDS the rows' positions instead of --offset/--length, one row of ids per axis:\n"
+    "                     0,1,2 (plain RoPE), T;H;W rows for mrope (0,1,1;0,0,1;0,1,0), R;C rows for\n"
+    "                     --vision, or @FILE with one row per line; whole numbers below 2^31,\n"
+    "                     separated by ',' or blanks; dynamic NTK scales for L = the largest + 1\n"
+    "  --mrope-section S  Qwen2-VL's mrope: pairs per axis T,H,W summing to rotary_dim/2 (16,24,24\n"
+    "                     for head_dim 128); the config's rope_scaling.mrope_section is used without it\n"
+    "  --vision           2-D RoPE of vision patches (Qwen2-VL's vision tower): the first half of the\n"
+    "                     pairs turn by the patch's row, the second by its column\n"
+    "  --what W           frequencies (default), attention-factor, or cos-sin: one line per row,\n"
+    "                     cos of the rotary_dim/2 pairs then their sin, times the attention factor (the\n"
+    "                     package's ropeCosSin; with axes, HF's cos/sin after the section split)\n"
     "  --dtype T          float64 (default: the core's values), float32, float16 or bfloat16: each\n"
-    "                     value rounded once to that type\n"
+    "                     value rounded once to that type; cos-sin: float32 (default: the products\n"
+    "                     rope multiplies by), float16 or bfloat16\n"
     "  --format F         text (one value per line), csv or json; 17 significant digits for float64,\n"
-    "                     9 for the others\n" CLI_COMMON_HELP;
+    "                     9 for the others; cos-sin as `posenc table` prints rows (text 4 decimals, csv\n"
+    "                     and json 9; csv's first column is the position, or the row with "
+    "--position-ids)\n" CLI_COMMON_HELP;
 
-const char *const ROPE_OPTIONS[] = {"--config", "--layer-type", "--length", "--offset", "--what",
-                                    "--dtype",  "--format",     "--output", NULL};
+const char *const ROPE_OPTIONS[] = {"--config",       "--layer-type",    "--length", "--offset",
+                                    "--position-ids", "--mrope-section", "--what",   "--dtype",
+                                    "--format",       "--output",        NULL};
+const char *const ROPE_FLAGS[] = {"--vision", NULL};
+
+/* The cos/sin cache rows [cos | sin] of rows (rotary_dim values a row), in format. */
+static int write_cos_sin(const pe_rotary *rope, const cli_rope_rows *rows, pe_dtype dtype, cli_format format, FILE *out,
+                         char **error) {
+    const uint32_t r = rope->rotary_dim ? rope->rotary_dim : rope->head_dim, half = r / 2, n = rows->length;
+    size_t bytes = 0, count = (size_t)n * half;
+    pe_status st = pe_rope_plan_size(rope, 0, &bytes);
+    void *memory = st == PE_OK ? malloc(bytes) : NULL;
+    double *cos = malloc(2 * count * sizeof *cos + 8), *sin = cos + count;
+    float *line = malloc((size_t)r * sizeof *line + 4);
+    pe_rope_plan *plan = NULL;
+    if (st == PE_OK && (!memory || !cos || !line)) st = PE_ERR_NULL;
+    if (st == PE_OK) st = pe_rope_plan_init(rope, 0, memory, bytes, &plan);
+    /* float32: the core's own products; the others rounded once from its float64 values. */
+    const pe_dtype asked = dtype == PE_DTYPE_FLOAT32 ? PE_DTYPE_FLOAT32 : PE_DTYPE_FLOAT64;
+    if (st == PE_OK)
+        st = pe_rope_plan_cos_sin(plan, asked, 0, rows->ids ? 0 : rows->offset, n, rows->ids, cos, sin, count);
+    int code = st == PE_OK ? 0 : cli_fail(error, 1, "%s", memory && cos && line ? pe_status_str(st) : "out of memory");
+    if (!code && asked == PE_DTYPE_FLOAT64 && !(code = cli_narrow_values(dtype, cos, (uint32_t)count, error)))
+        code = cli_narrow_values(dtype, sin, (uint32_t)count, error);
+    if (!code) {
+        const float *cos32 = (const float *)(void *)cos, *sin32 = (const float *)(void *)sin;
+        cli_write_prologue(out, format, n, r, NULL);
+        for (uint32_t l = 0; l < n; l++) {
+            for (uint32_t i = 0; i < half; i++) {
+                const size_t at = (size_t)l * half + i;
+                line[i] = asked == PE_DTYPE_FLOAT32 ? cos32[at] : (float)cos[at];
+                line[half + i] = asked == PE_DTYPE_FLOAT32 ? sin32[at] : (float)sin[at];
+            }
+            cli_write_rows(out, format, line, 1, r, l, rows->ids ? l : rows->offset + l);
+        }
+        cli_write_epilogue(out, format, n);
+    }
+    free(memory);
+    free(cos);
+    free(line);
+    return code;
+}
 
 int cli_run_rope(const cli_given *given, FILE *out, char **error) {
     static const char *const FORMATS[] = {"text", "csv", "json", NULL};
@@ -48,13 +103,14 @@ int cli_run_rope(const cli_given *given, FILE *out, char **error) {
     int what = cli_pick(what_text, WHAT);
     if (what < 0)
         return cli_fail(error, 2, "--what must be frequencies, attention-factor or cos-sin; got %s", what_text);
-    if (what == 2)
-        return cli_fail(error, 2,
-                        "--what cos-sin is not available yet: it needs the cos/sin caches (use --what frequencies)");
     cli_format format;
     pe_dtype dtype;
     static const char *const DTYPES[] = {"float64", "float32", "float16", "bfloat16", NULL};
-    if ((code = cli_dtype_option(given, DTYPES, "float64, float32, float16 or bfloat16", &dtype, error))) return code;
+    static const char *const CACHE_DTYPES[] = {"float32", "float16", "bfloat16", NULL};
+    if ((code = what == 2 ? cli_dtype_option(given, CACHE_DTYPES, "float32, float16 or bfloat16 with --what cos-sin",
+                                             &dtype, error)
+                          : cli_dtype_option(given, DTYPES, "float64, float32, float16 or bfloat16", &dtype, error)))
+        return code;
     if ((code = cli_format_option(given, FORMATS, "text, csv or json", &format, error))) return code;
 
     cli_config cfg;
@@ -67,10 +123,12 @@ int cli_run_rope(const cli_given *given, FILE *out, char **error) {
         code = cli_fail(error, 1,
                         "rope_type 'longrope' is not supported yet: HF's short/long factors arrive with the RoPE "
                         "variants of issue 12");
+    cli_rope_rows rows = {offset, length, NULL, 0};
+    if (!code) code = cli_rope_axes_options(given, c, &c->rope, &rows, error);
     double *w = NULL, attention = 1.0;
     if (!code) {
         c->rope.heads = 1;
-        c->rope.scaling.sequence_length = offset + length;
+        c->rope.scaling.sequence_length = rows.end;
         w = malloc((c->rope.rotary_dim / 2 + 1) * sizeof *w);
         pe_status st = w ? pe_rope_frequencies(&c->rope, w, c->rope.rotary_dim / 2, &attention) : PE_ERR_NULL;
         if (st != PE_OK) code = cli_fail(error, 1, "%s", w ? pe_status_str(st) : "out of memory");
@@ -80,7 +138,9 @@ int cli_run_rope(const cli_given *given, FILE *out, char **error) {
     if (!code && what == 1) code = cli_narrow_values(dtype, &attention, 1, error);
     if (!code && what == 0) cli_write_values(out, format, "pair", "frequency", w, c->rope.rotary_dim / 2, digits);
     if (!code && what == 1) cli_write_values(out, format, "index", "attention_factor", &attention, 1, digits);
+    if (!code && what == 2) code = write_cos_sin(&c->rope, &rows, dtype, format, out, error);
     free(w);
+    free(rows.ids);
     cli_free_config(&cfg);
     return code;
 }
