@@ -2,8 +2,11 @@
 // 30 ms apart) redraws on every input, at the default size and at the largest
 // one (d = 2048, length = 8192). Prints, per control, input-to-frame medians,
 // frames per 10 inputs, the longest main-thread task and each view's longest
-// drawing step; asserts a redraw per input, not a time (this machine's load
-// varies; the figures are read from the printout).
+// drawing step, and what each task over 50 ms was made of (from a Chromium
+// performance trace of the drag: CPU time of the canvas replay at the
+// compositor commit, animation-frame script, style, layout, GC…); asserts a
+// redraw per input, not a time (this machine's load varies; the figures are
+// read from the printout).
 import { readFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import { test } from 'uvu';
@@ -11,6 +14,7 @@ import * as assert from 'uvu/assert';
 import { browserSession } from './support/browser-session.js';
 import { open } from './support/browser-page.js';
 import { dragSlider, settleAt, startRecording, stopRecording } from './support/browser-live.js';
+import { describeLongTasks, mainThreadTasks, startTrace } from './support/browser-trace.js';
 
 const session = browserSession(test);
 const { it, noProblems } = session;
@@ -36,9 +40,11 @@ for (const size of SIZES) {
       const { page, server } = session;
       await open(page, `${server.url}${size.query}`);
       await settleAt(page, slider, view);
+      const stopTrace = await startTrace(page);
       await startRecording(page);
       await dragSlider(page, slider, { steps: 10, dx: 6, gapMs: 30, view });
       const live = await stopRecording(page);
+      const tasks = mainThreadTasks(await stopTrace());
       const steps = Object.entries(live.steps)
         .map(([name, ms]) => `${name} ${ms}`)
         .join(', ');
@@ -47,7 +53,8 @@ for (const size of SIZES) {
           `${live.frames} frames; input-to-frame median ${live.medianMs.toFixed(1)} ms ` +
           `(all: ${live.latencies.map((t) => t.toFixed(0)).join(' ')}); longest main-thread task ` +
           `${live.longTasks ? `${live.longestTaskMs.toFixed(0)} ms (${live.longTasks} over 50 ms)` : 'under 50 ms'}; ` +
-          `slowest frame ${live.slowest?.ms} ms (${live.slowest?.steps}); longest step per view (ms): ${steps}`,
+          `slowest frame ${live.slowest?.ms} ms (${live.slowest?.steps}); longest step per view (ms): ${steps}\n` +
+          `    main-thread tasks in the trace: ${describeLongTasks(tasks)}`,
       );
       assert.ok(live.inputs >= 8, `the drag sent ${live.inputs} input events`);
       const wanted = Math.max(1, Math.ceil(size.share * live.inputs));
