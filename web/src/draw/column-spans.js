@@ -93,42 +93,54 @@ export function hexRgba(hex) {
 }
 
 /**
- * Marks, in mask (a Uint16Array of width × height, (0, 0) at canvas (left, top)), the whole pixels the columns of
- * ranges cover, with bit (one per band, at most 16): bands are painted by resolveBands once all are marked, so
- * where they overlap their colours mix as translucent fills would, at one table read per pixel.
+ * Paints bands ([{ ranges, rgba }], in drawing order, at most 16) into pixels (Uint32Array of an ImageData of
+ * width × height, its (0, 0) at canvas (left, top)): each pixel a band's columns cover (whole pixels) gets the
+ * colours of the bands covering it, each over the ones before it, as translucent fills drawn in order would give.
+ * A column is cut where a band starts or ends, so each mix is worked out once per stretch, not per pixel.
  */
-export function markColumns(mask, width, height, { lo, hi }, left, top, bit) {
-  const columns = Math.min(width, lo.length);
-  for (let c = 0; c < columns; c++) {
-    if (lo[c] > hi[c]) continue;
-    const first = Math.max(0, Math.round(lo[c] - top));
-    const last = Math.min(height - 1, Math.round(hi[c] - top));
-    for (let y = first; y <= last; y++) mask[y * width + c] |= bit;
+export function paintBands(pixels, width, height, bands, left, top) {
+  const count = Math.min(16, bands.length);
+  const mixes = new Uint32Array(1 << count); // which bands cover → packed pixel; 0 until worked out
+  const mixOf = (bits) => mixes[bits] || (mixes[bits] = mix(bands, bits));
+  const starts = new Int32Array(count);
+  const ends = new Int32Array(count); // one past the last row
+  const cuts = [];
+  for (let c = 0; c < width; c++) {
+    cuts.length = 0;
+    for (let k = 0; k < count; k++) {
+      const { lo, hi } = bands[k].ranges;
+      starts[k] = ends[k] = 0;
+      if (c >= lo.length || lo[c] > hi[c]) continue;
+      starts[k] = Math.max(0, Math.round(lo[c] - top));
+      ends[k] = Math.min(height, Math.round(hi[c] - top) + 1);
+      if (ends[k] > starts[k]) cuts.push(starts[k], ends[k]);
+    }
+    if (cuts.length === 0) continue;
+    cuts.sort((a, b) => a - b);
+    for (let n = 0; n + 1 < cuts.length; n++) {
+      const [from, to] = [cuts[n], cuts[n + 1]];
+      if (to === from) continue;
+      let bits = 0;
+      for (let k = 0; k < count; k++) if (starts[k] <= from && ends[k] >= to) bits |= 1 << k;
+      if (bits === 0) continue;
+      const word = mixOf(bits);
+      for (let y = from; y < to; y++) pixels[y * width + c] = word;
+    }
   }
 }
 
-/** Paints each marked pixel of mask into pixels: the colours ([r, g, b, a]) of its bands, in order, one over another. */
-export function resolveBands(mask, pixels, colours) {
-  const mixed = new Map(); // mask value → packed pixel, computed the first time it is met
-  const mix = (bits) => {
-    let [r, g, b, a] = [0, 0, 0, 0];
-    colours.forEach(([cr, cg, cb, ca], k) => {
-      if (!(bits & (1 << k))) return;
-      const sa = ca / 255;
-      const out = sa + a * (1 - sa);
-      const keep = (a * (1 - sa)) / out;
-      [r, g, b] = [cr * (sa / out) + r * keep, cg * (sa / out) + g * keep, cb * (sa / out) + b * keep];
-      a = out;
-    });
-    return ((Math.round(a * 255) << 24) | (Math.round(b) << 16) | (Math.round(g) << 8) | Math.round(r)) >>> 0;
-  };
-  for (let i = 0; i < mask.length; i++) {
-    const bits = mask[i];
-    if (bits === 0) continue;
-    let word = mixed.get(bits);
-    if (word === undefined) mixed.set(bits, (word = mix(bits)));
-    pixels[i] = word;
-  }
+/** The packed pixel of the bands in bits, each ([r, g, b, a], a in 0–255) over the ones before it. */
+function mix(bands, bits) {
+  let [r, g, b, a] = [0, 0, 0, 0];
+  bands.forEach(({ rgba: [cr, cg, cb, ca] }, k) => {
+    if (!(bits & (1 << k))) return;
+    const sa = ca / 255;
+    const out = sa + a * (1 - sa);
+    const keep = (a * (1 - sa)) / out;
+    [r, g, b] = [cr * (sa / out) + r * keep, cg * (sa / out) + g * keep, cb * (sa / out) + b * keep];
+    a = out;
+  });
+  return ((Math.round(a * 255) << 24) | (Math.round(b) << 16) | (Math.round(g) << 8) | Math.round(r)) >>> 0;
 }
 
 /** The columns between a band's two edges: per column, from the higher of both to the lower of both. */

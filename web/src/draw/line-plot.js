@@ -3,16 +3,16 @@
 // so a change of data, size or theme simply makes a new one.
 import { availableWidth, themeColors } from './canvas.js';
 import { mountPlot, plotIn, cursorHooks } from './uplot-mount.js';
-import { bandRanges, columnRanges, hexRgba, markColumns, paintColumns, resolveBands } from './column-spans.js';
+import { bandRanges, columnRanges, hexRgba, paintBands, paintColumns } from './column-spans.js';
 
-const layers = new WeakMap(); // chart → { canvas, ctx, image, mask }: where its spans are painted, kept while the size stays
+const layers = new WeakMap(); // chart → { canvas, ctx, image }: where its spans are painted, kept while the size stays
 
-/** An ImageData and a band mask of w × h for the chart, and a canvas of that size to draw the image from. */
+/** An ImageData of w × h for the chart and a canvas of that size to draw it from. */
 function layerFor(u, w, h) {
   let layer = layers.get(u);
   if (layer?.image.width !== w || layer.image.height !== h) {
     const canvas = Object.assign(document.createElement('canvas'), { width: w, height: h });
-    layer = { canvas, ctx: canvas.getContext('2d'), image: new ImageData(w, h), mask: new Uint16Array(w * h) };
+    layer = { canvas, ctx: canvas.getContext('2d'), image: new ImageData(w, h) };
     layers.set(u, layer);
   }
   return layer;
@@ -30,32 +30,31 @@ function spansHook(spec) {
     const width = Math.round(u.bbox.width);
     const height = Math.round(u.bbox.height);
     if (width < 1 || height < 1 || u.data[0].length === 0) return;
-    const xs = Float64Array.from(u.data[0], (v) => u.valToPos(v, 'x', true));
+    // The scales are linear: a value's canvas pixel is affine in it (two valToPos calls, not one per point).
+    const affine = (key) => {
+      const at0 = u.valToPos(0, key, true);
+      const slope = u.valToPos(1, key, true) - at0;
+      return (v) => (v == null ? NaN : at0 + slope * v);
+    };
+    const [toX, toY] = [affine('x'), affine('y')];
+    // Plain loops: Float64Array.from with a map function goes through the iterator protocol, several times slower.
+    const pixelsOf = (values, to) => {
+      const out = new Float64Array(values.length);
+      for (let k = 0; k < values.length; k++) out[k] = to(values[k]);
+      return out;
+    };
+    const xs = pixelsOf(u.data[0], toX);
     const ranges = u.data.map((values, i) =>
-      i === 0
-        ? null
-        : columnRanges(
-            xs,
-            Float64Array.from(values, (v) => (v == null ? NaN : u.valToPos(v, 'y', true))),
-            left,
-            width,
-            top,
-            top + height,
-          ),
+      i === 0 ? null : columnRanges(xs, pixelsOf(values, toY), left, width, top, top + height),
     );
-    const { canvas, ctx, image, mask } = layerFor(u, width, height);
+    const { canvas, ctx, image } = layerFor(u, width, height);
     const pixels = new Uint32Array(image.data.buffer);
     pixels.fill(0);
-    mask.fill(0);
-    const bands = (spec.bands ?? []).slice(0, 16); // one mask bit each
-    bands.forEach(([upper, lower], k) => {
-      markColumns(mask, width, height, bandRanges(ranges[upper], ranges[lower]), left, top, 1 << k);
-    });
-    resolveBands(
-      mask,
-      pixels,
-      bands.map(([, , fill]) => hexRgba(fill)),
-    );
+    const bands = (spec.bands ?? []).map(([upper, lower, fill]) => ({
+      ranges: bandRanges(ranges[upper], ranges[lower]),
+      rgba: hexRgba(fill),
+    }));
+    paintBands(pixels, width, height, bands, left, top);
     spec.series.forEach((s, n) => {
       const dash = s.dash?.map((px) => Math.round(px * ratio));
       const pad = ((s.width ?? 1.5) * ratio) / 2;
@@ -70,7 +69,8 @@ function spansHook(spec) {
  * container: element to fill. spec: { title, xLabel, yLabel, x (array), series: [{ label, values, stroke,
  * dash, width }], bands: [[upperIndex, lowerIndex, fill]], height, yRange: [lo, hi] | undefined,
  * onCursor(xValue | null), spans: boolean }. Series indices in bands count from 1 (0 is x), as uPlot does.
- * spans: the series are dense (points under two device pixels apart) and drawn as column spans, not paths.
+ * spans: the series are dense (points under two device pixels apart) and drawn as column spans, not paths;
+ * their strokes are then "#rrggbb" and band fills "#rrggbbaa".
  */
 export function drawLinePlot(container, spec) {
   const colors = themeColors();
