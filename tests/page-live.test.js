@@ -5,8 +5,8 @@
 // drawing step, and what each task over 50 ms was made of (from a Chromium
 // performance trace of the drag: CPU time of the canvas replay at the
 // compositor commit, animation-frame script, style, layout, GC…); asserts a
-// redraw per input, not a time (this machine's load varies; the figures are
-// read from the printout).
+// redraw per input, and no task over twice the 50 ms bound in CPU time (this
+// machine's load varies; the figures are read from the printout).
 import { readFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import { test } from 'uvu';
@@ -29,6 +29,8 @@ const SLIDERS = [
   { slider: '#ctl-k-range', view: null },
   { slider: '#ctl-cw-range', view: null },
 ];
+// The issue's bound on a main-thread task while dragging, in ms.
+const LONG_TASK_MS = 50;
 const SIZES = [
   { name: 'default size (d = 128, length = 256)', query: '', share: 0.8 },
   { name: 'd = 2048, length = 8192', query: '?d=2048&len=8192', share: 0.1 },
@@ -54,9 +56,13 @@ for (const size of SIZES) {
           `(all: ${live.latencies.map((t) => t.toFixed(0)).join(' ')}); longest main-thread task ` +
           `${live.longTasks ? `${live.longestTaskMs.toFixed(0)} ms (${live.longTasks} over 50 ms)` : 'under 50 ms'}; ` +
           `slowest frame ${live.slowest?.ms} ms (${live.slowest?.steps}); longest step per view (ms): ${steps}\n` +
-          `    main-thread tasks in the trace: ${describeLongTasks(tasks)}`,
+          `    main-thread tasks in the trace: ${describeLongTasks(tasks, LONG_TASK_MS)}`,
       );
       assert.ok(live.inputs >= 8, `the drag sent ${live.inputs} input events`);
+      // The issue's bound is 50 ms, read from the printout (a loaded machine stretches even CPU time); asserted is
+      // twice it, which load does not reach and a return of the stroked dense lines (150–230 ms CPU) does.
+      assert.ok(tasks.length > 0, 'the trace saw the page’s main thread');
+      assert.ok(tasks[0].cpuMs <= 2 * LONG_TASK_MS, `a task of ${tasks[0].cpuMs.toFixed(0)} ms CPU`);
       const wanted = Math.max(1, Math.ceil(size.share * live.inputs));
       assert.ok(live.redrawn >= wanted, `${live.redrawn} of ${live.inputs} inputs redrawn before the next one`);
       noProblems(`${size.name}, ${slider}`);
