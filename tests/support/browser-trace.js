@@ -6,8 +6,6 @@
 // thread's own CPU time (tdur), which a loaded machine inflates far less than
 // wall time, and wall time beside it.
 
-const CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'toplevel'];
-
 /** What a task's parts are called in the printout, by trace event name; the outermost of each counts. */
 const PARTS = {
   Commit: 'commit (canvas replay)',
@@ -27,6 +25,9 @@ const PARTS = {
   'V8.GC_MARK_COMPACTOR': 'GC',
   HandlePostMessage: 'worker message',
 };
+
+// The DevTools timeline's own categories (tasks, script, style, layout, paint, commit) and V8's (GC).
+const CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'toplevel'];
 
 /** Starts a trace of page's renderer; resolves to stop(), which resolves to the trace events. */
 export async function startTrace(page) {
