@@ -2,8 +2,11 @@
 // 30 ms apart) redraws on every input, at the default size and at the largest
 // one (d = 2048, length = 8192). Prints, per control, input-to-frame medians,
 // frames per 10 inputs, the longest main-thread task and each view's longest
-// drawing step; asserts a redraw per input, not a time (this machine's load
-// varies; the figures are read from the printout).
+// drawing step, and what each task over 50 ms was made of (from a Chromium
+// performance trace of the drag: CPU time of the canvas replay at the
+// compositor commit, animation-frame script, style, layout, GC…); asserts a
+// redraw per input, and no task over twice the 50 ms bound in CPU time (this
+// machine's load varies; the figures are read from the printout).
 import { readFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import { test } from 'uvu';
@@ -11,6 +14,7 @@ import * as assert from 'uvu/assert';
 import { browserSession } from './support/browser-session.js';
 import { open } from './support/browser-page.js';
 import { dragSlider, settleAt, startRecording, stopRecording } from './support/browser-live.js';
+import { describeLongTasks, mainThreadTasks, startTrace } from './support/browser-trace.js';
 
 const session = browserSession(test);
 const { it, noProblems } = session;
@@ -25,6 +29,8 @@ const SLIDERS = [
   { slider: '#ctl-k-range', view: null },
   { slider: '#ctl-cw-range', view: null },
 ];
+// The issue's bound on a main-thread task while dragging, in ms.
+const LONG_TASK_MS = 50;
 const SIZES = [
   { name: 'default size (d = 128, length = 256)', query: '', share: 0.8 },
   { name: 'd = 2048, length = 8192', query: '?d=2048&len=8192', share: 0.1 },
@@ -36,9 +42,11 @@ for (const size of SIZES) {
       const { page, server } = session;
       await open(page, `${server.url}${size.query}`);
       await settleAt(page, slider, view);
+      const stopTrace = await startTrace(page);
       await startRecording(page);
       await dragSlider(page, slider, { steps: 10, dx: 6, gapMs: 30, view });
       const live = await stopRecording(page);
+      const tasks = mainThreadTasks(await stopTrace());
       const steps = Object.entries(live.steps)
         .map(([name, ms]) => `${name} ${ms}`)
         .join(', ');
@@ -47,9 +55,14 @@ for (const size of SIZES) {
           `${live.frames} frames; input-to-frame median ${live.medianMs.toFixed(1)} ms ` +
           `(all: ${live.latencies.map((t) => t.toFixed(0)).join(' ')}); longest main-thread task ` +
           `${live.longTasks ? `${live.longestTaskMs.toFixed(0)} ms (${live.longTasks} over 50 ms)` : 'under 50 ms'}; ` +
-          `slowest frame ${live.slowest?.ms} ms (${live.slowest?.steps}); longest step per view (ms): ${steps}`,
+          `slowest frame ${live.slowest?.ms} ms (${live.slowest?.steps}); longest step per view (ms): ${steps}\n` +
+          `    main-thread tasks in the trace: ${describeLongTasks(tasks, LONG_TASK_MS)}`,
       );
       assert.ok(live.inputs >= 8, `the drag sent ${live.inputs} input events`);
+      // The issue's bound is 50 ms, read from the printout (a loaded machine stretches even CPU time); asserted is
+      // twice it, which load does not reach and a return of the stroked dense lines (150–230 ms CPU) does.
+      assert.ok(tasks.length > 0, 'the trace saw the page’s main thread');
+      assert.ok(tasks[0].cpuMs <= 2 * LONG_TASK_MS, `a task of ${tasks[0].cpuMs.toFixed(0)} ms CPU`);
       const wanted = Math.max(1, Math.ceil(size.share * live.inputs));
       assert.ok(live.redrawn >= wanted, `${live.redrawn} of ${live.inputs} inputs redrawn before the next one`);
       noProblems(`${size.name}, ${slider}`);

@@ -3,11 +3,74 @@
 // so a change of data, size or theme simply makes a new one.
 import { availableWidth, themeColors } from './canvas.js';
 import { mountPlot, plotIn, cursorHooks } from './uplot-mount.js';
+import { bandRanges, columnRanges, hexRgba, paintBands, paintColumns } from './column-spans.js';
+
+const layers = new WeakMap(); // chart → { canvas, ctx, image }: where its spans are painted, kept while the size stays
+
+/** An ImageData of w × h for the chart and a canvas of that size to draw it from. */
+function layerFor(u, w, h) {
+  let layer = layers.get(u);
+  if (layer?.image.width !== w || layer.image.height !== h) {
+    const canvas = Object.assign(document.createElement('canvas'), { width: w, height: h });
+    layer = { canvas, ctx: canvas.getContext('2d'), image: new ImageData(w, h) };
+    layers.set(u, layer);
+  }
+  return layer;
+}
+
+/**
+ * A draw hook that paints every series as column spans (see column-spans.js), bands first, then lines, in one
+ * image over the plot area, for a chart whose series have no paths of their own (spec.spans).
+ */
+function spansHook(spec) {
+  return (u) => {
+    const ratio = window.devicePixelRatio || 1; // uPlot's own canvas scale
+    const left = Math.round(u.bbox.left);
+    const top = Math.round(u.bbox.top);
+    const width = Math.round(u.bbox.width);
+    const height = Math.round(u.bbox.height);
+    if (width < 1 || height < 1 || u.data[0].length === 0) return;
+    // The scales are linear: a value's canvas pixel is affine in it (two valToPos calls, not one per point).
+    const affine = (key) => {
+      const at0 = u.valToPos(0, key, true);
+      const slope = u.valToPos(1, key, true) - at0;
+      return (v) => (v == null ? NaN : at0 + slope * v);
+    };
+    const [toX, toY] = [affine('x'), affine('y')];
+    // Plain loops: Float64Array.from with a map function goes through the iterator protocol, several times slower.
+    const pixelsOf = (values, to) => {
+      const out = new Float64Array(values.length);
+      for (let k = 0; k < values.length; k++) out[k] = to(values[k]);
+      return out;
+    };
+    const xs = pixelsOf(u.data[0], toX);
+    const ranges = u.data.map((values, i) =>
+      i === 0 ? null : columnRanges(xs, pixelsOf(values, toY), left, width, top, top + height),
+    );
+    const { canvas, ctx, image } = layerFor(u, width, height);
+    const pixels = new Uint32Array(image.data.buffer);
+    pixels.fill(0);
+    const bands = (spec.bands ?? []).map(([upper, lower, fill]) => ({
+      ranges: bandRanges(ranges[upper], ranges[lower]),
+      rgba: hexRgba(fill),
+    }));
+    paintBands(pixels, width, height, bands, left, top);
+    spec.series.forEach((s, n) => {
+      const dash = s.dash?.map((px) => Math.round(px * ratio));
+      const pad = ((s.width ?? 1.5) * ratio) / 2;
+      paintColumns(pixels, width, height, ranges[n + 1], left, top, hexRgba(s.stroke), pad, dash);
+    });
+    ctx.putImageData(image, 0, 0);
+    u.ctx.drawImage(canvas, left, top);
+  };
+}
 
 /**
  * container: element to fill. spec: { title, xLabel, yLabel, x (array), series: [{ label, values, stroke,
  * dash, width }], bands: [[upperIndex, lowerIndex, fill]], height, yRange: [lo, hi] | undefined,
- * onCursor(xValue | null) }. Series indices in bands count from 1 (0 is x), as uPlot does.
+ * onCursor(xValue | null), spans: boolean }. Series indices in bands count from 1 (0 is x), as uPlot does.
+ * spans: the series are dense (points under two device pixels apart) and drawn as column spans, not paths;
+ * their strokes are then "#rrggbb" and band fills "#rrggbbaa".
  */
 export function drawLinePlot(container, spec) {
   const colors = themeColors();
@@ -42,11 +105,14 @@ export function drawLinePlot(container, spec) {
         dash: s.dash,
         points: { show: false },
         spanGaps: false,
+        ...(spec.spans ? { paths: () => null } : {}),
       })),
     ],
-    bands: (spec.bands ?? []).map(([upper, lower, fill]) => ({ series: [upper, lower], fill })),
+    // With spans the draw hook paints the bands too (uPlot fills a band while drawing its upper edge's path).
+    bands: spec.spans ? [] : (spec.bands ?? []).map(([upper, lower, fill]) => ({ series: [upper, lower], fill })),
     hooks: {
       ...cursorHooks(spec.onCursor),
+      ...(spec.spans ? { draw: [spansHook(spec)] } : {}),
       // The x range drawn, readable by tests and assistive tools.
       setScale: [
         (u, key) => {

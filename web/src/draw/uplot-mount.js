@@ -51,9 +51,12 @@ function update(plot, opts, data) {
   const title = plot.root.querySelector('.u-title');
   if (title) title.textContent = opts.title ?? '';
   // As a new chart would: no cursor left over from the old data (after setData uPlot would report it again,
-  // moving the shared cursor back to where a pointer or key left this chart long ago).
-  plot.setCursor({ left: -10, top: -10 }, false);
-  plot.setData(data);
+  // moving the shared cursor back to where a pointer or key left this chart long ago). In a batch, uPlot draws
+  // now, inside the view's step, where the scheduler times it, not in a microtask after the frame's steps.
+  plot.batch(() => {
+    plot.setCursor({ left: -10, top: -10 }, false);
+    plot.setData(data);
+  });
 }
 
 /** Draws data in container: into its chart when the shape is the same, else in a new chart replacing it. */

@@ -150,6 +150,9 @@ export function createSquigglesView({ container, legend, readout }) {
       yRange: [-1.08, 1.08],
       height: 300,
       onCursor,
+      // Points under two device pixels apart: column spans, since stroking such zigzags is a long task. Decided
+      // by the exact count, so a preview and the envelope replacing it share one chart (and one way of drawing).
+      spans: count * 2 >= buckets * (window.devicePixelRatio || 1),
     });
     readout.textContent = describe(lastP);
   }
