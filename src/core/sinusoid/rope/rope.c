@@ -400,6 +400,13 @@ pe_status pe_rope_plan_apply(pe_rope_plan *plan, pe_dtype dtype, uint32_t sequen
                                                              : end;
     if ((st = build_for(p, seq_len)) != PE_OK) return st;
     if (x_count == 0) return PE_OK;
+    /* One listed position of one axis (a decoding step given position ids):
+     * the offset path, whose tile is kept for the next step; a row's values
+     * are the same bits whichever way it is asked for. */
+    if (positions && length == 1 && !p->runs.axes) {
+        offset = positions[0];
+        positions = NULL;
+    }
 
     const uint32_t r = p->r, rows = p->tile_rows;
     const size_t r2 = (size_t)2 * r;
