@@ -147,36 +147,10 @@ pe_status pe_rope_frequencies(const pe_rotary *rope, double *w, size_t w_count, 
     return PE_OK;
 }
 
-/* [sin | cos] rows from the plan -> [C | S] rows in the layout of x's pairs,
- * scaled by the attention factor in float32 (HF: cos * factor, sin * factor).
- * One branch-free loop per layout, so compilers vectorise it: decoding lays
- * out a tile every tile_rows tokens, and a per-element layout test made that
- * a tenth of a decode call (issue 11). */
+/* [sin | cos] rows from the plan -> [C | S] rows (the rope_lay_out kernel). */
 static void lay_out(const float *raw, float *cs, uint32_t rows, uint32_t r, pe_layout layout, float factor,
                     int inverse) {
-    const uint32_t half = r / 2;
-    const float first_sign = inverse ? 1.0f : -1.0f; /* S of x1: x1' = x1 cos - x2 sin */
-    for (uint32_t k = 0; k < rows; k++) {
-        const float *restrict sin_row = raw + (size_t)k * r, *restrict cos_row = sin_row + half;
-        float *restrict c = cs + (size_t)k * 2 * r, *restrict s = c + r;
-        if (layout == PE_LAYOUT_SPLIT) {
-            for (uint32_t i = 0; i < half; i++) {
-                const float cv = cos_row[i] * factor, first = first_sign * (sin_row[i] * factor);
-                c[i] = cv;
-                c[i + half] = cv;
-                s[i] = first;
-                s[i + half] = -first;
-            }
-        } else {
-            for (uint32_t i = 0; i < half; i++) {
-                const float cv = cos_row[i] * factor, first = first_sign * (sin_row[i] * factor);
-                c[2 * i] = cv;
-                c[2 * i + 1] = cv;
-                s[2 * i] = first;
-                s[2 * i + 1] = -first;
-            }
-        }
-    }
+    pe_kernel_table_current()->rope_lay_out(raw, cs, rows, r, layout, factor, inverse);
 }
 
 /* The inner plan for DYNAMIC's sequence length seq_len (any length for the
