@@ -184,12 +184,8 @@ export function ropePlans(runtime) {
    */
   function applySpanResident(plan, c, x, options) {
     if (c.xpos !== null) return false; // xPos's window is checked (and named) on the general path
-    let keys = 0;
-    for (const key in options) {
-      if (key !== 'offset' && key !== 'length') return false;
-      keys++;
-    }
-    if (keys !== Object.keys(options).length) return false; // inherited keys: the general path names them
+    // Inherited keys too go to the general path, which names them; no array of keys is made per call.
+    for (const key in options) if ((key !== 'offset' && key !== 'length') || !Object.hasOwn(options, key)) return false;
     const row = c.heads * c.headDim;
     const [length, offset] = checkSpan(options.length === undefined ? x.length / row : options.length, options.offset);
     const slab = length * row;
