@@ -18,6 +18,7 @@ import {
   DECODE,
   ENGINE_PLAN,
   PREFILL,
+  jobBudget,
   limitRopeCases,
   plainCases,
   posencCases,
@@ -176,7 +177,7 @@ export async function ropeBench({ quick = false, log = (m) => process.stderr.wri
     for (const c of fast) live.push({ c, runner: await c.prepare(job) });
     const stats = measureSideBySide(
       live.map((l) => l.runner.run),
-      job.kind === 'alibi' ? budget * 4 : budget,
+      jobBudget(job, budget),
     );
     live.forEach(({ c, runner }, k) => {
       rows.push({ impl: c.name, kind: job.kind, ...stats[k].warm });

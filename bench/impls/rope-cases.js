@@ -17,6 +17,12 @@ export const ENGINE_PLAN = `plan, maxPosition ${MAX_POSITION} (cos/sin cached), 
 /** The plan without maxPosition: every call computes its tiles' cos/sin. */
 export const COMPUTED_PLAN = 'plan, no maxPosition (cos/sin per call), resident x';
 
+/**
+ * A job's time budget for its side-by-side rounds: prefill and the bias take a few ms to tens of ms a call,
+ * and their medians are of memory-bound calls, so they get more rounds (at least MIN_RUNS either way).
+ */
+export const jobBudget = (job, budgetMs) => budgetMs * (job.kind === 'alibi' ? 4 : job.kind === 'prefill' ? 3 : 1);
+
 /** float32 cos/sin (rows, dim/2) of positions start ..., from Math.cos/sin in float64 (HF's precomputed cache). */
 function cache(start, rows, dim) {
   const half = dim / 2;
