@@ -13,6 +13,7 @@
 export const MIN_RUNS = 9;
 const MAX_RUNS = 51;
 const MIN_SAMPLE_MS = 2;
+const WARM_MS = 100;
 // Three times the L3 of the machines we run on (32 MiB): reading and writing
 // one int per cache line of it leaves none of a table's lines cached, and the
 // cache full of dirty lines, as after other work.
@@ -53,17 +54,21 @@ function coldSample(run) {
   return sample(run, 1);
 }
 
-// Warm-up: a few calls so the JIT has compiled the hot loop and the output
-// pages are touched; returns the repetitions per warm sample.
+// Warm-up: calls for WARM_MS (at least 3), so the JIT has compiled the hot
+// path and the output pages are touched; then the time per call, from a batch
+// of them, sets the repetitions per warm sample. (Counting from the first
+// three calls, before the JIT, gave µs calls a few dozen repetitions, and the
+// first bench of a process read 2-3x the steady state: issue 11's decode rows.)
 function warmUp(run) {
-  let once = Infinity;
-  for (let i = 0; i < 3; i++) {
-    const t0 = performance.now();
+  const t0 = performance.now();
+  let calls = 0;
+  while (calls < 3 || performance.now() - t0 < WARM_MS) {
     run();
-    once = Math.min(once, performance.now() - t0);
-    if (once > 50) break; // slow enough that the JIT has long kicked in
+    calls++;
   }
-  return once < MIN_SAMPLE_MS ? Math.ceil(MIN_SAMPLE_MS / Math.max(once, 1e-4)) : 1;
+  const batch = Math.max(1, calls >> 2);
+  const per = sample(run, batch);
+  return per < MIN_SAMPLE_MS ? Math.ceil(MIN_SAMPLE_MS / Math.max(per, 1e-4)) : 1;
 }
 
 // Fast runners measured side by side: each round takes one sample of every

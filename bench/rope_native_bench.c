@@ -26,7 +26,9 @@ static void run(void *p) {
 
 int main(int argc, char **argv) {
     double budget_ms = argc > 1 ? atof(argv[1]) : 700.0;
-    const pe_rotary rope = {128, 0, 32, 10000.0, PE_LAYOUT_SPLIT, PE_ROPE_BLHD, 0, {0}};
+    /* Designated: the fields left out (scaling, axes, xpos) are zero, plain RoPE. */
+    const pe_rotary rope = {
+        .head_dim = 128, .heads = 32, .base = 10000.0, .layout = PE_LAYOUT_SPLIT, .order = PE_ROPE_BLHD};
     size_t bytes = 0;
     if (pe_rope_plan_size(&rope, 0, &bytes) != PE_OK) return 2;
     void *memory = malloc(bytes);

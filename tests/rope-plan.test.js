@@ -4,7 +4,7 @@
 // of layouts, orders, rotaryDim, scalings, caches and positions near 2^31, on
 // the four builds (wasm SIMD, wasm scalar, native scalar, native SIMD);
 // positionIds and cuSeqlens against per-sequence calls; position ids in every
-// accepted array type.
+// accepted array type; decoding a token a call against one call for the run.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { instantiate } from '../src/js/index.js';
@@ -241,6 +241,56 @@ test('position ids in Int32Array, Uint32Array, BigInt64Array and plain arrays gi
   const plan = simd.createRope(o);
   sameBits(plan.apply(x.slice(), { positionIds: [ids] }), want, 'positionIds as a nested Array');
   plan.free();
+});
+
+test('decoding a token a call (offset, positions, BigInt64Array positionIds) gives the bits of one call for the run', () => {
+  // One listed position takes the core's kept-tile path and short id lists the instance's kept block: a walk
+  // across tile edges (64, 128), jumps back, a refused call between, cached and uncached plans, id lists of
+  // 64 (kept) and 65 (temporary) entries, all against a single call over the same positions.
+  for (const instance of [simd, scalar]) {
+    for (const layout of ['half', 'interleaved']) {
+      for (const maxPosition of [0, 100]) {
+        const o = { heads: 3, headDim: 10, rotaryDim: 8, layout };
+        const plan = instance.createRope({ ...o, maxPosition, cache: maxPosition > 0 });
+        const row = 30;
+        const walk = [];
+        for (let p = 60; p < 135; p++) walk.push(p);
+        walk.push(5, 200, 63, 64, 2 ** 31 - 1, 127, 128);
+        const x = random.floats(walk.length * row, 4);
+        const want = instance.rope(x.slice(), { ...o, positions: walk });
+        const got = instance.alloc(row);
+        walk.forEach((p, l) => {
+          got.array.set(x.subarray(l * row, (l + 1) * row));
+          const source = l % 3;
+          if (source === 0) plan.apply(got, { offset: p });
+          else if (source === 1) plan.apply(got, { positions: [p] });
+          else plan.apply(got, { positionIds: BigInt64Array.of(BigInt(p)) });
+          if (l === 10) {
+            const before = got.array.slice();
+            assert.throws(() => plan.apply(got, { positionIds: BigInt64Array.of(-1n) }), /positionIds\[0\]/);
+            sameBits(got.array.slice(), before, 'a refused call leaves x untouched');
+          }
+          sameBits(
+            got.array.slice(),
+            want.subarray(l * row, (l + 1) * row),
+            `${layout} cache ${maxPosition} row ${l} at ${p}`,
+          );
+        });
+        got.free();
+        for (const n of [64, 65]) {
+          const ids = walk.slice(0, n);
+          const xs = x.slice(0, n * row);
+          sameBits(plan.apply(xs.slice(), { positions: ids }), want.subarray(0, n * row), `${n} positions, ${layout}`);
+          sameBits(
+            plan.apply(xs.slice(), { positionIds: BigInt64Array.from(ids.map(BigInt)) }),
+            want.subarray(0, n * row),
+            `${n} positionIds, ${layout}`,
+          );
+        }
+        plan.free();
+      }
+    }
+  }
 });
 
 test.run();

@@ -3,7 +3,7 @@
 // by side, warm, by the same measure.js as in Node.
 import { measureSideBySide } from '../measure.js';
 import { LIMITS_IMPORTS } from '../impls/limit-cases.js';
-import { limitRopeCases, plainCases, posencCases } from '../impls/rope-cases.js';
+import { jobBudget, limitRopeCases, plainCases, posencCases } from '../impls/rope-cases.js';
 import { instantiate } from '../../src/js/index.js';
 
 window.runRopeBench = async (jobs, budgetMs) => {
@@ -16,7 +16,7 @@ window.runRopeBench = async (jobs, budgetMs) => {
     const live = all.filter((c) => c.kind === job.kind).map((c) => ({ c, runner: c.prepare(job) }));
     const stats = measureSideBySide(
       live.map((l) => l.runner.run),
-      budgetMs,
+      jobBudget(job, budgetMs),
     );
     live.forEach(({ c, runner }, k) => {
       rows.push({ impl: c.name, kind: job.kind, ...stats[k].warm });

@@ -9,6 +9,19 @@ export const DECODE = { kind: 'decode', heads: 32, dim: 128, start: 100000 };
 export const PREFILL = { kind: 'prefill', length: 2048, heads: 32, dim: 128 };
 export const ALIBI = { kind: 'alibi', heads: 32, queryLength: 2048, keyLength: 2048 };
 const CACHE_ROWS = 4096; // decode walks through this many precomputed positions, then wraps
+// Prefill's shape is Llama-2-7B's (32 heads of 128); its config's max_position_embeddings, which an engine
+// gives createRope as maxPosition, so that plan caches cos/sin for positions 0 ... 4095 by default.
+const MAX_POSITION = 4096;
+/** Prefill's headline row: the plan as an engine makes it. */
+export const ENGINE_PLAN = `plan, maxPosition ${MAX_POSITION} (cos/sin cached), resident x`;
+/** The plan without maxPosition: every call computes its tiles' cos/sin. */
+export const COMPUTED_PLAN = 'plan, no maxPosition (cos/sin per call), resident x';
+
+/**
+ * A job's time budget for its side-by-side rounds: prefill and the bias take a few ms to tens of ms a call,
+ * and their medians are of memory-bound calls, so they get more rounds (at least MIN_RUNS either way).
+ */
+export const jobBudget = (job, budgetMs) => budgetMs * (job.kind === 'alibi' ? 4 : job.kind === 'prefill' ? 3 : 1);
 
 /** float32 cos/sin (rows, dim/2) of positions start ..., from Math.cos/sin in float64 (HF's precomputed cache). */
 function cache(start, rows, dim) {
@@ -94,16 +107,18 @@ export function posencCases(pe, label = 'SIMD') {
       return { run: () => pe.rope(x, { heads, headDim: dim, length: 1, offset: p++ }), dispose: () => x.free() };
     }),
     ...[
-      ['float32', 'plan, resident x'],
-      ['float32', 'plan with cos/sin cache, resident x'],
+      ['float32', ENGINE_PLAN],
+      ['float32', COMPUTED_PLAN],
       ['float16', 'plan, float16 resident x'],
       ['bfloat16', 'plan, bfloat16 resident x'],
     ].map(([dtype, name]) =>
       make(name, 'prefill', ({ length, heads, dim }) => {
+        // An engine's plan knows max_position_embeddings, so caches cos/sin (4 MiB here); the others
+        // leave maxPosition out and compute each tile's cos/sin per call.
         const plan = pe.createRope({
           heads,
           headDim: dim,
-          ...(name.includes('cache') ? { maxPosition: length, cache: true } : {}),
+          ...(name === ENGINE_PLAN ? { maxPosition: MAX_POSITION } : {}),
         });
         const x = pe.alloc(length * heads * dim, { dtype });
         const values = filled(length * heads * dim);

@@ -36,6 +36,7 @@
     X(test_rope_axes_values)              \
     X(test_xpos_refusals)                 \
     X(test_xpos_plans)                    \
+    X(test_rope_lay_out)                  \
     X(test_rope16_every_pattern)          \
     X(test_rope16_narrow_rounding)        \
     X(test_narrow_refusals)               \

@@ -147,36 +147,10 @@ pe_status pe_rope_frequencies(const pe_rotary *rope, double *w, size_t w_count, 
     return PE_OK;
 }
 
-/* [sin | cos] rows from the plan -> [C | S] rows in the layout of x's pairs,
- * scaled by the attention factor in float32 (HF: cos * factor, sin * factor).
- * One branch-free loop per layout, so compilers vectorise it: decoding lays
- * out a tile every tile_rows tokens, and a per-element layout test made that
- * a tenth of a decode call (issue 11). */
+/* [sin | cos] rows from the plan -> [C | S] rows (the rope_lay_out kernel). */
 static void lay_out(const float *raw, float *cs, uint32_t rows, uint32_t r, pe_layout layout, float factor,
                     int inverse) {
-    const uint32_t half = r / 2;
-    const float first_sign = inverse ? 1.0f : -1.0f; /* S of x1: x1' = x1 cos - x2 sin */
-    for (uint32_t k = 0; k < rows; k++) {
-        const float *restrict sin_row = raw + (size_t)k * r, *restrict cos_row = sin_row + half;
-        float *restrict c = cs + (size_t)k * 2 * r, *restrict s = c + r;
-        if (layout == PE_LAYOUT_SPLIT) {
-            for (uint32_t i = 0; i < half; i++) {
-                const float cv = cos_row[i] * factor, first = first_sign * (sin_row[i] * factor);
-                c[i] = cv;
-                c[i + half] = cv;
-                s[i] = first;
-                s[i + half] = -first;
-            }
-        } else {
-            for (uint32_t i = 0; i < half; i++) {
-                const float cv = cos_row[i] * factor, first = first_sign * (sin_row[i] * factor);
-                c[2 * i] = cv;
-                c[2 * i + 1] = cv;
-                s[2 * i] = first;
-                s[2 * i + 1] = -first;
-            }
-        }
-    }
+    pe_kernel_table_current()->rope_lay_out(raw, cs, rows, r, layout, factor, inverse);
 }
 
 /* The inner plan for DYNAMIC's sequence length seq_len (any length for the
@@ -400,6 +374,13 @@ pe_status pe_rope_plan_apply(pe_rope_plan *plan, pe_dtype dtype, uint32_t sequen
                                                              : end;
     if ((st = build_for(p, seq_len)) != PE_OK) return st;
     if (x_count == 0) return PE_OK;
+    /* One listed position of one axis (a decoding step given position ids):
+     * the offset path, whose tile is kept for the next step; a row's values
+     * are the same bits whichever way it is asked for. */
+    if (positions && length == 1 && !p->runs.axes) {
+        offset = positions[0];
+        positions = NULL;
+    }
 
     const uint32_t r = p->r, rows = p->tile_rows;
     const size_t r2 = (size_t)2 * r;

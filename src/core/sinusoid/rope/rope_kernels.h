@@ -29,6 +29,20 @@ typedef void (*pe_rope_rotate_fn)(float *x, size_t count, size_t stride, const f
 void pe_rope_halves_scalar(float *v, const float *c, const float *s, uint32_t half, uint32_t i0);
 void pe_rope_adjacent_scalar(float *v, const float *c, const float *s, uint32_t rotary_dim, uint32_t j0);
 
+/* pe_rope_lay_out_scalar/_simd (common/kernel_table.h): rows [sin | cos]
+ * rows of the inner plan (r/2 + r/2 floats each, at raw) -> rows [C | S] rows
+ * (2r floats each, at cs) in the layout of x's pairs, scaled by the attention
+ * factor in float32 (HF: cos * factor, sin * factor):
+ *     C = cos * factor on both elements of a pair,
+ *     S = first, -first  with first = sign * (sin * factor),
+ * sign -1 (x1' = x1 cos - x2 sin) or +1 when inverse. Decoding lays out a tile
+ * every tile_rows tokens and prefill without a cache every tile, so it is a
+ * kernel (issue 11: four times the cos/sin recurrence's time as a scalar loop
+ * the compiler left unvectorised). The scalar loop from pair i0, the SIMD
+ * kernel's tail: */
+void pe_rope_lay_out_row_scalar(const float *raw, float *cs, uint32_t r, pe_layout layout, float factor, int inverse,
+                                uint32_t i0);
+
 /* pe_rope_rotate16_scalar/_simd (common/kernel_table.h): the rotation of
  * 16-bit x (float16 when f16, else bfloat16 bit patterns), each element
  * widened (exactly), rotated with the float32 operations above, and rounded
