@@ -32,15 +32,15 @@ typedef struct consts {
     v128_t upper, half;                                                /* bfloat16 (and one) */
 } consts;
 
-/* Their words, in consts' order. |y| in [2^-14, 65536), i.e. y << 1 in
- * [113 << 24, 143 << 24), is tested as a signed comparison:
- * (y << 1) + offset <= limit. */
+/* Their words, in consts' order. |y| in [2^-14, 65536), i.e. y's exponent
+ * from 113 to 142, is tested on y's upper 16 bits t as a signed 16-bit
+ * comparison: (t << 1) + offset <= limit. */
 static const uint32_t F16_WORDS[] = {1,
                                      0x8fffe000u,
                                      0x77800000u /* 2^112 */,
                                      0x7c007c00u,
-                                     0x80000000u - (113u << 24),
-                                     0x80000000u + (30u << 24) - 1,
+                                     0x0f000f00u /* 0x8000 - (113 << 8) */,
+                                     0x9dff9dffu /* 0x8000 + (30 << 8) - 1 */,
                                      0xfffu - (112u << 23),
                                      0x80008000u};
 static const uint32_t BF16_WORDS[] = {1, 0xffff0000u, 0x7fff};
@@ -96,16 +96,16 @@ INLINE void widen(v128_t v, v128_t *e, v128_t *o, const consts *k, int f16) {
     }
 }
 
-/* Whether two loaded vectors hold float16's infinity or NaN (exponent 31). */
-INLINE int f16_special(v128_t a, v128_t b, const consts *k) {
+/* The 16-bit lanes of two loaded vectors that hold float16's infinity or NaN (exponent 31). */
+INLINE v128_t f16_special(v128_t a, v128_t b, const consts *k) {
     const v128_t e = k->exponent;
-    return wasm_i8x16_bitmask(
-        wasm_v128_or(wasm_i16x8_eq(wasm_v128_and(a, e), e), wasm_i16x8_eq(wasm_v128_and(b, e), e)));
+    return wasm_v128_or(wasm_i16x8_eq(wasm_v128_and(a, e), e), wasm_i16x8_eq(wasm_v128_and(b, e), e));
 }
 
-/* The even sign moved to bit 15 beside the odd one at bit 31 (a blend), alone. */
-INLINE v128_t f16_signs(v128_t ye, v128_t yo, v128_t mask) {
-    return wasm_v128_and(wasm_i16x8_shuffle(wasm_u32x4_shr(ye, 16), yo, 0, 9, 2, 11, 4, 13, 6, 15), mask);
+/* The upper halves of even and odd results in x's order (a blend): each y's
+ * sign, exponent and leading fraction bits. */
+INLINE v128_t f16_tops(v128_t ye, v128_t yo) {
+    return wasm_i16x8_shuffle(wasm_u32x4_shr(ye, 16), yo, 0, 9, 2, 11, 4, 13, 6, 15);
 }
 
 /* y (float32, a float16 normal) -> its half at bits 13-27 (28-30 clear) and
@@ -114,10 +114,10 @@ INLINE v128_t f16_normal(v128_t y, const consts *k) {
     return wasm_i32x4_add(wasm_i32x4_add(y, k->rebias), wasm_v128_and(wasm_u32x4_shr(y, 13), k->one));
 }
 
-/* Even and odd results y, all float16 normals -> eight halves in x's order. */
-INLINE v128_t f16_narrow_normal(v128_t ye, v128_t yo, const consts *k) {
+/* Even and odd results y, all float16 normals, and their tops -> eight halves in x's order. */
+INLINE v128_t f16_narrow_normal(v128_t ye, v128_t yo, v128_t tops, const consts *k) {
     const v128_t e = wasm_u32x4_shr(f16_normal(ye, k), 13), o = wasm_i32x4_shl(f16_normal(yo, k), 3);
-    return wasm_v128_or(wasm_i16x8_shuffle(e, o, 0, 9, 2, 11, 4, 13, 6, 15), f16_signs(ye, yo, k->signs));
+    return wasm_v128_or(wasm_i16x8_shuffle(e, o, 0, 9, 2, 11, 4, 13, 6, 15), wasm_v128_and(tops, k->signs));
 }
 
 /* |y| (bits, below 65536) -> float16's magnitude pattern rounded to nearest
@@ -132,11 +132,11 @@ INLINE v128_t f16_magnitude_less(v128_t a) {
     return wasm_i32x4_add(wasm_i32x4_sub(wasm_f32x4_add(a, m), m), wasm_u32x4_shr(m, 13));
 }
 
-/* Even and odd results y (float32, |y| < 65536) and |y| -> eight halves in x's order. */
-INLINE v128_t f16_narrow_any(v128_t ye, v128_t yo, v128_t ae, v128_t ao, const consts *k) {
+/* Even and odd |y| (below 65536) and the tops of y -> eight halves in x's order. */
+INLINE v128_t f16_narrow_any(v128_t ae, v128_t ao, v128_t tops, const consts *k) {
     const v128_t less = wasm_i32x4_splat((int32_t)((126u << 10) + (126u << 26))); /* mod 2^32 */
     const v128_t both = wasm_i32x4_add(f16_magnitude_less(ae), wasm_i32x4_shl(f16_magnitude_less(ao), 16));
-    return wasm_v128_or(wasm_i32x4_sub(both, less), f16_signs(ye, yo, k->signs));
+    return wasm_v128_or(wasm_i32x4_sub(both, less), wasm_v128_and(tops, k->signs));
 }
 
 /* Even and odd results (float32, no NaN) -> eight bfloat16 in x's order. */
@@ -158,23 +158,25 @@ INLINE int narrow_pair(v128_t xa, v128_t xb, const v128_t *y, v128_t *na, v128_t
         *nb = bf16_narrow(y[2], y[3], k);
         return 1;
     }
-    if (f16_special(xa, xb, k)) return 0;
-    v128_t u[4];
-    for (int j = 0; j < 4; j++) u[j] = wasm_i32x4_add(wasm_i32x4_shl(y[j], 1), k->offset);
-    const v128_t top = wasm_i32x4_max(wasm_i32x4_max(u[0], u[1]), wasm_i32x4_max(u[2], u[3]));
-    if (!wasm_i8x16_bitmask(wasm_i32x4_gt(top, k->limit))) {
-        *na = f16_narrow_normal(y[0], y[1], k);
-        *nb = f16_narrow_normal(y[2], y[3], k);
+    const v128_t ta = f16_tops(y[0], y[1]), tb = f16_tops(y[2], y[3]);
+    /* Exponents of all sixteen: the largest of (top << 1) + offset. */
+    const v128_t top = wasm_i16x8_max(wasm_i16x8_add(wasm_i16x8_shl(ta, 1), k->offset),
+                                      wasm_i16x8_add(wasm_i16x8_shl(tb, 1), k->offset));
+    const v128_t special = f16_special(xa, xb, k);
+    if (!wasm_i8x16_bitmask(wasm_v128_or(special, wasm_i16x8_gt(top, k->limit)))) {
+        *na = f16_narrow_normal(y[0], y[1], ta, k);
+        *nb = f16_narrow_normal(y[2], y[3], tb, k);
         return 1;
     }
+    if (wasm_i8x16_bitmask(special)) return 0;
     /* Zeros and subnormals too: every |y| below 65536 (NaN is above all). */
     const v128_t abs = wasm_i32x4_splat(0x7fffffff);
     v128_t a[4];
     for (int j = 0; j < 4; j++) a[j] = wasm_v128_and(y[j], abs);
     const v128_t most = wasm_i32x4_max(wasm_i32x4_max(a[0], a[1]), wasm_i32x4_max(a[2], a[3]));
     if (wasm_i8x16_bitmask(wasm_i32x4_gt(most, wasm_i32x4_splat((143 << 23) - 1)))) return 0;
-    *na = f16_narrow_any(y[0], y[1], a[0], a[1], k);
-    *nb = f16_narrow_any(y[2], y[3], a[2], a[3], k);
+    *na = f16_narrow_any(a[0], a[1], ta, k);
+    *nb = f16_narrow_any(a[2], a[3], tb, k);
     return 1;
 }
 
