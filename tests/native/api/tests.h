@@ -38,6 +38,7 @@
     X(test_xpos_plans)                    \
     X(test_rope16_every_pattern)          \
     X(test_rope16_narrow_rounding)        \
+    X(test_rope16_shared_rows)            \
     X(test_narrow_refusals)               \
     X(test_narrow_known_values)           \
     X(test_narrow_sweep)                  \

@@ -83,13 +83,19 @@ INLINE coefs coefs_at(const float *c, const float *s) {
                    wasm_i32x4_shuffle(s0, s1, 0, 2, 4, 6), wasm_i32x4_shuffle(s0, s1, 1, 3, 5, 7)};
 }
 
-/* Eight 16-bit elements -> their even (*e) and odd (*o) elements as float32. */
-INLINE void widen(v128_t v, v128_t *e, v128_t *o, const consts *k, int f16) {
+/* Eight 16-bit elements -> their even (*e) and odd (*o) elements as float32,
+ * float16's times 2^-112 when `scaled` (its C and S then carry the 2^112). */
+INLINE void widen(v128_t v, v128_t *e, v128_t *o, const consts *k, int f16, int scaled) {
     if (f16) {
         /* Sign at bit 31, the 15 low bits at 13-27 (copies of the sign at
-         * 28-30 and the neighbour's bits below 13 cleared), then x 2^(127-15). */
-        *e = wasm_f32x4_mul(wasm_v128_and(wasm_i32x4_shr(wasm_i32x4_shl(v, 16), 3), k->fields), k->scale);
-        *o = wasm_f32x4_mul(wasm_v128_and(wasm_i32x4_shr(v, 3), k->fields), k->scale);
+         * 28-30 and the neighbour's bits below 13 cleared): the half times
+         * 2^-112, exactly. */
+        *e = wasm_v128_and(wasm_i32x4_shr(wasm_i32x4_shl(v, 16), 3), k->fields);
+        *o = wasm_v128_and(wasm_i32x4_shr(v, 3), k->fields);
+        if (!scaled) {
+            *e = wasm_f32x4_mul(*e, k->scale);
+            *o = wasm_f32x4_mul(*o, k->scale);
+        }
     } else {
         *e = wasm_i32x4_shl(v, 16);
         *o = wasm_v128_and(v, k->upper);
@@ -182,11 +188,11 @@ INLINE int narrow_pair(v128_t xa, v128_t xb, const v128_t *y, v128_t *na, v128_t
 
 /* Pairs i ... i + 7 of halves (x1 = v[i], x2 = v[half + i]) rotated; 0
  * (nothing written) when the step needs the scalar kernel. */
-INLINE int halves_step(uint16_t *v, uint32_t half, uint32_t i, coefs c, const consts *k, int f16) {
+INLINE int halves_step(uint16_t *v, uint32_t half, uint32_t i, coefs c, const consts *k, int f16, int scaled) {
     const v128_t xa = wasm_v128_load(v + i), xb = wasm_v128_load(v + half + i);
     v128_t ae, ao, be, bo, y[4], na, nb;
-    widen(xa, &ae, &ao, k, f16);
-    widen(xb, &be, &bo, k, f16);
+    widen(xa, &ae, &ao, k, f16, scaled);
+    widen(xb, &be, &bo, k, f16, scaled);
     y[0] = wasm_f32x4_add(wasm_f32x4_mul(ae, c.ce), wasm_f32x4_mul(be, c.se));
     y[1] = wasm_f32x4_add(wasm_f32x4_mul(ao, c.co), wasm_f32x4_mul(bo, c.so));
     y[2] = wasm_f32x4_sub(wasm_f32x4_mul(be, c.ce), wasm_f32x4_mul(ae, c.se));
@@ -198,11 +204,11 @@ INLINE int halves_step(uint16_t *v, uint32_t half, uint32_t i, coefs c, const co
 }
 
 /* Elements j ... j + 15 of adjacent pairs (even lanes x1, odd lanes x2), as halves_step. */
-INLINE int adjacent_step(uint16_t *v, uint32_t j, coefs c0, coefs c1, const consts *k, int f16) {
+INLINE int adjacent_step(uint16_t *v, uint32_t j, coefs c0, coefs c1, const consts *k, int f16, int scaled) {
     const v128_t xa = wasm_v128_load(v + j), xb = wasm_v128_load(v + j + 8);
     v128_t ae, ao, be, bo, y[4], na, nb;
-    widen(xa, &ae, &ao, k, f16);
-    widen(xb, &be, &bo, k, f16);
+    widen(xa, &ae, &ao, k, f16, scaled);
+    widen(xb, &be, &bo, k, f16, scaled);
     y[0] = wasm_f32x4_add(wasm_f32x4_mul(ae, c0.ce), wasm_f32x4_mul(ao, c0.se));
     y[1] = wasm_f32x4_add(wasm_f32x4_mul(ao, c0.co), wasm_f32x4_mul(ae, c0.so));
     y[2] = wasm_f32x4_add(wasm_f32x4_mul(be, c1.ce), wasm_f32x4_mul(bo, c1.se));
@@ -217,18 +223,24 @@ INLINE int adjacent_step(uint16_t *v, uint32_t j, coefs c0, coefs c1, const cons
  * engine keeps their values in registers. Each returns where it stopped:
  * its end, or the step it could not do. */
 
-/* Step `at` (pairs at ... at + 7, or elements at ... at + 15) of vectors n0, n0 + 1, ... sharing one C, S row. */
-INLINE size_t shared_run(uint16_t *x, size_t count, size_t stride, const float *c, const float *s, uint32_t r,
-                         uint32_t at, size_t n0, pe_layout layout, int f16) {
+INLINE coefs coefs_load(const float *split) {
+    return (coefs){wasm_v128_load(split), wasm_v128_load(split + 4), wasm_v128_load(split + 8),
+                   wasm_v128_load(split + 12)};
+}
+
+/* Step `at` (pairs at ... at + 7, or elements at ... at + 15) of vectors n0,
+ * n0 + 1, ... sharing one C, S row, split (and scaled) by split_row. The
+ * split coefficients are read from memory at each vector: loads cost the
+ * engine less than the registers to hold them. */
+INLINE size_t shared_run(uint16_t *x, size_t count, size_t stride, const float *split, uint32_t r, uint32_t at,
+                         size_t n0, pe_layout layout, int f16) {
     const consts k = consts_for(f16);
     size_t n = n0;
-    if (layout == PE_LAYOUT_SPLIT) {
-        const coefs c0 = coefs_at(c + at, s + at);
-        while (n < count && halves_step(x + n * stride, r / 2, at, c0, &k, f16)) n++;
-    } else {
-        const coefs c0 = coefs_at(c + at, s + at), c1 = coefs_at(c + at + 8, s + at + 8);
-        while (n < count && adjacent_step(x + n * stride, at, c0, c1, &k, f16)) n++;
-    }
+    if (layout == PE_LAYOUT_SPLIT)
+        while (n < count && halves_step(x + n * stride, r / 2, at, coefs_load(split), &k, f16, 1)) n++;
+    else
+        while (n < count && adjacent_step(x + n * stride, at, coefs_load(split), coefs_load(split + 16), &k, f16, 1))
+            n++;
     return n;
 }
 
@@ -237,19 +249,19 @@ INLINE uint32_t vector_run(uint16_t *v, const float *c, const float *s, uint32_t
                            pe_layout layout, int f16) {
     const consts k = consts_for(f16);
     if (layout == PE_LAYOUT_SPLIT)
-        for (; at < end && halves_step(v, r / 2, at, coefs_at(c + at, s + at), &k, f16); at += 8) {
+        for (; at < end && halves_step(v, r / 2, at, coefs_at(c + at, s + at), &k, f16, 0); at += 8) {
         }
     else
-        for (; at < end && adjacent_step(v, at, coefs_at(c + at, s + at), coefs_at(c + at + 8, s + at + 8), &k, f16);
+        for (; at < end && adjacent_step(v, at, coefs_at(c + at, s + at), coefs_at(c + at + 8, s + at + 8), &k, f16, 0);
              at += 16) {
         }
     return at;
 }
 
 #define RUNS(name, layout, f16)                                                                                     \
-    static __attribute__((noinline)) size_t shared_##name(uint16_t *x, size_t count, size_t stride, const float *c, \
-                                                          const float *s, uint32_t r, uint32_t at, size_t n0) {     \
-        return shared_run(x, count, stride, c, s, r, at, n0, layout, f16);                                          \
+    static __attribute__((noinline)) size_t shared_##name(uint16_t *x, size_t count, size_t stride,                 \
+                                                          const float *split, uint32_t r, uint32_t at, size_t n0) { \
+        return shared_run(x, count, stride, split, r, at, n0, layout, f16);                                         \
     }                                                                                                               \
     static __attribute__((noinline))                                                                                \
     uint32_t vector_##name(uint16_t *v, const float *c, const float *s, uint32_t r, uint32_t at, uint32_t end) {    \
@@ -260,8 +272,29 @@ RUNS(halves_bf16, PE_LAYOUT_SPLIT, 0)
 RUNS(adjacent_f16, PE_LAYOUT_INTERLEAVED, 1)
 RUNS(adjacent_bf16, PE_LAYOUT_INTERLEAVED, 0)
 
-typedef size_t (*shared_fn)(uint16_t *, size_t, size_t, const float *, const float *, uint32_t, uint32_t, size_t);
+typedef size_t (*shared_fn)(uint16_t *, size_t, size_t, const float *, uint32_t, uint32_t, size_t);
 typedef uint32_t (*vector_fn)(uint16_t *, const float *, const float *, uint32_t, uint32_t, uint32_t);
+
+/* The C and S of `groups` runs of eight elements split for shared_run:
+ * split[16 g ...] = even C, odd C, even S, odd S of run g, times 2^112 for
+ * float16 (widen's multiply moved here: (w 2^-112)(c 2^112) is w c exactly,
+ * so it rounds the same). A C or S of 2^16 or more becomes infinite, and so
+ * does every result it touches: narrow_pair sends those steps to the scalar
+ * kernel, as it does any infinity. */
+static void split_row(const float *c, const float *s, int groups, int f16, float *split) {
+    for (int g = 0; g < groups; g++) {
+        coefs q = coefs_at(c + 8 * g, s + 8 * g);
+        if (f16) {
+            const v128_t scale = wasm_f32x4_splat(0x1p112f);
+            q = (coefs){wasm_f32x4_mul(q.ce, scale), wasm_f32x4_mul(q.co, scale), wasm_f32x4_mul(q.se, scale),
+                        wasm_f32x4_mul(q.so, scale)};
+        }
+        wasm_v128_store(split + 16 * g, q.ce);
+        wasm_v128_store(split + 16 * g + 4, q.co);
+        wasm_v128_store(split + 16 * g + 8, q.se);
+        wasm_v128_store(split + 16 * g + 12, q.so);
+    }
+}
 
 void pe_rope_rotate16_simd(uint16_t *x, size_t count, size_t stride, const float *cs, size_t cs_stride,
                            uint32_t rotary_dim, pe_layout layout, int f16) {
@@ -273,9 +306,12 @@ void pe_rope_rotate16_simd(uint16_t *x, size_t count, size_t stride, const float
         split ? (f16 ? vector_halves_f16 : vector_halves_bf16) : (f16 ? vector_adjacent_f16 : vector_adjacent_bf16);
     if (cs_stride == 0) {
         /* Step by step, each step for all vectors: C and S split once. */
-        for (uint32_t at = 0; at < steps; at += step)
-            for (size_t n = 0; (n = shared(x, count, stride, cs, cs + r, r, at, n)) < count; n++)
+        float split_cs[32];
+        for (uint32_t at = 0; at < steps; at += step) {
+            split_row(cs + at, cs + r + at, step / 8, f16, split_cs);
+            for (size_t n = 0; (n = shared(x, count, stride, split_cs, r, at, n)) < count; n++)
                 pe_rope_rotate16_span_scalar(x + n * stride, cs, cs + r, r, layout, f16, at, at + step);
+        }
     } else {
         for (size_t n = 0; n < count; n++) {
             uint16_t *v = x + n * stride;
