@@ -186,36 +186,29 @@ INLINE int narrow_pair(v128_t xa, v128_t xb, const v128_t *y, v128_t *na, v128_t
     return 1;
 }
 
-/* Pairs i ... i + 7 of halves (x1 = v[i], x2 = v[half + i]) rotated; 0
- * (nothing written) when the step needs the scalar kernel. */
-INLINE int halves_step(uint16_t *v, uint32_t half, uint32_t i, coefs c, const consts *k, int f16, int scaled) {
-    const v128_t xa = wasm_v128_load(v + i), xb = wasm_v128_load(v + half + i);
+/* One step: sixteen elements, eight at a and eight at b, rotated in place; 0
+ * (nothing written) when the step needs the scalar kernel. Halves: pairs
+ * (a[i], b[i]) by c0. Adjacent pairs: even lanes x1, odd lanes x2, a's by
+ * c0 and b's by c1. */
+INLINE int step(uint16_t *a, uint16_t *b, coefs c0, coefs c1, const consts *k, pe_layout layout, int f16, int scaled) {
+    const v128_t xa = wasm_v128_load(a), xb = wasm_v128_load(b);
     v128_t ae, ao, be, bo, y[4], na, nb;
     widen(xa, &ae, &ao, k, f16, scaled);
     widen(xb, &be, &bo, k, f16, scaled);
-    y[0] = wasm_f32x4_add(wasm_f32x4_mul(ae, c.ce), wasm_f32x4_mul(be, c.se));
-    y[1] = wasm_f32x4_add(wasm_f32x4_mul(ao, c.co), wasm_f32x4_mul(bo, c.so));
-    y[2] = wasm_f32x4_sub(wasm_f32x4_mul(be, c.ce), wasm_f32x4_mul(ae, c.se));
-    y[3] = wasm_f32x4_sub(wasm_f32x4_mul(bo, c.co), wasm_f32x4_mul(ao, c.so));
+    if (layout == PE_LAYOUT_SPLIT) {
+        y[0] = wasm_f32x4_add(wasm_f32x4_mul(ae, c0.ce), wasm_f32x4_mul(be, c0.se));
+        y[1] = wasm_f32x4_add(wasm_f32x4_mul(ao, c0.co), wasm_f32x4_mul(bo, c0.so));
+        y[2] = wasm_f32x4_sub(wasm_f32x4_mul(be, c0.ce), wasm_f32x4_mul(ae, c0.se));
+        y[3] = wasm_f32x4_sub(wasm_f32x4_mul(bo, c0.co), wasm_f32x4_mul(ao, c0.so));
+    } else {
+        y[0] = wasm_f32x4_add(wasm_f32x4_mul(ae, c0.ce), wasm_f32x4_mul(ao, c0.se));
+        y[1] = wasm_f32x4_add(wasm_f32x4_mul(ao, c0.co), wasm_f32x4_mul(ae, c0.so));
+        y[2] = wasm_f32x4_add(wasm_f32x4_mul(be, c1.ce), wasm_f32x4_mul(bo, c1.se));
+        y[3] = wasm_f32x4_add(wasm_f32x4_mul(bo, c1.co), wasm_f32x4_mul(be, c1.so));
+    }
     if (!narrow_pair(xa, xb, y, &na, &nb, k, f16)) return 0;
-    wasm_v128_store(v + i, na);
-    wasm_v128_store(v + half + i, nb);
-    return 1;
-}
-
-/* Elements j ... j + 15 of adjacent pairs (even lanes x1, odd lanes x2), as halves_step. */
-INLINE int adjacent_step(uint16_t *v, uint32_t j, coefs c0, coefs c1, const consts *k, int f16, int scaled) {
-    const v128_t xa = wasm_v128_load(v + j), xb = wasm_v128_load(v + j + 8);
-    v128_t ae, ao, be, bo, y[4], na, nb;
-    widen(xa, &ae, &ao, k, f16, scaled);
-    widen(xb, &be, &bo, k, f16, scaled);
-    y[0] = wasm_f32x4_add(wasm_f32x4_mul(ae, c0.ce), wasm_f32x4_mul(ao, c0.se));
-    y[1] = wasm_f32x4_add(wasm_f32x4_mul(ao, c0.co), wasm_f32x4_mul(ae, c0.so));
-    y[2] = wasm_f32x4_add(wasm_f32x4_mul(be, c1.ce), wasm_f32x4_mul(bo, c1.se));
-    y[3] = wasm_f32x4_add(wasm_f32x4_mul(bo, c1.co), wasm_f32x4_mul(be, c1.so));
-    if (!narrow_pair(xa, xb, y, &na, &nb, k, f16)) return 0;
-    wasm_v128_store(v + j, na);
-    wasm_v128_store(v + j + 8, nb);
+    wasm_v128_store(a, na);
+    wasm_v128_store(b, nb);
     return 1;
 }
 
@@ -235,12 +228,14 @@ INLINE coefs coefs_load(const float *split) {
 INLINE size_t shared_run(uint16_t *x, size_t count, size_t stride, const float *split, uint32_t r, uint32_t at,
                          size_t n0, pe_layout layout, int f16) {
     const consts k = consts_for(f16);
+    const int halves = layout == PE_LAYOUT_SPLIT;
+    const uint32_t b_at = at + (halves ? r / 2 : 8);
     size_t n = n0;
-    if (layout == PE_LAYOUT_SPLIT)
-        while (n < count && halves_step(x + n * stride, r / 2, at, coefs_load(split), &k, f16, 1)) n++;
-    else
-        while (n < count && adjacent_step(x + n * stride, at, coefs_load(split), coefs_load(split + 16), &k, f16, 1))
-            n++;
+    for (; n < count; n++) {
+        uint16_t *v = x + n * stride;
+        const coefs c0 = coefs_load(split), c1 = halves ? c0 : coefs_load(split + 16);
+        if (!step(v + at, v + b_at, c0, c1, &k, layout, f16, 1)) break;
+    }
     return n;
 }
 
@@ -248,13 +243,11 @@ INLINE size_t shared_run(uint16_t *x, size_t count, size_t stride, const float *
 INLINE uint32_t vector_run(uint16_t *v, const float *c, const float *s, uint32_t r, uint32_t at, uint32_t end,
                            pe_layout layout, int f16) {
     const consts k = consts_for(f16);
-    if (layout == PE_LAYOUT_SPLIT)
-        for (; at < end && halves_step(v, r / 2, at, coefs_at(c + at, s + at), &k, f16, 0); at += 8) {
-        }
-    else
-        for (; at < end && adjacent_step(v, at, coefs_at(c + at, s + at), coefs_at(c + at + 8, s + at + 8), &k, f16, 0);
-             at += 16) {
-        }
+    const int halves = layout == PE_LAYOUT_SPLIT;
+    for (; at < end; at += halves ? 8 : 16) {
+        const coefs c0 = coefs_at(c + at, s + at), c1 = halves ? c0 : coefs_at(c + at + 8, s + at + 8);
+        if (!step(v + at, v + at + (halves ? r / 2 : 8), c0, c1, &k, layout, f16, 0)) break;
+    }
     return at;
 }
 
