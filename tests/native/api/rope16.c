@@ -59,11 +59,13 @@ static float widened(const format *f, uint16_t h) {
     return (float)(h & 0x8000 ? -v : v);
 }
 
-/* x (count vectors of R) rotated by one row of C, S with each kernel set; the
- * expected bits from the oracle: out_j = x_j C_j + x_partner S_j (halves' x2:
- * x2 C - x1 S, rope_kernels.h), each product and sum in float32. */
+/* x (count vectors of R) rotated by one row of C, S each with each kernel
+ * set; the expected bits from the oracle: out_j = x_j C_j + x_partner S_j
+ * (halves' x2: x2 C - x1 S, rope_kernels.h), each product and sum in float32.
+ * shared: the rows are all equal and the kernels are handed the first alone
+ * (cs_stride 0, as for the heads of one position). */
 static void check_rotation(const format *f, pe_layout layout, const uint16_t *x, size_t count, const float *cs,
-                           const char *what) {
+                           int shared, const char *what) {
     const size_t n = count * R;
     uint16_t *want = malloc(n * 2), *got = malloc(n * 2);
     for (size_t k = 0; k < count; k++) {
@@ -80,7 +82,7 @@ static void check_rotation(const format *f, pe_layout layout, const uint16_t *x,
     for (int kernels = 0; kernels < 2; kernels++) {
         EXPECT_STATUS(pe_use_kernels((pe_kernels)kernels), PE_OK, "kernels %d", kernels);
         memcpy(got, x, n * 2);
-        pe_kernel_table_current()->rope_rotate16(got, count, R, cs, 2 * R, R, layout, f->f16);
+        pe_kernel_table_current()->rope_rotate16(got, count, R, cs, shared ? 0 : 2 * R, R, layout, f->f16);
         size_t bad = 0, first_bad = 0;
         for (size_t k = 0; k < n; k++) {
             const int ok = want[k] == 0x7fff ? is_nan16(f, got[k]) : got[k] == want[k];
@@ -108,7 +110,7 @@ static void set_row(float *cs, size_t k, pe_layout layout, uint32_t i, float cv,
  * rows; the rotation is then checked for both formats and both layouts. */
 typedef void (*case_fill)(const format *f, pe_layout layout, uint16_t *x, float *cs, size_t count, const void *ctx);
 
-static void check_cases(size_t count, case_fill fill, const void *ctx, const char *what) {
+static void check_cases(size_t count, case_fill fill, const void *ctx, int shared, const char *what) {
     uint16_t *x = malloc(count * R * 2);
     float *cs = malloc(count * 2 * R * sizeof(float));
     char label[96];
@@ -118,7 +120,7 @@ static void check_cases(size_t count, case_fill fill, const void *ctx, const cha
             const pe_layout layout = l ? PE_LAYOUT_SPLIT : PE_LAYOUT_INTERLEAVED;
             fill(f, layout, x, cs, count, ctx);
             snprintf(label, sizeof label, "%s, %s", l ? "halves" : "adjacent", what);
-            check_rotation(f, layout, x, count, cs, label);
+            check_rotation(f, layout, x, count, cs, shared, label);
         }
     }
     free(x);
@@ -138,7 +140,7 @@ static void every_pattern(const format *f, pe_layout layout, uint16_t *x, float 
 }
 
 void test_rope16_every_pattern(void) {
-    check_cases(65536 / (R / 2) * 2 + 2, every_pattern, NULL, "every pattern");
+    check_cases(65536 / (R / 2) * 2 + 2, every_pattern, NULL, 0, "every pattern");
 }
 
 /* x1 = x2 = 1, S = +0: x1' = x2' = C exactly (sixteen lanes in float16's
@@ -172,6 +174,43 @@ void test_rope16_narrow_rounding(void) {
         seed ^= seed << 13, seed ^= seed >> 17, seed ^= seed << 5;
         memcpy(&values[n++], &seed, 4);
     }
-    check_cases(count, chosen_values, values, "narrowing");
+    check_cases(count, chosen_values, values, 0, "narrowing");
     free(values);
+}
+
+/* Every pattern as x1 and as x2 (against a second order of the patterns),
+ * all vectors turned by one shared row: ctx holds R/2 (C, S) pairs. The SIMD
+ * kernel then splits C and S once and widens float16 without its 2^112
+ * (carried by C and S instead: a C or S of 2^16 or more becomes infinite
+ * there, and its steps fall back to the scalar kernel). */
+static void shared_row(const format *f, pe_layout layout, uint16_t *x, float *cs, size_t count, const void *ctx) {
+    const float *pairs = ctx;
+    for (size_t k = 0; k < count; k++)
+        for (uint32_t i = 0; i < R / 2; i++) {
+            const size_t p = k * (R / 2) + i;
+            const uint32_t j1 = layout == PE_LAYOUT_SPLIT ? i : 2 * i,
+                           j2 = layout == PE_LAYOUT_SPLIT ? i + R / 2 : 2 * i + 1;
+            x[k * R + j1] = (uint16_t)p;
+            x[k * R + j2] = (uint16_t)(p * 40503u + (f->f16 ? 0x3c00u : 0x3f80u));
+            set_row(cs, k, layout, i, pairs[2 * i], pairs[2 * i + 1]);
+        }
+}
+
+void test_rope16_shared_rows(void) {
+    /* cos, sin of assorted angles (an attention factor on some), tiny and
+     * huge ones, zeros; the second set has C and S too large to scale. */
+    static const float usual[R] = {
+        1.0f,        0.0f,        0.8f,         0.6f,        -0.28f, 0.96f,       0.70710677f, -0.70710677f,
+        1e-3f,       -0.9999995f, 3.5f,         -2.25f,      0.0f,   -1.0f,       1.2e-38f,    1.0f,
+        -6.1e-5f,    0.33333334f, 1234.5f,      0.5f,        0.1f,   0.99498744f, 65535.0f,    -1e-20f,
+        0.54030231f, 0.84147098f, -0.41614684f, 0.90929743f, 2.0f,   -0.5f,       1e-7f,       -1e-7f,
+        0.25f,       0.25f,       -0.6f,        -0.8f,       0.96f,  0.28f,       -1.0f,       0.0f};
+    float huge[R];
+    for (uint32_t j = 0; j < R; j++) huge[j] = usual[j];
+    huge[5] = 65536.0f;
+    huge[30] = NAN;
+    const size_t count = 65536 / (R / 2) + 1;
+    check_cases(count, shared_row, usual, 1, "shared row");
+    check_cases(count, shared_row, usual, 0, "the same rows, each its own");
+    check_cases(count, shared_row, huge, 1, "shared row, C or S >= 2^16 or NaN");
 }

@@ -39,6 +39,7 @@
     X(test_rope_lay_out)                  \
     X(test_rope16_every_pattern)          \
     X(test_rope16_narrow_rounding)        \
+    X(test_rope16_shared_rows)            \
     X(test_narrow_refusals)               \
     X(test_narrow_known_values)           \
     X(test_narrow_sweep)                  \

@@ -50,9 +50,11 @@ void pe_rope_lay_out_row_scalar(const float *raw, float *cs, uint32_t r, pe_layo
  * and bit operations around the float32 ones, so every build gives the same
  * bits. Arguments as pe_rope_rotate_fn. */
 
-/* The scalar loop from pair i0 (halves) or element j0 (adjacent pairs), the SIMD kernel's tail. */
-void pe_rope_rotate16_from_scalar(uint16_t *v, const float *c, const float *s, uint32_t rotary_dim, pe_layout layout,
-                                  int f16, uint32_t from);
+/* The scalar loop over pairs from ... to - 1 (halves) or elements from ...
+ * to - 1 (adjacent pairs, both even): the SIMD kernel's tails and its steps
+ * that meet infinities, NaN or float16 overflow. */
+void pe_rope_rotate16_span_scalar(uint16_t *v, const float *c, const float *s, uint32_t rotary_dim, pe_layout layout,
+                                  int f16, uint32_t from, uint32_t to);
 
 /* Checks a pe_rope_scaling for rotary dimension r. */
 pe_status pe_rope_check_scaling(const pe_rope_scaling *scaling, uint32_t r);

@@ -60,21 +60,21 @@ static float widen_bf16(uint16_t h) {
 }
 
 /* The rotation of rope_rotate_scalar.c on 16-bit elements: each widened, rotated
- * with the same float32 operations, rounded back once. From pair i0
- * (halves) or element j0 (adjacent pairs, even). */
-void pe_rope_rotate16_from_scalar(uint16_t *v, const float *c, const float *s, uint32_t rotary_dim, pe_layout layout,
-                                  int f16, uint32_t from) {
+ * with the same float32 operations, rounded back once. Pairs from ... to - 1
+ * (halves) or elements from ... to - 1 (adjacent pairs, both even). */
+void pe_rope_rotate16_span_scalar(uint16_t *v, const float *c, const float *s, uint32_t rotary_dim, pe_layout layout,
+                                  int f16, uint32_t from, uint32_t to) {
     float (*widen)(uint16_t) = f16 ? widen_f16 : widen_bf16;
     uint16_t (*narrow)(float) = f16 ? narrow_f16 : narrow_bf16;
     const uint32_t half = rotary_dim / 2;
     if (layout == PE_LAYOUT_SPLIT) {
-        for (uint32_t i = from; i < half; i++) {
+        for (uint32_t i = from; i < to; i++) {
             const float a = widen(v[i]), b = widen(v[i + half]);
             v[i] = narrow(a * c[i] + b * s[i]);
             v[i + half] = narrow(b * c[i] - a * s[i]); /* as rope_rotate_scalar.c */
         }
     } else {
-        for (uint32_t j = from; j < rotary_dim; j += 2) {
+        for (uint32_t j = from; j < to; j += 2) {
             const float a = widen(v[j]), b = widen(v[j + 1]);
             v[j] = narrow(a * c[j] + b * s[j]);
             v[j + 1] = narrow(b * c[j + 1] + a * s[j + 1]);
@@ -86,6 +86,7 @@ void pe_rope_rotate16_scalar(uint16_t *x, size_t count, size_t stride, const flo
                              uint32_t rotary_dim, pe_layout layout, int f16) {
     for (size_t k = 0; k < count; k++) {
         const float *c = cs + k * cs_stride;
-        pe_rope_rotate16_from_scalar(x + k * stride, c, c + rotary_dim, rotary_dim, layout, f16, 0);
+        pe_rope_rotate16_span_scalar(x + k * stride, c, c + rotary_dim, rotary_dim, layout, f16, 0,
+                                     layout == PE_LAYOUT_SPLIT ? rotary_dim / 2 : rotary_dim);
     }
 }

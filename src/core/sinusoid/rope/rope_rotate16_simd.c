@@ -1,226 +1,323 @@
-/* float16 and bfloat16 <-> float32 for RoPE on 16-bit x, eight elements per
- * step, and the 16-bit rotation fused with them (widen, rotate as
- * rope_rotate_simd.c, narrow, in registers: x is read and written once); the
- * scalar loops finish the tails. Each conversion has a fast form for the
- * common case, checked once per eight or sixteen lanes, and the full form of
- * rope_rotate16_scalar.c (every branch computed, then selected) otherwise;
- * both are exact (widening) or round once to nearest even (narrowing), so
- * they give the scalar kernel's bits:
- *   widen   the 16 bits placed in the top of a 32-bit lane by one shuffle
- *           (bfloat16: done); float16 shifted into float32's fields and
- *           multiplied by 2^112, exact for zeros, subnormals and normals;
- *           infinity and NaN (exponent 31) take the full form.
- *   narrow  bfloat16: add 0x7fff + the kept lsb, keep the top halves (one
- *           shuffle); infinity and NaN inputs take the full form. float16:
- *           the rounding add of the normal range on the signed value (the
- *           sign rides above bit 15 and is put back from the top halves),
- *           when all lanes are in float16's normal range (113 <= float32
- *           exponent <= 142). (issue 11: 3.2x float32 before.) */
+/* The rotation of float16 and bfloat16 x, sixteen elements a step: widened to
+ * float32, rotated with rope_rotate_simd.c's operations, rounded back, all in
+ * registers (x is read and written once). Every conversion works on the
+ * 32-bit lanes of the loaded vector as they are, the even element in the low
+ * half and the odd one in the high half, so no lane changes width: C and S
+ * are split into their even and odd elements instead (once per step, or once
+ * for all heads when the heads share a row).
+ *   widen   float16: the half's 15 low bits shifted into float32's fields and
+ *           multiplied by 2^112 (exact for zeros, subnormals and normals);
+ *           bfloat16: a shift or a mask.
+ *   narrow  float16, when all sixteen results are float16 normals: the
+ *           rounding add on the integer pattern; otherwise float32's own
+ *           rounding: |y| + M, M the power of two whose ulp is float16's ulp
+ *           at |y| (2^-1 below float16's normals), rounds |y| once to nearest
+ *           even and the sum's low bits are the half's magnitude. bfloat16:
+ *           the rounding add on the upper 16 bits.
+ * A step whose x holds an infinity or NaN (float16), or whose results hold
+ * one or reach 65536 (float16) or a NaN (bfloat16), is redone by the scalar
+ * kernel, rope_rotate16_scalar.c, whose bits all of this reproduces: exact
+ * widening, float32 products and sums in its order, one rounding to nearest
+ * even. (issue 11: float16 was 1.6x bfloat16 with 16-bit lane shuffles.) */
 #include "common/simd.h"
 #include "sinusoid/rope/rope_kernels.h"
 
 #if PE_HAVE_SIMD
 
-/* All four lanes normal numbers (exponent neither 0 nor 31): the exponent
- * rebias alone, the same bits the full form gives them. */
-static v128_t widen_f16x4(v128_t h) {
-    const v128_t exp_bits = wasm_v128_and(h, wasm_i32x4_splat(0x7c00));
-    const v128_t normal =
-        wasm_v128_and(wasm_i32x4_ne(exp_bits, wasm_i32x4_splat(0)), wasm_i32x4_ne(exp_bits, wasm_i32x4_splat(0x7c00)));
-    if (wasm_i32x4_all_true(normal)) {
-        const v128_t o = wasm_i32x4_add(wasm_i32x4_shl(wasm_v128_and(h, wasm_i32x4_splat(0x7fff)), 13),
-                                        wasm_i32x4_splat((127 - 15) << 23));
-        return wasm_v128_or(o, wasm_i32x4_shl(wasm_v128_and(h, wasm_i32x4_splat(0x8000)), 16));
-    }
-    const v128_t shifted_exp = wasm_i32x4_splat(0x7c00 << 13);
-    v128_t o = wasm_i32x4_shl(wasm_v128_and(h, wasm_i32x4_splat(0x7fff)), 13);
-    const v128_t exp = wasm_v128_and(o, shifted_exp);
-    o = wasm_i32x4_add(o, wasm_i32x4_splat((127 - 15) << 23));
-    const v128_t special = wasm_i32x4_add(o, wasm_i32x4_splat((128 - 16) << 23));
-    const v128_t subnormal = wasm_f32x4_sub(wasm_i32x4_add(o, wasm_i32x4_splat(1 << 23)), wasm_i32x4_splat(113 << 23));
-    o = wasm_v128_bitselect(special, o, wasm_i32x4_eq(exp, shifted_exp));
-    o = wasm_v128_bitselect(subnormal, o, wasm_i32x4_eq(exp, wasm_i32x4_splat(0)));
-    return wasm_v128_or(o, wasm_i32x4_shl(wasm_v128_and(h, wasm_i32x4_splat(0x8000)), 16));
-}
+#define INLINE static inline __attribute__((always_inline))
 
-/* All four lanes in float16's normal range (or rounding up to infinity from
- * below 65536): the rounding add alone, the same bits the full form gives. */
-static v128_t narrow_f16x4(v128_t f) {
-    const v128_t sign = wasm_v128_and(f, wasm_i32x4_splat((int32_t)0x80000000u));
-    const v128_t u = wasm_v128_xor(f, sign);
-    const v128_t in_range =
-        wasm_v128_and(wasm_u32x4_ge(u, wasm_i32x4_splat(113 << 23)), wasm_u32x4_lt(u, wasm_i32x4_splat(143 << 23)));
-    if (wasm_i32x4_all_true(in_range)) {
-        const v128_t odd = wasm_v128_and(wasm_u32x4_shr(u, 13), wasm_i32x4_splat(1));
-        v128_t normal = wasm_i32x4_add(u, wasm_i32x4_splat((int32_t)((uint32_t)(15 - 127) << 23) + 0xfff));
-        normal = wasm_u32x4_shr(wasm_i32x4_add(normal, odd), 13);
-        return wasm_v128_or(normal, wasm_u32x4_shr(sign, 16));
-    }
-    const v128_t big = wasm_v128_bitselect(wasm_i32x4_splat(0x7e00), wasm_i32x4_splat(0x7c00),
-                                           wasm_u32x4_gt(u, wasm_i32x4_splat(0x7f800000)));
-    const v128_t half = wasm_i32x4_splat(126 << 23);
-    const v128_t small = wasm_i32x4_sub(wasm_f32x4_add(u, half), half);
-    const v128_t odd = wasm_v128_and(wasm_u32x4_shr(u, 13), wasm_i32x4_splat(1));
-    v128_t normal = wasm_i32x4_add(u, wasm_i32x4_splat((int32_t)((uint32_t)(15 - 127) << 23) + 0xfff));
-    normal = wasm_u32x4_shr(wasm_i32x4_add(normal, odd), 13);
-    v128_t o = wasm_v128_bitselect(small, normal, wasm_u32x4_lt(u, wasm_i32x4_splat(113 << 23)));
-    o = wasm_v128_bitselect(big, o, wasm_u32x4_ge(u, wasm_i32x4_splat(143 << 23)));
-    return wasm_v128_or(o, wasm_u32x4_shr(sign, 16));
-}
+/* The loops' constants, built once per run (fields for the format at hand). */
+typedef struct consts {
+    v128_t one, fields, scale, exponent, offset, limit, rebias, signs; /* float16 */
+    v128_t upper, half;                                                /* bfloat16 (and one) */
+} consts;
 
-static v128_t narrow_bf16x4(v128_t u) {
-    const v128_t nan = wasm_u32x4_gt(wasm_v128_and(u, wasm_i32x4_splat(0x7fffffff)), wasm_i32x4_splat(0x7f800000));
-    const v128_t odd = wasm_v128_and(wasm_u32x4_shr(u, 16), wasm_i32x4_splat(1));
-    const v128_t rounded = wasm_u32x4_shr(wasm_i32x4_add(wasm_i32x4_add(u, wasm_i32x4_splat(0x7fff)), odd), 16);
-    const v128_t quiet = wasm_v128_or(wasm_u32x4_shr(u, 16), wasm_i32x4_splat(0x40));
-    return wasm_v128_bitselect(quiet, rounded, nan);
-}
+/* Their words, in consts' order. |y| in [2^-14, 65536), i.e. y's exponent
+ * from 113 to 142, is tested on y's upper 16 bits t as a signed 16-bit
+ * comparison: (t << 1) + offset <= limit. */
+static const uint32_t F16_WORDS[] = {1,
+                                     0x8fffe000u,
+                                     0x77800000u /* 2^112 */,
+                                     0x7c007c00u,
+                                     0x0f000f00u /* 0x8000 - (113 << 8) */,
+                                     0x9dff9dffu /* 0x8000 + (30 << 8) - 1 */,
+                                     0xfffu - (112u << 23),
+                                     0x80008000u};
+static const uint32_t BF16_WORDS[] = {1, 0xffff0000u, 0x7fff};
 
-/* Eight 16-bit lanes -> two float32x4 and back, full forms. */
-static void widen8_full(v128_t h, int f16, v128_t *lo, v128_t *hi) {
-    const v128_t l = wasm_u32x4_extend_low_u16x8(h), u = wasm_u32x4_extend_high_u16x8(h);
-    *lo = f16 ? widen_f16x4(l) : wasm_i32x4_shl(l, 16);
-    *hi = f16 ? widen_f16x4(u) : wasm_i32x4_shl(u, 16);
-}
-
-static v128_t narrow8_full(v128_t lo, v128_t hi, int f16) {
-    return f16 ? wasm_u16x8_narrow_i32x4(narrow_f16x4(lo), narrow_f16x4(hi))
-               : wasm_u16x8_narrow_i32x4(narrow_bf16x4(lo), narrow_bf16x4(hi));
-}
-
-/* Sixteen lanes (a, b) -> four float32x4 (a0 a1 b0 b1). */
-static void widen16(v128_t a, v128_t b, int f16, v128_t *w) {
+/* Read through a pointer neither clang nor the engine can follow, so they are
+ * loaded once before a loop and held in registers (or reloaded) there, not
+ * rebuilt as constants at each use inside it (V8 spends three instructions on
+ * each vector constant it rematerialises). */
+INLINE consts consts_for(int f16) {
+    const uint32_t *w = f16 ? F16_WORDS : BF16_WORDS;
+#if defined(__wasm_simd128__)
+    __asm__("" : "+r"(w));
+#endif
+    consts k = {0};
+    k.one = wasm_v128_load32_splat(w);
     if (f16) {
-        const v128_t e = wasm_i16x8_splat(0x7c00);
-        const v128_t special =
-            wasm_v128_or(wasm_i16x8_eq(wasm_v128_and(a, e), e), wasm_i16x8_eq(wasm_v128_and(b, e), e));
-        if (wasm_v128_any_true(special)) {
-            widen8_full(a, 1, &w[0], &w[1]);
-            widen8_full(b, 1, &w[2], &w[3]);
-            return;
+        k.fields = wasm_v128_load32_splat(w + 1);
+        k.scale = wasm_v128_load32_splat(w + 2);
+        k.exponent = wasm_v128_load32_splat(w + 3);
+        k.offset = wasm_v128_load32_splat(w + 4);
+        k.limit = wasm_v128_load32_splat(w + 5);
+        k.rebias = wasm_v128_load32_splat(w + 6);
+        k.signs = wasm_v128_load32_splat(w + 7);
+    } else {
+        k.upper = wasm_v128_load32_splat(w + 1);
+        k.half = wasm_v128_load32_splat(w + 2);
+    }
+    return k;
+}
+
+/* C and S of eight elements (from an even index), their even and odd elements apart. */
+typedef struct coefs {
+    v128_t ce, co, se, so;
+} coefs;
+
+INLINE coefs coefs_at(const float *c, const float *s) {
+    const v128_t c0 = wasm_v128_load(c), c1 = wasm_v128_load(c + 4);
+    const v128_t s0 = wasm_v128_load(s), s1 = wasm_v128_load(s + 4);
+    return (coefs){wasm_i32x4_shuffle(c0, c1, 0, 2, 4, 6), wasm_i32x4_shuffle(c0, c1, 1, 3, 5, 7),
+                   wasm_i32x4_shuffle(s0, s1, 0, 2, 4, 6), wasm_i32x4_shuffle(s0, s1, 1, 3, 5, 7)};
+}
+
+/* Eight 16-bit elements -> their even (*e) and odd (*o) elements as float32,
+ * float16's times 2^-112 when `scaled` (its C and S then carry the 2^112). */
+INLINE void widen(v128_t v, v128_t *e, v128_t *o, const consts *k, int f16, int scaled) {
+    if (f16) {
+        /* Sign at bit 31, the 15 low bits at 13-27 (copies of the sign at
+         * 28-30 and the neighbour's bits below 13 cleared): the half times
+         * 2^-112, exactly. */
+        *e = wasm_v128_and(wasm_i32x4_shr(wasm_i32x4_shl(v, 16), 3), k->fields);
+        *o = wasm_v128_and(wasm_i32x4_shr(v, 3), k->fields);
+        if (!scaled) {
+            *e = wasm_f32x4_mul(*e, k->scale);
+            *o = wasm_f32x4_mul(*o, k->scale);
         }
+    } else {
+        *e = wasm_i32x4_shl(v, 16);
+        *o = wasm_v128_and(v, k->upper);
     }
-    if (f16) {
-        /* Sign-extended, shifted into float32's fields (bits 28-30, copies of
-         * the sign, cleared), then scaled by 2^(127 - 15): exact for every
-         * finite half. */
-        const v128_t fields = wasm_i32x4_splat((int32_t)0x8fffffffu), scale = wasm_f32x4_splat(0x1p112f);
-        w[0] = wasm_i32x4_extend_low_i16x8(a);
-        w[1] = wasm_i32x4_extend_high_i16x8(a);
-        w[2] = wasm_i32x4_extend_low_i16x8(b);
-        w[3] = wasm_i32x4_extend_high_i16x8(b);
-        for (int k = 0; k < 4; k++) w[k] = wasm_f32x4_mul(wasm_v128_and(wasm_i32x4_shl(w[k], 13), fields), scale);
-        return;
+}
+
+/* The 16-bit lanes of two loaded vectors that hold float16's infinity or NaN (exponent 31). */
+INLINE v128_t f16_special(v128_t a, v128_t b, const consts *k) {
+    const v128_t e = k->exponent;
+    return wasm_v128_or(wasm_i16x8_eq(wasm_v128_and(a, e), e), wasm_i16x8_eq(wasm_v128_and(b, e), e));
+}
+
+/* The upper halves of even and odd results in x's order (a blend): each y's
+ * sign, exponent and leading fraction bits. */
+INLINE v128_t f16_tops(v128_t ye, v128_t yo) {
+    return wasm_i16x8_shuffle(wasm_u32x4_shr(ye, 16), yo, 0, 9, 2, 11, 4, 13, 6, 15);
+}
+
+/* y (float32, a float16 normal) -> its half at bits 13-27 (28-30 clear) and
+ * its sign at 31: the rounding add on the pattern, ties to the even half. */
+INLINE v128_t f16_normal(v128_t y, const consts *k) {
+    return wasm_i32x4_add(wasm_i32x4_add(y, k->rebias), wasm_v128_and(wasm_u32x4_shr(y, 13), k->one));
+}
+
+/* Even and odd results y, all float16 normals, and their tops -> eight halves in x's order. */
+INLINE v128_t f16_narrow_normal(v128_t ye, v128_t yo, v128_t tops, const consts *k) {
+    const v128_t e = wasm_u32x4_shr(f16_normal(ye, k), 13), o = wasm_i32x4_shl(f16_normal(yo, k), 3);
+    return wasm_v128_or(wasm_i16x8_shuffle(e, o, 0, 9, 2, 11, 4, 13, 6, 15), wasm_v128_and(tops, k->signs));
+}
+
+/* |y| (bits, below 65536) -> float16's magnitude pattern rounded to nearest
+ * even, less 126 << 10 (f16_narrow_any adds it back for two lanes at once). */
+INLINE v128_t f16_magnitude_less(v128_t a) {
+    /* M = 2^(e + 13) for y's exponent e, at least 2^-1: its ulp is float16's ulp at |y|. */
+    const v128_t m =
+        wasm_i32x4_max(wasm_i32x4_add(wasm_v128_and(a, wasm_i32x4_splat(0x7f800000)), wasm_i32x4_splat(13 << 23)),
+                       wasm_i32x4_splat(126 << 23));
+    /* |y| + M = M + k ulps (k <= 2048): the half is k + (its exponent - 1) << 10,
+     * that is k + (M >> 13) - (126 << 10). */
+    return wasm_i32x4_add(wasm_i32x4_sub(wasm_f32x4_add(a, m), m), wasm_u32x4_shr(m, 13));
+}
+
+/* Even and odd |y| (below 65536) and the tops of y -> eight halves in x's order. */
+INLINE v128_t f16_narrow_any(v128_t ae, v128_t ao, v128_t tops, const consts *k) {
+    const v128_t less = wasm_i32x4_splat((int32_t)((126u << 10) + (126u << 26))); /* mod 2^32 */
+    const v128_t both = wasm_i32x4_add(f16_magnitude_less(ae), wasm_i32x4_shl(f16_magnitude_less(ao), 16));
+    return wasm_v128_or(wasm_i32x4_sub(both, less), wasm_v128_and(tops, k->signs));
+}
+
+/* Even and odd results (float32, no NaN) -> eight bfloat16 in x's order. */
+INLINE v128_t bf16_narrow(v128_t ye, v128_t yo, const consts *k) {
+    const v128_t e = wasm_i32x4_add(wasm_i32x4_add(ye, k->half), wasm_v128_and(wasm_u32x4_shr(ye, 16), k->one));
+    const v128_t o = wasm_i32x4_add(wasm_i32x4_add(yo, k->half), wasm_v128_and(wasm_u32x4_shr(yo, 16), k->one));
+    return wasm_v128_or(wasm_u32x4_shr(e, 16), wasm_v128_and(o, k->upper));
+}
+
+/* Two loaded vectors (xa, xb) and their four float32 results y[0..3] (even
+ * and odd of xa's outputs, then of xb's): the outputs in *na, *nb, or 0 when
+ * the step needs the scalar kernel. */
+INLINE int narrow_pair(v128_t xa, v128_t xb, const v128_t *y, v128_t *na, v128_t *nb, const consts *k, int f16) {
+    if (!f16) {
+        const v128_t nan = wasm_v128_or(wasm_v128_or(wasm_f32x4_ne(y[0], y[0]), wasm_f32x4_ne(y[1], y[1])),
+                                        wasm_v128_or(wasm_f32x4_ne(y[2], y[2]), wasm_f32x4_ne(y[3], y[3])));
+        if (wasm_i8x16_bitmask(nan)) return 0;
+        *na = bf16_narrow(y[0], y[1], k);
+        *nb = bf16_narrow(y[2], y[3], k);
+        return 1;
     }
-    const v128_t z = wasm_i32x4_splat(0);
-    w[0] = wasm_i16x8_shuffle(z, a, 0, 8, 1, 9, 2, 10, 3, 11);
-    w[1] = wasm_i16x8_shuffle(z, a, 4, 12, 5, 13, 6, 14, 7, 15);
-    w[2] = wasm_i16x8_shuffle(z, b, 0, 8, 1, 9, 2, 10, 3, 11);
-    w[3] = wasm_i16x8_shuffle(z, b, 4, 12, 5, 13, 6, 14, 7, 15);
+    const v128_t ta = f16_tops(y[0], y[1]), tb = f16_tops(y[2], y[3]);
+    /* Exponents of all sixteen: the largest of (top << 1) + offset. */
+    const v128_t top = wasm_i16x8_max(wasm_i16x8_add(wasm_i16x8_shl(ta, 1), k->offset),
+                                      wasm_i16x8_add(wasm_i16x8_shl(tb, 1), k->offset));
+    const v128_t special = f16_special(xa, xb, k);
+    if (!wasm_i8x16_bitmask(wasm_v128_or(special, wasm_i16x8_gt(top, k->limit)))) {
+        *na = f16_narrow_normal(y[0], y[1], ta, k);
+        *nb = f16_narrow_normal(y[2], y[3], tb, k);
+        return 1;
+    }
+    if (wasm_i8x16_bitmask(special)) return 0;
+    /* Zeros and subnormals too: every |y| below 65536 (NaN is above all). */
+    const v128_t abs = wasm_i32x4_splat(0x7fffffff);
+    v128_t a[4];
+    for (int j = 0; j < 4; j++) a[j] = wasm_v128_and(y[j], abs);
+    const v128_t most = wasm_i32x4_max(wasm_i32x4_max(a[0], a[1]), wasm_i32x4_max(a[2], a[3]));
+    if (wasm_i8x16_bitmask(wasm_i32x4_gt(most, wasm_i32x4_splat((143 << 23) - 1)))) return 0;
+    *na = f16_narrow_any(a[0], a[1], ta, k);
+    *nb = f16_narrow_any(a[2], a[3], tb, k);
+    return 1;
 }
 
-/* The top 16 bits of each float32 of lo then hi. */
-static v128_t tops8(v128_t lo, v128_t hi) {
-    return wasm_i16x8_shuffle(lo, hi, 1, 3, 5, 7, 9, 11, 13, 15);
+/* One step: sixteen elements, eight at a and eight at b, rotated in place; 0
+ * (nothing written) when the step needs the scalar kernel. Halves: pairs
+ * (a[i], b[i]) by c0. Adjacent pairs: even lanes x1, odd lanes x2, a's by
+ * c0 and b's by c1. */
+INLINE int step(uint16_t *a, uint16_t *b, coefs c0, coefs c1, const consts *k, pe_layout layout, int f16, int scaled) {
+    const v128_t xa = wasm_v128_load(a), xb = wasm_v128_load(b);
+    v128_t ae, ao, be, bo, y[4], na, nb;
+    widen(xa, &ae, &ao, k, f16, scaled);
+    widen(xb, &be, &bo, k, f16, scaled);
+    if (layout == PE_LAYOUT_SPLIT) {
+        y[0] = wasm_f32x4_add(wasm_f32x4_mul(ae, c0.ce), wasm_f32x4_mul(be, c0.se));
+        y[1] = wasm_f32x4_add(wasm_f32x4_mul(ao, c0.co), wasm_f32x4_mul(bo, c0.so));
+        y[2] = wasm_f32x4_sub(wasm_f32x4_mul(be, c0.ce), wasm_f32x4_mul(ae, c0.se));
+        y[3] = wasm_f32x4_sub(wasm_f32x4_mul(bo, c0.co), wasm_f32x4_mul(ao, c0.so));
+    } else {
+        y[0] = wasm_f32x4_add(wasm_f32x4_mul(ae, c0.ce), wasm_f32x4_mul(ao, c0.se));
+        y[1] = wasm_f32x4_add(wasm_f32x4_mul(ao, c0.co), wasm_f32x4_mul(ae, c0.so));
+        y[2] = wasm_f32x4_add(wasm_f32x4_mul(be, c1.ce), wasm_f32x4_mul(bo, c1.se));
+        y[3] = wasm_f32x4_add(wasm_f32x4_mul(bo, c1.co), wasm_f32x4_mul(be, c1.so));
+    }
+    if (!narrow_pair(xa, xb, y, &na, &nb, k, f16)) return 0;
+    wasm_v128_store(a, na);
+    wasm_v128_store(b, nb);
+    return 1;
 }
 
-/* Two float32x4 -> eight halves by the normal-range rounding add; t = tops8(lo, hi). */
-static v128_t narrow8_f16_normal(v128_t lo, v128_t hi, v128_t t) {
-    const v128_t bias = wasm_i32x4_splat((int32_t)((uint32_t)(15 - 127) << 23) + 0xfff), one = wasm_i32x4_splat(1);
-    const v128_t l =
-        wasm_u32x4_shr(wasm_i32x4_add(wasm_i32x4_add(lo, bias), wasm_v128_and(wasm_u32x4_shr(lo, 13), one)), 13);
-    const v128_t h =
-        wasm_u32x4_shr(wasm_i32x4_add(wasm_i32x4_add(hi, bias), wasm_v128_and(wasm_u32x4_shr(hi, 13), one)), 13);
-    return wasm_v128_or(wasm_i16x8_shuffle(l, h, 0, 2, 4, 6, 8, 10, 12, 14),
-                        wasm_v128_and(t, wasm_i16x8_splat((int16_t)0x8000)));
+/* The loops below hold no call (the scalar steps are the caller's), so the
+ * engine keeps their values in registers. Each returns where it stopped:
+ * its end, or the step it could not do. */
+
+INLINE coefs coefs_load(const float *split) {
+    return (coefs){wasm_v128_load(split), wasm_v128_load(split + 4), wasm_v128_load(split + 8),
+                   wasm_v128_load(split + 12)};
 }
 
-/* Two float32x4 -> eight bfloat16 by the rounding add (finite lanes). */
-static v128_t narrow8_bf16_finite(v128_t lo, v128_t hi) {
-    const v128_t half = wasm_i32x4_splat(0x7fff), one = wasm_i32x4_splat(1);
-    const v128_t l = wasm_i32x4_add(wasm_i32x4_add(lo, half), wasm_v128_and(wasm_u32x4_shr(lo, 16), one));
-    const v128_t h = wasm_i32x4_add(wasm_i32x4_add(hi, half), wasm_v128_and(wasm_u32x4_shr(hi, 16), one));
-    return tops8(l, h);
+/* Step `at` (pairs at ... at + 7, or elements at ... at + 15) of vectors n0,
+ * n0 + 1, ... sharing one C, S row, split (and scaled) by split_row. The
+ * split coefficients are read from memory at each vector: loads cost the
+ * engine less than the registers to hold them. */
+INLINE size_t shared_run(uint16_t *x, size_t count, size_t stride, const float *split, uint32_t r, uint32_t at,
+                         size_t n0, pe_layout layout, int f16) {
+    const consts k = consts_for(f16);
+    const int halves = layout == PE_LAYOUT_SPLIT;
+    const uint32_t b_at = at + (halves ? r / 2 : 8);
+    size_t n = n0;
+    for (; n < count; n++) {
+        uint16_t *v = x + n * stride;
+        const coefs c0 = coefs_load(split), c1 = halves ? c0 : coefs_load(split + 16);
+        if (!step(v + at, v + b_at, c0, c1, &k, layout, f16, 1)) break;
+    }
+    return n;
 }
 
-/* Four float32x4 (r0 r1 -> out[0], r2 r3 -> out[1]) narrowed. */
-static void narrow16(const v128_t *r, int f16, v128_t *out) {
-    const v128_t t0 = tops8(r[0], r[1]), t1 = tops8(r[2], r[3]);
-    const v128_t e = wasm_i16x8_splat(0x7f80);
-    const v128_t e0 = wasm_v128_and(t0, e), e1 = wasm_v128_and(t1, e);
-    if (f16) {
-        /* Exponent field (in the top halves: bits 7-14) from 113 to 142. */
-        const v128_t low = wasm_i16x8_splat(113 << 7), span = wasm_i16x8_splat(30 << 7);
-        const v128_t ok =
-            wasm_v128_and(wasm_u16x8_lt(wasm_i16x8_sub(e0, low), span), wasm_u16x8_lt(wasm_i16x8_sub(e1, low), span));
-        if (wasm_i16x8_all_true(ok)) {
-            out[0] = narrow8_f16_normal(r[0], r[1], t0);
-            out[1] = narrow8_f16_normal(r[2], r[3], t1);
-            return;
+/* Steps from `at` to `end` of one vector with its own C, S row. */
+INLINE uint32_t vector_run(uint16_t *v, const float *c, const float *s, uint32_t r, uint32_t at, uint32_t end,
+                           pe_layout layout, int f16) {
+    const consts k = consts_for(f16);
+    const int halves = layout == PE_LAYOUT_SPLIT;
+    for (; at < end; at += halves ? 8 : 16) {
+        const coefs c0 = coefs_at(c + at, s + at), c1 = halves ? c0 : coefs_at(c + at + 8, s + at + 8);
+        if (!step(v + at, v + at + (halves ? r / 2 : 8), c0, c1, &k, layout, f16, 0)) break;
+    }
+    return at;
+}
+
+#define RUNS(name, layout, f16)                                                                                     \
+    static __attribute__((noinline)) size_t shared_##name(uint16_t *x, size_t count, size_t stride,                 \
+                                                          const float *split, uint32_t r, uint32_t at, size_t n0) { \
+        return shared_run(x, count, stride, split, r, at, n0, layout, f16);                                         \
+    }                                                                                                               \
+    static __attribute__((noinline))                                                                                \
+    uint32_t vector_##name(uint16_t *v, const float *c, const float *s, uint32_t r, uint32_t at, uint32_t end) {    \
+        return vector_run(v, c, s, r, at, end, layout, f16);                                                        \
+    }
+RUNS(halves_f16, PE_LAYOUT_SPLIT, 1)
+RUNS(halves_bf16, PE_LAYOUT_SPLIT, 0)
+RUNS(adjacent_f16, PE_LAYOUT_INTERLEAVED, 1)
+RUNS(adjacent_bf16, PE_LAYOUT_INTERLEAVED, 0)
+
+typedef size_t (*shared_fn)(uint16_t *, size_t, size_t, const float *, uint32_t, uint32_t, size_t);
+typedef uint32_t (*vector_fn)(uint16_t *, const float *, const float *, uint32_t, uint32_t, uint32_t);
+
+/* The C and S of `groups` runs of eight elements split for shared_run:
+ * split[16 g ...] = even C, odd C, even S, odd S of run g, times 2^112 for
+ * float16 (widen's multiply moved here: (w 2^-112)(c 2^112) is w c exactly,
+ * so it rounds the same). A C or S of 2^16 or more becomes infinite, and so
+ * does every result it touches: narrow_pair sends those steps to the scalar
+ * kernel, as it does any infinity. */
+static void split_row(const float *c, const float *s, int groups, int f16, float *split) {
+    for (int g = 0; g < groups; g++) {
+        coefs q = coefs_at(c + 8 * g, s + 8 * g);
+        if (f16) {
+            const v128_t scale = wasm_f32x4_splat(0x1p112f);
+            q = (coefs){wasm_f32x4_mul(q.ce, scale), wasm_f32x4_mul(q.co, scale), wasm_f32x4_mul(q.se, scale),
+                        wasm_f32x4_mul(q.so, scale)};
         }
-    } else if (!wasm_v128_any_true(wasm_v128_or(wasm_i16x8_eq(e0, e), wasm_i16x8_eq(e1, e)))) {
-        out[0] = narrow8_bf16_finite(r[0], r[1]);
-        out[1] = narrow8_bf16_finite(r[2], r[3]);
-        return;
+        wasm_v128_store(split + 16 * g, q.ce);
+        wasm_v128_store(split + 16 * g + 4, q.co);
+        wasm_v128_store(split + 16 * g + 8, q.se);
+        wasm_v128_store(split + 16 * g + 12, q.so);
     }
-    out[0] = narrow8_full(r[0], r[1], f16);
-    out[1] = narrow8_full(r[2], r[3], f16);
-}
-
-/* x * c + partner * s and x * c - partner * s, as rope_rotate_simd.c forms them. */
-static v128_t turn(v128_t x, v128_t partner, const float *c, const float *s) {
-    return wasm_f32x4_add(wasm_f32x4_mul(x, wasm_v128_load(c)), wasm_f32x4_mul(partner, wasm_v128_load(s)));
-}
-
-static v128_t turn_back(v128_t x, v128_t partner, v128_t c, v128_t s) {
-    return wasm_f32x4_sub(wasm_f32x4_mul(x, c), wasm_f32x4_mul(partner, s));
-}
-
-/* Halves: eight pairs a step; only the first halves of C and S are read
- * (rope_kernels.h: the second mirror them). */
-static void halves16(uint16_t *v, const float *c, const float *s, uint32_t r, int f16) {
-    const uint32_t half = r / 2;
-    uint32_t i = 0;
-    for (; i + 8 <= half; i += 8) {
-        v128_t w[4], o[4], n[2];
-        widen16(wasm_v128_load(v + i), wasm_v128_load(v + half + i), f16, w);
-        const v128_t c0 = wasm_v128_load(c + i), c1 = wasm_v128_load(c + i + 4);
-        const v128_t s0 = wasm_v128_load(s + i), s1 = wasm_v128_load(s + i + 4);
-        o[0] = wasm_f32x4_add(wasm_f32x4_mul(w[0], c0), wasm_f32x4_mul(w[2], s0));
-        o[1] = wasm_f32x4_add(wasm_f32x4_mul(w[1], c1), wasm_f32x4_mul(w[3], s1));
-        o[2] = turn_back(w[2], w[0], c0, s0);
-        o[3] = turn_back(w[3], w[1], c1, s1);
-        narrow16(o, f16, n);
-        wasm_v128_store(v + i, n[0]);
-        wasm_v128_store(v + half + i, n[1]);
-    }
-    if (i < half) pe_rope_rotate16_from_scalar(v, c, s, r, PE_LAYOUT_SPLIT, f16, i);
-}
-
-/* Adjacent pairs: sixteen elements a step, each lane's partner by a swap. */
-static void adjacent16(uint16_t *v, const float *c, const float *s, uint32_t r, int f16) {
-    uint32_t j = 0;
-    for (; j + 16 <= r; j += 16) {
-        v128_t w[4], o[4], n[2];
-        widen16(wasm_v128_load(v + j), wasm_v128_load(v + j + 8), f16, w);
-        for (int k = 0; k < 4; k++)
-            o[k] = turn(w[k], wasm_i32x4_shuffle(w[k], w[k], 1, 0, 3, 2), c + j + 4 * k, s + j + 4 * k);
-        narrow16(o, f16, n);
-        wasm_v128_store(v + j, n[0]);
-        wasm_v128_store(v + j + 8, n[1]);
-    }
-    if (j < r) pe_rope_rotate16_from_scalar(v, c, s, r, PE_LAYOUT_INTERLEAVED, f16, j);
 }
 
 void pe_rope_rotate16_simd(uint16_t *x, size_t count, size_t stride, const float *cs, size_t cs_stride,
                            uint32_t rotary_dim, pe_layout layout, int f16) {
-    for (size_t k = 0; k < count; k++) {
-        const float *c = cs + k * cs_stride;
-        if (layout == PE_LAYOUT_SPLIT)
-            halves16(x + k * stride, c, c + rotary_dim, rotary_dim, f16);
-        else
-            adjacent16(x + k * stride, c, c + rotary_dim, rotary_dim, f16);
+    const int split = layout == PE_LAYOUT_SPLIT;
+    const uint32_t r = rotary_dim, step = split ? 8 : 16, end = split ? r / 2 : r, steps = end / step * step;
+    const shared_fn shared =
+        split ? (f16 ? shared_halves_f16 : shared_halves_bf16) : (f16 ? shared_adjacent_f16 : shared_adjacent_bf16);
+    const vector_fn vector =
+        split ? (f16 ? vector_halves_f16 : vector_halves_bf16) : (f16 ? vector_adjacent_f16 : vector_adjacent_bf16);
+    if (cs_stride == 0) {
+        /* Step by step, each step for all vectors: C and S split once. */
+        float split_cs[32];
+        for (uint32_t at = 0; at < steps; at += step) {
+            split_row(cs + at, cs + r + at, step / 8, f16, split_cs);
+            for (size_t n = 0; (n = shared(x, count, stride, split_cs, r, at, n)) < count; n++)
+                pe_rope_rotate16_span_scalar(x + n * stride, cs, cs + r, r, layout, f16, at, at + step);
+        }
+    } else {
+        for (size_t n = 0; n < count; n++) {
+            uint16_t *v = x + n * stride;
+            const float *c = cs + n * cs_stride;
+            for (uint32_t at = 0; (at = vector(v, c, c + r, r, at, steps)) < steps; at += step)
+                pe_rope_rotate16_span_scalar(v, c, c + r, r, layout, f16, at, at + step);
+        }
     }
+    if (steps < end)
+        for (size_t n = 0; n < count; n++) {
+            const float *c = cs + n * cs_stride;
+            pe_rope_rotate16_span_scalar(x + n * stride, c, c + r, r, layout, f16, steps, end);
+        }
 }
 
 #endif
