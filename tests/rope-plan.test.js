@@ -293,4 +293,50 @@ test('decoding a token a call (offset, positions, BigInt64Array positionIds) giv
   }
 });
 
+test('16-bit x with rotary dims beyond one block of split cos/sin (heads sharing a row) has the same bits on four builds', () => {
+  // The SIMD 16-bit kernel splits a shared row's C and S a block of 16 steps at a
+  // time (128 pairs for halves, 256 elements adjacent): these dims take 1 to 3 blocks and a tail.
+  const big = [];
+  for (const [headDim, rotaryDim] of [
+    [264, 264],
+    [520, 516],
+    [1032, 1030],
+  ])
+    for (const layout of ['half', 'interleaved'])
+      for (const dtype of ['float16', 'bfloat16']) {
+        const heads = 1 + random.int(3);
+        const length = 1 + random.int(3);
+        const x = Uint16Array.from(
+          { length: length * heads * headDim },
+          () =>
+            (dtype === 'float16' ? 0x3000 + random.int(0x1800) : 0x3e00 + random.int(0x200)) | (random.int(2) << 15),
+        );
+        big.push({ headDim, rotaryDim, heads, layout, order: 'blhd', length, offset: random.int(5000), dtype, x });
+      }
+  const native = { scalar: serveRopePlan(HARNESS, 'scalar', big), simd: serveRopePlan(HARNESS, 'simd', big) };
+  big.forEach((c, k) => {
+    const label = `headDim ${c.headDim} rotaryDim ${c.rotaryDim} heads ${c.heads} ${c.layout} ${c.dtype}`;
+    const run = (instance) => {
+      const plan = instance.createRope({ ...planOptions(c), maxPosition: 0, cache: false });
+      try {
+        return plan.apply(c.x.slice(), { length: c.length, offset: c.offset, dtype: c.dtype });
+      } finally {
+        plan.free();
+      }
+    };
+    const want = run(scalar);
+    let changed = 0;
+    for (let j = 0; j < want.length; j++) if (want[j] !== c.x[j]) changed++;
+    assert.ok(changed > want.length / 4, `the rotation changed only ${changed} of ${want.length}, ${label}`);
+    for (const [name, got] of [
+      ['wasm SIMD', run(simd)],
+      ['native scalar', native.scalar[k]],
+      ['native SIMD', native.simd[k]],
+    ]) {
+      const at = want.findIndex((v, j) => got[j] !== v);
+      assert.ok(got.length === want.length && at < 0, `${name} vs wasm scalar, ${label}: first difference at ${at}`);
+    }
+  });
+});
+
 test.run();
