@@ -14,9 +14,11 @@ function recordDownloads() {
   if (window.__posencDownloads) return;
   const log = (window.__posencDownloads = []);
   const at = () => `${Math.round(performance.now())} ms`;
+  const name = (el) => (el.id ? `#${el.id}` : el.outerHTML.slice(0, el.outerHTML.indexOf('>') + 1));
+  // The page's own download links are recorded below, by the file they name.
   addEventListener(
     'click',
-    (event) => log.push(`click on ${event.target.id || event.target.outerHTML.slice(0, 60)} at ${at()}`),
+    (event) => event.target.download || log.push(`click on ${name(event.target)} at ${at()}`),
     true,
   );
   const click = HTMLAnchorElement.prototype.click;
@@ -26,12 +28,12 @@ function recordDownloads() {
   };
 }
 
-/** What the page did since recordDownloads, as one line per event. */
+/** What the page did since recordDownloads (its last 8 events), one line each. */
 const pageRecord = (page) =>
   page
     .evaluate(() => [
-      ...window.__posencDownloads,
-      `now ${Math.round(performance.now())} ms, ${document.visibilityState}`,
+      ...window.__posencDownloads.slice(-8),
+      `now ${Math.round(performance.now())} ms, page ${document.visibilityState}`,
     ])
     .catch((error) => [`(the page could not be read: ${error.message})`]);
 
