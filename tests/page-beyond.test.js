@@ -5,12 +5,13 @@
 // page's own code.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { instantiate } from '../src/js/index.js';
 import { npyHeader, float32Bytes } from '../src/js/cli/format.js';
 import { toyEmbedding } from '../web/src/compute/toy-embedding.js';
+import { downloadBytes } from './support/browser-download.js';
 import { browserSession } from './support/browser-session.js';
 import {
   allCanvases,
@@ -442,12 +443,12 @@ it('exports: a PNG of each new figure and the plotted numbers as CSV', async () 
   await open(page, `${server.url}?d=${d}&cw=16&heads=3&rhd=${d}&rs=linear`);
   await drawEveryView(page);
   for (const name of ['comparison', 'comparison-profiles', 'rope', 'precision']) {
-    const png = await downloadBytes(`[data-export="${name}"]`);
+    const png = await downloadBytes(page, `[data-export="${name}"]`);
     assert.equal([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], `${name} PNG magic`);
     assert.ok(png.length > 2000, `${name} PNG has content`);
   }
   const csv = async (name) =>
-    (await downloadBytes(`[data-csv="${name}"]`))
+    (await downloadBytes(page, `[data-csv="${name}"]`))
       .toString('utf8')
       .trimEnd()
       .split('\n')
@@ -500,11 +501,5 @@ it('exports: a PNG of each new figure and the plotted numbers as CSV', async () 
   for (const row of errors.slice(1)) assert.ok(Number(row[1]) < 6e-8, `posenc float32 error at ${row[0]}: ${row[1]}`);
   noProblems('exports');
 });
-
-/** Clicks a button and resolves to the bytes of the file it downloads. */
-async function downloadBytes(selector) {
-  const [download] = await Promise.all([page.waitForEvent('download'), page.click(selector)]);
-  return readFile(await download.path());
-}
 
 test.run();

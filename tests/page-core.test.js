@@ -4,9 +4,9 @@
 // package computed here in Node.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readFile } from 'node:fs/promises';
 import { instantiate } from '../src/js/index.js';
 import { serveStatic } from './support/browser-server.js';
+import { downloadBytes } from './support/browser-download.js';
 import { browserSession } from './support/browser-session.js';
 import {
   allCanvases,
@@ -307,12 +307,12 @@ it('exports: PNG of a figure, CSV and NPY of the table', async () => {
   const buttons = await page.$$eval('[data-export]', (all) => all.map((b) => `[data-export="${b.dataset.export}"]`));
   assert.is(buttons.length, 11, 'a PNG button per figure');
   for (const button of buttons) {
-    const png = await downloadBytes(button);
+    const png = await downloadBytes(page, button);
     assert.equal([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], `${button} PNG magic`);
     assert.ok(png.length > 2000, `${button} PNG has content`);
   }
 
-  const csv = (await downloadBytes('#export-csv')).toString('utf8').trimEnd().split('\n');
+  const csv = (await downloadBytes(page, '#export-csv')).toString('utf8').trimEnd().split('\n');
   assert.is(csv.length, view.len + 1);
   assert.is(csv[0], 'position,d0,d1,d2,d3,d4,d5');
   for (let r = 0; r < view.len; r++) {
@@ -324,7 +324,7 @@ it('exports: PNG of a figure, CSV and NPY of the table', async () => {
     });
   }
 
-  const npy = await downloadBytes('#export-npy');
+  const npy = await downloadBytes(page, '#export-npy');
   assert.is(npy.subarray(0, 6).toString('latin1'), '\x93NUMPY');
   const headerLength = npy.readUInt16LE(8);
   assert.is((10 + headerLength) % 64, 0);
@@ -334,18 +334,6 @@ it('exports: PNG of a figure, CSV and NPY of the table', async () => {
   assert.ok(Buffer.from(table.buffer).equals(body), 'NPY values are the package bits');
   noProblems('exports');
 });
-
-/**
- * Clicks a button and resolves to the bytes of the file it downloads. The button is centred first (the sticky
- * controls bar covers the top of the screen), and a click that cannot land fails as such, before the download wait.
- */
-async function downloadBytes(selector) {
-  await centre(page, selector);
-  const download = page.waitForEvent('download', { timeout: 60_000 });
-  download.catch(() => {}); // a failed click is the error to report; the wait is awaited (and reported) below
-  await page.click(selector, { timeout: 20_000 });
-  return readFile(await (await download).path());
-}
 
 it('a large table (8192 × 1024) draws and keeps redrawing quickly', async () => {
   await open(page, `${server.url}?d=1024&len=8192`);

@@ -55,6 +55,8 @@ it('heatmap ticks at offset 10^6 are exact positions, not rounded "1.00005M"', a
 it('default squiggles: sine and cosine of each pair, no flat line, one distinct colour per pair', async () => {
   const { page, server } = session;
   await open(page, server.url);
+  // The view's code is fetched after the first frame (data-ready): its legend is written when it draws.
+  await caughtUp(page, '#squiggles-legend');
   const legend = await page.$$eval('#squiggles-legend > span', (items) =>
     items.map((item) => ({ text: item.textContent, color: item.querySelector('line').getAttribute('stroke') })),
   );

@@ -1,5 +1,8 @@
 // A tiny static file server for the built site, on a free localhost port. It
 // logs every request, so a test can prove nothing else was asked for.
+// POSENC_SLOW_ASSETS=ms holds back every file but the page itself by ms, as a
+// loaded CI machine does: a test that reads a view before its lazily loaded
+// code has drawn fails at once instead of now and then.
 import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { extname, join, resolve, sep } from 'node:path';
@@ -18,9 +21,11 @@ const TYPES = {
 export async function serveStatic(rootDir, { headers = {} } = {}) {
   const root = resolve(rootDir);
   const requests = [];
+  const slowMs = Number(process.env.POSENC_SLOW_ASSETS ?? 0);
   const server = createServer(async (req, res) => {
     requests.push(req.url);
     const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    if (slowMs > 0 && !path.endsWith('/')) await new Promise((resolve) => setTimeout(resolve, slowMs));
     const file = resolve(join(root, path.endsWith('/') ? `${path}index.html` : path));
     if (!file.startsWith(root + sep)) {
       res.writeHead(403).end();

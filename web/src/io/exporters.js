@@ -4,13 +4,16 @@
 // loaded on the first click, so the first view carries none of them.
 import { fullTable, tableShape } from '../compute/encoding.js';
 
-/** The writers and the plot registry, loaded once, on the first export. */
+/** The writers and the plot registry, loaded once, on the first export (again on the next if that load failed). */
 let writers = null;
 const loadWriters = () =>
-  (writers ??= Promise.all([import('./export.js'), import('../draw/uplot-mount.js')]).then(([exp, mount]) => ({
-    ...exp,
-    plotIn: mount.plotIn,
-  })));
+  (writers ??= Promise.all([import('./export.js'), import('../draw/uplot-mount.js')]).then(
+    ([exp, mount]) => ({ ...exp, plotIn: mount.plotIn }),
+    (error) => {
+      writers = null; // a failed fetch of the chunk would otherwise leave every export button dead until a reload
+      throw error;
+    },
+  ));
 
 const $ = (id) => document.getElementById(id);
 
