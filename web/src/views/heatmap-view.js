@@ -216,7 +216,8 @@ export function createHeatmapView({ canvas, marker, cursorLine, readout, summary
   // Another view pointed at a position: mark it, and read the cell of that position in the current row.
   onCursor((p) => {
     const { offset, length } = tableShape();
-    if (p == null || p < offset || p >= offset + length) {
+    // view is null until the heatmap first draws (it draws when scrolled near, e.g. below a phone's fold).
+    if (p == null || view === null || p < offset || p >= offset + length) {
       showCursorLine(null);
       return;
     }
