@@ -87,15 +87,12 @@ export function ropePlans(runtime) {
   /** use(idsAt) with uint32 ids (or null: idsAt 0) in wasm memory. */
   function withIds(ids, use) {
     if (ids === null || ids.length === 0) return use(0);
-    if (ids.length <= KEPT_IDS) {
-      const { at } = keptIds(KEPT_IDS * 4);
+    const placed = (at) => {
       runtime.words(at, ids.length).set(ids);
       return use(at);
-    }
-    return runtime.withTemporary([[ids.length * 4, 'positions']], (at) => {
-      runtime.words(at, ids.length).set(ids);
-      return use(at);
-    });
+    };
+    if (ids.length <= KEPT_IDS) return placed(keptIds(KEPT_IDS * 4).at);
+    return runtime.withTemporary([[ids.length * 4, 'positions']], placed);
   }
 
   /** The frequencies and attention factor of checked options c (dynamic NTK: L ≤ L0, unscaled). */
