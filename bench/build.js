@@ -57,6 +57,7 @@ const TARGETS = {
   },
   nativeBench: nativeTarget('native_bench'),
   ropeNativeBench: nativeTarget('rope_native_bench', ['-Wno-unused-function']),
+  alibiStoreBench: nativeTarget('alibi_store_bench', ['-Wno-unused-function']),
   glibcBench: {
     out: 'build/bench/glibc_sinf_bench',
     deps: ['bench/glibc_sinf_bench.c', 'bench/bench_timing.h', 'bench/build.js'],

@@ -87,7 +87,7 @@ function nativeRows(tool, budgetMs, log) {
       execFileSync(tool, [String(budgetMs)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }),
     );
   } catch (err) {
-    log(`native RoPE bench failed: ${firstLine(err)}`);
+    log(`native bench failed: ${firstLine(err)}`);
     return [];
   }
 }
@@ -195,6 +195,7 @@ export async function ropeBench({ quick = false, log = (m) => process.stderr.wri
     }
   }
   rows.push(...nativeRows(tools.ropeNativeBench, quick ? 200 : 700, log));
+  rows.push(...nativeRows(tools.alibiStoreBench, quick ? 400 : 1500, log));
   const targets = judge(rows);
   log('RoPE in Chromium');
   const browser = await chromiumRows(budget);

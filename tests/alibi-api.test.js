@@ -287,6 +287,29 @@ test('distances near 2^31: the double product is exact below 2^29, and rounds to
   console.log(`distances near 2^31: ${k} values, ${rounded} on the far side of a near-tie`);
 });
 
+test('distances up to 2^24 (rows computed in float32) and past it (double ramps): both exact, on four builds', () => {
+  // Offsets that put the last query just below, at and past 2^24 - 1; keys spanning a few SIMD steps and a tail.
+  let values = 0;
+  for (const [offset, queryLength] of [
+    [2 ** 24 - 3, 3],
+    [2 ** 24 - 3, 4],
+    [2 ** 24 - 1, 1],
+    [2 ** 24, 2],
+  ])
+    for (const causal of [false, true]) {
+      const r = { heads: 5, queryLength, keyLength: 53, offset, causal };
+      const reqs = [{ op: 'alibi', ...r, first: 0, count: 5 }];
+      const [[native], [nativeSimd]] = [serve(HARNESS, 'scalar', reqs), serve(HARNESS, 'simd', reqs)];
+      const got = wasm.simd.alibiBias(r);
+      sameBits(got, exactBias(r), `bias vs exact, ${JSON.stringify(r)}`);
+      sameBits(native, got, `native scalar vs wasm simd, ${JSON.stringify(r)}`);
+      sameBits(nativeSimd, got, `native simd vs wasm simd, ${JSON.stringify(r)}`);
+      sameBits(wasm.scalar.alibiBias(r), got, `wasm scalar vs wasm simd, ${JSON.stringify(r)}`);
+      values += got.length;
+    }
+  assert.ok(values > 2000, `only ${values} values compared`);
+});
+
 // ---------------------------------------------------------------- the builds
 
 test('four builds bit for bit: heads × lengths 0 … 17, 31 … 33, 64, 65 × offsets × causal, head slices', () => {

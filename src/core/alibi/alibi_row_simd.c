@@ -1,0 +1,38 @@
+/* The ALiBi row in float32, sixteen keys a step: the scalar kernel's
+ * operations per lane (an exact distance, its magnitude by clearing the sign,
+ * one product, 0 minus it). Stores are aligned (alibi_row_scalar.c does the
+ * keys up to out's 16-byte boundary and the tail): the bias is all stores. */
+#include <stdint.h>
+
+#include "alibi/alibi_kernels.h"
+#include "common/simd.h"
+
+#if PE_HAVE_SIMD
+
+void pe_alibi_row_simd(float *out, size_t count, float slope, float d0) {
+    /* Keys up to out's next 16-byte boundary (out is float-aligned). */
+    size_t t = (size_t)((16u - ((uintptr_t)out & 15u)) & 15u) / sizeof(float);
+    if (t > count) t = count;
+    pe_alibi_row_scalar(out, t, slope, d0);
+    const v128_t m = wasm_f32x4_splat(slope), zero = wasm_f32x4_splat(0.0f);
+    const v128_t magnitude = wasm_i32x4_splat(0x7fffffff), sixteen = wasm_f32x4_splat(16.0f);
+    /* Distances of the step's four vectors; d0 + t is exact, and so is each sum below 2^24. */
+    const float d = d0 + (float)t;
+    v128_t d_0 = wasm_f32x4_make(d, d + 1.0f, d + 2.0f, d + 3.0f);
+    v128_t d_1 = wasm_f32x4_add(d_0, wasm_f32x4_splat(4.0f));
+    v128_t d_2 = wasm_f32x4_add(d_0, wasm_f32x4_splat(8.0f));
+    v128_t d_3 = wasm_f32x4_add(d_0, wasm_f32x4_splat(12.0f));
+    for (; t + 16 <= count; t += 16) {
+        wasm_v128_store(out + t, wasm_f32x4_sub(zero, wasm_f32x4_mul(m, wasm_v128_and(d_0, magnitude))));
+        wasm_v128_store(out + t + 4, wasm_f32x4_sub(zero, wasm_f32x4_mul(m, wasm_v128_and(d_1, magnitude))));
+        wasm_v128_store(out + t + 8, wasm_f32x4_sub(zero, wasm_f32x4_mul(m, wasm_v128_and(d_2, magnitude))));
+        wasm_v128_store(out + t + 12, wasm_f32x4_sub(zero, wasm_f32x4_mul(m, wasm_v128_and(d_3, magnitude))));
+        d_0 = wasm_f32x4_add(d_0, sixteen);
+        d_1 = wasm_f32x4_add(d_1, sixteen);
+        d_2 = wasm_f32x4_add(d_2, sixteen);
+        d_3 = wasm_f32x4_add(d_3, sixteen);
+    }
+    pe_alibi_row_scalar(out + t, count - t, slope, d0 + (float)t);
+}
+
+#endif
