@@ -3,6 +3,7 @@
 // come from the loaded file. Here they only become cosine matrices and
 // per-offset profiles.
 import { alibiBias, alibiSlopes, rope, sinusoidal } from '../../../src/js/index.js';
+import { rowDot } from './row-dot.js';
 import { toyEmbedding } from './toy-embedding.js';
 
 // A W × W cosine matrix of dim-wide rows costs W² · dim / 2 multiply-adds; this keeps it near 15 ms.
@@ -16,18 +17,13 @@ export function sharedWindow(asked, widestDim, learnedRows) {
 
 /** cos(a_i, b_j) for the first W rows of two row-major (·, dim) arrays, in double. */
 export function cosineMatrix(a, b, W, dim) {
-  const norm = (t, i) => {
-    let sum = 0;
-    for (let j = i * dim, end = j + dim; j < end; j++) sum += t[j] * t[j];
-    return Math.sqrt(sum);
-  };
+  const norm = (t, i) => Math.sqrt(rowDot(t, i * dim, t, i * dim, dim));
   const na = Float64Array.from({ length: W }, (_, i) => norm(a, i));
   const nb = a === b ? na : Float64Array.from({ length: W }, (_, i) => norm(b, i));
   const out = new Float64Array(W * W);
   for (let i = 0; i < W; i++) {
     for (let k = a === b ? i : 0; k < W; k++) {
-      let dot = 0;
-      for (let j = 0, ra = i * dim, rb = k * dim; j < dim; j++) dot += a[ra + j] * b[rb + j];
+      const dot = rowDot(a, i * dim, b, k * dim, dim);
       const v = na[i] > 0 && nb[k] > 0 ? dot / (na[i] * nb[k]) : 0;
       out[i * W + k] = v;
       if (a === b) out[k * W + i] = v;

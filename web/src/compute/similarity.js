@@ -3,6 +3,8 @@
 // function of a Float32Array: the table worker runs it (window² · d / 2
 // multiply-adds, too many for a frame while d is dragged), the page draws it.
 
+import { rowDot } from './row-dot.js';
+
 /**
  * rows: window × dim, row-major. Returns { window, sim (Float64Array window × window,
  * symmetric), bandDeviation: max over entries of |sim[a][b] − sim[0][|a − b|]| }.
@@ -10,16 +12,12 @@
 export function similarityMatrix(rows, window, dim) {
   const norms = new Float64Array(window);
   for (let r = 0; r < window; r++) {
-    let sum = 0;
-    for (let j = r * dim, end = j + dim; j < end; j++) sum += rows[j] * rows[j];
-    norms[r] = Math.sqrt(sum);
+    norms[r] = Math.sqrt(rowDot(rows, r * dim, rows, r * dim, dim));
   }
   const sim = new Float64Array(window * window);
   for (let a = 0; a < window; a++) {
     for (let b = a; b < window; b++) {
-      let dot = 0;
-      for (let j = 0, ra = a * dim, rb = b * dim; j < dim; j++) dot += rows[ra + j] * rows[rb + j];
-      const v = dot / (norms[a] * norms[b]);
+      const v = rowDot(rows, a * dim, rows, b * dim, dim) / (norms[a] * norms[b]);
       sim[a * window + b] = v;
       sim[b * window + a] = v;
     }
