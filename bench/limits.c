@@ -14,6 +14,9 @@
  *                      multiply-subtract per pair of lanes, two demotes, one
  *                      shuffle, one store; inputs read from a small array in
  *                      L1, nothing carried from value to value.
+ *   limits_rope_apply  RoPE's limit: x rotated with the cos/sin cache given.
+ *   limits_rope_apply_f16  the same for float16 x with nothing checked: the
+ *                      arithmetic floor under an exact float16 rotation.
  *
  * Compiled with -mbulk-memory so the memset below is a single memory.fill
  * instruction, not a loop. */
@@ -94,6 +97,68 @@ void limits_rope_apply(float *x, const float *cos, const float *sin, size_t rows
                 v128_t cv = wasm_v128_load(c + i), sv = wasm_v128_load(s + i);
                 wasm_v128_store(v + i, wasm_f32x4_sub(wasm_f32x4_mul(a, cv), wasm_f32x4_mul(b, sv)));
                 wasm_v128_store(v + half + i, wasm_f32x4_add(wasm_f32x4_mul(b, cv), wasm_f32x4_mul(a, sv)));
+            }
+        }
+    }
+}
+
+/* float16 RoPE's arithmetic floor (a reference, not a limit): x (rows, heads,
+ * dim) of float16 bits rotated in place by halves with the float32 cos/sin
+ * cache given, in float32, and rounded back to nearest even, with every input
+ * and result taken to be a float16 normal: nothing is checked, so infinities,
+ * NaN, zeros and subnormals come out wrong. What is left is the work an exact
+ * float16 kernel does on every value: widen (the 15 low bits moved into
+ * float32's fields, the 2^112 that makes it exact carried by cos and sin),
+ * rotate, round, narrow; each lane pair holds an even and an odd element, so
+ * no lane changes width. dim/2 a multiple of 8, dim at most 1024. */
+EXPORT("limits_rope_apply_f16")
+void limits_rope_apply_f16(uint16_t *x, const float *cos, const float *sin, size_t rows, size_t heads, size_t dim) {
+    const size_t half = dim / 2;
+    const v128_t fields = wasm_i32x4_splat((int32_t)0x8fffe000u), one = wasm_i32x4_splat(1);
+    const v128_t rebias = wasm_i32x4_splat((int32_t)(0xfffu - (112u << 23))),
+                 signs = wasm_i32x4_splat((int32_t)0x80008000u);
+    const v128_t scale = wasm_f32x4_splat(0x1p112f);
+    float split[1024]; /* per run of eight: even cos, odd cos, even sin, odd sin, times 2^112 */
+    for (size_t l = 0; l < rows; l++) {
+        const float *c = cos + l * half, *s = sin + l * half;
+        for (size_t i = 0; i < half; i += 8) {
+            const v128_t c0 = wasm_v128_load(c + i), c1 = wasm_v128_load(c + i + 4);
+            const v128_t s0 = wasm_v128_load(s + i), s1 = wasm_v128_load(s + i + 4);
+            wasm_v128_store(split + 2 * i, wasm_f32x4_mul(wasm_i32x4_shuffle(c0, c1, 0, 2, 4, 6), scale));
+            wasm_v128_store(split + 2 * i + 4, wasm_f32x4_mul(wasm_i32x4_shuffle(c0, c1, 1, 3, 5, 7), scale));
+            wasm_v128_store(split + 2 * i + 8, wasm_f32x4_mul(wasm_i32x4_shuffle(s0, s1, 0, 2, 4, 6), scale));
+            wasm_v128_store(split + 2 * i + 12, wasm_f32x4_mul(wasm_i32x4_shuffle(s0, s1, 1, 3, 5, 7), scale));
+        }
+        for (size_t h = 0; h < heads; h++) {
+            uint16_t *v = x + (l * heads + h) * dim;
+            for (size_t i = 0; i < half; i += 8) {
+                const float *q = split + 2 * i;
+                const v128_t ce = wasm_v128_load(q), co = wasm_v128_load(q + 4);
+                const v128_t se = wasm_v128_load(q + 8), so = wasm_v128_load(q + 12);
+                const v128_t xa = wasm_v128_load(v + i), xb = wasm_v128_load(v + half + i);
+                const v128_t ae = wasm_v128_and(wasm_i32x4_shr(wasm_i32x4_shl(xa, 16), 3), fields);
+                const v128_t ao = wasm_v128_and(wasm_i32x4_shr(xa, 3), fields);
+                const v128_t be = wasm_v128_and(wasm_i32x4_shr(wasm_i32x4_shl(xb, 16), 3), fields);
+                const v128_t bo = wasm_v128_and(wasm_i32x4_shr(xb, 3), fields);
+                v128_t y[4] = {wasm_f32x4_sub(wasm_f32x4_mul(ae, ce), wasm_f32x4_mul(be, se)),
+                               wasm_f32x4_sub(wasm_f32x4_mul(ao, co), wasm_f32x4_mul(bo, so)),
+                               wasm_f32x4_add(wasm_f32x4_mul(be, ce), wasm_f32x4_mul(ae, se)),
+                               wasm_f32x4_add(wasm_f32x4_mul(bo, co), wasm_f32x4_mul(ao, so))};
+                v128_t out[2];
+                for (int k = 0; k < 2; k++) {
+                    const v128_t ye = y[2 * k], yo = y[2 * k + 1];
+                    /* The rounding add on the pattern (ties to even), the bias taken off on the way. */
+                    const v128_t ne =
+                        wasm_i32x4_add(wasm_i32x4_add(ye, rebias), wasm_v128_and(wasm_u32x4_shr(ye, 13), one));
+                    const v128_t no =
+                        wasm_i32x4_add(wasm_i32x4_add(yo, rebias), wasm_v128_and(wasm_u32x4_shr(yo, 13), one));
+                    const v128_t halves =
+                        wasm_i16x8_shuffle(wasm_u32x4_shr(ne, 13), wasm_i32x4_shl(no, 3), 0, 9, 2, 11, 4, 13, 6, 15);
+                    const v128_t tops = wasm_i16x8_shuffle(wasm_u32x4_shr(ye, 16), yo, 0, 9, 2, 11, 4, 13, 6, 15);
+                    out[k] = wasm_v128_or(halves, wasm_v128_and(tops, signs));
+                }
+                wasm_v128_store(v + i, out[0]);
+                wasm_v128_store(v + half + i, out[1]);
             }
         }
     }

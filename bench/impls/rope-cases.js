@@ -138,6 +138,9 @@ export function posencCases(pe, label = 'SIMD') {
   ];
 }
 
+/** The float16 rotation's arithmetic floor: a reference row beside the float16 target. */
+export const F16_FLOOR = 'wasm SIMD float16 rotation, cache given, nothing checked (floor)';
+
 /** The limits: a wasm SIMD rotation with the cache given, and memory.fill for the ALiBi bias. */
 export function limitRopeCases(instance) {
   const lib = instance.exports;
@@ -186,6 +189,25 @@ export function limitRopeCases(instance) {
         return {
           run: () => lib.limits_rope_apply(r.x, r.cos, r.sin, job.length, job.heads, job.dim),
           dispose: r.dispose,
+        };
+      },
+    },
+    // Not a limit: float16 x rotated with the cache given and every value taken to be a float16 normal,
+    // nothing checked (bench/limits.c): the arithmetic floor under an exact float16 kernel.
+    {
+      name: F16_FLOOR,
+      kind: 'prefill',
+      speed: 'fast',
+      prepare(job) {
+        const { length, heads, dim } = job;
+        const c = cache(0, length, dim);
+        const [x, cos, sin] = [length * heads * dim * 2, c.cos.length * 4, c.sin.length * 4].map(alloc);
+        new Uint16Array(lib.memory.buffer, x, length * heads * dim).fill(0x3c00); // 1.0, as posenc's row
+        new Float32Array(lib.memory.buffer, cos, c.cos.length).set(c.cos);
+        new Float32Array(lib.memory.buffer, sin, c.sin.length).set(c.sin);
+        return {
+          run: () => lib.limits_rope_apply_f16(x, cos, sin, length, heads, dim),
+          dispose: () => [x, cos, sin].forEach((p) => lib.limits_free(p)),
         };
       },
     },
