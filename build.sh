@@ -157,8 +157,8 @@ if stale build/test/oracle tests/oracle; then
     say "oracle (quad precision)"
     gcc -O2 -std=gnu11 -Wall -o build/test/oracle tests/oracle/*.c -lquadmath -lm
 fi
-if stale build/test/fuzz-api "${CORE_DEPS[@]}" tests/fuzz/fuzz_api.c; then
+if stale build/test/fuzz-api "${CORE_DEPS[@]}" tests/fuzz/*.c tests/fuzz/*.h; then
     say "libFuzzer harness (clang-14, asan+ubsan)"
     clang-14 -g -O1 "${WARN[@]}" "${FP[@]}" "${ARCH[@]}" -DPE_NATIVE_SIMD -fsanitize=fuzzer,address,undefined \
-        -fno-sanitize-recover=all -Isrc/core -o build/test/fuzz-api tests/fuzz/fuzz_api.c "${CORE_SRC[@]}"
+        -fno-sanitize-recover=all -Isrc/core -o build/test/fuzz-api tests/fuzz/*.c "${CORE_SRC[@]}"
 fi

@@ -5,6 +5,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import os from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { init, identify, PosencError } from '../src/js/index.js';
 import { expectRefusal } from './support/js-bits.js';
 import * as peers from './support/diagnose-peers.js';
@@ -73,6 +75,7 @@ test('leading zero rows are padding, and kind: table refuses to read a cache as 
 
 test('scaled caches with few rows or random per-pair factors: rope_scaling is null or finite numbers', () => {
   const seed = seedFromEnv();
+  console.log(`  scaled caches: seed ${seed} (POSENC_SEED=${seed} replays)`);
   const random = generator(seed);
   const finite = (x) => (Array.isArray(x) ? x.every(finite) : typeof x !== 'number' || Number.isFinite(x));
   const scalings = [
@@ -96,6 +99,29 @@ test('scaled caches with few rows or random per-pair factors: rope_scaling is nu
     assert.ok(Object.values(r.ropeScaling ?? {}).every(finite), context);
     assert.ok([r.dynamicAlpha, ...r.originalRange, r.factor, r.bandLow, r.bandHigh].every(Number.isFinite), context);
   }
+});
+
+test('a few rows of a YaRN or Llama 3 cache: every call returns, with parameters HF would accept or none', () => {
+  // Such caches once sent the core round forever (a negative wavelength snapped to round digits; a square root
+  // of infinity): the sweep runs in a child process that is killed after a minute, naming the case it was on.
+  const script = fileURLToPath(new URL('./support/diagnose-few-rows.js', import.meta.url));
+  const run = spawnSync(process.execPath, [script], { encoding: 'utf8', timeout: 60000 });
+  const lines = run.stdout.trim().split('\n');
+  const last = lines.filter((line) => line.startsWith('case ')).pop();
+  assert.ok(run.status === 0, `${run.signal ? `killed (${run.signal}) on ${last}` : run.stderr.slice(-2000)}`);
+  const positive = ['factor', 'original_max_position_embeddings', 'beta_fast', 'beta_slow', 'low_freq_factor'];
+  let scaled = 0;
+  for (let k = 0; k < lines.length; k += 2) {
+    const scaling = JSON.parse(lines[k + 1].slice(3));
+    if (scaling === null) continue;
+    scaled++;
+    const context = `${lines[k]}: ${lines[k + 1]}`;
+    for (const key of [...positive, 'high_freq_factor', 'attention_factor'])
+      if (key in scaling) assert.ok(scaling[key] > 0 && Number.isFinite(scaling[key]), context);
+    if (scaling.rope_type === 'llama3') assert.ok(scaling.high_freq_factor > scaling.low_freq_factor, context);
+  }
+  console.log(`  few-row caches: ${lines.length / 2} calls, ${scaled} with a rope_scaling`);
+  assert.is(lines.length, 2 * 4 * 5 * 23 * 2);
 });
 
 test('a sqrt(d) scale is reported', () => {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fails (exit 1) when a C file is not formatted as .clang-format says: every
-# .c and .h under src, tests/native, tests/oracle and bench that git knows
+# .c and .h under src, tests/native, tests/oracle, tests/fuzz and bench that git knows
 # (or that is new and not ignored). Fix with: bash tests/format-check-c.sh --fix
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 command -v clang-format >/dev/null || { echo "format-check-c: clang-format is missing (bash build.sh installs it)" >&2; exit 2; }
 
 mapfile -t files < <(git ls-files --cached --others --exclude-standard -- 'src/*.[ch]' 'tests/native/*.[ch]' \
-    'tests/oracle/*.[ch]' 'bench/*.[ch]' | LC_ALL=C sort -u | while read -r f; do [ -f "$f" ] && echo "$f"; done)
+    'tests/oracle/*.[ch]' 'tests/fuzz/*.[ch]' 'bench/*.[ch]' | LC_ALL=C sort -u | while read -r f; do [ -f "$f" ] && echo "$f"; done)
 [ "${#files[@]}" -gt 0 ] || { echo "format-check-c: no C files found" >&2; exit 2; }
 
 if [ "${1:-}" = --fix ]; then

@@ -1,9 +1,11 @@
-// The libFuzzer harness over the C API (tests/fuzz/fuzz_api.c: ASan+UBSan,
-// both kernel sets, guard bytes, outputs finite and in range): every seed of
-// tests/fuzz/corpus/ (the hostile inputs of issue 10 among them, and RoPE's
-// position axes and xPos with the subnormal scale base the fuzzer found) replays
-// clean, then a bounded fuzzing run (POSENC_FUZZ_SECONDS, default 45) finds
-// nothing. `npm run fuzz -- <seconds>` runs it longer.
+// The libFuzzer harness over the C API (tests/fuzz/fuzz_*.c: ASan+UBSan,
+// both kernel sets, guard bytes, outputs finite and in range; identify's
+// tables and config.json texts included): every seed of tests/fuzz/corpus/
+// (the hostile inputs of issue 10 among them, RoPE's position axes and xPos
+// with the subnormal scale base, and the tables that once kept pe_diagnose
+// going forever or printed NaN into its JSON) replays clean, then a bounded
+// fuzzing run (POSENC_FUZZ_SECONDS, default 45) finds nothing.
+// `npm run fuzz -- <seconds>` runs it longer.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -14,7 +16,7 @@ const corpus = fileURLToPath(new URL('./fuzz/corpus/', import.meta.url));
 const seeds = readdirSync(corpus).map((name) => corpus + name);
 const seconds = Number(process.env.POSENC_FUZZ_SECONDS ?? 45);
 
-test('the seed corpus covers both kernel sets, the huge bases, the frequencies beyond the promise, axes and xPos', () => {
+test('the seed corpus covers both kernel sets, huge bases, frequencies beyond the promise, axes, xPos, the readers', () => {
   const heads = seeds.map((file) => readFileSync(file)[0]);
   assert.ok(heads.some((h) => h & 1) && heads.some((h) => !(h & 1)), 'SIMD and scalar seeds');
   for (const name of [
@@ -29,6 +31,15 @@ test('the seed corpus covers both kernel sets, the huge bases, the frequencies b
     'xpos-torchscale-key-plan-cache',
     'xpos-beyond-reach',
     'xpos-scale-base-subnormal-beyond-center',
+    'diagnose-llama3-negative-wavelength-hang',
+    'diagnose-per-pair-ratio-overflow',
+    'diagnose-base-overflow',
+    'diagnose-cache-span-overflow',
+    'diagnose-table-interleaved',
+    'config-llama3',
+    'config-keys-too-short',
+    't5-decoder-bias',
+    'shaw-indices',
   ]) {
     assert.ok(
       seeds.some((file) => file.endsWith(`/${name}`)),

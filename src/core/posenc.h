@@ -837,7 +837,7 @@ pe_status pe_diagnosis_json(const pe_diagnosis *d, char *out, size_t out_bytes, 
  * layer types, one per line (none when the RoPE is one for all layers and a
  * layer_type was named anyway). On success `keys` lists the keys that were not
  * used, one dotted name per line. keys_bytes >= 8 * json_bytes + 256 always
- * suffices (else PE_ERR_OUT_SIZE); `keys` is always NUL-terminated.
+ * suffices (else PE_ERR_OUT_SIZE); `keys` is always NUL-terminated (keys_bytes >= 1).
  *
  * longrope's short_factor and long_factor are parsed into the caller's
  * factors (factors_count >= rotary_dim is enough, else PE_ERR_SCRATCH) and

@@ -16,7 +16,10 @@
  * center): an accepted call's positions lie within xPos's reach and its
  * values within the attention factor times the largest scale (computed here
  * with libm); a plan gives pe_rope's bits; mrope with three equal axes gives
- * plain RoPE's. Build with -DFUZZ_TRACE to see which status an input gets. */
+ * plain RoPE's. Build with -DFUZZ_TRACE to see which status an input gets.
+ *
+ * The relative-position targets are in fuzz_relative.c, pe_diagnose and
+ * pe_config_read in fuzz_readers.c; what they share in fuzz_input.c. */
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
@@ -24,132 +27,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz_input.h"
 #include "posenc.h"
-
-/* ---- reading arguments from the input ----------------------------------- */
-
-typedef struct bytes {
-    const uint8_t *data;
-    size_t size;
-} bytes;
-
-static uint64_t take(bytes *in, int n) {
-    uint64_t v = 0;
-    for (int k = 0; k < n; k++) v |= (uint64_t)(in->size ? (in->size--, *in->data++) : 0) << (8 * k);
-    return v;
-}
-static uint32_t take_u32(bytes *in) {
-    return (uint32_t)take(in, 4);
-}
-static double take_f64(bytes *in) {
-    uint64_t bits = take(in, 8);
-    double d;
-    memcpy(&d, &bits, sizeof d);
-    return d;
-}
-
-/* A size: mostly small or an edge value, sometimes raw; capped where outputs are allocated. */
-static uint32_t take_size(bytes *in, uint32_t cap) {
-    static const uint32_t EDGE[] = {0,   1,    2,     3,     4,           5,           7,           8,          9,
-                                    15,  16,   17,    31,    32,          33,          63,          64,         65,
-                                    128, 4096, 65536, 65538, 0x7fffffffu, 0x80000000u, 0x80000001u, 0xffffffffu};
-    const uint8_t how = (uint8_t)take(in, 1);
-    uint32_t v = how < 96 ? how % 70 : how < 200 ? EDGE[how % (sizeof EDGE / sizeof *EDGE)] : take_u32(in);
-    return cap && v > cap ? v % (cap + 1) : v;
-}
-/* A position-like number: small, near 2^31, or raw. */
-static uint32_t take_position(bytes *in) {
-    const uint8_t how = (uint8_t)take(in, 1);
-    if (how < 100) return (uint32_t)take(in, 2);
-    if (how < 200) return 0x80000000u - 1u - (uint32_t)take(in, 2);
-    return take_u32(in);
-}
-/* A double: a usual value, or raw bits. */
-static double take_double(bytes *in, double usual) {
-    const uint8_t how = (uint8_t)take(in, 1);
-    if (how < 64) return usual;
-    if (how < 128) return usual * (1.0 + (double)(int8_t)take(in, 1) / 64.0);
-    return take_f64(in);
-}
-/* An output count: exact most of the time, else off by one or raw. */
-static size_t take_count(bytes *in, size_t exact) {
-    const uint8_t how = (uint8_t)take(in, 1);
-    if (how < 220) return exact;
-    if (how < 235) return exact + 1;
-    if (how < 250) return exact - 1;
-    return take_u32(in);
-}
-
-/* ---- guarded buffers ----------------------------------------------------- */
-
-#define GUARD      64
-#define GUARD_BYTE 0xA5
-#define FILL_BYTE  0x5C
-#define MAX_BYTES  ((size_t)8 << 20)
-
-typedef struct guarded {
-    uint8_t *block;
-    size_t bytes;
-} guarded;
-
-static void *guard_alloc(guarded *g, size_t bytes) {
-    g->bytes = bytes;
-    g->block = malloc(bytes + 2 * GUARD);
-    if (!g->block) abort();
-    memset(g->block, GUARD_BYTE, GUARD);
-    memset(g->block + GUARD, FILL_BYTE, bytes);
-    memset(g->block + GUARD + bytes, GUARD_BYTE, GUARD);
-    return g->block + GUARD;
-}
-
-static void fail(const char *what, const char *call) {
-    fprintf(stderr, "fuzz_api: %s: %s\n", call, what);
-    abort();
-}
-
-static void guard_check(guarded *g, const char *call, int untouched) {
-    for (size_t k = 0; k < GUARD; k++)
-        if (g->block[k] != GUARD_BYTE || g->block[GUARD + g->bytes + k] != GUARD_BYTE)
-            fail("a guard byte changed", call);
-    if (untouched)
-        for (size_t k = 0; k < g->bytes; k++)
-            if (g->block[GUARD + k] != FILL_BYTE) fail("a refused call wrote its output", call);
-}
-
-/* Built with -DFUZZ_TRACE, each RoPE call prints its status: a seed's author sees what it reaches. */
-static void trace(const char *call, pe_status st) {
-#ifdef FUZZ_TRACE
-    fprintf(stderr, "fuzz_api: %s -> %s\n", call, pe_status_name(st));
-#else
-    (void)call, (void)st;
-#endif
-}
-
-static void guard_free(guarded *g) {
-    free(g->block);
-}
-
-/* ---- ranges of results --------------------------------------------------- */
-
-static void floats_within(const float *v, size_t n, float lo, float hi, const char *call) {
-    for (size_t k = 0; k < n; k++)
-        if (!(v[k] >= lo && v[k] <= hi)) {
-            fprintf(stderr, "fuzz_api: %s: value %zu is %g, outside [%g, %g]\n", call, k, v[k], lo, hi);
-            abort();
-        }
-}
-
-static float half_to_float(uint16_t h, int bfloat) {
-    if (bfloat) {
-        uint32_t bits = (uint32_t)h << 16;
-        float f;
-        memcpy(&f, &bits, sizeof f);
-        return f;
-    }
-    const int e = (h >> 10) & 31, m = h & 1023;
-    const float mag = e == 31 ? (m ? NAN : INFINITY) : e ? ldexpf(1024.0f + m, e - 25) : ldexpf((float)m, -24);
-    return h & 0x8000 ? -mag : mag;
-}
 
 /* ---- the calls ----------------------------------------------------------- */
 
@@ -173,9 +52,12 @@ static void *take_scratch(bytes *in, guarded *g, uint32_t dim, size_t *bytes_out
 
 /* The table-like calls: one-shot or plan, float32 or another dtype, rows or positions, or a recipe. */
 static void fuzz_tables(bytes *in, int which) {
-    static const char *const NAMES[] = {
-        "pe_table",   "pe_table_at",   "pe_table_dtype", "pe_table_at_dtype", "pe_recipe_table",
-        "plan table", "plan table_at", "plan dtype",     "plan recipe",       "pe_plan_init_frequencies + table"};
+    static const char *const NAMES[] = {"pe_table",           "pe_table_at",
+                                        "pe_table_dtype",     "pe_table_at_dtype",
+                                        "pe_recipe_table",    "plan table",
+                                        "plan table_at",      "plan dtype",
+                                        "plan recipe",        "pe_plan_init_frequencies + table",
+                                        "plan table_at dtype"};
     const char *call = NAMES[which];
     pe_sinusoid enc = take_sinusoid(in);
     const uint32_t offset = take_position(in), length = take_size(in, 512);
@@ -184,11 +66,11 @@ static void fuzz_tables(bytes *in, int which) {
     uint32_t positions[64];
     const size_t count = take(in, 1) % 65;
     for (size_t k = 0; k < count; k++) positions[k] = take_position(in);
-    const size_t rows = (which == 1 || which == 3 || which == 6) ? count : length;
+    const size_t rows = (which == 1 || which == 3 || which == 6 || which == 10) ? count : length;
     const size_t elem = dtype == PE_DTYPE_FLOAT64                                   ? 8
                         : (dtype == PE_DTYPE_FLOAT16 || dtype == PE_DTYPE_BFLOAT16) ? 2
                                                                                     : 4;
-    const int is_dtype = which == 2 || which == 3 || which == 7;
+    const int is_dtype = which == 2 || which == 3 || which == 7 || which == 10;
     const size_t dim_for_size = enc.dim <= PE_MAX_DIM ? enc.dim : 2;
     if (rows * dim_for_size * 8 > MAX_BYTES) return;
     const size_t out_count = take_count(in, rows * dim_for_size);
@@ -218,6 +100,7 @@ static void fuzz_tables(bytes *in, int which) {
         if (which == 6) st = pe_plan_table_at(plan, positions, count, out, out_count);
         if (which == 7) st = pe_plan_table_dtype(plan, dtype, offset, length, out, out_count);
         if (which == 8) st = pe_plan_recipe_table(plan, recipe, offset, length, out, out_count);
+        if (which == 10) st = pe_plan_table_at_dtype(plan, dtype, positions, count, out, out_count);
         break;
     }
     guard_check(&out_g, call, st != PE_OK);
@@ -231,7 +114,8 @@ static void fuzz_tables(bytes *in, int which) {
         } else if (dtype == PE_DTYPE_FLOAT64) {
             /* float64 rows are within 1e-12 of exact (posenc.h), so a sine near 1 may exceed it by that much. */
             for (size_t k = 0; k < out_count; k++)
-                if (!(fabs(((double *)out)[k]) <= 1.0 + 1e-12)) fail("a float64 value outside [-1 - 1e-12, 1 + 1e-12]", call);
+                if (!(fabs(((double *)out)[k]) <= 1.0 + 1e-12))
+                    fail("a float64 value outside [-1 - 1e-12, 1 + 1e-12]", call);
         } else {
             for (size_t k = 0; k < out_count; k++)
                 if (!(fabsf(half_to_float(((uint16_t *)out)[k], dtype == PE_DTYPE_BFLOAT16)) <= 1.0f))
@@ -342,7 +226,9 @@ static void take_xpos(bytes *in, pe_xpos *x) {
 }
 
 static uint32_t axes_of(const pe_rotary *rope) {
-    return rope->axes.type == PE_ROPE_AXES_MROPE ? PE_ROPE_MROPE_AXES : rope->axes.type == PE_ROPE_AXES_VISION_2D ? 2 : 1;
+    return rope->axes.type == PE_ROPE_AXES_MROPE       ? PE_ROPE_MROPE_AXES
+           : rope->axes.type == PE_ROPE_AXES_VISION_2D ? 2
+                                                       : 1;
 }
 
 /* The largest xPos scale among a call's positions, zeta_0^(|p - center| /
@@ -453,7 +339,8 @@ static void fuzz_rope_cos_sin(bytes *in, pe_rope_plan *plan, const pe_rotary *ro
                 floats_within(v, count, (float)-(bound * (1.0 + 0x1p-20)), (float)(bound * (1.0 + 0x1p-20)), call);
             else if (dtype == PE_DTYPE_FLOAT64) {
                 for (size_t j = 0; j < count; j++)
-                    if (!(fabs(((double *)v)[j]) <= bound * (1.0 + 1e-9))) fail("a float64 value beyond its bound", call);
+                    if (!(fabs(((double *)v)[j]) <= bound * (1.0 + 1e-9)))
+                        fail("a float64 value beyond its bound", call);
             } else
                 halves_within(v, count, dtype == PE_DTYPE_BFLOAT16, bound, call);
         }
@@ -515,7 +402,10 @@ static void fuzz_rope(bytes *in) {
 
     size_t need = 0;
     if (pe_rope_scratch_size(&rope, &need) != PE_OK || need > MAX_BYTES) need = 64;
-    size_t scratch_bytes = scratch_pick < 220 ? need : scratch_pick < 235 ? need + 1 : scratch_pick < 250 ? need - 1 : scratch_raw;
+    size_t scratch_bytes = scratch_pick < 220   ? need
+                           : scratch_pick < 235 ? need + 1
+                           : scratch_pick < 250 ? need - 1
+                                                : scratch_raw;
     if (scratch_bytes > need + 1) scratch_bytes = need;
     void *scratch = guard_alloc(&scratch_g, scratch_bytes);
     double *w = guard_alloc(&w_g, w_count * sizeof(double)), attention = -1.0;
@@ -581,7 +471,8 @@ static void fuzz_rope(bytes *in) {
         }
     }
     guard_check(&x_g, call, 0);
-    if ((st != PE_OK || api == 2) && memcmp(x, before, x_count * sizeof(float)) != 0) fail("a refused call changed x", call);
+    if ((st != PE_OK || api == 2) && memcmp(x, before, x_count * sizeof(float)) != 0)
+        fail("a refused call changed x", call);
     guard_check(&scratch_g, call, 0);
     if (st == PE_OK && api != 2 && largest_scale < 0.0) fail("a position beyond xPos's reach was accepted", call);
     if (st == PE_OK && api != 2 && attention > 0.0) {
@@ -685,15 +576,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     bytes in = {data, size};
     const uint8_t head = (uint8_t)take(&in, 1);
     if (pe_use_kernels(head & 1 ? PE_KERNELS_SIMD : PE_KERNELS_SCALAR) != PE_OK) abort();
-    const unsigned which = (head >> 1) % 19;
+    const unsigned which = (head >> 1) % 25;
     if (which < 10)
         fuzz_tables(&in, (int)which);
     else if (which < 13)
         fuzz_adds(&in, (int)which - 10);
     else if (which == 13)
         fuzz_rope(&in);
-    else
+    else if (which < 19)
         fuzz_alibi_resample_2d(&in, (int)which - 14);
+    else if (which < 22)
+        fuzz_relative(&in, (int)which - 19);
+    else if (which == 22)
+        fuzz_diagnose(&in);
+    else if (which == 23)
+        fuzz_config(&in);
+    else
+        fuzz_tables(&in, 10);
     (void)pe_status_str((pe_status)take_u32(&in)); /* never NULL, any value */
     return 0;
 }

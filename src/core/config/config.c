@@ -158,7 +158,10 @@ static pe_status refuse_unread_position_keys(pe_config_reader *r) {
 pe_status pe_config_read(const char *json, size_t json_bytes, const char *layer_type, double *factors,
                          size_t factors_count, pe_config *out, char *keys, size_t keys_bytes) {
     if (!json || !out || !keys || (!factors && factors_count)) return PE_ERR_NULL;
-    if (keys_bytes < 256 || (keys_bytes - 256) / 8 < json_bytes) return PE_ERR_OUT_SIZE;
+    if (keys_bytes < 256 || (keys_bytes - 256) / 8 < json_bytes) {
+        if (keys_bytes) keys[0] = 0; /* keys is NUL-terminated whatever the answer */
+        return PE_ERR_OUT_SIZE;
+    }
     pe_config_reader r;
     pe_config_reader_init(&r, json, json_bytes, keys, keys_bytes);
     if (!pe_json_check(&r.j) || pe_json_kind(&r.j, 0) != '{')

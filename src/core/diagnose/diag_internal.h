@@ -35,9 +35,11 @@ static inline double diag_at(const diag_view *v, uint32_t r, uint32_t c) {
 }
 
 /* Square root without libm (the same bits on every build): x scaled into
- * [1, 4) by powers of 4, six Newton steps, within 1 ulp. 0 for x <= 0. */
+ * [1, 4) by powers of 4, six Newton steps, within 1 ulp. 0 for x <= 0 and
+ * NaN, infinity for infinity (which no scaling brings into [1, 4)). */
 static inline double diag_sqrt(double x) {
     if (!(x > 0.0)) return 0.0;
+    if (x - x != 0.0) return x;
     double scale = 1.0;
     while (x >= 4.0) x *= 0.25, scale *= 2.0;
     while (x < 1.0) x *= 4.0, scale *= 0.5;
@@ -108,8 +110,9 @@ void diag_fit_rule(diag_work *w, pe_diagnosis *d);
 /* e^x for any x (the core's exp), and x rounded to a whole number (|x| < 2^51). */
 double diag_exp(double x);
 double diag_round_int(double x);
-/* x > 0 rounded to 1, 2 or 3 significant digits, the roundest within rel
- * (relative); else x. *round = whether it snapped. */
+/* x rounded to 1, 2 or 3 significant digits, the roundest within rel
+ * (relative; a negative x as -snap(-x)); else x, and x itself when it is 0,
+ * infinite or NaN. *round = whether it snapped. */
 double diag_snap(double x, double rel, int *round);
 
 /* diag_scaling.c: HF's rope_scaling parameters of the scaling found (after the

@@ -188,7 +188,7 @@ static double fit_cache_column(diag_work *w, uint32_t col, int is_cos, double *a
     }
     double wv = guess;
     uint32_t span = 16;
-    if (wv > 0.0 && 4.0 / wv > span) span = (uint32_t)(4.0 / wv);
+    if (wv > 0.0 && 4.0 / wv > span) span = 4.0 / wv < n ? (uint32_t)(4.0 / wv) : n; /* past n reads nothing more */
     double rss = 0.0, jj = 0.0;
     for (int stage = 0; stage < 12; stage++) {
         uint32_t end = span < n - 1 ? span : n - 1;
@@ -209,12 +209,14 @@ static double fit_cache_column(diag_work *w, uint32_t col, int is_cos, double *a
                 ff += f * f;
                 rss += e * e;
             }
-            if (jj > 0.0) wv += ej / jj;
-            if (fit_amplitude && ff > 0.0) A = vf / ff;
+            /* a step is taken only when finite: cells near float32's limits can overflow the sums */
+            const double step = jj > 0.0 ? ej / jj : 0.0, fitted = ff > 0.0 ? vf / ff : 0.0;
+            if (wv + step - (wv + step) == 0.0) wv += step;
+            if (fit_amplitude && fitted != 0.0 && fitted - fitted == 0.0) A = fitted;
             if (wv < 0.0) wv = -wv;
         }
         if (end == n - 1) break;
-        span = span * 8;
+        span = span < n / 8 ? span * 8 : n;
     }
     *amplitude = A;
     *sd = jj > 0.0 ? diag_sqrt((rss / (n > 2 ? n : 2)) / jj) : 1.0;

@@ -21,6 +21,10 @@ double diag_round_int(double x) {
 }
 
 double diag_snap(double x, double rel, int *round) {
+    *round = 0;
+    /* zero, infinities and NaN have no digits (and would keep the scaling loops below going forever) */
+    if (!(x != 0.0 && x - x == 0.0)) return x;
+    if (x < 0.0) return -diag_snap(-x, rel, round);
     for (int digits = 1; digits <= 3; digits++) {
         /* x = m * 10^k with m in [10^(digits-1), 10^digits); 10^k kept as an exact integer (up) or its inverse (down)
          */
@@ -89,7 +93,12 @@ static void pick_rule(pe_diagnosis *d, double b, double var_b, uint32_t h) {
     int paper_round, t2t_round;
     double paper_snap = diag_snap(paper, tol, &paper_round), t2t_snap = diag_snap(t2t, tol, &t2t_round);
     d->base_digits = digits_for(rel);
-    if (rel > 1e-2 || h < 2) {
+    if (!(paper - paper == 0.0 && t2t - t2t == 0.0 && rel == rel)) { /* a slope past double's range: no base */
+        d->rule = -1;
+        d->base = 0.0;
+        d->base_digits = 0;
+        d->base_round = 0;
+    } else if (rel > 1e-2 || h < 2) {
         d->rule = -1;
         d->base = paper;
         d->base_round = 0;
@@ -145,11 +154,17 @@ static void fit_bands(diag_work *w, pe_diagnosis *d, double b0, double f) {
         rk += (s - ak - bk * k) * (s - ak - bk * k);
         rw += (s - aw - bw * wu) * (s - aw - bw * wu);
     }
-    if (rk <= rw) {
+    /* each model only where its ramp runs the right way: s falls with k (YaRN), rises with frequency from a
+     * positive one (Llama 3); a few rows of a cache can fit either backwards (negative wavelengths), or put
+     * YaRN's ramp thousands of pairs away (HF's ends lie within d = 2h pairs of the table's, untruncated) */
+    const double yarn_high = -ak / bk, yarn_low = yarn_high + 1.0 / bk;
+    int yarn_ok = bk < 0.0 && yarn_low > -4.0 * h && yarn_high < 4.0 * h;
+    int llama3_ok = bw > 0.0 && aw < 0.0 && bw - bw == 0.0;
+    if (yarn_ok && (rk <= rw || !llama3_ok)) {
         d->scaling = PE_DIAG_SCALING_YARN;
-        d->band_high = -ak / bk;               /* s = 0 */
-        d->band_low = d->band_high + 1.0 / bk; /* s = 1 */
-    } else {
+        d->band_high = yarn_high; /* s = 0 */
+        d->band_low = yarn_low;   /* s = 1 */
+    } else if (llama3_ok) {
         d->scaling = PE_DIAG_SCALING_LLAMA3;
         d->band_low = -2 * DIAG_PI * bw / aw;         /* wavelength where s = 0 */
         d->band_high = 2 * DIAG_PI * bw / (1.0 - aw); /* wavelength where s = 1 */
@@ -212,15 +227,20 @@ void diag_fit_rule(diag_work *w, pe_diagnosis *d) {
     pick_rule(d, head.b, head.var_b, h);
     if (d->rule == 1) d->rule = 0; /* RoPE's rule is the paper's */
     double b0 = d->base_round ? pe_log(d->base) / h : head.b;
-    int banded = 1;
+    int banded = 1, finite = 1;
     for (uint32_t k = 0; k < h; k++) {
         /* ratio unscaled / fitted; an undetermined pair keeps its neighbour's */
         w->tmp[k] = w->w[k] > 0.0 ? diag_exp(-pe_log(w->w[k]) - b0 * k) : (k ? w->tmp[k - 1] : 1.0);
+        finite &= w->tmp[k] - w->tmp[k] == 0.0;
         /* the lowest frequencies are the least determined (a cos cache hardly turns there): within 5 sigma */
         double slack = 1e-4 + (w->w[k] > 0.0 ? 5.0 * w->sigma[k] / w->w[k] : 0.0);
         if (k > 0 && w->tmp[k] < w->tmp[k - 1] - slack * w->tmp[k - 1]) banded = 0;
     }
     for (uint32_t k = 0; k < h; k++) w->model_w[k] = w->w[k];
+    if (!finite) { /* ratios past double's range: nothing geometric, no factors to tell */
+        d->rule = 2;
+        return;
+    }
     double f = plateau(w);
     if (banded && w->tmp[0] < 1.0001 && w->tmp[0] > 0.9999 && f > 1.001) {
         int round;

@@ -34,11 +34,13 @@ static int close_to(double x, double target, double rel) {
     return e <= rel * target && -e <= rel * target;
 }
 
-/* The roundest number in [lo, hi] (0 < lo <= hi): a power of two if one is
- * there (the one nearest the middle), else the coarsest multiple of a power
- * of ten; lo when the interval is too narrow for either. */
+/* The roundest number in [lo, hi] (0 < lo <= hi < infinity): a power of two if
+ * one is there (the one nearest the middle), else the coarsest multiple of a
+ * power of ten; lo when the interval is too narrow for either, or is not such
+ * an interval (bounds from an extreme base overflow). */
 static double roundest_in(double lo, double hi) {
-    double best = 0.0, middle = diag_sqrt(lo * hi);
+    if (!(lo > 0.0 && lo <= hi && hi <= 0x1p1000)) return lo;
+    double best = 0.0, middle = diag_sqrt(lo) * diag_sqrt(hi); /* lo * hi may overflow */
     for (double p = 1.0; p <= hi && p < 0x1p60; p *= 2.0)
         if (p >= lo &&
             (best == 0.0 || (p > middle ? p / middle : middle / p) < (best > middle ? best / middle : middle / best)))

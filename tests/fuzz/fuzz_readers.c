@@ -1,0 +1,206 @@
+/* fuzz_readers.c: the targets that read what users hand in. pe_diagnose gets
+ * raw cells or a generated table (pairs, or a RoPE cos/sin cache, with a
+ * base, scale, first position, padding rows and a linear, YaRN-like,
+ * Llama-3-like or per-pair scaling, perhaps transposed, with a few cells
+ * overwritten), then its text and JSON are written into buffers of the size
+ * asked for, or one byte short. pe_config_read gets the rest of the input as
+ * config.json text. Each must return (libFuzzer's -timeout catches a loop
+ * that does not), touch nothing outside its buffers, leave its outputs alone
+ * when it refuses, NUL-terminate its texts, and print no NaN or infinity in
+ * JSON. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz_input.h"
+
+#define MAX_ROWS  320
+#define MAX_PAIRS 64
+#define TWO_PI    6.283185307179586
+
+/* Frequency k of h pairs at the base, after the scaling picked by the input (in double, with libm). */
+static double frequency(double base, uint32_t k, uint32_t h, int scaling, double f, double l0, double extra) {
+    const double w = pow(base, -(double)k / h), wavelength = TWO_PI / w;
+    switch (scaling) {
+    case 1: return w / f; /* linear */
+    case 2: {             /* YaRN-like: a ramp over pair indices from 'extra' to 'extra + 8' */
+        double s = (k - extra) / 8.0;
+        s = s < 0.0 ? 0.0 : s > 1.0 ? 1.0 : s;
+        return w * (1.0 - s) + w / f * s;
+    }
+    case 3: { /* Llama-3-like: linear in frequency between wavelengths l0 / 4 and l0 */
+        if (wavelength < l0 / 4.0) return w;
+        if (wavelength > l0) return w / f;
+        const double s = (l0 / wavelength - 1.0) / 3.0;
+        return (1.0 - s) * w / f + s * w;
+    }
+    case 4: return w / (1.0 + extra * k); /* per pair */
+    default: return w;
+    }
+}
+
+/* A table the input describes: rows x cols float32, row-major, or (cols, rows) when transposed. */
+static void generate(bytes *in, float *t, uint32_t rows, uint32_t pairs, uint32_t *cols_out, int transposed) {
+    const int shape = (int)(take(in, 1) % 5); /* pairs interleaved, pairs split, cos halves, sin neighbours, cos once */
+    const double base = take_double(in, 10000.0), scale = take_double(in, 1.0);
+    const double offset = take(in, 1) < 200 ? (double)take(in, 2) : (double)take_position(in);
+    const uint32_t pad = (uint32_t)take(in, 1) % 4;
+    const int scaling = (int)(take(in, 1) % 5);
+    const double f = take_double(in, 4.0), l0 = take_double(in, 2048.0), extra = take_double(in, 4.0);
+    const uint32_t cols = shape == 4 ? pairs : 2 * pairs;
+    for (uint32_t r = 0; r < rows; r++)
+        for (uint32_t j = 0; j < cols; j++) {
+            uint32_t k;
+            int cosine;
+            switch (shape) {
+            case 0: k = j / 2, cosine = j & 1; break;
+            case 1: k = j % pairs, cosine = j >= pairs; break;
+            case 2: k = j % pairs, cosine = 1; break;
+            case 3: k = j / 2, cosine = 0; break;
+            default: k = j, cosine = 1; break;
+            }
+            const double angle = (offset + r - pad) * frequency(base, k, pairs, scaling, f, l0, extra);
+            const float v = r < pad ? 0.0f : (float)(scale * (cosine ? cos(angle) : sin(angle)));
+            t[transposed ? (size_t)j * rows + r : (size_t)r * cols + j] = v;
+        }
+    *cols_out = cols;
+}
+
+/* Every "nan" or "inf" in JSON text sits where a value starts: a number that is not one. */
+static void json_numbers_finite(const char *s, const char *call) {
+    for (const char *p = s; *p; p++)
+        if (!strncmp(p, "nan", 3) || !strncmp(p, "inf", 3)) {
+            const char *q = p > s && p[-1] == '-' ? p - 1 : p;
+            if (q > s && (q[-1] == ':' || q[-1] == ',' || q[-1] == '[')) fail("JSON holds a NaN or an infinity", call);
+        }
+}
+
+/* Writes d's text or JSON into a buffer of the length asked for (or one byte short): NUL-terminated, cut short. */
+static void write_out(bytes *in, const pe_diagnosis *d, int json) {
+    const char *call = json ? "pe_diagnosis_json" : "pe_diagnosis_text";
+    char probe[1];
+    size_t need = 0, again = 0;
+    pe_status st = json ? pe_diagnosis_json(d, probe, 1, &need) : pe_diagnosis_text(d, probe, 1, &need);
+    if (st != PE_OK || probe[0] != 0) fail("a 1-byte buffer is not the empty text", call);
+    const size_t bytes_given = take(in, 1) < 230 ? need + 1 : need;
+    guarded g;
+    char *out = guard_alloc(&g, bytes_given);
+    st = json ? pe_diagnosis_json(d, out, bytes_given, &again) : pe_diagnosis_text(d, out, bytes_given, &again);
+    guard_check(&g, call, 0);
+    if (st != PE_OK || again != need) fail("the length asked for changed", call);
+    if (memchr(out, 0, bytes_given) == NULL || strlen(out) != (need < bytes_given ? need : bytes_given - 1))
+        fail("the text is not NUL-terminated at its length", call);
+    if (json && need < bytes_given) {
+        if (out[0] != '{' || out[need - 1] != '}') fail("JSON is not one object", call);
+#ifdef FUZZ_TRACE
+        fprintf(stderr, "fuzz_api: %s\n", out);
+#endif
+        json_numbers_finite(out, call);
+    }
+    guard_free(&g);
+}
+
+void fuzz_diagnose(bytes *in) {
+    const char *call = "pe_diagnose";
+    const uint8_t how = (uint8_t)take(in, 1);
+    const int transposed = how & 1;
+    uint32_t rows, cols;
+    guarded table_g;
+    float *t;
+    if (how < 200) {
+        rows = 1 + (uint32_t)take(in, 2) % MAX_ROWS;
+        const uint32_t pairs = 1 + (uint32_t)take(in, 1) % MAX_PAIRS;
+        t = guard_alloc(&table_g, (size_t)rows * 2 * pairs * sizeof(float));
+        generate(in, t, rows, pairs, &cols, transposed);
+        if (transposed) {
+            const uint32_t swap = rows;
+            rows = cols, cols = swap;
+        }
+    } else {
+        rows = take_size(in, 64), cols = take_size(in, 64);
+        t = guard_alloc(&table_g, (size_t)rows * cols * sizeof(float));
+        for (size_t k = 0; k < (size_t)rows * cols; k++) {
+            const uint32_t bits = take(in, 1) < 192 ? 0 : take_u32(in);
+            float v = (float)(int8_t)take(in, 1) / 64.0f;
+            if (bits) memcpy(&v, &bits, sizeof v);
+            t[k] = v;
+        }
+    }
+    const size_t cells = (size_t)rows * cols;
+    for (int n = (int)(take(in, 1) % 4); n > 0 && cells; n--) { /* a few cells overwritten: noise, NaN, infinity */
+        const size_t at = take_u32(in) % cells;
+        const uint32_t bits = take_u32(in);
+        if (bits & 1) {
+            memcpy(&t[at], &bits, sizeof(float));
+        } else {
+            t[at] += (float)(int8_t)(bits >> 8) * 0x1p-20f;
+        }
+    }
+    const pe_diag_kind kind = (pe_diag_kind)(take(in, 1) % 4); /* 3 is no kind */
+    size_t need = 0;
+    if (pe_diagnose_scratch_size(rows, cols, &need) != PE_OK || need > MAX_BYTES) need = 64;
+    const size_t scratch_bytes = take(in, 1) < 240 ? need : need - 1;
+    guarded scratch_g, result_g, bad_g;
+    void *scratch = guard_alloc(&scratch_g, scratch_bytes);
+    pe_diagnosis *d = guard_alloc(&result_g, sizeof(pe_diagnosis));
+    size_t *bad = take(in, 1) < 200 ? guard_alloc(&bad_g, sizeof(size_t)) : (memset(&bad_g, 0, sizeof bad_g), NULL);
+    float *before = malloc(cells * sizeof(float) + 1);
+    if (!before) abort();
+    memcpy(before, t, cells * sizeof(float));
+    const pe_status st = pe_diagnose(t, rows, cols, kind, d, bad, scratch, scratch_bytes);
+    trace(call, st);
+    guard_check(&table_g, call, 0);
+    if (memcmp(before, t, cells * sizeof(float)) != 0) fail("the table changed", call);
+    guard_check(&scratch_g, call, 0);
+    guard_check(&result_g, call, st != PE_OK);
+    if (bad) guard_check(&bad_g, call, st != PE_ERR_NOT_FINITE);
+    if (st == PE_ERR_NOT_FINITE && bad && (*bad >= cells || isfinite(t[*bad])))
+        fail("bad_cell is not a NaN or infinite cell", call);
+    if (st == PE_OK) {
+        write_out(in, d, 0);
+        write_out(in, d, 1);
+    }
+    free(before);
+    guard_free(&table_g);
+    guard_free(&scratch_g);
+    guard_free(&result_g);
+    if (bad) guard_free(&bad_g);
+}
+
+void fuzz_config(bytes *in) {
+    static const char *const LAYERS[] = {NULL, "full_attention", "sliding_attention", "", "chunked_attention"};
+    const char *call = "pe_config_read";
+    const char *layer = LAYERS[take(in, 1) % 5];
+    const uint32_t factors_count = (uint32_t)take(in, 1) * 2;
+    const int short_keys = take(in, 1) >= 240;
+    /* the rest is the text, copied so that reading past its end is ASan's to see */
+    const size_t json_bytes = in->size;
+    guarded json_g, factors_g, out_g, keys_g;
+    char *json = guard_alloc(&json_g, json_bytes);
+    memcpy(json, in->data, json_bytes);
+    in->data += json_bytes, in->size = 0;
+    const size_t keys_bytes = short_keys ? json_bytes / 2 : 8 * json_bytes + 256;
+    double *factors = guard_alloc(&factors_g, factors_count * sizeof(double));
+    pe_config *out = guard_alloc(&out_g, sizeof(pe_config));
+    char *keys = guard_alloc(&keys_g, keys_bytes);
+    const pe_status st = pe_config_read(json, json_bytes, layer, factors, factors_count, out, keys, keys_bytes);
+    trace(call, st);
+    guard_check(&json_g, call, 0);
+    guard_check(&factors_g, call, st != PE_OK);
+    guard_check(&out_g, call, st != PE_OK);
+    guard_check(&keys_g, call, 0);
+    if (keys_bytes && memchr(keys, 0, keys_bytes) == NULL) fail("keys is not NUL-terminated", call);
+    if (st == PE_OK && out->kind == PE_CONFIG_ROPE && out->longrope) {
+        const double *end = factors + factors_count;
+        if (out->short_factor && (out->short_factor < factors || out->short_factor >= end))
+            fail("short_factor points outside the factors given", call);
+        if (out->long_factor && (out->long_factor < factors || out->long_factor >= end))
+            fail("long_factor points outside the factors given", call);
+    }
+    if (st == PE_OK && !(out->kind >= PE_CONFIG_ROPE && out->kind <= PE_CONFIG_RELATIVE)) fail("no kind", call);
+    guard_free(&json_g);
+    guard_free(&factors_g);
+    guard_free(&out_g);
+    guard_free(&keys_g);
+}
