@@ -38,6 +38,7 @@ test('the seed corpus covers both kernel sets, huge bases, frequencies beyond th
     'diagnose-table-interleaved',
     'config-llama3',
     'config-keys-too-short',
+    'config-longrope-refused-after-factors',
     't5-decoder-bias',
     'shaw-indices',
   ]) {

@@ -184,6 +184,7 @@ pe_status pe_config_read(const char *json, size_t json_bytes, const char *layer_
     if (s != PE_OK) return s;
     pe_config_list_unused(&r);
     if (r.overflow) return PE_ERR_OUT_SIZE;
+    pe_config_write_factors(&r, factors);
     *out = c;
     return PE_OK;
 }

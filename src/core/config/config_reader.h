@@ -23,6 +23,10 @@ typedef struct pe_config_reader {
     char *keys; /* the caller's text buffer (posenc.h) */
     size_t keys_bytes, keys_length;
     int overflow; /* a line did not fit: PE_ERR_OUT_SIZE */
+    /* longrope's short_factor and long_factor lists (offsets), checked but written into the caller's
+     * factors only once the whole config is accepted: a refusal writes nothing but keys */
+    size_t factor_lists[2];
+    uint32_t factor_half; /* numbers per list; 0 when the config has none */
 } pe_config_reader;
 
 void pe_config_reader_init(pe_config_reader *r, const char *json, size_t json_bytes, char *keys, size_t keys_bytes);
@@ -56,5 +60,7 @@ int pe_config_type_in(const pe_config_reader *r, const char *const *types);
 int pe_config_rope_type(const pe_config_reader *r);
 pe_status pe_config_read_rope(pe_config_reader *r, const char *layer_type, double *factors, size_t factors_count,
                               pe_config *c);
+/* Writes the lists longrope checked into factors (2 * factor_half numbers): the last step of an accepted read. */
+void pe_config_write_factors(const pe_config_reader *r, double *factors);
 
 #endif

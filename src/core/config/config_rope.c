@@ -204,6 +204,15 @@ static pe_status original_length(pe_config_reader *r, const dict *d, pe_config *
     return PE_OK;
 }
 
+void pe_config_write_factors(const pe_config_reader *r, double *factors) {
+    for (int list = 0; list < 2 && r->factor_half; list++) {
+        size_t cursor = 0, value;
+        uint32_t n = 0;
+        while (n < r->factor_half && pe_json_element(&r->j, r->factor_lists[list], &cursor, &value))
+            if (pe_json_number(&r->j, value, &factors[list * r->factor_half + n])) n++;
+    }
+}
+
 static pe_status longrope(pe_config_reader *r, const dict *d, uint32_t rotary, double *factors, size_t factors_count,
                           pe_config *c) {
     static const char *const LISTS[2] = {"short_factor", "long_factor"};
@@ -219,11 +228,13 @@ static pe_status longrope(pe_config_reader *r, const dict *d, uint32_t rotary, d
             if (n >= half || !pe_json_number(&r->j, value, &v) || !(v > 0.0 && v <= 1.7976931348623157e308))
                 return refuse_key(r, PE_ERR_SCALING, d, LISTS[list],
                                   "must be a list of rotary_dim / 2 finite numbers above 0");
-            factors[list * half + n++] = v;
+            n++;
         }
         if (n != half)
             return refuse_key(r, PE_ERR_SCALING, d, LISTS[list], "must have rotary_dim / 2 numbers, one per pair");
+        r->factor_lists[list] = at;
     }
+    r->factor_half = half; /* written by pe_config_write_factors once everything else is accepted */
     c->short_factor = factors;
     c->long_factor = factors + half;
     int present;
