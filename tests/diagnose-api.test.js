@@ -109,14 +109,22 @@ test('a few rows of a YaRN or Llama 3 cache: every call returns, with parameters
   const lines = run.stdout.trim().split('\n');
   const last = lines.filter((line) => line.startsWith('case ')).pop();
   assert.ok(run.status === 0, `${run.signal ? `killed (${run.signal}) on ${last}` : run.stderr.slice(-2000)}`);
-  const positive = ['factor', 'original_max_position_embeddings', 'beta_fast', 'beta_slow', 'low_freq_factor'];
+  const positive = [
+    'factor',
+    'original_max_position_embeddings',
+    'beta_fast',
+    'beta_slow',
+    'low_freq_factor',
+    'high_freq_factor',
+    'attention_factor',
+  ];
   let scaled = 0;
   for (let k = 0; k < lines.length; k += 2) {
     const scaling = JSON.parse(lines[k + 1].slice(3));
     if (scaling === null) continue;
     scaled++;
     const context = `${lines[k]}: ${lines[k + 1]}`;
-    for (const key of [...positive, 'high_freq_factor', 'attention_factor'])
+    for (const key of positive)
       if (key in scaling) assert.ok(scaling[key] > 0 && Number.isFinite(scaling[key]), context);
     if (scaling.rope_type === 'llama3') assert.ok(scaling.high_freq_factor > scaling.low_freq_factor, context);
   }

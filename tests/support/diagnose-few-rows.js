@@ -5,7 +5,7 @@
 import { init, identify } from '../../src/js/index.js';
 import { llamaCache } from './diagnose-peers.js';
 
-export const SCALINGS = [
+const SCALINGS = [
   { type: 'yarn', factor: 4, original: 2048 },
   { type: 'yarn', factor: 1.5, original: 64, betaFast: 1, betaSlow: 1 },
   { type: 'llama3', factor: 8, original: 8192 },

@@ -34,12 +34,17 @@ static inline double diag_at(const diag_view *v, uint32_t r, uint32_t c) {
     return (double)v->data[(size_t)r * v->rs + (size_t)c * v->cs];
 }
 
+/* 1 when x is neither infinite nor NaN (x - x is NaN for both). */
+static inline int diag_finite(double x) {
+    return x - x == 0.0;
+}
+
 /* Square root without libm (the same bits on every build): x scaled into
  * [1, 4) by powers of 4, six Newton steps, within 1 ulp. 0 for x <= 0 and
  * NaN, infinity for infinity (which no scaling brings into [1, 4)). */
 static inline double diag_sqrt(double x) {
     if (!(x > 0.0)) return 0.0;
-    if (x - x != 0.0) return x;
+    if (!diag_finite(x)) return x;
     double scale = 1.0;
     while (x >= 4.0) x *= 0.25, scale *= 2.0;
     while (x < 1.0) x *= 4.0, scale *= 0.5;

@@ -211,8 +211,8 @@ static double fit_cache_column(diag_work *w, uint32_t col, int is_cos, double *a
             }
             /* a step is taken only when finite: cells near float32's limits can overflow the sums */
             const double step = jj > 0.0 ? ej / jj : 0.0, fitted = ff > 0.0 ? vf / ff : 0.0;
-            if (wv + step - (wv + step) == 0.0) wv += step;
-            if (fit_amplitude && fitted != 0.0 && fitted - fitted == 0.0) A = fitted;
+            if (diag_finite(wv + step)) wv += step;
+            if (fit_amplitude && fitted != 0.0 && diag_finite(fitted)) A = fitted;
             if (wv < 0.0) wv = -wv;
         }
         if (end == n - 1) break;

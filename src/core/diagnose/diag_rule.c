@@ -23,7 +23,7 @@ double diag_round_int(double x) {
 double diag_snap(double x, double rel, int *round) {
     *round = 0;
     /* zero, infinities and NaN have no digits (and would keep the scaling loops below going forever) */
-    if (!(x != 0.0 && x - x == 0.0)) return x;
+    if (x == 0.0 || !diag_finite(x)) return x;
     if (x < 0.0) return -diag_snap(-x, rel, round);
     for (int digits = 1; digits <= 3; digits++) {
         /* x = m * 10^k with m in [10^(digits-1), 10^digits); 10^k kept as an exact integer (up) or its inverse (down)
@@ -37,7 +37,6 @@ double diag_snap(double x, double rel, int *round) {
             return r;
         }
     }
-    *round = 0;
     return x;
 }
 
@@ -92,15 +91,11 @@ static void pick_rule(pe_diagnosis *d, double b, double var_b, uint32_t h) {
     double tol = 5.0 * rel > 2e-6 ? 5.0 * rel : 2e-6;
     int paper_round, t2t_round;
     double paper_snap = diag_snap(paper, tol, &paper_round), t2t_snap = diag_snap(t2t, tol, &t2t_round);
-    d->base_digits = digits_for(rel);
-    if (!(paper - paper == 0.0 && t2t - t2t == 0.0 && rel == rel)) { /* a slope past double's range: no base */
+    const int finite = diag_finite(paper) && diag_finite(t2t) && rel == rel;
+    d->base_digits = finite ? digits_for(rel) : 0;
+    if (!finite || rel > 1e-2 || h < 2) {
         d->rule = -1;
-        d->base = 0.0;
-        d->base_digits = 0;
-        d->base_round = 0;
-    } else if (rel > 1e-2 || h < 2) {
-        d->rule = -1;
-        d->base = paper;
+        d->base = finite ? paper : 0.0; /* a slope past double's range: no base */
         d->base_round = 0;
     } else if (t2t_round && !paper_round) {
         d->rule = 1;
@@ -159,7 +154,7 @@ static void fit_bands(diag_work *w, pe_diagnosis *d, double b0, double f) {
      * YaRN's ramp thousands of pairs away (HF's ends lie within d = 2h pairs of the table's, untruncated) */
     const double yarn_high = -ak / bk, yarn_low = yarn_high + 1.0 / bk;
     int yarn_ok = bk < 0.0 && yarn_low > -4.0 * h && yarn_high < 4.0 * h;
-    int llama3_ok = bw > 0.0 && aw < 0.0 && bw - bw == 0.0;
+    int llama3_ok = bw > 0.0 && aw < 0.0 && diag_finite(bw);
     if (yarn_ok && (rk <= rw || !llama3_ok)) {
         d->scaling = PE_DIAG_SCALING_YARN;
         d->band_high = yarn_high; /* s = 0 */
@@ -231,7 +226,7 @@ void diag_fit_rule(diag_work *w, pe_diagnosis *d) {
     for (uint32_t k = 0; k < h; k++) {
         /* ratio unscaled / fitted; an undetermined pair keeps its neighbour's */
         w->tmp[k] = w->w[k] > 0.0 ? diag_exp(-pe_log(w->w[k]) - b0 * k) : (k ? w->tmp[k - 1] : 1.0);
-        finite &= w->tmp[k] - w->tmp[k] == 0.0;
+        finite &= diag_finite(w->tmp[k]);
         /* the lowest frequencies are the least determined (a cos cache hardly turns there): within 5 sigma */
         double slack = 1e-4 + (w->w[k] > 0.0 ? 5.0 * w->sigma[k] / w->w[k] : 0.0);
         if (k > 0 && w->tmp[k] < w->tmp[k - 1] - slack * w->tmp[k - 1]) banded = 0;
