@@ -47,12 +47,22 @@ static void bias_row(float *row, pe_alibi_ramp_fn ramp, double m, uint32_t q, ui
     }
 }
 
-/* One query row when every distance is below 2^24 (alibi_row's contract):
- * the keys up to q computed, the later ones computed or masked. */
-static void exact_row(float *row, const pe_kernel_table *k, float m, uint32_t q, uint32_t keys, int causal) {
-    const size_t behind = q < keys ? (size_t)q + 1 : keys;
-    k->alibi_row(row, causal ? behind : keys, m, -(float)q);
-    if (causal) k->fill32((uint32_t *)(void *)(row + behind), keys - behind, 0xff800000u); /* -infinity */
+/* One head's query rows q0 ... when every distance is below 2^24
+ * (alibi_rows' contract): all computed, or, causal, the keys up to q
+ * computed and the later ones masked. */
+static void exact_rows(float *out, const pe_kernel_table *k, float m, uint32_t q0, uint32_t queries, uint32_t keys,
+                       int causal) {
+    if (!causal) {
+        k->alibi_rows(out, queries, keys, keys, m, -(float)q0);
+        return;
+    }
+    for (uint32_t i = 0; i < queries; i++) {
+        float *row = out + (size_t)i * keys;
+        const uint32_t q = q0 + i;
+        const size_t behind = q < keys ? (size_t)q + 1 : keys;
+        k->alibi_rows(row, 1, behind, keys, m, -(float)q);
+        k->fill32((uint32_t *)(void *)(row + behind), keys - behind, 0xff800000u); /* -infinity */
+    }
 }
 
 pe_status pe_alibi_bias(const pe_alibi *alibi, uint32_t first_head, uint32_t head_count, float *out, size_t out_count) {
@@ -73,11 +83,9 @@ pe_status pe_alibi_bias(const pe_alibi *alibi, uint32_t first_head, uint32_t hea
 
     const pe_kernel_table *k = pe_kernel_table_current();
     if ((double)keys <= PE_ALIBI_ROW_EXACT && (double)alibi->query_offset + queries <= PE_ALIBI_ROW_EXACT) {
-        for (uint32_t h = 0; h < head_count; h++) {
-            const float m = slope(first_head + h, heads); /* once a head: an exp each, 65536 rows in the bench */
-            for (uint32_t i = 0; i < queries; i++)
-                exact_row(out + h * plane + (size_t)i * keys, k, m, alibi->query_offset + i, keys, alibi->causal);
-        }
+        for (uint32_t h = 0; h < head_count; h++)
+            exact_rows(out + h * plane, k, slope(first_head + h, heads), alibi->query_offset, queries, keys,
+                       alibi->causal);
         return PE_OK;
     }
     for (uint32_t h = 0; h < head_count; h++) {

@@ -19,15 +19,17 @@ typedef void (*pe_alibi_ramp_fn)(float *out, size_t count, double slope, double 
  * rows are copied, not recomputed. */
 typedef void (*pe_alibi_copy_fn)(float *dst, const float *src, size_t count);
 
-/* The kernel table entry alibi_row: out[t] = 0.0f - slope * |d0 + t| for
- * t < count, in float32, where d0 is a whole number and every |d0 + t| stays
- * below 2^24 (so each distance is exact). With slope a float32, the double
- * product of alibi_ramp is then exact too, so both round once to the same
- * float32: a row is computed outright, as fast as it can be stored (issue 11:
- * copying each row from the one above ran 1.2x a plain store loop). */
-typedef void (*pe_alibi_row_fn)(float *out, size_t count, float slope, float d0);
+/* The kernel table entry alibi_rows: rows of count keys, row i at
+ * out + i * stride, out[i * stride + t] = 0.0f - slope * |d0 - i + t| for
+ * t < count, in float32, where d0 is a whole number and every |d0 - i + t|
+ * stays below 2^24 (so each distance is exact). With slope a float32, the
+ * double product of alibi_ramp is then exact too, so both round once to the
+ * same float32: a row is computed outright, as fast as it can be stored
+ * (issue 11: copying each row from the one above ran 1.2x a plain store
+ * loop). A head's rows in one call: one call a row cost 1-5% of the bias. */
+typedef void (*pe_alibi_rows_fn)(float *out, size_t rows, size_t count, size_t stride, float slope, float d0);
 
-/* Distances below this are exact in float32 and make alibi_row's rows. */
+/* Distances below this are exact in float32 and make alibi_rows' rows. */
 #define PE_ALIBI_ROW_EXACT 16777216.0 /* 2^24 */
 
 #endif

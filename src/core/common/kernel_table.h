@@ -50,7 +50,7 @@
     /* alibi (alibi/alibi_kernels.h): a ramp of biases */                                                    \
     X(alibi_ramp, void, (float *out, size_t count, double slope, double d0, double step))                    \
     X(alibi_copy, void, (float *dst, const float *src, size_t count))                                        \
-    X(alibi_row, void, (float *out, size_t count, float slope, float d0))                                    \
+    X(alibi_rows, void, (float *out, size_t rows, size_t count, size_t stride, float slope, float d0))       \
     /* learned (learned/resample_kernels.h): linear interpolation of two rows */                             \
     X(lerp_rows, void, (float *out, const float *a, const float *b, double w0, double w1, size_t count))     \
     /* relative (relative/relative_kernels.h): runs of one value, and ramps, in a bucket row */              \

@@ -1,6 +1,6 @@
-/* The ALiBi row in float32, sixteen keys a step: the scalar kernel's
+/* The ALiBi rows in float32, sixteen keys a step: the scalar kernel's
  * operations per lane (an exact distance, its magnitude by clearing the sign,
- * one product, 0 minus it). Stores are aligned (alibi_row_scalar.c does the
+ * one product, 0 minus it). Stores are aligned (alibi_rows_scalar.c does the
  * keys up to out's 16-byte boundary and the tail): the bias is all stores. */
 #include <stdint.h>
 
@@ -9,11 +9,13 @@
 
 #if PE_HAVE_SIMD
 
-void pe_alibi_row_simd(float *out, size_t count, float slope, float d0) {
+/* One row: keys up to out's 16-byte boundary and the tail by the scalar
+ * kernel (each call skipped when it has no keys: 5 ns a row), the rest here. */
+static void row(float *out, size_t count, float slope, float d0) {
     /* Keys up to out's next 16-byte boundary (out is float-aligned). */
     size_t t = (size_t)((16u - ((uintptr_t)out & 15u)) & 15u) / sizeof(float);
     if (t > count) t = count;
-    if (t) pe_alibi_row_scalar(out, t, slope, d0); /* calls skipped when empty: 65536 rows a bias in the bench */
+    if (t) pe_alibi_rows_scalar(out, 1, t, 0, slope, d0);
     const v128_t m = wasm_f32x4_splat(slope), zero = wasm_f32x4_splat(0.0f);
     const v128_t magnitude = wasm_i32x4_splat(0x7fffffff), sixteen = wasm_f32x4_splat(16.0f);
     /* Distances of the step's four vectors; d0 + t is exact, and so is each sum below 2^24. */
@@ -32,7 +34,11 @@ void pe_alibi_row_simd(float *out, size_t count, float slope, float d0) {
         d_2 = wasm_f32x4_add(d_2, sixteen);
         d_3 = wasm_f32x4_add(d_3, sixteen);
     }
-    if (t < count) pe_alibi_row_scalar(out + t, count - t, slope, d0 + (float)t);
+    if (t < count) pe_alibi_rows_scalar(out + t, 1, count - t, 0, slope, d0 + (float)t);
+}
+
+void pe_alibi_rows_simd(float *out, size_t rows, size_t count, size_t stride, float slope, float d0) {
+    for (size_t i = 0; i < rows; i++) row(out + i * stride, count, slope, d0 - (float)i);
 }
 
 #endif
