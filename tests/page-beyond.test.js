@@ -24,6 +24,7 @@ import {
   pressKey,
   query,
   redrawAfter,
+  settledBox,
   typeValue,
 } from './support/browser-page.js';
 import { generator, seedFromEnv } from './support/random.js';
@@ -171,15 +172,19 @@ it('the comparison readout shows the sinusoidal, RoPE and ALiBi values of the ho
   await open(page, `${server.url}?d=${view.d}&base=${view.base}&heads=${view.heads}&head=5&cw=40&causal=0`);
   await drawEveryView(page);
   await centre(page, '#cmp-sin');
-  const box = await page.locator('#cmp-sin').boundingBox();
   const slopes = paperSlopes(view.heads);
   const q = toyEmbedding('rope query', view.d);
   const seen = new Set();
+  const readout = page.locator('#cmp-readout');
   for (let n = 0; n < 5; n++) {
-    // A random point inside the grid (58 px from the left, 44 from the top, as the view lays it out).
+    // A random point inside the grid (58 px from the left, 44 from the top, as the view lays it out), placed
+    // on the panel where it is now: a loaded page below it may still shift the layout (seen in CI under load).
+    const box = await settledBox(page, '#cmp-sin');
     const size = box.width - 58 - 12;
     await page.mouse.move(box.x + 58 + random.next() * size * 0.98, box.y + 44 + random.next() * size * 0.98);
-    const readout = page.locator('#cmp-readout');
+    await page.waitForFunction(() => /sinusoidal -?\d/.test(document.getElementById('cmp-readout').textContent), null, {
+      timeout: 5000,
+    });
     const i = Number(await readout.getAttribute('data-i'));
     const j = Number(await readout.getAttribute('data-j'));
     const text = await readout.textContent();

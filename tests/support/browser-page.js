@@ -114,6 +114,22 @@ export async function centre(page, selector) {
   await page.evaluate((sel) => document.querySelector(sel).scrollIntoView({ block: 'center' }), selector);
 }
 
+/**
+ * An element's bounding box once two reads a frame apart agree (views drawing elsewhere can still move it;
+ * a pointer placed by a stale box misses it). Throws after 5 s of movement.
+ */
+export async function settledBox(page, selector) {
+  let box = await page.locator(selector).boundingBox();
+  for (let tries = 0; tries < 50; tries++) {
+    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    const next = await page.locator(selector).boundingBox();
+    if (box && next && ['x', 'y', 'width', 'height'].every((k) => Math.abs(box[k] - next[k]) < 0.5)) return next;
+    box = next;
+    await page.waitForTimeout(100);
+  }
+  throw new Error(`${selector} kept moving for 5 s`);
+}
+
 /** The query string of the page's current URL as an object. */
 export async function query(page) {
   return Object.fromEntries(new URL(page.url()).searchParams);
