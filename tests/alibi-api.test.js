@@ -310,6 +310,73 @@ test('distances up to 2^24 (rows computed in float32) and past it (double ramps)
   assert.ok(values > 2000, `only ${values} values compared`);
 });
 
+/**
+ * The exact bias by float64 arithmetic, for shapes too large for the BigInt oracle: a float32 slope (24
+ * significant bits) times a distance below 2^24 is a product of at most 48 bits, exact in float64, so one
+ * Math.fround is the correctly rounded value. Checked against exactBias on a sample of rows.
+ */
+function exactBiasWide({ heads, queryLength, keyLength, offset, causal }) {
+  const slopes = exactSlopes(heads);
+  const out = new Float32Array(heads * queryLength * keyLength);
+  let k = 0;
+  for (let h = 0; h < heads; h++)
+    for (let i = 0; i < queryLength; i++) {
+      const q = offset + i;
+      for (let j = 0; j < keyLength; j++)
+        out[k++] = causal && j > q ? -Infinity : Math.fround(0 - slopes[h] * Math.abs(q - j));
+    }
+  return out;
+}
+
+test('wide rows (copied from a ramp of distances): exact, on four builds, across ramp tiles of keys and rows', () => {
+  // Heads of 16 rows or more of 256 keys or more are copied from an 8192-float ramp: key tiles of equal width,
+  // at most 8129 (a ramp then serves 64 rows), row tiles of 8193 - width. Widths around 256 and 2048, one
+  // tile of 8129 keys, two and three tiles; one and two row tiles; 15 rows (computed); offsets 0, the default
+  // and near 2^24 (where rows are still computed in float32).
+  const shapes = [];
+  for (const keyLength of [255, 256, 257, 2047, 2048, 2049, 8129, 8130, 16389])
+    for (const [queryLength, offsets] of [
+      [15, [0, 2 ** 24 - 15]],
+      [17, [5, null, 2 ** 24 - 17]],
+    ])
+      for (const offset of offsets)
+        shapes.push({ heads: 2, queryLength, keyLength, offset, causal: shapes.length % 2 === 1 });
+  shapes.push(
+    { heads: 1, queryLength: 65, keyLength: 8129, offset: 1000, causal: true },
+    { heads: 2, queryLength: 65, keyLength: 8129, offset: 0, causal: false },
+    { heads: 1, queryLength: 194, keyLength: 8000, offset: 3, causal: false },
+    { heads: 1, queryLength: 194, keyLength: 8000, offset: 7000, causal: true },
+  );
+  const reqs = [];
+  for (const r of shapes) {
+    r.offset ??= defaultOffset(r);
+    reqs.push({ op: 'alibi', ...r, first: 0, count: r.heads });
+  }
+  const results = runBuilds(reqs, wasm);
+  let values = 0;
+  for (const [k, r] of shapes.entries()) {
+    const exact = exactBiasWide(r);
+    sameBits(results['native scalar'][k], exact, `native scalar vs exact, ${describe(reqs[k])}`, r.keyLength);
+    for (const build of ['native simd', 'wasm simd', 'wasm scalar'])
+      sameBits(results[build][k], exact, `${build} vs exact, ${describe(reqs[k])}`, r.keyLength);
+    values += exact.length;
+  }
+  // The float64 oracle against the BigInt one, on the first and last rows of every head of the smaller shapes.
+  for (const r of shapes.filter((x) => x.queryLength <= 17)) {
+    const wide = exactBiasWide(r);
+    for (const i of [0, r.queryLength - 1]) {
+      const row = { ...r, heads: r.heads, queryLength: 1, offset: r.offset + i };
+      const big = exactBias(row);
+      for (let h = 0; h < r.heads; h++) {
+        const at = (h * r.queryLength + i) * r.keyLength;
+        sameBits(wide.subarray(at, at + r.keyLength), big.subarray(h * r.keyLength, (h + 1) * r.keyLength), 'oracles');
+      }
+    }
+  }
+  console.log(`alibi wide rows: ${shapes.length} shapes, ${values} values on 4 builds against exact`);
+  assert.ok(values > 3e7 / 4, `only ${values} values`);
+});
+
 // ---------------------------------------------------------------- the builds
 
 test('four builds bit for bit: heads × lengths 0 … 17, 31 … 33, 64, 65 × offsets × causal, head slices', () => {
@@ -359,6 +426,12 @@ test('ASan + UBSan harness: the same bits, no stray access, on both kernel sets'
       count: 3,
     });
   }
+  // Copied rows (from the stack ramp): one key tile, two row tiles; two key tiles.
+  for (const [queryLength, keyLength, causal] of [
+    [65, 8129, true],
+    [17, 8130, false],
+  ])
+    reqs.push({ op: 'alibi', heads: 2, queryLength, keyLength, offset: 7, causal, first: 0, count: 2 });
   reqs.push({ op: 'slopes', heads: 1 }, { op: 'slopes', heads: 65536 });
   for (const kernels of ['scalar', 'simd']) {
     const plain = serve(HARNESS, kernels, reqs);

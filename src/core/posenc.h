@@ -216,7 +216,8 @@ typedef struct pe_alibi {
 } pe_alibi;
 
 /* Heads first_head ... first_head + head_count - 1 (a tensor-parallel slice,
- * or all of them): out_count = head_count * query_length * key_length. */
+ * or all of them): out_count = head_count * query_length * key_length.
+ * Uses 32 KiB of stack (a ramp of values its wide rows are copied from). */
 pe_status pe_alibi_bias(const pe_alibi *alibi, uint32_t first_head, uint32_t head_count, float *out, size_t out_count);
 
 /* pe_add's add with a learned table (table_rows x dim, nn.Embedding style):

@@ -520,7 +520,8 @@ static void fuzz_alibi_resample_2d(bytes *in, int which) {
         st = pe_alibi_slopes(heads, out, out_count);
         lo = 0x1p-126f; /* (0, 1]: the smallest slope is 2^-8 for a power of two, 2^-8(h+1)/P otherwise */
     } else if (which == 1) {
-        pe_alibi a = {take_size(in, 0), take_size(in, 128), take_size(in, 128), take_position(in),
+        /* Keys up to 8400: rows of 256 keys or more are copied from a ramp, in two tiles past 8129. */
+        pe_alibi a = {take_size(in, 0), take_size(in, 128), take_size(in, 8400), take_position(in),
                       (int)(take(in, 1) & 1)};
         const uint32_t first = take_size(in, 0), count = take_size(in, 16);
         out_count = take_count(in, (size_t)count * a.query_length * a.key_length);

@@ -1,6 +1,7 @@
 /* ALiBi: the per-head slopes of the paper's get_slopes(), and the bias
  * tensor built from them (posenc.h states the conventions). */
 #include <math.h>
+#include <string.h>
 
 #include "alibi/alibi_kernels.h"
 #include "common/check.h"
@@ -47,11 +48,67 @@ static void bias_row(float *row, pe_alibi_ramp_fn ramp, double m, uint32_t q, ui
     }
 }
 
+/* The value at each of the distances d0 ... d0 + count - 1 (key minus query,
+ * whole numbers, |d| below 2^24): 0 - m|d|, or, causal, -infinity for the
+ * keys ahead (d > 0). */
+static void distance_values(float *v, size_t count, const pe_kernel_table *k, float m, float d0, int causal) {
+    size_t computed = count;
+    if (causal) {
+        computed = d0 > 0.0f ? 0 : (size_t)(-d0) + 1; /* d0 ... 0 */
+        if (computed > count) computed = count;
+    }
+    k->alibi_rows(v, 1, computed, computed, m, d0);
+    k->fill32((uint32_t *)(void *)(v + computed), count - computed, 0xff800000u); /* -infinity */
+}
+
+/* Floats of the stack ramp that copied_rows copies from (32 KiB): a row of
+ * up to 8129 keys is one copy (8 x 2048 x 4096 copied in two pieces a row ran
+ * 0.94-0.97x the computed rows, copied whole 0.72-0.82x). */
+#define RAMP_FLOATS 8192
+/* The fewest rows a ramp serves: it costs a row and a tile's width to make. */
+#define RAMP_MIN_ROWS 64
+/* Heads of at least this many rows of at least this many keys are copied:
+ * narrower or fewer, a copy a row costs more than computing it. */
+#define COPY_MIN_KEYS 256
+#define COPY_MIN_ROWS 16
+
+/* One head's query rows q0 ... as copies of one ramp: the keys of a row are
+ * a run of consecutive distances, and the run of row i + 1 starts one lower,
+ * so every row of a tile of rows and keys is a slice of the ramp of the
+ * tile's distances. A copy is memcpy, and in wasm one memory.copy, which the
+ * engine runs as the C library's memmove, whose stores cost less than
+ * v128.store's for rows of 1024 keys and more (issue 11: the bench's 32 x 2048
+ * x 2048 bias from 0.97-1.0x a v128.store loop computed to 0.84-0.93x copied;
+ * the same at 512 keys). The same values as computed rows: each is made once
+ * by alibi_rows from the same slope and distance. */
+static void copied_rows(float *out, const pe_kernel_table *k, float m, uint32_t q0, uint32_t queries, uint32_t keys,
+                        int causal) {
+    float ramp[RAMP_FLOATS];
+    /* Key tiles of equal width, as few as leave a ramp RAMP_MIN_ROWS rows. */
+    const uint32_t widest = RAMP_FLOATS + 1 - RAMP_MIN_ROWS, tiles = (keys + widest - 1) / widest;
+    const uint32_t width = (keys + tiles - 1) / tiles, tall = RAMP_FLOATS + 1 - width;
+    for (uint32_t i0 = 0; i0 < queries; i0 += tall) {
+        const uint32_t rows = queries - i0 < tall ? queries - i0 : tall;
+        for (uint32_t j0 = 0; j0 < keys; j0 += width) {
+            const uint32_t w = keys - j0 < width ? keys - j0 : width;
+            /* The tile's lowest distance: its first key from its last query. */
+            const double low = (double)j0 - ((double)q0 + i0 + rows - 1);
+            distance_values(ramp, (size_t)rows + w - 1, k, m, (float)low, causal);
+            for (uint32_t i = 0; i < rows; i++)
+                memcpy(out + (size_t)(i0 + i) * keys + j0, ramp + (rows - 1 - i), (size_t)w * sizeof(float));
+        }
+    }
+}
+
 /* One head's query rows q0 ... when every distance is below 2^24
  * (alibi_rows' contract): all computed, or, causal, the keys up to q
- * computed and the later ones masked. */
+ * computed and the later ones masked; or copied (copied_rows). */
 static void exact_rows(float *out, const pe_kernel_table *k, float m, uint32_t q0, uint32_t queries, uint32_t keys,
                        int causal) {
+    if (keys >= COPY_MIN_KEYS && queries >= COPY_MIN_ROWS) {
+        copied_rows(out, k, m, q0, queries, keys, causal);
+        return;
+    }
     if (!causal) {
         k->alibi_rows(out, queries, keys, keys, m, -(float)q0);
         return;
@@ -97,7 +154,7 @@ pe_status pe_alibi_bias(const pe_alibi *alibi, uint32_t first_head, uint32_t hea
         for (uint32_t i = 1; i < queries; i++) {
             float *row = first + (size_t)i * keys;
             k->alibi_ramp(row, 1, m, (double)(alibi->query_offset + i), -1.0);
-            k->alibi_copy(row + 1, row - keys, keys - 1);
+            memcpy(row + 1, row - keys, (size_t)(keys - 1) * sizeof(float));
         }
     }
     return PE_OK;

@@ -1,4 +1,4 @@
-/* Internal: the ALiBi row kernel. A bias row is made of ramps: runs of keys
+/* Internal: the ALiBi row kernels. A bias row is made of ramps: runs of keys
  * whose distance to the query changes by one per key. */
 #ifndef PE_ALIBI_KERNELS_H
 #define PE_ALIBI_KERNELS_H
@@ -13,20 +13,14 @@
 /* The kernel table entry alibi_ramp. */
 typedef void (*pe_alibi_ramp_fn)(float *out, size_t count, double slope, double d0, double step);
 
-/* The kernel table entry alibi_copy: dst[t] = src[t] for t < count; the
- * ranges do not overlap. Each query row after a head's first is the row above
- * moved one key to the right (the same distances, so the same values), so
- * rows are copied, not recomputed. */
-typedef void (*pe_alibi_copy_fn)(float *dst, const float *src, size_t count);
-
 /* The kernel table entry alibi_rows: rows of count keys, row i at
  * out + i * stride, out[i * stride + t] = 0.0f - slope * |d0 - i + t| for
  * t < count, in float32, where d0 is a whole number and every |d0 - i + t|
  * stays below 2^24 (so each distance is exact). With slope a float32, the
  * double product of alibi_ramp is then exact too, so both round once to the
- * same float32: a row is computed outright, as fast as it can be stored
- * (issue 11: copying each row from the one above ran 1.2x a plain store
- * loop). A head's rows in one call: one call a row cost 1-5% of the bias. */
+ * same float32. Narrow rows are computed outright, a head's rows in one call
+ * (one call a row cost 1-5% of the bias); wide ones are copied from a ramp
+ * this kernel computes (alibi.c, copied_rows). */
 typedef void (*pe_alibi_rows_fn)(float *out, size_t rows, size_t count, size_t stride, float slope, float d0);
 
 /* Distances below this are exact in float32 and make alibi_rows' rows. */

@@ -49,7 +49,6 @@
     X(rope_xpos_scale, void, (float *cs, const float *scale, size_t count, uint32_t r))                      \
     /* alibi (alibi/alibi_kernels.h): a ramp of biases */                                                    \
     X(alibi_ramp, void, (float *out, size_t count, double slope, double d0, double step))                    \
-    X(alibi_copy, void, (float *dst, const float *src, size_t count))                                        \
     X(alibi_rows, void, (float *out, size_t rows, size_t count, size_t stride, float slope, float d0))       \
     /* learned (learned/resample_kernels.h): linear interpolation of two rows */                             \
     X(lerp_rows, void, (float *out, const float *a, const float *b, double w0, double w1, size_t count))     \
