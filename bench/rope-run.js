@@ -12,6 +12,7 @@ import path from 'node:path';
 import { buildBenchTools, ROOT } from './build.js';
 import { measureSideBySide, measureAlone } from './measure.js';
 import { LIMITS_IMPORTS } from './impls/limit-cases.js';
+import { loadTf } from './impls/tfjs.js';
 import {
   ALIBI,
   COMPUTED_PLAN,
@@ -73,9 +74,8 @@ async function nodeCases(limitsWasm, log) {
   const { instantiate } = await import('../src/js/index.js');
   const cases = [...limitRopeCases(instance), ...posencCases(await instantiate({ simd: true })), ...plainCases()];
   try {
-    const tf = await import('@tensorflow/tfjs');
-    tf.enableProdMode();
-    cases.push(...tfjsCases(tf, 'cpu'));
+    const tf = await loadTf();
+    cases.push(...tfjsCases(tf, 'cpu'), ...tfjsCases(tf, 'wasm'));
   } catch (err) {
     log(`tfjs unavailable: ${firstLine(err)}`);
   }

@@ -5,7 +5,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
-async function loadTf() {
+export async function loadTf() {
   const tf = await import('@tensorflow/tfjs');
   const { setWasmPaths } = await import('@tensorflow/tfjs-backend-wasm');
   // Node has no fetch for file: URLs; tfjs reads these as plain file paths.
