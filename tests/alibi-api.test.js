@@ -64,22 +64,30 @@ function exactSlope([p, q]) {
 }
 const exactSlopes = (n) => Float32Array.from(paperExponents(n), exactSlope);
 
-/** Exact bias: -(slope · |q - j|) rounded once to float32 (BigInt), -Infinity for causal future keys. */
-function exactBias({ heads, queryLength, keyLength, offset, causal }) {
+/**
+ * The bias tensor with each head's values from valueOf(slope), a function of the distance |q - j|;
+ * -Infinity for causal future keys.
+ */
+function biasTensor({ heads, queryLength, keyLength, offset, causal }, valueOf) {
   const slopes = exactSlopes(heads);
   const out = new Float32Array(heads * queryLength * keyLength);
   let k = 0;
   for (let h = 0; h < heads; h++) {
-    const m = float32Scaled(slopes[h]); // slope · 2^149, an integer
+    const value = valueOf(slopes[h]);
     for (let i = 0; i < queryLength; i++) {
       const q = offset + i;
-      for (let j = 0; j < keyLength; j++) {
-        out[k++] = causal && j > q ? -Infinity : float32Of(-m * BigInt(Math.abs(q - j)), 1n << 149n);
-      }
+      for (let j = 0; j < keyLength; j++) out[k++] = causal && j > q ? -Infinity : value(Math.abs(q - j));
     }
   }
   return out;
 }
+
+/** Exact bias: -(slope · |q - j|) rounded once to float32 (BigInt). */
+const exactBias = (r) =>
+  biasTensor(r, (slope) => {
+    const m = float32Scaled(slope); // slope · 2^149, an integer
+    return (d) => float32Of(-m * BigInt(d), 1n << 149n);
+  });
 
 const defaultOffset = (r) => Math.max(0, r.keyLength - r.queryLength);
 
@@ -315,18 +323,7 @@ test('distances up to 2^24 (rows computed in float32) and past it (double ramps)
  * significant bits) times a distance below 2^24 is a product of at most 48 bits, exact in float64, so one
  * Math.fround is the correctly rounded value. Checked against exactBias on a sample of rows.
  */
-function exactBiasWide({ heads, queryLength, keyLength, offset, causal }) {
-  const slopes = exactSlopes(heads);
-  const out = new Float32Array(heads * queryLength * keyLength);
-  let k = 0;
-  for (let h = 0; h < heads; h++)
-    for (let i = 0; i < queryLength; i++) {
-      const q = offset + i;
-      for (let j = 0; j < keyLength; j++)
-        out[k++] = causal && j > q ? -Infinity : Math.fround(0 - slopes[h] * Math.abs(q - j));
-    }
-  return out;
-}
+const exactBiasWide = (r) => biasTensor(r, (slope) => (d) => Math.fround(0 - slope * d));
 
 test('wide rows (copied from a ramp of distances): exact, on four builds, across ramp tiles of keys and rows', () => {
   // Heads of 16 rows or more of 256 keys or more are copied from an 8192-float ramp: key tiles of equal width,
@@ -365,7 +362,7 @@ test('wide rows (copied from a ramp of distances): exact, on four builds, across
   for (const r of shapes.filter((x) => x.queryLength <= 17)) {
     const wide = exactBiasWide(r);
     for (const i of [0, r.queryLength - 1]) {
-      const row = { ...r, heads: r.heads, queryLength: 1, offset: r.offset + i };
+      const row = { ...r, queryLength: 1, offset: r.offset + i };
       const big = exactBias(row);
       for (let h = 0; h < r.heads; h++) {
         const at = (h * r.queryLength + i) * r.keyLength;

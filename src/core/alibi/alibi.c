@@ -113,13 +113,8 @@ static void exact_rows(float *out, const pe_kernel_table *k, float m, uint32_t q
         k->alibi_rows(out, queries, keys, keys, m, -(float)q0);
         return;
     }
-    for (uint32_t i = 0; i < queries; i++) {
-        float *row = out + (size_t)i * keys;
-        const uint32_t q = q0 + i;
-        const size_t behind = q < keys ? (size_t)q + 1 : keys;
-        k->alibi_rows(row, 1, behind, keys, m, -(float)q);
-        k->fill32((uint32_t *)(void *)(row + behind), keys - behind, 0xff800000u); /* -infinity */
-    }
+    /* Row i holds the distances -(q0 + i) ... keys - 1 - (q0 + i). */
+    for (uint32_t i = 0; i < queries; i++) distance_values(out + (size_t)i * keys, keys, k, m, -(float)(q0 + i), 1);
 }
 
 pe_status pe_alibi_bias(const pe_alibi *alibi, uint32_t first_head, uint32_t head_count, float *out, size_t out_count) {
