@@ -24,7 +24,7 @@ const jsBlocks = blocks.filter((block) => block.lang === 'js' && block.tag === u
 test('the README has JavaScript blocks to run, and no block in an unknown language', () => {
   assert.ok(jsBlocks.length >= 3, `${jsBlocks.length} runnable blocks`);
   for (const block of blocks)
-    assert.ok(['js', 'c', 'sh', 'text'].includes(block.lang), `line ${block.line}: ${block.lang}`);
+    assert.ok(['js', 'c', 'sh', 'text', 'cmake', 'python'].includes(block.lang), `line ${block.line}: ${block.lang}`);
 });
 
 for (const block of jsBlocks) {

@@ -50,6 +50,23 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The version of this header; pe_version() gives the library's, which may be
+ * newer (same major: compatible). */
+#define PE_VERSION_MAJOR  0
+#define PE_VERSION_MINOR  1
+#define PE_VERSION_PATCH  0
+#define PE_VERSION_STRING "0.1.0"
+
+/* Marks the public entry points: the shared library is built with
+ * -fvisibility=hidden, so these are its only exported symbols. */
+#if defined(_WIN32) && defined(PE_BUILDING_DLL)
+#define PE_API __declspec(dllexport)
+#elif defined(__GNUC__) || defined(__clang__)
+#define PE_API __attribute__((visibility("default")))
+#else
+#define PE_API
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -127,24 +144,24 @@ typedef struct pe_sinusoid {
 
 /* Bytes of scratch (or of a plan, below) for this dim: the same for every call.
  * About 100 * dim bytes plus the add's tile of PE rows (up to 2 MiB). */
-pe_status pe_scratch_size(uint32_t dim, size_t *bytes);
+PE_API pe_status pe_scratch_size(uint32_t dim, size_t *bytes);
 
 /* out[r*d + j] = PE(offset + r, column j) for r < length.
  * out_count must equal length * dim. offset + length <= PE_MAX_POSITION. */
-pe_status pe_table(const pe_sinusoid *enc, uint32_t offset, uint32_t length, float *out, size_t out_count,
-                   void *scratch, size_t scratch_bytes);
+PE_API pe_status pe_table(const pe_sinusoid *enc, uint32_t offset, uint32_t length, float *out, size_t out_count,
+                          void *scratch, size_t scratch_bytes);
 
 /* out[r*d + j] = PE(positions[r], column j) for r < count: packed sequences,
  * decoding with a cache. Same bits as pe_table for the same positions. */
-pe_status pe_table_at(const pe_sinusoid *enc, const uint32_t *positions, size_t count, float *out, size_t out_count,
-                      void *scratch, size_t scratch_bytes);
+PE_API pe_status pe_table_at(const pe_sinusoid *enc, const uint32_t *positions, size_t count, float *out,
+                             size_t out_count, void *scratch, size_t scratch_bytes);
 
 /* The embedding add, in place, for x of shape (batch, length, dim) with
  * batch = x_count / (length * dim):
  *     x[b, r, j] = float(float(x[b, r, j] * scale) + PE(offset + r, j))
  * where PE is the float32 value pe_table gives. scale is often sqrt(dim). */
-pe_status pe_add(const pe_sinusoid *enc, float scale, uint32_t offset, uint32_t length, float *x, size_t x_count,
-                 void *scratch, size_t scratch_bytes);
+PE_API pe_status pe_add(const pe_sinusoid *enc, float scale, uint32_t offset, uint32_t length, float *x, size_t x_count,
+                        void *scratch, size_t scratch_bytes);
 
 /* Plans. The one-shot calls above rebuild the per-encoding constants (the
  * frequencies and their sines and cosines) every time, which costs about 30 ns
@@ -155,28 +172,31 @@ pe_status pe_add(const pe_sinusoid *enc, float scale, uint32_t offset, uint32_t 
  * teardown: free its memory. */
 typedef struct pe_plan pe_plan;
 
-pe_status pe_plan_init(const pe_sinusoid *enc, void *memory, size_t bytes, pe_plan **plan);
+PE_API pe_status pe_plan_init(const pe_sinusoid *enc, void *memory, size_t bytes, pe_plan **plan);
 /* A plan for any frequencies: w[i] for pair i < dim/2, each 0 ... PE_MAX_FREQUENCY
  * (RoPE's scaled frequencies, say). The angle is p * w[i] exactly as above. */
-pe_status pe_plan_init_frequencies(uint32_t dim, pe_layout layout, const double *w, void *memory, size_t bytes,
-                                   pe_plan **plan);
-pe_status pe_plan_table(pe_plan *plan, uint32_t offset, uint32_t length, float *out, size_t out_count);
-pe_status pe_plan_table_at(pe_plan *plan, const uint32_t *positions, size_t count, float *out, size_t out_count);
-pe_status pe_plan_add(pe_plan *plan, float scale, uint32_t offset, uint32_t length, float *x, size_t x_count);
+PE_API pe_status pe_plan_init_frequencies(uint32_t dim, pe_layout layout, const double *w, void *memory, size_t bytes,
+                                          pe_plan **plan);
+PE_API pe_status pe_plan_table(pe_plan *plan, uint32_t offset, uint32_t length, float *out, size_t out_count);
+PE_API pe_status pe_plan_table_at(pe_plan *plan, const uint32_t *positions, size_t count, float *out, size_t out_count);
+PE_API pe_status pe_plan_add(pe_plan *plan, float scale, uint32_t offset, uint32_t length, float *x, size_t x_count);
 
 /* Which kernels run: the plain scalar ones (the reference) or the SIMD ones.
  * Both give the same bits. Chosen once at start-up; SIMD is the default when
  * compiled in. PE_ERR_KERNELS when SIMD is asked of a scalar-only build. */
 typedef enum pe_kernels { PE_KERNELS_SCALAR = 0, PE_KERNELS_SIMD = 1 } pe_kernels;
 
-pe_status pe_use_kernels(pe_kernels kernels);
-pe_status pe_active_kernels(pe_kernels *kernels);
+PE_API pe_status pe_use_kernels(pe_kernels kernels);
+PE_API pe_status pe_active_kernels(pe_kernels *kernels);
 
 /* A short English sentence for a status; never NULL. */
-const char *pe_status_str(pe_status status);
+PE_API const char *pe_status_str(pe_status status);
 /* The enumerator's name ("PE_ERR_DIM_ODD"), for bindings that map statuses
  * by name; "PE_UNKNOWN" for a value that is not a pe_status. Never NULL. */
-const char *pe_status_name(pe_status status);
+PE_API const char *pe_status_name(pe_status status);
+/* The library's version, "MAJOR.MINOR.PATCH" (PE_VERSION_STRING of the
+ * header it was built with). Never NULL. */
+PE_API const char *pe_version(void);
 
 /* ---- ALiBi and learned tables ---- */
 
@@ -192,7 +212,7 @@ const char *pe_status_name(pe_status status);
 #define PE_MAX_HEADS 65536u
 
 /* out[h] = m_h for h < heads; out_count must equal heads. */
-pe_status pe_alibi_slopes(uint32_t heads, float *out, size_t out_count);
+PE_API pe_status pe_alibi_slopes(uint32_t heads, float *out, size_t out_count);
 
 /* The bias tensor (heads, query_length, key_length), row-major.
  * Query row i sits at key position q = query_offset + i: query_offset =
@@ -218,13 +238,14 @@ typedef struct pe_alibi {
 /* Heads first_head ... first_head + head_count - 1 (a tensor-parallel slice,
  * or all of them): out_count = head_count * query_length * key_length.
  * Uses 32 KiB of stack (a ramp of values its wide rows are copied from). */
-pe_status pe_alibi_bias(const pe_alibi *alibi, uint32_t first_head, uint32_t head_count, float *out, size_t out_count);
+PE_API pe_status pe_alibi_bias(const pe_alibi *alibi, uint32_t first_head, uint32_t head_count, float *out,
+                               size_t out_count);
 
 /* pe_add's add with a learned table (table_rows x dim, nn.Embedding style):
  *     x[b, r, j] = float(float(x[b, r, j] * scale) + table[(offset + r) * dim + j])
  * Refuses (PE_ERR_TABLE_ROWS) when offset + length > table_rows. */
-pe_status pe_add_table(const float *table, uint32_t table_rows, uint32_t dim, float scale, uint32_t offset,
-                       uint32_t length, float *x, size_t x_count);
+PE_API pe_status pe_add_table(const float *table, uint32_t table_rows, uint32_t dim, float scale, uint32_t offset,
+                              uint32_t length, float *x, size_t x_count);
 
 /* A learned table (rows x dim) resampled to new_rows rows by linear
  * interpolation along positions, with the align_corners=True convention: new
@@ -246,8 +267,8 @@ pe_status pe_add_table(const float *table, uint32_t table_rows, uint32_t dim, fl
  * dim 1 ... PE_MAX_DIM (odd allowed); out_count = new_rows * dim; out must
  * not overlap table (PE_ERR_OVERLAP); rows = 0 refuses (PE_ERR_TABLE_ROWS)
  * unless new_rows = 0. */
-pe_status pe_resample_table(const float *table, uint32_t rows, uint32_t dim, uint32_t new_rows, float *out,
-                            size_t out_count);
+PE_API pe_status pe_resample_table(const float *table, uint32_t rows, uint32_t dim, uint32_t new_rows, float *out,
+                                   size_t out_count);
 
 /* ---- RoPE ---- */
 
@@ -430,22 +451,22 @@ typedef struct pe_rotary {
 
 /* xPos's window (pe_xpos): *reach = the largest |p - center| accepted
  * (PE_MAX_POSITION when xPos is off). */
-pe_status pe_rope_xpos_reach(const pe_rotary *rope, uint32_t *reach);
+PE_API pe_status pe_rope_xpos_reach(const pe_rotary *rope, uint32_t *reach);
 
 /* Bytes of scratch for pe_rope (depends on rotary_dim only). */
-pe_status pe_rope_scratch_size(const pe_rotary *rope, size_t *bytes);
+PE_API pe_status pe_rope_scratch_size(const pe_rotary *rope, size_t *bytes);
 
 /* The scaled frequencies w[i], i < w_count = rotary_dim / 2, and the
  * attention factor (1 unless YARN). DYNAMIC uses scaling.sequence_length as
  * L (0: no sequence longer than L0, so w is unscaled). */
-pe_status pe_rope_frequencies(const pe_rotary *rope, double *w, size_t w_count, double *attention_factor);
+PE_API pe_status pe_rope_frequencies(const pe_rotary *rope, double *w, size_t w_count, double *attention_factor);
 
 /* Rotates x in place: x_count = batch * length * heads * head_dim. Row l sits
  * at offset + l, or at positions[l] (l < length) when positions is not NULL;
  * then offset must be 0. Positions below PE_MAX_POSITION (offset + length <=
  * PE_MAX_POSITION). Refuses before writing anything. */
-pe_status pe_rope(const pe_rotary *rope, uint32_t offset, uint32_t length, const uint32_t *positions, float *x,
-                  size_t x_count, void *scratch, size_t scratch_bytes);
+PE_API pe_status pe_rope(const pe_rotary *rope, uint32_t offset, uint32_t length, const uint32_t *positions, float *x,
+                         size_t x_count, void *scratch, size_t scratch_bytes);
 
 /* ---- Reduced precision ---- */
 
@@ -472,22 +493,22 @@ typedef enum pe_dtype {
 
 /* As pe_plan_table / pe_plan_table_at, with out an array of out_count
  * elements of dtype (out_count = rows * dim, whatever the dtype). */
-pe_status pe_plan_table_dtype(pe_plan *plan, pe_dtype dtype, uint32_t offset, uint32_t length, void *out,
-                              size_t out_count);
-pe_status pe_plan_table_at_dtype(pe_plan *plan, pe_dtype dtype, const uint32_t *positions, size_t count, void *out,
-                                 size_t out_count);
+PE_API pe_status pe_plan_table_dtype(pe_plan *plan, pe_dtype dtype, uint32_t offset, uint32_t length, void *out,
+                                     size_t out_count);
+PE_API pe_status pe_plan_table_at_dtype(pe_plan *plan, pe_dtype dtype, const uint32_t *positions, size_t count,
+                                        void *out, size_t out_count);
 /* One-shot versions, scratch of pe_scratch_size(dim) bytes. */
-pe_status pe_table_dtype(const pe_sinusoid *enc, pe_dtype dtype, uint32_t offset, uint32_t length, void *out,
-                         size_t out_count, void *scratch, size_t scratch_bytes);
-pe_status pe_table_at_dtype(const pe_sinusoid *enc, pe_dtype dtype, const uint32_t *positions, size_t count, void *out,
-                            size_t out_count, void *scratch, size_t scratch_bytes);
+PE_API pe_status pe_table_dtype(const pe_sinusoid *enc, pe_dtype dtype, uint32_t offset, uint32_t length, void *out,
+                                size_t out_count, void *scratch, size_t scratch_bytes);
+PE_API pe_status pe_table_at_dtype(const pe_sinusoid *enc, pe_dtype dtype, const uint32_t *positions, size_t count,
+                                   void *out, size_t out_count, void *scratch, size_t scratch_bytes);
 
 /* out[k] = in[k] rounded to dtype (nearest, ties to even, from float64 in one
  * step), for k < count; out holds out_count = count elements of dtype and
  * must not overlap in. Subnormal results are kept, signs of zeros too; magnitudes at
  * or above the midpoint past the largest finite value (65520 for float16)
  * become infinity; NaN stays NaN (quiet). Integer operations only. */
-pe_status pe_narrow_f64(pe_dtype dtype, const double *in, size_t count, void *out, size_t out_count);
+PE_API pe_status pe_narrow_f64(pe_dtype dtype, const double *in, size_t count, void *out, size_t out_count);
 
 /* What common naive recipes compute, for comparison (all float32 outputs
  * hold values of the recipe's dtype exactly). With w_i the encoding's exact
@@ -511,10 +532,10 @@ pe_status pe_narrow_f64(pe_dtype dtype, const double *in, size_t count, void *ou
  * up to 2^-5, a bfloat16 position by up to 2^11. */
 typedef enum pe_recipe { PE_RECIPE_FLOAT32_ANGLE = 0, PE_RECIPE_FLOAT16 = 1, PE_RECIPE_BFLOAT16 = 2 } pe_recipe;
 
-pe_status pe_plan_recipe_table(pe_plan *plan, pe_recipe recipe, uint32_t offset, uint32_t length, float *out,
-                               size_t out_count);
-pe_status pe_recipe_table(const pe_sinusoid *enc, pe_recipe recipe, uint32_t offset, uint32_t length, float *out,
-                          size_t out_count, void *scratch, size_t scratch_bytes);
+PE_API pe_status pe_plan_recipe_table(pe_plan *plan, pe_recipe recipe, uint32_t offset, uint32_t length, float *out,
+                                      size_t out_count);
+PE_API pe_status pe_recipe_table(const pe_sinusoid *enc, pe_recipe recipe, uint32_t offset, uint32_t length, float *out,
+                                 size_t out_count, void *scratch, size_t scratch_bytes);
 
 /* ---- RoPE plans (after pe_dtype, which they take) ---- */
 
@@ -535,9 +556,9 @@ typedef struct pe_rope_plan pe_rope_plan;
 
 /* Bytes of plan memory for rope with cache_rows rows cached
  * (0 ... PE_ROPE_MAX_CACHE_ROWS). */
-pe_status pe_rope_plan_size(const pe_rotary *rope, uint32_t cache_rows, size_t *bytes);
-pe_status pe_rope_plan_init(const pe_rotary *rope, uint32_t cache_rows, void *memory, size_t bytes,
-                            pe_rope_plan **plan);
+PE_API pe_status pe_rope_plan_size(const pe_rotary *rope, uint32_t cache_rows, size_t *bytes);
+PE_API pe_status pe_rope_plan_init(const pe_rotary *rope, uint32_t cache_rows, void *memory, size_t bytes,
+                                   pe_rope_plan **plan);
 
 /* pe_rope with the plan: x of dtype FLOAT32 (float), or FLOAT16 / BFLOAT16
  * (uint16_t bit patterns: each rotated element is widened to float32, rotated
@@ -545,8 +566,8 @@ pe_status pe_rope_plan_init(const pe_rotary *rope, uint32_t cache_rows, void *me
  * its dtype; the elements past rotary_dim are not touched). x_count counts
  * elements. sequence_length is DYNAMIC's L when the rope's own is 0 (0: this
  * call's largest position + 1). Refuses before writing anything. */
-pe_status pe_rope_plan_apply(pe_rope_plan *plan, pe_dtype dtype, uint32_t sequence_length, uint32_t offset,
-                             uint32_t length, const uint32_t *positions, void *x, size_t x_count);
+PE_API pe_status pe_rope_plan_apply(pe_rope_plan *plan, pe_dtype dtype, uint32_t sequence_length, uint32_t offset,
+                                    uint32_t length, const uint32_t *positions, void *x, size_t x_count);
 
 /* cos and sin of the rows at offset ... offset + length - 1 (or positions[l]),
  * times the attention factor, as engines cache them:
@@ -561,8 +582,8 @@ pe_status pe_rope_plan_apply(pe_rope_plan *plan, pe_dtype dtype, uint32_t sequen
  * FLOAT16, BFLOAT16 and FLOAT64: from the float64 values (a times the core's
  * float64 cos and sin, within 1e-12 of exact), rounded once. inverse does not
  * change the signs here (the caches of HF and ONNX hold +sin). */
-pe_status pe_rope_plan_cos_sin(pe_rope_plan *plan, pe_dtype dtype, int expand, uint32_t offset, uint32_t length,
-                               const uint32_t *positions, void *cos, void *sin, size_t count);
+PE_API pe_status pe_rope_plan_cos_sin(pe_rope_plan *plan, pe_dtype dtype, int expand, uint32_t offset, uint32_t length,
+                                      const uint32_t *positions, void *cos, void *sin, size_t count);
 
 /* 2-D sin-cos for vision transformers, as MAE's get_2d_sincos_pos_embed
  * (facebookresearch/mae, util/pos_embed.py; also in DiT, I-JEPA and others
@@ -585,8 +606,8 @@ typedef struct pe_grid2d {
     int cls_token;          /* nonzero: a leading row of zeros */
 } pe_grid2d;
 
-pe_status pe_table_2d_scratch_size(const pe_grid2d *grid, size_t *bytes);
-pe_status pe_table_2d(const pe_grid2d *grid, float *out, size_t out_count, void *scratch, size_t scratch_bytes);
+PE_API pe_status pe_table_2d_scratch_size(const pe_grid2d *grid, size_t *bytes);
+PE_API pe_status pe_table_2d(const pe_grid2d *grid, float *out, size_t out_count, void *scratch, size_t scratch_bytes);
 
 /* ---- Relative position encodings ---- */
 
@@ -629,7 +650,7 @@ typedef struct pe_t5 {
 
 /* out[i * key_length + j] = the bucket of (row i, key j), each in [0, B);
  * out_count = query_length * key_length. */
-pe_status pe_t5_buckets(const pe_t5 *t5, int32_t *out, size_t out_count);
+PE_API pe_status pe_t5_buckets(const pe_t5 *t5, int32_t *out, size_t out_count);
 
 /* The position bias, as HF's compute_bias lays it out: (heads, query_length,
  * key_length), bias[h, i, j] = table[bucket(i, j) * heads + h], where table
@@ -638,8 +659,8 @@ pe_status pe_t5_buckets(const pe_t5 *t5, int32_t *out, size_t out_count);
  * first_head + head_count - 1 (a slice, or all of them): out_count =
  * head_count * query_length * key_length. Values are copied bit for bit. out
  * must not overlap table (PE_ERR_OVERLAP). */
-pe_status pe_t5_bias(const pe_t5 *t5, const float *table, size_t table_count, uint32_t heads, uint32_t first_head,
-                     uint32_t head_count, float *out, size_t out_count);
+PE_API pe_status pe_t5_bias(const pe_t5 *t5, const float *table, size_t table_count, uint32_t heads,
+                            uint32_t first_head, uint32_t head_count, float *out, size_t out_count);
 
 /* Shaw et al.'s clipped relative positions ("Self-attention with relative
  * position representations", NAACL 2018; tensor2tensor's
@@ -657,7 +678,7 @@ typedef struct pe_shaw {
     uint32_t max_relative;                           /* k <= PE_SHAW_MAX_RELATIVE */
 } pe_shaw;
 
-pe_status pe_shaw_indices(const pe_shaw *shaw, int32_t *out, size_t out_count);
+PE_API pe_status pe_shaw_indices(const pe_shaw *shaw, int32_t *out, size_t out_count);
 /* ---- Diagnose: which convention a table follows ---- */
 
 /* pe_diagnose reads a table of float32 values (rows x cols, row-major, as a
@@ -781,19 +802,19 @@ typedef struct pe_diagnosis {
 } pe_diagnosis;
 
 /* Scratch bytes for a rows x cols table. About 8 * cols * 300 + pe_scratch_size(cols). */
-pe_status pe_diagnose_scratch_size(uint32_t rows, uint32_t cols, size_t *bytes);
+PE_API pe_status pe_diagnose_scratch_size(uint32_t rows, uint32_t cols, size_t *bytes);
 
 /* Reads table (rows x cols float32, row-major; rows * cols >= 1, cols or rows >= 2).
  * Refuses PE_ERR_NOT_FINITE when a cell is NaN or infinite (*bad_cell set to
  * its index when bad_cell is not NULL), before writing result. */
-pe_status pe_diagnose(const float *table, uint32_t rows, uint32_t cols, pe_diag_kind kind, pe_diagnosis *result,
-                      size_t *bad_cell, void *scratch, size_t scratch_bytes);
+PE_API pe_status pe_diagnose(const float *table, uint32_t rows, uint32_t cols, pe_diag_kind kind, pe_diagnosis *result,
+                             size_t *bad_cell, void *scratch, size_t scratch_bytes);
 
 /* The verdict in plain words, NUL-terminated, into out (out_bytes >= 1; cut
  * short when too small). *written = the length it needs, without the NUL. */
-pe_status pe_diagnosis_text(const pe_diagnosis *d, char *out, size_t out_bytes, size_t *written);
+PE_API pe_status pe_diagnosis_text(const pe_diagnosis *d, char *out, size_t out_bytes, size_t *written);
 /* The same facts as one JSON object (numbers with 17 significant digits). */
-pe_status pe_diagnosis_json(const pe_diagnosis *d, char *out, size_t out_bytes, size_t *written);
+PE_API pe_status pe_diagnosis_json(const pe_diagnosis *d, char *out, size_t out_bytes, size_t *written);
 /* ---- Model configs (a model's config.json, as HF transformers reads it) ----
  *
  * pe_config_read interprets the whole text of a config.json (UTF-8, not
@@ -875,8 +896,8 @@ typedef struct pe_config {
     int encoder_decoder;                /* T5: encoder buckets are bidirectional, decoder ones causal */
 } pe_config;
 
-pe_status pe_config_read(const char *json, size_t json_bytes, const char *layer_type, double *factors,
-                         size_t factors_count, pe_config *out, char *keys, size_t keys_bytes);
+PE_API pe_status pe_config_read(const char *json, size_t json_bytes, const char *layer_type, double *factors,
+                                size_t factors_count, pe_config *out, char *keys, size_t keys_bytes);
 
 #ifdef __cplusplus
 }
