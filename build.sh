@@ -7,7 +7,9 @@
 #   (none)  also the native library and CLI and the native test tools
 #           (sanitizer builds, the quad oracle, the libFuzzer harness)
 #   test    also Chromium and bench/'s npm packages (tfjs, 300 MB: the toy
-#   bench   model's training script and the benchmarks use it) (npm test, npm run bench)
+#   bench   model's training script and the benchmarks use it) (npm test, npm run bench),
+#           CMake, pkg-config, and python3 with numpy, venv and torch (the C
+#           library's install test, the Python package's tests)
 set -euo pipefail
 cd "$(dirname "$0")"
 TARGET=${1:-all}
@@ -27,7 +29,16 @@ missing_packages() {
     command -v gcc >/dev/null || echo gcc
     command -v clang-14 >/dev/null || echo clang-14
     command -v clang-format >/dev/null || echo clang-format
+    command -v make >/dev/null || echo make
     [ "$WITH_TOOLS" = 0 ] || [ "${POSENC_NO_BROWSER:-}" = 1 ] || command -v chromium >/dev/null || echo chromium
+    # The installed C library's tests (CMake, pkg-config) and the Python package's (numpy, venv, torch).
+    if [ "$WITH_TOOLS" = 1 ]; then
+        command -v cmake >/dev/null || echo cmake
+        command -v pkg-config >/dev/null || echo pkgconf
+        [ -d /usr/lib/python3/dist-packages/numpy ] || echo python3-numpy
+        [ -d /usr/lib/python3/dist-packages/torch ] || echo python3-torch
+        /usr/bin/python3 -c 'import ensurepip' 2>/dev/null || echo python3-venv
+    fi
 }
 
 install_toolchain() {

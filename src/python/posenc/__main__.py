@@ -1,0 +1,7 @@
+"""python -m posenc: the CLI (posenc/cli.py)."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())
