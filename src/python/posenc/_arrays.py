@@ -40,7 +40,8 @@ def in_place(x: Any, argument: str) -> tuple[np.ndarray, str | None]:
     else:
         return refuse("BAD_BUFFER", argument, "a numpy array or a torch tensor (updated in place)", type(x).__name__)
     if not array.flags.c_contiguous or not array.flags.writeable:
-        refuse("BAD_BUFFER", argument, "a writable C-contiguous array (it is updated in place)", "a strided or read-only view")
+        refuse("BAD_BUFFER", argument, "a writable C-contiguous array (it is updated in place)",
+               "a strided or read-only view")
     return array, implied
 
 
@@ -103,3 +104,11 @@ def check_number(value: Any, argument: str, code: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
         refuse(code, argument, "a number", value)
     return float(value)
+
+
+def check_base(value: Any, argument: str = "base") -> float:
+    """A frequency base: above 1 and at most 1e300 (posenc.h's PE_MAX_BASE)."""
+    base = check_number(value, argument, "BAD_BASE")
+    if not 1 < base <= 1e300:
+        refuse("BAD_BASE", argument, "a number above 1 and at most 1e300", value)
+    return base

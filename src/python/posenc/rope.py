@@ -10,8 +10,17 @@ from typing import Any, Optional
 import numpy as np
 
 from . import _lib
-from ._arrays import (DTYPES, aligned_bytes, check_dtype_name, check_number, check_whole, in_place, numpy_dtype,
-                      positions_array)
+from ._arrays import (
+    DTYPES,
+    aligned_bytes,
+    check_base,
+    check_dtype_name,
+    check_number,
+    check_whole,
+    in_place,
+    numpy_dtype,
+    positions_array,
+)
 from .errors import PosencError, check, refuse
 from .sinusoid import MAX_POSITION, layout_code
 
@@ -166,8 +175,7 @@ def describe(
     rope.scaling, section, theta = _scaling(scaling, rope.rotary_dim, keep)
     if theta is not None and base is not None and theta != base:
         refuse("BAD_BASE", "base", f"the same as scaling.rope_theta ({theta}) or left out", base)
-    rope.base = check_number(base if base is not None else theta if theta is not None else 10000.0, "base",
-                             "BAD_BASE")
+    rope.base = check_base(base if base is not None else theta if theta is not None else 10000.0)
     section = mrope_section if mrope_section is not None else section
     axes = 1
     if vision:

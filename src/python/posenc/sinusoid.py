@@ -8,7 +8,7 @@ from typing import Any, Optional
 import numpy as np
 
 from . import _lib
-from ._arrays import aligned_bytes, check_dtype_name, check_number, check_whole, numpy_dtype, positions_array
+from ._arrays import aligned_bytes, check_base, check_dtype_name, check_whole, numpy_dtype, positions_array
 from .errors import check, refuse
 
 MAX_POSITION = 2**31
@@ -92,7 +92,7 @@ def sinusoidal(
     dim = check_whole(dim, "dim", "BAD_DIM", 2, 65536)
     if dim % 2:
         refuse("BAD_DIM", "dim", "even (sine-cosine pairs)", dim)
-    base = check_number(base, "base", "BAD_BASE")
+    base = check_base(base)
     layout_value, frequencies_value = convention(layout, frequencies, preset)
     encoding = _lib.Sinusoid(dim, base, layout_value, frequencies_value)
     if positions is not None:
