@@ -60,17 +60,14 @@ def readable(x: Any, argument: str, dtype: Any) -> np.ndarray:
 def positions_array(positions: Any, argument: str = "positions") -> np.ndarray:
     """Positions as a C-contiguous uint32 array; negative, non-whole or too large ones are refused."""
     values = np.asarray(positions.cpu().numpy() if is_torch(positions) else positions)
-    if values.dtype.kind not in "iuf" and values.size:
+    if values.size and values.dtype.kind not in "iuf":
         refuse("BAD_POSITION", argument, "whole numbers from 0 to 2^31 - 1", values.dtype)
-    if values.size and (
-        not np.all(np.isfinite(values)) or np.any(values < 0) or np.any(values >= 2**31)
-        or np.any(np.floor(values) != values)
-    ):
-        bad = values.reshape(-1)[
-            np.flatnonzero(~np.isfinite(values.reshape(-1)) | (values.reshape(-1) < 0) | (values.reshape(-1) >= 2**31)
-                           | (np.floor(values.reshape(-1)) != values.reshape(-1)))[0]
-        ]
-        refuse("BAD_POSITION", argument, "whole numbers from 0 to 2^31 - 1", bad.item())
+    flat = values.reshape(-1)
+    with np.errstate(invalid="ignore"):
+        bad = ~np.isfinite(flat) | (flat < 0) | (flat >= 2**31) | (np.floor(flat) != flat)
+    if np.any(bad):
+        refuse("BAD_POSITION", f"{argument}[{np.flatnonzero(bad)[0]}]", "a whole number from 0 to 2^31 - 1",
+               flat[bad][0].item())
     return np.ascontiguousarray(values, dtype=np.uint32)
 
 
