@@ -4,7 +4,7 @@
 // uses (pe_recipe), for comparison; and rounding any float64 to those formats.
 // Built on the sinusoid plan and the staging region of the runtime.
 import { refuse } from '../runtime/errors.js';
-import { checkOptions, checkPositions, checkNotDetached } from '../runtime/validate.js';
+import { checkOptions, positionList, checkNotDetached, plainView } from '../runtime/validate.js';
 import { WasmBuffer } from '../runtime/wasm-buffer.js';
 import { newArray } from '../runtime/buffers.js';
 import { forEachChunk, BLOCK } from '../runtime/chunks.js';
@@ -21,6 +21,7 @@ const dtypeName = (code) => (code === 1 ? 'float16' : 'bfloat16');
 /** `out` for a 16-bit table: a Uint16Array of exactly count elements, else a refusal. */
 function checkBitsOut(out, count, shape, code) {
   if (out === undefined) return newArray(Uint16Array, count, 'length');
+  out = plainView(out, 'out');
   if (!(out instanceof Uint16Array)) {
     const why = out instanceof WasmBuffer ? ' (a WasmBuffer holds float32 values, not 16-bit patterns)' : '';
     refuse('BAD_BUFFER', 'out', `a Uint16Array with dtype '${dtypeName(code)}'${why}`, out);
@@ -53,14 +54,14 @@ export function reducedTables(runtime) {
   function tableAt(positions, o, code) {
     const { dim, base, layout, frequencies } = checkEncoding(o, false);
     const inWasm = positions instanceof WasmBuffer;
-    const count = inWasm ? (runtime.pointerOf(positions, 'positions'), positions.length) : checkPositions(positions);
+    const given = inWasm ? (runtime.pointerOf(positions, 'positions'), null) : positionList(positions);
+    const count = inWasm ? positions.length : given.length;
     const total = count * dim;
     const shape = `positions.length·dim = ${count}·${dim} = ${total} elements`;
     const out = checkBitsOut(o.out, total, shape, code);
     const planAt = plan(dim, base, layout, frequencies);
     const staging = runtime.staging(16 + (dim * HALF + FLOAT));
-    const list = inWasm ? positions.array : positions; // a view made after any growth
-    if (inWasm) checkPositions(list);
+    const list = inWasm ? positionList(positions.array) : given; // a view made after any growth, then checked
     checkBitsOut(out, total, shape, code);
     // Staging: up to maxRows uint32 positions, then their rows.
     const { rows: maxRows, bodyAt: rowsAt } = splitRegion(staging, FLOAT, dim * HALF);

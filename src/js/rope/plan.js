@@ -5,7 +5,7 @@
 // ropeCosSin() run on plans too (rope.js), so all of them give the same bits.
 // Every argument is checked before anything is written.
 import { PosencError, refuse } from '../runtime/errors.js';
-import { checkOptions, checkSpan } from '../runtime/validate.js';
+import { checkOptions, checkSpan, plainView, isDetached } from '../runtime/validate.js';
 import { WasmBuffer } from '../runtime/wasm-buffer.js';
 import { forEachChunk } from '../runtime/chunks.js';
 import { checkRowSources } from './positions.js';
@@ -179,7 +179,7 @@ export function ropePlans(runtime) {
    * and staging (issue 11: ≤ 2 µs a token). Returns false when the call is
    * not of that form (the general path then runs).
    */
-  function applySpanResident(plan, c, x, options) {
+  function applySpanResident(planAt, c, x, options) {
     if (c.xpos !== null) return false; // xPos's window is checked (and named) on the general path
     // Inherited keys too go to the general path, which names them; no array of keys is made per call.
     for (const key in options) if ((key !== 'offset' && key !== 'length') || !Object.hasOwn(options, key)) return false;
@@ -188,15 +188,20 @@ export function ropePlans(runtime) {
     const slab = length * row;
     if (slab === 0 || x.length % slab !== 0) return false; // the general path refuses (or returns) with its message
     const at = runtime.pointerOfAnyDtype(x, 'x');
-    check(wasm.pe_wasm_rope_plan_apply(plan, X_DTYPES[x.dtype], at, x.length, length, offset, 0, offset + length));
+    check(wasm.pe_wasm_rope_plan_apply(planAt(), X_DTYPES[x.dtype], at, x.length, length, offset, 0, offset + length));
     return true;
   }
 
-  /** apply(): x rotated in place with the plan at `plan` for checked options c. */
-  function applyPlan(plan, c, x, options) {
-    if (x instanceof WasmBuffer && typeof options === 'object' && options !== null && !Array.isArray(options)) {
-      if (applySpanResident(plan, c, x, options)) return x;
+  /**
+   * apply(): x rotated in place for checked options c. planAt() gives the plan's
+   * address (or throws PLAN_FREED); it is asked after the last of the caller's
+   * code (getters, iterators) has run, right before the core is called.
+   */
+  function applyPlan(planAt, c, original, options) {
+    if (original instanceof WasmBuffer && typeof options === 'object' && options !== null && !Array.isArray(options)) {
+      if (applySpanResident(planAt, c, original, options)) return original;
     }
+    const x = plainView(original, 'x'); // its own memory, read without the caller's code; refused when detached
     const o = checkOptions(options, APPLY_OPTIONS, 'apply');
     const code = xDtype(x, o.dtype);
     const row = c.heads * c.headDim;
@@ -223,12 +228,36 @@ export function ropePlans(runtime) {
         : `(batch, length) = (${batch}, ${length})`;
       refuse('BAD_SIZE', 'positionIds', `${shape} ids, one per row of each batch item`, o.positionIds);
     }
-    const resident = x instanceof WasmBuffer ? runtime.pointerOfAnyDtype(x, 'x') : 0;
-    if (x.length === 0) return x;
-    // The ids' block may grow memory: views come after.
+    // The caller's code has run (options, id arrays): from here on nothing but ours until the core returns.
     const xLength = x.length;
+    if (!(x instanceof WasmBuffer)) checkStillAttached(x, xLength);
+    const resident = x instanceof WasmBuffer ? runtime.pointerOfAnyDtype(x, 'x') : 0;
+    const plan = planAt();
+    if (xLength === 0) return original;
+    // The ids' block may grow memory: views come after.
     withIds(rows.ids, (idsAt) => applyRows(plan, c, x, xLength, code, rows, batch, resident, idsAt));
-    return x;
+    return original;
+  }
+
+  /** x (a plain view) must not have been detached or shrunk since its length was taken. */
+  function checkStillAttached(x, xLength) {
+    if (isDetached(x.buffer)) {
+      throw new PosencError(
+        'BAD_BUFFER',
+        'x was detached (its ArrayBuffer transferred) during the call; pass a live array',
+        'x',
+        x,
+      );
+    }
+    if (x.length !== xLength) {
+      throw new PosencError(
+        'BAD_BUFFER',
+        'x is a detached view: wasm memory grew, which detaches views such as ' +
+          'WasmBuffer.array; pass the WasmBuffer itself',
+        'x',
+        x,
+      );
+    }
   }
 
   /** x's rows rotated, in place (resident: x's address) or staged through wasm. */
@@ -261,22 +290,14 @@ export function ropePlans(runtime) {
       return;
     }
     runtime.staging(row * ELEMENT_BYTES[code] + 16); // grow first, then check x is still attached
-    if (x.length !== xLength) {
-      throw new PosencError(
-        'BAD_BUFFER',
-        'x is a detached view: wasm memory grew, which detaches views such as ' +
-          'WasmBuffer.array; pass the WasmBuffer itself',
-        'x',
-        x,
-      );
-    }
+    checkStillAttached(x, xLength);
     const view = bitsView(x);
     if (!rows.perItem) stagedApply(plan, c, code, view, rows, seqLen, 0, batch, idsAt);
     else for (let b = 0; b < batch; b++) stagedApply(plan, c, code, view, rows, seqLen, b, 1, idsAt + b * itemIds);
   }
 
   /** cosSin(): { cos, sin } for rows at offset ... or at positions (posenc.h, pe_rope_plan_cos_sin). */
-  function cosSinPlan(plan, c, o) {
+  function cosSinPlan(planAt, c, o) {
     const code = o.dtype === undefined ? 0 : CACHE_DTYPES[o.dtype];
     if (code === undefined)
       refuse('BAD_DTYPE', 'dtype', "'float32' (the default), 'float16', 'bfloat16' or 'float64'", o.dtype);
@@ -309,6 +330,7 @@ export function ropePlans(runtime) {
     const count = length * perRow;
     const E = ELEMENT_BYTES[code];
     const view = [runtime.floats, runtime.halves, runtime.halves, runtime.doubles][code];
+    const plan = planAt(); // after the caller's code (getters, id arrays) has run
     return withIds(positions, (idsAt) =>
       runtime.withTemporary([[2 * count * E, 'cos and sin']], (out) => {
         check(
@@ -366,8 +388,8 @@ export function ropePlans(runtime) {
       get attentionFactor() {
         return describe().attentionFactor;
       },
-      apply: (x, options) => applyPlan(live('apply'), c, x, options),
-      cosSin: (options) => cosSinPlan(live('cosSin'), c, checkOptions(options, COS_SIN_OPTIONS, 'cosSin')),
+      apply: (x, options) => applyPlan(() => live('apply'), c, x, options),
+      cosSin: (options) => cosSinPlan(() => live('cosSin'), c, checkOptions(options, COS_SIN_OPTIONS, 'cosSin')),
       free() {
         if (core === null) return;
         runtime.free(core.memory);
