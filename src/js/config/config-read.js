@@ -10,6 +10,102 @@ const FIELDS = 36;
 const KINDS = ['', 'rope', 'alibi', 'sinusoidal', 'learned', 'relative'];
 const SCALING_TYPES = ['default', 'linear', 'dynamic', 'yarn', 'llama3'];
 
+/**
+ * How deep a config object may nest (objects and arrays): a config.json nests
+ * 3 or 4 levels; the core reads text nested up to its own bound.
+ */
+export const MAX_CONFIG_DEPTH = 64;
+
+function badValue(path, what, value) {
+  throw new PosencError(
+    'BAD_CONFIG',
+    `config value ${path} must be a JSON value (a finite number, a string, true, false, null, an array or a plain object); got ${what}`,
+    path,
+    value,
+  );
+}
+
+/**
+ * A config object as JSON text, each value read once and checked: a NaN, an
+ * infinity, a BigInt, a function, a symbol, an undefined array element, a
+ * cycle, an object of a class (Date, Map, a typed array) or nesting deeper than
+ * MAX_CONFIG_DEPTH is refused (BAD_CONFIG) naming its key path, where
+ * JSON.stringify would write null, drop it or throw a TypeError/RangeError.
+ * An object property whose value is undefined is left out, as JSON.stringify does.
+ */
+export function configJson(config) {
+  const parts = [];
+  const open = new Set(); // the objects being written: meeting one again is a cycle
+  const write = (value, path, depth) => {
+    switch (typeof value) {
+      case 'string':
+        parts.push(JSON.stringify(value));
+        return;
+      case 'boolean':
+        parts.push(value ? 'true' : 'false');
+        return;
+      case 'number':
+        if (!Number.isFinite(value)) badValue(path, `${value} (JSON has no NaN or infinity)`, value);
+        parts.push(JSON.stringify(value));
+        return;
+      case 'object':
+        break;
+      default:
+        badValue(path, describe(value), value);
+    }
+    if (value === null) {
+      parts.push('null');
+      return;
+    }
+    if (depth >= MAX_CONFIG_DEPTH) {
+      throw new PosencError(
+        'BAD_CONFIG',
+        `config is nested deeper than ${MAX_CONFIG_DEPTH} levels at ${path} (a config.json nests 3 or 4)`,
+        path,
+        undefined,
+      );
+    }
+    if (open.has(value)) badValue(path, 'an object that contains itself (a cycle)', undefined);
+    let isArray;
+    try {
+      isArray = Array.isArray(value);
+    } catch {
+      badValue(path, 'a revoked Proxy', undefined);
+    }
+    if (!isArray) {
+      const proto = Object.getPrototypeOf(value);
+      if (proto !== Object.prototype && proto !== null) badValue(path, describe(value), value);
+    }
+    open.add(value);
+    if (isArray) {
+      const length = value.length;
+      parts.push('[');
+      for (let i = 0; i < length; i++) {
+        if (i > 0) parts.push(',');
+        const item = value[i];
+        if (item === undefined) badValue(`${path}[${i}]`, 'undefined (JSON arrays have no holes)', item);
+        write(item, `${path}[${i}]`, depth + 1);
+      }
+      parts.push(']');
+    } else {
+      parts.push('{');
+      let first = true;
+      for (const key of Object.keys(value)) {
+        const item = value[key];
+        if (item === undefined) continue; // absent, as JSON.stringify has it
+        if (!first) parts.push(',');
+        first = false;
+        parts.push(JSON.stringify(key), ':');
+        write(item, `${path}.${key}`, depth + 1);
+      }
+      parts.push('}');
+    }
+    open.delete(value);
+  };
+  write(config, 'config', 0);
+  return parts.join('');
+}
+
 /** The config as UTF-8 bytes: a config.json's text as given, or an object serialised. */
 function configBytes(config) {
   if (typeof config === 'string') return new TextEncoder().encode(config);
@@ -21,7 +117,7 @@ function configBytes(config) {
       config,
     );
   }
-  return new TextEncoder().encode(JSON.stringify(config));
+  return new TextEncoder().encode(configJson(config));
 }
 
 function checkLayerType(layerType) {
@@ -103,6 +199,35 @@ function describeFields(f, factors) {
   return { ...common, dim: f[2], ...offset };
 }
 
+/**
+ * For RoPE keyed by layer type (rope_parameters, every value an object): a
+ * function giving each layer type's config, the config with only that type's
+ * entry (and layer_types naming only it), so that reading every type takes time
+ * linear in the config, not quadratic (one whole read per type). Each read then
+ * sees what the whole read would: the same keys at the same paths, and as
+ * ignored only keys that no layer type uses. null when the config is of
+ * another shape (Gemma 3's rope_local_base_freq: two types), read whole.
+ */
+function layerConfigs(bytes, names) {
+  let parsed;
+  try {
+    parsed = JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    return null;
+  }
+  const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+  const inText = isObject(parsed.text_config);
+  const scope = inText ? parsed.text_config : parsed;
+  const dict = scope.rope_parameters;
+  if (!isObject(dict) || !names.every((n) => Object.hasOwn(dict, n) && isObject(dict[n]))) return null;
+  const encoder = new TextEncoder();
+  return (name) => {
+    const own = { ...scope, rope_parameters: { [name]: dict[name] } };
+    if (Object.hasOwn(scope, 'layer_types')) own.layer_types = [name];
+    return encoder.encode(JSON.stringify(inText ? { ...parsed, text_config: own } : own));
+  };
+}
+
 /** configReader(runtime): readConfigOnce, one call of the core for one layer type, and fromConfig. */
 export function configReader(runtime) {
   const { wasm } = runtime;
@@ -117,7 +242,11 @@ export function configReader(runtime) {
    * differs by layer type and none (or an unknown one) was named, { layerTypes }.
    */
   function readConfigOnce(config, layerType) {
-    const bytes = configBytes(config);
+    return readBytes(configBytes(config), layerType);
+  }
+
+  /** readConfigOnce of a config already made bytes (configBytes). */
+  function readBytes(bytes, layerType) {
     checkLayerType(layerType);
     const layerBytes = layerType === undefined ? null : new TextEncoder().encode(layerType + '\0');
     const factorsCount = Math.ceil(bytes.length / 2) + 2; // a number takes at least 2 bytes ("1,")
@@ -171,7 +300,9 @@ export function configReader(runtime) {
       }
       if (status === STATUS_CONFIG || status === STATUS_SCALING) {
         const code = status === STATUS_CONFIG ? 'BAD_CONFIG' : 'BAD_SCALING';
-        throw new PosencError(code, `config key '${lines[0]}' ${lines[1]}`, `config.${lines[0]}`, undefined);
+        // '(config)' is the core's name for the whole document.
+        const path = lines[0].startsWith('(') ? 'config' : `config.${lines[0]}`;
+        throw new PosencError(code, `config key '${lines[0]}' ${lines[1]}`, path, undefined);
       }
       runtime.check(status);
       const fields = runtime.doubles(outAt, FIELDS).slice();
@@ -199,8 +330,9 @@ export function configReader(runtime) {
         options,
       );
     }
-    const layerType = options?.layerType;
-    const first = readConfigOnce(config, layerType);
+    const layerType = options?.layerType; // read once
+    const bytes = configBytes(config); // and the config once: its getters run here only
+    const first = readBytes(bytes, layerType);
     if (first.description && first.description.kind === 'alibi') {
       return {
         ...first.description,
@@ -209,11 +341,13 @@ export function configReader(runtime) {
       };
     }
     if (!first.layerTypes) return { ...first.description, ignored: first.ignored };
+    const names = [...new Set(first.layerTypes)];
     const layerTypes = {};
     let last;
-    for (const name of first.layerTypes) {
-      last = readConfigOnce(config, name);
-      layerTypes[name] = last.description.rope;
+    const reduced = layerConfigs(bytes, names);
+    for (const name of names) {
+      last = readBytes(reduced ? reduced(name) : bytes, name);
+      Object.defineProperty(layerTypes, name, { value: last.description.rope, enumerable: true, writable: true });
     }
     const { rope: _, ...common } = last.description;
     return { ...common, layerTypes, ignored: last.ignored };
