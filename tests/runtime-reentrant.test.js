@@ -71,6 +71,7 @@ test('a plan freed by an id array’s element getter or iterator answers PLAN_FR
     assert.equal(x, before);
     for (const p of made) p.free();
   }
+  // An iterator is never asked for: the rows are read by index, once.
   const plan = posenc.createRope(ROPE);
   const made = [];
   const rows = [[0, 1, 2]];
@@ -78,7 +79,9 @@ test('a plan freed by an id array’s element getter or iterator answers PLAN_FR
     freeAndReuse(plan, made);
     yield [0, 1, 2];
   };
-  refuses(() => plan.apply(input(), { positionIds: rows }), 'PLAN_FREED', 'iterator of nested positionIds');
+  const expected = plan.apply(input(), { positionIds: [[0, 1, 2]] });
+  assert.equal(plan.apply(input(), { positionIds: rows }), expected, 'iterator of nested positionIds');
+  plan.free();
   for (const p of made) p.free();
 });
 

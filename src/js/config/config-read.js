@@ -236,6 +236,7 @@ export function configReader(runtime) {
   const STATUS_CONFIG = statusOf('PE_ERR_CONFIG');
   const STATUS_LAYER_TYPE = statusOf('PE_ERR_LAYER_TYPE');
   const STATUS_SCALING = statusOf('PE_ERR_SCALING');
+  const STATUS_SCRATCH = statusOf('PE_ERR_SCRATCH');
 
   /**
    * Reads `config` for `layerType`: { description, ignored } or, when the RoPE
@@ -303,6 +304,16 @@ export function configReader(runtime) {
         // '(config)' is the core's name for the whole document.
         const path = lines[0].startsWith('(') ? 'config' : `config.${lines[0]}`;
         throw new PosencError(code, `config key '${lines[0]}' ${lines[1]}`, path, undefined);
+      }
+      if (status === STATUS_SCRATCH) {
+        // The factors' room holds more numbers than the text can: the lists are shorter than rotary_dim / 2.
+        throw new PosencError(
+          'BAD_SCALING',
+          "config's longrope short_factor and long_factor must hold rotary_dim / 2 numbers each; its head_dim " +
+            '(or hidden_size / num_attention_heads) asks for more numbers than the lists hold',
+          'config',
+          undefined,
+        );
       }
       runtime.check(status);
       const fields = runtime.doubles(outAt, FIELDS).slice();

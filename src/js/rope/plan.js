@@ -5,7 +5,8 @@
 // ropeCosSin() run on plans too (rope.js), so all of them give the same bits.
 // Every argument is checked before anything is written.
 import { PosencError, refuse } from '../runtime/errors.js';
-import { checkOptions, checkSpan, plainView, isDetached } from '../runtime/validate.js';
+import { checkOptions, checkSpan, plainView, isDetached, MAX_RESULT } from '../runtime/validate.js';
+import { MAX_WASM_BYTES } from '../runtime/wasm-calls.js';
 import { WasmBuffer } from '../runtime/wasm-buffer.js';
 import { forEachChunk } from '../runtime/chunks.js';
 import { checkRowSources } from './positions.js';
@@ -328,6 +329,15 @@ export function ropePlans(runtime) {
     checkXposWindow(c, { length, offset, ids: positions });
     const perRow = o.expand ? c.rotaryDim : c.rotaryDim / 2;
     const count = length * perRow;
+    if (count > MAX_RESULT) {
+      throw new PosencError(
+        'TOO_LARGE',
+        `cos and sin of ${length} rows need ${count} values each; posenc allocates at most ${MAX_RESULT} (2^28) ` +
+          'for a result: ask for fewer rows',
+        'length',
+        length,
+      );
+    }
     const E = ELEMENT_BYTES[code];
     const view = [runtime.floats, runtime.halves, runtime.halves, runtime.doubles][code];
     const plan = planAt(); // after the caller's code (getters, id arrays) has run
@@ -362,6 +372,15 @@ export function ropePlans(runtime) {
       checkXposWindow(c, { length: 0 });
       const { center, reach } = c.xpos;
       cacheRows = center > reach ? 0 : Math.min(cacheRows, center + reach + 1);
+    }
+    if (cacheRows * bytesPerRow > MAX_WASM_BYTES) {
+      throw new PosencError(
+        'TOO_LARGE',
+        `a cos/sin cache of maxPosition = ${maxPosition} rows needs ${cacheRows * bytesPerRow} bytes; wasm32 ` +
+          'memory holds at most 4 GiB: lower maxPosition or pass cache: false',
+        'maxPosition',
+        maxPosition,
+      );
     }
     let core = newPlan(c, cacheRows);
     let described = null;

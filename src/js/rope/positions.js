@@ -5,7 +5,7 @@
 // (flash-attention's and vLLM's cumulative lengths of packed sequences).
 // Everything is checked before anything is written.
 import { PosencError, describe, refuse } from '../runtime/errors.js';
-import { MAX_POSITION } from '../runtime/validate.js';
+import { MAX_POSITION, checkListLength, plainView } from '../runtime/validate.js';
 
 export const ID_ARRAYS = 'an Int32Array, Uint32Array, BigInt64Array or Array of integers';
 export const isIdArray = (v) =>
@@ -36,7 +36,7 @@ function badId(argument, index, value, what) {
  */
 export function copyIds(ids, argument, out, at) {
   let end = 0;
-  const n = ids.length;
+  const n = out.length - at; // the caller sized out by the list's length, read once and checked
   if (ids instanceof Int32Array || ids instanceof Uint32Array) {
     for (let i = 0; i < n; i++) {
       const p = ids[i];
@@ -75,12 +75,17 @@ export function flatten(ids, argument) {
         );
       }
     }
+    checkListLength(ids.length * rowLength, argument);
     const flat = [];
-    for (const row of ids) for (let i = 0; i < row.length; i++) flat.push(row[i]);
+    for (let b = 0; b < ids.length; b++) {
+      const row = ids[b];
+      for (let i = 0; i < rowLength; i++) flat.push(row[i]);
+    }
     return { flat, rowLength };
   }
   if (!isIdArray(ids)) refuse('BAD_BUFFER', argument, ID_ARRAYS, ids);
-  return { flat: ids, rowLength: undefined };
+  checkListLength(ids.length, argument);
+  return { flat: plainView(ids, argument), rowLength: undefined };
 }
 
 /**

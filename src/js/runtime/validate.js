@@ -199,15 +199,7 @@ export function positionList(positions) {
   if (!Array.isArray(list) && !(list instanceof Float64Array) && !(list instanceof Float32Array)) {
     refuse('BAD_BUFFER', 'positions', 'an Array or integer/float typed array of positions', positions);
   }
-  const count = list.length;
-  if (typeof count !== 'number' || !(count <= MAX_LIST)) {
-    throw new PosencError(
-      'TOO_LARGE',
-      `positions holds ${describe(count)} entries; at most ${MAX_LIST}`,
-      'positions',
-      count,
-    );
-  }
+  const count = checkListLength(list.length, 'positions');
   const copy = new Uint32Array(count);
   for (let i = 0; i < count; i++) {
     const p = list[i];
@@ -219,6 +211,19 @@ export function positionList(positions) {
 
 /** The most entries a list argument (positions, ids, values) may have: 2^28, as MAX_RESULT. */
 export const MAX_LIST = 2 ** 28;
+
+/** A list's length (read once), refused (TOO_LARGE) above MAX_LIST before the list is copied. */
+export function checkListLength(count, argument) {
+  if (typeof count !== 'number' || !(count <= MAX_LIST)) {
+    throw new PosencError(
+      'TOO_LARGE',
+      `${argument} holds ${describe(count)} entries; posenc copies at most ${MAX_LIST} (2^28)`,
+      argument,
+      count,
+    );
+  }
+  return count;
+}
 
 /**
  * The most elements a call allocates for its result (2^28: 1 GiB of float32);
