@@ -180,6 +180,32 @@ test('an option getter that rebuilds the sinusoid plan or frees out cannot misdi
   refuses(() => posenc.sinusoidal({ length: 4, out, ...table }), 'BUFFER_FREED', 'out freed by a getter');
 });
 
+test('roundToBits and identify read each value once, before any pointer (a getter regrew the staging)', () => {
+  const expected = posenc.roundToBits([1.5, 2.25, 3, 70000], { dtype: 'bfloat16' });
+  const values = [1.5, 2.25, 3, 70000];
+  let reads = 0;
+  Object.defineProperty(values, 1, {
+    get() {
+      reads++;
+      // Another call whose staging outgrows this one's (the region is freed and made anew).
+      posenc.roundToBits(new Array(200000).fill(0.5), { dtype: 'float16' });
+      return reads === 1 ? 2.25 : 'not a number';
+    },
+  });
+  assert.equal(posenc.roundToBits(values, { dtype: 'bfloat16' }), expected);
+  assert.is(reads, 1);
+  const table = Array.from({ length: 64 }, (_, i) => Math.sin(i / 3));
+  const plain = posenc.identify(table.slice(), { dim: 8 }).json;
+  let tableReads = 0;
+  Object.defineProperty(table, 5, {
+    get() {
+      tableReads++;
+      return tableReads === 1 ? Math.sin(5 / 3) : 'x';
+    },
+  });
+  assert.is(posenc.identify(table, { dim: 8 }).json, plain);
+});
+
 test('a detached x is refused with a coded error by every in-place call, before and during the call', () => {
   const detached = () => {
     const x = input();

@@ -121,8 +121,8 @@ function configBytes(config) {
 }
 
 function checkLayerType(layerType) {
-  if (layerType === undefined || (typeof layerType === 'string' && layerType.length > 0 && !layerType.includes('\0')))
-    return layerType;
+  // '' is a name like any other (no config has it: the core lists those it has, as the native CLI says).
+  if (layerType === undefined || (typeof layerType === 'string' && !layerType.includes('\0'))) return layerType;
   throw new PosencError(
     'BAD_LAYER_TYPE',
     `layerType must be a layer type of the config such as 'full_attention'; got ${describe(layerType)}`,

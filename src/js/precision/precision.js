@@ -4,7 +4,7 @@
 // uses (pe_recipe), for comparison; and rounding any float64 to those formats.
 // Built on the sinusoid plan and the staging region of the runtime.
 import { refuse } from '../runtime/errors.js';
-import { checkOptions, positionList, checkNotDetached, plainView } from '../runtime/validate.js';
+import { checkOptions, positionList, checkNotDetached, plainView, checkListLength } from '../runtime/validate.js';
 import { WasmBuffer } from '../runtime/wasm-buffer.js';
 import { newArray } from '../runtime/buffers.js';
 import { forEachChunk, BLOCK } from '../runtime/chunks.js';
@@ -113,9 +113,15 @@ export function precisionMethods(runtime) {
       refuse('BAD_BUFFER', 'values', 'an Array, Float64Array or Float32Array of numbers', values);
     }
     checkNotDetached(values, 'values');
-    for (let k = 0; k < values.length; k++) {
-      if (typeof values[k] !== 'number') refuse('BAD_BUFFER', `values[${k}]`, 'a number', values[k]);
+    // Each value read once, here: the staging pointer below is taken after the caller's getters have run.
+    const count = checkListLength(values.length, 'values');
+    const numbers = new Float64Array(count);
+    for (let k = 0; k < count; k++) {
+      const v = values[k];
+      if (typeof v !== 'number') refuse('BAD_BUFFER', `values[${k}]`, 'a number', v);
+      numbers[k] = v;
     }
+    values = numbers;
     const out = new Uint16Array(values.length);
     const staging = runtime.staging(16 * 10);
     const per = Math.floor(staging.bytes / (8 + HALF) / 8) * 8;

@@ -203,16 +203,17 @@ export function ropePlans(runtime) {
       if (applySpanResident(planAt, c, original, options)) return original;
     }
     const x = plainView(original, 'x'); // its own memory, read without the caller's code; refused when detached
+    const xLength = x.length; // once: a getter below may detach x, which checkStillAttached then names
     const o = checkOptions(options, APPLY_OPTIONS, 'apply');
     const code = xDtype(x, o.dtype);
     const row = c.heads * c.headDim;
-    const rowsOfX = row === 0 ? 0 : x.length / row;
+    const rowsOfX = row === 0 ? 0 : xLength / row;
     const rows = c.axes.axes
       ? checkAxisRows(o, c.axes, rowsOfX, checkSpan, checkRowSources)
       : checkRowSources(o, rowsOfX, checkSpan);
     const { length } = rows;
     const slab = length * row;
-    if (slab === 0 ? x.length !== 0 : x.length % slab !== 0) {
+    if (slab === 0 ? xLength !== 0 : xLength % slab !== 0) {
       const shape = c.order === 0 ? '(batch, length, heads, headDim)' : '(batch, heads, length, headDim)';
       refuse(
         'BAD_SIZE',
@@ -221,7 +222,7 @@ export function ropePlans(runtime) {
         x,
       );
     }
-    const batch = slab === 0 ? 0 : x.length / slab;
+    const batch = slab === 0 ? 0 : xLength / slab;
     checkXposWindow(c, rows);
     if (rows.perItem && rows.ids.length !== batch * length * (rows.axes || 1)) {
       const shape = rows.axes
@@ -230,7 +231,6 @@ export function ropePlans(runtime) {
       refuse('BAD_SIZE', 'positionIds', `${shape} ids, one per row of each batch item`, o.positionIds);
     }
     // The caller's code has run (options, id arrays): from here on nothing but ours until the core returns.
-    const xLength = x.length;
     if (!(x instanceof WasmBuffer)) checkStillAttached(x, xLength);
     const resident = x instanceof WasmBuffer ? runtime.pointerOfAnyDtype(x, 'x') : 0;
     const plan = planAt();
