@@ -7,7 +7,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { instantiate, PosencError } from '../src/js/index.js';
-import { MAX_CONFIG_DEPTH } from '../src/js/config/config-read.js';
+import { MAX_CONFIG_DEPTH, MAX_CONFIG_BYTES } from '../src/js/config/config-read.js';
 
 let posenc;
 test.before(async () => {
@@ -81,10 +81,35 @@ test('a cycle, and nesting deeper than the stated bound, are BAD_CONFIG (were Ty
   assert.is(posenc.fromConfig(llama({ rope_scaling: shared, other: { s: shared } })).kind, 'rope');
   let deep = 1;
   for (let i = 0; i < 200000; i++) deep = { d: deep };
-  refusesConfig(() => posenc.fromConfig(llama({ deep })), undefined, 'very deep');
-  let ok = 1;
-  for (let i = 0; i < MAX_CONFIG_DEPTH - 2; i++) ok = [ok];
-  assert.is(posenc.fromConfig(llama({ ok })).kind, 'rope', `nesting of ${MAX_CONFIG_DEPTH} levels is read`);
+  refusesConfig(() => posenc.fromConfig(llama({ deep })), 'config', 'very deep');
+  // Around the stated bound, an object and its text get one answer (the core's bound is the same).
+  const outcome = (config) => {
+    try {
+      return posenc.fromConfig(config).kind;
+    } catch (error) {
+      assert.instance(error, PosencError);
+      return error.code;
+    }
+  };
+  for (const levels of [MAX_CONFIG_DEPTH - 1, MAX_CONFIG_DEPTH, MAX_CONFIG_DEPTH + 1]) {
+    let nested = 1;
+    for (let i = 0; i < levels - 1; i++) nested = [nested]; // levels - 1 arrays inside the top-level object
+    const config = llama({ nested });
+    assert.is(outcome(config), outcome(JSON.stringify(config)), `${levels} levels`);
+    if (levels > MAX_CONFIG_DEPTH) assert.is(outcome(config), 'BAD_CONFIG', `${levels} levels`);
+  }
+});
+
+test('config text above 64 MiB is TOO_LARGE before it is copied to wasm', () => {
+  const text = JSON.stringify(llama({ pad: 'x'.repeat(MAX_CONFIG_BYTES) }));
+  try {
+    posenc.fromConfig(text);
+    assert.unreachable('read');
+  } catch (error) {
+    assert.instance(error, PosencError);
+    assert.is(error.code, 'TOO_LARGE', error.message);
+    assert.is(error.argument, 'config');
+  }
 });
 
 test('a config object’s getters run once per call, also with RoPE keyed by layer type', () => {

@@ -11,10 +11,13 @@ const KINDS = ['', 'rope', 'alibi', 'sinusoidal', 'learned', 'relative'];
 const SCALING_TYPES = ['default', 'linear', 'dynamic', 'yarn', 'llama3'];
 
 /**
- * How deep a config object may nest (objects and arrays): a config.json nests
- * 3 or 4 levels; the core reads text nested up to its own bound.
+ * How deep a config may nest (objects and arrays): PE_CONFIG_MAX_DEPTH, the
+ * core's bound for text, so an object and its text get one answer (a
+ * config.json nests 3 or 4 levels).
  */
-export const MAX_CONFIG_DEPTH = 64;
+export const MAX_CONFIG_DEPTH = 1000;
+/** The longest config text read: PE_CONFIG_MAX_BYTES (64 MiB), refused before wasm memory is allocated. */
+export const MAX_CONFIG_BYTES = 64 * 2 ** 20;
 
 function badValue(path, what, value) {
   throw new PosencError(
@@ -58,10 +61,12 @@ export function configJson(config) {
       return;
     }
     if (depth >= MAX_CONFIG_DEPTH) {
+      // The core's words for text nested as deep (config key '(config)').
       throw new PosencError(
         'BAD_CONFIG',
-        `config is nested deeper than ${MAX_CONFIG_DEPTH} levels at ${path} (a config.json nests 3 or 4)`,
-        path,
+        `config key '(config)' nests objects and arrays deeper than ${MAX_CONFIG_DEPTH} levels, posenc's limit ` +
+          `for a config.json (at ${path})`,
+        'config',
         undefined,
       );
     }
@@ -249,6 +254,14 @@ export function configReader(runtime) {
   /** readConfigOnce of a config already made bytes (configBytes). */
   function readBytes(bytes, layerType) {
     checkLayerType(layerType);
+    if (bytes.length > MAX_CONFIG_BYTES) {
+      throw new PosencError(
+        'TOO_LARGE',
+        `config is ${bytes.length} bytes of JSON; posenc reads at most ${MAX_CONFIG_BYTES} (64 MiB) for a config.json`,
+        'config',
+        bytes.length,
+      );
+    }
     const layerBytes = layerType === undefined ? null : new TextEncoder().encode(layerType + '\0');
     const factorsCount = Math.ceil(bytes.length / 2) + 2; // a number takes at least 2 bytes ("1,")
     const keysBytes = 8 * bytes.length + 256;

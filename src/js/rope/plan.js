@@ -5,7 +5,7 @@
 // ropeCosSin() run on plans too (rope.js), so all of them give the same bits.
 // Every argument is checked before anything is written.
 import { PosencError, refuse } from '../runtime/errors.js';
-import { checkOptions, checkSpan, plainView, isDetached, MAX_RESULT } from '../runtime/validate.js';
+import { checkOptions, checkSpan, plainView, isDetached, checkNotDetached, MAX_RESULT } from '../runtime/validate.js';
 import { MAX_WASM_BYTES } from '../runtime/wasm-calls.js';
 import { WasmBuffer } from '../runtime/wasm-buffer.js';
 import { forEachChunk } from '../runtime/chunks.js';
@@ -203,9 +203,10 @@ export function ropePlans(runtime) {
       if (applySpanResident(planAt, c, original, options)) return original;
     }
     const x = plainView(original, 'x'); // its own memory, read without the caller's code; refused when detached
-    const xLength = x.length; // once: a getter below may detach x, which checkStillAttached then names
     const o = checkOptions(options, APPLY_OPTIONS, 'apply');
     const code = xDtype(x, o.dtype);
+    if (!(x instanceof WasmBuffer)) checkNotDetached(x, 'x'); // an option's getter may have detached it
+    const xLength = x.length; // once: an id getter below may detach x, which checkStillAttached then names
     const row = c.heads * c.headDim;
     const rowsOfX = row === 0 ? 0 : xLength / row;
     const rows = c.axes.axes
