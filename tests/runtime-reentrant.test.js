@@ -260,6 +260,13 @@ test('a typed-array subclass or Proxy cannot run code inside a call', () => {
   assert.equal(Float32Array.from(x), expected, 'rotated as a plain Float32Array');
   refuses(() => plan.apply(new Proxy(input(), {})), 'BAD_BUFFER', 'a Proxy x');
   refuses(() => posenc.sinusoidalAt(new Proxy(new Uint32Array(2), {}), { dim: 4 }), 'BAD_BUFFER', 'Proxy positions');
+  const buffer = posenc.alloc(8);
+  const proxy = new Proxy(buffer, {});
+  refuses(() => posenc.sinusoidal({ length: 2, dim: 4, out: proxy }), 'BAD_BUFFER', 'a Proxy of a WasmBuffer as out');
+  refuses(() => posenc.addSinusoidal(proxy, { length: 2, dim: 4 }), 'BAD_BUFFER', 'a Proxy of a WasmBuffer as x');
+  refuses(() => posenc.rope(proxy, { heads: 1, headDim: 4, length: 2 }), 'BAD_BUFFER', 'as rope x');
+  refuses(() => posenc.resampleTable(proxy, { dim: 4, newRows: 3 }), 'BAD_BUFFER', 'as a table');
+  buffer.free();
 });
 
 test.run();

@@ -53,6 +53,7 @@ export function reducedTables(runtime) {
   /** sinusoidalAt(positions, { ..., dtype }) for a 16-bit dtype. */
   function tableAt(positions, o, code) {
     const { dim, base, layout, frequencies } = checkEncoding(o, false);
+    positions = plainView(positions, 'positions');
     const inWasm = positions instanceof WasmBuffer;
     const given = inWasm ? (runtime.pointerOf(positions, 'positions'), null) : positionList(positions);
     const count = inWasm ? positions.length : given.length;

@@ -70,6 +70,7 @@ function checkIntOut(out, count, shape) {
 
 /** The table of t5Bias: (numBuckets × heads) floats, HF's relative_attention_bias.weight. */
 function checkTable(table, numBuckets, headsOption) {
+  table = plainView(table, 'table');
   const isArray = table instanceof Float32Array || table instanceof WasmBuffer;
   if (!isArray)
     refuse(

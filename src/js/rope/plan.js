@@ -7,7 +7,7 @@
 import { PosencError, refuse } from '../runtime/errors.js';
 import { checkOptions, checkSpan, plainView, isDetached, checkNotDetached, MAX_RESULT } from '../runtime/validate.js';
 import { MAX_WASM_BYTES } from '../runtime/wasm-calls.js';
-import { WasmBuffer } from '../runtime/wasm-buffer.js';
+import { WasmBuffer, isWasmBuffer } from '../runtime/wasm-buffer.js';
 import { forEachChunk } from '../runtime/chunks.js';
 import { checkRowSources } from './positions.js';
 import { checkAxisRows } from './axes.js';
@@ -199,7 +199,7 @@ export function ropePlans(runtime) {
    * code (getters, iterators) has run, right before the core is called.
    */
   function applyPlan(planAt, c, original, options) {
-    if (original instanceof WasmBuffer && typeof options === 'object' && options !== null && !Array.isArray(options)) {
+    if (isWasmBuffer(original) && typeof options === 'object' && options !== null && !Array.isArray(options)) {
       if (applySpanResident(planAt, c, original, options)) return original;
     }
     const x = plainView(original, 'x'); // its own memory, read without the caller's code; refused when detached

@@ -2,6 +2,7 @@
 // so a refused call leaves its inputs exactly as they were; the C status is
 // only a backstop (status.js).
 import { PosencError, refuse, describe, checkOptionKeys } from './errors.js';
+import { WasmBuffer, isWasmBuffer } from './wasm-buffer.js';
 
 export const MAX_DIM = 65536; // PE_MAX_DIM
 export const MAX_POSITION = 2 ** 31; // PE_MAX_POSITION: positions are below it; offset + length may equal it
@@ -55,6 +56,8 @@ const lengthOf = intrinsic('length');
 export function plainView(value, argument) {
   const tag = typeof value === 'object' && value !== null ? tagOf.call(value) : undefined;
   if (tag === undefined) {
+    if (value instanceof WasmBuffer && !isWasmBuffer(value))
+      refuse('BAD_BUFFER', argument, 'a WasmBuffer from alloc() (not a Proxy or an object with its prototype)', value);
     if (value instanceof TypedArrayProto.constructor)
       refuse('BAD_BUFFER', argument, 'a genuine typed array (not a Proxy or an object with its prototype)', value);
     return value;

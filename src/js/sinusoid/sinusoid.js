@@ -24,6 +24,7 @@ export function sinusoidMethods(runtime) {
 
   function sinusoidal(options) {
     const o = checkOptions(options, TABLE_OPTIONS, 'sinusoidal');
+    if (o.out !== undefined) o.out = plainView(o.out, 'out'); // before the plan: no caller's code after it
     const dtype = dtypeCode(o.dtype);
     if (dtype !== 0) return reduced.table(o, dtype);
     const { dim, length, offset, base, layout, frequencies } = checkEncoding(o, true);
@@ -48,9 +49,11 @@ export function sinusoidMethods(runtime) {
 
   function sinusoidalAt(positions, options) {
     const o = checkOptions(options, AT_OPTIONS, 'sinusoidalAt');
+    if (o.out !== undefined) o.out = plainView(o.out, 'out'); // before the plan: no caller's code after it
     const dtype = dtypeCode(o.dtype);
     if (dtype !== 0) return reduced.tableAt(positions, o, dtype);
     const { dim, base, layout, frequencies } = checkEncoding(o, false);
+    positions = plainView(positions, 'positions');
     const inWasm = positions instanceof WasmBuffer;
     const given = inWasm ? (runtime.pointerOf(positions, 'positions'), null) : positionList(positions);
     const count = inWasm ? positions.length : given.length;
