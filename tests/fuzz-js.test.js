@@ -30,7 +30,7 @@ test(`${SECONDS} s of seeded cases over the JS API and both CLIs find nothing`, 
   const { calls, findings, notes } = await fuzzFor(SECONDS, seed);
   console.log(`  ${calls.api} API calls, ${calls.cli} CLI cases (each run by both CLIs), ${notes.length} notes`);
   for (const n of notes.slice(0, 3)) console.log(`  note: cli:${n.seed} stderr differs: ${n.args.join(' ')}`);
-  assert.ok(calls.api > 50 && calls.cli > 10, 'the run made calls');
+  assert.ok(calls.api > 20 && calls.cli > 5, 'the run made calls'); // about 600 and 200 on an idle machine
   assert.equal(
     findings.map((f) => `${f.kind}:${f.seed} ${f.what}`),
     [],
