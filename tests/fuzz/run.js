@@ -2,7 +2,8 @@
 // API (build/test/fuzz-api, built by build.sh) for that long, starting from the
 // checked-in seed corpus tests/fuzz/corpus/. New interesting inputs go to
 // build/fuzz/corpus/ (not checked in); a finding is written to build/fuzz/ and
-// the run exits non-zero; add it to tests/fuzz/corpus/ once fixed.
+// the run exits non-zero; add it to tests/fuzz/corpus/ once fixed. Then the
+// JS/CLI fuzzer (tests/fuzz/js/run.js) runs as long.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -39,5 +40,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     console.error(`fuzz: the time must be a whole number of seconds; got ${process.argv[2]}`);
     process.exit(2);
   }
-  process.exit(fuzz(seconds, { stdio: 'inherit' }).status ?? 1);
+  const core = fuzz(seconds, { stdio: 'inherit' }).status ?? 1;
+  // Then as long over the layers above the core (tests/fuzz/js/: the JS API and both CLIs).
+  const js = spawnSync(process.execPath, [`${root}tests/fuzz/js/run.js`, String(seconds)], { stdio: 'inherit' });
+  process.exit(core !== 0 ? core : (js.status ?? 1));
 }

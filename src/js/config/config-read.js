@@ -10,6 +10,107 @@ const FIELDS = 36;
 const KINDS = ['', 'rope', 'alibi', 'sinusoidal', 'learned', 'relative'];
 const SCALING_TYPES = ['default', 'linear', 'dynamic', 'yarn', 'llama3'];
 
+/**
+ * How deep a config may nest (objects and arrays): PE_CONFIG_MAX_DEPTH, the
+ * core's bound for text, so an object and its text get one answer (a
+ * config.json nests 3 or 4 levels).
+ */
+export const MAX_CONFIG_DEPTH = 1000;
+/** The longest config text read: PE_CONFIG_MAX_BYTES (64 MiB), refused before wasm memory is allocated. */
+export const MAX_CONFIG_BYTES = 64 * 2 ** 20;
+
+function badValue(path, what, value) {
+  throw new PosencError(
+    'BAD_CONFIG',
+    `config value ${path} must be a JSON value (a finite number, a string, true, false, null, an array or a plain object); got ${what}`,
+    path,
+    value,
+  );
+}
+
+/**
+ * A config object as JSON text, each value read once and checked: a NaN, an
+ * infinity, a BigInt, a function, a symbol, an undefined array element, a
+ * cycle, an object of a class (Date, Map, a typed array) or nesting deeper than
+ * MAX_CONFIG_DEPTH is refused (BAD_CONFIG) naming its key path, where
+ * JSON.stringify would write null, drop it or throw a TypeError/RangeError.
+ * An object property whose value is undefined is left out, as JSON.stringify does.
+ */
+export function configJson(config) {
+  const parts = [];
+  const open = new Set(); // the objects being written: meeting one again is a cycle
+  const write = (value, path, depth) => {
+    switch (typeof value) {
+      case 'string':
+        parts.push(JSON.stringify(value));
+        return;
+      case 'boolean':
+        parts.push(value ? 'true' : 'false');
+        return;
+      case 'number':
+        if (!Number.isFinite(value)) badValue(path, `${value} (JSON has no NaN or infinity)`, value);
+        parts.push(JSON.stringify(value));
+        return;
+      case 'object':
+        break;
+      default:
+        badValue(path, describe(value), value);
+    }
+    if (value === null) {
+      parts.push('null');
+      return;
+    }
+    if (depth >= MAX_CONFIG_DEPTH) {
+      // The core's words for text nested as deep (config key '(config)').
+      throw new PosencError(
+        'BAD_CONFIG',
+        `config key '(config)' nests objects and arrays deeper than ${MAX_CONFIG_DEPTH} levels, posenc's limit ` +
+          `for a config.json (at ${path})`,
+        'config',
+        undefined,
+      );
+    }
+    if (open.has(value)) badValue(path, 'an object that contains itself (a cycle)', undefined);
+    let isArray;
+    try {
+      isArray = Array.isArray(value);
+    } catch {
+      badValue(path, 'a revoked Proxy', undefined);
+    }
+    if (!isArray) {
+      const proto = Object.getPrototypeOf(value);
+      if (proto !== Object.prototype && proto !== null) badValue(path, describe(value), value);
+    }
+    open.add(value);
+    if (isArray) {
+      const length = value.length;
+      parts.push('[');
+      for (let i = 0; i < length; i++) {
+        if (i > 0) parts.push(',');
+        const item = value[i];
+        if (item === undefined) badValue(`${path}[${i}]`, 'undefined (JSON arrays have no holes)', item);
+        write(item, `${path}[${i}]`, depth + 1);
+      }
+      parts.push(']');
+    } else {
+      parts.push('{');
+      let first = true;
+      for (const key of Object.keys(value)) {
+        const item = value[key];
+        if (item === undefined) continue; // absent, as JSON.stringify has it
+        if (!first) parts.push(',');
+        first = false;
+        parts.push(JSON.stringify(key), ':');
+        write(item, `${path}.${key}`, depth + 1);
+      }
+      parts.push('}');
+    }
+    open.delete(value);
+  };
+  write(config, 'config', 0);
+  return parts.join('');
+}
+
 /** The config as UTF-8 bytes: a config.json's text as given, or an object serialised. */
 function configBytes(config) {
   if (typeof config === 'string') return new TextEncoder().encode(config);
@@ -21,12 +122,12 @@ function configBytes(config) {
       config,
     );
   }
-  return new TextEncoder().encode(JSON.stringify(config));
+  return new TextEncoder().encode(configJson(config));
 }
 
 function checkLayerType(layerType) {
-  if (layerType === undefined || (typeof layerType === 'string' && layerType.length > 0 && !layerType.includes('\0')))
-    return layerType;
+  // '' is a name like any other (no config has it: the core lists those it has, as the native CLI says).
+  if (layerType === undefined || (typeof layerType === 'string' && !layerType.includes('\0'))) return layerType;
   throw new PosencError(
     'BAD_LAYER_TYPE',
     `layerType must be a layer type of the config such as 'full_attention'; got ${describe(layerType)}`,
@@ -103,6 +204,35 @@ function describeFields(f, factors) {
   return { ...common, dim: f[2], ...offset };
 }
 
+/**
+ * For RoPE keyed by layer type (rope_parameters, every value an object): a
+ * function giving each layer type's config, the config with only that type's
+ * entry (and layer_types naming only it), so that reading every type takes time
+ * linear in the config, not quadratic (one whole read per type). Each read then
+ * sees what the whole read would: the same keys at the same paths, and as
+ * ignored only keys that no layer type uses. null when the config is of
+ * another shape (Gemma 3's rope_local_base_freq: two types), read whole.
+ */
+function layerConfigs(bytes, names) {
+  let parsed;
+  try {
+    parsed = JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    return null;
+  }
+  const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+  const inText = isObject(parsed.text_config);
+  const scope = inText ? parsed.text_config : parsed;
+  const dict = scope.rope_parameters;
+  if (!isObject(dict) || !names.every((n) => Object.hasOwn(dict, n) && isObject(dict[n]))) return null;
+  const encoder = new TextEncoder();
+  return (name) => {
+    const own = { ...scope, rope_parameters: { [name]: dict[name] } };
+    if (Object.hasOwn(scope, 'layer_types')) own.layer_types = [name];
+    return encoder.encode(JSON.stringify(inText ? { ...parsed, text_config: own } : own));
+  };
+}
+
 /** configReader(runtime): readConfigOnce, one call of the core for one layer type, and fromConfig. */
 export function configReader(runtime) {
   const { wasm } = runtime;
@@ -111,14 +241,27 @@ export function configReader(runtime) {
   const STATUS_CONFIG = statusOf('PE_ERR_CONFIG');
   const STATUS_LAYER_TYPE = statusOf('PE_ERR_LAYER_TYPE');
   const STATUS_SCALING = statusOf('PE_ERR_SCALING');
+  const STATUS_SCRATCH = statusOf('PE_ERR_SCRATCH');
 
   /**
    * Reads `config` for `layerType`: { description, ignored } or, when the RoPE
    * differs by layer type and none (or an unknown one) was named, { layerTypes }.
    */
   function readConfigOnce(config, layerType) {
-    const bytes = configBytes(config);
+    return readBytes(configBytes(config), layerType);
+  }
+
+  /** readConfigOnce of a config already made bytes (configBytes). */
+  function readBytes(bytes, layerType) {
     checkLayerType(layerType);
+    if (bytes.length > MAX_CONFIG_BYTES) {
+      throw new PosencError(
+        'TOO_LARGE',
+        `config is ${bytes.length} bytes of JSON; posenc reads at most ${MAX_CONFIG_BYTES} (64 MiB) for a config.json`,
+        'config',
+        bytes.length,
+      );
+    }
     const layerBytes = layerType === undefined ? null : new TextEncoder().encode(layerType + '\0');
     const factorsCount = Math.ceil(bytes.length / 2) + 2; // a number takes at least 2 bytes ("1,")
     const keysBytes = 8 * bytes.length + 256;
@@ -171,7 +314,19 @@ export function configReader(runtime) {
       }
       if (status === STATUS_CONFIG || status === STATUS_SCALING) {
         const code = status === STATUS_CONFIG ? 'BAD_CONFIG' : 'BAD_SCALING';
-        throw new PosencError(code, `config key '${lines[0]}' ${lines[1]}`, `config.${lines[0]}`, undefined);
+        // '(config)' is the core's name for the whole document.
+        const path = lines[0].startsWith('(') ? 'config' : `config.${lines[0]}`;
+        throw new PosencError(code, `config key '${lines[0]}' ${lines[1]}`, path, undefined);
+      }
+      if (status === STATUS_SCRATCH) {
+        // The factors' room holds more numbers than the text can: the lists are shorter than rotary_dim / 2.
+        throw new PosencError(
+          'BAD_SCALING',
+          "config's longrope short_factor and long_factor must hold rotary_dim / 2 numbers each; its head_dim " +
+            '(or hidden_size / num_attention_heads) asks for more numbers than the lists hold',
+          'config',
+          undefined,
+        );
       }
       runtime.check(status);
       const fields = runtime.doubles(outAt, FIELDS).slice();
@@ -199,8 +354,9 @@ export function configReader(runtime) {
         options,
       );
     }
-    const layerType = options?.layerType;
-    const first = readConfigOnce(config, layerType);
+    const layerType = options?.layerType; // read once
+    const bytes = configBytes(config); // and the config once: its getters run here only
+    const first = readBytes(bytes, layerType);
     if (first.description && first.description.kind === 'alibi') {
       return {
         ...first.description,
@@ -209,11 +365,13 @@ export function configReader(runtime) {
       };
     }
     if (!first.layerTypes) return { ...first.description, ignored: first.ignored };
+    const names = [...new Set(first.layerTypes)];
     const layerTypes = {};
     let last;
-    for (const name of first.layerTypes) {
-      last = readConfigOnce(config, name);
-      layerTypes[name] = last.description.rope;
+    const reduced = layerConfigs(bytes, names);
+    for (const name of names) {
+      last = readBytes(reduced ? reduced(name) : bytes, name);
+      Object.defineProperty(layerTypes, name, { value: last.description.rope, enumerable: true, writable: true });
     }
     const { rope: _, ...common } = last.description;
     return { ...common, layerTypes, ignored: last.ignored };

@@ -4,7 +4,8 @@
 // package, the Node CLI and the native CLI say the same thing; this module
 // checks the arguments, stages the table in wasm and parses the core's JSON.
 import { PosencError, refuse } from '../runtime/errors.js';
-import { checkOptions } from '../runtime/validate.js';
+import { checkOptions, checkListLength, plainView } from '../runtime/validate.js';
+import { newArray } from '../runtime/buffers.js';
 
 const KINDS = { auto: 0, table: 1, 'cos-sin': 2 };
 import { FLOAT } from '../runtime/memory.js';
@@ -13,12 +14,17 @@ const JSON_BYTES = 16384; // LongRoPE lists up to 256 factors
 
 /** table as a Float32Array (copied from a Float64Array or an Array of numbers). */
 function floatsOf(table) {
+  table = plainView(table, 'table');
   if (table instanceof Float32Array) return table;
   if (table instanceof Float64Array || Array.isArray(table)) {
-    for (let k = 0; k < table.length; k++) {
-      if (typeof table[k] !== 'number') refuse('BAD_BUFFER', `table[${k}]`, 'a number', table[k]);
+    // Each value read once (no iterator): a getter cannot answer twice.
+    const values = newArray(Float32Array, checkListLength(table.length, 'table'), 'table');
+    for (let k = 0; k < values.length; k++) {
+      const v = table[k];
+      if (typeof v !== 'number') refuse('BAD_BUFFER', `table[${k}]`, 'a number', v);
+      values[k] = v;
     }
-    return Float32Array.from(table);
+    return values;
   }
   return refuse(
     'BAD_BUFFER',

@@ -1,7 +1,7 @@
 // addTable: a learned (rows, dim) position table added in place to a batch of
 // activations (posenc.h, pe_add_table), with any mix of JS arrays and wasm
 // buffers; JS arrays travel through the runtime's staging region.
-import { checkOptions, checkDim, checkSpan, checkScale } from '../runtime/validate.js';
+import { checkOptions, checkDim, checkSpan, checkScale, plainView } from '../runtime/validate.js';
 import { WasmBuffer } from '../runtime/wasm-buffer.js';
 import { batchOf, tableRowsOf } from '../runtime/buffers.js';
 import { forEachChunk } from '../runtime/chunks.js';
@@ -13,6 +13,8 @@ export function addTableMethods(runtime) {
 
   function addTable(x, table, options) {
     const o = checkOptions(options, ['length', 'dim', 'offset', 'scale'], 'addTable');
+    x = plainView(x, 'x'); // after the getters: refused when detached, read without the caller's code
+    table = plainView(table, 'table');
     const dim = checkDim(o.dim, false);
     const [length, offset] = checkSpan(o.length, o.offset);
     const scale = checkScale(o.scale);

@@ -1,7 +1,7 @@
 // resampleTable: a learned table stretched or shrunk to a new number of rows
 // by linear interpolation, align_corners=True (posenc.h, pe_resample_table).
 import { PosencError, refuse } from '../runtime/errors.js';
-import { checkOptions, checkDim, MAX_POSITION } from '../runtime/validate.js';
+import { checkOptions, checkDim, MAX_POSITION, plainView } from '../runtime/validate.js';
 import { WasmBuffer } from '../runtime/wasm-buffer.js';
 import { checkOut, checkAttached, checkFloats } from '../runtime/buffers.js';
 import { FLOAT } from '../runtime/memory.js';
@@ -17,6 +17,7 @@ export function resampleMethods(runtime) {
     if (typeof newRows !== 'number' || !Number.isInteger(newRows) || newRows < 0 || newRows > MAX_POSITION) {
       refuse('BAD_LENGTH', 'newRows', `an integer from 0 to ${MAX_POSITION} (the rows of the result)`, newRows);
     }
+    table = plainView(table, 'table'); // after the getters; a Proxy or subclass runs no code below
     const inWasm = table instanceof WasmBuffer;
     checkFloats(table, 'table');
     const length = table.length;

@@ -4,7 +4,7 @@
 // uses (pe_recipe), for comparison; and rounding any float64 to those formats.
 // Built on the sinusoid plan and the staging region of the runtime.
 import { refuse } from '../runtime/errors.js';
-import { checkOptions, checkPositions, checkNotDetached } from '../runtime/validate.js';
+import { checkOptions, positionList, checkNotDetached, plainView, checkListLength } from '../runtime/validate.js';
 import { WasmBuffer } from '../runtime/wasm-buffer.js';
 import { newArray } from '../runtime/buffers.js';
 import { forEachChunk, BLOCK } from '../runtime/chunks.js';
@@ -21,6 +21,7 @@ const dtypeName = (code) => (code === 1 ? 'float16' : 'bfloat16');
 /** `out` for a 16-bit table: a Uint16Array of exactly count elements, else a refusal. */
 function checkBitsOut(out, count, shape, code) {
   if (out === undefined) return newArray(Uint16Array, count, 'length');
+  out = plainView(out, 'out');
   if (!(out instanceof Uint16Array)) {
     const why = out instanceof WasmBuffer ? ' (a WasmBuffer holds float32 values, not 16-bit patterns)' : '';
     refuse('BAD_BUFFER', 'out', `a Uint16Array with dtype '${dtypeName(code)}'${why}`, out);
@@ -52,15 +53,16 @@ export function reducedTables(runtime) {
   /** sinusoidalAt(positions, { ..., dtype }) for a 16-bit dtype. */
   function tableAt(positions, o, code) {
     const { dim, base, layout, frequencies } = checkEncoding(o, false);
+    positions = plainView(positions, 'positions');
     const inWasm = positions instanceof WasmBuffer;
-    const count = inWasm ? (runtime.pointerOf(positions, 'positions'), positions.length) : checkPositions(positions);
+    const given = inWasm ? (runtime.pointerOf(positions, 'positions'), null) : positionList(positions);
+    const count = inWasm ? positions.length : given.length;
     const total = count * dim;
     const shape = `positions.length·dim = ${count}·${dim} = ${total} elements`;
     const out = checkBitsOut(o.out, total, shape, code);
     const planAt = plan(dim, base, layout, frequencies);
     const staging = runtime.staging(16 + (dim * HALF + FLOAT));
-    const list = inWasm ? positions.array : positions; // a view made after any growth
-    if (inWasm) checkPositions(list);
+    const list = inWasm ? positionList(positions.array) : given; // a view made after any growth, then checked
     checkBitsOut(out, total, shape, code);
     // Staging: up to maxRows uint32 positions, then their rows.
     const { rows: maxRows, bodyAt: rowsAt } = splitRegion(staging, FLOAT, dim * HALF);
@@ -112,9 +114,15 @@ export function precisionMethods(runtime) {
       refuse('BAD_BUFFER', 'values', 'an Array, Float64Array or Float32Array of numbers', values);
     }
     checkNotDetached(values, 'values');
-    for (let k = 0; k < values.length; k++) {
-      if (typeof values[k] !== 'number') refuse('BAD_BUFFER', `values[${k}]`, 'a number', values[k]);
+    // Each value read once, here: the staging pointer below is taken after the caller's getters have run.
+    const count = checkListLength(values.length, 'values');
+    const numbers = new Float64Array(count);
+    for (let k = 0; k < count; k++) {
+      const v = values[k];
+      if (typeof v !== 'number') refuse('BAD_BUFFER', `values[${k}]`, 'a number', v);
+      numbers[k] = v;
     }
+    values = numbers;
     const out = new Uint16Array(values.length);
     const staging = runtime.staging(16 * 10);
     const per = Math.floor(staging.bytes / (8 + HALF) / 8) * 8;

@@ -4,9 +4,9 @@
 // keys as in alibiBias: query row i at key position offset + i, by default
 // the last query on the last key.
 import { PosencError, refuse } from '../runtime/errors.js';
-import { checkOptions, checkHeads } from '../runtime/validate.js';
+import { checkOptions, checkHeads, plainView } from '../runtime/validate.js';
 import { WasmBuffer } from '../runtime/wasm-buffer.js';
-import { checkOut, checkAttached } from '../runtime/buffers.js';
+import { checkOut, checkAttached, newArray } from '../runtime/buffers.js';
 import { checkLength, checkQueryOffset } from '../alibi/alibi.js'; // the same query/key geometry as alibiBias
 
 export const T5_MAX_BUCKETS = 1024;
@@ -61,18 +61,8 @@ function checkT5(o) {
 
 /** An Int32Array `out` of exactly count values, or a new one. */
 function checkIntOut(out, count, shape) {
-  if (out === undefined) {
-    try {
-      return new Int32Array(count);
-    } catch {
-      throw new PosencError(
-        'TOO_LARGE',
-        `the result needs ${count} values, more than a JS Int32Array can hold; ask for less`,
-        'out',
-        count,
-      );
-    }
-  }
+  if (out === undefined) return newArray(Int32Array, count, 'out');
+  out = plainView(out, 'out');
   if (!(out instanceof Int32Array)) refuse('BAD_BUFFER', 'out', 'an Int32Array', out);
   if (out.length !== count) refuse('BAD_SIZE', 'out', shape, out);
   return out;
@@ -80,6 +70,7 @@ function checkIntOut(out, count, shape) {
 
 /** The table of t5Bias: (numBuckets × heads) floats, HF's relative_attention_bias.weight. */
 function checkTable(table, numBuckets, headsOption) {
+  table = plainView(table, 'table');
   const isArray = table instanceof Float32Array || table instanceof WasmBuffer;
   if (!isArray)
     refuse(

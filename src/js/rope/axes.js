@@ -70,8 +70,10 @@ export function checkAxes(o, scaling, rotaryDim) {
 
 /** One flat id array per axis: an Array of `axes` id arrays (each flat or of rows), or one flat array of all. */
 function perAxis(value, argument, axes) {
-  if (Array.isArray(value) && value.length === axes && value.every((v) => isIdArray(v))) {
-    return value.map((v, a) => flatten(v, `${argument}[${a}]`));
+  // Each axis's list read once (a getter may answer anew).
+  const lists = Array.isArray(value) && value.length === axes ? Array.from({ length: axes }, (_, a) => value[a]) : null;
+  if (lists !== null && lists.every((v) => isIdArray(v))) {
+    return lists.map((v, a) => flatten(v, `${argument}[${a}]`));
   }
   const { flat, rowLength } = flatten(value, argument);
   if (rowLength !== undefined || flat.length % axes !== 0) {

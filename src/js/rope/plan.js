@@ -5,8 +5,9 @@
 // ropeCosSin() run on plans too (rope.js), so all of them give the same bits.
 // Every argument is checked before anything is written.
 import { PosencError, refuse } from '../runtime/errors.js';
-import { checkOptions, checkSpan } from '../runtime/validate.js';
-import { WasmBuffer } from '../runtime/wasm-buffer.js';
+import { checkOptions, checkSpan, plainView, isDetached, checkNotDetached, MAX_RESULT } from '../runtime/validate.js';
+import { MAX_WASM_BYTES } from '../runtime/wasm-calls.js';
+import { WasmBuffer, isWasmBuffer } from '../runtime/wasm-buffer.js';
 import { forEachChunk } from '../runtime/chunks.js';
 import { checkRowSources } from './positions.js';
 import { checkAxisRows } from './axes.js';
@@ -179,7 +180,7 @@ export function ropePlans(runtime) {
    * and staging (issue 11: ≤ 2 µs a token). Returns false when the call is
    * not of that form (the general path then runs).
    */
-  function applySpanResident(plan, c, x, options) {
+  function applySpanResident(planAt, c, x, options) {
     if (c.xpos !== null) return false; // xPos's window is checked (and named) on the general path
     // Inherited keys too go to the general path, which names them; no array of keys is made per call.
     for (const key in options) if ((key !== 'offset' && key !== 'length') || !Object.hasOwn(options, key)) return false;
@@ -188,25 +189,32 @@ export function ropePlans(runtime) {
     const slab = length * row;
     if (slab === 0 || x.length % slab !== 0) return false; // the general path refuses (or returns) with its message
     const at = runtime.pointerOfAnyDtype(x, 'x');
-    check(wasm.pe_wasm_rope_plan_apply(plan, X_DTYPES[x.dtype], at, x.length, length, offset, 0, offset + length));
+    check(wasm.pe_wasm_rope_plan_apply(planAt(), X_DTYPES[x.dtype], at, x.length, length, offset, 0, offset + length));
     return true;
   }
 
-  /** apply(): x rotated in place with the plan at `plan` for checked options c. */
-  function applyPlan(plan, c, x, options) {
-    if (x instanceof WasmBuffer && typeof options === 'object' && options !== null && !Array.isArray(options)) {
-      if (applySpanResident(plan, c, x, options)) return x;
+  /**
+   * apply(): x rotated in place for checked options c. planAt() gives the plan's
+   * address (or throws PLAN_FREED); it is asked after the last of the caller's
+   * code (getters, iterators) has run, right before the core is called.
+   */
+  function applyPlan(planAt, c, original, options) {
+    if (isWasmBuffer(original) && typeof options === 'object' && options !== null && !Array.isArray(options)) {
+      if (applySpanResident(planAt, c, original, options)) return original;
     }
+    const x = plainView(original, 'x'); // its own memory, read without the caller's code; refused when detached
     const o = checkOptions(options, APPLY_OPTIONS, 'apply');
     const code = xDtype(x, o.dtype);
+    if (!(x instanceof WasmBuffer)) checkNotDetached(x, 'x'); // an option's getter may have detached it
+    const xLength = x.length; // once: an id getter below may detach x, which checkStillAttached then names
     const row = c.heads * c.headDim;
-    const rowsOfX = row === 0 ? 0 : x.length / row;
+    const rowsOfX = row === 0 ? 0 : xLength / row;
     const rows = c.axes.axes
       ? checkAxisRows(o, c.axes, rowsOfX, checkSpan, checkRowSources)
       : checkRowSources(o, rowsOfX, checkSpan);
     const { length } = rows;
     const slab = length * row;
-    if (slab === 0 ? x.length !== 0 : x.length % slab !== 0) {
+    if (slab === 0 ? xLength !== 0 : xLength % slab !== 0) {
       const shape = c.order === 0 ? '(batch, length, heads, headDim)' : '(batch, heads, length, headDim)';
       refuse(
         'BAD_SIZE',
@@ -215,7 +223,7 @@ export function ropePlans(runtime) {
         x,
       );
     }
-    const batch = slab === 0 ? 0 : x.length / slab;
+    const batch = slab === 0 ? 0 : xLength / slab;
     checkXposWindow(c, rows);
     if (rows.perItem && rows.ids.length !== batch * length * (rows.axes || 1)) {
       const shape = rows.axes
@@ -223,12 +231,35 @@ export function ropePlans(runtime) {
         : `(batch, length) = (${batch}, ${length})`;
       refuse('BAD_SIZE', 'positionIds', `${shape} ids, one per row of each batch item`, o.positionIds);
     }
+    // The caller's code has run (options, id arrays): from here on nothing but ours until the core returns.
+    if (!(x instanceof WasmBuffer)) checkStillAttached(x, xLength);
     const resident = x instanceof WasmBuffer ? runtime.pointerOfAnyDtype(x, 'x') : 0;
-    if (x.length === 0) return x;
+    const plan = planAt();
+    if (xLength === 0) return original;
     // The ids' block may grow memory: views come after.
-    const xLength = x.length;
     withIds(rows.ids, (idsAt) => applyRows(plan, c, x, xLength, code, rows, batch, resident, idsAt));
-    return x;
+    return original;
+  }
+
+  /** x (a plain view) must not have been detached or shrunk since its length was taken. */
+  function checkStillAttached(x, xLength) {
+    if (isDetached(x.buffer)) {
+      throw new PosencError(
+        'BAD_BUFFER',
+        'x was detached (its ArrayBuffer transferred) during the call; pass a live array',
+        'x',
+        x,
+      );
+    }
+    if (x.length !== xLength) {
+      throw new PosencError(
+        'BAD_BUFFER',
+        'x is a detached view: wasm memory grew, which detaches views such as ' +
+          'WasmBuffer.array; pass the WasmBuffer itself',
+        'x',
+        x,
+      );
+    }
   }
 
   /** x's rows rotated, in place (resident: x's address) or staged through wasm. */
@@ -261,22 +292,14 @@ export function ropePlans(runtime) {
       return;
     }
     runtime.staging(row * ELEMENT_BYTES[code] + 16); // grow first, then check x is still attached
-    if (x.length !== xLength) {
-      throw new PosencError(
-        'BAD_BUFFER',
-        'x is a detached view: wasm memory grew, which detaches views such as ' +
-          'WasmBuffer.array; pass the WasmBuffer itself',
-        'x',
-        x,
-      );
-    }
+    checkStillAttached(x, xLength);
     const view = bitsView(x);
     if (!rows.perItem) stagedApply(plan, c, code, view, rows, seqLen, 0, batch, idsAt);
     else for (let b = 0; b < batch; b++) stagedApply(plan, c, code, view, rows, seqLen, b, 1, idsAt + b * itemIds);
   }
 
   /** cosSin(): { cos, sin } for rows at offset ... or at positions (posenc.h, pe_rope_plan_cos_sin). */
-  function cosSinPlan(plan, c, o) {
+  function cosSinPlan(planAt, c, o) {
     const code = o.dtype === undefined ? 0 : CACHE_DTYPES[o.dtype];
     if (code === undefined)
       refuse('BAD_DTYPE', 'dtype', "'float32' (the default), 'float16', 'bfloat16' or 'float64'", o.dtype);
@@ -307,8 +330,18 @@ export function ropePlans(runtime) {
     checkXposWindow(c, { length, offset, ids: positions });
     const perRow = o.expand ? c.rotaryDim : c.rotaryDim / 2;
     const count = length * perRow;
+    if (count > MAX_RESULT) {
+      throw new PosencError(
+        'TOO_LARGE',
+        `cos and sin of ${length} rows need ${count} values each; posenc allocates at most ${MAX_RESULT} (2^28) ` +
+          'for a result: ask for fewer rows',
+        'length',
+        length,
+      );
+    }
     const E = ELEMENT_BYTES[code];
     const view = [runtime.floats, runtime.halves, runtime.halves, runtime.doubles][code];
+    const plan = planAt(); // after the caller's code (getters, id arrays) has run
     return withIds(positions, (idsAt) =>
       runtime.withTemporary([[2 * count * E, 'cos and sin']], (out) => {
         check(
@@ -341,6 +374,15 @@ export function ropePlans(runtime) {
       const { center, reach } = c.xpos;
       cacheRows = center > reach ? 0 : Math.min(cacheRows, center + reach + 1);
     }
+    if (cacheRows * bytesPerRow > MAX_WASM_BYTES) {
+      throw new PosencError(
+        'TOO_LARGE',
+        `a cos/sin cache of maxPosition = ${maxPosition} rows needs ${cacheRows * bytesPerRow} bytes; wasm32 ` +
+          'memory holds at most 4 GiB: lower maxPosition or pass cache: false',
+        'maxPosition',
+        maxPosition,
+      );
+    }
     let core = newPlan(c, cacheRows);
     let described = null;
     const live = (call) => {
@@ -366,8 +408,8 @@ export function ropePlans(runtime) {
       get attentionFactor() {
         return describe().attentionFactor;
       },
-      apply: (x, options) => applyPlan(live('apply'), c, x, options),
-      cosSin: (options) => cosSinPlan(live('cosSin'), c, checkOptions(options, COS_SIN_OPTIONS, 'cosSin')),
+      apply: (x, options) => applyPlan(() => live('apply'), c, x, options),
+      cosSin: (options) => cosSinPlan(() => live('cosSin'), c, checkOptions(options, COS_SIN_OPTIONS, 'cosSin')),
       free() {
         if (core === null) return;
         runtime.free(core.memory);

@@ -5,7 +5,7 @@
 // (flash-attention's and vLLM's cumulative lengths of packed sequences).
 // Everything is checked before anything is written.
 import { PosencError, describe, refuse } from '../runtime/errors.js';
-import { MAX_POSITION } from '../runtime/validate.js';
+import { MAX_POSITION, checkListLength, plainView } from '../runtime/validate.js';
 
 export const ID_ARRAYS = 'an Int32Array, Uint32Array, BigInt64Array or Array of integers';
 export const isIdArray = (v) =>
@@ -36,7 +36,7 @@ function badId(argument, index, value, what) {
  */
 export function copyIds(ids, argument, out, at) {
   let end = 0;
-  const n = ids.length;
+  const n = out.length - at; // the caller sized out by the list's length, read once and checked
   if (ids instanceof Int32Array || ids instanceof Uint32Array) {
     for (let i = 0; i < n; i++) {
       const p = ids[i];
@@ -63,24 +63,33 @@ export function copyIds(ids, argument, out, at) {
 
 /** A flat id array, or a nested one (an Array of rows) flattened; its row length when nested. */
 export function flatten(ids, argument) {
-  if (Array.isArray(ids) && ids.length > 0 && (Array.isArray(ids[0]) || ArrayBuffer.isView(ids[0]))) {
-    const rowLength = ids[0].length;
-    for (let b = 0; b < ids.length; b++) {
-      if (!isIdArray(ids[b]) || ids[b].length !== rowLength) {
+  const first = Array.isArray(ids) && ids.length > 0 ? ids[0] : undefined; // read once: a getter may answer anew
+  if (Array.isArray(first) || ArrayBuffer.isView(first)) {
+    const rowLength = first.length;
+    const rows = [first];
+    for (let b = 1; b < ids.length; b++) rows.push(ids[b]);
+    for (let b = 0; b < rows.length; b++) {
+      if (!isIdArray(rows[b]) || rows[b].length !== rowLength) {
         refuse(
           'BAD_POSITION',
           `${argument}[${b}]`,
           `${ID_ARRAYS} of length ${rowLength} (every row as long as the first)`,
-          ids[b],
+          rows[b],
         );
       }
     }
+    checkListLength(rows.length * rowLength, argument);
     const flat = [];
-    for (const row of ids) for (let i = 0; i < row.length; i++) flat.push(row[i]);
+    for (const row of rows) for (let i = 0; i < rowLength; i++) flat.push(row[i]);
     return { flat, rowLength };
   }
   if (!isIdArray(ids)) refuse('BAD_BUFFER', argument, ID_ARRAYS, ids);
-  return { flat: ids, rowLength: undefined };
+  const n = checkListLength(ids.length, argument);
+  if (!Array.isArray(ids)) return { flat: plainView(ids, argument), rowLength: undefined };
+  // An Array's elements read once each, here (the first already was).
+  const flat = new Array(n);
+  for (let i = 0; i < n; i++) flat[i] = i === 0 ? first : ids[i];
+  return { flat, rowLength: undefined };
 }
 
 /**

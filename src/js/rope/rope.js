@@ -105,7 +105,7 @@ export function ropeMethods(runtime) {
     const c = checkRopeOptions(configToRopeOptions(readConfigOnce, options, 'rope'), ROPE_CALL_OPTIONS);
     const rows = {};
     for (const k of ROW_OPTIONS) if (c.o[k] !== undefined) rows[k] = c.o[k];
-    return plans.applyPlan(keptPlan(c), c, x, rows);
+    return plans.applyPlan(() => keptPlan(c), c, x, rows);
   }
 
   function ropeCosSin(options) {
@@ -113,7 +113,7 @@ export function ropeMethods(runtime) {
     const o = checkOptions(fromConfig, [...COS_SIN_ROTARY, ...COS_SIN_OPTIONS], 'ropeCosSin');
     const rotary = Object.fromEntries(COS_SIN_ROTARY.filter((k) => o[k] !== undefined).map((k) => [k, o[k]]));
     const c = checkRopeOptions({ ...rotary, heads: 1 });
-    return plans.cosSinPlan(keptPlan(c), c, o);
+    return plans.cosSinPlan(() => keptPlan(c), c, o);
   }
 
   function ropeFrequencies(options) {

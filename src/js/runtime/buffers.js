@@ -3,12 +3,24 @@
 // before anything is written, like the scalar checks in validate.js.
 import { PosencError, refuse, describe } from './errors.js';
 import { WasmBuffer } from './wasm-buffer.js';
-import { checkNotDetached } from './validate.js';
+import { checkNotDetached, MAX_RESULT, plainView } from './validate.js';
 
 const FLOATS_ALLOWED = 'a Float32Array or a WasmBuffer from alloc()';
 
-/** A new typed array of count elements, or TOO_LARGE naming `argument` (JS arrays have a size limit too). */
+/**
+ * A new typed array of count elements, or TOO_LARGE naming `argument` before
+ * anything is allocated when count is above MAX_RESULT (2^28 elements).
+ */
 export function newArray(Type, count, argument) {
+  if (count > MAX_RESULT) {
+    throw new PosencError(
+      'TOO_LARGE',
+      `the result needs ${count} elements; posenc allocates at most ${MAX_RESULT} (2^28) for a result: ` +
+        'pass out (e.g. alloc(...)) or ask for fewer',
+      argument,
+      count,
+    );
+  }
   try {
     return new Type(count);
   } catch {
@@ -31,6 +43,7 @@ export function checkFloats(value, argument) {
 /** `out` (undefined, a Float32Array or a WasmBuffer) of exactly count floats: the array to fill, else a refusal. */
 export function checkOut(out, count, shape) {
   if (out === undefined) return newArray(Float32Array, count, 'out');
+  out = plainView(out, 'out');
   checkFloats(out, 'out');
   // Checked here, not only where the floats are written: an empty result writes nothing.
   if (out instanceof WasmBuffer && out.freed) {
@@ -56,6 +69,7 @@ export function checkAttached(array, count, argument) {
 
 /** A Float32Array argument of exactly `count` floats (a detached one is named as such), or a refusal. */
 export function checkJsFloats(value, argument, count, shape) {
+  if (value instanceof Float32Array && value.length === count) value = plainView(value, argument);
   if (!(value instanceof Float32Array)) refuse('BAD_BUFFER', argument, FLOATS_ALLOWED, value);
   if (value.length !== count) {
     if (value.buffer.byteLength === 0 && count !== 0) checkAttached(value, count, argument);

@@ -28,9 +28,16 @@ export function describe(value) {
   if (ArrayBuffer.isView(value)) return `a ${value.constructor.name} of length ${value.length ?? value.byteLength}`;
   if (Array.isArray(value)) return `an Array of length ${value.length}`;
   if (typeof value === 'function') return 'a function';
-  const name = value.constructor && value.constructor.name;
-  if (name && name !== 'Object')
-    return typeof value.length === 'number' ? `a ${name} of length ${value.length}` : `a ${name}`;
+  if (typeof value === 'symbol') return 'a symbol';
+  try {
+    const name = value.constructor && value.constructor.name;
+    if (typeof name === 'string' && name !== '' && name !== 'Object') {
+      const length = value.length;
+      return typeof length === 'number' ? `a ${name.slice(0, 40)} of length ${length}` : `a ${name.slice(0, 40)}`;
+    }
+  } catch {
+    // A Proxy or a getter that throws: the message still gets made.
+  }
   return 'an object';
 }
 

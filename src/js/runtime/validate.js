@@ -2,6 +2,7 @@
 // so a refused call leaves its inputs exactly as they were; the C status is
 // only a backstop (status.js).
 import { PosencError, refuse, describe, checkOptionKeys } from './errors.js';
+import { WasmBuffer, isWasmBuffer } from './wasm-buffer.js';
 
 export const MAX_DIM = 65536; // PE_MAX_DIM
 export const MAX_POSITION = 2 ** 31; // PE_MAX_POSITION: positions are below it; offset + length may equal it
@@ -27,8 +28,49 @@ export function checkOptions(options, allowed, call) {
     );
   }
   checkOptionKeys(options, allowed, call);
-  return options;
+  // A snapshot, each allowed option read once and here: getters (the caller's code) run before any
+  // pointer into wasm memory is taken, and a value cannot change between its check and its use.
+  const o = {};
+  for (const key of allowed) {
+    const value = options[key];
+    if (value !== undefined) o[key] = value;
+  }
+  return o;
 }
+
+// The typed-array internals, read through %TypedArray%.prototype's own getters: a subclass or a
+// Proxy cannot answer for them with code of its own.
+const TypedArrayProto = Object.getPrototypeOf(Uint8Array.prototype);
+const intrinsic = (key) => Object.getOwnPropertyDescriptor(TypedArrayProto, key).get;
+const tagOf = intrinsic(Symbol.toStringTag);
+const bufferOf = intrinsic('buffer');
+const byteOffsetOf = intrinsic('byteOffset');
+const lengthOf = intrinsic('length');
+
+/**
+ * A plain view of the same memory as `value` when it is a genuine typed array
+ * (a subclass's overrides and getters are left behind), refused when its memory
+ * is detached; `value` unchanged when it is no typed array (WasmBuffer, Array, ...).
+ * A Proxy or an object that only claims a typed array's prototype is refused.
+ */
+export function plainView(value, argument) {
+  const tag = typeof value === 'object' && value !== null ? tagOf.call(value) : undefined;
+  if (tag === undefined) {
+    if (value instanceof WasmBuffer && !isWasmBuffer(value))
+      refuse('BAD_BUFFER', argument, 'a WasmBuffer from alloc() (not a Proxy or an object with its prototype)', value);
+    if (value instanceof TypedArrayProto.constructor)
+      refuse('BAD_BUFFER', argument, 'a genuine typed array (not a Proxy or an object with its prototype)', value);
+    return value;
+  }
+  const buffer = bufferOf.call(value);
+  checkNotDetached(buffer, argument);
+  const Type = globalThis[tag];
+  if (Object.getPrototypeOf(value) === Type.prototype && !OVERRIDABLE.some((key) => Object.hasOwn(value, key)))
+    return value; // the common case: nothing of the caller's on it, and its identity kept
+  return new Type(buffer, byteOffsetOf.call(value), lengthOf.call(value));
+}
+// What posenc reads of a typed array besides its elements (an own property would shadow it).
+const OVERRIDABLE = ['length', 'buffer', 'byteOffset', 'byteLength', 'set', 'subarray', 'slice', Symbol.iterator];
 
 /**
  * True when buffer (an ArrayBuffer) was detached (transferred, or a wasm
@@ -52,7 +94,8 @@ export function checkNotDetached(input, argument) {
     refuse(
       'BAD_BUFFER',
       argument,
-      'memory that is still attached (this ArrayBuffer was transferred or detached; pass a live copy)',
+      'memory that is still attached (a detached view: this ArrayBuffer was transferred, or wasm memory grew, ' +
+        'which detaches views such as WasmBuffer.array; pass a live array or the WasmBuffer itself)',
       input,
     );
   }
@@ -134,32 +177,63 @@ export function checkScale(scale) {
   return scale;
 }
 
-/** Every position an integer in [0, 2^31); returns the count. */
-export function checkPositions(positions) {
+/**
+ * positions checked (every one an integer in [0, 2^31)) and read once: a plain
+ * integer typed array as given, an Array or float array copied to a Uint32Array,
+ * so the caller's code (index getters) cannot run, nor a value change, after the check.
+ */
+export function positionList(positions) {
+  const list = plainView(positions, 'positions');
   if (
-    positions instanceof Uint32Array ||
-    positions instanceof Int32Array ||
-    positions instanceof Uint16Array ||
-    positions instanceof Uint8Array ||
-    positions instanceof Int16Array ||
-    positions instanceof Int8Array ||
-    positions instanceof Uint8ClampedArray
+    list instanceof Uint32Array ||
+    list instanceof Int32Array ||
+    list instanceof Uint16Array ||
+    list instanceof Uint8Array ||
+    list instanceof Int16Array ||
+    list instanceof Int8Array ||
+    list instanceof Uint8ClampedArray
   ) {
-    for (let i = 0; i < positions.length; i++) {
-      const p = positions[i];
+    for (let i = 0; i < list.length; i++) {
+      const p = list[i];
       if (p < 0 || p >= MAX_POSITION) badPosition(i, p);
     }
-    return positions.length;
+    return list;
   }
-  if (!Array.isArray(positions) && !(positions instanceof Float64Array) && !(positions instanceof Float32Array)) {
+  if (!Array.isArray(list) && !(list instanceof Float64Array) && !(list instanceof Float32Array)) {
     refuse('BAD_BUFFER', 'positions', 'an Array or integer/float typed array of positions', positions);
   }
-  for (let i = 0; i < positions.length; i++) {
-    const p = positions[i];
+  const count = checkListLength(list.length, 'positions');
+  const copy = new Uint32Array(count);
+  for (let i = 0; i < count; i++) {
+    const p = list[i];
     if (typeof p !== 'number' || !Number.isInteger(p) || p < 0 || p >= MAX_POSITION) badPosition(i, p);
+    copy[i] = p;
   }
-  return positions.length;
+  return copy;
 }
+
+/** The most entries a list argument (positions, ids, values) may have: 2^28, as MAX_RESULT. */
+export const MAX_LIST = 2 ** 28;
+
+/** A list's length (read once), refused (TOO_LARGE) above MAX_LIST before the list is copied. */
+export function checkListLength(count, argument) {
+  if (typeof count !== 'number' || !(count <= MAX_LIST)) {
+    throw new PosencError(
+      'TOO_LARGE',
+      `${argument} holds ${describe(count)} entries; posenc copies at most ${MAX_LIST} (2^28)`,
+      argument,
+      count,
+    );
+  }
+  return count;
+}
+
+/**
+ * The most elements a call allocates for its result (2^28: 1 GiB of float32);
+ * a larger result is refused (TOO_LARGE) before anything is allocated: pass
+ * `out` (e.g. a WasmBuffer from alloc()) to get more.
+ */
+export const MAX_RESULT = 2 ** 28;
 
 function badPosition(index, value) {
   throw new PosencError(

@@ -16,6 +16,10 @@ export function checkBufferDtype(dtype) {
 }
 
 let internals;
+let genuine;
+
+/** True for a WasmBuffer alloc() made (a Proxy of one, or an object with its prototype, is not). */
+export const isWasmBuffer = (value) => genuine(value);
 
 export class WasmBuffer {
   #owner; // the instance state (memory, free function)
@@ -72,9 +76,13 @@ export class WasmBuffer {
   }
 
   static {
+    genuine = (value) => value !== null && typeof value === 'object' && #pointer in value;
     internals = {
       /** The byte address of buf inside owner's memory, after the ownership and freed checks. */
       pointer(buffer, owner, argument, anyDtype) {
+        if (!genuine(buffer)) {
+          throw new PosencError('BAD_BUFFER', `${argument} must be a WasmBuffer from alloc()`, argument, buffer);
+        }
         if (buffer.#owner !== owner) {
           throw new PosencError(
             'BAD_BUFFER',

@@ -4,7 +4,7 @@
 // grow memory and detach views), then buffer checks on fresh lengths, then
 // writing; a JS array travels through the runtime's staging region.
 import { refuse } from '../runtime/errors.js';
-import { checkOptions, checkScale, checkPositions } from '../runtime/validate.js';
+import { checkOptions, checkScale, positionList, plainView } from '../runtime/validate.js';
 import { WasmBuffer } from '../runtime/wasm-buffer.js';
 import { newArray, checkJsFloats, batchOf } from '../runtime/buffers.js';
 import { forEachChunk, BLOCK } from '../runtime/chunks.js';
@@ -24,6 +24,7 @@ export function sinusoidMethods(runtime) {
 
   function sinusoidal(options) {
     const o = checkOptions(options, TABLE_OPTIONS, 'sinusoidal');
+    if (o.out !== undefined) o.out = plainView(o.out, 'out'); // before the plan: no caller's code after it
     const dtype = dtypeCode(o.dtype);
     if (dtype !== 0) return reduced.table(o, dtype);
     const { dim, length, offset, base, layout, frequencies } = checkEncoding(o, true);
@@ -48,18 +49,20 @@ export function sinusoidMethods(runtime) {
 
   function sinusoidalAt(positions, options) {
     const o = checkOptions(options, AT_OPTIONS, 'sinusoidalAt');
+    if (o.out !== undefined) o.out = plainView(o.out, 'out'); // before the plan: no caller's code after it
     const dtype = dtypeCode(o.dtype);
     if (dtype !== 0) return reduced.tableAt(positions, o, dtype);
     const { dim, base, layout, frequencies } = checkEncoding(o, false);
+    positions = plainView(positions, 'positions');
     const inWasm = positions instanceof WasmBuffer;
-    const count = inWasm ? (runtime.pointerOf(positions, 'positions'), positions.length) : checkPositions(positions);
+    const given = inWasm ? (runtime.pointerOf(positions, 'positions'), null) : positionList(positions);
+    const count = inWasm ? positions.length : given.length;
     const total = count * dim;
     const shape = `positions.length·dim = ${count}·${dim} = ${total} floats`;
     const fresh = o.out === undefined ? newArray(Float32Array, total, 'length') : null;
     const planAt = plan(dim, base, layout, frequencies);
     const staging = runtime.staging(16 + (dim + 1) * FLOAT);
-    const list = inWasm ? positions.array : positions; // a view made after any growth
-    if (inWasm) checkPositions(list);
+    const list = inWasm ? positionList(positions.array) : given; // a view made after any growth, then checked
     let outPointer = 0;
     if (o.out instanceof WasmBuffer) {
       outPointer = runtime.pointerOf(o.out, 'out');
@@ -83,6 +86,7 @@ export function sinusoidMethods(runtime) {
 
   function addSinusoidal(x, options) {
     const o = checkOptions(options, ADD_OPTIONS, 'addSinusoidal');
+    x = plainView(x, 'x'); // after the getters: refused when detached, read without the caller's code
     const { dim, length, offset, base, layout, frequencies } = checkEncoding(o, true);
     const scale = checkScale(o.scale);
     const planAt = plan(dim, base, layout, frequencies);
