@@ -226,6 +226,8 @@ function run(program, args, dir) {
   };
 }
 
+class OutputCap extends Error {}
+
 /** The JS CLI's main function in this process (a cold Node start per case would take most of the time). */
 async function inProcess(args, dir) {
   const out = join(dir, 'out.bin');
@@ -240,12 +242,15 @@ async function inProcess(args, dir) {
     runCli(args, {
       stdout: (chunk) => {
         bytes += chunk.length;
-        if (bytes <= MAX_OUTPUT) chunks.push(Buffer.from(typeof chunk === 'string' ? chunk : chunk.slice()));
+        // Past the cap, the write fails: the command stops, as the native one does when spawnSync stops reading.
+        if (bytes > MAX_OUTPUT) throw new OutputCap();
+        chunks.push(Buffer.from(typeof chunk === 'string' ? chunk : chunk.slice()));
       },
       stderr: (text) => void errors.push(text),
     }),
     limit,
   ]).catch((error) => ({ thrown: error }));
+  if (status && status.thrown instanceof OutputCap) status.thrown = null;
   if (status && status.thrown) {
     clearTimeout(timer);
     return {
@@ -260,7 +265,7 @@ async function inProcess(args, dir) {
   }
   clearTimeout(timer);
   return {
-    status: status === 'timeout' ? null : status,
+    status: status === 'timeout' || typeof status === 'object' ? null : status,
     signal: null,
     error: status === 'timeout' ? 'ETIMEDOUT' : bytes > MAX_OUTPUT ? 'ENOBUFS' : null,
     stdout: Buffer.concat(chunks),
@@ -276,7 +281,11 @@ export async function runCliCase(seed, dir, { spawnNode = false } = {}) {
   mkdirSync(dir, { recursive: true });
   const args = cliArgs(seed, dir);
   const a = run(NATIVE, args, dir);
-  const b = spawnNode ? run(process.execPath, [NODE_CLI, ...args], dir) : await inProcess(args, dir);
+  // With --output the command writes the file itself, past any cap: in a process of its own, with a time limit.
+  const b =
+    spawnNode || args.includes('--output')
+      ? run(process.execPath, [NODE_CLI, ...args], dir)
+      : await inProcess(args, dir);
   const finding = (what) => ({ kind: 'cli', seed, args, what });
   if (a.error === 'ETIMEDOUT' || b.error === 'ETIMEDOUT') {
     return finding(
