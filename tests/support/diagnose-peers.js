@@ -60,11 +60,11 @@ const table = (rows, dim, cell) => {
 /** PyTorch tutorial (pytorch/tutorials, transformer_tutorial.py PositionalEncoding), float32:
  *  div_term = torch.exp(torch.arange(0, d_model, 2).float() * (-math.log(10000.0) / d_model))
  *  pe[:, 0::2] = torch.sin(position * div_term); pe[:, 1::2] = torch.cos(position * div_term) */
-export function tutorial(rows, dim, base = 10000) {
+export function tutorial(rows, dim, base = 10000, start = 0) {
   const c = f(-Math.log(base) / dim);
   const div = Array.from({ length: dim / 2 }, (_, i) => f(Math.exp(f(f(2 * i) * c))));
-  return table(rows, dim, (p, j) => {
-    const angle = f(p * div[j >> 1]);
+  return table(rows, dim, (r, j) => {
+    const angle = f(f(r + start) * div[j >> 1]); // pe[start:start + rows]: the float32 position times div_term
     return f(j % 2 === 0 ? Math.sin(angle) : Math.cos(angle));
   });
 }
@@ -72,9 +72,10 @@ export function tutorial(rows, dim, base = 10000) {
 /** HF Marian (MarianSinusoidalPositionalEmbedding._init_weight), numpy float64, then float32:
  *  position_enc = [[pos / np.power(10000, 2 * (j // 2) / dim) for j in range(dim)] ...]
  *  out[:, 0:dim//2] = sin(position_enc[:, 0::2]); out[:, dim//2:] = cos(position_enc[:, 1::2]) */
-export function marian(rows, dim) {
+export function marian(rows, dim, start = 0) {
   const half = dim / 2;
-  return table(rows, dim, (p, j) => {
+  return table(rows, dim, (r, j) => {
+    const p = r + start;
     const i = j < half ? j : j - half;
     const angle = p / Math.pow(10000, (2 * i) / dim);
     return f(j < half ? Math.sin(angle) : Math.cos(angle));
@@ -213,12 +214,12 @@ export function hfRopeInvFreq(dim, base, scaling) {
 
 /** LlamaRotaryEmbedding.forward's cos (or sin): emb = cat(freqs, freqs); cos = emb.cos() * attention_scaling,
  *  then .to(dtype). freqs = inv_freq @ position_ids in float32. */
-export function llamaCache(rows, dim, { base = 10000, scaling, fn = 'cos', dtype = 'float32', sleef } = {}) {
+export function llamaCache(rows, dim, { base = 10000, scaling, fn = 'cos', dtype = 'float32', sleef, start = 0 } = {}) {
   const { inv, attention } = hfRopeInvFreq(dim, base, scaling);
   const cast = dtype === 'bfloat16' ? bf16 : dtype === 'float16' ? f16 : f;
   const att = f(attention);
-  return table(rows, dim, (p, j) => {
-    const angle = f(f(p) * inv[j % (dim / 2)]);
+  return table(rows, dim, (r, j) => {
+    const angle = f(f(r + start) * inv[j % (dim / 2)]); // position_ids from start (a cache sliced at decode time)
     const exact = fn === 'cos' ? Math.cos(angle) : Math.sin(angle);
     let value = f(exact);
     // sleef: where the exact value is within 0.05 ulp of a midpoint, half the cells take the other float32
