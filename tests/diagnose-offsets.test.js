@@ -46,6 +46,24 @@ const SOURCES = [
     [0, 1, 100, 65536, 100000, 1e6],
   ],
   [
+    'Keras SinePositionEncoding f32',
+    (s) => peers.keras(ROWS, 128, 'float32', s),
+    { layout: 'interleaved', frequencies: 'paper', recipe: 'float32-angle-keras' },
+    [0, 1, 100, 65536, 100000],
+  ],
+  [
+    'GPT-J embed_positions',
+    (s) => peers.gptjPositions(ROWS, 128, s),
+    { layout: 'split', frequencies: 'paper', recipe: 'float32-angle-hf' },
+    [0, 1, 100, 65536, 100000],
+  ],
+  [
+    'GPT-J cos (repeat_interleave)',
+    (s) => peers.gptjCosCache(ROWS, 128, s),
+    { kind: 'cos-sin', cache: 'cos', layout: 'neighbours', frequencies: 'paper', recipe: 'float32-angle-hf' },
+    [0, 1, 100, 65536, 100000],
+  ],
+  [
     'HF Llama cos f32',
     (s) => peers.llamaCache(ROWS, 128, { start: s }),
     { kind: 'cos-sin', cache: 'cos', frequencies: 'paper', recipe: 'float32-angle-hf' },

@@ -121,12 +121,12 @@ export function tensor2tensor(rows, dim, startIndex = 0) {
  *  min_freq = ops.cast(1 / max_wavelength, dtype); timescales = ops.power(min_freq,
  *    ops.cast(2 * (ops.arange(hidden_size) // 2), dtype) / ops.cast(hidden_size, dtype))
  *  angles = positions[:, None] * timescales[None, :]; sin(angles) * sin_mask + cos(angles) * cos_mask */
-export function keras(rows, dim, dtype = 'float32') {
+export function keras(rows, dim, dtype = 'float32', start = 0) {
   const r = dtype === 'bfloat16' ? (x) => bf16(f(x)) : f;
   const minFreq = r(1 / 10000);
   const scale = Array.from({ length: dim }, (_, j) => r(Math.pow(minFreq, r(r(2 * (j >> 1)) / r(dim)))));
-  return table(rows, dim, (p, j) => {
-    const angle = r(r(p) * scale[j]);
+  return table(rows, dim, (row, j) => {
+    const angle = r(r(row + start) * scale[j]); // positions = ops.arange(start, start + rows) in the compute dtype
     const sinMask = r(1 - (j % 2));
     const cosMask = r(j % 2);
     return r(r(r(Math.sin(angle)) * sinMask) + r(r(Math.cos(angle)) * cosMask));
@@ -232,18 +232,18 @@ export function llamaCache(rows, dim, { base = 10000, scaling, fn = 'cos', dtype
 }
 
 /** HF GPT-J create_sinusoidal_positions: cat(sin, cos) of einsum(arange(num_pos).float(), inv_freq), float32. */
-export function gptjPositions(rows, dim) {
+export function gptjPositions(rows, dim, start = 0) {
   const inv = hfInvFreq(dim, 10000).map((w) => w); // 1.0 / (10000 ** (arange(0, dim, 2) / dim))
   const half = dim / 2;
-  return table(rows, dim, (p, j) => {
-    const angle = f(f(p) * inv[j % half]);
+  return table(rows, dim, (r, j) => {
+    const angle = f(f(r + start) * inv[j % half]);
     return f(j < half ? Math.sin(angle) : Math.cos(angle));
   });
 }
 
 /** GPT-J's apply_rotary_pos_emb input: cos = torch.repeat_interleave(cos, 2, -1) (neighbours duplicated). */
-export function gptjCosCache(rows, dim) {
-  const positions = gptjPositions(rows, dim);
+export function gptjCosCache(rows, dim, start = 0) {
+  const positions = gptjPositions(rows, dim, start); // embed_positions[position_ids]: rows from start
   const half = dim / 2;
   return table(rows, dim, (p, j) => positions[p * dim + half + (j >> 1)]);
 }

@@ -19,8 +19,6 @@
 #include "math/f64math.h"
 #include "math/sincos.h"
 
-/* Branches scored at most (a few ms); past them the search says where it stopped. */
-#define MAX_BRANCHES (1u << 17)
 /* A float32 inv_freq formula: a few float32 roundings of a power (the tutorial's exp(2k * float32(-ln T / d)) is
  * up to 6e-7 off). */
 #define REL_F32     1e-6
@@ -107,16 +105,19 @@ static double score(const diag_work *w, const double *phi, uint32_t n, uint32_t 
 #define FINALISTS 8
 
 static fit_result search(diag_work *w, const double *phi, uint32_t n, double positions, double rel_angle) {
+    /* the work in proportion to the table's cells, within [40k, 250k] terms: a few rows cost little */
+    double cells = (double)(w->v.rows - w->first_row) * w->v.cols * 8.0;
+    const double budget = cells < 4e4 ? 4e4 : cells > 2.5e5 ? 2.5e5 : cells;
     fit_result best = {0.0, 1e300, 1e300, 0.0};
     if (n == 0) return best;
     const uint32_t a = w->order[0];
     const double wa = w->freq[a], pa = diag_wrap(phi[a]); /* [-pi, pi]: branch 0 may sit just below 0 */
     double branches = positions * wa / TWO_PI_HI + 1.0;
-    if (branches > MAX_BRANCHES) branches = MAX_BRANCHES;
+    if (branches > budget / 2) branches = budget / 2;
     best.searched = (pa + TWO_PI_HI * branches) / wa;
     if (best.searched > positions) best.searched = positions;
     /* every branch on the lowest few pairs (about 250k terms in all), the best few on every pair */
-    uint32_t pairs = (uint32_t)(2.5e5 / branches);
+    uint32_t pairs = (uint32_t)(budget / branches);
     pairs = pairs < 2 ? 2 : pairs > 24 ? 24 : pairs;
     double fin_p[FINALISTS], fin_s[FINALISTS];
     uint32_t fins = 0;

@@ -120,19 +120,16 @@ static void fit(diag_work *w, pe_diagnosis *d, pe_diag_kind kind) {
      * from position 0 too, which fits each column's frequency from its own cells (scaled caches of few rows,
      * LongRoPE's factors); it wins when it identifies the cache */
     pe_diagnosis from0 = before;
+    const diag_view reading = w->v;
     w->v = full;
     diag_zero_rows(w, &from0);
     fit_reading(w, &from0, kind, 1);
     if (from0.identified) {
         from0.offset_searched = d->offset_searched;
         *d = from0;
-    } else { /* the first reading again, for the working arrays that follow it (grid, nearest) */
-        pe_diagnosis again = before;
-        w->v = full;
-        diag_zero_rows(w, &again);
-        fit_reading(w, &again, kind, 0);
-        *d = again;
-    }
+    } else
+        w->v = reading;
+    /* else the first reading's facts stand (what follows reads the cells again, not the working arrays) */
 }
 
 static int same_cells(const diag_view *v, uint32_t r1, uint32_t c1, uint32_t r2, uint32_t c2, uint32_t count) {
