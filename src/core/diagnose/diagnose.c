@@ -100,7 +100,10 @@ static void fit_reading(diag_work *w, pe_diagnosis *d, pe_diag_kind kind, int fr
         turns = w->model_w[k] > turns ? w->model_w[k] : turns;
     }
     /* columns that do not turn over the rows (a constant table) are no sinusoids of the position */
-    if (turns * (d->rows - w->first_row) < 1e-3) return;
+    if (turns * (d->rows - w->first_row) < 1e-3) {
+        d->pairs = 0; /* no sinusoid's structure to report either */
+        return;
+    }
     diag_pick_samples(w);
     if (sample_values(w, d) != PE_OK) return;
     diag_match_recipe(w, d);
