@@ -126,6 +126,36 @@ test('both CLIs refuse alike: NaN cells, bad options, unreadable files', () => {
   }
 });
 
+const rowsOf = (floats, rows, dim) =>
+  Array.from({ length: rows }, (_, r) => Array.from(floats.subarray(r * dim, (r + 1) * dim)));
+
+test('JSON is told from CSV by its content, whatever the name: the same report as the CSV', () => {
+  const asCsv = sameRun([file('fairseq.csv', csv(fairseq, 300, 32))]).stdout.toString();
+  // a JSON file named .csv, and one named .txt with Python's indent and NaN spelling absent
+  const json = JSON.stringify(rowsOf(fairseq, 300, 32));
+  for (const args of [
+    [file('fairseq-json.csv', json)],
+    [file('fairseq.txt', '\n  ' + JSON.stringify(rowsOf(fairseq, 300, 32), null, 1) + '\n')],
+    [file('fairseq-flat.json', JSON.stringify(Array.from(fairseq))), '--dim', '32'],
+  ]) {
+    const a = sameRun(args);
+    assert.is(a.status, 0, `${args.join(' ')}: ${a.stderr}`);
+    assert.is(a.stdout.toString(), asCsv, `${args[0]} read as the CSV is`);
+  }
+  const refusals = [
+    ['[[1, 2], [3]]', /JSON row 2 has 1 numbers; the first row has 2/],
+    ['[[1, 2], [3, x]]', /not a JSON array of rows of numbers \(at byte 13\)/],
+    ['[1, 2, 3]', /a flat JSON array needs --rows and\/or --dim/],
+    ['[[1, 2], [3, NaN]]', /table\[1, 1\] \(row 1, column 1\) is NaN/],
+    ['[]', /the JSON holds no numbers/],
+  ];
+  for (const [text, message] of refusals) {
+    const a = sameRun([file('bad.json', text)]);
+    assert.is(a.status, 1, text);
+    assert.match(a.stderr.toString(), message);
+  }
+});
+
 test('identify --help is the same in both', () => {
   sameRun(['--help']);
 });

@@ -295,6 +295,144 @@ static int read_text(const unsigned char *b, size_t size, uint32_t want_rows, ui
     return 0;
 }
 
+/* ---- JSON: an array of rows of numbers, or a flat array with --rows and/or --dim ---- */
+
+static const char *json_space(const char *p, const char *end) {
+    while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')) p++;
+    return p;
+}
+
+/* A JSON number, or NaN / Infinity / -Infinity as Python's json writes them; NULL when none is at p. */
+static const char *json_number(const char *p, const char *end, double *value) {
+    const char *q = p;
+    if (q < end && *q == '-') q++;
+    static const char *const words[] = {"NaN", "Infinity"};
+    for (int k = 0; k < 2; k++) {
+        size_t n = strlen(words[k]);
+        if ((size_t)(end - q) >= n && !memcmp(q, words[k], n) && !(k == 0 && q != p)) {
+            *value = k == 0 ? 0.0 / 0.0 : (q != p ? -1.0 : 1.0) / 0.0;
+            return q + n;
+        }
+    }
+    const char *digits = q;
+    while (q < end && *q >= '0' && *q <= '9') q++;
+    if (q == digits) return NULL;
+    if (q < end && *q == '.') {
+        const char *fraction = ++q;
+        while (q < end && *q >= '0' && *q <= '9') q++;
+        if (q == fraction) return NULL;
+    }
+    if (q < end && (*q == 'e' || *q == 'E')) {
+        q++;
+        if (q < end && (*q == '+' || *q == '-')) q++;
+        const char *exponent = q;
+        while (q < end && *q >= '0' && *q <= '9') q++;
+        if (q == exponent) return NULL;
+    }
+    char text[64];
+    if ((size_t)(q - p) >= sizeof text) return NULL;
+    memcpy(text, p, (size_t)(q - p));
+    text[q - p] = 0;
+    *value = strtod(text, NULL);
+    return q;
+}
+
+static int read_json(const unsigned char *b, size_t size, uint32_t want_rows, uint32_t want_dim, cli_table *out,
+                     char *error, size_t eb) {
+    const char *start = (const char *)b, *end = start + size, *p = json_space(start, end);
+    size_t cap = 1024, count = 0, rows = 0, dim = 0;
+    float *values = malloc(cap * sizeof *values);
+    if (!values) return fail(error, eb, "out of memory");
+    p = json_space(p + 1, end); /* past the opening '[' */
+    const int nested = p < end && *p == '[';
+    int ok = 1;
+    while (ok) {
+        size_t in_row = 0;
+        if (nested) {
+            if (!(p < end && *p == '[')) break;
+            p = json_space(p + 1, end);
+        }
+        while (p < end && *p != ']') {
+            double v;
+            const char *next = json_number(p, end, &v);
+            if (!next) {
+                ok = 0;
+                break;
+            }
+            if (count == cap) {
+                float *grown = realloc(values, (cap *= 2) * sizeof *values);
+                if (!grown) {
+                    free(values);
+                    return fail(error, eb, "out of memory");
+                }
+                values = grown;
+            }
+            values[count++] = (float)v;
+            in_row++;
+            p = json_space(next, end);
+            if (p < end && *p == ',')
+                p = json_space(p + 1, end);
+            else if (!(p < end && *p == ']'))
+                ok = 0;
+        }
+        if (!ok || p >= end) {
+            ok = 0;
+            break;
+        }
+        p = json_space(p + 1, end); /* past ']' */
+        if (!nested) break;
+        rows++;
+        if (rows == 1)
+            dim = in_row;
+        else if (in_row != dim) {
+            free(values);
+            return fail(error, eb, "JSON row %zu has %zu numbers; the first row has %zu", rows, in_row, dim);
+        }
+        if (p < end && *p == ',')
+            p = json_space(p + 1, end);
+        else if (p < end && *p == ']') {
+            p = json_space(p + 1, end);
+            break;
+        } else
+            ok = 0;
+    }
+    if (!ok || p != end) {
+        free(values);
+        return fail(error, eb, "not a JSON array of rows of numbers (at byte %zu)",
+                    (size_t)((p < end ? p : end) - start));
+    }
+    if (count == 0) {
+        free(values);
+        return fail(error, eb, "the JSON holds no numbers");
+    }
+    if (!nested) { /* a flat array: the shape from --rows and/or --dim */
+        if (!want_rows && !want_dim) {
+            free(values);
+            return fail(error, eb, "a flat JSON array needs --rows and/or --dim");
+        }
+        rows = want_rows ? want_rows : count / want_dim;
+        dim = want_dim ? want_dim : count / want_rows;
+        if (rows * dim != count) {
+            free(values);
+            return fail(error, eb, "the array holds %zu numbers, not --rows x --dim", count);
+        }
+    } else if ((want_rows && rows != want_rows) || (want_dim && dim != want_dim)) {
+        free(values);
+        return fail(error, eb, "the table is %zu x %zu, not the --rows/--dim given", rows, dim);
+    }
+    out->values = values;
+    out->rows = (uint32_t)rows;
+    out->dim = (uint32_t)dim;
+    return 0;
+}
+
+/* Text whose first non-blank character is '[' is JSON (by content, whatever the file's name); other text is
+ * CSV or whitespace-separated. */
+static int is_json(const unsigned char *b, size_t size) {
+    const char *p = json_space((const char *)b, (const char *)b + size);
+    return p < (const char *)b + size && *p == '[';
+}
+
 int cli_read_table(const unsigned char *bytes, size_t size, const char *name, uint32_t rows, uint32_t dim,
                    cli_table *out, char *error, size_t error_bytes) {
     static const unsigned char npy[6] = {0x93, 'N', 'U', 'M', 'P', 'Y'};
@@ -307,6 +445,7 @@ int cli_read_table(const unsigned char *bytes, size_t size, const char *name, ui
     if (size >= 9 && bytes[8] == '{')
         return cli_read_safetensors(bytes, size, name, rows, dim, out, error, error_bytes);
     if (name) return fail(error, error_bytes, "--name is for .safetensors files");
+    if (is_text(bytes, size) && is_json(bytes, size)) return read_json(bytes, size, rows, dim, out, error, error_bytes);
     if (is_text(bytes, size)) return read_text(bytes, size, rows, dim, out, error, error_bytes);
     /* raw little-endian float32 */
     if (!rows && !dim) return fail(error, error_bytes, "a raw float32 file needs --rows and/or --dim");

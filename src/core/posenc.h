@@ -760,7 +760,9 @@ typedef struct pe_diagnosis {
     int base_round;    /* 1: T is a round number (3 significant digits) within its precision */
     double offset;     /* position of the first nonzero row */
     int offset_known;  /* 1 when determined */
-    double scale;      /* constant amplitude A */
+    double offset_sd;  /* the sd of the fitted first position (before rounding to a whole one) */
+    double offset_searched; /* first positions searched: [0, offset_searched) (2^31 - rows, unless capped) */
+    double scale;           /* constant amplitude A */
     pe_diag_scaling scaling;
     double factor; /* LINEAR / YARN / LLAMA3 / DYNAMIC: f; PER_PAIR: HF's factor when the attention tells */
     double band_low, band_high; /* YARN: ramp pairs; LLAMA3: wavelengths; PER_PAIR: smallest and largest factor */

@@ -60,11 +60,11 @@ const table = (rows, dim, cell) => {
 /** PyTorch tutorial (pytorch/tutorials, transformer_tutorial.py PositionalEncoding), float32:
  *  div_term = torch.exp(torch.arange(0, d_model, 2).float() * (-math.log(10000.0) / d_model))
  *  pe[:, 0::2] = torch.sin(position * div_term); pe[:, 1::2] = torch.cos(position * div_term) */
-export function tutorial(rows, dim, base = 10000) {
+export function tutorial(rows, dim, base = 10000, start = 0) {
   const c = f(-Math.log(base) / dim);
   const div = Array.from({ length: dim / 2 }, (_, i) => f(Math.exp(f(f(2 * i) * c))));
-  return table(rows, dim, (p, j) => {
-    const angle = f(p * div[j >> 1]);
+  return table(rows, dim, (r, j) => {
+    const angle = f(f(r + start) * div[j >> 1]); // pe[start:start + rows]: the float32 position times div_term
     return f(j % 2 === 0 ? Math.sin(angle) : Math.cos(angle));
   });
 }
@@ -72,9 +72,10 @@ export function tutorial(rows, dim, base = 10000) {
 /** HF Marian (MarianSinusoidalPositionalEmbedding._init_weight), numpy float64, then float32:
  *  position_enc = [[pos / np.power(10000, 2 * (j // 2) / dim) for j in range(dim)] ...]
  *  out[:, 0:dim//2] = sin(position_enc[:, 0::2]); out[:, dim//2:] = cos(position_enc[:, 1::2]) */
-export function marian(rows, dim) {
+export function marian(rows, dim, start = 0) {
   const half = dim / 2;
-  return table(rows, dim, (p, j) => {
+  return table(rows, dim, (r, j) => {
+    const p = r + start;
     const i = j < half ? j : j - half;
     const angle = p / Math.pow(10000, (2 * i) / dim);
     return f(j < half ? Math.sin(angle) : Math.cos(angle));
@@ -120,12 +121,12 @@ export function tensor2tensor(rows, dim, startIndex = 0) {
  *  min_freq = ops.cast(1 / max_wavelength, dtype); timescales = ops.power(min_freq,
  *    ops.cast(2 * (ops.arange(hidden_size) // 2), dtype) / ops.cast(hidden_size, dtype))
  *  angles = positions[:, None] * timescales[None, :]; sin(angles) * sin_mask + cos(angles) * cos_mask */
-export function keras(rows, dim, dtype = 'float32') {
+export function keras(rows, dim, dtype = 'float32', start = 0) {
   const r = dtype === 'bfloat16' ? (x) => bf16(f(x)) : f;
   const minFreq = r(1 / 10000);
   const scale = Array.from({ length: dim }, (_, j) => r(Math.pow(minFreq, r(r(2 * (j >> 1)) / r(dim)))));
-  return table(rows, dim, (p, j) => {
-    const angle = r(r(p) * scale[j]);
+  return table(rows, dim, (row, j) => {
+    const angle = r(r(row + start) * scale[j]); // positions = ops.arange(start, start + rows) in the compute dtype
     const sinMask = r(1 - (j % 2));
     const cosMask = r(j % 2);
     return r(r(r(Math.sin(angle)) * sinMask) + r(r(Math.cos(angle)) * cosMask));
@@ -213,12 +214,12 @@ export function hfRopeInvFreq(dim, base, scaling) {
 
 /** LlamaRotaryEmbedding.forward's cos (or sin): emb = cat(freqs, freqs); cos = emb.cos() * attention_scaling,
  *  then .to(dtype). freqs = inv_freq @ position_ids in float32. */
-export function llamaCache(rows, dim, { base = 10000, scaling, fn = 'cos', dtype = 'float32', sleef } = {}) {
+export function llamaCache(rows, dim, { base = 10000, scaling, fn = 'cos', dtype = 'float32', sleef, start = 0 } = {}) {
   const { inv, attention } = hfRopeInvFreq(dim, base, scaling);
   const cast = dtype === 'bfloat16' ? bf16 : dtype === 'float16' ? f16 : f;
   const att = f(attention);
-  return table(rows, dim, (p, j) => {
-    const angle = f(f(p) * inv[j % (dim / 2)]);
+  return table(rows, dim, (r, j) => {
+    const angle = f(f(r + start) * inv[j % (dim / 2)]); // position_ids from start (a cache sliced at decode time)
     const exact = fn === 'cos' ? Math.cos(angle) : Math.sin(angle);
     let value = f(exact);
     // sleef: where the exact value is within 0.05 ulp of a midpoint, half the cells take the other float32
@@ -231,18 +232,18 @@ export function llamaCache(rows, dim, { base = 10000, scaling, fn = 'cos', dtype
 }
 
 /** HF GPT-J create_sinusoidal_positions: cat(sin, cos) of einsum(arange(num_pos).float(), inv_freq), float32. */
-export function gptjPositions(rows, dim) {
+export function gptjPositions(rows, dim, start = 0) {
   const inv = hfInvFreq(dim, 10000).map((w) => w); // 1.0 / (10000 ** (arange(0, dim, 2) / dim))
   const half = dim / 2;
-  return table(rows, dim, (p, j) => {
-    const angle = f(f(p) * inv[j % half]);
+  return table(rows, dim, (r, j) => {
+    const angle = f(f(r + start) * inv[j % half]);
     return f(j < half ? Math.sin(angle) : Math.cos(angle));
   });
 }
 
 /** GPT-J's apply_rotary_pos_emb input: cos = torch.repeat_interleave(cos, 2, -1) (neighbours duplicated). */
-export function gptjCosCache(rows, dim) {
-  const positions = gptjPositions(rows, dim);
+export function gptjCosCache(rows, dim, start = 0) {
+  const positions = gptjPositions(rows, dim, start); // embed_positions[position_ids]: rows from start
   const half = dim / 2;
   return table(rows, dim, (p, j) => positions[p * dim + half + (j >> 1)]);
 }

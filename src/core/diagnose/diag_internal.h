@@ -82,6 +82,10 @@ typedef struct diag_work {
     uint32_t *col_sin, *col_cos; /* TABLE: each pair's columns; a cache: col_sin = its column */
     uint32_t *src;               /* cols: index into a split plan row [sin_0..sin_h-1 cos_0..cos_h-1], or UINT32_MAX */
     double *w, *phase0, *sigma;  /* h: fitted frequency, phase at the first row, sd of w */
+    double *freq, *freq_sd;      /* h: the frequency the phases turn at, its sd (diag_offset.c) */
+    double *mx, *my, *psd;       /* h: the phase line's mean row and mean unwrapped angle; sd of a phase read there */
+    uint32_t *stride;            /* h: a cache column's quadrature stride (rows), 0 for a pair */
+    uint32_t *order;             /* h: pairs by frequency, lowest first (diag_offset.c) */
     double *model_w;             /* h: the frequencies of the identified convention */
     double *tmp;                 /* h doubles */
     double *fx, *fy;             /* DIAG_FIT_SAMPLES points of one line fit */
@@ -107,8 +111,21 @@ int diag_structure(diag_work *w, pe_diagnosis *d, pe_diag_kind kind);
 
 /* diag_phase.c */
 double diag_atan2(double y, double x);
+/* x wrapped into [-pi, pi]. */
+double diag_wrap(double x);
+/* Frequencies (w, sigma) and phase lines (mx, my, psd) of each pair; sets cos_first, src and scale. */
 void diag_fit_pairs(diag_work *w, pe_diagnosis *d);
+/* The same for each column of a cache, read in quadrature with a stride; cache_cos and src are set by the offset. */
 void diag_fit_cache(diag_work *w, pe_diagnosis *d);
+/* diag_cache0.c: a cache read from position 0 (sets the offset, cache_cos, src and scale). */
+void diag_fit_cache_from0(diag_work *w, pe_diagnosis *d);
+/* A cache's phase lines again, read in quadrature at the frequencies model_w (after the rule). */
+void diag_cache_phases(diag_work *w);
+
+/* diag_offset.c: the first position from the phase lines at the frequencies model_w (after the rule): every
+ * branch of the lowest frequency below 2^31 scored against the others, the best refined from low frequencies
+ * to high. A cache is tried as cos and as sin; its amplitude is fitted last. */
+void diag_fit_offset(diag_work *w, pe_diagnosis *d);
 
 /* diag_rule.c: base, rule, scaling; fills w->model_w. */
 void diag_fit_rule(diag_work *w, pe_diagnosis *d);

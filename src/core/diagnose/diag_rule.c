@@ -173,7 +173,7 @@ static int set_weights(diag_work *w, pe_diagnosis *d, double floor) {
     uint32_t good = 0;
     for (uint32_t k = 0; k < w->h; k++) {
         double rel = w->sigma[k] / w->w[k];
-        int usable = w->w[k] > 0.0 && rel < 0.5;
+        int usable = w->w[k] > 0.0 && rel < 0.5 && w->psd[k] < 1.0; /* psd 10: no phase line */
         w->tmp[k] = usable ? 1.0 / (rel * rel + floor * floor) : 0.0;
         good += usable;
     }
@@ -243,10 +243,27 @@ void diag_fit_rule(diag_work *w, pe_diagnosis *d) {
         fit_bands(w, d, b0, f);
         return;
     }
-    double lo = w->tmp[0], hi = w->tmp[0];
-    for (uint32_t k = 1; k < h; k++) {
+    /* the spread of the ratios over the pairs that determine theirs (a pair the cells hardly fix says nothing;
+     * a few that stray past 5 sigma are noise: float32 angles of large positions) */
+    double lo = 1e300, hi = 0.0;
+    uint32_t fixed = 0, astray = 0;
+    for (uint32_t k = 0; k < h; k++) {
+        if (!(w->w[k] > 0.0 && w->sigma[k] < 1e-3 * w->w[k] && w->psd[k] < 1.0)) continue;
+        fixed++;
+        double off = w->tmp[k] - w->tmp[0], slack = 1e-4 + 5.0 * w->sigma[k] / w->w[k];
+        if (off > slack || -off > slack) {
+            astray++;
+            continue;
+        }
         if (w->tmp[k] < lo) lo = w->tmp[k];
         if (w->tmp[k] > hi) hi = w->tmp[k];
+    }
+    if (hi == 0.0 || astray * 10 > fixed) { /* spread: the ratios of every pair */
+        lo = hi = w->tmp[0];
+        for (uint32_t k = 1; k < h; k++) {
+            if (w->tmp[k] < lo) lo = w->tmp[k];
+            if (w->tmp[k] > hi) hi = w->tmp[k];
+        }
     }
     if (hi < lo * 1.001) { /* one line after all, with noisy cells: the rule from the whole line */
         pick_rule(d, l.b, l.var_b * l.chi2, h);

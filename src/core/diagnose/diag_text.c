@@ -136,6 +136,17 @@ static void verdict(diag_sink *s, const pe_diagnosis *d) {
                  d->rows - d->zero_rows);
         return;
     }
+    if (!d->sinusoidal && d->pairs > 0 && (d->kind == PE_DIAG_TABLE || d->duplicated)) {
+        /* the columns have the structure of sinusoids (s^2 + c^2 constant, or a cache's duplicated halves):
+         * never "learned or random"; say what was searched */
+        diag_put(s,
+                 "no known convention explains these %s, though they have the structure of sinusoids; searched: "
+                 "first positions 0 to %.0f, geometric frequencies at any base (paper, tensor2tensor), linear, YaRN, "
+                 "Llama 3 and per-pair scalings, recipes exact, float32 angles (HF, Keras, exp, fitted inv_freq), "
+                 "float16 and bfloat16",
+                 d->kind == PE_DIAG_TABLE ? "sine-cosine pairs" : "cache columns", d->offset_searched);
+        return;
+    }
     if (!d->sinusoidal) {
         diag_put(
             s,
@@ -276,6 +287,7 @@ pe_status pe_diagnosis_json(const pe_diagnosis *d, char *out, size_t out_bytes, 
     diag_put(&s, "\"baseRound\":%s,", d->base_round ? "true" : "false");
     jnum(&s, "offset", d->offset);
     diag_put(&s, "\"offsetKnown\":%s,", d->offset_known ? "true" : "false");
+    diag_put(&s, "\"offsetSd\":%.17g,\"offsetSearched\":%.17g,", d->offset_sd, d->offset_searched);
     jnum(&s, "scale", d->scale);
     jstr(&s, "scaling", scaling_name(d->scaling));
     jnum(&s, "factor", d->factor);

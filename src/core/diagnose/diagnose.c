@@ -30,8 +30,8 @@ static pe_status sizes(uint32_t rows, uint32_t cols, layout_sizes *s) {
     pe_status st = pe_scratch_size((uint32_t)dim, &s->plan);
     if (st != PE_OK) return st;
     s->zero = align16(n);
-    s->ints = align16(3 * n * sizeof(uint32_t));
-    s->doubles = align16(5 * n * sizeof(double));
+    s->ints = align16(5 * n * sizeof(uint32_t));
+    s->doubles = align16(10 * n * sizeof(double));
     s->fit = align16(2 * DIAG_FIT_SAMPLES * sizeof(double));
     s->samples = align16(2 * DIAG_SAMPLES * sizeof(uint32_t));
     s->values = align16(((size_t)DIAG_SAMPLES + 4) * dim * sizeof(double)); /* + the tried inv_freq arrays */
@@ -52,9 +52,12 @@ static void carve(diag_work *w, const layout_sizes *s, void *scratch, size_t n) 
     unsigned char *p = (unsigned char *)scratch;
     p += (16 - ((uintptr_t)p & 15)) & 15;
     w->zero = p, p += s->zero;
-    w->col_sin = (uint32_t *)p, w->col_cos = w->col_sin + n, w->src = w->col_cos + n, p += s->ints;
+    w->col_sin = (uint32_t *)p, w->col_cos = w->col_sin + n, w->src = w->col_cos + n, w->stride = w->src + n;
+    w->order = w->stride + n;
+    p += s->ints;
     w->w = (double *)p, w->phase0 = w->w + n, w->sigma = w->phase0 + n, w->model_w = w->sigma + n,
-    w->tmp = w->model_w + n;
+    w->tmp = w->model_w + n, w->mx = w->tmp + n, w->my = w->mx + n, w->psd = w->my + n;
+    w->freq = w->psd + n, w->freq_sd = w->freq + n;
     p += s->doubles;
     w->fx = (double *)p, w->fy = w->fx + DIAG_FIT_SAMPLES, p += s->fit;
     w->sample = (uint32_t *)p, w->positions = w->sample + DIAG_SAMPLES, p += s->samples;
@@ -75,19 +78,32 @@ static pe_status sample_values(diag_work *w, const pe_diagnosis *d) {
                                   (size_t)w->samples * 2 * w->h);
 }
 
-static void fit(diag_work *w, pe_diagnosis *d, pe_diag_kind kind) {
+/* from0: a cache read as starting at position 0 (diag_cache0.c) */
+static void fit_reading(diag_work *w, pe_diagnosis *d, pe_diag_kind kind, int from0) {
     if (d->rows - d->zero_rows < 2 || d->cols > PE_MAX_DIM / 2 || !diag_structure(w, d, kind)) return;
     if (d->kind == PE_DIAG_TABLE)
         diag_fit_pairs(w, d);
+    else if (from0)
+        diag_fit_cache_from0(w, d);
     else
         diag_fit_cache(w, d);
+    if (from0 && d->kind == PE_DIAG_TABLE) return;
     d->pairs = w->h;
-    double one_ulp = 4.0 * diag_ulp(d->storage, 1.0);
-    if (d->scale - 1.0 < one_ulp && 1.0 - d->scale < one_ulp) d->scale = 1.0;
     if (!(d->scale > 0.0)) return;
     diag_fit_rule(w, d);
-    for (uint32_t k = 0; k < w->h; k++)
+    if (!from0) diag_fit_offset(w, d);
+    double one_ulp = 4.0 * diag_ulp(d->storage, 1.0);
+    if (d->scale - 1.0 < one_ulp && 1.0 - d->scale < one_ulp) d->scale = 1.0;
+    double turns = 0.0;
+    for (uint32_t k = 0; k < w->h; k++) {
         if (!(w->model_w[k] >= 0.0 && w->model_w[k] <= 1e6)) return;
+        turns = w->model_w[k] > turns ? w->model_w[k] : turns;
+    }
+    /* columns that do not turn over the rows (a constant table) are no sinusoids of the position */
+    if (turns * (d->rows - w->first_row) < 1e-3) {
+        d->pairs = 0; /* no sinusoid's structure to report either */
+        return;
+    }
     diag_pick_samples(w);
     if (sample_values(w, d) != PE_OK) return;
     diag_match_recipe(w, d);
@@ -96,6 +112,27 @@ static void fit(diag_work *w, pe_diagnosis *d, pe_diag_kind kind) {
     /* far from exact, but reproduced cell for cell by a recipe (every step in bfloat16) is sinusoidal too */
     d->sinusoidal = d->rms_error < CHECK_NOT_SINUSOIDAL || d->recipe_match >= IDENTIFIED_SHARE;
     d->identified = d->sinusoidal && d->recipe_match >= IDENTIFIED_SHARE;
+}
+
+static void fit(diag_work *w, pe_diagnosis *d, pe_diag_kind kind) {
+    const pe_diagnosis before = *d;
+    const diag_view full = w->v;
+    fit_reading(w, d, kind, 0);
+    if (d->kind != PE_DIAG_COS_SIN || (d->identified && !(d->offset_known && d->offset == 0.0))) return;
+    /* a cache that starts at position 0, or that the reading at any position does not identify: the reading
+     * from position 0 too, which fits each column's frequency from its own cells (scaled caches of few rows,
+     * LongRoPE's factors); it wins when it identifies the cache */
+    pe_diagnosis from0 = before;
+    const diag_view reading = w->v;
+    w->v = full;
+    diag_zero_rows(w, &from0);
+    fit_reading(w, &from0, kind, 1);
+    if (from0.identified) {
+        from0.offset_searched = d->offset_searched;
+        *d = from0;
+    } else
+        w->v = reading;
+    /* else the first reading's facts stand (what follows reads the cells again, not the working arrays) */
 }
 
 static int same_cells(const diag_view *v, uint32_t r1, uint32_t c1, uint32_t r2, uint32_t c2, uint32_t count) {

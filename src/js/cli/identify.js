@@ -14,7 +14,8 @@ export const usage = `usage: posenc identify FILE [options]
 
 Names the positional-encoding convention of the table in FILE and its error
 against the exact table. FILE is .npy, .safetensors, CSV or whitespace-separated
-text (one row per line), or raw little-endian float32 (give --rows and/or --dim).
+text (one row per line), JSON (an array of rows; told from CSV by its content),
+or raw little-endian float32 (give --rows and/or --dim).
 
   --name T      the tensor of a .safetensors file (needed when it holds several)
   --rows N      rows of a raw float32 file (checked against other files)
@@ -87,6 +88,78 @@ function readText(bytes, wantRows, wantDim) {
   return { table: Float32Array.from(values), rows, dim };
 }
 
+const isSpace = (b) => b === 32 || b === 9 || b === 10 || b === 13;
+function skipSpace(bytes, p) {
+  while (p < bytes.length && isSpace(bytes[p])) p++;
+  return p;
+}
+
+/** Text whose first non-blank character is '[' is JSON (by content, whatever the file's name). */
+const isJson = (bytes) => {
+  const p = skipSpace(bytes, 0);
+  return p < bytes.length && bytes[p] === 0x5b;
+};
+
+const JSON_NUMBER = /^-?(?:NaN|Infinity|[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)/;
+
+/** An array of rows of numbers, or a flat array with --rows and/or --dim (src/cli/read_table.c's rules). */
+function readJson(bytes, wantRows, wantDim) {
+  const text = new TextDecoder('latin1').decode(bytes);
+  const values = [];
+  let p = skipSpace(bytes, skipSpace(bytes, 0) + 1);
+  const nested = text[p] === '[';
+  let rows = 0;
+  let dim = 0;
+  let ok = true;
+  for (;;) {
+    let inRow = 0;
+    if (nested) {
+      if (text[p] !== '[') break;
+      p = skipSpace(bytes, p + 1);
+    }
+    while (p < text.length && text[p] !== ']') {
+      const m = JSON_NUMBER.exec(text.slice(p, p + 64));
+      if (!m || m[0] === '-NaN' || m[0].length >= 64) {
+        ok = false;
+        break;
+      }
+      const word = m[0].replace(/^-/, '');
+      const sign = m[0][0] === '-' ? -1 : 1;
+      values.push(word === 'NaN' ? NaN : word === 'Infinity' ? sign * Infinity : Number(m[0]));
+      inRow++;
+      p = skipSpace(bytes, p + m[0].length);
+      if (text[p] === ',') p = skipSpace(bytes, p + 1);
+      else if (text[p] !== ']') ok = false;
+      if (!ok) break;
+    }
+    if (!ok || p >= text.length) {
+      ok = false;
+      break;
+    }
+    p = skipSpace(bytes, p + 1);
+    if (!nested) break;
+    rows++;
+    if (rows === 1) dim = inRow;
+    else if (inRow !== dim) refused(`JSON row ${rows} has ${inRow} numbers; the first row has ${dim}`);
+    if (text[p] === ',') p = skipSpace(bytes, p + 1);
+    else if (text[p] === ']') {
+      p = skipSpace(bytes, p + 1);
+      break;
+    } else ok = false;
+    if (!ok) break;
+  }
+  if (!ok || p !== text.length) refused(`not a JSON array of rows of numbers (at byte ${Math.min(p, text.length)})`);
+  if (values.length === 0) refused('the JSON holds no numbers');
+  if (!nested) {
+    if (!wantRows && !wantDim) refused('a flat JSON array needs --rows and/or --dim');
+    rows = wantRows || Math.floor(values.length / wantDim);
+    dim = wantDim || Math.floor(values.length / wantRows);
+    if (rows * dim !== values.length) refused(`the array holds ${values.length} numbers, not --rows x --dim`);
+  } else if ((wantRows && rows !== wantRows) || (wantDim && dim !== wantDim))
+    refused(`the table is ${rows} x ${dim}, not the --rows/--dim given`);
+  return { table: Float32Array.from(values), rows, dim };
+}
+
 function readRaw(bytes, wantRows, wantDim) {
   if (!wantRows && !wantDim) refused('a raw float32 file needs --rows and/or --dim');
   if (bytes.length % 4) refused(`a raw float32 file has a multiple of 4 bytes; this one has ${bytes.length}`);
@@ -115,6 +188,7 @@ function readAny(bytes, o) {
     }
   }
   if (o.name !== undefined) refused('--name is for .safetensors files');
+  if (isText(bytes) && isJson(bytes)) return readJson(bytes, o.rows, o.dim);
   return isText(bytes) ? readText(bytes, o.rows, o.dim) : readRaw(bytes, o.rows, o.dim);
 }
 

@@ -69,6 +69,10 @@ export interface Identification {
   baseRound: boolean;
   offset: number;
   offsetKnown: boolean;
+  /** The sd of the fitted first position before rounding (float32 angles carry it to about 7 digits). */
+  offsetSd: number;
+  /** First positions searched: [0, offsetSearched). */
+  offsetSearched: number;
   scale: number;
   scaling: 'none' | 'linear' | 'yarn' | 'llama3' | 'banded' | 'per-pair' | 'dynamic';
   /** linear, yarn, llama3, dynamic: the factor; per-pair: HF's factor when the attention factor tells it, else 0. */
