@@ -37,7 +37,7 @@ missing_packages() {
         command -v pkg-config >/dev/null || echo pkgconf
         [ -d /usr/lib/python3/dist-packages/numpy ] || echo python3-numpy
         [ -d /usr/lib/python3/dist-packages/torch ] || echo python3-torch
-        /usr/bin/python3 -c 'import ensurepip' 2>/dev/null || echo python3-venv
+        compgen -G '/usr/lib/python3.*/ensurepip/__init__.py' >/dev/null || echo python3-venv # venv's pip
     fi
 }
 

@@ -212,8 +212,7 @@ test('table2d: every format equals sinusoidal2d, with and without the class toke
       String(width),
       '--dim',
       String(dim),
-      '--cls-token',
-      String(cls),
+      cls ? '--cls-token' : '--no-cls-token',
       '--base',
       base,
     ];
@@ -297,6 +296,7 @@ test('bad arguments of each subcommand: exit code 2 (1 for a refused config) and
     ['table2d', '--height', '2'],
     ['table2d', '--height', '2', '--width', '2', '--dim', '6'],
     ['table2d', '--height', '2', '--width', '2', '--dim', '8', '--cls-token', 'yes'],
+    ['table2d', '--height', '2', '--width', '2', '--dim', '8', '--cls-token', 'true'],
     ['table2d', '--height', '0', '--width', '2', '--dim', '8'],
     ['table2d', '--height', '65536', '--width', '65536', '--dim', '8'],
     ['table', '--length', '2', '--dim', '4', '--dtype', 'float64'],

@@ -15,7 +15,10 @@ const char ALIBI_USAGE[] =
     "  --heads N     number of attention heads, 1 to 65536\n"
     "  --config FILE a model's config.json (BLOOM, MPT with attn_config.alibi, ...) instead of --heads\n"
     "  --dtype T     float32 (the slopes' type, the only one)\n"
-    "  --format F    text (one value per line), csv or json; values with 9 significant digits\n" CLI_COMMON_HELP;
+    "  --format F    text (one value per line), csv or json; values with 9 significant digits\n" CLI_COMMON_HELP "\n"
+    "examples:\n"
+    "  posenc alibi --heads 12\n"
+    "  posenc alibi --config bloom.json --format json\n";
 
 const char *const ALIBI_OPTIONS[] = {"--heads", "--config", "--dtype", "--format", "--output", NULL};
 

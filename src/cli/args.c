@@ -115,6 +115,11 @@ int cli_pick(const char *text, const char *const *names) {
     return -1;
 }
 
+int cli_flag(const cli_given *given, const char *name) {
+    const char *value = cli_value(given, name);
+    return value && !strcmp(value, "true");
+}
+
 const char *cli_value(const cli_given *given, const char *name) {
     for (int k = 0; k < given->count; k++)
         if (!strcmp(given->names[k], name)) return given->values[k];
@@ -177,6 +182,16 @@ int cli_parse(int argc, char **argv, const cli_command *commands, int count, con
         const char *eq = strchr(arg, '=');
         size_t name_len = eq ? (size_t)(eq - arg) : strlen(arg);
         const char *option = find(c->options, arg, name_len), *flag = find(c->flags, arg, name_len);
+        /* --no-NAME turns flag --NAME off (the one boolean convention). */
+        int off = !option && !flag && name_len > 5 && !strncmp(arg, "--no-", 5);
+        if (off) {
+            char *on = malloc(name_len - 2);
+            if (!on) return cli_fail(error, 2, "out of memory");
+            snprintf(on, name_len - 2, "--%.*s", (int)(name_len - 5), arg + 5);
+            flag = find(c->flags, on, name_len - 3);
+            free(on);
+            off = flag != NULL;
+        }
         if (!option && !flag) {
             char *name = malloc(name_len + 1);
             if (!name) return cli_fail(error, 2, "out of memory");
@@ -190,10 +205,14 @@ int cli_parse(int argc, char **argv, const cli_command *commands, int count, con
             free(name);
             return 2;
         }
-        const char *value = "";
+        const char *value = off ? "false" : "true";
         if (flag && eq)
-            return cli_fail(error, 2, "%s takes no value; got '%s'", flag, arg);
-        else if (eq)
+            return cli_fail(error, 2, "%s takes no value; got '%s' (write %s or --no-%s)", flag, arg, flag, flag + 2);
+        /* The old spelling `--cls-token true` is refused with the new one. */
+        if (flag && !c->operand && i + 1 < argc && (!strcmp(argv[i + 1], "true") || !strcmp(argv[i + 1], "false")))
+            return cli_fail(error, 2, "%s takes no value; got '%s %s' (write %s or --no-%s)", flag, arg, argv[i + 1],
+                            flag, flag + 2);
+        if (eq && !flag)
             value = eq + 1;
         else if (option && i + 1 < argc)
             value = argv[++i];
@@ -201,6 +220,8 @@ int cli_parse(int argc, char **argv, const cli_command *commands, int count, con
             return cli_fail(error, 2, "%s needs a value", option);
         const char *name = option ? option : flag;
         /* A repeated option is refused: which of the two was meant is a guess. */
+        if (cli_value(given, name) && flag)
+            return cli_fail(error, 2, "%s is given twice (as %s or --no-%s); give it once", name, name, name + 2);
         if (cli_value(given, name)) return cli_fail(error, 2, "%s is given twice; give it once", name);
         if (given->count == CLI_MAX_OPTIONS) return cli_fail(error, 2, "too many options");
         given->names[given->count] = name;

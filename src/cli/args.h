@@ -8,10 +8,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define CLI_MAX_OPTIONS 24
+#define CLI_MAX_OPTIONS 32
 
-/* The options given: name (one of the command's) and its text value ("" for
- * a flag; the command's operand is stored under its name, e.g. "FILE"). */
+/* The options given: name (one of the command's) and its text value ("true"
+ * for a flag --NAME, "false" for --no-NAME; the command's operand is stored
+ * under its name, e.g. "FILE"). */
 typedef struct cli_given {
     const char *names[CLI_MAX_OPTIONS];
     const char *values[CLI_MAX_OPTIONS];
@@ -22,7 +23,7 @@ typedef struct cli_command {
     const char *name;
     const char *usage;          /* `posenc NAME --help` prints it */
     const char *const *options; /* valued, NULL-terminated, besides --help and --version */
-    const char *const *flags;   /* options without a value (NULL-terminated), or NULL */
+    const char *const *flags;   /* --NAME / --no-NAME options without a value (NULL-terminated), or NULL */
     const char *operand;        /* its one positional argument's name ("FILE"), or NULL */
     /* Checks the values (exit 2 with *error set on a usage error), then writes
      * to out (exit 1 with *error set when the core refuses); 0 on success. */
@@ -39,8 +40,10 @@ typedef enum cli_action { CLI_RUN, CLI_HELP, CLI_VERSION_ACTION } cli_action;
 int cli_parse(int argc, char **argv, const cli_command *commands, int count, const cli_command **command,
               cli_action *action, cli_given *given, char **error);
 
-/* The value of option `name` ("" for a flag given), or NULL. */
+/* The value of option `name` ("true"/"false" for a flag given), or NULL. */
 const char *cli_value(const cli_given *given, const char *name);
+/* 1 when flag `name` is on (--NAME given), 0 when off (--no-NAME or absent). */
+int cli_flag(const cli_given *given, const char *name);
 
 /* Sets *error to a malloc'd formatted message and returns code. */
 int cli_fail(char **error, int code, const char *format, ...);

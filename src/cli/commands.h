@@ -20,7 +20,8 @@
 
 extern const char TABLE_USAGE[], ROPE_USAGE[], ALIBI_USAGE[], TABLE2D_USAGE[], T5_BUCKETS_USAGE[], IDENTIFY_USAGE[];
 extern const char *const TABLE_OPTIONS[], *const ROPE_OPTIONS[], *const ROPE_FLAGS[], *const ALIBI_OPTIONS[],
-                                                                                          *const TABLE2D_OPTIONS[];
+                                                                                          *const TABLE2D_OPTIONS[],
+                                                                                              *const TABLE2D_FLAGS[];
 extern const char *const T5_BUCKETS_OPTIONS[], *const T5_BUCKETS_FLAGS[], *const IDENTIFY_OPTIONS[],
                                                                               *const IDENTIFY_FLAGS[];
 int cli_run_table(const cli_given *given, FILE *out, char **error);
@@ -33,6 +34,8 @@ int cli_run_identify(const cli_given *given, FILE *out, char **error);
 /* --format among the NULL-terminated allowed ones (default text); 0 or exit code 2. */
 int cli_format_option(const cli_given *given, const char *const *allowed, const char *listed, cli_format *format,
                       char **error);
+/* f32 only for float32 and npy not for bfloat16 (NumPy lacks it): 0 or exit code 2. */
+int cli_dtype_format_check(const cli_given *given, pe_dtype dtype, cli_format format, char **error);
 /* --dtype among the NULL-terminated allowed names (default the first), listed
  * as `listed` in the message; 0 with *dtype, or exit code 2. */
 int cli_dtype_option(const cli_given *given, const char *const *allowed, const char *listed, pe_dtype *dtype,

@@ -22,7 +22,10 @@ const char IDENTIFY_USAGE[] =
     "  --rows N      rows of a raw float32 file (checked against other files)\n"
     "  --dim D       columns of a raw float32 file (checked against other files)\n"
     "  --kind K      auto (default), table (sine-cosine pairs) or cos-sin (a RoPE cos or sin cache)\n"
-    "  --json        print the facts as one JSON object instead of the report\n" CLI_COMMON_HELP;
+    "  --json        print the facts as one JSON object instead of the report\n" CLI_COMMON_HELP "\n"
+    "examples:\n"
+    "  posenc identify pe.npy\n"
+    "  posenc identify model.safetensors --name embed_positions.weight --json\n";
 
 const char *const IDENTIFY_OPTIONS[] = {"--name", "--rows", "--dim", "--kind", "--output", NULL};
 const char *const IDENTIFY_FLAGS[] = {"--json", NULL};
@@ -116,7 +119,7 @@ int cli_run_identify(const cli_given *given, FILE *out, char **error) {
     if (st != PE_OK) return cli_fail(error, 1, "%s", scratch_bytes && !scratch ? "out of memory" : pe_status_str(st));
     static char report[16384];
     size_t written;
-    if (cli_value(given, "--json")) {
+    if (cli_flag(given, "--json")) {
         pe_diagnosis_json(&result, report, sizeof report, &written);
         fputs(report, out);
         fputs("\n", out);

@@ -17,6 +17,15 @@ int cli_format_option(const cli_given *given, const char *const *allowed, const 
     return 0;
 }
 
+int cli_dtype_format_check(const cli_given *given, pe_dtype dtype, cli_format format, char **error) {
+    if (dtype != PE_DTYPE_FLOAT32 && format == FORMAT_F32)
+        return cli_fail(error, 2, "--format f32 writes float32: use --format raw for --dtype %s",
+                        cli_value(given, "--dtype"));
+    if (dtype == PE_DTYPE_BFLOAT16 && format == FORMAT_NPY)
+        return cli_fail(error, 2, "--format npy has no bfloat16 (NumPy lacks the type): use --format raw");
+    return 0;
+}
+
 int cli_kernels_option(const cli_given *given, char **error) {
     static const char *const KERNELS[] = {"auto", "simd", "scalar", NULL};
     const char *text = cli_value(given, "--kernels");

@@ -1,6 +1,7 @@
 /* posenc: the native CLI. `posenc COMMAND [options]`; the subcommands are the
  * table below (one entry each, one file each); src/js/cli.js has the same
  * table and prints the same bytes. */
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,23 +15,30 @@ static const cli_command COMMANDS[] = {
     {"table", TABLE_USAGE, TABLE_OPTIONS, NULL, NULL, cli_run_table},
     {"rope", ROPE_USAGE, ROPE_OPTIONS, ROPE_FLAGS, NULL, cli_run_rope},
     {"alibi", ALIBI_USAGE, ALIBI_OPTIONS, NULL, NULL, cli_run_alibi},
-    {"table2d", TABLE2D_USAGE, TABLE2D_OPTIONS, NULL, NULL, cli_run_table2d},
+    {"table2d", TABLE2D_USAGE, TABLE2D_OPTIONS, TABLE2D_FLAGS, NULL, cli_run_table2d},
     {"t5-buckets", T5_BUCKETS_USAGE, T5_BUCKETS_OPTIONS, T5_BUCKETS_FLAGS, NULL, cli_run_t5_buckets},
     {"identify", IDENTIFY_USAGE, IDENTIFY_OPTIONS, IDENTIFY_FLAGS, "FILE", cli_run_identify},
 };
 #define COMMAND_COUNT ((int)(sizeof COMMANDS / sizeof COMMANDS[0]))
 
-static const char GENERAL_USAGE[] = "usage: posenc COMMAND [options]   (posenc COMMAND --help for its options)\n"
-                                    "\n"
-                                    "  table       the sinusoidal positional-encoding table (Vaswani et al.)\n"
-                                    "  rope        a model's RoPE frequencies, read from its config.json\n"
-                                    "  alibi       ALiBi's per-head slopes\n"
-                                    "  table2d     the 2-D sin-cos table of a grid of patches (MAE)\n"
-                                    "  t5-buckets  T5's relative attention buckets\n"
-                                    "  identify    which convention the table in FILE follows\n"
-                                    "\n"
-                                    "  --version   print the version\n"
-                                    "  -h, --help  print this help\n";
+static const char GENERAL_USAGE[] =
+    "usage: posenc COMMAND [options]   (posenc COMMAND --help for its options)\n"
+    "\n"
+    "  table       the sinusoidal positional-encoding table (Vaswani et al.)\n"
+    "  rope        RoPE frequencies and cos/sin caches, from a config.json or flags\n"
+    "  alibi       ALiBi's per-head slopes\n"
+    "  table2d     the 2-D sin-cos table of a grid of patches (MAE)\n"
+    "  t5-buckets  T5's relative attention buckets\n"
+    "  identify    which convention the table in FILE follows\n"
+    "\n"
+    "  --version   print the version\n"
+    "  -h, --help  print this help\n"
+    "\n"
+    "examples:\n"
+    "  posenc table --length 10 --dim 4\n"
+    "  posenc rope --config config.json --what cos-sin --length 4096 --format npy --output cs.npy\n"
+    "  posenc rope --head-dim 128 --base 500000 --what cos-sin --length 4 --format csv\n"
+    "  posenc identify pe.npy --json\n";
 
 static int die(int code, const char *message) {
     fprintf(stderr, "posenc: %s\n", message);
@@ -56,7 +64,10 @@ int main(int argc, char **argv) {
     }
     const char *path = cli_value(&given, "--output");
     FILE *out = path ? fopen(path, "wb") : stdout;
-    if (!out) return die(2, "--output: could not open the file for writing");
+    if (!out) { /* exit 2 as for an input that cannot be read; the OS's words as src/js/cli/main.js gives them */
+        fprintf(stderr, "posenc: --output: cannot write %s: %s\n", path, strerror(errno));
+        return 2;
+    }
     static char out_buffer[1 << 16];
     setvbuf(out, out_buffer, _IOFBF, sizeof out_buffer);
     code = command->run(&given, out, &error);

@@ -113,7 +113,7 @@ int cli_rope_axes_options(const cli_given *given, const pe_config *config, pe_ro
                           char **error) {
     const uint32_t half = (rope->rotary_dim ? rope->rotary_dim : rope->head_dim) / 2;
     const char *sections_text = cli_value(given, "--mrope-section"), *ids_text = cli_value(given, "--position-ids");
-    const int vision = cli_value(given, "--vision") != NULL;
+    const int vision = cli_flag(given, "--vision");
     uint32_t s[3] = {0, 0, 0};
     int code;
     rows->ids = NULL;

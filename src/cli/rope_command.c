@@ -8,15 +8,16 @@
 #include "config_option.h"
 #include "posenc.h"
 #include "rope_axes_option.h"
+#include "rope_flags_option.h"
 
 const char ROPE_USAGE[] =
-    "usage: posenc rope --config config.json [options]\n"
+    "usage: posenc rope (--config config.json | --head-dim D [RoPE flags]) [options]\n"
     "\n"
     "Prints the RoPE frequencies w_i (one per rotated pair) of a model's config.json, read as HF\n"
     "transformers reads it (rope_theta, rope_scaling / rope_parameters, partial_rotary_factor, ...),\n"
-    "its attention factor, or its cos/sin cache rows.\n"
+    "or of the RoPE the flags below describe, its attention factor, or its cos/sin cache rows.\n"
     "\n"
-    "  --config FILE      a model's config.json (required)\n"
+    "  --config FILE      a model's config.json (or the RoPE flags, not both)\n"
     "  --layer-type T     the layer type, when the RoPE differs by layer type (Gemma 3: full_attention\n"
     "                     or sliding_attention)\n"
     "  --length N         positions offset ... offset+N-1 (default 0); dynamic NTK scales for\n"
@@ -38,13 +39,37 @@ const char ROPE_USAGE[] =
     "                     rope multiplies by), float16 or bfloat16\n"
     "  --format F         text (one value per line), csv or json; 17 significant digits for float64,\n"
     "                     9 for the others; cos-sin as `posenc table` prints rows (text 4 decimals, csv\n"
-    "                     and json 9; csv's first column is the position, or the row with "
-    "--position-ids)\n" CLI_COMMON_HELP;
+    "                     and json 9; csv's first column is the position, or the row with --position-ids),\n"
+    "                     npy (float32, or float16's <f2), f32 (float32) or raw (the --dtype's own bytes)\n"
+    "\n"
+    "RoPE flags (instead of --config; the parameters are HF's rope_scaling keys):\n"
+    "  --head-dim D       the head dimension, 2 to 65536 (required without --config)\n"
+    "  --rotary-dim R     the rotated dimensions, even, 2 to D (default D)\n"
+    "  --base B           rope_theta, above 1 and at most 1e300 (default 10000)\n"
+    "  --scaling T        default (none), linear, dynamic, yarn or llama3 (default default)\n"
+    "  --factor F         linear, dynamic, yarn, llama3: the scaling factor, at least 1\n"
+    "  --original-max-position-embeddings L\n"
+    "                     dynamic, yarn, llama3: the pre-training context length\n"
+    "  --beta-fast B, --beta-slow B, --attention-factor A, --mscale M, --mscale-all-dim M,\n"
+    "  --truncate, --no-truncate\n"
+    "                     yarn's parameters (HF's defaults when absent)\n"
+    "  --low-freq-factor L, --high-freq-factor H\n"
+    "                     llama3's parameters (required with it)\n"
+    "\n" CLI_COMMON_HELP "\n"
+    "examples:\n"
+    "  posenc rope --config config.json --length 8192 --format csv\n"
+    "  posenc rope --head-dim 128 --base 500000 --scaling linear --factor 4\n"
+    "  posenc rope --head-dim 64 --what cos-sin --length 2048 --format npy --output cos_sin.npy\n"
+    "  posenc rope --config qwen2-vl.json --what cos-sin --position-ids '0,1,1;0,0,1;0,1,0'\n";
 
-const char *const ROPE_OPTIONS[] = {"--config",       "--layer-type",    "--length", "--offset",
-                                    "--position-ids", "--mrope-section", "--what",   "--dtype",
-                                    "--format",       "--output",        NULL};
-const char *const ROPE_FLAGS[] = {"--vision", NULL};
+const char *const ROPE_OPTIONS[] = {
+    "--config",         "--layer-type",      "--head-dim",         "--rotary-dim",
+    "--base",           "--scaling",         "--factor",           "--original-max-position-embeddings",
+    "--beta-fast",      "--beta-slow",       "--attention-factor", "--mscale",
+    "--mscale-all-dim", "--low-freq-factor", "--high-freq-factor", "--length",
+    "--offset",         "--position-ids",    "--mrope-section",    "--what",
+    "--dtype",          "--format",          "--output",           NULL};
+const char *const ROPE_FLAGS[] = {"--vision", "--truncate", NULL};
 
 /* The cos/sin cache rows [cos | sin] of rows (rotary_dim values a row), in format. */
 static int write_cos_sin(const pe_rotary *rope, const cli_rope_rows *rows, pe_dtype dtype, cli_format format, FILE *out,
@@ -65,30 +90,53 @@ static int write_cos_sin(const pe_rotary *rope, const cli_rope_rows *rows, pe_dt
     int code = st == PE_OK ? 0 : cli_fail(error, 1, "%s", memory && cos && line ? pe_status_str(st) : "out of memory");
     if (!code && asked == PE_DTYPE_FLOAT64 && !(code = cli_narrow_values(dtype, cos, (uint32_t)count, error)))
         code = cli_narrow_values(dtype, sin, (uint32_t)count, error);
+    /* npy and raw of a 16-bit type: the values' own bits (each narrowed value rounds to itself). */
+    const int bytes16 = asked == PE_DTYPE_FLOAT64 && (format == FORMAT_NPY || format == FORMAT_RAW);
+    double *wide = bytes16 ? malloc((size_t)r * sizeof *wide + 8) : NULL;
+    uint16_t *bits = bytes16 ? malloc((size_t)r * sizeof *bits + 2) : NULL;
+    if (!code && bytes16 && (!wide || !bits)) code = cli_fail(error, 1, "out of memory");
     if (!code) {
         const float *cos32 = (const float *)(void *)cos, *sin32 = (const float *)(void *)sin;
-        cli_write_prologue(out, format, n, r, NULL);
-        for (uint32_t l = 0; l < n; l++) {
+        cli_write_prologue(out, format, n, r, dtype == PE_DTYPE_FLOAT16 ? "<f2" : "<f4");
+        for (uint32_t l = 0; l < n && !code; l++) {
             for (uint32_t i = 0; i < half; i++) {
                 const size_t at = (size_t)l * half + i;
                 line[i] = asked == PE_DTYPE_FLOAT32 ? cos32[at] : (float)cos[at];
                 line[half + i] = asked == PE_DTYPE_FLOAT32 ? sin32[at] : (float)sin[at];
             }
-            cli_write_rows(out, format, line, 1, r, l, rows->ids ? l : rows->offset + l);
+            if (bytes16) {
+                for (uint32_t i = 0; i < r; i++) wide[i] = line[i];
+                pe_status narrowed = pe_narrow_f64(dtype, wide, r, bits, r);
+                if (narrowed != PE_OK)
+                    code = cli_fail(error, 1, "%s", pe_status_str(narrowed));
+                else
+                    cli_write_u16(out, bits, r);
+            } else {
+                cli_write_rows(out, format, line, 1, r, l, rows->ids ? l : rows->offset + l);
+            }
         }
-        cli_write_epilogue(out, format, n);
+        if (!code) cli_write_epilogue(out, format, n);
     }
     free(memory);
     free(cos);
     free(line);
+    free(wide);
+    free(bits);
     return code;
 }
 
 int cli_run_rope(const cli_given *given, FILE *out, char **error) {
     static const char *const FORMATS[] = {"text", "csv", "json", NULL};
+    static const char *const CACHE_FORMATS[] = {"text", "csv", "json", "npy", "f32", "raw", NULL};
     static const char *const WHAT[] = {"frequencies", "attention-factor", "cos-sin", NULL};
-    const char *path = cli_value(given, "--config");
-    if (!path) return cli_fail(error, 2, "--config is required (a model's config.json)");
+    const char *path = cli_value(given, "--config"), *flag = cli_rope_description_given(given);
+    if (path && flag) return cli_fail(error, 2, "give --config or %s, not both (the config sets it)", flag);
+    if (!path && !flag)
+        return cli_fail(error, 2,
+                        "--config or --head-dim is required (a model's config.json, or the RoPE by flags: see posenc "
+                        "rope --help)");
+    if (!path && cli_value(given, "--layer-type"))
+        return cli_fail(error, 2, "--layer-type picks a layer type of --config, so it needs --config");
     uint32_t length, offset;
     int code =
         cli_count_option(given, "--length", "0", 0, 2147483648u, "an integer from 0 to 2147483648", &length, error);
@@ -111,10 +159,16 @@ int cli_run_rope(const cli_given *given, FILE *out, char **error) {
                                              &dtype, error)
                           : cli_dtype_option(given, DTYPES, "float64, float32, float16 or bfloat16", &dtype, error)))
         return code;
-    if ((code = cli_format_option(given, FORMATS, "text, csv or json", &format, error))) return code;
+    if ((code = what == 2 ? cli_format_option(given, CACHE_FORMATS,
+                                              "text, csv, json, npy, f32 or raw with --what cos-sin", &format, error)
+                          : cli_format_option(given, FORMATS, "text, csv or json (npy, f32 and raw: --what cos-sin)",
+                                              &format, error)))
+        return code;
+    if (what == 2 && (code = cli_dtype_format_check(given, dtype, format, error))) return code;
 
-    cli_config cfg;
-    code = cli_read_config(path, cli_value(given, "--layer-type"), &cfg, error);
+    cli_config cfg = {0};
+    code = path ? cli_read_config(path, cli_value(given, "--layer-type"), &cfg, error)
+                : cli_rope_flags(given, &cfg.config, error);
     pe_config *c = &cfg.config;
     if (!code && c->kind != PE_CONFIG_ROPE)
         code = cli_fail(error, 1, "the config describes a model with %s positions, not RoPE (see posenc %s --config)",

@@ -23,7 +23,10 @@ const char T5_BUCKETS_USAGE[] =
     "  --max-distance D   above the exact distances (B/4, or B/2 with --causal), at most 2147483648\n"
     "                     (default 128)\n"
     "  --causal           the decoder's buckets: keys ahead of the query share bucket 0\n"
-    "  --format F         text (spaces), csv or json (default text)\n" CLI_COMMON_HELP;
+    "  --format F         text (spaces), csv or json (default text)\n" CLI_COMMON_HELP "\n"
+    "examples:\n"
+    "  posenc t5-buckets --query-length 4 --key-length 6\n"
+    "  posenc t5-buckets --query-length 1 --key-length 512 --offset 511 --causal --format json\n";
 
 const char *const T5_BUCKETS_OPTIONS[] = {"--query-length", "--key-length", "--offset", "--num-buckets",
                                           "--max-distance", "--format",     "--output", NULL};
@@ -32,7 +35,7 @@ const char *const T5_BUCKETS_FLAGS[] = {"--causal", NULL};
 static int parse(const cli_given *g, pe_t5 *t5, cli_format *format, char **error) {
     const char *range = "an integer from 0 to 2147483648";
     uint32_t queries, keys, offset, buckets, distance;
-    int causal = cli_value(g, "--causal") != NULL;
+    int causal = cli_flag(g, "--causal");
     if (!cli_value(g, "--query-length"))
         return cli_fail(error, 2, "--query-length is required (the number of query rows)");
     int code = cli_count_option(g, "--query-length", NULL, 0, PE_MAX_POSITION, range, &queries, error);

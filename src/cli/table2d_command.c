@@ -17,17 +17,20 @@ const char TABLE2D_USAGE[] =
     "  --width W     grid columns, 1 to 65536 (required)\n"
     "  --dim D       embedding size, a multiple of 4, 4 to 65536 (required)\n"
     "  --base T      frequency base, above 1 and at most 1e300 (default 10000)\n"
-    "  --cls-token B true: a leading row of zeros for the class token; false (default)\n"
-    "  --dtype T     float32 (the table's type, the only one)\n" CLI_TABLE_FORMATS_HELP CLI_COMMON_HELP;
+    "  --cls-token   a leading row of zeros for the class token (--no-cls-token: none, the default)\n"
+    "  --dtype T     float32 (the table's type, the only one)\n" CLI_TABLE_FORMATS_HELP CLI_COMMON_HELP "\n"
+    "examples:\n"
+    "  posenc table2d --height 14 --width 14 --dim 768 --cls-token --format npy --output pos.npy\n"
+    "  posenc table2d --height 2 --width 3 --dim 8 --format csv\n";
 
-const char *const TABLE2D_OPTIONS[] = {"--height", "--width",  "--dim",     "--base",   "--cls-token",
-                                       "--dtype",  "--format", "--kernels", "--output", NULL};
+const char *const TABLE2D_OPTIONS[] = {"--height", "--width",   "--dim",    "--base", "--dtype",
+                                       "--format", "--kernels", "--output", NULL};
+const char *const TABLE2D_FLAGS[] = {"--cls-token", NULL};
 
 #define MAX_FLOATS (1u << 28) /* one call's table: 1 GiB of float32 */
 
 int cli_run_table2d(const cli_given *given, FILE *out, char **error) {
     static const char *const FORMATS[] = {"text", "csv", "json", "npy", "f32", "raw", NULL};
-    static const char *const BOOLEANS[] = {"false", "true", NULL};
     pe_grid2d grid = {0, 0, 0, 10000.0, 0};
     const char *range = "an integer from 1 to 65536";
     int code = cli_count_option(given, "--height", NULL, 1, 65536, range, &grid.height, error);
@@ -39,9 +42,7 @@ int cli_run_table2d(const cli_given *given, FILE *out, char **error) {
     const char *base = cli_value(given, "--base");
     if (!code && base && (!cli_parse_decimal(base, &grid.base) || !(grid.base > 1.0 && grid.base <= PE_MAX_BASE)))
         code = cli_fail(error, 2, "--base must be above 1 and at most 1e300; got %s", base);
-    const char *cls = cli_value(given, "--cls-token") ? cli_value(given, "--cls-token") : "false";
-    if (!code && (grid.cls_token = cli_pick(cls, BOOLEANS)) < 0)
-        code = cli_fail(error, 2, "--cls-token must be true or false; got %s", cls);
+    grid.cls_token = cli_flag(given, "--cls-token");
     cli_format format;
     pe_dtype dtype;
     static const char *const DTYPES[] = {"float32", NULL};

@@ -20,7 +20,12 @@ const char TABLE_USAGE[] =
     "  --frequencies F  paper, w_i = T^(-2i/D), or tensor2tensor, w_i = T^(-i/(D/2-1)) (default paper)\n"
     "  --preset P    vaswani, tensor2tensor, fairseq or marian: sets --layout and --frequencies\n"
     "  --dtype T     float32 (default), float16 or bfloat16: each value the nearest of that "
-    "type\n" CLI_TABLE_FORMATS_HELP CLI_COMMON_HELP;
+    "type\n" CLI_TABLE_FORMATS_HELP CLI_COMMON_HELP "\n"
+    "examples:\n"
+    "  posenc table --length 10 --dim 4\n"
+    "  posenc table --length 2048 --dim 512 --format npy --output pe.npy\n"
+    "  posenc table --length 8 --dim 16 --preset tensor2tensor --format csv\n"
+    "  posenc table --length 4096 --dim 128 --dtype bfloat16 --format raw --output pe.bf16\n";
 
 const char *const TABLE_OPTIONS[] = {"--length",  "--dim",         "--base",   "--offset", "--layout", "--format",
                                      "--kernels", "--frequencies", "--preset", "--dtype",  "--output", NULL};
@@ -86,11 +91,7 @@ static int parse(const cli_given *g, table_args *a, char **error) {
     int code = cli_format_option(g, FORMATS, "text, csv, json, npy, f32 or raw", &a->format, error);
     static const char *const DTYPES[] = {"float32", "float16", "bfloat16", NULL};
     if (!code) code = cli_dtype_option(g, DTYPES, "float32, float16 or bfloat16", &a->dtype, error);
-    if (!code && a->dtype != PE_DTYPE_FLOAT32 && a->format == FORMAT_F32)
-        code =
-            cli_fail(error, 2, "--format f32 writes float32: use --format raw for --dtype %s", cli_value(g, "--dtype"));
-    if (!code && a->dtype == PE_DTYPE_BFLOAT16 && a->format == FORMAT_NPY)
-        code = cli_fail(error, 2, "--format npy has no bfloat16 (NumPy lacks the type): use --format raw");
+    if (!code) code = cli_dtype_format_check(g, a->dtype, a->format, error);
     return code;
 }
 

@@ -15,7 +15,11 @@ Prints ALiBi's slopes m_h, one per head (Press et al.; BLOOM's and MPT's): the f
   --config FILE a model's config.json (BLOOM, MPT with attn_config.alibi, ...) instead of --heads
   --dtype T     float32 (the slopes' type, the only one)
   --format F    text (one value per line), csv or json; values with 9 significant digits
-${COMMON_HELP}`;
+${COMMON_HELP}
+examples:
+  posenc alibi --heads 12
+  posenc alibi --config bloom.json --format json
+`;
 
 export const options = ['--heads', '--config', '--dtype', '--format', '--output'];
 

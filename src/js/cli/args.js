@@ -1,8 +1,9 @@
 // The subcommand framework of the Node CLI, mirrored by src/cli/args.c: the
 // same options, checks in the same order and the same messages, so the Node
 // and native CLIs fail alike. A subcommand is one entry of main.js's table:
-// { name, usage, options, flags?, operand?, run } (options take a value,
-// flags none; operand names the one positional argument, e.g. 'FILE').
+// { name, usage, options, flags?, operand?, run } (options take a value;
+// flags none, each given as --NAME or --no-NAME and stored as 'true' or
+// 'false'; operand names the one positional argument, e.g. 'FILE').
 import { closest } from '../runtime/errors.js';
 
 export const VERSION = 'posenc 0.1.0\n';
@@ -25,6 +26,9 @@ export function parseCount(text) {
   const value = Number(text);
   return value <= 2147483648 ? value : undefined;
 }
+
+/** Whether flag `name` is on: --NAME given (--no-NAME or nothing: off). */
+export const flagOn = (given, name) => given.get(name) === 'true';
 
 /** A plain decimal number (no hex, inf or spaces), so C's strtod and JS agree on its value. */
 export function parseDecimal(text) {
@@ -57,17 +61,30 @@ export function parseCommand(argv, commands) {
       continue;
     }
     const eq = arg.indexOf('=');
-    const name = eq < 0 ? arg : arg.slice(0, eq);
+    const spelled = eq < 0 ? arg : arg.slice(0, eq);
+    // --no-NAME turns flag --NAME off (the one boolean convention).
+    const off =
+      !command.options.includes(spelled) &&
+      !flags.includes(spelled) &&
+      spelled.startsWith('--no-') &&
+      spelled.length > 5 &&
+      flags.includes(`--${spelled.slice(5)}`);
+    const name = off ? `--${spelled.slice(5)}` : spelled;
     const isFlag = flags.includes(name);
     if (!command.options.includes(name) && !isFlag) {
       const guess = closest(name, [...command.options, ...flags]);
       fail(`unknown option '${name}'${guess ? ` (did you mean '${guess}'?)` : ''}`);
     }
-    if (isFlag && eq >= 0) fail(`${name} takes no value; got '${arg}'`);
+    const newForm = `(write ${name} or --no-${name.slice(2)})`;
+    if (isFlag && eq >= 0) fail(`${name} takes no value; got '${arg}' ${newForm}`);
+    // The old spelling `--cls-token true` is refused with the new one.
+    if (isFlag && command.operand === undefined && ['true', 'false'].includes(argv[i + 1]))
+      fail(`${name} takes no value; got '${arg} ${argv[i + 1]}' ${newForm}`);
     if (!isFlag && eq < 0 && i + 1 >= argv.length) fail(`${name} needs a value`);
     // A repeated option is refused: which of the two was meant is a guess.
+    if (given.has(name) && isFlag) fail(`${name} is given twice (as ${name} or --no-${name.slice(2)}); give it once`);
     if (given.has(name)) fail(`${name} is given twice; give it once`);
-    given.set(name, isFlag ? '' : eq >= 0 ? arg.slice(eq + 1) : argv[++i]);
+    given.set(name, isFlag ? String(!off) : eq >= 0 ? arg.slice(eq + 1) : argv[++i]);
   }
   return { action: 'run', command, given };
 }

@@ -22,7 +22,11 @@ or raw little-endian float32 (give --rows and/or --dim).
   --dim D       columns of a raw float32 file (checked against other files)
   --kind K      auto (default), table (sine-cosine pairs) or cos-sin (a RoPE cos or sin cache)
   --json        print the facts as one JSON object instead of the report
-${COMMON_HELP}`;
+${COMMON_HELP}
+examples:
+  posenc identify pe.npy
+  posenc identify model.safetensors --name embed_positions.weight --json
+`;
 
 export const options = ['--name', '--rows', '--dim', '--kind', '--output'];
 export const flags = ['--json'];
@@ -207,5 +211,5 @@ export async function run(given, write) {
   }
   const { table, rows, dim } = readAny(bytes, o);
   const result = (await instantiate()).identify(table, { rows, dim, kind });
-  await write(given.has('--json') ? result.json + '\n' : result.text);
+  await write(given.get('--json') === 'true' ? result.json + '\n' : result.text);
 }

@@ -27,7 +27,7 @@ const COMMANDS = [
 const GENERAL_USAGE = `usage: posenc COMMAND [options]   (posenc COMMAND --help for its options)
 
   table       the sinusoidal positional-encoding table (Vaswani et al.)
-  rope        a model's RoPE frequencies, read from its config.json
+  rope        RoPE frequencies and cos/sin caches, from a config.json or flags
   alibi       ALiBi's per-head slopes
   table2d     the 2-D sin-cos table of a grid of patches (MAE)
   t5-buckets  T5's relative attention buckets
@@ -35,7 +35,27 @@ const GENERAL_USAGE = `usage: posenc COMMAND [options]   (posenc COMMAND --help 
 
   --version   print the version
   -h, --help  print this help
+
+examples:
+  posenc table --length 10 --dim 4
+  posenc rope --config config.json --what cos-sin --length 4096 --format npy --output cs.npy
+  posenc rope --head-dim 128 --base 500000 --what cos-sin --length 4 --format csv
+  posenc identify pe.npy --json
 `;
+
+// glibc's strerror texts of the errors opening a file for writing gives (src/cli/posenc.c prints strerror).
+const OS_REASONS = {
+  ENOENT: 'No such file or directory',
+  EACCES: 'Permission denied',
+  EPERM: 'Operation not permitted',
+  EISDIR: 'Is a directory',
+  ENOTDIR: 'Not a directory',
+  EROFS: 'Read-only file system',
+  ENOSPC: 'No space left on device',
+  ENAMETOOLONG: 'File name too long',
+  ELOOP: 'Too many levels of symbolic links',
+  ETXTBSY: 'Text file busy',
+};
 
 /** io.stdout, or a writer to the --output file (closed by write.close()). */
 function writer(path, stdout) {
@@ -43,8 +63,9 @@ function writer(path, stdout) {
   let fd;
   try {
     fd = openSync(path, 'w');
-  } catch {
-    throw new UsageError('--output: could not open the file for writing');
+  } catch (error) {
+    // Exit 2, as for an input that cannot be read; the reason in C's strerror words.
+    throw new UsageError(`--output: cannot write ${path}: ${OS_REASONS[error.code] ?? error.code}`);
   }
   const write = (chunk) => {
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;

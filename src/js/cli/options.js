@@ -16,6 +16,14 @@ export function dtypeOption(given, allowed, listed) {
   return dtype;
 }
 
+/** f32 only for float32 and npy not for bfloat16 (NumPy lacks it). */
+export function dtypeFormatCheck(dtype, format) {
+  if (dtype !== 'float32' && format === 'f32')
+    fail(`--format f32 writes float32: use --format raw for --dtype ${dtype}`);
+  if (dtype === 'bfloat16' && format === 'npy')
+    fail('--format npy has no bfloat16 (NumPy lacks the type): use --format raw');
+}
+
 /**
  * float64 values as the dtype's nearest values, rounded once (the package's
  * roundToBits for the 16-bit types, Math.fround for float32), as numbers.

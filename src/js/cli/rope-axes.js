@@ -68,7 +68,7 @@ export function ropeAxesOptions(given, rope, { offset, length }) {
   const half = rope.rotaryDim / 2;
   const sectionsText = given.get('--mrope-section');
   const idsText = given.get('--position-ids');
-  const vision = given.has('--vision');
+  const vision = given.get('--vision') === 'true';
   let sections = sectionsText === undefined ? null : parseSections(sectionsText, half);
   const fromConfig = rope.scaling?.mrope_section;
   if (fromConfig !== undefined) {

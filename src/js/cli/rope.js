@@ -2,20 +2,21 @@
 // factor or cos/sin cache rows (plain, mrope or 2-D positions: rope-axes.js)
 // (src/cli/rope_command.c prints the same bytes).
 import { instantiate } from '../runtime/instance.js';
-import { formatValues, formatRows, prologue, epilogue } from './format.js';
+import { FORMATS, formatValues, formatRows, prologue, epilogue, float32Bytes, uint16Bytes } from './format.js';
 import { fail } from './args.js';
-import { formatOption, countOption, dtypeOption, narrowValues, COMMON_HELP } from './options.js';
+import { formatOption, countOption, dtypeOption, dtypeFormatCheck, narrowValues, COMMON_HELP } from './options.js';
 import { readConfigOption } from './config-option.js';
 import { ropeAxesOptions } from './rope-axes.js';
+import { DESCRIPTION_OPTIONS, descriptionGiven, ropeFlags } from './rope-flags.js';
 import { withoutSections } from '../config/rope-config.js';
 
-export const usage = `usage: posenc rope --config config.json [options]
+export const usage = `usage: posenc rope (--config config.json | --head-dim D [RoPE flags]) [options]
 
 Prints the RoPE frequencies w_i (one per rotated pair) of a model's config.json, read as HF
 transformers reads it (rope_theta, rope_scaling / rope_parameters, partial_rotary_factor, ...),
-its attention factor, or its cos/sin cache rows.
+or of the RoPE the flags below describe, its attention factor, or its cos/sin cache rows.
 
-  --config FILE      a model's config.json (required)
+  --config FILE      a model's config.json (or the RoPE flags, not both)
   --layer-type T     the layer type, when the RoPE differs by layer type (Gemma 3: full_attention
                      or sliding_attention)
   --length N         positions offset ... offset+N-1 (default 0); dynamic NTK scales for
@@ -37,12 +38,35 @@ its attention factor, or its cos/sin cache rows.
                      rope multiplies by), float16 or bfloat16
   --format F         text (one value per line), csv or json; 17 significant digits for float64,
                      9 for the others; cos-sin as \`posenc table\` prints rows (text 4 decimals, csv
-                     and json 9; csv's first column is the position, or the row with --position-ids)
-${COMMON_HELP}`;
+                     and json 9; csv's first column is the position, or the row with --position-ids),
+                     npy (float32, or float16's <f2), f32 (float32) or raw (the --dtype's own bytes)
+
+RoPE flags (instead of --config; the parameters are HF's rope_scaling keys):
+  --head-dim D       the head dimension, 2 to 65536 (required without --config)
+  --rotary-dim R     the rotated dimensions, even, 2 to D (default D)
+  --base B           rope_theta, above 1 and at most 1e300 (default 10000)
+  --scaling T        default (none), linear, dynamic, yarn or llama3 (default default)
+  --factor F         linear, dynamic, yarn, llama3: the scaling factor, at least 1
+  --original-max-position-embeddings L
+                     dynamic, yarn, llama3: the pre-training context length
+  --beta-fast B, --beta-slow B, --attention-factor A, --mscale M, --mscale-all-dim M,
+  --truncate, --no-truncate
+                     yarn's parameters (HF's defaults when absent)
+  --low-freq-factor L, --high-freq-factor H
+                     llama3's parameters (required with it)
+
+${COMMON_HELP}
+examples:
+  posenc rope --config config.json --length 8192 --format csv
+  posenc rope --head-dim 128 --base 500000 --scaling linear --factor 4
+  posenc rope --head-dim 64 --what cos-sin --length 2048 --format npy --output cos_sin.npy
+  posenc rope --config qwen2-vl.json --what cos-sin --position-ids '0,1,1;0,0,1;0,1,0'
+`;
 
 export const options = [
   '--config',
   '--layer-type',
+  ...DESCRIPTION_OPTIONS.filter((name) => name !== '--truncate'),
   '--length',
   '--offset',
   '--position-ids',
@@ -52,7 +76,7 @@ export const options = [
   '--format',
   '--output',
 ];
-export const flags = ['--vision'];
+export const flags = ['--vision', '--truncate'];
 
 /** The cos/sin cache rows [cos | sin] (rotaryDim values a row) in format, as the package's ropeCosSin gives them. */
 async function writeCosSin(posenc, spelled, axes, rows, dtype, format, write) {
@@ -64,11 +88,17 @@ async function writeCosSin(posenc, spelled, axes, rows, dtype, format, write) {
   let { cos, sin } = posenc.ropeCosSin({ ...spelled, ...axes, ...where, dtype: asked });
   if (asked === 'float64') [cos, sin] = [narrowValues(posenc, dtype, cos), narrowValues(posenc, dtype, sin)];
   const line = new Float32Array(r);
-  let text = prologue(format, rows.length, r);
+  const binary = ['npy', 'f32', 'raw'].includes(format);
+  // npy and raw of a 16-bit type: the values' own bits (each narrowed value rounds to itself).
+  const bytes16 = asked === 'float64' && (format === 'npy' || format === 'raw');
+  await write(prologue(format, rows.length, r, dtype === 'float16' ? '<f2' : '<f4'));
+  let text = '';
   for (let l = 0; l < rows.length; l++) {
     line.set(cos.subarray(l * half, (l + 1) * half));
     line.set(sin.subarray(l * half, (l + 1) * half), half);
-    text += formatRows(format, line, 1, r, l, rows.ids === null ? rows.offset + l : l);
+    if (bytes16) await write(uint16Bytes(posenc.roundToBits(line, { dtype })));
+    else if (binary) await write(float32Bytes(line));
+    else text += formatRows(format, line, 1, r, l, rows.ids === null ? rows.offset + l : l);
     if (text.length > 1 << 16) (await write(text), (text = ''));
   }
   await write(text + epilogue(format, rows.length));
@@ -76,7 +106,12 @@ async function writeCosSin(posenc, spelled, axes, rows, dtype, format, write) {
 
 export async function run(given, write) {
   const path = given.get('--config');
-  if (path === undefined) fail("--config is required (a model's config.json)");
+  const flag = descriptionGiven(given);
+  if (path !== undefined && flag !== undefined) fail(`give --config or ${flag}, not both (the config sets it)`);
+  if (path === undefined && flag === undefined)
+    fail("--config or --head-dim is required (a model's config.json, or the RoPE by flags: see posenc rope --help)");
+  if (path === undefined && given.has('--layer-type'))
+    fail('--layer-type picks a layer type of --config, so it needs --config');
   const range = 'an integer from 0 to 2147483648';
   const length = countOption(given, '--length', '0', 0, 2147483648, range);
   const offset = countOption(given, '--offset', '0', 0, 2147483648, range);
@@ -88,10 +123,16 @@ export async function run(given, write) {
     what === 'cos-sin'
       ? dtypeOption(given, ['float32', 'float16', 'bfloat16'], 'float32, float16 or bfloat16 with --what cos-sin')
       : dtypeOption(given, ['float64', 'float32', 'float16', 'bfloat16'], 'float64, float32, float16 or bfloat16');
-  const format = formatOption(given, ['text', 'csv', 'json'], 'text, csv or json');
+  const format =
+    what === 'cos-sin'
+      ? formatOption(given, FORMATS, 'text, csv, json, npy, f32 or raw with --what cos-sin')
+      : formatOption(given, ['text', 'csv', 'json'], 'text, csv or json (npy, f32 and raw: --what cos-sin)');
+  if (what === 'cos-sin') dtypeFormatCheck(dtype, format);
   const posenc = await instantiate();
-  const layerType = given.get('--layer-type');
-  const d = readConfigOption(posenc, path, layerType);
+  const d =
+    path === undefined
+      ? { kind: 'rope', rope: ropeFlags(given) }
+      : readConfigOption(posenc, path, given.get('--layer-type'));
   if (d.kind !== 'rope')
     fail(
       `the config describes a model with ${d.kind} positions, not RoPE (see posenc ${d.kind === 'alibi' ? 'alibi' : 'rope --help'} --config)`,

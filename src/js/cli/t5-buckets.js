@@ -1,7 +1,7 @@
 // `posenc t5-buckets`: T5's relative attention buckets, one line per query
 // row (src/cli/t5_buckets_command.c prints the same bytes).
 import { instantiate } from '../runtime/instance.js';
-import { fail, parseCount } from './args.js';
+import { fail, flagOn, parseCount } from './args.js';
 import { formatOption, countOption, COMMON_HELP } from './options.js';
 
 const MAX_POSITION = 2147483648;
@@ -21,7 +21,11 @@ one line per query row, one bucket per key. Query row i sits at key position off
                      (default 128)
   --causal           the decoder's buckets: keys ahead of the query share bucket 0
   --format F         text (spaces), csv or json (default text)
-${COMMON_HELP}`;
+${COMMON_HELP}
+examples:
+  posenc t5-buckets --query-length 4 --key-length 6
+  posenc t5-buckets --query-length 1 --key-length 512 --offset 511 --causal --format json
+`;
 
 export const options = [
   '--query-length',
@@ -36,7 +40,7 @@ export const flags = ['--causal'];
 
 function parse(given) {
   const range = 'an integer from 0 to 2147483648';
-  const causal = given.has('--causal');
+  const causal = flagOn(given, '--causal');
   if (!given.has('--query-length')) fail('--query-length is required (the number of query rows)');
   const queryLength = countOption(given, '--query-length', undefined, 0, MAX_POSITION, range);
   const keyLength = countOption(given, '--key-length', given.get('--query-length'), 0, MAX_POSITION, range);

@@ -5,7 +5,14 @@ import { bitsToFloat32 } from '../precision/bits.js';
 import { forEachChunk, BLOCK } from '../runtime/chunks.js';
 import { PRESETS } from '../sinusoid/presets.js';
 import { fail, parseCount, parseDecimal } from './args.js';
-import { formatOption, kernelsOption, dtypeOption, TABLE_FORMATS_HELP, COMMON_HELP } from './options.js';
+import {
+  formatOption,
+  kernelsOption,
+  dtypeOption,
+  dtypeFormatCheck,
+  TABLE_FORMATS_HELP,
+  COMMON_HELP,
+} from './options.js';
 
 // Rows are generated, formatted and written about this many floats at a time,
 // and at least one 64-position block (the core's seed interval) per chunk.
@@ -25,7 +32,13 @@ Prints the sinusoidal positional-encoding table of positions offset ... offset+N
   --frequencies F  paper, w_i = T^(-2i/D), or tensor2tensor, w_i = T^(-i/(D/2-1)) (default paper)
   --preset P    vaswani, tensor2tensor, fairseq or marian: sets --layout and --frequencies
   --dtype T     float32 (default), float16 or bfloat16: each value the nearest of that type
-${TABLE_FORMATS_HELP}${COMMON_HELP}`;
+${TABLE_FORMATS_HELP}${COMMON_HELP}
+examples:
+  posenc table --length 10 --dim 4
+  posenc table --length 2048 --dim 512 --format npy --output pe.npy
+  posenc table --length 8 --dim 16 --preset tensor2tensor --format csv
+  posenc table --length 4096 --dim 128 --dtype bfloat16 --format raw --output pe.bf16
+`;
 
 export const options = [
   '--length',
@@ -79,10 +92,7 @@ function parse(given) {
     fail(`--frequencies must be paper or tensor2tensor; got ${frequencies}`);
   const format = formatOption(given, ['text', 'csv', 'json', 'npy', 'f32', 'raw'], 'text, csv, json, npy, f32 or raw');
   const dtype = dtypeOption(given, ['float32', 'float16', 'bfloat16'], 'float32, float16 or bfloat16');
-  if (dtype !== 'float32' && format === 'f32')
-    fail(`--format f32 writes float32: use --format raw for --dtype ${dtype}`);
-  if (dtype === 'bfloat16' && format === 'npy')
-    fail('--format npy has no bfloat16 (NumPy lacks the type): use --format raw');
+  dtypeFormatCheck(dtype, format);
   return { length, dim, base, offset, layout, frequencies, format, dtype };
 }
 
