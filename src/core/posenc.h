@@ -536,6 +536,11 @@ typedef struct pe_rope_plan pe_rope_plan;
 /* Bytes of plan memory for rope with cache_rows rows cached
  * (0 ... PE_ROPE_MAX_CACHE_ROWS). */
 pe_status pe_rope_plan_size(const pe_rotary *rope, uint32_t cache_rows, size_t *bytes);
+/* Builds the plan in memory (bytes >= pe_rope_plan_size's). Every refusal,
+ * a scaling whose frequencies the plan cannot take included (LONGROPE
+ * factors that put some w_i / factor_i above PE_MAX_FREQUENCY for
+ * scaling.sequence_length: PE_ERR_SCALING), comes before memory and *plan are
+ * written. */
 pe_status pe_rope_plan_init(const pe_rotary *rope, uint32_t cache_rows, void *memory, size_t bytes,
                             pe_rope_plan **plan);
 

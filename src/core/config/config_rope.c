@@ -218,7 +218,8 @@ static pe_status longrope(pe_config_reader *r, const dict *d, uint32_t rotary, d
                           pe_config *c) {
     static const char *const LISTS[2] = {"short_factor", "long_factor"};
     const uint32_t half = rotary / 2;
-    if (factors_count < 2 * (size_t)half) return PE_ERR_SCRATCH;
+    /* The lists first: a head_dim the lists do not match is the config's fault, named by its key, whatever
+     * factors_count is (lists that match fit the documented factors_count). */
     for (int list = 0; list < 2; list++) {
         size_t at, cursor = 0, value;
         uint32_t n = 0;
@@ -235,6 +236,7 @@ static pe_status longrope(pe_config_reader *r, const dict *d, uint32_t rotary, d
             return refuse_key(r, PE_ERR_SCALING, d, LISTS[list], "must have rotary_dim / 2 numbers, one per pair");
         r->factor_lists[list] = at;
     }
+    if (factors_count < 2 * (size_t)half) return PE_ERR_SCRATCH;
     r->factor_half = half; /* written by pe_config_write_factors once everything else is accepted */
     c->short_factor = factors;
     c->long_factor = factors + half;

@@ -113,6 +113,11 @@ void test_config_refusals(void) {
         {GEMMA, NULL, PE_ERR_LAYER_TYPE, "full_attention"},
         {GEMMA, "local", PE_ERR_LAYER_TYPE, "full_attention"},
         {PHI, NULL, PE_ERR_SCRATCH, ""},
+        /* a huge head_dim with longrope: the lists that do not match it are named, not the factors' size */
+        {"{\"model_type\": \"phi3\", \"head_dim\": 2000000000, \"max_position_embeddings\": 4096, "
+         "\"original_max_position_embeddings\": 512, \"rope_scaling\": {\"type\": \"longrope\", "
+         "\"short_factor\": [1, 2], \"long_factor\": [1, 2]}}",
+         NULL, PE_ERR_SCALING, "rope_scaling.short_factor"},
     };
     for (size_t k = 0; k < sizeof CASES / sizeof CASES[0]; k++) {
         memcpy(&out, &pristine, sizeof out);
