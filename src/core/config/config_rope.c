@@ -178,9 +178,8 @@ static pe_status known_keys(pe_config_reader *r, const dict *d, size_t type) {
         for (int k = 0; k < 9 && TYPES[type].keys[k] && !known; k++)
             known = pe_json_span_is(&r->j, key, TYPES[type].keys[k]);
         if (known) continue;
-        char name[216];
-        if (key.length > 199) key.length = 199; /* its first bytes name it (an escape cut there decodes whole) */
-        name[pe_json_canonical(&r->j, key, name)] = '\0';
+        char name[200];
+        name[pe_json_canonical_prefix(&r->j, key, name, sizeof name - 1)] = '\0'; /* its first characters name it */
         char reason[160];
         snprintf(reason, sizeof reason,
                  "is not a key of rope_type '%s' that posenc knows (HF's names), so it is refused", TYPES[type].type);

@@ -276,6 +276,13 @@ size_t pe_json_canonical(const pe_json *j, pe_json_span span, char *out) {
     return n;
 }
 
+size_t pe_json_canonical_prefix(const pe_json *j, pe_json_span span, char *out, size_t max) {
+    size_t i = 0, n = 0, k;
+    char c[6];
+    while ((k = canonical_next(j, span, &i, c)) > 0 && n + k <= max) memcpy(out + n, c, k), n += k;
+    return n;
+}
+
 int pe_json_span_is(const pe_json *j, pe_json_span span, const char *name) {
     size_t n = strlen(name);
     if (!has_escape(j, span)) return n == span.length && !memcmp(j->text + span.at, name, n);

@@ -64,6 +64,9 @@ uint32_t pe_json_span_hash(const pe_json *j, pe_json_span span);
  * least; returns its length (no terminator). */
 size_t pe_json_canonical(const pe_json *j, pe_json_span span, char *out);
 
+/* The canonical form's first whole characters, at most max bytes, into out; returns its length. */
+size_t pe_json_canonical_prefix(const pe_json *j, pe_json_span span, char *out, size_t max);
+
 /* The number at `at` as the nearest double; 0 when it is not a number. */
 int pe_json_number(const pe_json *j, size_t at, double *value);
 
