@@ -7,37 +7,16 @@
 
 #include "config_option.h"
 #include "posenc.h"
-
-char *cli_read_file(const char *path, size_t *bytes) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    size_t size = 0, cap = 1 << 16;
-    char *data = malloc(cap);
-    for (size_t n; data && (n = fread(data + size, 1, cap - size, f)) > 0;) {
-        size += n;
-        if (size == cap) {
-            char *grown = realloc(data, cap *= 2);
-            if (!grown) free(data);
-            data = grown;
-        }
-    }
-    int failed = ferror(f);
-    fclose(f);
-    if (failed) {
-        free(data);
-        return NULL;
-    }
-    *bytes = size;
-    return data;
-}
+#include "read_input.h"
 
 /* "'a', 'b'" of the newline-separated names. */
 static void quoted_list(const char *lines, char *out, size_t size) {
+    size_t at = 0;
     out[0] = '\0';
-    for (const char *p = lines; *p;) {
+    for (const char *p = lines; *p && at < size;) {
         const char *end = strchr(p, '\n');
-        size_t n = end ? (size_t)(end - p) : strlen(p), at = strlen(out);
-        snprintf(out + at, size - at, "%s'%.*s'", at ? ", " : "", (int)n, p);
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        at += (size_t)snprintf(out + at, size - at, "%s'%.*s'", at ? ", " : "", (int)n, p);
         p = end ? end + 1 : p + n;
     }
 }
@@ -45,8 +24,8 @@ static void quoted_list(const char *lines, char *out, size_t size) {
 int cli_read_config(const char *path, const char *layer_type, cli_config *config, char **error) {
     memset(config, 0, sizeof *config);
     size_t bytes = 0;
-    config->text = cli_read_file(path, &bytes);
-    if (!config->text) return cli_fail(error, 2, "--config: could not read the file %s", path);
+    int code = cli_read_input("--config", "a config.json", path, CLI_MAX_CONFIG_BYTES, &config->text, &bytes, error);
+    if (code) return code;
     config->factors = malloc((bytes / 2 + 2) * sizeof(double));
     char *keys = malloc(8 * bytes + 256);
     if (!config->factors || !keys) {
@@ -55,15 +34,22 @@ int cli_read_config(const char *path, const char *layer_type, cli_config *config
     }
     pe_status st = pe_config_read(config->text, bytes, layer_type, config->factors, bytes / 2 + 2, &config->config,
                                   keys, 8 * bytes + 256);
-    int code = 0;
     if (st == PE_ERR_CONFIG || st == PE_ERR_SCALING) {
         char *reason = strchr(keys, '\n');
         if (reason) *reason++ = '\0';
         if (reason && strchr(reason, '\n')) *strchr(reason, '\n') = '\0';
         code = cli_fail(error, 1, "config key '%s' %s", keys, reason ? reason : "");
     } else if (st == PE_ERR_LAYER_TYPE) {
-        char list[1024];
-        quoted_list(keys, list, sizeof list);
+        /* The whole list, as the Node CLI prints it: each name quoted and followed by ", " at most. */
+        size_t lines = 1;
+        for (const char *p = keys; *p; p++) lines += *p == '\n';
+        size_t list_bytes = strlen(keys) + 4 * lines + 1;
+        char *list = malloc(list_bytes);
+        if (!list) {
+            free(keys);
+            return cli_fail(error, 1, "out of memory");
+        }
+        quoted_list(keys, list, list_bytes);
         code =
             layer_type && !keys[0]
                 ? cli_fail(error, 2, "--layer-type is not used: the config's RoPE is the same for every layer; got %s",
@@ -72,6 +58,7 @@ int cli_read_config(const char *path, const char *layer_type, cli_config *config
                 ? cli_fail(error, 2, "--layer-type must be one of the config's layer types (%s); got %s", list,
                            layer_type)
                 : cli_fail(error, 2, "--layer-type is required: the config's RoPE differs by layer type (%s)", list);
+        free(list);
     } else if (st != PE_OK) {
         code = cli_fail(error, 1, "%s", pe_status_str(st));
     }

@@ -11,9 +11,6 @@ typedef struct cli_config {
     double *factors;
 } cli_config;
 
-/* The file's bytes (malloc'd, one spare byte past *bytes) and size, or NULL. */
-char *cli_read_file(const char *path, size_t *bytes);
-
 /* 0, or an exit code with *error set; cli_free_config in every case. */
 int cli_read_config(const char *path, const char *layer_type, cli_config *config, char **error);
 void cli_free_config(cli_config *config);

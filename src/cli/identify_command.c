@@ -8,6 +8,7 @@
 
 #include "commands.h"
 #include "posenc.h"
+#include "read_input.h"
 #include "read_table.h"
 
 const char IDENTIFY_USAGE[] =
@@ -43,28 +44,6 @@ static int shape_option(const cli_given *g, const char *name, uint32_t *value, c
     return 0;
 }
 
-static unsigned char *read_file(const char *path, size_t *size) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    size_t cap = 1 << 16, n = 0;
-    unsigned char *bytes = malloc(cap);
-    while (bytes) {
-        n += fread(bytes + n, 1, cap - n, f);
-        if (n < cap) break;
-        unsigned char *grown = realloc(bytes, cap *= 2);
-        if (!grown) free(bytes);
-        bytes = grown;
-    }
-    int bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        free(bytes);
-        return NULL;
-    }
-    *size = n;
-    return bytes;
-}
-
 int cli_run_identify(const cli_given *given, FILE *out, char **error) {
     const char *file = cli_value(given, "FILE"), *name = cli_value(given, "--name");
     const char *kind_text = cli_value(given, "--kind") ? cli_value(given, "--kind") : "auto";
@@ -81,8 +60,9 @@ int cli_run_identify(const cli_given *given, FILE *out, char **error) {
     if (k < 0) return cli_fail(error, 2, "--kind must be auto, table or cos-sin; got %s", kind_text);
 
     size_t size = 0;
-    unsigned char *bytes = read_file(file, &size);
-    if (!bytes) return cli_fail(error, 1, "cannot read '%s'", file);
+    char *text;
+    if ((code = cli_read_input("identify", "a table", file, CLI_MAX_TABLE_BYTES, &text, &size, error))) return code;
+    unsigned char *bytes = (unsigned char *)text;
     cli_table table = {NULL, 0, 0};
     char message[512];
     int failed = cli_read_table(bytes, size, name, rows, dim, &table, message, sizeof message);

@@ -46,7 +46,8 @@ static int die(int code, const char *message) {
 }
 
 int main(int argc, char **argv) {
-    /* A closed pipe is a write error like a full disk (message, exit 1), not a silent death by SIGPIPE. */
+    /* A closed pipe (`posenc ... | head`) ends the run quietly with status 0, as the reader wanted no more;
+     * SIGPIPE is ignored so that it shows as EPIPE, told apart from other write errors (a full disk: exit 1). */
     signal(SIGPIPE, SIG_IGN);
     const cli_command *command;
     cli_action action;
@@ -60,7 +61,9 @@ int main(int argc, char **argv) {
     }
     if (action != CLI_RUN) {
         fputs(action == CLI_VERSION_ACTION ? CLI_VERSION : command ? command->usage : GENERAL_USAGE, stdout);
-        return fflush(stdout) != 0 || ferror(stdout) ? die(1, "could not write the output") : 0;
+        errno = 0;
+        if (fflush(stdout) == 0 && !ferror(stdout)) return 0;
+        return errno == EPIPE ? 0 : die(1, "could not write the output");
     }
     const char *path = cli_value(&given, "--output");
     FILE *out = path ? fopen(path, "wb") : stdout;
@@ -70,13 +73,17 @@ int main(int argc, char **argv) {
     }
     static char out_buffer[1 << 16];
     setvbuf(out, out_buffer, _IOFBF, sizeof out_buffer);
+    errno = 0;
     code = command->run(&given, out, &error);
+    int pipe_closed = errno == EPIPE; /* a failed write stops the commands' loops */
     if (code != 0) {
         die(code, error ? error : "out of memory");
         free(error);
     }
+    errno = 0;
     int failed = fflush(out) != 0 || ferror(out);
+    pipe_closed = pipe_closed || errno == EPIPE;
     if (path && fclose(out) != 0) failed = 1;
-    if (code == 0 && failed) return die(1, "could not write the output");
+    if (code == 0 && failed) return pipe_closed ? 0 : die(1, "could not write the output");
     return code;
 }

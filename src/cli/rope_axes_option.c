@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "config_option.h"
+#include "read_input.h"
 
 #define MAX_ID 2147483647u
 
@@ -153,9 +154,10 @@ int cli_rope_axes_options(const cli_given *given, const pe_config *config, pe_ro
     const uint32_t axes = s[0] ? 3 : vision ? 2 : 1;
     if (ids_text[0] != '@') return parse_ids(ids_text, axes, rows, error);
     size_t bytes = 0;
-    char *file = cli_read_file(ids_text + 1, &bytes);
-    if (!file) return cli_fail(error, 2, "--position-ids: could not read the file %s", ids_text + 1);
-    file[bytes] = 0;
+    char *file;
+    code = cli_read_input("--position-ids", "a file of position ids", ids_text + 1, CLI_MAX_IDS_BYTES, &file, &bytes,
+                          error);
+    if (code) return code;
     code = strlen(file) == bytes ? parse_ids(file, axes, rows, error)
                                  : cli_fail(error, 2,
                                             "--position-ids must hold whole numbers from 0 to 2147483647; "

@@ -62,6 +62,8 @@ const char ROPE_USAGE[] =
     "  posenc rope --head-dim 64 --what cos-sin --length 2048 --format npy --output cos_sin.npy\n"
     "  posenc rope --config qwen2-vl.json --what cos-sin --position-ids '0,1,1;0,0,1;0,1,0'\n";
 
+#define MAX_COS_VALUES 16777216u /* 2^24 a run: cos and sin in float64, 256 MiB */
+
 const char *const ROPE_OPTIONS[] = {
     "--config",         "--layer-type",      "--head-dim",         "--rotary-dim",
     "--base",           "--scaling",         "--factor",           "--original-max-position-embeddings",
@@ -76,6 +78,11 @@ static int write_cos_sin(const pe_rotary *rope, const cli_rope_rows *rows, pe_dt
                          char **error) {
     const uint32_t r = rope->rotary_dim ? rope->rotary_dim : rope->head_dim, half = r / 2, n = rows->length;
     size_t bytes = 0, count = (size_t)n * half;
+    if (count > MAX_COS_VALUES) /* the cache is built whole before it is printed: 16 bytes a value */
+        return cli_fail(error, 2,
+                        "--what cos-sin prints at most 16777216 cos values (rows x rotary_dim/2) in one run; got %u "
+                        "rows x %u pairs",
+                        (unsigned)n, (unsigned)half);
     pe_status st = pe_rope_plan_size(rope, 0, &bytes);
     void *memory = st == PE_OK ? malloc(bytes) : NULL;
     double *cos = malloc(2 * count * sizeof *cos + 8), *sin = cos + count;

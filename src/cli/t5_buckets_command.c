@@ -8,7 +8,8 @@
 #include "commands.h"
 #include "posenc.h"
 
-#define CHUNK_VALUES 65536u /* buckets made and written per core call (at least one row) */
+#define CHUNK_VALUES 65536u    /* buckets made and written per core call (at least one row) */
+#define MAX_KEYS     16777216u /* 2^24: a row is made whole, so it is allocated whole (64 MiB) */
 
 const char T5_BUCKETS_USAGE[] =
     "usage: posenc t5-buckets --query-length N [options]\n"
@@ -17,7 +18,7 @@ const char T5_BUCKETS_USAGE[] =
     "one line per query row, one bucket per key. Query row i sits at key position offset + i.\n"
     "\n"
     "  --query-length N   query rows, 0 to 2147483648 (required)\n"
-    "  --key-length K     keys, 0 to 2147483648 (default N)\n"
+    "  --key-length K     keys, 0 to 16777216 (default N; a row is made whole, at most 64 MiB)\n"
     "  --offset P         key position of query row 0 (default K - N: the last query on the last key)\n"
     "  --num-buckets B    4 to 1024, or 2 to 1024 with --causal (default 32)\n"
     "  --max-distance D   above the exact distances (B/4, or B/2 with --causal), at most 2147483648\n"
@@ -40,7 +41,8 @@ static int parse(const cli_given *g, pe_t5 *t5, cli_format *format, char **error
         return cli_fail(error, 2, "--query-length is required (the number of query rows)");
     int code = cli_count_option(g, "--query-length", NULL, 0, PE_MAX_POSITION, range, &queries, error);
     if (!code)
-        code = cli_count_option(g, "--key-length", cli_value(g, "--query-length"), 0, PE_MAX_POSITION, range, &keys,
+        code = cli_count_option(g, "--key-length", cli_value(g, "--query-length"), 0, MAX_KEYS,
+                                "an integer from 0 to 16777216 (a row of buckets is made whole, at most 64 MiB)", &keys,
                                 error);
     if (code) return code;
     const char *offset_text = cli_value(g, "--offset");

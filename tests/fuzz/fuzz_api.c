@@ -305,10 +305,13 @@ static pe_rope_plan *take_plan(bytes *in, const pe_rotary *rope, guarded *g, pe_
     if (pe_rope_plan_size(rope, cache_rows, &need) != PE_OK || need > MAX_BYTES) need = 64;
     size_t bytes = take_count(in, need);
     if (bytes > need + 1) bytes = need;
-    const size_t shift = take(in, 1) % 16;
+    const uint8_t nulls = (uint8_t)take(in, 1); /* the shift; 254 and 255 also a NULL plan or memory pointer */
+    const size_t shift = nulls % 16;
     uint8_t *memory = (uint8_t *)guard_alloc(g, bytes + shift) + shift;
     pe_rope_plan *plan = NULL;
-    *st = pe_rope_plan_init(rope, cache_rows, memory, bytes, &plan);
+    *st = pe_rope_plan_init(rope, cache_rows, nulls == 255 ? NULL : memory, bytes, nulls == 254 ? NULL : &plan);
+    if ((nulls == 255 || nulls == 254) && *st == PE_OK) fail("a NULL argument was accepted", "pe_rope_plan_init");
+    if (nulls == 254) return NULL;
     trace("pe_rope_plan_init", *st);
     return *st == PE_OK ? plan : NULL;
 }
@@ -441,7 +444,7 @@ static void fuzz_rope(bytes *in) {
         st = pe_rope(&rope, offset, length, given, x, x_count, scratch, scratch_bytes), trace(call, st);
     else {
         pe_rope_plan *plan = take_plan(in, &rope, &plan_g, &st);
-        guard_check(&plan_g, "pe_rope_plan_init", 0);
+        guard_check(&plan_g, "pe_rope_plan_init", st != PE_OK); /* a refused plan leaves its memory as it was */
         if (plan && api == 1) {
             dtype = (pe_dtype)(take(in, 1) % 4); /* FLOAT64 is refused */
             const uint32_t sequence_length = take(in, 1) < 200 ? 0 : take_size(in, 0);

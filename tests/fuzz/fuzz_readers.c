@@ -168,12 +168,75 @@ void fuzz_diagnose(bytes *in) {
     if (bad) guard_free(&bad_g);
 }
 
+/* The text with every plain ASCII character inside strings written as a \u escape: JSON reads it as the
+ * same document, so pe_config_read must give the same answer (a second reading of what it returns). */
+static char *escaped_copy(const char *json, size_t bytes, size_t *out_bytes) {
+    char *out = malloc(6 * bytes + 1);
+    if (!out) abort();
+    size_t n = 0;
+    int in_string = 0;
+    for (size_t k = 0; k < bytes; k++) {
+        const unsigned char c = (unsigned char)json[k];
+        if (!in_string) {
+            out[n++] = (char)c;
+            in_string = c == '"';
+        } else if (c == '\\') { /* an escape as written: its letter, and a \u's four digits */
+            out[n++] = (char)c;
+            const size_t more = k + 1 < bytes && json[k + 1] == 'u' ? 5 : 1;
+            for (size_t m = 0; m < more && k + 1 < bytes; m++) out[n++] = json[++k];
+        } else if (c == '"') {
+            out[n++] = (char)c;
+            in_string = 0;
+        } else if (c >= 0x20 && c < 0x80) {
+            n += (size_t)sprintf(out + n, "\\u%04x", c);
+        } else {
+            out[n++] = (char)c;
+        }
+    }
+    *out_bytes = n;
+    return out;
+}
+
+/* pe_config_read of the escaped text gives what the text gave: status, keys and every field. */
+static void same_reading(const char *json, size_t json_bytes, const char *layer, pe_status st, const pe_config *out,
+                         const double *factors, uint32_t factors_count, const char *keys) {
+    const char *call = "pe_config_read (escaped text)";
+    size_t bytes = 0;
+    char *text = escaped_copy(json, json_bytes, &bytes);
+    char *keys2 = malloc(8 * bytes + 256);
+    double *factors2 = malloc(factors_count * sizeof(double) + 8);
+    pe_config out2;
+    if (!keys2 || !factors2) abort();
+    const pe_status st2 = pe_config_read(text, bytes, layer, factors2, factors_count, &out2, keys2, 8 * bytes + 256);
+    if (st2 != st) fail("another status for the same document written with escapes", call);
+    if (strcmp(keys, keys2) != 0) fail("other keys for the same document written with escapes", call);
+    if (st == PE_OK) {
+        pe_config a = *out, b = out2;
+        if (a.longrope) {
+            const size_t half = a.rope.rotary_dim / 2;
+            if (memcmp(a.short_factor, b.short_factor, half * sizeof(double)) ||
+                memcmp(a.long_factor, b.long_factor, half * sizeof(double)))
+                fail("other longrope factors for the same document written with escapes", call);
+        }
+        a.short_factor = a.long_factor = b.short_factor = b.long_factor = NULL;
+        a.rope.scaling.short_factor = a.rope.scaling.long_factor = NULL;
+        b.rope.scaling.short_factor = b.rope.scaling.long_factor = NULL;
+        if (memcmp(&a, &b, sizeof a) != 0) fail("another reading of the same document written with escapes", call);
+    }
+    (void)factors;
+    free(text);
+    free(keys2);
+    free(factors2);
+}
+
 void fuzz_config(bytes *in) {
     static const char *const LAYERS[] = {NULL, "full_attention", "sliding_attention", "", "chunked_attention"};
     const char *call = "pe_config_read";
     const char *layer = LAYERS[take(in, 1) % 5];
     const uint32_t factors_count = (uint32_t)take(in, 1) * 2;
-    const int short_keys = take(in, 1) >= 240;
+    /* 240 ... 247: a keys buffer too small; 248 ... 251: a NULL json, out, keys or factors */
+    const uint8_t mode = (uint8_t)take(in, 1);
+    const int short_keys = mode >= 240 && mode < 248, null_case = mode >= 248 && mode < 252 ? mode - 248 : -1;
     /* the rest is the text, copied so that reading past its end is ASan's to see */
     const size_t json_bytes = in->size;
     guarded json_g, factors_g, out_g, keys_g;
@@ -184,13 +247,17 @@ void fuzz_config(bytes *in) {
     double *factors = guard_alloc(&factors_g, factors_count * sizeof(double));
     pe_config *out = guard_alloc(&out_g, sizeof(pe_config));
     char *keys = guard_alloc(&keys_g, keys_bytes);
-    const pe_status st = pe_config_read(json, json_bytes, layer, factors, factors_count, out, keys, keys_bytes);
+    const pe_status st = pe_config_read(null_case == 0 ? NULL : json, json_bytes, layer,
+                                        null_case == 3 && factors_count ? NULL : factors, factors_count,
+                                        null_case == 1 ? NULL : out, null_case == 2 ? NULL : keys, keys_bytes);
     trace(call, st);
+    if (null_case >= 0 && (null_case != 3 || factors_count) && st != PE_ERR_NULL)
+        fail("a NULL argument was not refused", call);
     guard_check(&json_g, call, 0);
     guard_check(&factors_g, call, st != PE_OK);
     guard_check(&out_g, call, st != PE_OK);
-    guard_check(&keys_g, call, 0);
-    if (keys_bytes && memchr(keys, 0, keys_bytes) == NULL) fail("keys is not NUL-terminated", call);
+    guard_check(&keys_g, call, null_case == 2);
+    if (null_case != 2 && keys_bytes && memchr(keys, 0, keys_bytes) == NULL) fail("keys is not NUL-terminated", call);
     if (st == PE_OK && out->kind == PE_CONFIG_ROPE && out->longrope) {
         const double *end = factors + factors_count;
         if (out->short_factor && (out->short_factor < factors || out->short_factor >= end))
@@ -199,6 +266,8 @@ void fuzz_config(bytes *in) {
             fail("long_factor points outside the factors given", call);
     }
     if (st == PE_OK && !(out->kind >= PE_CONFIG_ROPE && out->kind <= PE_CONFIG_RELATIVE)) fail("no kind", call);
+    if (null_case < 0 && !short_keys && json_bytes <= 4096)
+        same_reading(json, json_bytes, layer, st, out, factors, factors_count, keys);
     guard_free(&json_g);
     guard_free(&factors_g);
     guard_free(&out_g);

@@ -1,19 +1,21 @@
 // `--config FILE` of the rope and alibi subcommands: the file read whole and
 // interpreted by the core (fromConfig, through wasm), with the messages of
 // src/cli/config_option.c.
-import { readFileSync } from 'node:fs';
 import { PosencError } from '../runtime/errors.js';
 import { fail } from './args.js';
+import { readInput, MAX_CONFIG_BYTES } from './read-input.js';
 
 const quoted = (names) => names.map((n) => `'${n}'`).join(', ');
 
 /** fromConfig of the file for layerType (or undefined), or the CLI's failure. */
 export function readConfigOption(posenc, path, layerType) {
+  const bytes = readInput('--config', 'a config.json', path, MAX_CONFIG_BYTES);
   let text;
   try {
-    text = readFileSync(path, 'utf8');
+    // Strict UTF-8 with a BOM kept, as the core reads the bytes (which refuses both).
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
   } catch {
-    fail(`--config: could not read the file ${path}`);
+    fail("config key '(config)' must be a JSON object: the text of a config.json", 1);
   }
   let description;
   try {

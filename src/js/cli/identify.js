@@ -2,13 +2,13 @@
 // (same options, checks, messages and output): reads the table with the
 // package's readers (.npy, .safetensors), or as CSV text or raw float32 by
 // the same rules as src/cli/read_table.c, and prints the core's report.
-import { readFile } from 'node:fs/promises';
 import { instantiate } from '../runtime/instance.js';
 import { readTable } from '../learned/read.js';
 import { isNpy } from '../learned/npy.js';
 import { isSafetensors } from '../learned/safetensors.js';
 import { fail } from './args.js';
 import { COMMON_HELP } from './options.js';
+import { readInput, MAX_TABLE_BYTES } from './read-input.js';
 
 export const usage = `usage: posenc identify FILE [options]
 
@@ -203,12 +203,7 @@ export async function run(given, write) {
     fail('identify needs a FILE (.npy, .safetensors, CSV or raw float32; see posenc identify --help)');
   const kind = given.get('--kind') ?? 'auto';
   if (!['auto', 'table', 'cos-sin'].includes(kind)) fail(`--kind must be auto, table or cos-sin; got ${kind}`);
-  let bytes;
-  try {
-    bytes = new Uint8Array(await readFile(file));
-  } catch {
-    refused(`cannot read '${file}'`);
-  }
+  const bytes = readInput('identify', 'a table', file, MAX_TABLE_BYTES);
   const { table, rows, dim } = readAny(bytes, o);
   const result = (await instantiate()).identify(table, { rows, dim, kind });
   await write(given.get('--json') === 'true' ? result.json + '\n' : result.text);

@@ -9,7 +9,7 @@
 //                           with one row per line; ids are whole numbers below
 //                           2^31, separated by ',' or blanks, rows by ';' or
 //                           new lines (empty rows skipped)
-import { readFileSync } from 'node:fs';
+import { readInput, MAX_IDS_BYTES } from './read-input.js';
 import { fail, parseCount } from './args.js';
 
 const MAX_ID = 2147483647;
@@ -91,11 +91,9 @@ export function ropeAxesOptions(given, rope, { offset, length }) {
   if (idsText === undefined) return { axes, rows: { offset, length, ids: null, end: offset + length } };
   let text = idsText;
   if (idsText.startsWith('@')) {
-    try {
-      text = readFileSync(idsText.slice(1), 'utf8');
-    } catch {
-      fail(`--position-ids: could not read the file ${idsText.slice(1)}`);
-    }
+    text = new TextDecoder().decode(
+      readInput('--position-ids', 'a file of position ids', idsText.slice(1), MAX_IDS_BYTES),
+    );
     if (text.includes('\0')) fail('--position-ids must hold whole numbers from 0 to 2147483647; got a NUL byte');
   }
   const rows = parseIds(text, sections !== null ? 3 : vision ? 2 : 1);

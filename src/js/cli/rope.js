@@ -63,6 +63,8 @@ examples:
   posenc rope --config qwen2-vl.json --what cos-sin --position-ids '0,1,1;0,0,1;0,1,0'
 `;
 
+const MAX_COS_VALUES = 16777216; // 2^24 a run: the cache is built whole before it is printed
+
 export const options = [
   '--config',
   '--layer-type',
@@ -82,6 +84,11 @@ export const flags = ['--vision', '--truncate'];
 async function writeCosSin(posenc, spelled, axes, rows, dtype, format, write) {
   const r = spelled.rotaryDim ?? spelled.headDim;
   const half = r / 2;
+  if (rows.length * half > MAX_COS_VALUES) {
+    fail(
+      `--what cos-sin prints at most 16777216 cos values (rows x rotary_dim/2) in one run; got ${rows.length} rows x ${half} pairs`,
+    );
+  }
   const where = rows.ids === null ? { offset: rows.offset, length: rows.length } : { positions: rows.ids };
   // float32: the core's own products; the others rounded once from its float64 values.
   const asked = dtype === 'float32' ? 'float32' : 'float64';

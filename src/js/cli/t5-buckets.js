@@ -7,6 +7,7 @@ import { formatOption, countOption, COMMON_HELP } from './options.js';
 const MAX_POSITION = 2147483648;
 const MAX_BUCKETS = 1024;
 const CHUNK_VALUES = 65536; // buckets made and written per call (at least one row)
+const MAX_KEYS = 16777216; // 2^24: a row is made whole, so it is allocated whole (64 MiB)
 
 export const usage = `usage: posenc t5-buckets --query-length N [options]
 
@@ -14,7 +15,7 @@ Prints T5's relative attention buckets (HF transformers' _relative_position_buck
 one line per query row, one bucket per key. Query row i sits at key position offset + i.
 
   --query-length N   query rows, 0 to 2147483648 (required)
-  --key-length K     keys, 0 to 2147483648 (default N)
+  --key-length K     keys, 0 to 16777216 (default N; a row is made whole, at most 64 MiB)
   --offset P         key position of query row 0 (default K - N: the last query on the last key)
   --num-buckets B    4 to 1024, or 2 to 1024 with --causal (default 32)
   --max-distance D   above the exact distances (B/4, or B/2 with --causal), at most 2147483648
@@ -43,7 +44,14 @@ function parse(given) {
   const causal = flagOn(given, '--causal');
   if (!given.has('--query-length')) fail('--query-length is required (the number of query rows)');
   const queryLength = countOption(given, '--query-length', undefined, 0, MAX_POSITION, range);
-  const keyLength = countOption(given, '--key-length', given.get('--query-length'), 0, MAX_POSITION, range);
+  const keyLength = countOption(
+    given,
+    '--key-length',
+    given.get('--query-length'),
+    0,
+    MAX_KEYS,
+    'an integer from 0 to 16777216 (a row of buckets is made whole, at most 64 MiB)',
+  );
   let offset;
   const offsetText = given.get('--offset');
   if (offsetText !== undefined) {

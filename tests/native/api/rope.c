@@ -581,3 +581,34 @@ void test_rope_scratch_confined(void) {
         buffer_free(&x);
     }
 }
+
+/* A plan refused for its frequencies (longrope factors that push w_i past PE_MAX_FREQUENCY, the short list
+ * for L below the original length, the long one above it) leaves its memory as it was. */
+void test_rope_plan_refusal_writes_nothing(void) {
+    pe_rotary rope = good_rope();
+    double short_f[4] = {0.1, 1, 1, 1}, long_f[4] = {1, 1, 1, 0.2e-3};
+    rope.scaling.type = PE_ROPE_SCALING_LONGROPE;
+    rope.scaling.factor = 4.0;
+    rope.scaling.original_max_position_embeddings = 64;
+    rope.scaling.short_factor = short_f;
+    rope.scaling.long_factor = long_f;
+    for (int k = 0; k < 4; k++) {
+        rope.scaling.sequence_length = k < 2 ? 16 : 1024; /* short, then long factors */
+        if (k % 2)
+            short_f[0] = long_f[3] = 1.0; /* then factors the plan takes */
+        else
+            short_f[0] = 0.1, long_f[3] = 0.2e-3;
+        size_t plan_bytes = 0;
+        EXPECT_STATUS(pe_rope_plan_size(&rope, 8, &plan_bytes), PE_OK, "longrope plan size %d", k);
+        unsigned char *memory = malloc(plan_bytes), *copy = malloc(plan_bytes);
+        memset(memory, 0x5c, plan_bytes);
+        memcpy(copy, memory, plan_bytes);
+        pe_rope_plan *plan = NULL;
+        pe_status st = pe_rope_plan_init(&rope, 8, memory, plan_bytes, &plan);
+        EXPECT_STATUS(st, k % 2 ? PE_OK : PE_ERR_SCALING, "longrope plan %d", k);
+        if (st != PE_OK)
+            CHECK(!memcmp(memory, copy, plan_bytes) && plan == NULL, "a refused plan %d wrote its memory", k);
+        free(memory);
+        free(copy);
+    }
+}

@@ -229,6 +229,10 @@ pe_status pe_rope_plan_init(const pe_rotary *rope, uint32_t cache_rows, void *me
     if (st != PE_OK) return st;
     if (!memory || !plan) return PE_ERR_NULL;
     if (bytes < need) return PE_ERR_SCRATCH;
+    /* Every refusal before the plan memory is written. */
+    if (rope->axes.type != PE_ROPE_AXES_VISION_2D &&
+        (st = pe_rope_check_frequencies(rope, rope->scaling.sequence_length)) != PE_OK)
+        return st;
     const uint32_t r = rotary_of(rope);
     unsigned char *at = (unsigned char *)(((uintptr_t)memory + 15) & ~(uintptr_t)15);
     pe_rope_plan *p = (pe_rope_plan *)(void *)at;

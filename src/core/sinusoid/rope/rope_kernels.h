@@ -64,4 +64,9 @@ pe_status pe_rope_check_scaling(const pe_rope_scaling *scaling, uint32_t r);
  * parameters lead to a frequency or factor that is not finite. */
 pe_status pe_rope_scaled_frequencies(const pe_rotary *rope, uint32_t seq_len, double *w, double *attention_factor);
 
+/* PE_OK when a plan can be built for seq_len (a checked rope): the refusals
+ * pe_rope_scaled_frequencies and the sinusoid plan (w_i above
+ * PE_MAX_FREQUENCY) would give, found without writing anything. */
+pe_status pe_rope_check_frequencies(const pe_rotary *rope, uint32_t seq_len);
+
 #endif

@@ -3,6 +3,7 @@
  * exp, so every build gets the same bits. posenc.h states the formulas. */
 #include <float.h>
 
+#include "math/dd.h"
 #include "math/f64math.h"
 #include "sinusoid/plan.h"
 #include "sinusoid/rope/rope_kernels.h"
@@ -161,5 +162,31 @@ pe_status pe_rope_scaled_frequencies(const pe_rotary *rope, uint32_t seq_len, do
     for (uint32_t i = 0; i < half; i++)
         if (!(w[i] >= 0.0 && w[i] <= DBL_MAX)) return PE_ERR_SCALING;
     *attention_factor = factor;
+    return PE_OK;
+}
+
+pe_status pe_rope_check_frequencies(const pe_rotary *rope, uint32_t seq_len) {
+    const pe_rope_scaling *sc = &rope->scaling;
+    const uint32_t r = rope->rotary_dim ? rope->rotary_dim : rope->head_dim, half = r / 2;
+    const double factor = sc->type == PE_ROPE_SCALING_YARN       ? yarn_attention(sc)
+                          : sc->type == PE_ROPE_SCALING_LONGROPE ? longrope_attention(sc)
+                                                                 : 1.0;
+    if (!(factor > 0.0 && factor <= FLT_MAX)) return PE_ERR_SCALING;
+    if (sc->type == PE_ROPE_SCALING_DYNAMIC && seq_len > sc->original_max_position_embeddings) {
+        double x = sc->factor * (double)seq_len / (double)sc->original_max_position_embeddings - (sc->factor - 1.0);
+        if (!(x > 0.0 && x <= DBL_MAX)) return PE_ERR_SCALING;
+        if (!finite(pe_log(rope->base) + (double)r / (double)(r - 2) * pe_log(x))) return PE_ERR_SCALING;
+    }
+    if (sc->type != PE_ROPE_SCALING_LONGROPE) return PE_OK; /* the other scalings keep every w_i within [0, 1] */
+    /* LongRoPE divides w_i by its factor: the plan takes w_i / e_i up to PE_MAX_FREQUENCY. The w_i are
+     * pe_encoding_frequencies' running product, walked here without storing them. */
+    const double *e = seq_len > sc->original_max_position_embeddings ? sc->long_factor : sc->short_factor;
+    pe_dd log_rho = pe_dd_div_d(pe_log_dd(rope->base), -(double)half);
+    pe_dd rho = pe_exp_dd_nonpositive(log_rho), wi = pe_dd_make(1.0, 0.0);
+    for (uint32_t i = 0; i < half; i++) {
+        const double w = wi.hi / e[i];
+        if (!(w >= 0.0 && w <= PE_MAX_FREQUENCY)) return PE_ERR_SCALING;
+        wi = pe_dd_mul(wi, rho);
+    }
     return PE_OK;
 }
