@@ -17,6 +17,7 @@ static const cli_command COMMANDS[] = {
     {"table2d", TABLE2D_USAGE, TABLE2D_OPTIONS, NULL, NULL, cli_run_table2d},
     {"t5-buckets", T5_BUCKETS_USAGE, T5_BUCKETS_OPTIONS, T5_BUCKETS_FLAGS, NULL, cli_run_t5_buckets},
     {"identify", IDENTIFY_USAGE, IDENTIFY_OPTIONS, IDENTIFY_FLAGS, "FILE", cli_run_identify},
+    {"config", CONFIG_USAGE, CONFIG_OPTIONS, NULL, "FILE", cli_run_config},
 };
 #define COMMAND_COUNT ((int)(sizeof COMMANDS / sizeof COMMANDS[0]))
 
@@ -28,6 +29,7 @@ static const char GENERAL_USAGE[] = "usage: posenc COMMAND [options]   (posenc C
                                     "  table2d     the 2-D sin-cos table of a grid of patches (MAE)\n"
                                     "  t5-buckets  T5's relative attention buckets\n"
                                     "  identify    which convention the table in FILE follows\n"
+                                    "  config      what every layer of a model uses, from its config.json\n"
                                     "\n"
                                     "  --version   print the version\n"
                                     "  -h, --help  print this help\n";
