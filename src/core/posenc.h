@@ -67,7 +67,7 @@ typedef enum pe_status {
     PE_ERR_SCRATCH = 9,          /* scratch is smaller than pe_scratch_size() */
     PE_ERR_TABLE_ROWS = 10,      /* the learned table has too few rows */
     PE_ERR_SCALE = 11,           /* scale is not finite */
-    PE_ERR_TOO_LARGE = 12,       /* the sizes overflow size_t */
+    PE_ERR_TOO_LARGE = 12,       /* the sizes overflow size_t, or pass a stated cap (PE_CONFIG_MAX_BYTES) */
     PE_ERR_KERNELS = 13,         /* those kernels are not compiled into this build */
     PE_ERR_PLAN = 14,            /* not a plan made by pe_plan_init (or it was overwritten) */
     PE_ERR_HEADS = 15,           /* heads is 0 or above PE_MAX_HEADS, or the head range is outside the heads */
@@ -849,11 +849,26 @@ pe_status pe_diagnosis_json(const pe_diagnosis *d, char *out, size_t out_bytes, 
  * layer types, one per line (none when the RoPE is one for all layers and a
  * layer_type was named anyway). On success `keys` lists the keys that were not
  * used, one dotted name per line. keys_bytes >= 8 * json_bytes + 256 always
- * suffices (else PE_ERR_OUT_SIZE); `keys` is always NUL-terminated (keys_bytes >= 1).
+ * suffices (else PE_ERR_OUT_SIZE); `keys` is NUL-terminated whatever the
+ * answer, PE_ERR_NULL included, whenever keys is not NULL and keys_bytes >= 1
+ * (the read also uses the buffer's far end as scratch).
+ *
+ * The text is read with JSON's own semantics, as Python's json (HF) and
+ * JSON.parse read it: a key given twice means its last value (the earlier
+ * ones are neither read nor listed); keys and strings are compared with
+ * their escapes decoded ("rope\u005ftheta" is rope_theta); keys are named in
+ * `keys` as JSON.stringify writes them. Limits: json_bytes at most
+ * PE_CONFIG_MAX_BYTES (else PE_ERR_TOO_LARGE, before anything is read);
+ * objects and arrays nested at most PE_CONFIG_MAX_DEPTH deep (else
+ * PE_ERR_CONFIG naming "(config)" and the limit); strings strict UTF-8. Time
+ * is linear in json_bytes.
  *
  * longrope's short_factor and long_factor are parsed into the caller's
  * factors (factors_count >= rotary_dim is enough, else PE_ERR_SCRATCH) and
  * pointed to by the result. Nothing else is written on refusal but `keys`. */
+#define PE_CONFIG_MAX_BYTES 67108864u /* 64 MiB: a config.json is a few kB; longrope's lists a few more */
+#define PE_CONFIG_MAX_DEPTH 1000u     /* nesting of objects and arrays; real configs nest 3 or 4 deep */
+
 typedef enum pe_config_kind {
     PE_CONFIG_ROPE = 1,
     PE_CONFIG_ALIBI = 2,

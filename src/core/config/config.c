@@ -27,11 +27,19 @@ int pe_config_type_in(const pe_config_reader *r, const char *const *types) {
     return 0;
 }
 
-static int is_position_key(const pe_json *j, pe_json_span key) {
+/* The key decoded (its canonical form), searched in the keys buffer above the lines written. */
+static int is_position_key(pe_config_reader *r, pe_json_span key) {
+    const char *text = r->j.text + key.at;
+    size_t length = key.length;
+    if (memchr(text, '\\', length) && r->keys_length + 1 + length <= r->scratch_low) {
+        char *decoded = r->keys + r->keys_length + 1; /* past the terminator: scratch until the next line */
+        length = pe_json_canonical(&r->j, key, decoded);
+        text = decoded;
+    }
     for (int w = 0; POSITION_WORDS[w]; w++) {
         size_t n = strlen(POSITION_WORDS[w]);
-        for (size_t at = 0; at + n <= key.length; at++)
-            if (!memcmp(j->text + key.at + at, POSITION_WORDS[w], n)) return 1;
+        for (size_t at = 0; at + n <= length; at++)
+            if (!memcmp(text + at, POSITION_WORDS[w], n)) return 1;
     }
     return 0;
 }
@@ -168,11 +176,13 @@ static pe_status read_kind(pe_config_reader *r, const char *layer_type, double *
 
 /* A top-level key about positions that nothing read and that turns something on. */
 static pe_status refuse_unread_position_keys(pe_config_reader *r) {
-    size_t cursor = 0, at;
+    size_t at;
     pe_json_span key;
+    pe_config_iter it;
     pe_config_mark_layer_keys(r); /* read by pe_config_layer_read (config_layers.c) */
-    while (pe_json_member(&r->j, r->cfg, &cursor, &key, &at)) {
-        if (pe_config_used(r, r->cfg, key) || !is_position_key(&r->j, key) || is_off(&r->j, at) ||
+    pe_config_iter_init(r, &it, r->cfg);
+    while (pe_config_next(r, &it, &key, &at)) {
+        if (pe_config_used(r, r->cfg, key) || !is_position_key(r, key) || is_off(&r->j, at) ||
             pe_config_hf_ignores(r, key))
             continue;
         return pe_config_refuse_span(r, PE_ERR_SCALING, key,
@@ -183,14 +193,17 @@ static pe_status refuse_unread_position_keys(pe_config_reader *r) {
 
 pe_status pe_config_read(const char *json, size_t json_bytes, const char *layer_type, double *factors,
                          size_t factors_count, pe_config *out, char *keys, size_t keys_bytes) {
+    if (keys && keys_bytes) keys[0] = '\0'; /* keys is NUL-terminated whatever the answer */
     if (!json || !out || !keys || (!factors && factors_count)) return PE_ERR_NULL;
-    if (keys_bytes < 256 || (keys_bytes - 256) / 8 < json_bytes) {
-        if (keys_bytes) keys[0] = 0; /* keys is NUL-terminated whatever the answer */
-        return PE_ERR_OUT_SIZE;
-    }
+    if (json_bytes > PE_CONFIG_MAX_BYTES) return PE_ERR_TOO_LARGE;
+    if (keys_bytes < 256 || (keys_bytes - 256) / 8 < json_bytes) return PE_ERR_OUT_SIZE;
     pe_config_reader r;
     pe_config_reader_init(&r, json, json_bytes, keys, keys_bytes);
-    if (!pe_json_check(&r.j) || pe_json_kind(&r.j, 0) != '{')
+    pe_json_verdict verdict = pe_json_check(&r.j);
+    if (verdict == PE_JSON_TOO_DEEP)
+        return pe_config_refuse(&r, PE_ERR_CONFIG, "(config)",
+                                "nests objects and arrays deeper than 1000 levels, posenc's limit for a config.json");
+    if (verdict != PE_JSON_VALID || pe_json_kind(&r.j, 0) != '{')
         return pe_config_refuse(&r, PE_ERR_CONFIG, "(config)", "must be a JSON object: the text of a config.json");
     size_t at;
     if (pe_config_get(&r, r.root, "text_config", &at) && pe_json_kind(&r.j, at) == '{') {

@@ -93,22 +93,26 @@ static uint32_t kv_heads_of(pe_config_reader *r, uint32_t heads) {
 
 pe_status pe_config_layer_read(const char *json, size_t json_bytes, uint32_t layer, pe_config_layer *out, char *keys,
                                size_t keys_bytes) {
+    if (keys && keys_bytes) keys[0] = '\0';
     if (!json || !out || !keys) return PE_ERR_NULL;
-    if (keys_bytes < 256 || (keys_bytes - 256) / 8 < json_bytes) {
-        if (keys_bytes) keys[0] = 0;
-        return PE_ERR_OUT_SIZE;
-    }
+    if (json_bytes > PE_CONFIG_MAX_BYTES) return PE_ERR_TOO_LARGE;
+    if (keys_bytes < 256 || (keys_bytes - 256) / 8 < json_bytes) return PE_ERR_OUT_SIZE;
     pe_config_reader r;
     pe_config_reader_init(&r, json, json_bytes, keys, keys_bytes);
-    if (!pe_json_check(&r.j) || pe_json_kind(&r.j, 0) != '{')
+    pe_json_verdict verdict = pe_json_check(&r.j);
+    if (verdict == PE_JSON_TOO_DEEP)
+        return pe_config_refuse(&r, PE_ERR_CONFIG, "(config)",
+                                "nests objects and arrays deeper than 1000 levels, posenc's limit for a config.json");
+    if (verdict != PE_JSON_VALID || pe_json_kind(&r.j, 0) != '{')
         return pe_config_refuse(&r, PE_ERR_CONFIG, "(config)", "must be a JSON object: the text of a config.json");
     size_t at;
-    if (pe_json_find(&r.j, r.root, "text_config", &at) && pe_json_kind(&r.j, at) == '{') {
-        r.cfg = pe_json_space(&r.j, at);
+    if (pe_config_get(&r, r.root, "text_config", &at) && pe_json_kind(&r.j, at) == '{') {
+        r.cfg = at;
         r.prefix = "text_config.";
     }
-    if (!pe_json_find(&r.j, r.cfg, "model_type", &at) || !pe_json_string(&r.j, at, &r.model_type))
-        if (!pe_json_find(&r.j, r.root, "model_type", &at) || !pe_json_string(&r.j, at, &r.model_type))
+    if (!pe_config_get(&r, r.cfg, "model_type", &at) || !pe_json_string(&r.j, at, &r.model_type))
+        if (r.cfg == r.root || !pe_config_get(&r, r.root, "model_type", &at) ||
+            !pe_json_string(&r.j, at, &r.model_type))
             r.model_type.length = 0;
 
     pe_config_layer l;
@@ -189,7 +193,7 @@ pe_status pe_config_layer_read(const char *json, size_t json_bytes, uint32_t lay
         (pe_config_split_bases(&r) || type_is(&r, (const char *const[]){"whisper", NULL}) ||
          (pe_json_find(&r.j, r.cfg, "rope_parameters", &at) && pe_json_find(&r.j, at, l.kind, &at))))
         set_text(l.layer_type, l.kind);
-    keys[0] = '\0';
+    keys[0] = '\0'; /* nothing to list: the reader's scratch at the far end is not text */
     *out = l;
     return PE_OK;
 }

@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+static const pe_config_index *index_of(pe_config_reader *r, size_t object);
+
 void pe_config_reader_init(pe_config_reader *r, const char *json, size_t json_bytes, char *keys, size_t keys_bytes) {
     memset(r, 0, sizeof *r);
     r->j.text = json;
@@ -11,7 +13,80 @@ void pe_config_reader_init(pe_config_reader *r, const char *json, size_t json_by
     r->prefix = "";
     r->keys = keys;
     r->keys_bytes = keys_bytes;
+    r->scratch_low = keys_bytes;
     keys[0] = '\0';
+}
+
+/* The index of `object`, built on first use; NULL when it does not fit (then duplicates are found by a scan). */
+static const pe_config_index *index_of(pe_config_reader *r, size_t object) {
+    object = pe_json_space(&r->j, object);
+    for (int k = 0; k < r->index_count; k++)
+        if (r->indexes[k].object == object) return &r->indexes[k];
+    if (r->index_count == PE_CONFIG_MAX_INDEXES) return NULL;
+    size_t cursor = 0, value, count = 0;
+    pe_json_span key;
+    while (pe_json_member(&r->j, object, &cursor, &key, &value)) count++;
+    size_t slots = 8;
+    while (slots < count + count / 2 + 1) slots *= 2;
+    /* Room for the table, aligned, above the lines written so far and a reserve for refusals. */
+    size_t bytes = 2 * slots * sizeof(uint32_t), top = r->scratch_low & ~(size_t)3;
+    if (top < bytes || top - bytes < r->keys_length + 1024) return NULL;
+    pe_config_index *x = &r->indexes[r->index_count++];
+    r->scratch_low = top - bytes;
+    x->object = object;
+    x->slots = (uint32_t *)(void *)(r->keys + r->scratch_low);
+    x->mask = (uint32_t)(slots - 1);
+    memset(x->slots, 0, bytes);
+    cursor = 0;
+    for (uint32_t i = 0; pe_json_member(&r->j, object, &cursor, &key, &value); i++) {
+        uint32_t s = pe_json_span_hash(&r->j, key) & x->mask;
+        for (;; s = (s + 1) & x->mask) {
+            uint32_t *slot = x->slots + 2 * s;
+            pe_json_span other;
+            if (slot[1] == 0 ||
+                (pe_json_string(&r->j, slot[0] - 1, &other) && pe_json_spans_equal(&r->j, key, other))) {
+                slot[0] = (uint32_t)key.at; /* the later member of a key replaces the earlier */
+                slot[1] = i + 1;
+                break;
+            }
+        }
+    }
+    return x;
+}
+
+/* 1 when member `index` (key `key`) of the walk's object is the last of its key. */
+static int is_live(pe_config_reader *r, const pe_config_iter *it, pe_json_span key) {
+    if (it->table) {
+        const pe_config_index *x = it->table;
+        for (uint32_t s = pe_json_span_hash(&r->j, key) & x->mask;; s = (s + 1) & x->mask) {
+            const uint32_t *slot = x->slots + 2 * s;
+            pe_json_span other;
+            if (slot[1] == 0) return 1; /* cannot happen: every key is in the table */
+            if (pe_json_string(&r->j, slot[0] - 1, &other) && pe_json_spans_equal(&r->j, key, other))
+                return slot[1] == it->index + 1;
+        }
+    }
+    size_t cursor = it->cursor, value;
+    pe_json_span later;
+    while (pe_json_member(&r->j, it->object, &cursor, &later, &value))
+        if (pe_json_spans_equal(&r->j, key, later)) return 0;
+    return 1;
+}
+
+void pe_config_iter_init(pe_config_reader *r, pe_config_iter *it, size_t object) {
+    it->object = pe_json_space(&r->j, object);
+    it->cursor = 0;
+    it->index = 0;
+    it->table = pe_json_kind(&r->j, object) == '{' ? index_of(r, object) : NULL;
+}
+
+int pe_config_next(pe_config_reader *r, pe_config_iter *it, pe_json_span *key, size_t *value) {
+    for (;;) {
+        if (!pe_json_member(&r->j, it->object, &it->cursor, key, value)) return 0;
+        int live = is_live(r, it, *key);
+        it->index++;
+        if (live) return 1;
+    }
 }
 
 int pe_config_get(pe_config_reader *r, size_t object, const char *name, size_t *value) {
@@ -22,7 +97,21 @@ int pe_config_get(pe_config_reader *r, size_t object, const char *name, size_t *
         r->used[r->used_count].object = object;
         r->used[r->used_count++].name = name;
     }
-    return pe_json_find(&r->j, object, name, value);
+    const pe_config_index *x = pe_json_kind(&r->j, object) == '{' ? index_of(r, object) : NULL;
+    if (!x) return pe_json_find(&r->j, object, name, value);
+    /* Through the index: the slot of the name holds its last member. */
+    uint32_t h = 2166136261u; /* pe_json_span_hash of a name without escapes */
+    for (const char *c = name; *c; c++) h = (h ^ (unsigned char)*c) * 16777619u;
+    for (uint32_t s = h & x->mask;; s = (s + 1) & x->mask) {
+        const uint32_t *slot = x->slots + 2 * s;
+        pe_json_span key;
+        if (slot[1] == 0) return 0;
+        if (!pe_json_string(&r->j, slot[0] - 1, &key) || !pe_json_span_is(&r->j, key, name)) continue;
+        size_t at = pe_json_space(&r->j, pe_json_space(&r->j, key.at + key.length + 1) + 1); /* past '"' and ':' */
+        if (pe_json_kind(&r->j, at) == 'n') return 0;
+        *value = at;
+        return 1;
+    }
 }
 
 int pe_config_used(const pe_config_reader *r, size_t object, pe_json_span key) {
@@ -33,13 +122,27 @@ int pe_config_used(const pe_config_reader *r, size_t object, pe_json_span key) {
 
 void pe_config_write_line(pe_config_reader *r, const char *prefix, const char *bytes, size_t length) {
     size_t p = strlen(prefix);
-    if (r->keys_length + p + length + 2 > r->keys_bytes) {
+    if (r->keys_length + p + length + 2 > r->scratch_low) {
         r->overflow = 1; /* cannot happen with the documented size */
         return;
     }
     memcpy(r->keys + r->keys_length, prefix, p);
     memcpy(r->keys + r->keys_length + p, bytes, length);
     r->keys_length += p + length;
+    r->keys[r->keys_length++] = '\n';
+    r->keys[r->keys_length] = '\0';
+}
+
+void pe_config_write_key(pe_config_reader *r, const char *prefix, pe_json_span key) {
+    size_t p = strlen(prefix);
+    /* The canonical form is never longer than the key as written. */
+    if (r->keys_length + p + key.length + 2 > r->scratch_low) {
+        r->overflow = 1;
+        return;
+    }
+    memcpy(r->keys + r->keys_length, prefix, p);
+    r->keys_length += p;
+    r->keys_length += pe_json_canonical(&r->j, key, r->keys + r->keys_length);
     r->keys[r->keys_length++] = '\n';
     r->keys[r->keys_length] = '\0';
 }
@@ -53,7 +156,7 @@ pe_status pe_config_refuse(pe_config_reader *r, pe_status status, const char *ke
 
 pe_status pe_config_refuse_span(pe_config_reader *r, pe_status status, pe_json_span key, const char *reason) {
     r->keys_length = 0;
-    pe_config_write_line(r, r->prefix, r->j.text + key.at, key.length);
+    pe_config_write_key(r, r->prefix, key);
     pe_config_write_line(r, "", reason, strlen(reason));
     return status;
 }
@@ -95,21 +198,23 @@ pe_status pe_config_read_sizes(pe_config_reader *r, pe_config *c) {
 
 /* Keys of `object` not read, prefixed; into objects of which some key was read. */
 static void list_unused(pe_config_reader *r, size_t object, const char *prefix, size_t prefix_length, char *path) {
-    size_t cursor = 0, at;
+    size_t at;
     pe_json_span key;
-    while (pe_json_member(&r->j, object, &cursor, &key, &at)) {
+    pe_config_iter it;
+    pe_config_iter_init(r, &it, object);
+    while (pe_config_next(r, &it, &key, &at)) {
         if (!pe_config_used(r, object, key)) {
-            pe_config_write_line(r, prefix, r->j.text + key.at, key.length);
+            pe_config_write_key(r, prefix, key);
             continue;
         }
         int inner = 0;
         for (int k = 0; k < r->used_count && !inner; k++) inner = r->used[k].object == pe_json_space(&r->j, at);
         if (!inner || pe_json_kind(&r->j, at) != '{' || prefix_length + key.length + 2 > 256) continue;
         /* path holds the prefix; extend it by "key." for the inner object. */
-        memcpy(path + prefix_length, r->j.text + key.at, key.length);
-        path[prefix_length + key.length] = '.';
-        path[prefix_length + key.length + 1] = '\0';
-        list_unused(r, pe_json_space(&r->j, at), path, prefix_length + key.length + 1, path);
+        size_t n = pe_json_canonical(&r->j, key, path + prefix_length); /* at most key.length */
+        path[prefix_length + n] = '.';
+        path[prefix_length + n + 1] = '\0';
+        list_unused(r, pe_json_space(&r->j, at), path, prefix_length + n + 1, path);
         path[prefix_length] = '\0';
     }
 }

@@ -8,7 +8,25 @@
 #include "../posenc.h"
 #include "json.h"
 
-#define PE_CONFIG_MAX_USED 96
+#define PE_CONFIG_MAX_USED    96
+#define PE_CONFIG_MAX_INDEXES 8 /* objects whose duplicate keys are found through a hash index */
+
+/* Which member of an object is the last of its key (a duplicate key's earlier
+ * members are not part of the object, as in JSON.parse and Python's json): an
+ * open-addressing table of (key offset, member index + 1) pairs, kept at the
+ * top of the caller's `keys` buffer while the read runs. */
+typedef struct pe_config_index {
+    size_t object;
+    uint32_t *slots; /* 2 * (mask + 1) numbers */
+    uint32_t mask;
+} pe_config_index;
+
+/* A walk over the members of an object that skips the ones a later duplicate hides. */
+typedef struct pe_config_iter {
+    size_t object, cursor;
+    uint32_t index;
+    const pe_config_index *table; /* NULL: duplicates found by a scan */
+} pe_config_iter;
 
 typedef struct pe_config_reader {
     pe_json j;
@@ -22,6 +40,9 @@ typedef struct pe_config_reader {
     int used_count;
     char *keys; /* the caller's text buffer (posenc.h) */
     size_t keys_bytes, keys_length;
+    size_t scratch_low; /* keys[scratch_low ...] holds the indexes; lines stay below */
+    pe_config_index indexes[PE_CONFIG_MAX_INDEXES];
+    int index_count;
     int overflow; /* a line did not fit: PE_ERR_OUT_SIZE */
     /* longrope's short_factor and long_factor lists (offsets), checked but written into the caller's
      * factors only once the whole config is accepted: a refusal writes nothing but keys */
@@ -33,6 +54,10 @@ void pe_config_reader_init(pe_config_reader *r, const char *json, size_t json_by
 
 /* Member `name` of `object`, marked as read whether or not it is present; 1 when present and not null. */
 int pe_config_get(pe_config_reader *r, size_t object, const char *name, size_t *value);
+
+/* The live members of `object` (the last of each key), in text order. */
+void pe_config_iter_init(pe_config_reader *r, pe_config_iter *it, size_t object);
+int pe_config_next(pe_config_reader *r, pe_config_iter *it, pe_json_span *key, size_t *value);
 
 /* 1 when key of `object` was read. */
 int pe_config_used(const pe_config_reader *r, size_t object, pe_json_span key);
@@ -49,6 +74,8 @@ pe_status pe_config_refuse_span(pe_config_reader *r, pe_status status, pe_json_s
 
 /* Appends one line to keys (prefix, then the bytes). */
 void pe_config_write_line(pe_config_reader *r, const char *prefix, const char *bytes, size_t length);
+/* Appends one line to keys: prefix, then the key in its canonical form (json.h). */
+void pe_config_write_key(pe_config_reader *r, const char *prefix, pe_json_span key);
 
 /* Lists every key not read, one dotted name per line. */
 void pe_config_list_unused(pe_config_reader *r);

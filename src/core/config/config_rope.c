@@ -93,7 +93,7 @@ static pe_status head_dim(pe_config_reader *r, pe_config *c, uint32_t *dim) {
 
 /* Which dict holds this layer type's RoPE, and the layer count. */
 static pe_status pick_dict(pe_config_reader *r, const char *layer_type, dict *d, int *local, pe_config *c) {
-    size_t at, cursor = 0, value;
+    size_t at, value;
     pe_json_span key;
     const char *top = pe_config_get(r, r->cfg, "rope_parameters", &at) ? "rope_parameters" : NULL;
     if (!top && pe_config_get(r, r->cfg, "rope_scaling", &at)) top = "rope_scaling";
@@ -104,11 +104,13 @@ static pe_status pick_dict(pe_config_reader *r, const char *layer_type, dict *d,
                                 "must be an object such as { \"rope_type\": \"linear\", \"factor\": 2 }");
     if (top) {
         d->at = pe_json_space(&r->j, at);
-        snprintf(d->name, sizeof d->name, "%s", top); /* pe_config_refuse adds the prefix */
+        snprintf(d->name, sizeof d->name, "%s", top); /* pe_config_refuse adds the prefix (text_config.) */
     }
     /* Per layer type: every value of the dict is an object. */
     int objects = 0, all = 1;
-    while (d->at && pe_json_member(&r->j, d->at, &cursor, &key, &value)) {
+    pe_config_iter it;
+    if (d->at) pe_config_iter_init(r, &it, d->at);
+    while (d->at && pe_config_next(r, &it, &key, &value)) {
         objects++;
         all = all && pe_json_kind(&r->j, value) == '{';
     }
@@ -136,9 +138,7 @@ static pe_status pick_dict(pe_config_reader *r, const char *layer_type, dict *d,
         return PE_ERR_LAYER_TYPE;
     }
     c->layer_types = (uint32_t)objects;
-    cursor = 0;
-    while (layer_type && pe_json_member(&r->j, d->at, &cursor, &key, &value)) {
-        if (!pe_json_span_is(&r->j, key, layer_type)) continue;
+    if (layer_type && pe_json_find(&r->j, d->at, layer_type, &value)) {
         pe_config_get(r, d->at, layer_type, &value);
         d->at = pe_json_space(&r->j, value);
         size_t n = strlen(d->name);
@@ -146,9 +146,8 @@ static pe_status pick_dict(pe_config_reader *r, const char *layer_type, dict *d,
         return PE_OK;
     }
     r->keys_length = 0;
-    cursor = 0;
-    while (pe_json_member(&r->j, d->at, &cursor, &key, &value))
-        pe_config_write_line(r, "", r->j.text + key.at, key.length);
+    pe_config_iter_init(r, &it, d->at);
+    while (pe_config_next(r, &it, &key, &value)) pe_config_write_key(r, "", key);
     return PE_ERR_LAYER_TYPE;
 }
 
@@ -163,8 +162,7 @@ static pe_status scaling_type(pe_config_reader *r, const dict *d, size_t *type) 
         return refuse_key(r, PE_ERR_SCALING, d, "rope_type", "must be a string");
     if (has_old && !pe_json_string(&r->j, at_old, &old))
         return refuse_key(r, PE_ERR_SCALING, d, "type", "must be a string");
-    if (has_new && has_old &&
-        (name.length != old.length || memcmp(r->j.text + name.at, r->j.text + old.at, name.length)))
+    if (has_new && has_old && !pe_json_spans_equal(&r->j, name, old))
         return refuse_key(r, PE_ERR_SCALING, d, "type", "must equal rope_type (it is its legacy name) or be left out");
     if (!has_new) name = old;
     if (!has_new && !has_old) return PE_OK;
@@ -179,17 +177,20 @@ static pe_status scaling_type(pe_config_reader *r, const dict *d, size_t *type) 
 
 /* Every key of the dict is one this rope_type reads. */
 static pe_status known_keys(pe_config_reader *r, const dict *d, size_t type) {
-    size_t cursor = 0, value;
+    size_t value;
     pe_json_span key;
+    pe_config_iter it;
     static const char *const COMMON[] = {"rope_type", "type", "rope_theta", "partial_rotary_factor"};
-    while (d->at && pe_json_member(&r->j, d->at, &cursor, &key, &value)) {
+    if (d->at) pe_config_iter_init(r, &it, d->at);
+    while (d->at && pe_config_next(r, &it, &key, &value)) {
         int known = 0;
         for (int k = 0; k < 4 && !known; k++) known = pe_json_span_is(&r->j, key, COMMON[k]);
         for (int k = 0; k < 9 && TYPES[type].keys[k] && !known; k++)
             known = pe_json_span_is(&r->j, key, TYPES[type].keys[k]);
         if (known) continue;
-        char name[200];
-        snprintf(name, sizeof name, "%.*s", (int)key.length, r->j.text + key.at);
+        char name[216];
+        if (key.length > 199) key.length = 199; /* its first bytes name it (an escape cut there decodes whole) */
+        name[pe_json_canonical(&r->j, key, name)] = '\0';
         char reason[160];
         snprintf(reason, sizeof reason,
                  "is not a key of rope_type '%s' that posenc knows (HF's names), so it is refused", TYPES[type].type);

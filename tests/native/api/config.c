@@ -124,16 +124,109 @@ void test_config_refusals(void) {
         CHECK(strlen(CASES[k].key) == line && !strncmp(keys, CASES[k].key, line), "case %zu: key '%.*s'", k, (int)line,
               keys);
     }
-    /* Nesting: PE_JSON_DEPTH (64) levels are read, deeper is refused. */
-    char deep[256];
-    for (int depth = 60; depth <= 70; depth++) {
+    /* Nesting: PE_CONFIG_MAX_DEPTH levels are read (the object is one), deeper is refused with its own words. */
+    static char deep[2 * PE_CONFIG_MAX_DEPTH + 256];
+    static char deep_keys[8 * sizeof deep + 256];
+    for (int depth = (int)PE_CONFIG_MAX_DEPTH - 3; depth <= (int)PE_CONFIG_MAX_DEPTH + 3; depth++) {
         int at = sprintf(deep, "{\"a\": ");
-        for (int d = 0; d < depth; d++) deep[at++] = '[';
-        for (int d = 0; d < depth; d++) deep[at++] = ']';
+        for (int d = 1; d < depth; d++) deep[at++] = '[';
+        for (int d = 1; d < depth; d++) deep[at++] = ']';
         at += sprintf(deep + at, ", \"model_type\": \"gpt2\", \"n_positions\": 8, \"n_embd\": 8}");
-        pe_status st = read_exact(deep, (size_t)at, NULL, &out, keys, sizeof keys, factors, 64);
-        EXPECT_STATUS(st, depth <= 64 ? PE_OK : PE_ERR_CONFIG, "nesting %d", depth);
+        pe_status st = read_exact(deep, (size_t)at, NULL, &out, deep_keys, sizeof deep_keys, factors, 64);
+        EXPECT_STATUS(st, depth <= (int)PE_CONFIG_MAX_DEPTH ? PE_OK : PE_ERR_CONFIG, "nesting %d", depth);
+        if (depth > (int)PE_CONFIG_MAX_DEPTH)
+            CHECK(strstr(deep_keys, "(config)\nnests objects and arrays deeper than 1000 levels") == deep_keys,
+                  "nesting %d: %s", depth, deep_keys);
     }
+}
+
+/* keys stays a string when an argument is NULL, and a text past the cap is refused before it is read. */
+void test_config_null_and_cap(void) {
+    char keys[4096];
+    double factors[64];
+    pe_config out;
+    const size_t n = strlen(LLAMA);
+    const char *const jsons[] = {NULL, LLAMA, LLAMA, LLAMA};
+    for (int k = 0; k < 4; k++) {
+        memset(keys, 'x', sizeof keys);
+        pe_status st =
+            pe_config_read(jsons[k], n, NULL, k == 3 ? NULL : factors, 64, k == 2 ? NULL : &out, keys, sizeof keys);
+        CHECK(k == 1 ? st == PE_OK : st == PE_ERR_NULL, "null case %d: status %d", k, (int)st);
+        CHECK(k == 1 || keys[0] == '\0', "null case %d: keys not terminated", k);
+    }
+    memset(keys, 'x', sizeof keys);
+    EXPECT_STATUS(pe_config_read(LLAMA, (size_t)PE_CONFIG_MAX_BYTES + 1, NULL, factors, 64, &out, keys, sizeof keys),
+                  PE_ERR_TOO_LARGE, "past PE_CONFIG_MAX_BYTES");
+    CHECK(keys[0] == '\0', "cap: keys terminated");
+}
+
+/* JSON's own semantics: the last of a repeated key, escapes decoded, keys named as JSON.stringify writes them. */
+void test_config_json_semantics(void) {
+    char keys[8192];
+    double factors[64];
+    pe_config c;
+    static const struct {
+        const char *json;
+        pe_status want;
+        double base;      /* ROPE: the base read */
+        uint32_t head;    /* ROPE: head_dim */
+        const char *keys; /* the whole keys text */
+    } CASES[] = {
+        /* the last of a repeated key wins, at every level, and is listed once */
+        {"{\"model_type\": \"llama\", \"head_dim\": 8, \"head_dim\": 16, \"x\": 1, \"x\": 2}", PE_OK, 10000, 16, "x\n"},
+        {"{\"model_type\": \"llama\", \"head_dim\": 8, \"rope_theta\": 5, \"rope_theta\": 7}", PE_OK, 7, 8, ""},
+        {"{\"model_type\": \"mamba\", \"model_type\": \"llama\", \"head_dim\": 8}", PE_OK, 10000, 8, ""},
+        {"{\"model_type\": \"llama\", \"head_dim\": 8, \"rope_wobble\": 1, \"rope_wobble\": 0}", PE_OK, 10000, 8,
+         "rope_wobble\n"},
+        {"{\"model_type\": \"llama\", \"head_dim\": 8, \"rope_wobble\": 0, \"rope_wobble\": 1}", PE_ERR_SCALING, 0, 0,
+         "rope_wobble\nchanges the position encoding and posenc does not read it for this model\n"},
+        {"{\"model_type\": \"llama\", \"head_dim\": 8, \"rope_scaling\": {\"rope_type\": \"linear\", \"x\": 1}, "
+         "\"rope_scaling\": null}",
+         PE_OK, 10000, 8, ""},
+        {"{\"model_type\": \"llama\", \"head_dim\": 8, \"rope_scaling\": {\"rope_type\": \"linear\", \"factor\": 2, "
+         "\"factor\": 3, \"rope_type\": \"yarn\", \"rope_type\": \"linear\"}}",
+         PE_OK, 10000, 8, ""},
+        /* escapes decoded in keys and in strings */
+        {"{\"model_\\u0074ype\": \"ll\\u0061ma\", \"head_dim\": 8, \"rope\\u005ftheta\": 500000}", PE_OK, 500000, 8,
+         ""},
+        {"{\"model_type\": \"llama\", \"head_dim\": 8, \"rope\\u005fwobble\": 1}", PE_ERR_SCALING, 0, 0,
+         "rope_wobble\nchanges the position encoding and posenc does not read it for this model\n"},
+        {"{\"model_type\": \"llama\", \"head_dim\": 8, \"rope_theta\": 5, \"rope\\u005ftheta\": 9}", PE_OK, 9, 8, ""},
+        /* ignored keys named as JSON.stringify writes them: decoded, controls and quotes escaped */
+        {"{\"model_type\": \"llama\", \"head_dim\": 8, \"na\\u006de\": 1, \"\\u00e9\": 2, \"a\\nb\": 3, "
+         "\"q\\u0022\\/\\u0001\\ud800\\ud83d\\ude00\": 4}",
+         PE_OK, 10000, 8, "name\n\xc3\xa9\na\\nb\nq\\\"/\\u0001\\ud800\xf0\x9f\x98\x80\n"},
+        /* a refusal inside text_config names the key with its prefix once */
+        {"{\"text_config\": {\"model_type\": \"llama\", \"head_dim\": 8, \"rope_scaling\": {\"rope_type\": "
+         "\"linear\", \"factor\": 2, \"mrope_interleaved\": true}}}",
+         PE_ERR_SCALING, 0, 0,
+         "text_config.rope_scaling.mrope_interleaved\nis not a key of rope_type 'linear' that posenc knows (HF's "
+         "names), so it is refused\n"},
+        {"{\"text_config\": {\"model_type\": \"llama\", \"head_dim\": 8, \"rope_scaling\": {\"rope_type\": "
+         "\"linear\"}}}",
+         PE_ERR_SCALING, 0, 0, "text_config.rope_scaling.factor\nmust be given for this rope_type\n"},
+        /* strings are strict UTF-8, as HF's open(..., encoding='utf-8') and TextDecoder's fatal mode */
+        {"{\"model_type\": \"llama\", \"head_dim\": 8, \"x\": \"\xc3\"}", PE_ERR_CONFIG, 0, 0,
+         "(config)\nmust be a JSON object: the text of a config.json\n"},
+        {"{\"model_type\": \"llama\", \"head_dim\": 8, \"x\": \"\xed\xa0\x80\"}", PE_ERR_CONFIG, 0, 0,
+         "(config)\nmust be a JSON object: the text of a config.json\n"},
+    };
+    for (size_t k = 0; k < sizeof CASES / sizeof CASES[0]; k++) {
+        const char *json = CASES[k].json;
+        pe_status st = read_exact(json, strlen(json), NULL, &c, keys, sizeof keys, factors, 64);
+        EXPECT_STATUS(st, CASES[k].want, "json case %zu: %s", k, json);
+        CHECK(!strcmp(keys, CASES[k].keys), "json case %zu: keys '%s', want '%s'", k, keys, CASES[k].keys);
+        if (st == PE_OK)
+            CHECK(c.kind == PE_CONFIG_ROPE && c.rope.base == CASES[k].base && c.rope.head_dim == CASES[k].head,
+                  "json case %zu: base %g head_dim %u", k, c.rope.base, c.rope.head_dim);
+    }
+    /* the last dict of a repeated rope_scaling, with its own scaling */
+    static const char DICTS[] =
+        "{\"model_type\": \"llama\", \"head_dim\": 8, \"rope_scaling\": {\"rope_type\": "
+        "\"linear\", \"factor\": 2}, \"rope_scaling\": {\"rope_type\": \"linear\", \"factor\": 4}}";
+    EXPECT_STATUS(read_exact(DICTS, strlen(DICTS), NULL, &c, keys, sizeof keys, factors, 64), PE_OK, "two dicts");
+    CHECK(c.rope.scaling.type == PE_ROPE_SCALING_LINEAR && c.rope.scaling.factor == 4.0, "two dicts: factor %g",
+          c.rope.scaling.factor);
 }
 
 void test_config_values(void) {

@@ -57,6 +57,8 @@
     X(test_diagnose_values)               \
     X(test_config_prefixes_and_mutations) \
     X(test_config_refusals)               \
+    X(test_config_null_and_cap)           \
+    X(test_config_json_semantics)         \
     X(test_config_values)
 
 #define API_DECLARE(name) void name(void);
