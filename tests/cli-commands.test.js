@@ -43,6 +43,7 @@ const EXAMPLES = {
   table2d: ['table2d', '--height', '2', '--width', '3', '--dim', '8'],
   't5-buckets': ['t5-buckets', '--query-length', '3', '--key-length', '5'],
   identify: ['identify', tableFile],
+  config: ['config', join(root, 'tests/fixtures/configs/smollm3-3b-base.json')],
 };
 // The subcommands that print values, and the --dtype each offers (the package's types for that family; first: default).
 const DTYPES = {

@@ -125,7 +125,9 @@ test('refusals name the key: unknown dict keys, unread position keys, bad values
     'BAD_SCALING',
     'attn_config.alibi_bias_max',
   );
-  refused({ model_type: 'mamba', hidden_size: 64 }, 'BAD_CONFIG', 'model_type');
+  refused({ model_type: 'rwkv', hidden_size: 64 }, 'BAD_CONFIG', 'model_type');
+  // State-space models are an answer, not an error: no layer has positions (issue 23).
+  assert.is(posenc.fromConfig({ model_type: 'mamba', hidden_size: 64 }).kind, 'none');
   refused('{"model_type": "llama",}', 'BAD_CONFIG', '(config)');
   refused('[1, 2]', 'BAD_CONFIG', '(config)');
   assert.throws(

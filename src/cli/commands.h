@@ -18,7 +18,10 @@
     "  --version     print the version\n"                        \
     "  -h, --help    print this help\n"
 
-extern const char TABLE_USAGE[], ROPE_USAGE[], ALIBI_USAGE[], TABLE2D_USAGE[], T5_BUCKETS_USAGE[], IDENTIFY_USAGE[];
+extern const char TABLE_USAGE[], ROPE_USAGE[], ALIBI_USAGE[], TABLE2D_USAGE[], T5_BUCKETS_USAGE[], IDENTIFY_USAGE[],
+    CONFIG_USAGE[];
+extern const char *const CONFIG_OPTIONS[];
+int cli_run_config(const cli_given *given, FILE *out, char **error);
 extern const char *const TABLE_OPTIONS[], *const ROPE_OPTIONS[], *const ROPE_FLAGS[], *const ALIBI_OPTIONS[],
                                                                                           *const TABLE2D_OPTIONS[],
                                                                                               *const TABLE2D_FLAGS[];

@@ -72,6 +72,6 @@ void cli_free_config(cli_config *config) {
 }
 
 const char *cli_config_kind(const pe_config *c) {
-    static const char *const KINDS[] = {"", "rope", "alibi", "sinusoidal", "learned", "relative"};
+    static const char *const KINDS[] = {"", "rope", "alibi", "sinusoidal", "learned", "relative", "none"};
     return KINDS[c->kind];
 }

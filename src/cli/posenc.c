@@ -18,6 +18,7 @@ static const cli_command COMMANDS[] = {
     {"table2d", TABLE2D_USAGE, TABLE2D_OPTIONS, TABLE2D_FLAGS, NULL, cli_run_table2d},
     {"t5-buckets", T5_BUCKETS_USAGE, T5_BUCKETS_OPTIONS, T5_BUCKETS_FLAGS, NULL, cli_run_t5_buckets},
     {"identify", IDENTIFY_USAGE, IDENTIFY_OPTIONS, IDENTIFY_FLAGS, "FILE", cli_run_identify},
+    {"config", CONFIG_USAGE, CONFIG_OPTIONS, NULL, "FILE", cli_run_config},
 };
 #define COMMAND_COUNT ((int)(sizeof COMMANDS / sizeof COMMANDS[0]))
 
@@ -30,6 +31,7 @@ static const char GENERAL_USAGE[] =
     "  table2d     the 2-D sin-cos table of a grid of patches (MAE)\n"
     "  t5-buckets  T5's relative attention buckets\n"
     "  identify    which convention the table in FILE follows\n"
+    "  config      what every layer of a model uses, from its config.json\n"
     "\n"
     "  --version   print the version\n"
     "  -h, --help  print this help\n"
@@ -38,7 +40,8 @@ static const char GENERAL_USAGE[] =
     "  posenc table --length 10 --dim 4\n"
     "  posenc rope --config config.json --what cos-sin --length 4096 --format npy --output cs.npy\n"
     "  posenc rope --head-dim 128 --base 500000 --what cos-sin --length 4 --format csv\n"
-    "  posenc identify pe.npy --json\n";
+    "  posenc identify pe.npy --json\n"
+    "  posenc config config.json --format json\n";
 
 static int die(int code, const char *message) {
     fprintf(stderr, "posenc: %s\n", message);

@@ -374,6 +374,16 @@ typedef struct pe_rope_scaling {
  *              both halves of a pair. Positions NULL: every axis is
  *              offset + l, which is plain RoPE; three equal axes give plain
  *              RoPE's very bits.
+ *   MROPE_INTERLEAVED  Qwen3-VL's (and Qwen3.5's) interleaved mrope (HF's
+ *              apply_interleaved_mrope, config key mrope_interleaved): the
+ *              same 3 axes and sections, but a pair's axis is chosen by its
+ *              index modulo 3 instead of by runs: pair i turns by the height
+ *              axis when i % 3 == 1 and i < 3 * mrope_section[1], by the
+ *              width axis when i % 3 == 2 and i < 3 * mrope_section[2], else
+ *              by the temporal axis. The sections sum to r/2, and
+ *              3 * mrope_section[a] + a - 3 < r/2 for a = 1, 2 (each of those
+ *              axes then owns exactly mrope_section[a] pairs); ([24, 20, 20]
+ *              for head_dim 128, [11, 11, 10] for rotary_dim 64).
  *   VISION_2D  2-D axial RoPE of vision patches as Qwen2-VL's vision tower
  *              (VisionRotaryEmbedding(head_dim / 2) and
  *              apply_rotary_pos_emb_vision): 2 axes, the patch's row then
@@ -390,12 +400,13 @@ typedef struct pe_rope_scaling {
 typedef enum pe_rope_axes_type {
     PE_ROPE_AXES_NONE = 0,
     PE_ROPE_AXES_MROPE = 1,
-    PE_ROPE_AXES_VISION_2D = 2
+    PE_ROPE_AXES_VISION_2D = 2,
+    PE_ROPE_AXES_MROPE_INTERLEAVED = 3
 } pe_rope_axes_type;
 
 typedef struct pe_rope_axes {
     pe_rope_axes_type type;
-    uint32_t mrope_section[PE_ROPE_MROPE_AXES]; /* MROPE: pairs per axis, each >= 1, summing to r/2 */
+    uint32_t mrope_section[PE_ROPE_MROPE_AXES]; /* MROPE(_INTERLEAVED): pairs per axis, each >= 1, sum r/2 */
 } pe_rope_axes;
 /* xPos (Sun et al. 2022, "A Length-Extrapolatable Transformer"; torchscale's
  * XPOS): RoPE whose pair i is also scaled, by
@@ -563,7 +574,7 @@ PE_API pe_status pe_rope_plan_size(const pe_rotary *rope, uint32_t cache_rows, s
  * scaling.sequence_length: PE_ERR_SCALING), comes before memory and *plan are
  * written. */
 PE_API pe_status pe_rope_plan_init(const pe_rotary *rope, uint32_t cache_rows, void *memory, size_t bytes,
-                            pe_rope_plan **plan);
+                                   pe_rope_plan **plan);
 
 /* pe_rope with the plan: x of dtype FLOAT32 (float), or FLOAT16 / BFLOAT16
  * (uint16_t bit patterns: each rotated element is widened to float32, rotated
@@ -891,7 +902,8 @@ typedef enum pe_config_kind {
     PE_CONFIG_ALIBI = 2,
     PE_CONFIG_SINUSOIDAL = 3,
     PE_CONFIG_LEARNED = 4,
-    PE_CONFIG_RELATIVE = 5
+    PE_CONFIG_RELATIVE = 5,
+    PE_CONFIG_NONE = 6 /* no layer has positions: Mamba, Falcon-Mamba, Jamba (pe_config_layer_read says why) */
 } pe_config_kind;
 
 typedef struct pe_config {
@@ -908,6 +920,7 @@ typedef struct pe_config {
     double longrope_attention_factor;          /* given, or 0: HF's sqrt(1 + ln f / ln L0) when f > 1, else 1 */
     const double *short_factor, *long_factor;  /* rotary_dim / 2 each, in the caller's factors */
     uint32_t mrope_section[4], mrope_sections; /* Qwen2-VL: temporal, height, width pairs */
+    int mrope_interleaved;                     /* Qwen3-VL's mrope_interleaved: pairs by index mod 3 */
     /* SINUSOIDAL */
     pe_layout layout;
     pe_frequencies frequencies;
@@ -920,6 +933,54 @@ typedef struct pe_config {
 
 PE_API pe_status pe_config_read(const char *json, size_t json_bytes, const char *layer_type, double *factors,
                                 size_t factors_count, pe_config *out, char *keys, size_t keys_bytes);
+
+/* One layer of a model, as its config and HF's modeling code lay the layers
+ * out (pe_config_layer_read). Layer i's positions are those pe_config_read
+ * describes for layer_type (NULL when layer_type is ""), unless positions says
+ * the layer has none:
+ *
+ *   NoPE attention  Llama 4 and SmolLM3 layers whose no_rope_layers entry is 0
+ *                   (the list when given and not empty, else 1 for every layer
+ *                   but each no_rope_layer_interval-th, default 4); Cohere 2's
+ *                   full-attention layers (only its sliding layers rotate);
+ *                   Jamba's attention layers (i % attn_layer_period ==
+ *                   attn_layer_offset, defaults 8 and 4; Jamba has no position
+ *                   encoding).
+ *   no attention    state-space layers (Mamba, Falcon-Mamba, Jamba's other
+ *                   layers) and layer_types entries linear_attention (Qwen3.5,
+ *                   Qwen3-Next), mamba or conv.
+ *
+ * kind names what the layer is: layer_types[i] when the config lists them,
+ * else Gemma 2's and Gemma 3's sliding/full pattern ((i + 1) % 2, and (i + 1)
+ * % sliding_window_pattern (default 6): sliding unless 0), ModernBERT's
+ * (full_attention when i % global_attn_every_n_layers == 0, default 3; it
+ * rotates those with global_rope_theta and the others with
+ * local_rope_theta), Cohere 2's (sliding_window_pattern, default 4), "mamba",
+ * "attention" otherwise; encoder-decoder models list their encoder layers,
+ * then their decoder layers ("encoder", "decoder"). layer_type is kind when
+ * the RoPE differs by layer type (pe_config_read's layer_types > 0), else "".
+ * kv_heads: num_key_value_heads (num_kv_heads, n_head_kv, multi_query_group_num;
+ * 1 for multi_query), else the attention heads; 0 for a layer without
+ * attention. Refuses layer >= layers (PE_ERR_LAYER_TYPE, `keys` says how many
+ * there are), a config without a layer count (PE_ERR_CONFIG naming
+ * num_hidden_layers) and malformed JSON (PE_ERR_CONFIG), with keys as in
+ * pe_config_read (same size rule). */
+typedef enum pe_layer_positions {
+    PE_LAYER_CONFIG = 0,      /* the positions pe_config_read describes for layer_type */
+    PE_LAYER_NOPE = 1,        /* attention without positions */
+    PE_LAYER_NO_ATTENTION = 2 /* no attention: state-space or linear-attention layer */
+} pe_layer_positions;
+
+typedef struct pe_config_layer {
+    uint32_t layers;   /* how many layers the config describes (encoder then decoder ones) */
+    uint32_t kv_heads; /* key/value heads of this layer; 0 without attention */
+    pe_layer_positions positions;
+    char kind[24];       /* NUL-terminated, as above */
+    char layer_type[24]; /* "" or the layer type to give pe_config_read */
+} pe_config_layer;
+
+PE_API pe_status pe_config_layer_read(const char *json, size_t json_bytes, uint32_t layer, pe_config_layer *out,
+                                      char *keys, size_t keys_bytes);
 
 #ifdef __cplusplus
 }

@@ -9,6 +9,7 @@
  *   22 longrope factor  23 longrope attention_factor  24 mrope sections
  *   25-28 mrope_section  29 sinusoid layout  30 frequencies  31 shaw
  *   32 num_buckets  33 max_distance  34 max_relative  35 encoder_decoder
+ *   36 mrope_interleaved
  * longrope's short_factor then long_factor (rotary_dim / 2 each) stay in factors. */
 #include "export.h"
 
@@ -19,7 +20,7 @@ int pe_wasm_config_read(const char *json, size_t json_bytes, const char *layer_t
     pe_status s = pe_config_read(json, json_bytes, layer_type, factors, factors_count, &c, keys, keys_bytes);
     if (s != PE_OK) return s;
     const pe_rope_scaling *sc = &c.rope.scaling;
-    const double fields[36] = {c.kind,
+    const double fields[37] = {c.kind,
                                c.heads,
                                c.hidden_size,
                                c.max_positions,
@@ -54,7 +55,26 @@ int pe_wasm_config_read(const char *json, size_t json_bytes, const char *layer_t
                                c.num_buckets,
                                c.max_distance,
                                c.max_relative,
-                               c.encoder_decoder};
-    for (int k = 0; k < 36; k++) out[k] = fields[k];
+                               c.encoder_decoder,
+                               c.mrope_interleaved};
+    for (int k = 0; k < 37; k++) out[k] = fields[k];
+    return PE_OK;
+}
+
+/* One layer (posenc.h, pe_config_layer_read): out[0] layers, [1] kv_heads, [2] positions; kind and
+ * layer_type as NUL-terminated text into text (48 bytes: kind at 0, layer_type at 24). */
+EXPORT("pe_wasm_config_layer")
+int pe_wasm_config_layer(const char *json, size_t json_bytes, uint32_t layer, double *out, char *text, char *keys,
+                         size_t keys_bytes) {
+    pe_config_layer l;
+    pe_status s = pe_config_layer_read(json, json_bytes, layer, &l, keys, keys_bytes);
+    if (s != PE_OK) return s;
+    out[0] = l.layers;
+    out[1] = l.kv_heads;
+    out[2] = l.positions;
+    for (int k = 0; k < 24; k++) {
+        text[k] = l.kind[k];
+        text[24 + k] = l.layer_type[k];
+    }
     return PE_OK;
 }

@@ -10,7 +10,12 @@ import { words } from './rope-harness.js';
 const bytes = (typed) => Buffer.from(typed.buffer, typed.byteOffset, typed.byteLength);
 const ELEMENT_BYTES = { float32: 4, float16: 2, bfloat16: 2, float64: 8 };
 
-const axesWord = (c) => (c.vision ? 'vision' : c.mropeSection ? `mrope,${c.mropeSection.join(',')}` : 'none');
+const axesWord = (c) =>
+  c.vision
+    ? 'vision'
+    : c.mropeSection
+      ? `${c.mropeInterleaved ? 'mropei' : 'mrope'},${c.mropeSection.join(',')}`
+      : 'none';
 
 /** The positions row by row (row l's axes together), as the core takes them. */
 export function rowMajor(axisPositions) {
@@ -48,7 +53,8 @@ export function serveRopeAxes(binary, kernels, cases) {
 /** The rotary options the package takes for a case (no rows). */
 export function axesRotary(c) {
   const o = { heads: c.heads ?? 1, headDim: c.headDim, layout: c.layout ?? 'half', order: c.order ?? 'blhd' };
-  for (const k of ['rotaryDim', 'base', 'scaling', 'mropeSection', 'vision']) if (c[k] !== undefined) o[k] = c[k];
+  for (const k of ['rotaryDim', 'base', 'scaling', 'mropeSection', 'mropeInterleaved', 'vision'])
+    if (c[k] !== undefined) o[k] = c[k];
   if (c.inverse) o.inverse = true;
   return o;
 }

@@ -12,10 +12,10 @@ static const char *const POSITION_WORDS[] = {"rope", "rotary", "alibi", "positio
                                              "ntk",  NULL};
 
 static const char *const RELATIVE_TYPES[] = {"t5", "mt5", "umt5", "longt5", "switch_transformers", NULL};
-static const char *const LEARNED_TYPES[] = {"gpt2",    "bert", "roberta",     "xlm-roberta", "distilbert",
-                                            "electra", "opt",  "gpt_bigcode", "camembert",   NULL};
+static const char *const LEARNED_TYPES[] = {"gpt2", "bert",        "roberta",   "xlm-roberta", "distilbert", "electra",
+                                            "opt",  "gpt_bigcode", "camembert", "bart",        "mbart",      NULL};
 static const char *const OFFSET2_TYPES[] = {"roberta", "xlm-roberta", "camembert", "opt",
-                                            NULL}; /* row 2 is position 0 */
+                                            "bart",    "mbart",       NULL}; /* row 2 is position 0 */
 static const char *const SINUSOIDAL_TYPES[] = {"marian", "m2m_100", "fsmt", NULL};
 static const char *const ROPE_KEYS[] = {"rope_theta", "rope_scaling",    "rope_parameters",       "rotary_pct",
                                         "rotary_dim", "rotary_emb_base", "partial_rotary_factor", "qk_rope_head_dim",
@@ -69,10 +69,6 @@ static pe_status read_alibi(pe_config_reader *r, pe_config *c) {
             return pe_config_refuse(r, PE_ERR_SCALING, "attn_config.alibi_bias_max",
                                     "must be 8: posenc's slopes are 2^(-8(h+1)/n), MPT's alibi_bias_max = 8");
     }
-    size_t at;
-    if (pe_config_get(r, r->cfg, "learned_pos_emb", &at) && !is_off(&r->j, at))
-        return pe_config_refuse(r, PE_ERR_SCALING, "learned_pos_emb",
-                                "must be false with ALiBi: posenc describes one position scheme per model");
     if (c->heads == 0)
         return pe_config_refuse(r, PE_ERR_CONFIG, "n_head", "needed for ALiBi: the number of attention heads");
     return PE_OK;
@@ -93,6 +89,28 @@ static pe_status read_relative(pe_config_reader *r, pe_config *c, int shaw) {
     if ((s = pe_config_count(r, r->cfg, "relative_attention_max_distance", 128, &c->max_distance)) != PE_OK) return s;
     size_t at;
     c->encoder_decoder = !pe_config_get(r, r->cfg, "is_encoder_decoder", &at) || pe_json_kind(&r->j, at) == 't';
+    return PE_OK;
+}
+
+/* Whisper: the encoder adds sinusoids(max_source_positions, d_model) (split sin | cos, T^(-i/(d/2-1)),
+ * as fairseq's), the decoder a learned table of max_target_positions rows; layer_type "decoder" picks
+ * the decoder's, anything else the encoder's. */
+static pe_status read_whisper(pe_config_reader *r, const char *layer_type, pe_config *c) {
+    pe_status s;
+    uint32_t source, target;
+    if ((s = pe_config_count(r, r->cfg, "max_source_positions", 1500, &source)) != PE_OK) return s;
+    if ((s = pe_config_count(r, r->cfg, "max_target_positions", 448, &target)) != PE_OK) return s;
+    if (!c->hidden_size) return pe_config_refuse(r, PE_ERR_CONFIG, "d_model", "needed: the embedding size");
+    c->position_offset = 0;
+    if (layer_type && !strcmp(layer_type, "decoder")) {
+        c->kind = PE_CONFIG_LEARNED;
+        c->max_positions = target;
+        return PE_OK;
+    }
+    c->kind = PE_CONFIG_SINUSOIDAL;
+    c->max_positions = source;
+    c->layout = PE_LAYOUT_SPLIT;
+    c->frequencies = PE_FREQ_TENSOR2TENSOR;
     return PE_OK;
 }
 
@@ -118,6 +136,10 @@ static pe_status read_kind(pe_config_reader *r, const char *layer_type, double *
     int shaw = 0;
     if (pe_config_type_in(r, RELATIVE_TYPES) || pe_json_find(j, r->cfg, "relative_attention_num_buckets", &at))
         return read_relative(r, c, 0);
+    if (pe_config_type_in(r, (const char *const[]){"mamba", "mamba2", "falcon_mamba", "jamba", NULL})) {
+        c->kind = PE_CONFIG_NONE; /* state-space layers, and Jamba's attention without positions */
+        return PE_OK;
+    }
     int mpt_alibi = pe_config_get(r, r->cfg, "attn_config", &attn) && pe_json_find(j, attn, "alibi", &at) &&
                     pe_json_kind(j, at) == 't';
     int alibi_flag = pe_config_get(r, r->cfg, "alibi", &at) && pe_json_kind(j, at) == 't';
@@ -136,6 +158,7 @@ static pe_status read_kind(pe_config_reader *r, const char *layer_type, double *
         pe_config_get(r, r->cfg, "scale_embedding", &at); /* the embedding's scale, not the positions' */
         return c->hidden_size ? PE_OK : pe_config_refuse(r, PE_ERR_CONFIG, "d_model", "needed: the embedding size");
     }
+    if (pe_json_span_is(j, r->model_type, "whisper")) return read_whisper(r, layer_type, c);
     pe_status s = embedding_type(r, &shaw);
     if (s != PE_OK) return s;
     if (shaw) return read_relative(r, c, 1);
@@ -156,9 +179,12 @@ static pe_status refuse_unread_position_keys(pe_config_reader *r) {
     size_t at;
     pe_json_span key;
     pe_config_iter it;
+    pe_config_mark_layer_keys(r); /* read by pe_config_layer_read (config_layers.c) */
     pe_config_iter_init(r, &it, r->cfg);
     while (pe_config_next(r, &it, &key, &at)) {
-        if (pe_config_used(r, r->cfg, key) || !is_position_key(r, key) || is_off(&r->j, at)) continue;
+        if (pe_config_used(r, r->cfg, key) || !is_position_key(r, key) || is_off(&r->j, at) ||
+            pe_config_hf_ignores(r, key))
+            continue;
         return pe_config_refuse_span(r, PE_ERR_SCALING, key,
                                      "changes the position encoding and posenc does not read it for this model");
     }

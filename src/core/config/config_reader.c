@@ -189,6 +189,10 @@ pe_status pe_config_read_sizes(pe_config_reader *r, pe_config *c) {
     pe_status s = first_count(r, HEADS, &c->heads);
     if (s == PE_OK) s = first_count(r, HIDDEN, &c->hidden_size);
     if (s == PE_OK) s = first_count(r, POSITIONS, &c->max_positions);
+    double v; /* the config class's defaults for what the file leaves out (config_defaults.c) */
+    if (s == PE_OK && !c->heads && pe_config_model_default(r, "num_attention_heads", &v)) c->heads = (uint32_t)v;
+    if (s == PE_OK && !c->max_positions && pe_config_model_default(r, "max_position_embeddings", &v))
+        c->max_positions = (uint32_t)v;
     return s;
 }
 

@@ -87,6 +87,21 @@ int pe_config_type_in(const pe_config_reader *r, const char *const *types);
 int pe_config_rope_type(const pe_config_reader *r);
 pe_status pe_config_read_rope(pe_config_reader *r, const char *layer_type, double *factors, size_t factors_count,
                               pe_config *c);
+/* config_defaults.c: the config class's default for a key the config leaves out, by model_type
+ * (Gemma 3's heads, head_dim and rope_theta, ...): 1 and *value when there is one. */
+int pe_config_model_default(const pe_config_reader *r, const char *key, double *value);
+/* 1 when the RoPE base differs by layer type through top-level keys: Gemma 3 (rope_local_base_freq,
+ * given or its default) and ModernBERT (global_rope_theta, local_rope_theta). */
+int pe_config_split_bases(pe_config_reader *r);
+/* The base of such a model's full_attention (local 0) or sliding_attention (local 1) layers; *base
+ * holds rope_theta's value (or 10000) on entry. */
+pe_status pe_config_split_base(pe_config_reader *r, int local, int theta_given, double *base);
+
+/* config_layers.c: marks the keys the per-layer answer reads as used; 1 when HF's class for the
+ * model never reads `key` (listed as ignored, not refused). */
+void pe_config_mark_layer_keys(pe_config_reader *r);
+int pe_config_hf_ignores(const pe_config_reader *r, pe_json_span key);
+
 /* Writes the lists longrope checked into factors (2 * factor_half numbers): the last step of an accepted read. */
 void pe_config_write_factors(const pe_config_reader *r, double *factors);
 

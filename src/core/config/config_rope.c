@@ -7,12 +7,17 @@
 #include "config_reader.h"
 
 static const char *const ROPE_TYPES[] = {
-    "llama",       "mistral",  "mixtral",   "qwen2",   "qwen2_moe", "qwen3",    "qwen3_moe",   "qwen2_vl",
-    "qwen2_5_vl",  "phi",      "phi3",      "gemma",   "gemma2",    "gemma3",   "gemma3_text", "deepseek_v2",
-    "deepseek_v3", "gpt_neox", "gptj",      "codegen", "stablelm",  "olmo",     "olmo2",       "starcoder2",
-    "cohere",      "granite",  "persimmon", "falcon",  "internlm2", "mistral3", NULL};
+    "llama",         "mistral",     "mixtral",      "qwen2",      "qwen2_moe", "qwen3",       "qwen3_moe",
+    "qwen2_vl",      "qwen2_5_vl",  "phi",          "phi3",       "gemma",     "gemma2",      "gemma3",
+    "gemma3_text",   "deepseek_v2", "deepseek_v3",  "gpt_neox",   "gptj",      "codegen",     "stablelm",
+    "olmo",          "olmo2",       "starcoder2",   "cohere",     "granite",   "persimmon",   "falcon",
+    "internlm2",     "mistral3",    "cohere2",      "smollm3",    "llama4",    "llama4_text", "qwen3_vl",
+    "qwen3_vl_text", "qwen3_5",     "qwen3_5_text", "qwen3_next", "gpt_oss",   "olmo3",       "ministral3",
+    "glm",           "glm4",        "modernbert",   "minicpm",    "exaone4",   NULL};
 /* Pairs (x[2i], x[2i+1]): GPT-J's rotate_every_two; DeepSeek's reference code permutes to it. */
-static const char *const INTERLEAVED_TYPES[] = {"gptj", "codegen", "deepseek_v2", "deepseek_v3", NULL};
+/* Cohere's and GLM's rotate_half take x[..., ::2] and x[..., 1::2]; Llama 4 views pairs as complex numbers. */
+static const char *const INTERLEAVED_TYPES[] = {"gptj", "codegen", "deepseek_v2", "deepseek_v3", "cohere", "cohere2",
+                                                "glm",  "glm4",    "llama4",      "llama4_text", NULL};
 
 /* Keys each rope_type reads besides rope_type, type, rope_theta and partial_rotary_factor. */
 static const struct {
@@ -20,8 +25,8 @@ static const struct {
     pe_rope_scaling_type scaling;
     const char *keys[9];
 } TYPES[] = {
-    {"default", PE_ROPE_SCALING_NONE, {"mrope_section"}},
-    {"mrope", PE_ROPE_SCALING_NONE, {"mrope_section"}}, /* Qwen2-VL's legacy type: default frequencies */
+    {"default", PE_ROPE_SCALING_NONE, {"mrope_section", "mrope_interleaved"}},
+    {"mrope", PE_ROPE_SCALING_NONE, {"mrope_section", "mrope_interleaved"}}, /* Qwen2-VL's legacy type */
     {"linear", PE_ROPE_SCALING_LINEAR, {"factor"}},
     {"dynamic", PE_ROPE_SCALING_DYNAMIC, {"factor", "original_max_position_embeddings"}},
     {"yarn",
@@ -73,6 +78,11 @@ static pe_status head_dim(pe_config_reader *r, pe_config *c, uint32_t *dim) {
         return s;
     }
     if ((s = pe_config_count(r, r->cfg, "head_dim", 0, dim)) != PE_OK || *dim) return s;
+    double fallback;
+    if (pe_config_model_default(r, "head_dim", &fallback)) { /* the config class's default (Gemma 3: 256) */
+        *dim = (uint32_t)fallback;
+        return PE_OK;
+    }
     if (c->hidden_size == 0 || c->heads == 0)
         return pe_config_refuse(
             r, PE_ERR_CONFIG, "hidden_size",
@@ -104,8 +114,8 @@ static pe_status pick_dict(pe_config_reader *r, const char *layer_type, dict *d,
         objects++;
         all = all && pe_json_kind(&r->j, value) == '{';
     }
-    size_t local_at;
-    int gemma_local = pe_config_get(r, r->cfg, "rope_local_base_freq", &local_at);
+    /* Gemma 3's rope_local_base_freq, ModernBERT's two thetas: unless the dict is already per layer type. */
+    int gemma_local = !(objects > 0 && all) && pe_config_split_bases(r);
     if (!(objects > 0 && all) && !gemma_local) {
         if (!layer_type) return PE_OK;
         r->keys_length = 0; /* a layer type named for RoPE that is one for all layers: no list */
@@ -264,6 +274,11 @@ static pe_status mrope_section(pe_config_reader *r, const dict *d, pe_config *c)
     }
     if (pe_json_kind(&r->j, at) != '[' || c->mrope_sections == 0)
         return refuse_key(r, PE_ERR_SCALING, d, "mrope_section", "must be a list of up to 4 whole numbers of pairs");
+    if (pe_config_get(r, d->at, "mrope_interleaved", &at)) { /* Qwen3-VL: pairs by index mod 3 */
+        char t = pe_json_kind(&r->j, at);
+        if (t != 't' && t != 'f') return refuse_key(r, PE_ERR_SCALING, d, "mrope_interleaved", "must be true or false");
+        c->mrope_interleaved = t == 't';
+    }
     return PE_OK;
 }
 
@@ -346,6 +361,7 @@ pe_status pe_config_read_rope(pe_config_reader *r, const char *layer_type, doubl
     /* The base: the dict's rope_theta, else rope_theta, else rotary_emb_base (GPT-NeoX), else 10000. */
     double base = 10000.0;
     int theta_given = 0;
+    pe_config_model_default(r, "rope_theta", &base); /* the class's default when absent (Gemma 3: 10^6) */
     static const char *const BASES[] = {"rope_theta", "rotary_emb_base"};
     for (int k = 0; k < 2 && !theta_given; k++)
         if (pe_config_get(r, r->cfg, BASES[k], &at)) {
@@ -354,8 +370,7 @@ pe_status pe_config_read_rope(pe_config_reader *r, const char *layer_type, doubl
         }
     if ((s = dict_number(r, &d, "rope_theta", &v, &present)) != PE_OK) return s;
     if (present) base = v;
-    if (local && (!pe_config_get(r, r->cfg, "rope_local_base_freq", &at) || !pe_json_number(j, at, &base)))
-        return pe_config_refuse(r, PE_ERR_SCALING, "rope_local_base_freq", "must be a number");
+    if ((s = pe_config_split_base(r, local, theta_given, &base)) != PE_OK) return s;
 
     if (pe_config_get(r, r->cfg, "rotary", &at) && pe_json_kind(j, at) != 't') /* GPT-J's switch */
         return pe_config_refuse(r, PE_ERR_SCALING, "rotary", "must be true: a RoPE model without rotary is not RoPE");

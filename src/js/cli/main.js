@@ -14,6 +14,7 @@ import * as alibi from './alibi.js';
 import * as table2d from './table2d.js';
 import * as t5Buckets from './t5-buckets.js';
 import * as identify from './identify.js';
+import * as config from './config.js';
 
 const COMMANDS = [
   { name: 'table', ...table },
@@ -22,6 +23,7 @@ const COMMANDS = [
   { name: 'table2d', ...table2d },
   { name: 't5-buckets', ...t5Buckets },
   { name: 'identify', ...identify },
+  { name: 'config', ...config },
 ];
 
 const GENERAL_USAGE = `usage: posenc COMMAND [options]   (posenc COMMAND --help for its options)
@@ -32,6 +34,7 @@ const GENERAL_USAGE = `usage: posenc COMMAND [options]   (posenc COMMAND --help 
   table2d     the 2-D sin-cos table of a grid of patches (MAE)
   t5-buckets  T5's relative attention buckets
   identify    which convention the table in FILE follows
+  config      what every layer of a model uses, from its config.json
 
   --version   print the version
   -h, --help  print this help
@@ -41,6 +44,7 @@ examples:
   posenc rope --config config.json --what cos-sin --length 4096 --format npy --output cs.npy
   posenc rope --head-dim 128 --base 500000 --what cos-sin --length 4 --format csv
   posenc identify pe.npy --json
+  posenc config config.json --format json
 `;
 
 // glibc's strerror texts of the errors opening a file for writing gives (src/cli/posenc.c prints strerror).

@@ -6,8 +6,8 @@
 import { PosencError, describe } from '../runtime/errors.js';
 import { alibiMethods } from '../alibi/alibi.js';
 
-const FIELDS = 36;
-const KINDS = ['', 'rope', 'alibi', 'sinusoidal', 'learned', 'relative'];
+const FIELDS = 37;
+const KINDS = ['', 'rope', 'alibi', 'sinusoidal', 'learned', 'relative', 'none'];
 const SCALING_TYPES = ['default', 'linear', 'dynamic', 'yarn', 'llama3'];
 
 /**
@@ -139,7 +139,10 @@ function checkLayerType(layerType) {
 /** The HF scaling dict posenc's rope() takes, rebuilt from the core's numbers (only the keys that matter). */
 function scalingDict(f, factors) {
   const half = f[6] / 2;
-  const mrope = f[24] > 0 ? { mrope_section: Array.from(f.subarray(25, 25 + f[24])) } : {};
+  const mrope =
+    f[24] > 0
+      ? { mrope_section: Array.from(f.subarray(25, 25 + f[24])), ...(f[36] ? { mrope_interleaved: true } : {}) }
+      : {};
   if (f[21]) {
     return {
       rope_type: 'longrope',
@@ -170,6 +173,23 @@ function scalingDict(f, factors) {
   return { ...dict, ...mrope };
 }
 
+/** d without a `layers` key when there is no per-layer answer (no layer count). */
+const withoutUndefined = (d) => {
+  if (d.layers === undefined) delete d.layers;
+  return d;
+};
+
+const relativeOf = (d) =>
+  d.scheme === 'shaw'
+    ? { relative: 'shaw', maxRelative: d.maxRelative }
+    : { relative: 't5', numBuckets: d.numBuckets, maxDistance: d.maxDistance };
+const tableOf = (d) => {
+  const t = { dim: d.dim, positionOffset: d.positionOffset };
+  if (d.maxPositions !== undefined) t.maxPositions = d.maxPositions;
+  if (d.kind === 'sinusoidal') Object.assign(t, { layout: d.layout, frequencies: d.frequencies });
+  return t;
+};
+
 /** What the core's numbers say, as the description fromConfig returns (without `ignored`). */
 function describeFields(f, factors) {
   const kind = KINDS[f[0]];
@@ -186,7 +206,7 @@ function describeFields(f, factors) {
       },
     };
   }
-  if (kind === 'alibi') return common;
+  if (kind === 'alibi' || kind === 'none') return common;
   if (kind === 'relative') {
     if (f[31]) return { ...common, scheme: 'shaw', maxRelative: f[34] };
     return { ...common, scheme: 't5', numBuckets: f[32], maxDistance: f[33], encoderDecoder: f[35] === 1 };
@@ -337,6 +357,74 @@ export function configReader(runtime) {
     }
   }
 
+  const STATUS_OK = statusOf('PE_OK');
+  const LAYER_TEXT = 48;
+  const POSITIONS = ['config', 'nope', 'no-attention'];
+
+  /** Every layer of the config (pe_config_layer_read): [{ index, kind, layerType, positions, kvHeads }]. */
+  function readLayers(bytes) {
+    const keysBytes = 8 * bytes.length + 256;
+    const base = runtime.malloc(16 + bytes.length + 16 + 8 * 3 + LAYER_TEXT + keysBytes + 64, 'config layers');
+    try {
+      const align = (at) => Math.ceil(at / 16) * 16;
+      const jsonAt = base;
+      const outAt = align(jsonAt + bytes.length + 1);
+      const textAt = outAt + 8 * 3;
+      const keysAt = textAt + LAYER_TEXT;
+      runtime.bytes(0).set(bytes, jsonAt);
+      const layers = [];
+      for (let index = 0, count = 1; index < count; index++) {
+        const status = wasm.pe_wasm_config_layer(jsonAt, bytes.length, index, outAt, textAt, keysAt, keysBytes);
+        if (status !== STATUS_OK) {
+          const keysText = runtime.bytes(keysAt, keysBytes);
+          const lines = new TextDecoder()
+            .decode(keysText.subarray(0, keysText.indexOf(0)))
+            .split('\n')
+            .filter((l) => l !== '');
+          if (status === STATUS_CONFIG && lines.length >= 2) {
+            throw new PosencError(
+              'BAD_CONFIG',
+              `config key '${lines[0]}' ${lines[1]}`,
+              `config.${lines[0]}`,
+              undefined,
+            );
+          }
+          runtime.check(status);
+        }
+        const out = runtime.doubles(outAt, 3);
+        const text = runtime.bytes(textAt, LAYER_TEXT);
+        const word = (at) => new TextDecoder().decode(text.subarray(at, text.indexOf(0, at)));
+        count = out[0];
+        layers.push({
+          index,
+          kind: word(0),
+          layerType: word(24) || undefined,
+          positions: POSITIONS[out[2]],
+          kvHeads: out[1],
+        });
+      }
+      return layers;
+    } finally {
+      runtime.free(base);
+    }
+  }
+
+  /** One layer's description in fromConfig's `layers` (scheme and its settings, or none). */
+  function layerEntry(layer, byType) {
+    const { index, kind, kvHeads } = layer;
+    if (layer.positions !== 'config') {
+      return { index, kind, scheme: 'none', none: layer.positions === 'nope' ? 'nope' : 'no-attention', kvHeads };
+    }
+    const d = byType.get(layer.layerType ?? '');
+    const entry = { index, kind, scheme: d.kind, kvHeads };
+    if (layer.layerType) entry.layerType = layer.layerType;
+    if (d.kind === 'rope') entry.rope = d.rope;
+    else if (d.kind === 'alibi') entry.heads = d.heads;
+    else if (d.kind === 'relative') Object.assign(entry, relativeOf(d));
+    else Object.assign(entry, tableOf(d));
+    return entry;
+  }
+
   /**
    * fromConfig(config, { layerType }?): what the model uses. RoPE that differs
    * by layer type is described per layer type under `layerTypes` (or, with
@@ -357,27 +445,92 @@ export function configReader(runtime) {
     const layerType = options?.layerType; // read once
     const bytes = configBytes(config); // and the config once: its getters run here only
     const first = readBytes(bytes, layerType);
+    const layers = (byType) => withLayers(bytes, byType, layerType);
     if (first.description && first.description.kind === 'alibi') {
-      return {
+      return withoutUndefined({
         ...first.description,
         slopes: alibiMethods(runtime).alibiSlopes(first.description.heads),
+        layers: layers(new Map([['', first.description]])),
         ignored: first.ignored,
-      };
+      });
     }
-    if (!first.layerTypes) return { ...first.description, ignored: first.ignored };
+    if (!first.layerTypes) {
+      const byType = new Map([['', first.description]]);
+      return withoutUndefined({ ...first.description, layers: layers(byType), ignored: first.ignored });
+    }
     const names = [...new Set(first.layerTypes)];
     const layerTypes = {};
+    const byType = new Map();
     let last;
     const reduced = layerConfigs(bytes, names);
     for (const name of names) {
       last = readBytes(reduced ? reduced(name) : bytes, name);
+      byType.set(name, last.description);
       Object.defineProperty(layerTypes, name, { value: last.description.rope, enumerable: true, writable: true });
     }
     const { rope: _, ...common } = last.description;
-    return { ...common, layerTypes, ignored: last.ignored };
+    return withoutUndefined({ ...common, layerTypes, layers: layers(byType), ignored: last.ignored });
   }
 
-  return { readConfigOnce, fromConfig };
+  /**
+   * The per-layer answer from every layer (pe_config_layer_read) and byType,
+   * each layer type's description as fromConfig read it ('' when the config
+   * has one); a layer type it lacks is read here, once.
+   */
+  function withLayers(bytes, byType, layerType) {
+    let read;
+    try {
+      read = readLayers(bytes);
+    } catch (error) {
+      // A config without a layer count (a trimmed one): no per-layer answer, the rest stands.
+      if (error instanceof PosencError && error.argument.endsWith('num_hidden_layers')) return undefined;
+      throw error;
+    }
+    for (const layer of read) {
+      const key = layer.layerType ?? '';
+      if (layer.positions !== 'config' || byType.has(key)) continue;
+      byType.set(key, readBytes(bytes, key).description);
+    }
+    const all = read.map((layer) => layerEntry(layer, byType));
+    return layerType === undefined ? all : all.filter((l) => l.layerType === layerType);
+  }
+
+  /** Layer `layer` of the config: its layer type for readConfigOnce, or a coded refusal when it has no positions. */
+  function layerOf(config, layer, call) {
+    if (!Number.isInteger(layer) || layer < 0) {
+      throw new PosencError(
+        'BAD_LAYER',
+        `${call}(): layer must be a layer index, a whole number ≥ 0; got ${describe(layer)}`,
+        'layer',
+        layer,
+      );
+    }
+    const read = readLayers(configBytes(config));
+    if (layer >= read.length) {
+      throw new PosencError(
+        'BAD_LAYER',
+        `${call}(): layer must be 0 … ${read.length - 1} (the config has ${read.length} layers); got ${describe(layer)}`,
+        'layer',
+        layer,
+      );
+    }
+    const l = read[layer];
+    if (l.positions !== 'config') {
+      const why =
+        l.positions === 'nope'
+          ? `its attention uses no positions (NoPE, a ${l.kind} layer)`
+          : `it has no attention (a ${l.kind} layer)`;
+      throw new PosencError(
+        'NO_POSITIONS',
+        `${call}(): layer ${layer} of this config rotates nothing: ${why}`,
+        'layer',
+        layer,
+      );
+    }
+    return l.layerType;
+  }
+
+  return { readConfigOnce, fromConfig, layerOf };
 }
 
 /** The config family's public method: fromConfig (readConfigOnce stays for rope). */

@@ -8,8 +8,8 @@ import type { RopeScaling } from '../rope/rope.js';
 /** A model's config.json as JSON.parse gives it. */
 export type ModelConfig = Record<string, unknown>;
 
-/** Error codes of model configs: BAD_CONFIG (not a JSON object, or no scheme posenc knows), BAD_LAYER_TYPE. BAD_SCALING names a refused key. */
-export type ConfigErrorCode = 'BAD_CONFIG' | 'BAD_LAYER_TYPE';
+/** Error codes of model configs: BAD_CONFIG (not a JSON object, or no scheme posenc knows), BAD_LAYER_TYPE, BAD_LAYER (a layer index out of range), NO_POSITIONS (rope() of a layer without positions). BAD_SCALING names a refused key. */
+export type ConfigErrorCode = 'BAD_CONFIG' | 'BAD_LAYER_TYPE' | 'BAD_LAYER' | 'NO_POSITIONS';
 
 /** One RoPE as a model's config describes it: the options rope() and ropeFrequencies() take. */
 export interface ConfigRope {
@@ -32,11 +32,35 @@ export interface ConfigRope {
     | null;
 }
 
+/**
+ * One layer of the model as HF's modeling code builds it (pe_config_layer_read): its kind
+ * (layer_types' name, 'attention', 'mamba', 'encoder', 'decoder', ...), its key/value heads, and its
+ * positions: the model's scheme with its settings, or 'none' with why (NoPE attention, or no attention).
+ */
+export type ConfigLayer = { index: number; kind: string; kvHeads: number } & (
+  | { scheme: 'rope'; rope: ConfigRope; layerType?: string }
+  | { scheme: 'alibi'; heads: number }
+  | { scheme: 'relative'; relative: 't5'; numBuckets: number; maxDistance: number }
+  | { scheme: 'relative'; relative: 'shaw'; maxRelative: number }
+  | { scheme: 'learned'; dim: number; positionOffset: number; maxPositions?: number }
+  | {
+      scheme: 'sinusoidal';
+      dim: number;
+      positionOffset: number;
+      maxPositions?: number;
+      layout: Layout;
+      frequencies: Frequencies;
+    }
+  | { scheme: 'none'; none: 'nope' | 'no-attention' }
+);
+
 interface ConfigCommon {
   /** num_attention_heads (n_head, n_heads, num_heads), hidden_size (n_embd, d_model), max_position_embeddings (n_positions, max_seq_len). */
   heads?: number;
   hiddenSize?: number;
   maxPositions?: number;
+  /** Every layer (with layerType: the layers of that type), in order; absent when the config gives no layer count. */
+  layers?: ConfigLayer[];
   /** Keys of the config posenc did not use (dotted inside objects). Keys that change the math and are not understood are refused instead. */
   ignored: string[];
 }
@@ -47,6 +71,7 @@ export type ConfigDescription = ConfigCommon &
     | { kind: 'rope'; rope: ConfigRope }
     | { kind: 'rope'; layerTypes: Record<string, ConfigRope> }
     | { kind: 'alibi'; heads: number; slopes: Float32Array }
+    | { kind: 'none' }
     | { kind: 'relative'; scheme: 't5'; numBuckets: number; maxDistance: number; encoderDecoder: boolean }
     | { kind: 'relative'; scheme: 'shaw'; maxRelative: number }
     | { kind: 'learned'; dim: number; positionOffset: number }

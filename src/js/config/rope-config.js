@@ -13,19 +13,26 @@ const FROM_CONFIG = ['headDim', 'rotaryDim', 'base', 'scaling'];
  * adjacent elements) and `heads` (num_attention_heads) come from the config
  * when the caller leaves them out and `call` takes them.
  */
-export function configToRopeOptions(readConfigOnce, options, call, { layout = true, heads = true } = {}) {
+export function configToRopeOptions(readConfigOnce, options, call, { layout = true, heads = true } = {}, layerOf) {
   if (options === null || typeof options !== 'object' || options.config === undefined) {
-    if (options && typeof options === 'object' && options.layerType !== undefined) {
-      throw new PosencError(
-        'BAD_OPTIONS',
-        `${call}(): layerType picks a layer type of config, so it needs config`,
-        'layerType',
-        options.layerType,
-      );
+    for (const name of ['layerType', 'layer']) {
+      if (options && typeof options === 'object' && options[name] !== undefined) {
+        throw new PosencError(
+          'BAD_OPTIONS',
+          `${call}(): ${name} picks a ${name === 'layer' ? 'layer' : 'layer type'} of config, so it needs config`,
+          name,
+          options[name],
+        );
+      }
     }
     return options;
   }
-  const { config, layerType, ...rest } = options;
+  const { config, layer, ...withType } = options;
+  if (layer !== undefined && withType.layerType !== undefined) {
+    throw new PosencError('BAD_OPTIONS', `${call}(): give 'layer' or 'layerType', not both`, 'layer', layer);
+  }
+  const fromLayer = layer !== undefined && layerOf ? layerOf(config, layer, call) : undefined;
+  const { layerType = fromLayer, ...rest } = withType;
   for (const name of FROM_CONFIG) {
     if (rest[name] !== undefined) {
       throw new PosencError(
@@ -64,7 +71,7 @@ export function configToRopeOptions(readConfigOnce, options, call, { layout = tr
 /** The scaling without Qwen2-VL's mrope_section: the frequencies do not depend on how pairs split over t/h/w. */
 export function withoutSections(options) {
   if (!options || !options.scaling || options.scaling.mrope_section === undefined) return options;
-  const { mrope_section: _, ...scaling } = options.scaling;
+  const { mrope_section: _, mrope_interleaved: __, ...scaling } = options.scaling;
   const plain = Object.keys(scaling).every((k) => k === 'rope_type' && scaling[k] === 'default');
   return { ...options, scaling: plain ? undefined : scaling };
 }

@@ -1,6 +1,7 @@
 // RoPE on several position axes (posenc.h, pe_rope_axes): Qwen2-VL's and
 // Qwen2.5-VL's mrope (`mropeSection`, or `mrope_section` in the scaling dict as
-// their config.json ships it) and 2-D axial RoPE of vision patches as Qwen2-VL's
+// their config.json ships it), Qwen3-VL's interleaved mrope (`mropeInterleaved`,
+// or `mrope_interleaved` in the dict) and 2-D axial RoPE of vision patches as Qwen2-VL's
 // vision tower (`vision: true`). checkAxes checks the settings; checkAxisRows
 // checks position ids of shape (axes, length) or (axes, batch, length), as HF
 // holds them, and lays them out row by row, as the core takes them. Everything
@@ -11,6 +12,7 @@ import { copyIds, flatten, isIdArray, ID_ARRAYS } from './positions.js';
 
 const MROPE = 1;
 const VISION = 2;
+const MROPE_INTERLEAVED = 3; // posenc.h's PE_ROPE_AXES_MROPE_INTERLEAVED
 const AXIS_NAMES = { [MROPE]: '(temporal, height, width)', [VISION]: '(row, column)' };
 /** Plain RoPE: one position per row. */
 export const NO_AXES = Object.freeze({ type: 0, section: Object.freeze([0, 0, 0]), axes: 0 });
@@ -47,6 +49,34 @@ export function checkAxes(o, scaling, rotaryDim) {
       );
     }
     section = fromScaling;
+  }
+  const interleaved = checkFlag(o.mropeInterleaved, 'mropeInterleaved');
+  const fromDict = scaling.mropeInterleaved;
+  if (fromDict !== undefined && typeof fromDict !== 'boolean')
+    refuse('BAD_SCALING', 'scaling.mrope_interleaved', 'true or false', fromDict);
+  if (fromDict !== undefined && o.mropeInterleaved !== undefined && fromDict !== interleaved)
+    refuse('BAD_AXES', 'mropeInterleaved', `scaling.mrope_interleaved (${fromDict}) or left out`, o.mropeInterleaved);
+  if ((interleaved || fromDict === true) && section !== null) {
+    // HF's apply_interleaved_mrope: pairs a, a + 3, ... below 3·section[a] for a = 1, 2 (each then owns section[a] pairs).
+    for (const a of [1, 2]) {
+      if (3 * section[a] + a - 3 >= rotaryDim / 2) {
+        refuse(
+          'BAD_AXES',
+          o.mropeSection !== undefined ? 'mropeSection' : 'scaling.mrope_section',
+          `sections whose interleaved pairs fit: 3·section[${a}] + ${a} - 3 < rotaryDim/2 = ${rotaryDim / 2}`,
+          section,
+        );
+      }
+    }
+    return Object.freeze({ type: MROPE_INTERLEAVED, section, axes: 3 });
+  }
+  if (interleaved || fromDict === true) {
+    refuse(
+      'BAD_AXES',
+      o.mropeInterleaved !== undefined ? 'mropeInterleaved' : 'scaling.mrope_interleaved',
+      'used with mrope sections (mropeSection or scaling.mrope_section)',
+      true,
+    );
   }
   if (vision && section !== null) {
     refuse('BAD_AXES', 'vision', 'left out with mrope sections (a rope is mrope or 2-D, not both)', o.vision);

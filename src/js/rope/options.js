@@ -99,6 +99,7 @@ export const ROPE_OPTIONS = [
   'inverse',
   'order',
   'mropeSection',
+  'mropeInterleaved',
   'vision',
   'xpos',
 ];

@@ -180,9 +180,21 @@ export type RopeCosSinCallOptions = RopeCosSinOptions &
  */
 export type RopeScaling =
   /** mrope_section: Qwen2-VL's sections (see {@link RotaryOptions.mropeSection}). */
-  | { rope_type?: 'default'; type?: 'default'; rope_theta?: number; mrope_section?: ArrayLike<number> }
+  | {
+      rope_type?: 'default';
+      type?: 'default';
+      rope_theta?: number;
+      mrope_section?: ArrayLike<number>;
+      mrope_interleaved?: boolean;
+    }
   /** Qwen2-VL's and Qwen2.5-VL's legacy type: default frequencies with mrope_section, as their config.json ships it. */
-  | { rope_type?: 'mrope'; type?: 'mrope'; mrope_section: ArrayLike<number>; rope_theta?: number }
+  | {
+      rope_type?: 'mrope';
+      type?: 'mrope';
+      mrope_section: ArrayLike<number>;
+      mrope_interleaved?: boolean;
+      rope_theta?: number;
+    }
   /** Position interpolation: every w_i / factor (factor: finite, ≥ 1). */
   | { rope_type?: 'linear'; type?: 'linear'; factor: number; rope_theta?: number }
   /**
@@ -273,6 +285,13 @@ export interface RotaryOptions {
    */
   mropeSection?: ArrayLike<number>;
   /**
+   * Qwen3-VL's interleaved mrope (HF transformers' apply_interleaved_mrope; config key mrope_interleaved): the
+   * same sections, but pair i turns by the height axis when i % 3 == 1 and i < 3·section[1], by the width axis
+   * when i % 3 == 2 and i < 3·section[2], else by the temporal axis. Needs mropeSection (or
+   * scaling.mrope_section). Also read from scaling.mrope_interleaved. Default false.
+   */
+  mropeInterleaved?: boolean;
+  /**
    * 2-D axial RoPE of vision patches, following Qwen2-VL's vision tower (HF transformers'
    * VisionRotaryEmbedding(headDim / 2) and apply_rotary_pos_emb_vision; Qwen2.5-VL's is the same): with
    * q = rotaryDim/4, pairs 0 … q−1 turn by the patch's row and pairs q … 2q−1 by its column, both with
@@ -335,14 +354,20 @@ export interface FromModelConfig {
   config: ModelConfig | string;
   /** The layer type when the RoPE differs by layer type (Gemma 3: 'full_attention' or 'sliding_attention'). */
   layerType?: string;
+  /**
+   * A layer index (0 … layers − 1): rotate as that layer does (its layer type picked from the config, as
+   * fromConfig's `layers` says). A layer without positions (NoPE, Mamba, linear attention) is refused with
+   * NO_POSITIONS; an index out of range with BAD_LAYER. Not with layerType.
+   */
+  layer?: number;
 }
 
 export type RopeOptions =
-  | (RopeSpelledOptions & { config?: undefined; layerType?: undefined })
+  | (RopeSpelledOptions & { config?: undefined; layerType?: undefined; layer?: undefined })
   | (Omit<RopeSpelledOptions, ConfigSupplied | 'heads'> &
       FromModelConfig & { heads?: number } & { [K in ConfigSupplied]?: undefined });
 export type RopeFrequenciesOptions =
-  | (RopeFrequenciesSpelledOptions & { config?: undefined; layerType?: undefined })
+  | (RopeFrequenciesSpelledOptions & { config?: undefined; layerType?: undefined; layer?: undefined })
   | (Pick<RopeFrequenciesSpelledOptions, 'length'> & FromModelConfig & { [K in ConfigSupplied]?: undefined });
 
 export interface RopeFrequencies {

@@ -66,7 +66,7 @@ function checkMaxPosition(value) {
 /** rope, createRope, ropeCosSin and ropeFrequencies on one instance's runtime. */
 export function ropeMethods(runtime) {
   const plans = ropePlans(runtime);
-  const { readConfigOnce } = configReader(runtime); // `config` in place of headDim/rotaryDim/base/scaling
+  const { readConfigOnce, layerOf } = configReader(runtime); // `config` in place of headDim/rotaryDim/base/scaling
   const kept = new Map(); // key -> { pointer, memory }: rope()'s and ropeCosSin()'s plans
   let last = null; // { c, pointer }: the plan of the previous call, found without building a key
 
@@ -91,7 +91,11 @@ export function ropeMethods(runtime) {
   }
 
   function createRope(options) {
-    const o = checkOptions(configToRopeOptions(readConfigOnce, options, 'createRope'), PLAN_OPTIONS, 'createRope');
+    const o = checkOptions(
+      configToRopeOptions(readConfigOnce, options, 'createRope', undefined, layerOf),
+      PLAN_OPTIONS,
+      'createRope',
+    );
     const c = checkRopeOptions(
       Object.fromEntries(Object.entries(o).filter(([k]) => k !== 'maxPosition' && k !== 'cache')),
     );
@@ -102,14 +106,17 @@ export function ropeMethods(runtime) {
   }
 
   function rope(x, options) {
-    const c = checkRopeOptions(configToRopeOptions(readConfigOnce, options, 'rope'), ROPE_CALL_OPTIONS);
+    const c = checkRopeOptions(
+      configToRopeOptions(readConfigOnce, options, 'rope', undefined, layerOf),
+      ROPE_CALL_OPTIONS,
+    );
     const rows = {};
     for (const k of ROW_OPTIONS) if (c.o[k] !== undefined) rows[k] = c.o[k];
     return plans.applyPlan(() => keptPlan(c), c, x, rows);
   }
 
   function ropeCosSin(options) {
-    const fromConfig = configToRopeOptions(readConfigOnce, options, 'ropeCosSin', { heads: false });
+    const fromConfig = configToRopeOptions(readConfigOnce, options, 'ropeCosSin', { heads: false }, layerOf);
     const o = checkOptions(fromConfig, [...COS_SIN_ROTARY, ...COS_SIN_OPTIONS], 'ropeCosSin');
     const rotary = Object.fromEntries(COS_SIN_ROTARY.filter((k) => o[k] !== undefined).map((k) => [k, o[k]]));
     const c = checkRopeOptions({ ...rotary, heads: 1 });
@@ -118,7 +125,7 @@ export function ropeMethods(runtime) {
 
   function ropeFrequencies(options) {
     const fromConfig = withoutSections(
-      configToRopeOptions(readConfigOnce, options, 'ropeFrequencies', { layout: false, heads: false }),
+      configToRopeOptions(readConfigOnce, options, 'ropeFrequencies', { layout: false, heads: false }, layerOf),
     );
     const o = checkOptions(
       fromConfig,

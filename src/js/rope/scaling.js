@@ -9,8 +9,8 @@ const SCALING_TYPES = { none: 0, linear: 1, dynamic: 2, yarn: 3, llama3: 4, long
 // checks); `rope_type`, its legacy alias `type` and
 // `rope_theta` (the base, in HF v5's rope_parameters) are allowed everywhere.
 const KEYS = {
-  default: ['mrope_section'],
-  mrope: ['mrope_section'], // Qwen2-VL's legacy type: default frequencies, sections over t/h/w (axes.js)
+  default: ['mrope_section', 'mrope_interleaved'],
+  mrope: ['mrope_section', 'mrope_interleaved'], // Qwen2-VL's legacy type: default frequencies, sections over t/h/w (axes.js)
   linear: ['factor'],
   dynamic: ['factor', 'original_max_position_embeddings'],
   yarn: [
@@ -91,6 +91,7 @@ export function checkScaling(scaling, r) {
     shortFactor: null,
     longFactor: null,
     mropeSection: undefined,
+    mropeInterleaved: undefined,
   };
   if (!given(scaling)) return none;
   if (typeof scaling !== 'object' || Array.isArray(scaling) || ArrayBuffer.isView(scaling)) {
@@ -137,6 +138,7 @@ export function checkScaling(scaling, r) {
     if (!(out.theta > 1)) bad('rope_theta', 'a finite number above 1 (the base)', out.theta);
   }
   if (given(scaling.mrope_section)) out.mropeSection = scaling.mrope_section; // checked with the axes (axes.js)
+  if (given(scaling.mrope_interleaved)) out.mropeInterleaved = scaling.mrope_interleaved; // Qwen3-VL's (axes.js)
   if (type === 'default' || type === 'mrope') return out;
   out.type = SCALING_TYPES[type];
   if (type === 'longrope') return longrope(scaling, out, r);

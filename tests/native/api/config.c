@@ -96,7 +96,7 @@ void test_config_refusals(void) {
         {"{\"a\": 1} x", NULL, PE_ERR_CONFIG, "(config)"},
         {"{\"a\": 01}", NULL, PE_ERR_CONFIG, "(config)"},
         {"{\"a\": \"\x01\"}", NULL, PE_ERR_CONFIG, "(config)"},
-        {"{\"model_type\": \"mamba\"}", NULL, PE_ERR_CONFIG, "model_type"},
+        {"{\"model_type\": \"rwkv\"}", NULL, PE_ERR_CONFIG, "model_type"},
         {"{\"model_type\": \"llama\", \"hidden_size\": 64}", NULL, PE_ERR_CONFIG, "hidden_size"},
         {"{\"model_type\": \"llama\", \"hidden_size\": 64, \"num_attention_heads\": 2.5}", NULL, PE_ERR_CONFIG,
          "num_attention_heads"},

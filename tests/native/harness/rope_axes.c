@@ -6,7 +6,7 @@
  *       "oneshot" (DTYPE float32), its bytes framed as words
  *   ropeaxescs GEOMETRY SCALING AXES CACHEROWS DTYPE EXPAND POSCOUNT + positions
  *       -> cos then sin (pe_rope_plan_cos_sin), their bytes framed as words
- * AXES: none, vision (2-D, row then column) or mrope,T,H,W (the sections).
+ * AXES: none, vision (2-D, row then column), mrope,T,H,W (the sections) or mropei,T,H,W (interleaved).
  * Serve mode only. */
 #include <stdint.h>
 #include <stdio.h>
@@ -21,9 +21,9 @@ static rope_request parse_axes_request(char **w) {
     char *f[8];
     snprintf(list, sizeof list, "%s", w[2]);
     const int n = split_commas(list, f, 8);
-    static const char *const types[] = {"none", "mrope", "vision"};
-    q.rope.axes.type = (pe_rope_axes_type)parse_named(f[0], types, 3, "AXES");
-    if (q.rope.axes.type == PE_ROPE_AXES_MROPE) {
+    static const char *const types[] = {"none", "mrope", "vision", "mropei"};
+    q.rope.axes.type = (pe_rope_axes_type)parse_named(f[0], types, 4, "AXES");
+    if (q.rope.axes.type == PE_ROPE_AXES_MROPE || q.rope.axes.type == PE_ROPE_AXES_MROPE_INTERLEAVED) {
         if (n != 1 + PE_ROPE_MROPE_AXES) die(2, "AXES mrope needs 3 sections", w[2]);
         for (int k = 0; k < PE_ROPE_MROPE_AXES; k++)
             q.rope.axes.mrope_section[k] = (uint32_t)parse_uint(f[1 + k], UINT32_MAX, "SECTION");

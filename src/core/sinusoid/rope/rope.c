@@ -311,9 +311,7 @@ static pe_status check_positions(const pe_rotary *rope, uint32_t length, uint32_
     if (!positions && length && rope->axes.type == PE_ROPE_AXES_VISION_2D) return PE_ERR_POSITION;
     if (positions) {
         if (offset != 0) return PE_ERR_POSITION;
-        const uint64_t count = (uint64_t)length * (rope->axes.type == PE_ROPE_AXES_MROPE       ? PE_ROPE_MROPE_AXES
-                                                   : rope->axes.type == PE_ROPE_AXES_VISION_2D ? 2
-                                                                                               : 1);
+        const uint64_t count = (uint64_t)length * pe_rope_axes_count(rope->axes.type);
         for (uint64_t l = 0; l < count; l++) {
             if (positions[l] >= PE_MAX_POSITION) return PE_ERR_POSITION;
             if (positions[l] + 1 > *end) *end = positions[l] + 1;

@@ -5,17 +5,28 @@
 
 #include "common/kernel_table.h"
 
+uint32_t pe_rope_axes_count(pe_rope_axes_type type) {
+    return type == PE_ROPE_AXES_MROPE || type == PE_ROPE_AXES_MROPE_INTERLEAVED ? PE_ROPE_MROPE_AXES
+           : type == PE_ROPE_AXES_VISION_2D                                     ? 2
+                                                                                : 1;
+}
+
 pe_status pe_rope_check_axes(const pe_rotary *rope, uint32_t r) {
     const pe_rope_axes *a = &rope->axes;
     switch (a->type) {
     case PE_ROPE_AXES_NONE: return PE_OK;
-    case PE_ROPE_AXES_MROPE: {
+    case PE_ROPE_AXES_MROPE:
+    case PE_ROPE_AXES_MROPE_INTERLEAVED: {
         uint64_t sum = 0;
         for (uint32_t k = 0; k < PE_ROPE_MROPE_AXES; k++) {
             if (a->mrope_section[k] == 0) return PE_ERR_AXES;
             sum += a->mrope_section[k];
         }
-        return sum == r / 2 ? PE_OK : PE_ERR_AXES;
+        if (sum != r / 2) return PE_ERR_AXES;
+        /* Interleaved: the height and width axes' pairs a, a + 3, ... all fall below r/2. */
+        for (uint32_t k = 1; k < PE_ROPE_MROPE_AXES && a->type == PE_ROPE_AXES_MROPE_INTERLEAVED; k++)
+            if (3 * (uint64_t)a->mrope_section[k] + k - 3 >= r / 2) return PE_ERR_AXES;
+        return PE_OK;
     }
     case PE_ROPE_AXES_VISION_2D: return r % 4 == 0 && rope->scaling.type == PE_ROPE_SCALING_NONE ? PE_OK : PE_ERR_AXES;
     default: return PE_ERR_AXES;
@@ -23,12 +34,20 @@ pe_status pe_rope_check_axes(const pe_rotary *rope, uint32_t r) {
 }
 
 pe_rope_axis_runs pe_rope_axis_runs_of(const pe_rotary *rope, uint32_t r) {
-    pe_rope_axis_runs runs = {0, r, {0}, {0}, {0}};
+    pe_rope_axis_runs runs = {0, r, {0}, {0}, {0}, {1, 1, 1}};
     if (rope->axes.type == PE_ROPE_AXES_MROPE) {
         runs.axes = PE_ROPE_MROPE_AXES;
         for (uint32_t a = 0, at = 0; a < PE_ROPE_MROPE_AXES; at += rope->axes.mrope_section[a++]) {
             runs.first[a] = runs.source[a] = at; /* one frequency list: pair i keeps w_i */
             runs.count[a] = rope->axes.mrope_section[a];
+        }
+    } else if (rope->axes.type == PE_ROPE_AXES_MROPE_INTERLEAVED) {
+        runs.axes = PE_ROPE_MROPE_AXES;
+        runs.count[0] = r / 2; /* the temporal axis first takes every pair, as HF's freqs[0] */
+        for (uint32_t a = 1; a < PE_ROPE_MROPE_AXES; a++) {
+            runs.first[a] = runs.source[a] = a; /* pairs a, a + 3, ...: the same pairs of the inner row */
+            runs.count[a] = rope->axes.mrope_section[a];
+            runs.stride[a] = 3;
         }
     } else if (rope->axes.type == PE_ROPE_AXES_VISION_2D) {
         runs.axes = 2;
@@ -53,6 +72,28 @@ pe_status pe_rope_vision_plan(const pe_rotary *rope, uint32_t r, void *memory, s
     return pe_plan_init(&enc, memory, bytes, plan);
 }
 
+/* Axis a's strided pairs (interleaved mrope): one run of one value per pair, sine and cosine,
+ * handed to the gather kernel STRIDED_RUNS pairs at a time (a bounded list on the stack). */
+#define STRIDED_RUNS 32
+static void strided_rows(const pe_kernel_table *k, const pe_rope_axis_runs *runs, uint32_t a, uint32_t words,
+                         uint32_t rows, uint32_t r, uint32_t in_r, const void *scratch, void *out) {
+    const uint32_t half = r / 2, in_half = in_r / 2;
+    uint32_t list[6 * STRIDED_RUNS];
+    for (uint32_t from = 0; from < runs->count[a]; from += STRIDED_RUNS) {
+        const uint32_t n = runs->count[a] - from < STRIDED_RUNS ? runs->count[a] - from : STRIDED_RUNS;
+        for (uint32_t j = 0; j < n; j++) {
+            const uint32_t to = runs->first[a] + (from + j) * runs->stride[a];
+            const uint32_t src = runs->source[a] + (from + j) * runs->stride[a];
+            const uint32_t run[6] = {to * words, src * words, words, (half + to) * words, (in_half + src) * words,
+                                     words};
+            for (int w = 0; w < 6; w++) list[6 * j + w] = run[w];
+        }
+        for (uint32_t l = 0; l < rows; l++)
+            k->rope_gather((uint32_t *)out + (size_t)l * r * words,
+                           (const uint32_t *)scratch + (size_t)l * in_r * words, list, 2 * n);
+    }
+}
+
 void pe_rope_axes_rows(pe_plan *plan, const pe_rope_axis_runs *runs, pe_dtype dtype, const uint32_t *positions,
                        uint32_t rows, uint32_t r, uint32_t *ids, void *scratch, void *out) {
     const pe_kernel_table *k = pe_kernel_table_current();
@@ -64,6 +105,10 @@ void pe_rope_axes_rows(pe_plan *plan, const pe_rope_axis_runs *runs, pe_dtype dt
             pe_plan_table_at_dtype(plan, dtype, ids, rows, scratch, (size_t)rows * in_r);
         else
             pe_plan_table_at(plan, ids, rows, scratch, (size_t)rows * in_r);
+        if (runs->stride[a] != 1) {
+            strided_rows(k, runs, a, words, rows, r, in_r, scratch, out);
+            continue;
+        }
         /* The axis's sines, then its cosines: [sin | cos] rows on both sides. */
         const uint32_t list[6] = {runs->first[a] * words,
                                   runs->source[a] * words,

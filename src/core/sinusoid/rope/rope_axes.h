@@ -25,7 +25,14 @@ typedef struct pe_rope_axis_runs {
     uint32_t axes; /* 0 (plain RoPE), 2 or 3 */
     uint32_t inner_r;
     uint32_t first[PE_ROPE_MROPE_AXES], count[PE_ROPE_MROPE_AXES], source[PE_ROPE_MROPE_AXES];
+    /* 1: axis a's pairs are one run; 3 (MROPE_INTERLEAVED): pairs first, first + 3, ... (count of
+     * them), each the same pair of the inner row. Axes are composed in order, a later one
+     * overwriting an earlier one's pairs (the temporal axis covers every pair first, as HF). */
+    uint32_t stride[PE_ROPE_MROPE_AXES];
 } pe_rope_axis_runs;
+
+/* Axes of each row's positions (1 for NONE). */
+uint32_t pe_rope_axes_count(pe_rope_axes_type type);
 
 /* Checks rope->axes against rotary dimension r and the scaling; PE_OK for NONE. */
 pe_status pe_rope_check_axes(const pe_rotary *rope, uint32_t r);

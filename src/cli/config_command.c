@@ -1,0 +1,262 @@
+/* config_command.c: `posenc config FILE`, what every layer of a model uses,
+ * read from its config.json by the core (pe_config_layer_read, then
+ * pe_config_read for each layer's layer type); src/js/cli/config.js prints
+ * the same bytes. Layers with the same description are printed together. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "config_option.h"
+#include "posenc.h"
+
+const char CONFIG_USAGE[] =
+    "usage: posenc config FILE [options]\n"
+    "\n"
+    "Prints what every layer of the model whose config.json is FILE uses for positions, read as HF\n"
+    "transformers reads the file: RoPE (base, head and rotary dims, layout, scaling), ALiBi, relative\n"
+    "buckets, learned or sinusoidal tables, or none (NoPE attention, or no attention: Mamba, linear\n"
+    "attention); each layer's kind and key/value heads; and the keys that change nothing.\n"
+    "\n"
+    "  --format F    text (layers with one description on one line) or json (one object a layer)\n" CLI_COMMON_HELP;
+
+const char *const CONFIG_OPTIONS[] = {"--format", "--output", NULL};
+
+/* A growing text buffer (one line, one description). */
+typedef struct text {
+    char *at;
+    size_t length, cap;
+    int failed;
+} text;
+
+static void put(text *t, const char *format, ...) {
+    va_list args;
+    va_start(args, format);
+    va_list again;
+    va_copy(again, args);
+    int n = vsnprintf(NULL, 0, format, args);
+    va_end(args);
+    if (n < 0 || t->failed) {
+        t->failed = 1;
+        va_end(again);
+        return;
+    }
+    if (t->length + (size_t)n + 1 > t->cap) {
+        size_t cap = 2 * (t->length + (size_t)n + 1);
+        char *grown = realloc(t->at, cap);
+        if (!grown) {
+            t->failed = 1;
+            va_end(again);
+            return;
+        }
+        t->at = grown;
+        t->cap = cap;
+    }
+    vsnprintf(t->at + t->length, (size_t)n + 1, format, again);
+    va_end(again);
+    t->length += (size_t)n;
+}
+
+/* A number as both CLIs print it: whole numbers plainly, others with 17 significant digits. */
+static void number(text *t, double v) {
+    if (v == (double)(long long)v && v > -1e15 && v < 1e15) {
+        put(t, "%.0f", v);
+        return;
+    }
+    char buffer[64];
+    cli_format_exp(buffer, v, 16);
+    put(t, "%s", buffer);
+}
+
+/* One field: text "name value" after a space, json "name":value after a comma. */
+static void field(text *t, int json, const char *name, double v) {
+    put(t, json ? ",\"%s\":" : " %s ", name);
+    number(t, v);
+}
+static void word(text *t, int json, const char *name, const char *v) {
+    put(t, json ? ",\"%s\":\"%s\"" : " %s %s", name, v);
+}
+
+static void rope_fields(text *t, int json, const pe_config *c) {
+    const pe_rotary *r = &c->rope;
+    static const char *const SCALINGS[] = {"default", "linear", "dynamic", "yarn", "llama3"};
+    const pe_rope_scaling *s = &r->scaling;
+    field(t, json, "base", r->base);
+    field(t, json, "head_dim", r->head_dim);
+    field(t, json, "rotary_dim", r->rotary_dim);
+    word(t, json, "layout", r->layout == PE_LAYOUT_INTERLEAVED ? "interleaved" : "half");
+    word(t, json, "scaling", c->longrope ? "longrope" : SCALINGS[s->type]);
+    if (c->longrope) {
+        field(t, json, "factor", c->longrope_factor);
+        field(t, json, "original_max_position_embeddings", s->original_max_position_embeddings);
+        if (c->longrope_attention_factor != 0) field(t, json, "attention_factor", c->longrope_attention_factor);
+    } else if (s->type != PE_ROPE_SCALING_NONE) {
+        field(t, json, "factor", s->factor);
+        if (s->type != PE_ROPE_SCALING_LINEAR)
+            field(t, json, "original_max_position_embeddings", s->original_max_position_embeddings);
+        if (s->type == PE_ROPE_SCALING_LLAMA3) {
+            field(t, json, "low_freq_factor", s->low_freq_factor);
+            field(t, json, "high_freq_factor", s->high_freq_factor);
+        }
+        if (s->type == PE_ROPE_SCALING_YARN) {
+            const char *const names[] = {"beta_fast", "beta_slow", "attention_factor", "mscale", "mscale_all_dim"};
+            const double values[] = {s->beta_fast, s->beta_slow, s->attention_factor, s->mscale, s->mscale_all_dim};
+            for (int k = 0; k < 5; k++)
+                if (values[k] != 0) field(t, json, names[k], values[k]);
+            if (s->no_truncate) put(t, json ? ",\"truncate\":false" : " truncate false");
+        }
+    }
+    if (c->mrope_sections) {
+        put(t, json ? ",\"mrope_section\":[" : " mrope_section ");
+        for (uint32_t k = 0; k < c->mrope_sections; k++) put(t, "%s%u", k ? "," : "", c->mrope_section[k]);
+        if (json) put(t, "]");
+        if (c->mrope_interleaved) put(t, json ? ",\"mrope_interleaved\":true" : " mrope_interleaved true");
+    }
+}
+
+/* The scheme part of a layer's description. */
+static void scheme_fields(text *t, int json, const pe_config_layer *l, const pe_config *c) {
+    if (l->positions != PE_LAYER_CONFIG) {
+        word(t, json, "scheme", "none");
+        word(t, json, "none", l->positions == PE_LAYER_NOPE ? "nope" : "no-attention");
+        return;
+    }
+    static const char *const KINDS[] = {"", "rope", "alibi", "sinusoidal", "learned", "relative", "none"};
+    word(t, json, "scheme", KINDS[c->kind]);
+    if (c->kind == PE_CONFIG_ROPE) rope_fields(t, json, c);
+    if (c->kind == PE_CONFIG_ALIBI) field(t, json, "heads", c->heads);
+    if (c->kind == PE_CONFIG_RELATIVE && c->shaw) {
+        word(t, json, "relative", "shaw");
+        field(t, json, "max_relative", c->max_relative);
+    } else if (c->kind == PE_CONFIG_RELATIVE) {
+        word(t, json, "relative", "t5");
+        field(t, json, "buckets", c->num_buckets);
+        field(t, json, "max_distance", c->max_distance);
+    }
+    if (c->kind == PE_CONFIG_LEARNED || c->kind == PE_CONFIG_SINUSOIDAL) {
+        field(t, json, "dim", c->hidden_size);
+        field(t, json, "rows", c->max_positions);
+        field(t, json, "offset", c->position_offset);
+    }
+    if (c->kind == PE_CONFIG_SINUSOIDAL) {
+        word(t, json, "layout", c->layout == PE_LAYOUT_INTERLEAVED ? "interleaved" : "split");
+        word(t, json, "frequencies", c->frequencies == PE_FREQ_PAPER ? "paper" : "tensor2tensor");
+    }
+}
+
+/* "0-3,5,7-9" of the sorted indices. */
+static void ranges(text *t, const uint32_t *list, uint32_t n) {
+    for (uint32_t k = 0; k < n;) {
+        uint32_t end = k;
+        while (end + 1 < n && list[end + 1] == list[end] + 1) end++;
+        put(t, "%s%u", k ? "," : "", list[k]);
+        if (end > k) put(t, "-%u", list[end]);
+        k = end + 1;
+    }
+}
+
+int cli_run_config(const cli_given *given, FILE *out, char **error) {
+    static const char *const FORMATS[] = {"text", "json", NULL};
+    cli_format format;
+    int code = cli_format_option(given, FORMATS, "text or json", &format, error);
+    if (code) return code;
+    const char *path = cli_value(given, "FILE");
+    if (!path) return cli_fail(error, 2, "config needs a FILE: a model's config.json (see posenc config --help)");
+    size_t bytes = 0;
+    char *json = cli_read_file(path, &bytes);
+    if (!json) return cli_fail(error, 2, "could not read the file %s", path);
+    char *keys = malloc(8 * bytes + 256);
+    pe_config_layer first;
+    pe_status st = keys ? pe_config_layer_read(json, bytes, 0, &first, keys, 8 * bytes + 256) : PE_ERR_NULL;
+    if (st != PE_OK) {
+        if (st == PE_ERR_CONFIG && keys) {
+            char *reason = strchr(keys, '\n');
+            if (reason) *reason++ = '\0';
+            if (reason && strchr(reason, '\n')) *strchr(reason, '\n') = '\0';
+            code = cli_fail(error, 1, "config key '%s' %s", keys, reason ? reason : "");
+        } else {
+            code = cli_fail(error, 1, "%s", keys ? pe_status_str(st) : "out of memory");
+        }
+        free(keys);
+        free(json);
+        return code;
+    }
+    const uint32_t n = first.layers;
+    text *descs = calloc(n, sizeof *descs);
+    text ignored = {0};
+    int have_ignored = 0;
+    const int as_json = format == FORMAT_JSON;
+    for (uint32_t i = 0; descs && !code && i < n; i++) {
+        pe_config_layer l;
+        st = pe_config_layer_read(json, bytes, i, &l, keys, 8 * bytes + 256);
+        cli_config cfg = {0};
+        if (st == PE_OK && l.positions == PE_LAYER_CONFIG) {
+            code = cli_read_config(path, l.layer_type[0] ? l.layer_type : NULL, &cfg, error);
+            if (!code && !have_ignored) {
+                /* The keys that config changes nothing for: the read of the first layer with positions. */
+                char *list = malloc(8 * bytes + 256);
+                pe_config c;
+                if (list && pe_config_read(json, bytes, l.layer_type[0] ? l.layer_type : NULL, cfg.factors,
+                                           bytes / 2 + 2, &c, list, 8 * bytes + 256) == PE_OK) {
+                    for (char *p = list; *p;) {
+                        char *end = strchr(p, '\n');
+                        if (!end) break;
+                        *end = '\0';
+                        put(&ignored, as_json ? "%s\"%s\"" : "%s%s", ignored.length ? (as_json ? "," : ", ") : "", p);
+                        p = end + 1;
+                    }
+                    have_ignored = 1;
+                }
+                free(list);
+            }
+        } else if (st != PE_OK) {
+            code = cli_fail(error, 1, "%s", pe_status_str(st));
+        }
+        if (!code) {
+            text *t = &descs[i];
+            if (as_json)
+                put(t, "\"kind\":\"%s\",\"kv_heads\":%u", l.kind, l.kv_heads);
+            else
+                put(t, "%s; kv_heads %u;", l.kind, l.kv_heads);
+            scheme_fields(t, as_json, &l, &cfg.config);
+        }
+        cli_free_config(&cfg);
+    }
+    if (!code && !descs) code = cli_fail(error, 1, "out of memory");
+    if (!code) {
+        /* Model type: text_config's, else the top level's (as the core reads it). */
+        if (as_json) {
+            fputs("{\n  \"layers\": [\n", out);
+            for (uint32_t i = 0; i < n; i++)
+                fprintf(out, "    {\"index\":%u,%s}%s\n", i, descs[i].at ? descs[i].at : "", i + 1 < n ? "," : "");
+            fprintf(out, "  ],\n  \"ignored\": [%s]\n}\n", ignored.at ? ignored.at : "");
+        } else {
+            uint32_t *list = malloc(n * sizeof *list);
+            char *done = calloc(n, 1);
+            for (uint32_t i = 0; list && done && i < n; i++) {
+                if (done[i]) continue;
+                uint32_t count = 0;
+                for (uint32_t k = i; k < n; k++)
+                    if (!done[k] && !strcmp(descs[k].at ? descs[k].at : "", descs[i].at ? descs[i].at : "")) {
+                        list[count++] = k;
+                        done[k] = 1;
+                    }
+                text line = {0};
+                put(&line, "layer%s ", count > 1 ? "s" : "");
+                ranges(&line, list, count);
+                fprintf(out, "%s: %s\n", line.at ? line.at : "", descs[i].at ? descs[i].at : "");
+                free(line.at);
+            }
+            if (!list || !done) code = cli_fail(error, 1, "out of memory");
+            fprintf(out, "ignored: %s\n", ignored.at ? ignored.at : "");
+            free(list);
+            free(done);
+        }
+    }
+    for (uint32_t i = 0; descs && i < n; i++) free(descs[i].at);
+    free(descs);
+    free(ignored.at);
+    free(keys);
+    free(json);
+    return code;
+}

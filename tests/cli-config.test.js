@@ -1,0 +1,56 @@
+// `posenc config FILE`: the native and Node CLIs print the same bytes, text and
+// JSON, for every config of the corpus (and the same message for a bad file);
+// the JSON's layers are fromConfig's per-layer answer.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { instantiate } from '../src/js/index.js';
+import { root, sameRunInProcess } from './support/cli-run.js';
+
+const INDEX = JSON.parse(readFileSync(join(root, 'tests/fixtures/configs-index.json'), 'utf8'));
+const file = (name) => join(root, 'tests/fixtures/configs', name);
+const posenc = await instantiate({ simd: true });
+
+test('posenc config: the same text and JSON in both CLIs for every corpus config', async () => {
+  let lines = 0;
+  for (const e of INDEX.entries) {
+    for (const format of ['text', 'json']) {
+      const run = await sameRunInProcess(['config', file(e.file), '--format', format]);
+      if (run.status === 0) lines += run.stdout.toString().split('\n').length;
+    }
+  }
+  console.log(`cli-config: ${INDEX.entries.length} configs, ${lines} lines identical in both CLIs`);
+});
+
+test("posenc config --format json: one object a layer, as fromConfig's layers say", async () => {
+  for (const name of ['gemma-3-4b-it.json', 'smollm3-3b-base.json', 'ai21-jamba-1.5-mini.json', 'whisper-tiny.json']) {
+    const run = await sameRunInProcess(['config', file(name), '--format', 'json']);
+    assert.is(run.status, 0, name);
+    const printed = JSON.parse(run.stdout.toString());
+    const layers = posenc.fromConfig(readFileSync(file(name), 'utf8')).layers;
+    assert.is(printed.layers.length, layers.length, name);
+    printed.layers.forEach((p, i) => {
+      assert.is(p.kind, layers[i].kind, `${name} layer ${i}`);
+      assert.is(p.scheme, layers[i].scheme, `${name} layer ${i}`);
+      assert.is(p.kv_heads, layers[i].kvHeads, `${name} layer ${i}`);
+      if (p.scheme === 'rope') assert.is(p.base, layers[i].rope.base, `${name} layer ${i}`);
+    });
+  }
+  const text = (await sameRunInProcess(['config', file('smollm3-3b-base.json')])).stdout.toString();
+  assert.match(text, /^layers 0-2,4-6,.*: attention; kv_heads 4; scheme rope base 5000000 /m);
+  assert.match(text, /^layers 3,7,11,15,19,23,27,31,35: attention; kv_heads 4; scheme none none nope$/m);
+});
+
+test('posenc config: a missing file, a bad format and a config without layers fail alike', async () => {
+  for (const args of [
+    ['config', '/nonexistent/config.json'],
+    ['config', file('gpt2.json'), '--format', 'csv'],
+    ['config'],
+  ]) {
+    const run = await sameRunInProcess(args);
+    assert.ok(run.status !== 0, args.join(' '));
+  }
+});
+
+test.run();

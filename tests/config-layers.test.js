@@ -1,0 +1,147 @@
+// Every config of the corpus (tests/fixtures/configs, as shipped) read layer by
+// layer: posenc's fromConfig().layers and ropeFrequencies({ config, layer })
+// against HF's modeling code written out independently in float64
+// (support/hf-layers.js): each layer's kind, scheme (or none, and why), key/value
+// heads, RoPE head and rotary dims, base, layout, frequencies and attention
+// factor (1e-12 relative, at lengths 0, the original context and past it); ALiBi
+// heads; learned and sinusoidal tables; T5 buckets. Keys that are truly unknown
+// are refused naming their path; rope({ config, layer }) refuses NoPE layers.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { readFileSync } from 'node:fs';
+import { instantiate } from '../src/js/index.js';
+import { hfLayers, hfRopeLayer, textModel, learnedOffset } from './support/hf-layers.js';
+import { maxRelative } from './support/rope-reference.js';
+
+const posenc = await instantiate({ simd: true });
+const INDEX = JSON.parse(readFileSync(new URL('./fixtures/configs-index.json', import.meta.url), 'utf8'));
+const text = (file) => readFileSync(new URL(`./fixtures/configs/${file}`, import.meta.url), 'utf8');
+const TOLERANCE = 1e-12;
+
+// Configs whose keys posenc cannot honour, refused with the key's path (HF reads them; posenc does not compute them).
+const REFUSED = {
+  'devstral-small-2-24b-instruct.json': 'text_config.rope_parameters.llama_4_scaling_beta', // ministral3's query scaling
+};
+
+for (const entry of INDEX.entries) {
+  test(`${entry.model}: every layer as HF's modeling code builds it`, () => {
+    const configText = text(entry.file);
+    const config = JSON.parse(configText);
+    if (REFUSED[entry.file]) {
+      assert.throws(
+        () => posenc.fromConfig(configText),
+        (e) => e.code === 'BAD_SCALING' && e.message.includes(`'${REFUSED[entry.file]}'`),
+      );
+      return;
+    }
+    const got = posenc.fromConfig(configText);
+    const want = hfLayers(config);
+    assert.is(got.layers.length, want.length, 'layer count');
+    const { type, get } = textModel(config);
+    const checkedTypes = new Map();
+    want.forEach((w, i) => {
+      const g = got.layers[i];
+      const where = `layer ${i}`;
+      assert.is(g.index, i, where);
+      assert.is(g.kind, w.kind, `${where}: kind`);
+      assert.is(g.kvHeads, w.kvHeads, `${where}: kv heads`);
+      if (w.positions === 'nope' || w.positions === 'no-attention') {
+        assert.is(g.scheme, 'none', `${where}: scheme`);
+        assert.is(g.none, w.positions, `${where}: why none`);
+        assert.throws(
+          () => posenc.ropeFrequencies({ config: configText, layer: i }),
+          (e) => e.code === 'NO_POSITIONS',
+          `${where}: ropeFrequencies refuses a layer without positions`,
+        );
+        return;
+      }
+      assert.is(g.scheme, w.positions, `${where}: scheme`);
+      if (w.positions === 'rope') {
+        const h = hfRopeLayer(config, w.kind);
+        assert.is(g.rope.headDim, h.headDim, `${where}: head dim`);
+        assert.is(g.rope.rotaryDim, h.rotaryDim, `${where}: rotary dim`);
+        assert.is(g.rope.base, h.base, `${where}: base`);
+        assert.is(g.rope.layout, h.layout, `${where}: layout`);
+        if (h.mrope) {
+          assert.equal(g.rope.scaling.mrope_section, h.mrope.section, `${where}: mrope sections`);
+          assert.is(g.rope.scaling.mrope_interleaved === true, h.mrope.interleaved, `${where}: interleaved mrope`);
+        }
+        const key = g.layerType ?? '';
+        if (checkedTypes.has(key)) return; // the frequencies of a layer type are checked once
+        checkedTypes.set(key, true);
+        for (const length of [0, h.original, 2 * h.original + 3]) {
+          const f = posenc.ropeFrequencies({ config: configText, layer: i, length });
+          const r = h.at(length);
+          const e = maxRelative(f.frequencies, r.w);
+          assert.ok(e <= TOLERANCE, `${where}, length ${length}: frequencies ${e} relative from HF's`);
+          assert.ok(
+            Math.abs(f.attentionFactor - r.attention) <= TOLERANCE * r.attention,
+            `${where}: attention factor ${f.attentionFactor}, HF ${r.attention}`,
+          );
+        }
+      } else if (w.positions === 'alibi') {
+        assert.is(g.heads, get('num_attention_heads') ?? get('n_head') ?? get('n_heads'), `${where}: heads`);
+      } else if (w.positions === 'learned') {
+        assert.is(g.dim, get('hidden_size') ?? get('n_embd') ?? get('d_model'), `${where}: dim`);
+        assert.is(g.positionOffset, type === 'whisper' ? 0 : learnedOffset(type), `${where}: offset`);
+        const rows =
+          type === 'whisper' ? get('max_target_positions') : (get('max_position_embeddings') ?? get('n_positions'));
+        assert.is(g.maxPositions, rows, `${where}: rows`);
+      } else if (w.positions === 'sinusoidal') {
+        // Whisper's sinusoids(): [sin | cos] halves, log(10000) / (d/2 - 1) steps, from row 0.
+        assert.equal([g.dim, g.layout, g.frequencies, g.positionOffset], [get('d_model'), 'split', 'tensor2tensor', 0]);
+        assert.is(g.maxPositions, get('max_source_positions'), `${where}: rows`);
+      } else if (w.positions === 'relative') {
+        assert.equal(
+          [g.relative, g.numBuckets, g.maxDistance],
+          ['t5', get('relative_attention_num_buckets'), get('relative_attention_max_distance')],
+          `${where}: T5 buckets`,
+        );
+      }
+    });
+  });
+}
+
+test('rope({ config, layer }) rotates as that layer does, and refuses a NoPE layer with NO_POSITIONS', () => {
+  const gemma = text('gemma-3-4b-it.json');
+  const x = Float32Array.from({ length: 2 * 8 * 256 }, (_, k) => Math.sin(k));
+  // Layer 5 is Gemma 3's first full-attention layer (pattern 6): rope_theta 10^6 with linear scaling.
+  const byLayer = posenc.rope(x.slice(), { config: gemma, layer: 5, length: 2 });
+  const byType = posenc.rope(x.slice(), { config: gemma, layerType: 'full_attention', length: 2 });
+  assert.equal(Array.from(byLayer), Array.from(byType));
+  const sliding = posenc.rope(x.slice(), { config: gemma, layer: 0, length: 2 });
+  assert.not.equal(Array.from(sliding), Array.from(byType), 'sliding layers rotate with the local base');
+  const smol = text('smollm3-3b-base.json');
+  const y = new Float32Array(16 * 128).fill(1);
+  const before = y.slice();
+  assert.throws(
+    () => posenc.rope(y, { config: smol, layer: 3, length: 1 }),
+    (e) => e.code === 'NO_POSITIONS' && /layer 3/.test(e.message) && e.argument === 'layer',
+  );
+  assert.equal(Array.from(y), Array.from(before), 'x untouched');
+  assert.throws(
+    () => posenc.createRope({ config: smol, layer: 36 }),
+    (e) => e.code === 'BAD_LAYER' && /0 … 35/.test(e.message),
+  );
+  assert.throws(
+    () => posenc.rope(y, { config: smol, layer: 0, layerType: 'full_attention', length: 1 }),
+    (e) => e.code === 'BAD_OPTIONS',
+  );
+});
+
+test('a key that changes the math and that posenc does not know is still refused, naming its path', () => {
+  const config = JSON.parse(text('qwen3-vl-4b-instruct.json'));
+  config.text_config.rope_scaling.mrope_stride = 2;
+  assert.throws(
+    () => posenc.fromConfig(config),
+    (e) => e.code === 'BAD_SCALING' && e.message.includes("'text_config.rope_scaling.mrope_stride'"),
+  );
+  const smol = JSON.parse(text('smollm3-3b-base.json'));
+  smol.no_rope_layers = [1, 0];
+  assert.throws(
+    () => posenc.fromConfig(smol),
+    (e) => e.code === 'BAD_CONFIG' && /no_rope_layers/.test(e.message),
+  );
+});
+
+test.run();

@@ -1,0 +1,174 @@
+// An independent reference for the per-layer answer: what HF transformers'
+// modeling code does with each layer of a model, written out from the
+// config classes and modeling files (transformers 4.5x / 5.0:
+// configuration_gemma3.py, configuration_llama4.py, configuration_smollm3.py,
+// configuration_cohere2.py, configuration_jamba.py, configuration_modernbert.py,
+// modeling_cohere*.py, modeling_llama4.py, modeling_glm.py, modeling_gpt_oss.py,
+// modeling_qwen3_5.py, modeling_whisper.py, modeling_bart.py, modeling_t5.py,
+// modeling_bloom.py, modeling_mpt.py) and modeling_rope_utils.py's frequency
+// functions (support/rope-reference.js). Nothing here calls posenc; the config
+// is read as Python's json.load gives it to HF.
+import { hfDefault, hfLinear, hfDynamic, hfYarn, hfLlama3, hfLongrope } from './rope-reference.js';
+
+/** The __init__ defaults of the config classes the corpus leaves keys to. */
+const CLASS_DEFAULTS = {
+  gemma3_text: {
+    num_attention_heads: 8,
+    num_key_value_heads: 4,
+    head_dim: 256,
+    rope_theta: 1e6,
+    rope_local_base_freq: 10000,
+    sliding_window_pattern: 6,
+    max_position_embeddings: 131072,
+  },
+  modernbert: { global_rope_theta: 160000, local_rope_theta: 10000, global_attn_every_n_layers: 3 },
+  llama4_text: { no_rope_layer_interval: 4, rope_theta: 500000 },
+  smollm3: { no_rope_layer_interval: 4, rope_theta: 2e6 },
+  cohere2: { sliding_window_pattern: 4 },
+  jamba: { attn_layer_period: 8, attn_layer_offset: 4 },
+  t5: { relative_attention_num_buckets: 32, relative_attention_max_distance: 128 },
+  whisper: { max_source_positions: 1500, max_target_positions: 448 },
+};
+const CLASS_OF = { gemma3: 'gemma3_text', llama4: 'llama4_text' };
+
+// Layouts: rotate_half on halves unless the model pairs adjacent elements.
+const INTERLEAVED = new Set([
+  'gptj',
+  'codegen',
+  'deepseek_v2',
+  'deepseek_v3',
+  'cohere',
+  'cohere2',
+  'glm',
+  'glm4',
+  'llama4',
+  'llama4_text',
+]);
+const LEARNED = { gpt2: 0, bert: 0, roberta: 2, opt: 2, bart: 2, mbart: 2 };
+const ALIBI = new Set(['bloom', 'mpt']);
+const STATE_SPACE = new Set(['mamba', 'mamba2', 'falcon_mamba']);
+
+/** The config HF's text model is built from, its model_type, and a getter with class defaults. */
+export function textModel(config) {
+  const cfg = config.text_config && typeof config.text_config === 'object' ? config.text_config : config;
+  const type = cfg.model_type ?? config.model_type;
+  const defaults = CLASS_DEFAULTS[CLASS_OF[type] ?? type] ?? {};
+  const get = (key) => (cfg[key] !== undefined && cfg[key] !== null ? cfg[key] : defaults[key]);
+  return { cfg, type, get };
+}
+
+/** Every layer's kind, positions ('rope', 'nope', 'no-attention', or the model's absolute scheme) and kv heads. */
+export function hfLayers(config) {
+  const { cfg, type, get } = textModel(config);
+  const heads = get('num_attention_heads') ?? get('n_head') ?? get('n_heads') ?? get('num_heads');
+  const kv =
+    get('num_key_value_heads') ??
+    get('num_kv_heads') ??
+    get('n_head_kv') ??
+    get('multi_query_group_num') ??
+    (get('multi_query') === true ? 1 : heads);
+  const out = [];
+  // Encoder-decoder stacks: the encoder's layers, then the decoder's.
+  const encoder = get('encoder_layers') ?? (type === 't5' ? get('num_layers') : undefined);
+  const decoder =
+    get('decoder_layers') ?? (type === 't5' ? (get('num_decoder_layers') ?? get('num_layers')) : undefined);
+  if (encoder && decoder) {
+    for (let i = 0; i < encoder + decoder; i++) {
+      const part = i < encoder ? 'encoder' : 'decoder';
+      const h = get(`${part}_attention_heads`) ?? heads;
+      out.push({ kind: part, kvHeads: h, positions: absolute(type, part) });
+    }
+    return out;
+  }
+  const count = get('num_hidden_layers') ?? get('n_layer') ?? get('num_layers') ?? get('n_layers');
+  for (let i = 0; i < count; i++) {
+    let kind = 'attention';
+    let positions = ALIBI.has(type) ? 'alibi' : LEARNED[type] !== undefined ? 'learned' : 'rope';
+    if (STATE_SPACE.has(type)) [kind, positions] = ['mamba', 'no-attention'];
+    else if (type === 'jamba') {
+      // JambaConfig.layers_block_type; JambaAttention has no rotary embedding.
+      const attention = i % get('attn_layer_period') === get('attn_layer_offset');
+      [kind, positions] = attention ? ['attention', 'nope'] : ['mamba', 'no-attention'];
+    } else if (Array.isArray(cfg.layer_types) && typeof cfg.layer_types[i] === 'string') kind = cfg.layer_types[i];
+    else if (type === 'gemma2') kind = (i + 1) % 2 ? 'sliding_attention' : 'full_attention';
+    else if (type === 'gemma3' || type === 'gemma3_text' || type === 'cohere2')
+      kind = (i + 1) % get('sliding_window_pattern') ? 'sliding_attention' : 'full_attention';
+    else if (type === 'modernbert')
+      kind = i % get('global_attn_every_n_layers') === 0 ? 'full_attention' : 'sliding_attention';
+    if (['linear_attention', 'mamba', 'conv'].includes(kind)) positions = 'no-attention';
+    if (type === 'cohere2' && kind === 'full_attention') positions = 'nope'; // Cohere2Attention: rope if sliding
+    if (type === 'llama4' || type === 'llama4_text' || type === 'smollm3') {
+      const list = Array.isArray(cfg.no_rope_layers) && cfg.no_rope_layers.length ? cfg.no_rope_layers : null;
+      const uses = list ? list[i] : (i + 1) % get('no_rope_layer_interval') !== 0 ? 1 : 0;
+      if (!uses) positions = 'nope';
+    }
+    out.push({ kind, kvHeads: positions === 'no-attention' ? 0 : kv, positions });
+  }
+  return out;
+}
+
+function absolute(type, part) {
+  if (type === 't5' || type === 'mt5') return 'relative';
+  if (type === 'whisper') return part === 'encoder' ? 'sinusoidal' : 'learned'; // sinusoids() / embed_positions
+  return 'learned';
+}
+
+/** The position offset of a learned table (RoBERTa's padding_idx + 1, BART's and OPT's offset 2). */
+export const learnedOffset = (type) => LEARNED[type] ?? 0;
+
+/**
+ * A RoPE layer of kind `kind`: { headDim, rotaryDim, base, layout, w(length), attention(length) }, as
+ * the model's rotary embedding builds its inv_freq (and attention_scaling) for that layer.
+ */
+export function hfRopeLayer(config, kind) {
+  const { cfg, type, get } = textModel(config);
+  const heads = get('num_attention_heads') ?? get('n_head');
+  const hidden = get('hidden_size') ?? get('n_embd') ?? get('d_model');
+  const headDim =
+    type === 'deepseek_v2' || type === 'deepseek_v3'
+      ? get('qk_rope_head_dim')
+      : (get('head_dim') ?? Math.floor(hidden / heads));
+  let dict = cfg.rope_parameters ?? cfg.rope_scaling ?? null;
+  if (dict && Object.values(dict).every((v) => v && typeof v === 'object' && !Array.isArray(v))) dict = dict[kind];
+  const fraction = get('partial_rotary_factor') ?? dict?.partial_rotary_factor ?? get('rotary_pct') ?? 1;
+  const rotaryDim = type === 'gptj' ? get('rotary_dim') : Math.floor(headDim * fraction);
+  let base = dict?.rope_theta ?? get('rope_theta') ?? get('rotary_emb_base') ?? 10000;
+  if ((type === 'gemma3' || type === 'gemma3_text') && kind === 'sliding_attention') {
+    base = get('rope_local_base_freq'); // Gemma3's rotary_emb_local: rope_local_base_freq, default rope type
+    dict = null;
+  }
+  if (type === 'modernbert')
+    base = kind === 'full_attention' ? get('global_rope_theta') : (get('local_rope_theta') ?? get('global_rope_theta'));
+  const layout = INTERLEAVED.has(type) || cfg.rope_interleave === true ? 'interleaved' : 'half';
+  const ropeType = dict ? (dict.rope_type ?? dict.type ?? 'default') : 'default';
+  const maxPositions = get('max_position_embeddings');
+  const original =
+    ropeType === 'dynamic'
+      ? (dict.original_max_position_embeddings ?? maxPositions)
+      : (get('original_max_position_embeddings') ?? dict?.original_max_position_embeddings ?? maxPositions);
+  const p = { ...dict, original_max_position_embeddings: original };
+  if ((ropeType === 'yarn' || ropeType === 'longrope') && p.factor === undefined) p.factor = maxPositions / original;
+  const at = (length) => {
+    switch (ropeType) {
+      case 'default':
+      case 'mrope':
+        return { w: hfDefault(rotaryDim, base), attention: 1 };
+      case 'linear':
+        return hfLinear(rotaryDim, base, p);
+      case 'dynamic':
+        return hfDynamic(rotaryDim, base, p, length);
+      case 'yarn':
+        return hfYarn(rotaryDim, base, p);
+      case 'llama3':
+        return hfLlama3(rotaryDim, base, p);
+      case 'longrope':
+        return hfLongrope(rotaryDim, base, p, maxPositions, length);
+      default:
+        throw new Error(`no reference for rope_type ${ropeType}`);
+    }
+  };
+  const mrope = dict?.mrope_section
+    ? { section: dict.mrope_section, interleaved: dict.mrope_interleaved === true }
+    : null;
+  return { headDim, rotaryDim, base, layout, ropeType, original, at, mrope };
+}
