@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "config_option.h"
 #include "posenc.h"
+#include "read_input.h"
 
 const char CONFIG_USAGE[] =
     "usage: posenc config FILE [options]\n"
@@ -163,8 +164,9 @@ int cli_run_config(const cli_given *given, FILE *out, char **error) {
     const char *path = cli_value(given, "FILE");
     if (!path) return cli_fail(error, 2, "config needs a FILE: a model's config.json (see posenc config --help)");
     size_t bytes = 0;
-    char *json = cli_read_file(path, &bytes);
-    if (!json) return cli_fail(error, 2, "could not read the file %s", path);
+    char *json = NULL;
+    if ((code = cli_read_input("config", "a config.json", path, CLI_MAX_CONFIG_BYTES, &json, &bytes, error)))
+        return code;
     char *keys = malloc(8 * bytes + 256);
     pe_config_layer first;
     pe_status st = keys ? pe_config_layer_read(json, bytes, 0, &first, keys, 8 * bytes + 256) : PE_ERR_NULL;

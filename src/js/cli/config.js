@@ -1,7 +1,7 @@
 // `posenc config FILE [options]`, mirrored by src/cli/config_command.c (same
 // options, checks, messages and bytes): what every layer of a model uses,
 // from fromConfig's per-layer answer; layers with one description share a line.
-import { readFileSync } from 'node:fs';
+import { readInput, MAX_CONFIG_BYTES } from './read-input.js';
 import { instantiate } from '../runtime/instance.js';
 import { PosencError } from '../runtime/errors.js';
 import { fail } from './args.js';
@@ -102,12 +102,7 @@ export async function run(given, write) {
   const format = formatOption(given, ['text', 'json'], 'text or json');
   const path = given.get('FILE');
   if (path === undefined) fail("config needs a FILE: a model's config.json (see posenc config --help)");
-  let text;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch {
-    fail(`could not read the file ${path}`);
-  }
+  const text = new TextDecoder().decode(readInput('config', 'a config.json', path, MAX_CONFIG_BYTES));
   const posenc = await instantiate();
   let layers;
   let ignored = [];
