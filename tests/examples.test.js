@@ -38,8 +38,11 @@ function runExample(name) {
 
 test('examples/ has its own packages, installed, and posenc linked to this repository', () => {
   const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+  const lock = JSON.parse(readFileSync(join(dir, 'package-lock.json'), 'utf8'));
   assert.ok(manifest.dependencies['onnxruntime-web'], 'onnxruntime-web is a dependency of examples/');
-  assert.ok(existsSync(join(dir, 'package-lock.json')), 'examples/package-lock.json');
+  assert.equal(lock.packages[''].dependencies, manifest.dependencies, "examples/' lock is its package.json's");
+  const locked = lock.packages['node_modules/onnxruntime-web'].version;
+  assert.is(locked, manifest.dependencies['onnxruntime-web'], 'onnxruntime-web is locked at one version');
   const installed = join(dir, 'node_modules', 'onnxruntime-web', 'package.json');
   assert.ok(existsSync(installed), 'examples/node_modules/onnxruntime-web: run `bash build.sh test`');
   const linked = join(dir, 'node_modules', 'posenc', 'package.json');
