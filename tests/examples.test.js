@@ -71,12 +71,12 @@ for (const name of Object.keys(EXAMPLES)) {
 test("the README quotes the float16 example's measured figures", () => {
   const out = outputs['llama-decode-onnxruntime-float16.js'];
   assert.ok(out, 'the float16 example ran');
-  const [, elements, share, oneUlp, notNearer] =
-    /float16: (\d+) elements, \d+ \(([\d.]+%)\) differ .*?, ([\d.]+%) of them by one float16 ulp; .* all but (\d+) of them/.exec(
-      out,
-    );
+  const pattern =
+    /float16: (\d+) elements, \d+ \(([\d.]+%)\) differ .*?, ([\d.]+%) of them by one float16 ulp; .* all but (\d+) of them; at most (\d+) ulp/;
+  const [, elements, share, oneUlp, notNearer, apart] = pattern.exec(out);
   const readme = readFileSync(README, 'utf8').replace(/\s+/g, ' '); // one line
-  for (const figure of [share, oneUlp, `all but ${notNearer}`])
+  const count = Number(elements).toLocaleString('en-US'); // 1,351,680
+  for (const figure of [count, share, oneUlp, `all but ${notNearer}`, `never more than ${apart} ulp`])
     assert.ok(readme.includes(figure), `README.md quotes ${figure} (of ${elements} elements)`);
 });
 
