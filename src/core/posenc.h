@@ -854,6 +854,8 @@ typedef enum pe_config_kind {
 typedef struct pe_config {
     pe_config_kind kind;
     uint32_t heads;           /* num_attention_heads (every kind); 0 when absent */
+    uint32_t kv_heads;        /* key/value heads (GQA, MQA): num_key_value_heads, num_kv_heads, n_head_kv, 1 with
+                                 multi_query (not with Falcon's new_decoder_architecture); else heads */
     uint32_t hidden_size;     /* hidden_size / n_embd / d_model; 0 when absent */
     uint32_t max_positions;   /* max_position_embeddings / n_positions / max_seq_len; 0 when absent */
     uint32_t position_offset; /* LEARNED, SINUSOIDAL: row of position 0 (RoBERTa, OPT, fairseq: 2) */
