@@ -12,19 +12,31 @@ import { checkRowSources } from './positions.js';
 import { checkAxisRows } from './axes.js';
 import { ropeSpec, SPEC_LENGTH } from './options.js';
 import { checkXposRows } from './xpos.js';
+import {
+  isTensor,
+  readXTensor,
+  xTensorShape,
+  idsFromTensor,
+  checkAs,
+  checkFloat16Option,
+  float16Result,
+} from '../runtime/tensor.js';
+import { checkHeads } from '../runtime/validate.js';
 
 const X_DTYPES = { float32: 0, float16: 1, bfloat16: 2 };
 const CACHE_DTYPES = { float32: 0, float16: 1, bfloat16: 2, float64: 3 };
 const ELEMENT_BYTES = [4, 2, 2, 8];
-const APPLY_OPTIONS = ['length', 'offset', 'positions', 'positionIds', 'cuSeqlens', 'dtype'];
-export const COS_SIN_OPTIONS = ['length', 'offset', 'positions', 'expand', 'dtype'];
+export const APPLY_OPTIONS = ['length', 'offset', 'positions', 'positionIds', 'cuSeqlens', 'dtype', 'heads', 'as'];
+export const COS_SIN_OPTIONS = ['length', 'offset', 'positions', 'expand', 'dtype', 'as', 'float16'];
 // The cos/sin cache a plan keeps when maxPosition asks for one: at most this
 // many bytes (2 · rotaryDim floats a row), so r = 128 caches 32768 positions.
 const CACHE_BYTES = 32 * 2 ** 20;
 // Position ids up to this many travel in the block each instance keeps for them.
 const KEPT_IDS = 64;
 const X_KINDS =
-  'a Float32Array, a Uint16Array of float16/bfloat16 bits (with dtype), a Float16Array, or a WasmBuffer from alloc()';
+  'a Float32Array, a Uint16Array of float16/bfloat16 bits (with dtype), a Float16Array, a WasmBuffer from alloc(), ' +
+  'or a tensor { data, dims, type }';
+const DTYPE_NAMES = ['float32', 'float16', 'bfloat16', 'float64'];
 
 /** x's element type code (0 float32, 1 float16, 2 bfloat16) from its type and the dtype option. */
 function xDtype(x, dtype) {
@@ -138,7 +150,7 @@ export function ropePlans(runtime) {
   function stagedApply(plan, c, code, view, rows, seqLen, b0, count, idsAt) {
     const E = ELEMENT_BYTES[code];
     const { length, offset } = rows;
-    const row = c.heads * c.headDim;
+    const row = c.heads * c.headDim; // c: { headDim, heads (x's), order }
     const { at: staging, bytes } = runtime.staging(row * E + 16);
     const capacity = Math.floor(bytes / E);
     let chunkRows = Math.floor(capacity / (count * row));
@@ -160,6 +172,7 @@ export function ropePlans(runtime) {
           wasm.pe_wasm_rope_plan_apply(
             plan,
             code,
+            c.heads,
             staging,
             g * n * row,
             n,
@@ -175,21 +188,200 @@ export function ropePlans(runtime) {
 
   /**
    * The decoding step's call, x a WasmBuffer and options { offset } or
-   * { length, offset }: the checks of the general path, without its objects
-   * and staging (issue 11: ≤ 2 µs a token). Returns false when the call is
-   * not of that form (the general path then runs).
+   * { length, offset } (and heads): the checks of the general path, without
+   * its objects and staging (issue 11: ≤ 2 µs a token). Returns false when the
+   * call is not of that form (the general path then runs, and tells heads
+   * apart on a plan with two head counts).
    */
   function applySpanResident(plan, c, x, options) {
     if (c.xpos !== null) return false; // xPos's window is checked (and named) on the general path
     // Inherited keys too go to the general path, which names them; no array of keys is made per call.
-    for (const key in options) if ((key !== 'offset' && key !== 'length') || !Object.hasOwn(options, key)) return false;
-    const row = c.heads * c.headDim;
+    for (const key in options) {
+      if ((key !== 'offset' && key !== 'length' && key !== 'heads') || !Object.hasOwn(options, key)) return false;
+    }
+    const heads = options.heads !== undefined ? options.heads : c.heads === c.kvHeads ? c.heads : 0;
+    if (typeof heads !== 'number' || !Number.isInteger(heads) || heads < 1 || heads > 65536) return false;
+    const row = heads * c.headDim;
     const [length, offset] = checkSpan(options.length === undefined ? x.length / row : options.length, options.offset);
     const slab = length * row;
     if (slab === 0 || x.length % slab !== 0) return false; // the general path refuses (or returns) with its message
     const at = runtime.pointerOfAnyDtype(x, 'x');
-    check(wasm.pe_wasm_rope_plan_apply(plan, X_DTYPES[x.dtype], at, x.length, length, offset, 0, offset + length));
+    check(
+      wasm.pe_wasm_rope_plan_apply(plan, X_DTYPES[x.dtype], heads, at, x.length, length, offset, 0, offset + length),
+    );
     return true;
+  }
+
+  /**
+   * The rows of x (N elements) read with h heads: { heads, rows, batch }, or
+   * null when N does not fit; position options that are wrong whatever h is throw.
+   */
+  function readingWith(c, h, o, N) {
+    const row = h * c.headDim;
+    if (row === 0 || N % row !== 0) return null;
+    const rowsOfX = N / row;
+    const rows = c.axes.axes
+      ? checkAxisRows(o, c.axes, rowsOfX, checkSpan, checkRowSources)
+      : checkRowSources(o, rowsOfX, checkSpan);
+    const slab = rows.length * row;
+    if (slab === 0 ? N !== 0 : N % slab !== 0) return null;
+    const batch = slab === 0 ? 0 : N / slab;
+    if (rows.perItem && rows.ids.length !== batch * rows.length * (rows.axes || 1)) return null;
+    return { heads: h, rows, batch };
+  }
+
+  /** A shape for messages: (batch, length, heads, headDim) in the plan's order. */
+  const shapeText = (c, batch, length, heads) =>
+    c.order === 0 ? `(${batch}, ${length}, ${heads}, ${c.headDim})` : `(${batch}, ${heads}, ${length}, ${c.headDim})`;
+
+  /**
+   * x's head count on a plan with two (GQA/MQA) when the call does not say it:
+   * the one reading of x's element count among heads and kvHeads, or several
+   * that rotate every element alike (positions shared by the batch, the same
+   * length, and one row or order 'bhld'); else AMBIGUOUS_HEADS or BAD_SIZE
+   * naming the shapes. Never a guess.
+   */
+  function inferHeads(c, o, N, x) {
+    const readings = [];
+    let thrown = null;
+    for (const h of [c.heads, c.kvHeads]) {
+      try {
+        const r = readingWith(c, h, o, N);
+        if (r !== null) readings.push(r);
+      } catch (error) {
+        thrown ??= error;
+      }
+    }
+    const counts = `heads ${c.heads}, kvHeads ${c.kvHeads}`;
+    if (readings.length === 0) {
+      if (thrown !== null && thrown.code !== 'BAD_SIZE' && thrown.code !== 'BAD_POSITION') throw thrown;
+      const fixed = o.length !== undefined ? o.length : 'length';
+      throw new PosencError(
+        'BAD_SIZE',
+        `x of ${N} elements fits neither ${shapeText(c, 'batch', fixed, c.heads)} nor ` +
+          `${shapeText(c, 'batch', fixed, c.kvHeads)} (this plan: ${counts}, headDim ${c.headDim})`,
+        'x',
+        x,
+      );
+    }
+    if (readings.length === 1) return readings[0];
+    const [a, b] = readings;
+    const alike = !a.rows.perItem && a.rows.length === b.rows.length && (a.rows.length === 1 || c.order === 1);
+    if (alike) return a;
+    throw new PosencError(
+      'AMBIGUOUS_HEADS',
+      `x of ${N} elements reads as ${shapeText(c, a.batch, a.rows.length, a.heads)} or ` +
+        `${shapeText(c, b.batch, b.rows.length, b.heads)} on this plan (${counts}), which rotate different rows: ` +
+        "give heads (x's head count), x as a tensor with dims, or positionIds of shape (batch, length)",
+      'x',
+      x,
+    );
+  }
+
+  /** BAD_SHAPE: a tensor's dims against what an option says. */
+  function shapeDisagrees(dims, what) {
+    throw new PosencError('BAD_SHAPE', `x.dims [${dims.join(', ')}] ${what}`, 'x.dims', dims);
+  }
+
+  /**
+   * Everything apply() checks, for x and options on the plan at `plan` with
+   * checked options c; forcedHeads: x's head count when the caller knows it
+   * (applyQK). Returns a function that rotates x in place and returns the
+   * result; nothing is written before it runs.
+   */
+  function prepareApply(plan, c, x, options, forcedHeads) {
+    let o = checkOptions(options, APPLY_OPTIONS, 'apply');
+    const asTensor = checkAs(o.as);
+    if (isTensor(o.positions) || isTensor(o.positionIds)) {
+      o = { ...o };
+      if (o.positions !== undefined) o.positions = idsFromTensor(o.positions, 'positions');
+      if (o.positionIds !== undefined) o.positionIds = idsFromTensor(o.positionIds, 'positionIds');
+    }
+    let heads = o.heads === undefined ? undefined : checkHeads(o.heads);
+    const tensor = isTensor(x) ? x : null;
+    let data = x;
+    let code;
+    let reading = null;
+    if (tensor !== null) {
+      const t = readXTensor(tensor);
+      data = t.data;
+      code = xDtype(data, t.dtype === 'float32' ? undefined : t.dtype);
+      if (o.dtype !== undefined && o.dtype !== t.dtype) {
+        refuse('BAD_DTYPE', 'dtype', `'${t.dtype}' or left out (x.type is '${t.dtype}')`, o.dtype);
+      }
+      const shape = xTensorShape(t.dims, c.headDim, c.order);
+      if (heads !== undefined && heads !== shape.heads)
+        shapeDisagrees(t.dims, `hold ${shape.heads} heads; heads is ${heads}`);
+      if (forcedHeads !== undefined && forcedHeads !== shape.heads) {
+        shapeDisagrees(t.dims, `hold ${shape.heads} heads; this tensor's role has ${forcedHeads}`);
+      }
+      if (o.length !== undefined && o.length !== shape.length) {
+        shapeDisagrees(t.dims, `hold ${shape.length} rows a batch item; length is ${o.length}`);
+      }
+      heads = shape.heads;
+      const sized = o.positions === undefined && o.cuSeqlens === undefined && o.length === undefined;
+      reading = readingWith(c, heads, sized ? { ...o, length: shape.length } : o, data.length);
+      if (reading === null || reading.rows.length !== shape.length || reading.batch !== shape.batch) {
+        shapeDisagrees(
+          t.dims,
+          `hold ${shape.batch} × ${shape.length} rows; the position options give ` +
+            (reading === null ? 'a count that does not fit them' : `${reading.batch} × ${reading.rows.length}`),
+        );
+      }
+    } else {
+      code = xDtype(x, o.dtype);
+      heads ??= forcedHeads;
+      if (heads === undefined && c.heads === 0) {
+        refuse('BAD_HEADS', 'heads', 'given (the heads x holds), or x a tensor with dims', heads);
+      }
+      if (heads === undefined && c.heads !== c.kvHeads) reading = inferHeads(c, o, x.length, x);
+      else heads ??= c.heads;
+    }
+    if (reading === null) {
+      // One head count: the checks and messages of a single-count plan.
+      const row = heads * c.headDim;
+      const rowsOfX = row === 0 ? 0 : x.length / row;
+      const rows = c.axes.axes
+        ? checkAxisRows(o, c.axes, rowsOfX, checkSpan, checkRowSources)
+        : checkRowSources(o, rowsOfX, checkSpan);
+      const { length } = rows;
+      const slab = length * row;
+      if (slab === 0 ? x.length !== 0 : x.length % slab !== 0) {
+        const shape = c.order === 0 ? '(batch, length, heads, headDim)' : '(batch, heads, length, headDim)';
+        refuse(
+          'BAD_SIZE',
+          'x',
+          `${shape} elements: a multiple of length·heads·headDim = ${length}·${heads}·${c.headDim} = ${slab}`,
+          x,
+        );
+      }
+      const batch = slab === 0 ? 0 : x.length / slab;
+      checkXposWindow(c, rows); // before the ids' count: a position outside xPos's window is named first
+      if (rows.perItem && rows.ids.length !== batch * length * (rows.axes || 1)) {
+        const shape = rows.axes
+          ? `(${rows.axes}, batch, length) = (${rows.axes}, ${batch}, ${length})`
+          : `(batch, length) = (${batch}, ${length})`;
+        refuse('BAD_SIZE', 'positionIds', `${shape} ids, one per row of each batch item`, o.positionIds);
+      }
+      reading = { heads, rows, batch };
+    }
+    const { rows, batch } = reading;
+    if (heads === undefined || tensor !== null) checkXposWindow(c, rows); // the single-count path checked it
+    heads = reading.heads;
+    const resident = data instanceof WasmBuffer ? runtime.pointerOfAnyDtype(data, 'x') : 0;
+    const shapeOfX = { headDim: c.headDim, heads, order: c.order };
+    const result = () => {
+      if (tensor !== null || !asTensor) return x;
+      const dims = c.order === 0 ? [batch, rows.length, heads, c.headDim] : [batch, heads, rows.length, c.headDim];
+      return { data: data instanceof WasmBuffer ? data.array : data, dims, type: DTYPE_NAMES[code] };
+    };
+    return () => {
+      if (data.length === 0) return result();
+      // The ids' block may grow memory: views come after.
+      const xLength = data.length;
+      withIds(rows.ids, (idsAt) => applyRows(plan, shapeOfX, data, xLength, code, rows, batch, resident, idsAt));
+      return result();
+    };
   }
 
   /** apply(): x rotated in place with the plan at `plan` for checked options c. */
@@ -197,38 +389,29 @@ export function ropePlans(runtime) {
     if (x instanceof WasmBuffer && typeof options === 'object' && options !== null && !Array.isArray(options)) {
       if (applySpanResident(plan, c, x, options)) return x;
     }
-    const o = checkOptions(options, APPLY_OPTIONS, 'apply');
-    const code = xDtype(x, o.dtype);
-    const row = c.heads * c.headDim;
-    const rowsOfX = row === 0 ? 0 : x.length / row;
-    const rows = c.axes.axes
-      ? checkAxisRows(o, c.axes, rowsOfX, checkSpan, checkRowSources)
-      : checkRowSources(o, rowsOfX, checkSpan);
-    const { length } = rows;
-    const slab = length * row;
-    if (slab === 0 ? x.length !== 0 : x.length % slab !== 0) {
-      const shape = c.order === 0 ? '(batch, length, heads, headDim)' : '(batch, heads, length, headDim)';
+    return prepareApply(plan, c, x, options)();
+  }
+
+  /**
+   * applyQK(): q (c.heads heads) and k (c.kvHeads heads) rotated at the same
+   * positions; both are checked before either is written.
+   */
+  function applyPairPlan(plan, c, q, k, options) {
+    if (c.xpos !== null) {
       refuse(
-        'BAD_SIZE',
-        'x',
-        `${shape} elements: a multiple of length·heads·headDim = ${length}·${c.heads}·${c.headDim} = ${slab}`,
-        x,
+        'BAD_XPOS',
+        'xpos',
+        'left out for applyQK: a query and a key scale differently (one plan per role)',
+        c.o.xpos,
       );
     }
-    const batch = slab === 0 ? 0 : x.length / slab;
-    checkXposWindow(c, rows);
-    if (rows.perItem && rows.ids.length !== batch * length * (rows.axes || 1)) {
-      const shape = rows.axes
-        ? `(${rows.axes}, batch, length) = (${rows.axes}, ${batch}, ${length})`
-        : `(batch, length) = (${batch}, ${length})`;
-      refuse('BAD_SIZE', 'positionIds', `${shape} ids, one per row of each batch item`, o.positionIds);
+    if (options !== null && typeof options === 'object' && options.heads !== undefined) {
+      refuse('BAD_OPTIONS', 'heads', "left out for applyQK: q has the plan's heads and k its kvHeads", options.heads);
     }
-    const resident = x instanceof WasmBuffer ? runtime.pointerOfAnyDtype(x, 'x') : 0;
-    if (x.length === 0) return x;
-    // The ids' block may grow memory: views come after.
-    const xLength = x.length;
-    withIds(rows.ids, (idsAt) => applyRows(plan, c, x, xLength, code, rows, batch, resident, idsAt));
-    return x;
+    if (c.heads === 0) refuse('BAD_HEADS', 'heads', 'given: the query heads (and kvHeads, the key heads)', undefined);
+    const runQ = prepareApply(plan, c, q, options, c.heads);
+    const runK = prepareApply(plan, c, k, options, c.kvHeads);
+    return { q: runQ(), k: runK() };
   }
 
   /** x's rows rotated, in place (resident: x's address) or staged through wasm. */
@@ -241,13 +424,16 @@ export function ropePlans(runtime) {
     if (resident !== 0) {
       const E = ELEMENT_BYTES[code];
       if (!rows.perItem) {
-        check(wasm.pe_wasm_rope_plan_apply(plan, code, resident, x.length, length, rows.offset, idsAt, seqLen));
+        check(
+          wasm.pe_wasm_rope_plan_apply(plan, code, c.heads, resident, x.length, length, rows.offset, idsAt, seqLen),
+        );
       } else {
         for (let b = 0; b < batch; b++) {
           check(
             wasm.pe_wasm_rope_plan_apply(
               plan,
               code,
+              c.heads,
               resident + b * slab * E,
               slab,
               length,
@@ -276,7 +462,12 @@ export function ropePlans(runtime) {
   }
 
   /** cosSin(): { cos, sin } for rows at offset ... or at positions (posenc.h, pe_rope_plan_cos_sin). */
-  function cosSinPlan(plan, c, o) {
+  function cosSinPlan(plan, c, options) {
+    const asTensor = checkAs(options.as);
+    const half = checkFloat16Option(options.float16, asTensor ? 'auto' : 'bits');
+    const o = isTensor(options.positions)
+      ? { ...options, positions: idsFromTensor(options.positions, 'positions') }
+      : options;
     const code = o.dtype === undefined ? 0 : CACHE_DTYPES[o.dtype];
     if (code === undefined)
       refuse('BAD_DTYPE', 'dtype', "'float32' (the default), 'float16', 'bfloat16' or 'float64'", o.dtype);
@@ -324,7 +515,13 @@ export function ropePlans(runtime) {
             count,
           ),
         );
-        return { cos: view(out, count).slice(), sin: view(out + count * E, count).slice() };
+        let cos = view(out, count).slice();
+        let sin = view(out + count * E, count).slice();
+        if (code === 1) [cos, sin] = [float16Result(cos, half), float16Result(sin, half)];
+        if (!asTensor) return { cos, sin };
+        const dims = [length, perRow];
+        const type = DTYPE_NAMES[code];
+        return { cos: { data: cos, dims, type }, sin: { data: sin, dims: [length, perRow], type } };
       }),
     );
   }
@@ -358,6 +555,7 @@ export function ropePlans(runtime) {
       headDim: c.headDim,
       rotaryDim: c.rotaryDim,
       heads: c.heads,
+      kvHeads: c.kvHeads,
       cachedPositions: cacheRows,
       /** The scaled frequencies (a fresh copy), as ropeFrequencies() gives them. */
       get frequencies() {
@@ -367,6 +565,7 @@ export function ropePlans(runtime) {
         return describe().attentionFactor;
       },
       apply: (x, options) => applyPlan(live('apply'), c, x, options),
+      applyQK: (q, k, options) => applyPairPlan(live('applyQK'), c, q, k, options),
       cosSin: (options) => cosSinPlan(live('cosSin'), c, checkOptions(options, COS_SIN_OPTIONS, 'cosSin')),
       free() {
         if (core === null) return;
@@ -379,7 +578,7 @@ export function ropePlans(runtime) {
     });
   }
 
-  return { makePlan, newPlan, applyPlan, cosSinPlan, frequenciesOf };
+  return { makePlan, newPlan, applyPlan, applyPairPlan, cosSinPlan, frequenciesOf };
 }
 
 /**
