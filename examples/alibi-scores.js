@@ -3,7 +3,8 @@
 // KV cache. The slopes are checked against the paper's get_slopes, written out
 // here, each bias value against −slope·distance, the mask against causality,
 // and the softmax against HF BLOOM's own form of the bias (+slope·j, which
-// differs by a constant per row). Exits 1 on any mismatch.
+// differs by a constant per row), and a tensor-parallel shard of heads
+// against the whole. Exits 1 on any mismatch.
 import { readFileSync } from 'node:fs';
 import { init, fromConfig, alibiBias } from 'posenc';
 
@@ -70,6 +71,13 @@ const full = alibiBias({ heads, queryLength: length + 1, causal: true });
 for (let h = 0; h < heads; h++)
   for (let j = 0; j <= length; j++)
     expect(step[h * (length + 1) + j] === full[(h * (length + 1) + length) * (length + 1) + j], `step ${h}, ${j}`);
+
+// Tensor parallelism: a device holding heads 4 … 7 computes only their bias, with the slopes of all 16.
+const shard = alibiBias({ heads, queryLength: length, causal: true, headStart: 4, headCount: 4 }); // (4, 6, 6)
+expect(
+  shard.length === 4 * length * length && shard.every((v, n) => Object.is(v, bias[4 * length * length + n])),
+  'the shard is not heads 4 … 7 of the whole bias',
+);
 
 console.log(
   `ALiBi: ${heads} heads, slopes ${slopes[0]} … ${slopes[heads - 1]}; weights within ${largest.toExponential(1)} of HF BLOOM's form`,

@@ -12,18 +12,23 @@ const failures = [];
 const expect = (ok, message) => ok || failures.push(message);
 
 const expected = {
-  'Llama-3.1-8B': { kind: 'rope', heads: 32, headDim: 4096 / 32, base: 500000, type: 'llama3' },
-  'Qwen2-VL-7B-Instruct': { kind: 'rope', heads: 28, headDim: 3584 / 28, base: 1e6, type: 'default' },
-  'falcon-7b': { kind: 'rope', heads: 71, headDim: 4544 / 71, base: 10000, type: null }, // FalconConfig's rope_theta
-  'bloom-560m': { kind: 'alibi', heads: 16, inert: ['offset_alibi'] }, // a training setting HF never reads
-  't5-base': { kind: 'relative', heads: 12, numBuckets: 32, maxDistance: 128 }, // T5Config's default distance
-  gpt2: { kind: 'learned', heads: 12, maxPositions: 1024, dim: 768 },
+  'Llama-3.1-8B': { kind: 'rope', heads: 32, kvHeads: 8, headDim: 4096 / 32, base: 500000, type: 'llama3' },
+  'Qwen2-VL-7B-Instruct': { kind: 'rope', heads: 28, kvHeads: 4, headDim: 3584 / 28, base: 1e6, type: 'default' },
+  // multi_query: one key head (MQA); rope_theta: FalconConfig's default.
+  'falcon-7b': { kind: 'rope', heads: 71, kvHeads: 1, headDim: 4544 / 71, base: 10000, type: null },
+  'bloom-560m': { kind: 'alibi', heads: 16, kvHeads: 16, inert: ['offset_alibi'] }, // a training setting HF never reads
+  't5-base': { kind: 'relative', heads: 12, kvHeads: 12, numBuckets: 32, maxDistance: 128 }, // T5Config's distance
+  gpt2: { kind: 'learned', heads: 12, kvHeads: 12, maxPositions: 1024, dim: 768 },
 };
 
 for (const [name, want] of Object.entries(expected)) {
   const config = read(name); // the text, or JSON.parse of it
   const found = fromConfig(config);
-  expect(found.kind === want.kind && found.heads === want.heads, `${name}: ${found.kind}, ${found.heads} heads`);
+  const { kind, heads, kvHeads } = found;
+  expect(
+    kind === want.kind && heads === want.heads && kvHeads === want.kvHeads,
+    `${name}: ${kind}, ${heads}/${kvHeads}`,
+  );
   // ignored: the keys not read. Those about positions are only the ones HF does not read either.
   const positional = found.ignored.filter((key) => /rope|rotary|alibi|position/.test(key));
   expect(positional.join() === (want.inert ?? []).join(), `${name}: ignored ${positional}`);
@@ -61,7 +66,7 @@ for (const [name, want] of Object.entries(expected)) {
     );
     uses = `a learned table of ${found.maxPositions} × ${found.dim}, rows from ${found.positionOffset}`;
   }
-  console.log(`${name}: ${uses}`);
+  console.log(`${name}: ${uses}; ${heads} heads, ${kvHeads} key/value heads`);
 }
 for (const failure of failures) console.error(failure);
 if (failures.length > 0) process.exit(1);

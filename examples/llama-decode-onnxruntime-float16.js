@@ -9,21 +9,17 @@
 // closer to the exact rotation. Exits 1 when any of that fails.
 import { readFileSync } from 'node:fs';
 import * as ort from 'onnxruntime-web';
-import { init, createRope, fromConfig, roundToBits, bitsToFloat32 } from 'posenc';
+import { init, createRope, roundToBits, bitsToFloat32 } from 'posenc';
 import { rotaryStepModel, FLOAT16 } from './onnx-graph.js';
 
 await init();
 ort.env.wasm.numThreads = 1;
 const config = JSON.parse(readFileSync(new URL('./configs/Llama-3.1-8B.json', import.meta.url), 'utf8'));
-const { heads, rope } = fromConfig(config);
-const kvHeads = config.num_key_value_heads;
-const headDim = rope.headDim;
-const half = headDim / 2;
-
 const maxPosition = 8192;
-const queries = createRope({ config, maxPosition });
-const keys = createRope({ config, heads: kvHeads, maxPosition });
-const cache16 = queries.cosSin({ length: maxPosition, dtype: 'float16' }); // what the model stores
+const rotary = createRope({ config, maxPosition }); // q: 32 heads, k: 8, head_dim 128
+const { heads, kvHeads, headDim } = rotary;
+const half = headDim / 2;
+const cache16 = rotary.cosSin({ length: maxPosition, dtype: 'float16' }); // what the model stores
 const session = await ort.InferenceSession.create(
   rotaryStepModel({ qHeads: heads, kvHeads, headDim, cos: cache16.cos, sin: cache16.sin, type: FLOAT16 }),
 );
@@ -76,8 +72,8 @@ function rotateExactly(x, h, offset) {
 
 const caches = {
   float16: { cos: f16(cache16.cos), sin: f16(cache16.sin) },
-  float32: queries.cosSin({ length: maxPosition }),
-  exact: queries.cosSin({ length: maxPosition, dtype: 'float64' }),
+  float32: rotary.cosSin({ length: maxPosition }),
+  exact: rotary.cosSin({ length: maxPosition, dtype: 'float64' }),
 };
 const ordered = (h) => (h & 0x8000 ? -(h & 0x7fff) : h); // float16 bits as integers in value order
 const ulps = (a, b) => Math.abs(ordered(a) - ordered(b));
@@ -97,14 +93,14 @@ async function step(offset, length) {
       [1, length],
     ),
   });
-  for (const [x, h, plan, ortOut] of [
-    [q, heads, queries, out.q_rotated.data],
-    [k, kvHeads, keys, out.k_rotated.data],
+  for (const [x, h, ortOut] of [
+    [q, heads, out.q_rotated.data],
+    [k, kvHeads, out.k_rotated.data],
   ]) {
     const byFloat16Caches = rotateWith(x, h, offset, caches.float16.cos, caches.float16.sin);
     const byFloat32Caches = rotateWith(x, h, offset, caches.float32.cos, caches.float32.sin);
     const exact = rotateExactly(x, h, offset);
-    const mine = plan.apply(x.slice(), { offset, length, dtype: 'float16' });
+    const mine = rotary.apply(x.slice(), { heads: h, offset, length, dtype: 'float16' }); // x holds h heads
     for (let i = 0; i < x.length; i++) {
       tally.elements++;
       if (ortOut[i] !== byFloat16Caches[i])
@@ -129,8 +125,7 @@ const past = 3840,
   decoded = 8;
 await step(past, message);
 for (let t = 0; t < decoded; t++) await step(past + message + t, 1);
-queries.free();
-keys.free();
+rotary.free();
 
 const percent = (n, of) => `${((100 * n) / of).toFixed(1)}%`;
 console.log(

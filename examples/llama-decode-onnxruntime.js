@@ -2,28 +2,25 @@
 // and on posenc alone: a 12-token prompt, then 6 decoded tokens, with grouped-query
 // attention (32 query heads, 8 key heads of 128) and the llama3 rope_scaling, all
 // read from the model's config.json. The graph is two com.microsoft
-// RotaryEmbedding nodes (onnx-graph.js); posenc rotates the same q and k with the
-// plan an engine keeps. Exits 1 unless every element of every step is the same
-// float32 in both.
+// RotaryEmbedding nodes (onnx-graph.js); posenc rotates the same q and k tensors
+// with the plan an engine keeps. Exits 1 unless every element of every step is
+// the same float32 in both.
 import { readFileSync } from 'node:fs';
 import * as ort from 'onnxruntime-web';
-import { init, createRope, fromConfig } from 'posenc';
+import { init, createRope } from 'posenc';
 import { rotaryStepModel } from './onnx-graph.js';
 
 await init();
 ort.env.wasm.numThreads = 1; // one small graph: no worker threads
 const config = JSON.parse(readFileSync(new URL('./configs/Llama-3.1-8B.json', import.meta.url), 'utf8'));
-const { heads, rope } = fromConfig(config); // 32 heads; rope: headDim 128, base 500000, llama3 scaling
-const kvHeads = config.num_key_value_heads; // 8: grouped-query attention
-const headDim = rope.headDim;
 
-// The caches the engine stores in its model: positions 0 … 8191, (8192, 64) each, float32.
-const maxPosition = 8192;
-const queries = createRope({ config, maxPosition });
-const keys = createRope({ config, heads: kvHeads, maxPosition });
-const { cos, sin } = queries.cosSin({ length: maxPosition });
-const model = rotaryStepModel({ qHeads: heads, kvHeads, headDim, cos, sin });
-const session = await ort.InferenceSession.create(model);
+// One plan for q and k: 32 heads and 8 key heads (num_key_value_heads), head_dim 128, base 500000, llama3.
+const maxPosition = 8192; // the positions the engine's caches hold
+const rotary = createRope({ config, maxPosition });
+const { heads, kvHeads, headDim } = rotary;
+// The caches the engine stores in its model: (8192, 64) each, float32.
+const { cos, sin } = rotary.cosSin({ length: maxPosition });
+const session = await ort.InferenceSession.create(rotaryStepModel({ qHeads: heads, kvHeads, headDim, cos, sin }));
 
 let seed = 22; // q and k: seeded values in [-4, 4), as a projection gives
 const random = (n) =>
@@ -31,22 +28,18 @@ const random = (n) =>
 
 /** One step: `length` tokens at positions offset …, through ORT and through posenc; returns the differing elements. */
 async function step(offset, length) {
-  const q = random(length * heads * headDim);
-  const k = random(length * kvHeads * headDim);
+  const q = new ort.Tensor('float32', random(length * heads * headDim), [1, length, heads * headDim]);
+  const k = new ort.Tensor('float32', random(length * kvHeads * headDim), [1, length, kvHeads * headDim]);
   const ids = BigInt64Array.from({ length }, (_, l) => BigInt(offset + l));
-  const out = await session.run({
-    q: new ort.Tensor('float32', q, [1, length, heads * headDim]),
-    k: new ort.Tensor('float32', k, [1, length, kvHeads * headDim]),
-    position_ids: new ort.Tensor('int64', ids, [1, length]),
-  });
-  const moved = out.q_rotated.data.some((v, i) => v !== q[i]); // ORT rotated something
-  queries.apply(q, { offset, length }); // posenc: in place
-  keys.apply(k, { offset, length });
-  const bits = (a) => new Uint32Array(a.buffer, a.byteOffset, a.length);
-  const [oq, ok, pq, pk] = [out.q_rotated.data, out.k_rotated.data, q, k].map(bits);
+  const position_ids = new ort.Tensor('int64', ids, [1, length]);
+  const out = await session.run({ q, k, position_ids });
+  const moved = out.q_rotated.data.some((v, i) => v !== q.data[i]); // ORT rotated something
+  rotary.applyQK(q, k, { positionIds: position_ids }); // posenc, in place: heads from the tensors' dims
+  const bits = (t) => new Uint32Array(t.data.buffer, t.data.byteOffset, t.data.length);
+  const [oq, ok, pq, pk] = [out.q_rotated, out.k_rotated, q, k].map(bits);
   const differing = oq.filter((v, i) => v !== pq[i]).length + ok.filter((v, i) => v !== pk[i]).length;
   if (offset + length > 1 && !moved) throw new Error(`step at ${offset}: onnxruntime left q as it was`);
-  return { elements: q.length + k.length, differing };
+  return { elements: q.data.length + k.data.length, differing };
 }
 
 const prompt = 12; // prefill: positions 0 … 11; then one token at a time up to position 17
@@ -59,9 +52,9 @@ for (const [offset, length] of steps) {
   elements += r.elements;
   differing += r.differing;
 }
-queries.free();
-keys.free();
+rotary.free();
 console.log(
-  `onnxruntime-web ${ort.env.versions.web}: ${elements} rotated elements of q and k, ${differing} differ from posenc`,
+  `onnxruntime-web ${ort.env.versions.web}: ${elements} rotated elements of q (${heads} heads) and k ` +
+    `(${kvHeads} heads), ${differing} differ from posenc`,
 );
 if (differing !== 0) process.exit(1);

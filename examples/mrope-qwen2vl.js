@@ -42,7 +42,7 @@ const q = random(length * heads * headDim),
   k = random(length * kvHeads * headDim);
 const positionIds = ids.map((axis) => [axis]); // (3, batch 1, length), HF's shape
 const qRotated = rope(q.slice(), { config, positionIds });
-const kRotated = rope(k.slice(), { config, heads: kvHeads, positionIds });
+const kRotated = rope(k.slice(), { config, positionIds }); // 4 heads: the config's num_key_value_heads
 
 // HF: cos and sin (3, length, headDim) per axis, split by mrope_section * 2, chunk i taken from axis i % 3,
 // then x·cos + rotate_half(x)·sin in float32.
