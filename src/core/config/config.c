@@ -20,6 +20,10 @@ static const char *const SINUSOIDAL_TYPES[] = {"marian", "m2m_100", "fsmt", NULL
 static const char *const ROPE_KEYS[] = {"rope_theta", "rope_scaling",    "rope_parameters",       "rotary_pct",
                                         "rotary_dim", "rotary_emb_base", "partial_rotary_factor", "qk_rope_head_dim",
                                         NULL};
+/* Keys that look like position keys but that HF's modeling code never reads, so they change nothing: listed as
+ * ignored, never refused. BLOOM's config.json carries offset_alibi: 100, a Megatron-DeepSpeed training setting
+ * that modeling_bloom.py's build_alibi_tensor does not take (bigscience/bloom, bloom-560m ... as shipped). */
+static const char *const INERT_POSITION_KEYS[] = {"offset_alibi", NULL};
 
 int pe_config_type_in(const pe_config_reader *r, const char *const *types) {
     for (int k = 0; types[k]; k++)
@@ -28,6 +32,8 @@ int pe_config_type_in(const pe_config_reader *r, const char *const *types) {
 }
 
 static int is_position_key(const pe_json *j, pe_json_span key) {
+    for (int k = 0; INERT_POSITION_KEYS[k]; k++)
+        if (pe_json_span_is(j, key, INERT_POSITION_KEYS[k])) return 0;
     for (int w = 0; POSITION_WORDS[w]; w++) {
         size_t n = strlen(POSITION_WORDS[w]);
         for (size_t at = 0; at + n <= key.length; at++)

@@ -10,8 +10,9 @@ const FROM_CONFIG = ['headDim', 'rotaryDim', 'base', 'scaling'];
 /**
  * options with `config`/`layerType` replaced by what the config says, or
  * options unchanged when there is no config. `layout` (GPT-J and DeepSeek pair
- * adjacent elements) and `heads` (num_attention_heads) come from the config
- * when the caller leaves them out and `call` takes them.
+ * adjacent elements), `heads` (num_attention_heads) and with it `kvHeads` (the
+ * key/value heads of GQA/MQA) come from the config when the caller leaves
+ * `heads` out and `call` takes them.
  */
 export function configToRopeOptions(readConfigOnce, options, call, { layout = true, heads = true } = {}) {
   if (options === null || typeof options !== 'object' || options.config === undefined) {
@@ -57,7 +58,11 @@ export function configToRopeOptions(readConfigOnce, options, call, { layout = tr
   const merged = { ...rest, headDim: d.rope.headDim, rotaryDim: d.rope.rotaryDim, base: d.rope.base };
   if (d.rope.scaling !== null) merged.scaling = d.rope.scaling;
   if (layout && merged.layout === undefined) merged.layout = d.rope.layout;
-  if (heads && merged.heads === undefined && d.heads !== undefined) merged.heads = d.heads;
+  // The config gives the pair (num_attention_heads, the key/value count); a given `heads` overrides the pair.
+  if (heads && merged.heads === undefined && d.heads !== undefined) {
+    merged.heads = d.heads;
+    if (merged.kvHeads === undefined && d.kvHeads !== undefined) merged.kvHeads = d.kvHeads;
+  }
   return merged;
 }
 
