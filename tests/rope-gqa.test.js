@@ -384,6 +384,42 @@ test('cos/sin caches and ALiBi as tensors; float16 as the engine holds it', () =
   }
 });
 
+test('a Float16Array works wherever float16 bits do (an engine with one, simulated where Node has none)', () => {
+  const had = globalThis.Float16Array;
+  // A stand-in with Float16Array's memory layout and no Uint16Array ancestry: detection is by instanceof,
+  // the data by its 16-bit words (a real Float16Array's elements are numbers, its bits the same memory).
+  class StandIn {
+    constructor(a, byteOffset, length) {
+      const words = a instanceof ArrayBuffer ? new Uint16Array(a, byteOffset, length) : new Uint16Array(a);
+      Object.assign(this, { buffer: words.buffer, byteOffset: words.byteOffset, length: words.length });
+    }
+  }
+  if (had === undefined) globalThis.Float16Array = StandIn;
+  try {
+    const F16 = globalThis.Float16Array;
+    const cs = posenc.ropeCosSin({ headDim: 8, length: 3, dtype: 'float16', float16: 'Float16Array' });
+    assert.ok(cs.cos instanceof F16);
+    const tensor = posenc.ropeCosSin({ headDim: 8, length: 3, dtype: 'float16', as: 'tensor' });
+    assert.ok(tensor.cos.data instanceof F16, "as: 'tensor' gives a Float16Array where the engine has one");
+    const bits = posenc.ropeCosSin({ headDim: 8, length: 3, dtype: 'float16' });
+    assert.ok(!(bits.cos instanceof F16), 'arrays stay bits by default');
+    assert.equal(new Uint16Array(cs.cos.buffer), bits.cos);
+    assert.equal(
+      posenc.bitsToFloat32(cs.cos, { dtype: 'float16' }),
+      posenc.bitsToFloat32(bits.cos, { dtype: 'float16' }),
+    );
+    if (had === undefined) {
+      const words = new Uint16Array(2 * 8).map(() => 0x3c00 + Math.floor(random() * 512));
+      const x = new F16(words.buffer, 0, words.length);
+      const asBits = posenc.rope(words.slice(), { heads: 2, headDim: 8, offset: 9, dtype: 'float16' });
+      posenc.rope(x, { heads: 2, headDim: 8, offset: 9 });
+      assert.equal(new Uint16Array(x.buffer), asBits);
+    }
+  } finally {
+    if (had === undefined) delete globalThis.Float16Array;
+  }
+});
+
 test('applyQK and ropeQK check both tensors before writing either', () => {
   const plan = posenc.createRope({ heads: 4, kvHeads: 2, headDim: 8 });
   const q = randomFloats(2 * 4 * 8);
