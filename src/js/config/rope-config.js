@@ -68,8 +68,9 @@ export function configToRopeOptions(readConfigOnce, options, call, { layout = tr
 
 /** The scaling without Qwen2-VL's mrope_section: the frequencies do not depend on how pairs split over t/h/w. */
 export function withoutSections(options) {
-  if (!options || !options.scaling || options.scaling.mrope_section === undefined) return options;
-  const { mrope_section: _, ...scaling } = options.scaling;
+  const given = options && typeof options === 'object' ? options.scaling : undefined; // once: a getter may change
+  if (!given || typeof given !== 'object' || given.mrope_section === undefined) return options;
+  const { mrope_section: _, ...scaling } = given;
   const plain = Object.keys(scaling).every((k) => k === 'rope_type' && scaling[k] === 'default');
   return { ...options, scaling: plain ? undefined : scaling };
 }

@@ -13,6 +13,7 @@ import {
   isDetached,
   checkNotDetached,
   MAX_RESULT,
+  MAX_LIST,
 } from '../runtime/validate.js';
 import { MAX_WASM_BYTES } from '../runtime/wasm-calls.js';
 import { WasmBuffer, isWasmBuffer } from '../runtime/wasm-buffer.js';
@@ -315,13 +316,8 @@ export function ropePlans(runtime) {
     // x's own memory, read without the caller's code (a tensor's data too); refused when detached.
     const t = tensor !== null ? readXTensor(tensor) : null;
     const data = t !== null ? t.data : plainView(original, 'x');
-    let o = checkOptions(options, APPLY_OPTIONS, 'apply');
+    const o = idTensorsRead(checkOptions(options, APPLY_OPTIONS, 'apply'));
     const asTensor = checkAs(o.as);
-    if (isTensor(o.positions) || isTensor(o.positionIds)) {
-      o = { ...o };
-      if (o.positions !== undefined) o.positions = idsFromTensor(o.positions, 'positions');
-      if (o.positionIds !== undefined) o.positionIds = idsFromTensor(o.positionIds, 'positionIds');
-    }
     let heads = o.heads === undefined ? undefined : checkHeads(o.heads);
     const code = xDtype(data, t !== null ? (t.dtype === 'float32' ? undefined : t.dtype) : o.dtype);
     const resident = data instanceof WasmBuffer;
@@ -411,6 +407,24 @@ export function ropePlans(runtime) {
     };
   }
 
+  /** Options o with position ids given as tensors read (once) into the arrays positions.js takes. */
+  function idTensorsRead(o) {
+    if (!isTensor(o.positions) && !isTensor(o.positionIds)) return o;
+    const read = { ...o };
+    if (o.positions !== undefined) read.positions = idsFromTensor(o.positions, 'positions');
+    if (o.positionIds !== undefined) read.positionIds = idsFromTensor(o.positionIds, 'positionIds');
+    return read;
+  }
+
+  /** Options o with the id Arrays (nested ones too) copied by index, each element read once. */
+  function idListsCopied(o) {
+    const copy = (v) =>
+      Array.isArray(v) && v.length <= MAX_LIST ? Array.from({ length: v.length }, (_, i) => copy(v[i])) : v;
+    const read = { ...o };
+    for (const key of ['positions', 'positionIds', 'cuSeqlens']) if (o[key] !== undefined) read[key] = copy(o[key]);
+    return read;
+  }
+
   /**
    * apply(): x rotated in place for checked options c. planAt() gives the plan's
    * address (or throws PLAN_FREED); it is asked after the last of the caller's
@@ -437,7 +451,8 @@ export function ropePlans(runtime) {
         c.o.xpos,
       );
     }
-    const o = checkOptions(options, APPLY_OPTIONS, 'applyQK'); // read once: q and k share the snapshot
+    // Read once, for q and k: id tensors and the elements of id Arrays (q's and k's checks would read them twice).
+    const o = idListsCopied(idTensorsRead(checkOptions(options, APPLY_OPTIONS, 'applyQK')));
     if (o.heads !== undefined) {
       refuse('BAD_OPTIONS', 'heads', "left out for applyQK: q has the plan's heads and k its kvHeads", o.heads);
     }

@@ -38,6 +38,8 @@ const COS_SIN_ROTARY = [
 ];
 const ROPE_CALL_OPTIONS = [...ROPE_OPTIONS, 'positionIds', 'cuSeqlens', 'dtype', 'as'];
 
+const CONFIG_KEYS = ['config', 'layerType']; // read by configToRopeOptions, not passed on
+
 const ROTARY_FIELDS = ['headDim', 'rotaryDim', 'heads', 'base', 'layout', 'order', 'inverse'];
 
 /** Checked options that make the same plan (every field the spec holds). */
@@ -91,8 +93,18 @@ export function ropeMethods(runtime) {
     return plan.pointer;
   }
 
+  /**
+   * options read once, at the call's start (each allowed key, and config and layerType): the
+   * caller's getters run once, and the steps below (config, tensor dims, sections) read a snapshot.
+   */
+  const once = (options, allowed, call) =>
+    options === null || typeof options !== 'object'
+      ? options
+      : checkOptions(options, [...allowed, ...CONFIG_KEYS], call);
+
   function createRope(options) {
-    const o = checkOptions(configToRopeOptions(readConfigOnce, options, 'createRope'), PLAN_OPTIONS, 'createRope');
+    const given = once(options, PLAN_OPTIONS, 'createRope');
+    const o = checkOptions(configToRopeOptions(readConfigOnce, given, 'createRope'), PLAN_OPTIONS, 'createRope');
     const c = checkRopeOptions(
       Object.fromEntries(Object.entries(o).filter(([k]) => k !== 'maxPosition' && k !== 'cache')),
     );
@@ -110,9 +122,9 @@ export function ropeMethods(runtime) {
   }
 
   /** The checked options and the rows of a one-shot call; a `heads` the caller gave is x's own count. */
-  function oneShot(x, options, call) {
+  function oneShot(x, given, call) {
     const c = checkRopeOptions(
-      configToRopeOptions(readConfigOnce, withTensorHeadDim(x, options), call),
+      configToRopeOptions(readConfigOnce, withTensorHeadDim(x, given), call),
       ROPE_CALL_OPTIONS,
       true,
     );
@@ -124,14 +136,15 @@ export function ropeMethods(runtime) {
   // Plans are handed over as a function giving the kept plan's address: looked up again right before
   // the core is called, after the caller's code (getters, id arrays, a tensor's fields) has run.
   function rope(x, options) {
-    const { c, rows } = oneShot(x, options, 'rope');
-    if (options && options.heads !== undefined && isTensor(x)) rows.heads = options.heads;
+    const given = once(options, ROPE_CALL_OPTIONS, 'rope');
+    const { c, rows } = oneShot(x, given, 'rope');
+    if (given && given.heads !== undefined && isTensor(x)) rows.heads = given.heads;
     return plans.applyPlan(() => keptPlan(c), c, x, rows);
   }
 
   /** q and k rotated at the same positions, q with `heads` heads and k with `kvHeads` (rope()'s options). */
   function ropeQK(q, k, options) {
-    const { c, rows } = oneShot(q, options, 'ropeQK');
+    const { c, rows } = oneShot(q, once(options, ROPE_CALL_OPTIONS, 'ropeQK'), 'ropeQK');
     if (c.heads === 0) {
       refuse('BAD_HEADS', 'heads', 'given (the query heads, with kvHeads the key heads), or a config', undefined);
     }
@@ -139,7 +152,8 @@ export function ropeMethods(runtime) {
   }
 
   function ropeCosSin(options) {
-    const fromConfig = configToRopeOptions(readConfigOnce, options, 'ropeCosSin', { heads: false });
+    const given = once(options, [...COS_SIN_ROTARY, ...COS_SIN_OPTIONS], 'ropeCosSin');
+    const fromConfig = configToRopeOptions(readConfigOnce, given, 'ropeCosSin', { heads: false });
     const o = checkOptions(fromConfig, [...COS_SIN_ROTARY, ...COS_SIN_OPTIONS], 'ropeCosSin');
     const rotary = Object.fromEntries(COS_SIN_ROTARY.filter((k) => o[k] !== undefined).map((k) => [k, o[k]]));
     const c = checkRopeOptions({ ...rotary, heads: 1 });
@@ -147,8 +161,12 @@ export function ropeMethods(runtime) {
   }
 
   function ropeFrequencies(options) {
+    const allowed = ['headDim', 'rotaryDim', 'base', 'scaling', 'length', 'mropeSection', 'vision'];
     const fromConfig = withoutSections(
-      configToRopeOptions(readConfigOnce, options, 'ropeFrequencies', { layout: false, heads: false }),
+      configToRopeOptions(readConfigOnce, once(options, allowed, 'ropeFrequencies'), 'ropeFrequencies', {
+        layout: false,
+        heads: false,
+      }),
     );
     const o = checkOptions(
       fromConfig,

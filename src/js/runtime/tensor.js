@@ -76,9 +76,9 @@ export function readXTensor(t, argument = 'x') {
           : null;
   if (kind === null) refuse('BAD_DTYPE', `${argument}.type`, X_TYPES, type);
   if (!kind) refuse('BAD_BUFFER', `${argument}.data`, `the typed array of its type '${type}': ${X_TYPES}`, data);
-  // A plain view of its memory: a subclass's overrides or a Proxy cannot run code later in the call.
+  const { dims, product } = checkDims(t, argument); // dims' getters run before data is looked at
+  // A plain view of its memory (refused when detached): a subclass or a Proxy cannot run code later in the call.
   const view = plainView(data, `${argument}.data`);
-  const { dims, product } = checkDims(t, argument);
   if (product !== view.length) {
     throw new PosencError(
       'BAD_SHAPE',

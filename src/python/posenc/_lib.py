@@ -135,6 +135,7 @@ class Config(ctypes.Structure):
     _fields_ = [
         ("kind", enum),
         ("heads", u32),
+        ("kv_heads", u32),
         ("hidden_size", u32),
         ("max_positions", u32),
         ("position_offset", u32),
