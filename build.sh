@@ -9,7 +9,8 @@
 #   test    also Chromium and bench/'s npm packages (tfjs, 300 MB: the toy
 #   bench   model's training script and the benchmarks use it) (npm test, npm run bench),
 #           CMake, pkg-config, and python3 with numpy, venv and torch (the C
-#           library's install test, the Python package's tests)
+#           library's install test, the Python package's tests); test also
+#           examples/'s (onnxruntime-web, 150 MB: the examples run by the tests)
 set -euo pipefail
 cd "$(dirname "$0")"
 TARGET=${1:-all}
@@ -74,6 +75,14 @@ if [ "$WITH_TOOLS" = 1 ]; then
     for package in bench/node_modules/@tensorflow/*; do
         [ -e "node_modules/@tensorflow/${package##*/}" ] || ln -s "../../$package" "node_modules/@tensorflow/${package##*/}"
     done
+fi
+# examples/' own packages (onnxruntime-web), with their own lock, only for the tests (tests/examples.test.js
+# runs each example). The examples import posenc as an app does: examples/node_modules/posenc links to this
+# repository (npm ci there removes the link; this remakes it).
+if [ "$TARGET" = test ]; then
+    [ examples/node_modules/.package-lock.json -nt examples/package-lock.json ] \
+        || { say "npm ci (examples/: onnxruntime-web)"; npm ci --prefix examples --no-audit --no-fund >/dev/null; }
+    [ -L examples/node_modules/posenc ] || ln -s ../.. examples/node_modules/posenc
 fi
 
 # --- incremental build helpers --------------------------------------------

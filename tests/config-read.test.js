@@ -97,6 +97,10 @@ test('ignored: every key not read, dotted inside objects partly read', () => {
     vision_config: {},
   });
   assert.equal(gemma.ignored, ['text_config.sliding_window', 'vision_config']);
+  // BLOOM's shipped config.json has offset_alibi, which HF's modeling_bloom.py never reads.
+  const bloom = posenc.fromConfig({ model_type: 'bloom', hidden_size: 1024, n_head: 16, offset_alibi: 100 });
+  assert.is(bloom.kind, 'alibi');
+  assert.equal(bloom.ignored, ['offset_alibi']);
 });
 
 test('refusals name the key: unknown dict keys, unread position keys, bad values, malformed JSON, unknown models', () => {

@@ -1,8 +1,11 @@
 // The README runs as written: every JavaScript block (ESM blocks as .mjs,
 // CommonJS ones as .cjs on a Node without require(esm)) against the packed
-// tarball installed in a scratch project; the blocks only a bundler can run are
-// tagged and checked by the test file their tag names; the C block compiles and
-// links with the README's own command line and prints what its comment says.
+// tarball installed in a scratch project (onnxruntime-web, for blocks that use
+// it, from examples/' packages); the blocks only a bundler can run, and the
+// examples (run from examples/), are tagged and checked by the test file their
+// tag names; `text` blocks hold signatures and output, never code that could
+// run instead; the C block compiles and links with the README's own command
+// line and prints what its comment says.
 // The headline benchmark figures are the ones bench/results.json holds.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -16,6 +19,10 @@ const text = readFileSync(README, 'utf8');
 let packed;
 test.before(() => {
   packed = packAndInstall();
+  // A block may drive onnxruntime-web as an engine would: the copy examples/ installs (build.sh test).
+  const ort = join(root, 'examples', 'node_modules', 'onnxruntime-web');
+  if (jsBlocks.some((block) => block.code.includes("'onnxruntime-web'")))
+    symlinkSync(ort, join(packed.project, 'node_modules', 'onnxruntime-web'), 'dir');
 });
 test.after(() => packed?.remove());
 
@@ -25,6 +32,11 @@ test('the README has JavaScript blocks to run, and no block in an unknown langua
   assert.ok(jsBlocks.length >= 3, `${jsBlocks.length} runnable blocks`);
   for (const block of blocks)
     assert.ok(['js', 'c', 'sh', 'text', 'cmake', 'python'].includes(block.lang), `line ${block.line}: ${block.lang}`);
+});
+
+test('no text block is code that could run: a program is a js block, and runs here', () => {
+  for (const block of blocks.filter((b) => b.lang === 'text'))
+    assert.not.match(block.code, /^\s*(import|export|const|let|var|await|for|if)\b/m, `README line ${block.line}`);
 });
 
 for (const block of jsBlocks) {

@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # What Prettier checks; .prettierignore leaves out generated files and Markdown.
-PRETTIER_PATHS=(src/js tests bench web .prettierrc.json package.json)
+PRETTIER_PATHS=(src/js tests bench web examples .prettierrc.json package.json)
 npx --no-install prettier --check --log-level warn --no-error-on-unmatched-pattern "${PRETTIER_PATHS[@]}" \
     || { echo "format-check: run 'npm run format' to format the files above" >&2; exit 1; }
 

@@ -269,4 +269,134 @@ test('a typed-array subclass or Proxy cannot run code inside a call', () => {
   buffer.free();
 });
 
+// GQA and tensors: applyQK, ropeQK and a tensor x take the plan's address
+// after q's and k's getters (a tensor's data, dims, type) have all run.
+const GQA = { heads: 4, kvHeads: 2, headDim: 8 };
+const qInput = () => Float32Array.from({ length: L * 32 }, (_, i) => Math.sin(i + 2));
+const kInput = () => Float32Array.from({ length: L * 16 }, (_, i) => Math.cos(i + 3));
+const detach = (array) => structuredClone(array.buffer, { transfer: [array.buffer] });
+const dataBehind = new WeakMap(); // a hostile tensor's data, read here without running its getters
+
+/** A tensor { data, dims, type } whose `key` getter runs `effect` first. */
+function tensorWith(data, dims, key, effect) {
+  const t = { data, dims, type: 'float32' };
+  const value = t[key];
+  Object.defineProperty(t, key, {
+    enumerable: true,
+    get() {
+      effect();
+      return value;
+    },
+  });
+  dataBehind.set(t, data);
+  return t;
+}
+const dataOf = (v) => (dataBehind.has(v) ? dataBehind.get(v) : ArrayBuffer.isView(v) ? v : v.data);
+
+function freeAndReuseGqa(plan, made) {
+  plan.free();
+  for (let k = 0; k < 4; k++) made.push(posenc.createRope({ ...GQA, base: 2 + k }));
+}
+
+test('a plan freed during applyQK() (an option, q’s or k’s tensor getter) answers PLAN_FREED, q and k untouched', () => {
+  const withGetter = (key, effect, value) => {
+    const o = { length: L };
+    Object.defineProperty(o, key, {
+      enumerable: true,
+      get() {
+        effect();
+        return value;
+      },
+    });
+    return o;
+  };
+  const freeingIds = (effect) => {
+    const ids = [0, 1, 2];
+    Object.defineProperty(ids, 2, {
+      get() {
+        effect();
+        return 2;
+      },
+    });
+    return ids;
+  };
+  const cases = [
+    ['option offset', (free) => [qInput(), kInput(), withGetter('offset', free, 0)]],
+    ['a positions element', (free) => [qInput(), kInput(), { positions: freeingIds(free) }]],
+    ['q.data', (free) => [tensorWith(qInput(), [1, L, 4, 8], 'data', free), kInput(), { length: L }]],
+    ['k.dims', (free) => [qInput(), tensorWith(kInput(), [1, L, 2, 8], 'dims', free), { length: L }]],
+    ['k.type', (free) => [qInput(), tensorWith(kInput(), [1, L, 2, 8], 'type', free), { length: L }]],
+  ];
+  for (const [name, make] of cases) {
+    const plan = posenc.createRope(GQA);
+    const made = [];
+    const [q, k, options] = make(() => freeAndReuseGqa(plan, made));
+    const before = [dataOf(q).slice(), dataOf(k).slice()];
+    refuses(() => plan.applyQK(q, k, options), 'PLAN_FREED', `applyQK, getter on ${name}`);
+    assert.equal([dataOf(q), dataOf(k)], before, `q and k untouched (${name})`);
+    for (const p of made) p.free();
+  }
+});
+
+test('a plan freed by a tensor x’s getter in apply() or a positions tensor’s in cosSin() answers PLAN_FREED', () => {
+  for (const key of ['data', 'dims', 'type']) {
+    const plan = posenc.createRope(GQA);
+    const made = [];
+    const x = tensorWith(kInput(), [1, L, 2, 8], key, () => freeAndReuseGqa(plan, made));
+    const before = dataOf(x).slice();
+    refuses(() => plan.apply(x), 'PLAN_FREED', `apply, tensor getter on ${key}`);
+    assert.equal(dataOf(x), before, `x untouched (${key})`);
+    for (const p of made) p.free();
+  }
+  const plan = posenc.createRope(GQA);
+  const made = [];
+  const positions = tensorWith(Int32Array.of(0, 1, 2), [3], 'data', () => freeAndReuseGqa(plan, made));
+  refuses(() => plan.cosSin({ positions, as: 'tensor' }), 'PLAN_FREED', 'cosSin, positions tensor getter');
+  for (const p of made) p.free();
+});
+
+test('ropeQK() and rope(tensor) whose getters evict the kept plan give the bits of a plain call', () => {
+  const plain = posenc.ropeQK(qInput(), kInput(), { ...GQA, base: 500, length: L });
+  const evict = () => {
+    for (let k = 0; k < 9; k++) posenc.rope(qInput(), { heads: 4, headDim: 8, base: 600 + k });
+    posenc.sinusoidal({ length: 4096, dim: 512 }); // grows memory
+  };
+  const k = tensorWith(kInput(), [1, L, 2, 8], 'data', evict);
+  const got = posenc.ropeQK(qInput(), k, { ...GQA, base: 500, length: L });
+  assert.is(got.k, k, 'k: the same tensor back');
+  assert.equal(dataOf(k), plain.k, 'k');
+  assert.equal(got.q, plain.q, 'q');
+  const x = tensorWith(kInput(), [1, L, 2, 8], 'type', evict);
+  assert.is(posenc.rope(x, { heads: 2, headDim: 8, base: 500 }), x, 'the same tensor back');
+  assert.equal(dataOf(x), plain.k, 'rope(tensor)');
+});
+
+test('q or k detached by a getter of the other (or a tensor’s own) is refused, neither written', () => {
+  const plan = posenc.createRope(GQA);
+  const own = kInput();
+  refuses(() => plan.apply(tensorWith(own, [1, L, 2, 8], 'dims', () => detach(own))), 'BAD_BUFFER', 'own dims');
+  const q = qInput();
+  const k = tensorWith(kInput(), [1, L, 2, 8], 'type', () => detach(q));
+  const kBefore = dataOf(k).slice();
+  refuses(() => plan.applyQK(q, k, { length: L }), 'BAD_BUFFER', 'applyQK, q detached by k’s getter');
+  assert.equal(dataOf(k), kBefore, 'k untouched');
+  const k2 = kInput();
+  const q2 = tensorWith(qInput(), [1, L, 4, 8], 'data', () => detach(k2));
+  const q2Before = dataOf(q2).slice();
+  refuses(() => plan.applyQK(q2, k2, { length: L }), 'BAD_BUFFER', 'applyQK, k detached by q’s getter');
+  assert.equal(dataOf(q2), q2Before, 'q untouched');
+  // The positions are read once for q and k: a getter answering anew on a second read changes nothing.
+  const positions = [0, 1, 2];
+  let reads = 0;
+  Object.defineProperty(positions, 1, {
+    get() {
+      return ++reads === 1 ? 1 : -5;
+    },
+  });
+  const plain = plan.applyQK(qInput(), kInput(), { positions: [0, 1, 2] });
+  assert.equal(plan.applyQK(qInput(), kInput(), { positions }), plain, 'ids read once for q and k');
+  assert.is(reads, 1);
+  plan.free();
+});
+
 test.run();

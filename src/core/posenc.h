@@ -584,6 +584,14 @@ PE_API pe_status pe_rope_plan_init(const pe_rotary *rope, uint32_t cache_rows, v
  * call's largest position + 1). Refuses before writing anything. */
 PE_API pe_status pe_rope_plan_apply(pe_rope_plan *plan, pe_dtype dtype, uint32_t sequence_length, uint32_t offset,
                                     uint32_t length, const uint32_t *positions, void *x, size_t x_count);
+/* The same with x of `heads` heads (1 ... PE_MAX_HEADS; 0 = the plan's own
+ * count): x_count = batch * length * heads * head_dim. One plan then rotates
+ * the queries and the fewer key heads of grouped-query attention (GQA, MQA),
+ * or a tensor-parallel shard's heads; the bits of a head do not depend on the
+ * count. */
+PE_API pe_status pe_rope_plan_apply_heads(pe_rope_plan *plan, pe_dtype dtype, uint32_t heads, uint32_t sequence_length,
+                                          uint32_t offset, uint32_t length, const uint32_t *positions, void *x,
+                                          size_t x_count);
 
 /* cos and sin of the rows at offset ... offset + length - 1 (or positions[l]),
  * times the attention factor, as engines cache them:
@@ -909,6 +917,8 @@ typedef enum pe_config_kind {
 typedef struct pe_config {
     pe_config_kind kind;
     uint32_t heads;           /* num_attention_heads (every kind); 0 when absent */
+    uint32_t kv_heads;        /* key/value heads (GQA, MQA): num_key_value_heads, num_kv_heads, n_head_kv, 1 with
+                                 multi_query (not with Falcon's new_decoder_architecture); else heads */
     uint32_t hidden_size;     /* hidden_size / n_embd / d_model; 0 when absent */
     uint32_t max_positions;   /* max_position_embeddings / n_positions / max_seq_len; 0 when absent */
     uint32_t position_offset; /* LEARNED, SINUSOIDAL: row of position 0 (RoBERTa, OPT, fairseq: 2) */

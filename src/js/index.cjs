@@ -44,6 +44,7 @@ const FUNCTIONS = [
   'sinusoidal2d',
   'bitsToFloat32',
   'rope',
+  'ropeQK',
   'ropeFrequencies',
   'readTable',
   'readNpy',

@@ -10,7 +10,7 @@ export { sinusoidal, sinusoidalAt, addSinusoidal } from './runtime/default-insta
 export { recipeTable, roundToBits } from './runtime/default-instance.js';
 export { bitsToFloat32 } from './precision/bits.js';
 export { sinusoidal2d } from './runtime/default-instance.js';
-export { rope, ropeFrequencies, createRope, ropeCosSin } from './runtime/default-instance.js';
+export { rope, ropeQK, ropeFrequencies, createRope, ropeCosSin } from './runtime/default-instance.js';
 export { fromConfig } from './runtime/default-instance.js';
 export { alibiSlopes, alibiBias } from './runtime/default-instance.js';
 export { addTable, resampleTable } from './runtime/default-instance.js';

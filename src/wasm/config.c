@@ -1,5 +1,5 @@
 /* Wasm export of the config family (posenc.h, "Model configs"). The result
- * travels as 36 doubles, so the loader never lays out a C struct
+ * travels as 37 doubles, so the loader never lays out a C struct
  * (src/js/config/config-read.js reads them by the same names):
  *   0 kind  1 heads  2 hidden_size  3 max_positions  4 position_offset
  *   5 head_dim  6 rotary_dim  7 base  8 layout  9 scaling type  10 factor
@@ -9,7 +9,7 @@
  *   22 longrope factor  23 longrope attention_factor  24 mrope sections
  *   25-28 mrope_section  29 sinusoid layout  30 frequencies  31 shaw
  *   32 num_buckets  33 max_distance  34 max_relative  35 encoder_decoder
- *   36 mrope_interleaved
+ *   36 mrope_interleaved  37 kv_heads
  * longrope's short_factor then long_factor (rotary_dim / 2 each) stay in factors. */
 #include "export.h"
 
@@ -20,7 +20,7 @@ int pe_wasm_config_read(const char *json, size_t json_bytes, const char *layer_t
     pe_status s = pe_config_read(json, json_bytes, layer_type, factors, factors_count, &c, keys, keys_bytes);
     if (s != PE_OK) return s;
     const pe_rope_scaling *sc = &c.rope.scaling;
-    const double fields[37] = {c.kind,
+    const double fields[38] = {c.kind,
                                c.heads,
                                c.hidden_size,
                                c.max_positions,
@@ -56,8 +56,9 @@ int pe_wasm_config_read(const char *json, size_t json_bytes, const char *layer_t
                                c.max_distance,
                                c.max_relative,
                                c.encoder_decoder,
-                               c.mrope_interleaved};
-    for (int k = 0; k < 37; k++) out[k] = fields[k];
+                               c.mrope_interleaved,
+                               c.kv_heads};
+    for (int k = 0; k < 38; k++) out[k] = fields[k];
     return PE_OK;
 }
 

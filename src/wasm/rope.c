@@ -91,9 +91,10 @@ int pe_wasm_rope_plan_init(const double *spec, uint32_t cache_rows, void *memory
 }
 
 EXPORT("pe_wasm_rope_plan_apply")
-int pe_wasm_rope_plan_apply(pe_rope_plan *plan, int dtype, void *x, size_t x_count, uint32_t length, uint32_t offset,
-                            const uint32_t *positions, uint32_t sequence_length) {
-    return pe_rope_plan_apply(plan, (pe_dtype)dtype, sequence_length, offset, length, positions, x, x_count);
+int pe_wasm_rope_plan_apply(pe_rope_plan *plan, int dtype, uint32_t heads, void *x, size_t x_count, uint32_t length,
+                            uint32_t offset, const uint32_t *positions, uint32_t sequence_length) {
+    return pe_rope_plan_apply_heads(plan, (pe_dtype)dtype, heads, sequence_length, offset, length, positions, x,
+                                    x_count);
 }
 
 EXPORT("pe_wasm_rope_plan_cos_sin")

@@ -18,6 +18,7 @@ import {
   fromConfig,
   createRope,
   ropeCosSin,
+  ropeQK,
   PosencError,
   WasmBuffer,
   roundToBits,
@@ -186,3 +187,39 @@ async function main(): Promise<void> {
 }
 
 void main();
+
+// Issue 22: grouped-query attention, tensors as engines hold them, ALiBi slices.
+async function gqaAndTensors(): Promise<void> {
+  await init();
+  const config = { model_type: 'llama', hidden_size: 4096, num_attention_heads: 32, num_key_value_heads: 8 };
+  const plan = createRope({ config, maxPosition: 8192 });
+  const kvHeads: number = plan.kvHeads;
+  const explicit = createRope({ heads: 32, kvHeads: 8, headDim: 128, base: 500000 });
+  const k: Float32Array = explicit.apply(new Float32Array(8 * 128), { offset: 7, heads: 8 });
+  const pair: { q: Float32Array; k: Float32Array } = plan.applyQK(new Float32Array(32 * 128), k, { offset: 7 });
+  const ort = { data: new Float32Array(8 * 128), dims: [1, 1, 8, 128] as readonly number[], type: 'float32' as const };
+  const same: typeof ort = plan.apply(ort, {
+    positionIds: { data: BigInt64Array.of(7n), dims: [1, 1], type: 'int64' },
+  });
+  const out = plan.apply(new Float32Array(8 * 128), { offset: 7, heads: 8, as: 'tensor' });
+  const dims: number[] = out.dims;
+  const t: Float32Array = rope(
+    { data: new Float32Array(64), dims: [1, 2, 4, 8], type: 'float32' as const },
+    { offset: 3 },
+  ).data;
+  ropeQK(new Float32Array(4 * 8), new Float32Array(2 * 8), { heads: 4, kvHeads: 2, headDim: 8, offset: 1 });
+  const caches = plan.cosSin({ length: 4, dtype: 'float16', as: 'tensor' });
+  const cacheType: string = caches.cos.type;
+  const bias = alibiBias({ heads: 32, queryLength: 4, headStart: 8, headCount: 8, as: 'tensor' });
+  const biasDims: number[] = bias.dims;
+  const into = { data: new Float32Array(8 * 16), dims: [8, 4, 4], type: 'float32' as const };
+  const sameOut: typeof into = alibiBias({ heads: 32, queryLength: 4, headStart: 8, headCount: 8, out: into });
+  const d = fromConfig(config);
+  const fromKv: number | undefined = d.kvHeads;
+  // @ts-expect-error applyQK takes no per-call heads (q has the plan's heads, k its kvHeads)
+  plan.applyQK(new Float32Array(32 * 128), k, { heads: 8 });
+  // @ts-expect-error float16 output is 'bits', 'Float16Array' or 'auto'
+  ropeCosSin({ headDim: 8, length: 2, dtype: 'float16', float16: 'half' });
+  void [kvHeads, pair, same, dims, t, cacheType, biasDims, sameOut, fromKv];
+}
+void gqaAndTensors;

@@ -20,6 +20,10 @@ static const char *const SINUSOIDAL_TYPES[] = {"marian", "m2m_100", "fsmt", NULL
 static const char *const ROPE_KEYS[] = {"rope_theta", "rope_scaling",    "rope_parameters",       "rotary_pct",
                                         "rotary_dim", "rotary_emb_base", "partial_rotary_factor", "qk_rope_head_dim",
                                         NULL};
+/* Keys that look like position keys but that HF's modeling code never reads, so they change nothing: listed as
+ * ignored, never refused. BLOOM's config.json carries offset_alibi: 100, a Megatron-DeepSpeed training setting
+ * that modeling_bloom.py's build_alibi_tensor does not take (bigscience/bloom, bloom-560m ... as shipped). */
+static const char *const INERT_POSITION_KEYS[] = {"offset_alibi", NULL};
 
 int pe_config_type_in(const pe_config_reader *r, const char *const *types) {
     for (int k = 0; types[k]; k++)
@@ -36,6 +40,8 @@ static int is_position_key(pe_config_reader *r, pe_json_span key) {
         length = pe_json_canonical(&r->j, key, decoded);
         text = decoded;
     }
+    for (int k = 0; INERT_POSITION_KEYS[k]; k++)
+        if (length == strlen(INERT_POSITION_KEYS[k]) && !memcmp(text, INERT_POSITION_KEYS[k], length)) return 0;
     for (int w = 0; POSITION_WORDS[w]; w++) {
         size_t n = strlen(POSITION_WORDS[w]);
         for (size_t at = 0; at + n <= length; at++)

@@ -83,11 +83,16 @@ static uint32_t kv_heads_of(pe_config_reader *r, uint32_t heads) {
     size_t at;
     static const char *const NAMES[] = {"num_key_value_heads", "num_kv_heads", "n_head_kv", "multi_query_group_num",
                                         NULL};
+    /* HF's FalconAttention: multi_query means one key/value head unless new_decoder_architecture is on
+     * (config_reader.c's read_kv_heads reads the same for pe_config.kv_heads). */
+    const int multi_query = pe_json_find(&r->j, r->cfg, "multi_query", &at) && pe_json_kind(&r->j, at) == 't';
+    const int new_architecture =
+        pe_json_find(&r->j, r->cfg, "new_decoder_architecture", &at) && pe_json_kind(&r->j, at) == 't';
+    if (multi_query && !new_architecture) return 1;
     for (int k = 0; NAMES[k]; k++) {
         uint32_t v = whole(r, NAMES[k], 0);
         if (v) return v;
     }
-    if (pe_json_find(&r->j, r->cfg, "multi_query", &at) && pe_json_kind(&r->j, at) == 't') return 1;
     return heads;
 }
 

@@ -182,6 +182,30 @@ static pe_status first_count(pe_config_reader *r, const char *const *names, uint
     return PE_OK;
 }
 
+/* 1 when the config's member `name` is true (marked as read either way). */
+static int config_flag(pe_config_reader *r, const char *name) {
+    size_t at;
+    return pe_config_get(r, r->cfg, name, &at) && pe_json_kind(&r->j, at) == 't';
+}
+
+/* The key/value heads of grouped-query and multi-query attention, as HF's
+ * attention classes count them: num_key_value_heads (Llama, Mistral, Qwen,
+ * Gemma, Phi-3), num_kv_heads or n_head_kv (Falcon), multi_query_group_num
+ * (ChatGLM, GLM-4), else the query heads;
+ * multi_query (Falcon-7B, GPTBigCode) gives 1 unless Falcon's
+ * new_decoder_architecture is on, which reads num_kv_heads instead. */
+static pe_status read_kv_heads(pe_config_reader *r, pe_config *c) {
+    static const char *const KV_HEADS[] = {"num_key_value_heads", "num_kv_heads", "n_head_kv", "multi_query_group_num",
+                                           NULL};
+    pe_status s = first_count(r, KV_HEADS, &c->kv_heads);
+    if (s != PE_OK) return s;
+    const int multi_query = config_flag(r, "multi_query");
+    const int new_architecture = config_flag(r, "new_decoder_architecture");
+    if (multi_query && !new_architecture) c->kv_heads = 1;
+    if (c->kv_heads == 0) c->kv_heads = c->heads;
+    return PE_OK;
+}
+
 pe_status pe_config_read_sizes(pe_config_reader *r, pe_config *c) {
     static const char *const HEADS[] = {"num_attention_heads", "n_head", "n_heads", "num_heads", NULL};
     static const char *const HIDDEN[] = {"hidden_size", "n_embd", "d_model", NULL};
@@ -193,6 +217,7 @@ pe_status pe_config_read_sizes(pe_config_reader *r, pe_config *c) {
     if (s == PE_OK && !c->heads && pe_config_model_default(r, "num_attention_heads", &v)) c->heads = (uint32_t)v;
     if (s == PE_OK && !c->max_positions && pe_config_model_default(r, "max_position_embeddings", &v))
         c->max_positions = (uint32_t)v;
+    if (s == PE_OK) s = read_kv_heads(r, c);
     return s;
 }
 

@@ -3,7 +3,7 @@
 // exports them (package-level functions, instance methods). Its refusals are
 // the runtime's codes (BAD_HEADS, BAD_LENGTH, BAD_OFFSET, BAD_OPTIONS,
 // BAD_BUFFER, BAD_SIZE).
-import type { Floats } from '../runtime/runtime.js';
+import type { Floats, TensorLike, TensorResult } from '../runtime/runtime.js';
 
 export interface AlibiBiasOptions<Out extends Floats = Floats> {
   /** Attention heads: an integer 1 … 65536. They fix the slopes (see {@link AlibiMethods.alibiSlopes}). */
@@ -20,8 +20,21 @@ export interface AlibiBiasOptions<Out extends Floats = Floats> {
   offset?: number;
   /** true: keys after the query get -Infinity. Default false (the symmetric, bidirectional form). */
   causal?: boolean;
-  /** Where to write the (heads, queryLength, keyLength) tensor. Default: a new Float32Array. */
-  out?: Out;
+  /**
+   * The first head of a slice (tensor parallelism): an integer 0 … heads − 1. Default 0.
+   * Its slopes are those of all `heads`.
+   */
+  headStart?: number;
+  /** The slice's heads: 1 … heads − headStart. Default heads − headStart. */
+  headCount?: number;
+  /**
+   * Where to write the (headCount, queryLength, keyLength) tensor: a Float32Array,
+   * a WasmBuffer, or a float32 tensor of dims [headCount, queryLength, keyLength]
+   * or [1, headCount, queryLength, keyLength] (else BAD_SHAPE). Default: a new Float32Array.
+   */
+  out?: Out | TensorLike<Float32Array, 'float32'>;
+  /** 'tensor': return { data, dims: [headCount, queryLength, keyLength], type: 'float32' }. Default 'array'. */
+  as?: 'array' | 'tensor';
 }
 
 /** The alibi family's methods on an instance. */
@@ -38,7 +51,9 @@ export interface AlibiMethods {
    * query row i at key position q = offset + i, +0 on the diagonal; with
    * `causal`, -Infinity for keys j > q. Add it to the attention scores.
    */
+  alibiBias<T extends TensorLike<Float32Array, 'float32'>>(options: AlibiBiasOptions & { out: T }): T;
   alibiBias<Out extends Floats>(options: AlibiBiasOptions<Out> & { out: Out }): Out;
+  alibiBias(options: AlibiBiasOptions & { as: 'tensor' }): TensorResult<Float32Array, 'float32'>;
   alibiBias(options: AlibiBiasOptions): Float32Array;
 }
 

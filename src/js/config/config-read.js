@@ -1,12 +1,12 @@
 // A model's config.json read by the C core (posenc.h, "Model configs";
 // src/wasm/config.c): the one place configs are interpreted, so the package,
 // both CLIs and the page read a config alike. This file stages the text,
-// calls the core, turns its 36 numbers into a description, and maps the core's
+// calls the core, turns its 37 numbers into a description, and maps the core's
 // refusals to PosencErrors that name the config key.
 import { PosencError, describe } from '../runtime/errors.js';
 import { alibiMethods } from '../alibi/alibi.js';
 
-const FIELDS = 37;
+const FIELDS = 38;
 const KINDS = ['', 'rope', 'alibi', 'sinusoidal', 'learned', 'relative', 'none'];
 const SCALING_TYPES = ['default', 'linear', 'dynamic', 'yarn', 'llama3'];
 
@@ -193,7 +193,13 @@ const tableOf = (d) => {
 /** What the core's numbers say, as the description fromConfig returns (without `ignored`). */
 function describeFields(f, factors) {
   const kind = KINDS[f[0]];
-  const common = { kind, heads: f[1] || undefined, hiddenSize: f[2] || undefined, maxPositions: f[3] || undefined };
+  const common = {
+    kind,
+    heads: f[1] || undefined,
+    kvHeads: f[37] || undefined, // key/value heads: fewer than heads with GQA, 1 with MQA
+    hiddenSize: f[2] || undefined,
+    maxPositions: f[3] || undefined,
+  };
   if (kind === 'rope') {
     return {
       ...common,

@@ -57,6 +57,12 @@ export type ConfigLayer = { index: number; kind: string; kvHeads: number } & (
 interface ConfigCommon {
   /** num_attention_heads (n_head, n_heads, num_heads), hidden_size (n_embd, d_model), max_position_embeddings (n_positions, max_seq_len). */
   heads?: number;
+  /**
+   * Key/value heads (GQA, MQA) as HF counts them: num_key_value_heads,
+   * num_kv_heads or n_head_kv, 1 with multi_query (not with Falcon's
+   * new_decoder_architecture); heads when the config names none.
+   */
+  kvHeads?: number;
   hiddenSize?: number;
   maxPositions?: number;
   /** Every layer (with layerType: the layers of that type), in order; absent when the config gives no layer count. */

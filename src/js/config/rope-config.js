@@ -10,8 +10,9 @@ const FROM_CONFIG = ['headDim', 'rotaryDim', 'base', 'scaling'];
 /**
  * options with `config`/`layerType` replaced by what the config says, or
  * options unchanged when there is no config. `layout` (GPT-J and DeepSeek pair
- * adjacent elements) and `heads` (num_attention_heads) come from the config
- * when the caller leaves them out and `call` takes them.
+ * adjacent elements), `heads` (num_attention_heads) and with it `kvHeads` (the
+ * key/value heads of GQA/MQA) come from the config when the caller leaves
+ * `heads` out and `call` takes them.
  */
 export function configToRopeOptions(readConfigOnce, options, call, { layout = true, heads = true } = {}, layerOf) {
   if (options === null || typeof options !== 'object' || options.config === undefined) {
@@ -64,14 +65,19 @@ export function configToRopeOptions(readConfigOnce, options, call, { layout = tr
   const merged = { ...rest, headDim: d.rope.headDim, rotaryDim: d.rope.rotaryDim, base: d.rope.base };
   if (d.rope.scaling !== null) merged.scaling = d.rope.scaling;
   if (layout && merged.layout === undefined) merged.layout = d.rope.layout;
-  if (heads && merged.heads === undefined && d.heads !== undefined) merged.heads = d.heads;
+  // The config gives the pair (num_attention_heads, the key/value count); a given `heads` overrides the pair.
+  if (heads && merged.heads === undefined && d.heads !== undefined) {
+    merged.heads = d.heads;
+    if (merged.kvHeads === undefined && d.kvHeads !== undefined) merged.kvHeads = d.kvHeads;
+  }
   return merged;
 }
 
 /** The scaling without Qwen2-VL's mrope_section: the frequencies do not depend on how pairs split over t/h/w. */
 export function withoutSections(options) {
-  if (!options || !options.scaling || options.scaling.mrope_section === undefined) return options;
-  const { mrope_section: _, mrope_interleaved: __, ...scaling } = options.scaling;
+  const given = options && typeof options === 'object' ? options.scaling : undefined; // once: a getter may change
+  if (!given || typeof given !== 'object' || given.mrope_section === undefined) return options;
+  const { mrope_section: _, mrope_interleaved: __, ...scaling } = given;
   const plain = Object.keys(scaling).every((k) => k === 'rope_type' && scaling[k] === 'default');
   return { ...options, scaling: plain ? undefined : scaling };
 }

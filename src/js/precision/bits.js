@@ -40,8 +40,13 @@ export function bitsToFloat32(bits, options) {
   const o = checkOptions(options, ['dtype'], 'bitsToFloat32');
   const code = dtypeCode(o.dtype);
   if (code === 0) refuse('BAD_DTYPE', 'dtype', "'float16' or 'bfloat16'", o.dtype);
-  if (!(bits instanceof Uint16Array)) refuse('BAD_BUFFER', 'bits', 'a Uint16Array of bit patterns', bits);
+  // A Float16Array holds float16 values: its bits are read as they are (as rope() reads one).
+  const half = globalThis.Float16Array !== undefined && bits instanceof globalThis.Float16Array && code === 1;
+  if (!(bits instanceof Uint16Array) && !half) {
+    refuse('BAD_BUFFER', 'bits', "a Uint16Array of bit patterns (or a Float16Array with dtype 'float16')", bits);
+  }
   checkNotDetached(bits, 'bits');
+  if (half) bits = new Uint16Array(bits.buffer, bits.byteOffset, bits.length);
   const words = new Uint32Array(bits.length);
   for (let k = 0; k < bits.length; k++) words[k] = code === 1 ? halfToFloatBits(bits[k]) : bits[k] << 16;
   return new Float32Array(words.buffer);

@@ -105,7 +105,7 @@ function perAxis(value, argument, axes) {
   if (lists !== null && lists.every((v) => isIdArray(v))) {
     return lists.map((v, a) => flatten(v, `${argument}[${a}]`));
   }
-  const { flat, rowLength } = flatten(value, argument);
+  const { flat, rowLength } = flatten(lists !== null ? lists : value, argument); // the copy: not read twice
   if (rowLength !== undefined || flat.length % axes !== 0) {
     refuse(
       'BAD_POSITION',

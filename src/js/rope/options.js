@@ -89,6 +89,7 @@ export function checkRotary(o) {
 export const ROPE_OPTIONS = [
   'length',
   'heads',
+  'kvHeads',
   'headDim',
   'offset',
   'positions',
@@ -104,11 +105,31 @@ export const ROPE_OPTIONS = [
   'xpos',
 ];
 
+/**
+ * The key/value heads of grouped-query (or multi-query) attention: an integer
+ * 1 ... heads dividing heads (HF's repeat_kv); heads when left out.
+ */
+function checkKvHeads(kvHeads, heads) {
+  if (kvHeads === undefined) return heads;
+  if (heads === 0) refuse('BAD_HEADS', 'kvHeads', 'given with heads (the query heads it groups)', kvHeads);
+  if (typeof kvHeads !== 'number' || !Number.isInteger(kvHeads) || kvHeads < 1 || heads % kvHeads !== 0) {
+    refuse(
+      'BAD_HEADS',
+      'kvHeads',
+      `an integer that divides heads = ${heads} (the key/value heads of grouped-query attention; 1 for multi-query)`,
+      kvHeads,
+    );
+  }
+  return kvHeads;
+}
+
 /** Everything rope() needs except x: numbers, and the spec to pass to the core. */
-export function checkRopeOptions(options, allowed = ROPE_OPTIONS) {
+export function checkRopeOptions(options, allowed = ROPE_OPTIONS, headsOptional = false) {
   const o = checkOptions(options, allowed, 'rope');
   const rotary = checkRotary(o);
-  const heads = checkHeads(o.heads);
+  // heads: the query heads (0 when left out where x may say it: a tensor); kvHeads: the key/value heads.
+  const heads = headsOptional && o.heads === undefined ? 0 : checkHeads(o.heads);
+  const kvHeads = checkKvHeads(o.kvHeads, heads);
   const layout = checkLayout(o.layout, DEFAULT_LAYOUT, LAYOUT_NAMES);
   const order = pick(ORDERS, o.order, 'order', 'BAD_ORDER', ORDERS.blhd);
   const inverse = checkFlag(o.inverse, 'inverse');
@@ -117,7 +138,7 @@ export function checkRopeOptions(options, allowed = ROPE_OPTIONS) {
   if (xpos && axes.type !== 0) {
     refuse('BAD_XPOS', 'xpos', 'left out with mropeSection or vision (xPos scales one position axis)', o.xpos);
   }
-  return { headDim, rotaryDim, base, scaling, axes, heads, layout, order, inverse, xpos, o };
+  return { headDim, rotaryDim, base, scaling, axes, heads, kvHeads, layout, order, inverse, xpos, o };
 }
 
 /**
@@ -149,7 +170,7 @@ export function ropeSpec(
   const spec = new Float64Array(SPEC_LENGTH); // filled one by one: Float64Array.of(...) is slow in V8
   spec[0] = headDim;
   spec[1] = rotaryDim;
-  spec[2] = heads;
+  spec[2] = heads || 1; // 0: x says its heads on each call (the core's plan needs one)
   spec[3] = base;
   spec[4] = layout;
   spec[5] = order;

@@ -5,7 +5,16 @@
 // ropeCosSin() run on plans too (rope.js), so all of them give the same bits.
 // Every argument is checked before anything is written.
 import { PosencError, refuse } from '../runtime/errors.js';
-import { checkOptions, checkSpan, plainView, isDetached, checkNotDetached, MAX_RESULT } from '../runtime/validate.js';
+import {
+  checkOptions,
+  checkSpan,
+  checkHeads,
+  plainView,
+  isDetached,
+  checkNotDetached,
+  MAX_RESULT,
+  MAX_LIST,
+} from '../runtime/validate.js';
 import { MAX_WASM_BYTES } from '../runtime/wasm-calls.js';
 import { WasmBuffer, isWasmBuffer } from '../runtime/wasm-buffer.js';
 import { forEachChunk } from '../runtime/chunks.js';
@@ -13,19 +22,30 @@ import { checkRowSources } from './positions.js';
 import { checkAxisRows } from './axes.js';
 import { ropeSpec, SPEC_LENGTH } from './options.js';
 import { checkXposRows } from './xpos.js';
+import {
+  isTensor,
+  readXTensor,
+  xTensorShape,
+  idsFromTensor,
+  checkAs,
+  checkFloat16Option,
+  float16Result,
+} from '../runtime/tensor.js';
 
 const X_DTYPES = { float32: 0, float16: 1, bfloat16: 2 };
 const CACHE_DTYPES = { float32: 0, float16: 1, bfloat16: 2, float64: 3 };
 const ELEMENT_BYTES = [4, 2, 2, 8];
-const APPLY_OPTIONS = ['length', 'offset', 'positions', 'positionIds', 'cuSeqlens', 'dtype'];
-export const COS_SIN_OPTIONS = ['length', 'offset', 'positions', 'expand', 'dtype'];
+export const APPLY_OPTIONS = ['length', 'offset', 'positions', 'positionIds', 'cuSeqlens', 'dtype', 'heads', 'as'];
+export const COS_SIN_OPTIONS = ['length', 'offset', 'positions', 'expand', 'dtype', 'as', 'float16'];
 // The cos/sin cache a plan keeps when maxPosition asks for one: at most this
 // many bytes (2 · rotaryDim floats a row), so r = 128 caches 32768 positions.
 const CACHE_BYTES = 32 * 2 ** 20;
 // Position ids up to this many travel in the block each instance keeps for them.
 const KEPT_IDS = 64;
 const X_KINDS =
-  'a Float32Array, a Uint16Array of float16/bfloat16 bits (with dtype), a Float16Array, or a WasmBuffer from alloc()';
+  'a Float32Array, a Uint16Array of float16/bfloat16 bits (with dtype), a Float16Array, a WasmBuffer from alloc(), ' +
+  'or a tensor { data, dims, type }';
+const DTYPE_NAMES = ['float32', 'float16', 'bfloat16', 'float64'];
 
 /** x's element type code (0 float32, 1 float16, 2 bfloat16) from its type and the dtype option. */
 function xDtype(x, dtype) {
@@ -139,7 +159,7 @@ export function ropePlans(runtime) {
   function stagedApply(plan, c, code, view, rows, seqLen, b0, count, idsAt) {
     const E = ELEMENT_BYTES[code];
     const { length, offset } = rows;
-    const row = c.heads * c.headDim;
+    const row = c.heads * c.headDim; // c: { headDim, heads (x's), order }
     const { at: staging, bytes } = runtime.staging(row * E + 16);
     const capacity = Math.floor(bytes / E);
     let chunkRows = Math.floor(capacity / (count * row));
@@ -161,6 +181,7 @@ export function ropePlans(runtime) {
           wasm.pe_wasm_rope_plan_apply(
             plan,
             code,
+            c.heads,
             staging,
             g * n * row,
             n,
@@ -176,69 +197,271 @@ export function ropePlans(runtime) {
 
   /**
    * The decoding step's call, x a WasmBuffer and options { offset } or
-   * { length, offset }: the checks of the general path, without its objects
-   * and staging (issue 11: ≤ 2 µs a token). Returns false when the call is
-   * not of that form (the general path then runs).
+   * { length, offset } (and heads): the checks of the general path, without
+   * its objects and staging (issue 11: ≤ 2 µs a token). Returns false when the
+   * call is not of that form (the general path then runs, and tells heads
+   * apart on a plan with two head counts).
    */
   function applySpanResident(planAt, c, x, options) {
     if (c.xpos !== null) return false; // xPos's window is checked (and named) on the general path
     // Inherited keys too go to the general path, which names them; no array of keys is made per call.
-    for (const key in options) if ((key !== 'offset' && key !== 'length') || !Object.hasOwn(options, key)) return false;
-    const row = c.heads * c.headDim;
+    for (const key in options) {
+      if ((key !== 'offset' && key !== 'length' && key !== 'heads') || !Object.hasOwn(options, key)) return false;
+    }
+    const heads = options.heads !== undefined ? options.heads : c.heads === c.kvHeads ? c.heads : 0;
+    if (typeof heads !== 'number' || !Number.isInteger(heads) || heads < 1 || heads > 65536) return false;
+    const row = heads * c.headDim;
     const [length, offset] = checkSpan(options.length === undefined ? x.length / row : options.length, options.offset);
     const slab = length * row;
     if (slab === 0 || x.length % slab !== 0) return false; // the general path refuses (or returns) with its message
     const at = runtime.pointerOfAnyDtype(x, 'x');
-    check(wasm.pe_wasm_rope_plan_apply(planAt(), X_DTYPES[x.dtype], at, x.length, length, offset, 0, offset + length));
+    check(
+      wasm.pe_wasm_rope_plan_apply(
+        planAt(),
+        X_DTYPES[x.dtype],
+        heads,
+        at,
+        x.length,
+        length,
+        offset,
+        0,
+        offset + length,
+      ),
+    );
     return true;
+  }
+
+  /**
+   * The rows of x (N elements) read with h heads: { heads, rows, batch }, or
+   * null when N does not fit; position options that are wrong whatever h is throw.
+   */
+  function readingWith(c, h, o, N) {
+    const row = h * c.headDim;
+    if (row === 0 || N % row !== 0) return null;
+    const rowsOfX = N / row;
+    const rows = c.axes.axes
+      ? checkAxisRows(o, c.axes, rowsOfX, checkSpan, checkRowSources)
+      : checkRowSources(o, rowsOfX, checkSpan);
+    const slab = rows.length * row;
+    if (slab === 0 ? N !== 0 : N % slab !== 0) return null;
+    const batch = slab === 0 ? 0 : N / slab;
+    if (rows.perItem && rows.ids.length !== batch * rows.length * (rows.axes || 1)) return null;
+    return { heads: h, rows, batch };
+  }
+
+  /** A shape for messages: (batch, length, heads, headDim) in the plan's order. */
+  const shapeText = (c, batch, length, heads) =>
+    c.order === 0 ? `(${batch}, ${length}, ${heads}, ${c.headDim})` : `(${batch}, ${heads}, ${length}, ${c.headDim})`;
+
+  /**
+   * x's head count on a plan with two (GQA/MQA) when the call does not say it:
+   * the one reading of x's element count among heads and kvHeads, or several
+   * that rotate every element alike (positions shared by the batch, the same
+   * length, and one row or order 'bhld'); else AMBIGUOUS_HEADS or BAD_SIZE
+   * naming the shapes. Never a guess.
+   */
+  function inferHeads(c, o, N, x) {
+    const readings = [];
+    let thrown = null;
+    for (const h of [c.heads, c.kvHeads]) {
+      try {
+        const r = readingWith(c, h, o, N);
+        if (r !== null) readings.push(r);
+      } catch (error) {
+        thrown ??= error;
+      }
+    }
+    const counts = `heads ${c.heads}, kvHeads ${c.kvHeads}`;
+    if (readings.length === 0) {
+      if (thrown !== null && thrown.code !== 'BAD_SIZE' && thrown.code !== 'BAD_POSITION') throw thrown;
+      const fixed = o.length !== undefined ? o.length : 'length';
+      throw new PosencError(
+        'BAD_SIZE',
+        `x of ${N} elements fits neither ${shapeText(c, 'batch', fixed, c.heads)} nor ` +
+          `${shapeText(c, 'batch', fixed, c.kvHeads)} (this plan: ${counts}, headDim ${c.headDim})`,
+        'x',
+        x,
+      );
+    }
+    if (readings.length === 1) return readings[0];
+    const [a, b] = readings;
+    const alike = !a.rows.perItem && a.rows.length === b.rows.length && (a.rows.length === 1 || c.order === 1);
+    if (alike) return a;
+    throw new PosencError(
+      'AMBIGUOUS_HEADS',
+      `x of ${N} elements reads as ${shapeText(c, a.batch, a.rows.length, a.heads)} or ` +
+        `${shapeText(c, b.batch, b.rows.length, b.heads)} on this plan (${counts}), which rotate different rows: ` +
+        "give heads (x's head count), x as a tensor with dims, or positionIds of shape (batch, length)",
+      'x',
+      x,
+    );
+  }
+
+  /** BAD_SHAPE: a tensor's dims against what an option says. */
+  function shapeDisagrees(dims, what) {
+    throw new PosencError('BAD_SHAPE', `x.dims [${dims.join(', ')}] ${what}`, 'x.dims', dims);
+  }
+
+  /**
+   * Everything apply() checks, for x and options with checked options c;
+   * forcedHeads: x's head count when the caller knows it (applyQK). Runs all
+   * of the caller's code (option getters, id arrays, a tensor's fields) and
+   * returns ready(): it checks that x is still attached and takes the pointers
+   * (x's, and the plan's by planAt(), which throws PLAN_FREED), then returns
+   * write(), which rotates x in place and returns the result. Nothing is
+   * written before write() runs.
+   */
+  function prepareApply(planAt, c, original, options, forcedHeads) {
+    const tensor = isTensor(original) ? original : null;
+    // x's own memory, read without the caller's code (a tensor's data too); refused when detached.
+    const t = tensor !== null ? readXTensor(tensor) : null;
+    const data = t !== null ? t.data : plainView(original, 'x');
+    const o = idTensorsRead(checkOptions(options, APPLY_OPTIONS, 'apply'));
+    const asTensor = checkAs(o.as);
+    let heads = o.heads === undefined ? undefined : checkHeads(o.heads);
+    const code = xDtype(data, t !== null ? (t.dtype === 'float32' ? undefined : t.dtype) : o.dtype);
+    const resident = data instanceof WasmBuffer;
+    if (!resident) checkNotDetached(data, tensor !== null ? 'x.data' : 'x'); // a getter may have detached it
+    const xLength = data.length; // once: an id getter below may detach x, which checkStillAttached then names
+    let reading = null;
+    if (t !== null) {
+      if (o.dtype !== undefined && o.dtype !== t.dtype) {
+        refuse('BAD_DTYPE', 'dtype', `'${t.dtype}' or left out (x.type is '${t.dtype}')`, o.dtype);
+      }
+      const shape = xTensorShape(t.dims, c.headDim, c.order);
+      if (heads !== undefined && heads !== shape.heads)
+        shapeDisagrees(t.dims, `hold ${shape.heads} heads; heads is ${heads}`);
+      if (forcedHeads !== undefined && forcedHeads !== shape.heads) {
+        shapeDisagrees(t.dims, `hold ${shape.heads} heads; this tensor's role has ${forcedHeads}`);
+      }
+      if (o.length !== undefined && o.length !== shape.length) {
+        shapeDisagrees(t.dims, `hold ${shape.length} rows a batch item; length is ${o.length}`);
+      }
+      heads = shape.heads;
+      const sized = o.positions === undefined && o.cuSeqlens === undefined && o.length === undefined;
+      reading = readingWith(c, heads, sized ? { ...o, length: shape.length } : o, xLength);
+      if (reading === null || reading.rows.length !== shape.length || reading.batch !== shape.batch) {
+        shapeDisagrees(
+          t.dims,
+          `hold ${shape.batch} × ${shape.length} rows; the position options give ` +
+            (reading === null ? 'a count that does not fit them' : `${reading.batch} × ${reading.rows.length}`),
+        );
+      }
+    } else {
+      heads ??= forcedHeads;
+      if (heads === undefined && c.heads === 0) {
+        refuse('BAD_HEADS', 'heads', 'given (the heads x holds), or x a tensor with dims', heads);
+      }
+      if (heads === undefined && c.heads !== c.kvHeads) reading = inferHeads(c, o, xLength, data);
+      else heads ??= c.heads;
+    }
+    if (reading === null) {
+      // One head count: the checks and messages of a single-count plan.
+      const row = heads * c.headDim;
+      const rowsOfX = row === 0 ? 0 : xLength / row;
+      const rows = c.axes.axes
+        ? checkAxisRows(o, c.axes, rowsOfX, checkSpan, checkRowSources)
+        : checkRowSources(o, rowsOfX, checkSpan);
+      const { length } = rows;
+      const slab = length * row;
+      if (slab === 0 ? xLength !== 0 : xLength % slab !== 0) {
+        const shape = c.order === 0 ? '(batch, length, heads, headDim)' : '(batch, heads, length, headDim)';
+        refuse(
+          'BAD_SIZE',
+          'x',
+          `${shape} elements: a multiple of length·heads·headDim = ${length}·${heads}·${c.headDim} = ${slab}`,
+          data,
+        );
+      }
+      const batch = slab === 0 ? 0 : xLength / slab;
+      checkXposWindow(c, rows); // before the ids' count: a position outside xPos's window is named first
+      if (rows.perItem && rows.ids.length !== batch * length * (rows.axes || 1)) {
+        const shape = rows.axes
+          ? `(${rows.axes}, batch, length) = (${rows.axes}, ${batch}, ${length})`
+          : `(batch, length) = (${batch}, ${length})`;
+        refuse('BAD_SIZE', 'positionIds', `${shape} ids, one per row of each batch item`, o.positionIds);
+      }
+      reading = { heads, rows, batch };
+    }
+    const { rows, batch } = reading;
+    if (heads === undefined || t !== null) checkXposWindow(c, rows); // the single-count path checked it
+    heads = reading.heads;
+    const shapeOfX = { headDim: c.headDim, heads, order: c.order };
+    const result = () => {
+      if (tensor !== null) return tensor;
+      if (!asTensor) return original;
+      const dims = c.order === 0 ? [batch, rows.length, heads, c.headDim] : [batch, heads, rows.length, c.headDim];
+      return { data: resident ? data.array : original, dims, type: DTYPE_NAMES[code] };
+    };
+    // The caller's code has run (options, id arrays, the tensor): from here on nothing but ours until the core returns.
+    return () => {
+      if (!resident) checkStillAttached(data, xLength);
+      const at = resident ? runtime.pointerOfAnyDtype(data, 'x') : 0;
+      const plan = planAt();
+      return () => {
+        if (xLength === 0) return result();
+        // The ids' block may grow memory: views come after.
+        withIds(rows.ids, (idsAt) => applyRows(plan, shapeOfX, data, xLength, code, rows, batch, at, idsAt));
+        return result();
+      };
+    };
+  }
+
+  /** Options o with position ids given as tensors read (once) into the arrays positions.js takes. */
+  function idTensorsRead(o) {
+    if (!isTensor(o.positions) && !isTensor(o.positionIds)) return o;
+    const read = { ...o };
+    if (o.positions !== undefined) read.positions = idsFromTensor(o.positions, 'positions');
+    if (o.positionIds !== undefined) read.positionIds = idsFromTensor(o.positionIds, 'positionIds');
+    return read;
+  }
+
+  /** Options o with the id Arrays (nested ones too) copied by index, each element read once. */
+  function idListsCopied(o) {
+    const copy = (v) =>
+      Array.isArray(v) && v.length <= MAX_LIST ? Array.from({ length: v.length }, (_, i) => copy(v[i])) : v;
+    const read = { ...o };
+    for (const key of ['positions', 'positionIds', 'cuSeqlens']) if (o[key] !== undefined) read[key] = copy(o[key]);
+    return read;
   }
 
   /**
    * apply(): x rotated in place for checked options c. planAt() gives the plan's
    * address (or throws PLAN_FREED); it is asked after the last of the caller's
-   * code (getters, iterators) has run, right before the core is called.
+   * code (getters, iterators, a tensor's fields) has run, right before the core is called.
    */
   function applyPlan(planAt, c, original, options) {
     if (isWasmBuffer(original) && typeof options === 'object' && options !== null && !Array.isArray(options)) {
       if (applySpanResident(planAt, c, original, options)) return original;
     }
-    const x = plainView(original, 'x'); // its own memory, read without the caller's code; refused when detached
-    const o = checkOptions(options, APPLY_OPTIONS, 'apply');
-    const code = xDtype(x, o.dtype);
-    if (!(x instanceof WasmBuffer)) checkNotDetached(x, 'x'); // an option's getter may have detached it
-    const xLength = x.length; // once: an id getter below may detach x, which checkStillAttached then names
-    const row = c.heads * c.headDim;
-    const rowsOfX = row === 0 ? 0 : xLength / row;
-    const rows = c.axes.axes
-      ? checkAxisRows(o, c.axes, rowsOfX, checkSpan, checkRowSources)
-      : checkRowSources(o, rowsOfX, checkSpan);
-    const { length } = rows;
-    const slab = length * row;
-    if (slab === 0 ? xLength !== 0 : xLength % slab !== 0) {
-      const shape = c.order === 0 ? '(batch, length, heads, headDim)' : '(batch, heads, length, headDim)';
+    return prepareApply(planAt, c, original, options)()();
+  }
+
+  /**
+   * applyQK(): q (c.heads heads) and k (c.kvHeads heads) rotated at the same
+   * positions; both are checked (the caller's code for both run, then both
+   * checked still attached, then the plan's address taken) before either is written.
+   */
+  function applyPairPlan(planAt, c, q, k, options) {
+    if (c.xpos !== null) {
       refuse(
-        'BAD_SIZE',
-        'x',
-        `${shape} elements: a multiple of length·heads·headDim = ${length}·${c.heads}·${c.headDim} = ${slab}`,
-        x,
+        'BAD_XPOS',
+        'xpos',
+        'left out for applyQK: a query and a key scale differently (one plan per role)',
+        c.o.xpos,
       );
     }
-    const batch = slab === 0 ? 0 : xLength / slab;
-    checkXposWindow(c, rows);
-    if (rows.perItem && rows.ids.length !== batch * length * (rows.axes || 1)) {
-      const shape = rows.axes
-        ? `(${rows.axes}, batch, length) = (${rows.axes}, ${batch}, ${length})`
-        : `(batch, length) = (${batch}, ${length})`;
-      refuse('BAD_SIZE', 'positionIds', `${shape} ids, one per row of each batch item`, o.positionIds);
+    // Read once, for q and k: id tensors and the elements of id Arrays (q's and k's checks would read them twice).
+    const o = idListsCopied(idTensorsRead(checkOptions(options, APPLY_OPTIONS, 'applyQK')));
+    if (o.heads !== undefined) {
+      refuse('BAD_OPTIONS', 'heads', "left out for applyQK: q has the plan's heads and k its kvHeads", o.heads);
     }
-    // The caller's code has run (options, id arrays): from here on nothing but ours until the core returns.
-    if (!(x instanceof WasmBuffer)) checkStillAttached(x, xLength);
-    const resident = x instanceof WasmBuffer ? runtime.pointerOfAnyDtype(x, 'x') : 0;
-    const plan = planAt();
-    if (xLength === 0) return original;
-    // The ids' block may grow memory: views come after.
-    withIds(rows.ids, (idsAt) => applyRows(plan, c, x, xLength, code, rows, batch, resident, idsAt));
-    return original;
+    if (c.heads === 0) refuse('BAD_HEADS', 'heads', 'given: the query heads (and kvHeads, the key heads)', undefined);
+    const readyQ = prepareApply(planAt, c, q, o, c.heads);
+    const readyK = prepareApply(planAt, c, k, o, c.kvHeads);
+    const writeQ = readyQ();
+    const writeK = readyK();
+    return { q: writeQ(), k: writeK() };
   }
 
   /** x (a plain view) must not have been detached or shrunk since its length was taken. */
@@ -272,13 +495,14 @@ export function ropePlans(runtime) {
     if (resident !== 0) {
       const E = ELEMENT_BYTES[code];
       if (!rows.perItem) {
-        check(wasm.pe_wasm_rope_plan_apply(plan, code, resident, x.length, length, rows.offset, idsAt, seqLen));
+        check(wasm.pe_wasm_rope_plan_apply(plan, code, c.heads, resident, xLength, length, rows.offset, idsAt, seqLen));
       } else {
         for (let b = 0; b < batch; b++) {
           check(
             wasm.pe_wasm_rope_plan_apply(
               plan,
               code,
+              c.heads,
               resident + b * slab * E,
               slab,
               length,
@@ -299,7 +523,12 @@ export function ropePlans(runtime) {
   }
 
   /** cosSin(): { cos, sin } for rows at offset ... or at positions (posenc.h, pe_rope_plan_cos_sin). */
-  function cosSinPlan(planAt, c, o) {
+  function cosSinPlan(planAt, c, options) {
+    const asTensor = checkAs(options.as);
+    const half = checkFloat16Option(options.float16, asTensor ? 'auto' : 'bits');
+    const o = isTensor(options.positions)
+      ? { ...options, positions: idsFromTensor(options.positions, 'positions') }
+      : options;
     const code = o.dtype === undefined ? 0 : CACHE_DTYPES[o.dtype];
     if (code === undefined)
       refuse('BAD_DTYPE', 'dtype', "'float32' (the default), 'float16', 'bfloat16' or 'float64'", o.dtype);
@@ -341,7 +570,7 @@ export function ropePlans(runtime) {
     }
     const E = ELEMENT_BYTES[code];
     const view = [runtime.floats, runtime.halves, runtime.halves, runtime.doubles][code];
-    const plan = planAt(); // after the caller's code (getters, id arrays) has run
+    const plan = planAt(); // after the caller's code (getters, id arrays, a positions tensor) has run
     return withIds(positions, (idsAt) =>
       runtime.withTemporary([[2 * count * E, 'cos and sin']], (out) => {
         check(
@@ -357,7 +586,13 @@ export function ropePlans(runtime) {
             count,
           ),
         );
-        return { cos: view(out, count).slice(), sin: view(out + count * E, count).slice() };
+        let cos = view(out, count).slice();
+        let sin = view(out + count * E, count).slice();
+        if (code === 1) [cos, sin] = [float16Result(cos, half), float16Result(sin, half)];
+        if (!asTensor) return { cos, sin };
+        const dims = [length, perRow];
+        const type = DTYPE_NAMES[code];
+        return { cos: { data: cos, dims, type }, sin: { data: sin, dims: [length, perRow], type } };
       }),
     );
   }
@@ -400,6 +635,7 @@ export function ropePlans(runtime) {
       headDim: c.headDim,
       rotaryDim: c.rotaryDim,
       heads: c.heads,
+      kvHeads: c.kvHeads,
       cachedPositions: cacheRows,
       /** The scaled frequencies (a fresh copy), as ropeFrequencies() gives them. */
       get frequencies() {
@@ -409,6 +645,7 @@ export function ropePlans(runtime) {
         return describe().attentionFactor;
       },
       apply: (x, options) => applyPlan(() => live('apply'), c, x, options),
+      applyQK: (q, k, options) => applyPairPlan(() => live('applyQK'), c, q, k, options),
       cosSin: (options) => cosSinPlan(() => live('cosSin'), c, checkOptions(options, COS_SIN_OPTIONS, 'cosSin')),
       free() {
         if (core === null) return;
@@ -421,7 +658,7 @@ export function ropePlans(runtime) {
     });
   }
 
-  return { makePlan, newPlan, applyPlan, cosSinPlan, frequenciesOf };
+  return { makePlan, newPlan, applyPlan, applyPairPlan, cosSinPlan, frequenciesOf };
 }
 
 /**

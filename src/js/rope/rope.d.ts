@@ -2,7 +2,7 @@
 // their scaled frequencies. Re-exported by
 // src/js/index.d.ts: the family's public types as the package exports them
 // (package-level functions, instance methods).
-import type { Floats, Layout } from '../runtime/runtime.js';
+import type { Floats, Layout, TensorLike, TensorResult, Float16Output } from '../runtime/runtime.js';
 import type { ModelConfig } from '../config/config.js';
 
 /**
@@ -18,10 +18,21 @@ import type { ModelConfig } from '../config/config.js';
  * scaling, or with mrope sections. BAD_XPOS: an `xpos` field out of range
  * (the argument names it, e.g. `'xpos.gamma'`), or xpos with a scaling or
  * with axes (mropeSection, vision). XPOS_RANGE: a position farther than
- * {@link XposOptions} allows from xpos.center.
+ * {@link XposOptions} allows from xpos.center. AMBIGUOUS_HEADS: on a plan
+ * with two head counts (GQA/MQA), x's size reads as more than one (batch,
+ * length, heads) that rotate different rows (give `heads` or a tensor).
+ * BAD_SHAPE: a tensor's dims disagree with its data or with the options.
  */
 export type RopeErrorCode =
-  'BAD_ROTARY_DIM' | 'BAD_SCALING' | 'BAD_ORDER' | 'PLAN_FREED' | 'BAD_AXES' | 'BAD_XPOS' | 'XPOS_RANGE';
+  | 'BAD_ROTARY_DIM'
+  | 'BAD_SCALING'
+  | 'BAD_ORDER'
+  | 'PLAN_FREED'
+  | 'BAD_AXES'
+  | 'BAD_XPOS'
+  | 'XPOS_RANGE'
+  | 'AMBIGUOUS_HEADS'
+  | 'BAD_SHAPE';
 
 /**
  * xPos (Sun et al., "A Length-Extrapolatable Transformer"; torchscale's XPOS):
@@ -67,8 +78,26 @@ export type PositionIds = Int32Array | Uint32Array | BigInt64Array | ArrayLike<n
  */
 export type AxisPositionIds = PositionIds | ArrayLike<PositionIds>;
 
-/** x for RoPE: float32 values, or float16/bfloat16 bit patterns (Uint16Array with `dtype`, a 16-bit WasmBuffer). */
-export type RopeX = Floats | Uint16Array;
+/**
+ * A tensor x (onnxruntime-web's Tensor, transformers.js's, or any { data,
+ * dims, type }): 'float32' data a Float32Array, 'float16' a Uint16Array of bits
+ * or a Float16Array, 'bfloat16' a Uint16Array of bits. dims: 4-D in the
+ * plan's order ((batch, length, heads, headDim) or (batch, heads, length,
+ * headDim)), 3-D (batch, length, heads·headDim) as onnxruntime's
+ * RotaryEmbedding takes it, or 2-D (length, heads·headDim); order 'blhd' for
+ * 3-D and 2-D. Rows, heads and the element type come from it; options that
+ * disagree are BAD_SHAPE. Rotated in place; the call returns the same object.
+ */
+export type RopeTensor = TensorLike<Float32Array | Uint16Array | ArrayBufferView, 'float32' | 'float16' | 'bfloat16'>;
+
+/** Position ids as a tensor: dims [length], [batch, length] or (mrope) [3, batch, length]; int32 or int64 data. */
+export type IdsTensor = TensorLike<Int32Array | Uint32Array | BigInt64Array | ArrayBufferView>;
+
+/** x for RoPE: float32 values, or float16/bfloat16 bit patterns (Uint16Array with `dtype`, a 16-bit WasmBuffer), or a tensor. */
+export type RopeX = Floats | Uint16Array | RopeTensor;
+
+/** x rotated and returned as a tensor (`as: 'tensor'`): dims 4-D in the plan's order. */
+export type RopeTensorResult = TensorResult<Float32Array | Uint16Array, 'float32' | 'float16' | 'bfloat16'>;
 
 /** Which positions x's rows sit at: one of offset (with length), positions, positionIds or cuSeqlens. */
 export interface RopeRows {
@@ -80,7 +109,7 @@ export interface RopeRows {
    * One position per row, shared by every batch item and head. With mropeSection
    * or vision: (axes, length), see {@link AxisPositionIds}.
    */
-  positions?: AxisPositionIds;
+  positions?: AxisPositionIds | IdsTensor;
   /**
    * (batch, length) ids, flat or as an Array of rows: each batch item its own
    * positions (HF's position_ids). Dynamic NTK's L is the largest id + 1 of the
@@ -88,7 +117,7 @@ export interface RopeRows {
    * position_ids of Qwen2-VL: an Array of axes entries, each (batch, length)
    * flat or as rows, or one flat list axis by axis.
    */
-  positionIds?: PositionIds | ArrayLike<PositionIds> | ArrayLike<ArrayLike<PositionIds>>;
+  positionIds?: PositionIds | ArrayLike<PositionIds> | ArrayLike<ArrayLike<PositionIds>> | IdsTensor;
   /**
    * Packed sequences (flash-attention's and vLLM's cu_seqlens): batch + 1
    * non-decreasing row counts from 0 to x's row count; positions restart at 0
@@ -101,9 +130,20 @@ export interface RopeRows {
    * nearest even). Implied by a Float32Array, a Float16Array or a WasmBuffer.
    */
   dtype?: 'float32' | 'float16' | 'bfloat16';
+  /**
+   * The heads x holds (1 … 65536, any count: a query, a key, a tensor-parallel
+   * shard). Default: a tensor's dims; else the plan's heads when it has one
+   * count; else (heads ≠ kvHeads) the one reading of x's size among heads and
+   * kvHeads for the rows the options fix, or readings that rotate alike (one
+   * row, or order 'bhld', with shared positions); else AMBIGUOUS_HEADS.
+   */
+  heads?: number;
+  /** 'tensor': return { data, dims, type } (x itself when x is a tensor). Default 'array': x. */
+  as?: 'array' | 'tensor';
 }
 
-export interface CreateRopeOptions extends Omit<RopeSpelledOptions, 'length' | 'offset' | 'positions'> {
+/** The plan's own options: createRope takes rope()'s options but the rows, with these. */
+export interface PlanCacheOptions {
   /**
    * The positions the plan will see (HF's max_position_embeddings): 0 … 2^31.
    * With it the plan caches the laid-out cos/sin of positions below it when
@@ -115,12 +155,21 @@ export interface CreateRopeOptions extends Omit<RopeSpelledOptions, 'length' | '
   cache?: boolean;
 }
 
+type RowOptions = 'length' | 'offset' | 'positions' | 'positionIds' | 'cuSeqlens' | 'dtype';
+export type CreateRopeOptions =
+  | (Omit<RopeSpelledOptions, RowOptions> & { heads: number } & PlanCacheOptions & {
+        config?: undefined;
+        layerType?: undefined;
+      })
+  | (Omit<RopeSpelledOptions, RowOptions | ConfigSupplied | 'heads'> &
+      FromModelConfig & { heads?: number } & PlanCacheOptions & { [K in ConfigSupplied]?: undefined });
+
 export interface RopeCosSinOptions {
   /** Rows at offset … offset + length − 1 (or at positions). */
   length?: number;
   offset?: number;
   /** One position per row; with mropeSection or vision (axes, length), and the rows are the composed ones (HF's cos after the section split). */
-  positions?: AxisPositionIds;
+  positions?: AxisPositionIds | IdsTensor;
   /**
    * false (default): (length, rotaryDim/2), ONNX RotaryEmbedding's cos_cache.
    * true: (length, rotaryDim) laid out for the layout: HF's cat(freqs, freqs)
@@ -134,7 +183,14 @@ export interface RopeCosSinOptions {
    * the attention factor, rounded once (within 1e-12 before that rounding).
    */
   dtype?: 'float32' | 'float16' | 'bfloat16' | 'float64';
+  /** 'tensor': cos and sin as { data, dims: [length, rotaryDim/2 or rotaryDim], type }. Default 'array'. */
+  as?: 'array' | 'tensor';
+  /** float16 results as bits (default for arrays) or a Float16Array ('auto': the default with as: 'tensor'). */
+  float16?: Float16Output;
 }
+
+/** A cache as a tensor: data a Float32Array, Uint16Array (or Float16Array), or Float64Array. */
+export type RopeCacheTensor = TensorResult<ArrayBufferView, 'float32' | 'float16' | 'bfloat16' | 'float64'>;
 
 export interface RopeCosSin<T> {
   /** cos(p·w_i) times the attention factor, row by row. */
@@ -150,14 +206,28 @@ export interface RopeCosSin<T> {
 export interface RopePlan {
   readonly headDim: number;
   readonly rotaryDim: number;
+  /** Query heads (num_attention_heads). */
   readonly heads: number;
+  /** Key/value heads (num_key_value_heads; 1 for multi-query); heads when the plan has one count. */
+  readonly kvHeads: number;
   /** Positions whose cos/sin the plan caches (0: none). */
   readonly cachedPositions: number;
   /** The scaled frequencies (a fresh copy; dynamic NTK: for L ≤ original length). */
   readonly frequencies: Float64Array;
   readonly attentionFactor: number;
   /** Rotates x (see {@link RopeMethods.rope}) in place and returns it. @throws PosencError PLAN_FREED after free(). */
+  apply<X extends RopeTensor>(x: X, rows?: RopeRows): X;
+  apply(x: Floats | Uint16Array, rows: RopeRows & { as: 'tensor' }): RopeTensorResult;
   apply<X extends RopeX>(x: X, rows?: RopeRows): X;
+  /**
+   * q (the plan's heads) and k (its kvHeads) rotated at the same positions;
+   * both are checked before either is written. Not on an xPos plan (BAD_XPOS).
+   */
+  applyQK<Q extends RopeX, K extends RopeX>(q: Q, k: K, rows?: Omit<RopeRows, 'heads' | 'as'>): { q: Q; k: K };
+  cosSin(options: RopeCosSinOptions & { as: 'tensor' }): RopeCosSin<RopeCacheTensor>;
+  cosSin(
+    options: RopeCosSinOptions & { dtype: 'float16'; float16: 'Float16Array' | 'auto' },
+  ): RopeCosSin<ArrayBufferView>;
   cosSin(options: RopeCosSinOptions & { dtype: 'float16' | 'bfloat16' }): RopeCosSin<Uint16Array>;
   cosSin(options: RopeCosSinOptions & { dtype: 'float64' }): RopeCosSin<Float64Array>;
   cosSin(options: RopeCosSinOptions): RopeCosSin<Float32Array>;
@@ -304,8 +374,17 @@ export interface RotaryOptions {
 export interface RopeSpelledOptions extends RotaryOptions {
   /** Rows (tokens) per sequence: an integer 0 … 2^31. Default as {@link RopeRows.length}. */
   length?: number;
-  /** Attention heads: an integer 1 … 65536. */
+  /**
+   * Attention heads: an integer 1 … 65536. For rope(), the heads x holds (then
+   * kvHeads is not needed); left out, x must be a tensor (or a config gives it).
+   */
   heads: number;
+  /**
+   * Key/value heads of grouped-query attention (1: multi-query): an integer
+   * that divides heads. Default heads. A plan with heads ≠ kvHeads rotates
+   * queries and keys alike (see {@link RopeRows.heads}).
+   */
+  kvHeads?: number;
   /** Position of row 0: rows sit at offset … offset + length − 1 (≤ 2^31). Default 0. Not with positions. */
   offset?: number;
   /** One position per row (shared by batch items and heads), integers 0 … 2^31 − 1; see {@link RopeRows.positions}. */
@@ -366,6 +445,13 @@ export type RopeOptions =
   | (RopeSpelledOptions & { config?: undefined; layerType?: undefined; layer?: undefined })
   | (Omit<RopeSpelledOptions, ConfigSupplied | 'heads'> &
       FromModelConfig & { heads?: number } & { [K in ConfigSupplied]?: undefined });
+/** rope()'s options for a tensor x, whose dims give heads (and, 4-D, headDim). */
+export type RopeTensorOptions = Omit<RopeSpelledOptions, 'heads' | 'headDim'> & {
+  heads?: number;
+  headDim?: number;
+  config?: undefined;
+  layerType?: undefined;
+};
 export type RopeFrequenciesOptions =
   | (RopeFrequenciesSpelledOptions & { config?: undefined; layerType?: undefined; layer?: undefined })
   | (Pick<RopeFrequenciesSpelledOptions, 'length'> & FromModelConfig & { [K in ConfigSupplied]?: undefined });
@@ -388,12 +474,20 @@ export interface RopeMethods {
    * x is a Float32Array or a WasmBuffer (then nothing is copied) of
    * batch·length·heads·headDim floats. Returns x. A refused call leaves x as it was.
    */
+  rope<X extends RopeTensor>(x: X, options: RopeOptions | RopeTensorOptions): X;
+  rope(x: Floats | Uint16Array, options: RopeOptions & { as: 'tensor' }): RopeTensorResult;
   rope<X extends RopeX>(x: X, options: RopeOptions): X;
+  /** q (heads) and k (kvHeads, or a config's key/value heads) at the same positions: createRope(options).applyQK(q, k, rows). */
+  ropeQK<Q extends RopeX, K extends RopeX>(q: Q, k: K, options: RopeOptions): { q: Q; k: K };
   /** The scaled frequencies and the attention factor rope() uses, to compare with a model's inv_freq. */
   ropeFrequencies(options: RopeFrequenciesOptions): RopeFrequencies;
   /** A plan for repeated calls with the same options (decoding, prefill). Free it with free() or `using`. */
   createRope(options: CreateRopeOptions): RopePlan;
   /** cos/sin caches as engines hold them (ONNX RotaryEmbedding's cos_cache/sin_cache, HF's cos/sin). */
+  ropeCosSin(options: RopeCosSinCallOptions & { as: 'tensor' }): RopeCosSin<RopeCacheTensor>;
+  ropeCosSin(
+    options: RopeCosSinCallOptions & { dtype: 'float16'; float16: 'Float16Array' | 'auto' },
+  ): RopeCosSin<ArrayBufferView>;
   ropeCosSin(options: RopeCosSinCallOptions & { dtype: 'float16' | 'bfloat16' }): RopeCosSin<Uint16Array>;
   ropeCosSin(options: RopeCosSinCallOptions & { dtype: 'float64' }): RopeCosSin<Float64Array>;
   ropeCosSin(options: RopeCosSinCallOptions): RopeCosSin<Float32Array>;
@@ -401,6 +495,8 @@ export interface RopeMethods {
 
 /** See {@link RopeMethods.rope}. */
 export const rope: RopeMethods['rope'];
+/** See {@link RopeMethods.ropeQK}. */
+export const ropeQK: RopeMethods['ropeQK'];
 /** See {@link RopeMethods.ropeFrequencies}. */
 export const ropeFrequencies: RopeMethods['ropeFrequencies'];
 /** See {@link RopeMethods.createRope}. */

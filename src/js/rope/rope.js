@@ -15,13 +15,14 @@ import {
   SCALING_FIELDS,
 } from './options.js';
 import { ropePlans, COS_SIN_OPTIONS } from './plan.js';
+import { isTensor } from '../runtime/tensor.js';
 import { sameXpos } from './xpos.js';
 import { configReader } from '../config/config-read.js';
 import { configToRopeOptions, withoutSections } from '../config/rope-config.js';
 
 // rope() and ropeCosSin() keep this many plans (the most recently made).
 const KEPT_PLANS = 8;
-const ROW_OPTIONS = ['length', 'offset', 'positions', 'positionIds', 'cuSeqlens', 'dtype'];
+const ROW_OPTIONS = ['length', 'offset', 'positions', 'positionIds', 'cuSeqlens', 'dtype', 'as'];
 // createRope takes rope()'s options but the rows, plus its cache's.
 const PLAN_OPTIONS = [...ROPE_OPTIONS.filter((k) => !ROW_OPTIONS.includes(k)), 'maxPosition', 'cache'];
 const COS_SIN_ROTARY = [
@@ -35,7 +36,9 @@ const COS_SIN_ROTARY = [
   'vision',
   'xpos',
 ];
-const ROPE_CALL_OPTIONS = [...ROPE_OPTIONS, 'positionIds', 'cuSeqlens', 'dtype'];
+const ROPE_CALL_OPTIONS = [...ROPE_OPTIONS, 'positionIds', 'cuSeqlens', 'dtype', 'as'];
+
+const CONFIG_KEYS = ['config', 'layerType', 'layer']; // read by configToRopeOptions, not passed on
 
 const ROTARY_FIELDS = ['headDim', 'rotaryDim', 'heads', 'base', 'layout', 'order', 'inverse'];
 
@@ -90,9 +93,19 @@ export function ropeMethods(runtime) {
     return plan.pointer;
   }
 
+  /**
+   * options read once, at the call's start (each allowed key, and config and layerType): the
+   * caller's getters run once, and the steps below (config, tensor dims, sections) read a snapshot.
+   */
+  const once = (options, allowed, call) =>
+    options === null || typeof options !== 'object'
+      ? options
+      : checkOptions(options, [...allowed, ...CONFIG_KEYS], call);
+
   function createRope(options) {
+    const given = once(options, PLAN_OPTIONS, 'createRope');
     const o = checkOptions(
-      configToRopeOptions(readConfigOnce, options, 'createRope', undefined, layerOf),
+      configToRopeOptions(readConfigOnce, given, 'createRope', undefined, layerOf),
       PLAN_OPTIONS,
       'createRope',
     );
@@ -105,18 +118,46 @@ export function ropeMethods(runtime) {
     return plans.makePlan(c, maxPosition, o.cache);
   }
 
-  function rope(x, options) {
+  /** rope()'s options, with a 4-D tensor's last dim as headDim when neither headDim nor config gives it. */
+  function withTensorHeadDim(x, options) {
+    if (!isTensor(x) || options === null || typeof options !== 'object') return options;
+    if (options.headDim !== undefined || options.config !== undefined || !Array.isArray(x.dims)) return options;
+    return x.dims.length === 4 ? { ...options, headDim: x.dims[3] } : options;
+  }
+
+  /** The checked options and the rows of a one-shot call; a `heads` the caller gave is x's own count. */
+  function oneShot(x, given, call) {
     const c = checkRopeOptions(
-      configToRopeOptions(readConfigOnce, options, 'rope', undefined, layerOf),
+      configToRopeOptions(readConfigOnce, withTensorHeadDim(x, given), call, undefined, layerOf),
       ROPE_CALL_OPTIONS,
+      true,
     );
     const rows = {};
     for (const k of ROW_OPTIONS) if (c.o[k] !== undefined) rows[k] = c.o[k];
+    return { c, rows };
+  }
+
+  // Plans are handed over as a function giving the kept plan's address: looked up again right before
+  // the core is called, after the caller's code (getters, id arrays, a tensor's fields) has run.
+  function rope(x, options) {
+    const given = once(options, ROPE_CALL_OPTIONS, 'rope');
+    const { c, rows } = oneShot(x, given, 'rope');
+    if (given && given.heads !== undefined && isTensor(x)) rows.heads = given.heads;
     return plans.applyPlan(() => keptPlan(c), c, x, rows);
   }
 
+  /** q and k rotated at the same positions, q with `heads` heads and k with `kvHeads` (rope()'s options). */
+  function ropeQK(q, k, options) {
+    const { c, rows } = oneShot(q, once(options, ROPE_CALL_OPTIONS, 'ropeQK'), 'ropeQK');
+    if (c.heads === 0) {
+      refuse('BAD_HEADS', 'heads', 'given (the query heads, with kvHeads the key heads), or a config', undefined);
+    }
+    return plans.applyPairPlan(() => keptPlan(c), c, q, k, rows);
+  }
+
   function ropeCosSin(options) {
-    const fromConfig = configToRopeOptions(readConfigOnce, options, 'ropeCosSin', { heads: false }, layerOf);
+    const given = once(options, [...COS_SIN_ROTARY, ...COS_SIN_OPTIONS], 'ropeCosSin');
+    const fromConfig = configToRopeOptions(readConfigOnce, given, 'ropeCosSin', { heads: false }, layerOf);
     const o = checkOptions(fromConfig, [...COS_SIN_ROTARY, ...COS_SIN_OPTIONS], 'ropeCosSin');
     const rotary = Object.fromEntries(COS_SIN_ROTARY.filter((k) => o[k] !== undefined).map((k) => [k, o[k]]));
     const c = checkRopeOptions({ ...rotary, heads: 1 });
@@ -124,8 +165,15 @@ export function ropeMethods(runtime) {
   }
 
   function ropeFrequencies(options) {
+    const allowed = ['headDim', 'rotaryDim', 'base', 'scaling', 'length', 'mropeSection', 'vision'];
     const fromConfig = withoutSections(
-      configToRopeOptions(readConfigOnce, options, 'ropeFrequencies', { layout: false, heads: false }, layerOf),
+      configToRopeOptions(
+        readConfigOnce,
+        once(options, allowed, 'ropeFrequencies'),
+        'ropeFrequencies',
+        { layout: false, heads: false },
+        layerOf,
+      ),
     );
     const o = checkOptions(
       fromConfig,
@@ -136,5 +184,5 @@ export function ropeMethods(runtime) {
     return plans.frequenciesOf(c, checkSequenceLength(o.length));
   }
 
-  return { rope, ropeFrequencies, createRope, ropeCosSin };
+  return { rope, ropeQK, ropeFrequencies, createRope, ropeCosSin };
 }

@@ -78,6 +78,7 @@ export const sinusoidal2d = (options) => ready('sinusoidal2d').sinusoidal2d(opti
 
 // RoPE (../rope).
 export const rope = (x, options) => ready('rope').rope(x, options);
+export const ropeQK = (q, k, options) => ready('ropeQK').ropeQK(q, k, options);
 export const ropeFrequencies = (options) => ready('ropeFrequencies').ropeFrequencies(options);
 
 // Relative position encodings (relative/relative.js).

@@ -164,3 +164,30 @@ export function instantiate(options?: InitOptions): Promise<Posenc>;
 
 /** See {@link RuntimeMethods.alloc}. */
 export const alloc: RuntimeMethods['alloc'];
+
+/**
+ * A tensor as inference engines hold it: onnxruntime-web's `Tensor` and
+ * transformers.js's `Tensor` have these fields (tfjs tensors do not: their
+ * `data` is an async method; pass `t.dataSync()` and the counts instead).
+ * `location`, when present, must be 'cpu' or 'cpu-pinned'.
+ */
+export interface TensorLike<D = ArrayBufferView, T extends string = string> {
+  readonly data: D;
+  readonly dims: readonly number[];
+  readonly type: T;
+  readonly location?: string;
+}
+
+/** A result `as: 'tensor'` asks for: what `new ort.Tensor(type, data, dims)` takes. */
+export interface TensorResult<D = ArrayBufferView, T extends string = string> {
+  data: D;
+  dims: number[];
+  type: T;
+}
+
+/**
+ * How a float16 result comes back: 'bits' (a Uint16Array of bit patterns),
+ * 'Float16Array' (refused with BAD_DTYPE where the engine has none) or 'auto'
+ * (a Float16Array where the engine has one, else bits).
+ */
+export type Float16Output = 'bits' | 'Float16Array' | 'auto';

@@ -135,6 +135,7 @@ class Config(ctypes.Structure):
     _fields_ = [
         ("kind", enum),
         ("heads", u32),
+        ("kv_heads", u32),
         ("hidden_size", u32),
         ("max_positions", u32),
         ("position_offset", u32),
@@ -147,6 +148,7 @@ class Config(ctypes.Structure):
         ("long_factor", f64p),
         ("mrope_section", u32 * 4),
         ("mrope_sections", u32),
+        ("mrope_interleaved", ctypes.c_int),
         ("layout", enum),
         ("frequencies", enum),
         ("shaw", ctypes.c_int),

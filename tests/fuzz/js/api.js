@@ -303,7 +303,7 @@ const CALLS = {
   rope: (p, a) => p.rope(a.x, a.o),
   ropeCosSin: (p, a) => p.ropeCosSin(a.o),
   ropeFrequencies: (p, a) => p.ropeFrequencies(a.o),
-  planApply: (p, a) => a.plan.apply(a.x, a.o),
+  planApply: (p, a) => (a.k !== undefined ? a.plan.applyQK(a.x, a.k, a.o) : a.plan.apply(a.x, a.o)),
   planCosSin: (p, a) => a.plan.cosSin(a.o),
   identify: (p, a) => p.identify(a.table, a.o),
   fromConfig: (p, a) => p.fromConfig(a.config, a.o),
@@ -311,6 +311,39 @@ const CALLS = {
   roundToBits: (p, a) => p.roundToBits(a.values, a.o),
 };
 export const TARGET_NAMES = Object.keys(TARGETS);
+
+/**
+ * The GQA and tensor options (heads, kvHeads, applyQK, tensors, as: 'tensor')
+ * on some rope, planApply and planCosSin cases, drawn from a generator of
+ * their own (g) so that the draws of the cases before them, and the corpus's
+ * seeds, stay as they were.
+ */
+function widen(target, spec, g) {
+  const o = spec.o;
+  const numeric = (v) => typeof v === 'number' && Number.isInteger(v) && v > 0 && v <= 64;
+  const asTensor = (x, heads, headDim) => {
+    if (!(x instanceof Float32Array) || !numeric(heads) || !numeric(headDim)) return x;
+    const length = x.length / (heads * headDim); // a wrong size gives dims that disagree: refused alike
+    return { tensor: x, dims: [1, Number.isInteger(length) ? length : 1, heads, headDim] };
+  };
+  if (target === 'rope') {
+    if (g.next() < 0.15) o.as = maybe(g, 'tensor');
+    if (g.next() < 0.15) spec.x = asTensor(spec.x, o.heads, o.headDim);
+  } else if (target === 'planApply' && numeric(spec.plan.heads) && numeric(spec.plan.headDim)) {
+    const { plan } = spec;
+    const length = Number.isInteger(o.length) && o.length >= 0 && o.length <= 64 ? o.length : 3;
+    if (g.next() < 0.3) plan.kvHeads = maybe(g, g.pick([1, plan.heads]));
+    const kvHeads = numeric(plan.kvHeads) ? plan.kvHeads : plan.heads;
+    const k = g.next();
+    if (k < 0.2) {
+      o.heads = maybe(g, kvHeads); // x holds the key heads
+      spec.x = floats(g, length * kvHeads * plan.headDim);
+    } else if (k < 0.4) spec.k = floats(g, length * kvHeads * plan.headDim); // applyQK
+    if (g.next() < 0.15) o.as = maybe(g, 'tensor');
+    if (g.next() < 0.2) spec.x = asTensor(spec.x, o.heads ?? plan.heads, plan.headDim);
+    if (spec.k && g.next() < 0.3) spec.k = asTensor(spec.k, kvHeads, plan.headDim);
+  } else if (target === 'planCosSin' && g.next() < 0.2) o.as = maybe(g, 'tensor');
+}
 
 /**
  * The fuzzer's state over many cases: the hostile instance (h) and the
@@ -337,9 +370,11 @@ function materialise(p, spec, hostile, r, log, state) {
     return b;
   };
   const a = {};
-  for (const key of ['x', 'out', 'table']) {
+  for (const key of ['x', 'k', 'out', 'table']) {
     const v = spec[key];
-    a[key] = v instanceof Float32Array ? v.slice() : wasmOf(v);
+    if (v !== null && typeof v === 'object' && v.tensor instanceof Float32Array) {
+      a[key] = { data: v.tensor.slice(), dims: v.dims.slice(), type: 'float32' }; // an engine's tensor
+    } else a[key] = v instanceof Float32Array ? v.slice() : wasmOf(v);
   }
   a.heads = spec.heads;
   a.bytes = spec.bytes;
@@ -381,6 +416,7 @@ function materialise(p, spec, hostile, r, log, state) {
   if (plan) actions.push({ name: 'free-plan', run: () => plan.free() });
   if (buffers.length) actions.push({ name: 'free-buffer', run: () => r.pick(buffers).free() });
   if (a.x instanceof Float32Array) actions.push({ name: 'detach', run: () => detach(a.x) });
+  else if (a.x && a.x.data instanceof Float32Array) actions.push({ name: 'detach', run: () => detach(a.x.data) });
   if (a.o) a.o = hostileOptions(r, a.o, actions, log).options;
   if (Array.isArray(spec.positions)) a.positions = hostileList(r, spec.positions, actions, log);
   for (const key of ['positions', 'positionIds']) {
@@ -431,6 +467,7 @@ export function runApiCase(state, seed) {
   const r = generator(seed);
   const target = r.pick(TARGET_NAMES);
   const spec = TARGETS[target](r);
+  widen(target, spec, generator((seed ^ 0x5bd1e995) >>> 0));
   if (spec.o && r.next() < 0.04) spec.o[r.pick(['lenght', 'dims', 'bse', 'foo'])] = 1; // a misspelt option
   const log = [];
   const finding = (what) => ({ kind: 'api', seed, target, what, actions: log.slice() });
@@ -451,7 +488,7 @@ export function runApiCase(state, seed) {
       : finding(`createRope differs: ${hostile.error.message}`);
   }
   const inputOf = (a, key) => (key in a && a[key] !== undefined ? a[key] : a.plainO && a.plainO[key]);
-  const inputs = ['x', 'out', 'table'].map((k) => [k, snapshot(inputOf(hostile.a, k))]);
+  const inputs = ['x', 'k', 'out', 'table'].map((k) => [k, snapshot(inputOf(hostile.a, k))]);
   const t = performance.now();
   const got = outcome(() => CALLS[target](state.h, hostile.a), hostile.a);
   const ms = performance.now() - t;

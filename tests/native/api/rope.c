@@ -610,5 +610,60 @@ void test_rope_plan_refusal_writes_nothing(void) {
             CHECK(!memcmp(memory, copy, plan_bytes) && plan == NULL, "a refused plan %d wrote its memory", k);
         free(memory);
         free(copy);
+/* pe_rope_plan_apply_heads: one plan (3 heads) rotates x of any head count
+ * with the very bits pe_rope gives with that count, in both orders and on a
+ * cached and an uncached plan; heads 0 is the plan's own; refusals write nothing. */
+void test_rope_plan_heads(void) {
+    enum { B = 2, L = 5, D = 10, MAXH = 8 };
+    const uint32_t counts[] = {1, 3, 8};
+    for (int order = 0; order < 2; order++) {
+        for (uint32_t cached = 0; cached <= 64; cached += 64) {
+            pe_rotary plan_rope = good_rope();
+            plan_rope.order = order ? PE_ROPE_BHLD : PE_ROPE_BLHD;
+            size_t plan_bytes = 0;
+            EXPECT_STATUS(pe_rope_plan_size(&plan_rope, cached, &plan_bytes), PE_OK, "plan size");
+            void *memory = scratch_of(plan_bytes);
+            pe_rope_plan *plan = NULL;
+            EXPECT_STATUS(pe_rope_plan_init(&plan_rope, cached, memory, plan_bytes, &plan), PE_OK, "plan init");
+            for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
+                const uint32_t heads = counts[c];
+                const size_t count = (size_t)B * L * heads * D;
+                pe_rotary one = plan_rope;
+                one.heads = heads;
+                buffer want = buffer_new(count), got = buffer_new(count);
+                uint32_t state = 11 + heads;
+                for (size_t k = 0; k < count; k++) want.data[k] = got.data[k] = random_float(&state, 1.0f);
+                const size_t need = rope_scratch(&one);
+                void *sc = scratch_of(need);
+                EXPECT_STATUS(pe_rope(&one, 40, L, NULL, want.data, count, sc, need), PE_OK, "rope %u heads", heads);
+                EXPECT_STATUS(pe_rope_plan_apply_heads(plan, PE_DTYPE_FLOAT32, heads, 0, 40, L, NULL, got.data, count),
+                              PE_OK, "plan apply, %u heads", heads);
+                CHECK(!memcmp(want.data, got.data, count * sizeof(float)),
+                      "order %d cache %u: %u heads through a 3-head plan differ from pe_rope with %u heads", order,
+                      cached, heads, heads);
+                if (heads == 3) { /* 0 = the plan's count: the same call again rotates the same way */
+                    memcpy(want.data, got.data, count * sizeof(float));
+                    EXPECT_STATUS(pe_rope_plan_apply(plan, PE_DTYPE_FLOAT32, 0, 40, L, NULL, want.data, count), PE_OK,
+                                  "plan apply");
+                    EXPECT_STATUS(pe_rope_plan_apply_heads(plan, PE_DTYPE_FLOAT32, 0, 0, 40, L, NULL, got.data, count),
+                                  PE_OK, "plan apply, heads 0");
+                    CHECK(!memcmp(want.data, got.data, count * sizeof(float)), "heads 0 is not the plan's count");
+                }
+                buffer_snapshot(&got);
+                REFUSED(
+                    &got,
+                    pe_rope_plan_apply_heads(plan, PE_DTYPE_FLOAT32, PE_MAX_HEADS + 1, 0, 40, L, NULL, got.data, count),
+                    PE_ERR_HEADS, "heads above PE_MAX_HEADS");
+                if (heads > 1)
+                    REFUSED(&got,
+                            pe_rope_plan_apply_heads(plan, PE_DTYPE_FLOAT32, MAXH + 1, 0, 40, L, NULL, got.data, count),
+                            PE_ERR_X_SIZE, "x of %u heads called with %d", heads, MAXH + 1);
+                CHECK(guards_intact(&want) && guards_intact(&got), "a guard changed");
+                free(sc);
+                buffer_free(&want);
+                buffer_free(&got);
+            }
+            free(memory);
+        }
     }
 }

@@ -33,6 +33,7 @@
     X(test_rope_consistency)                 \
     X(test_rope_scratch_confined)            \
     X(test_rope_plan_refusal_writes_nothing) \
+    X(test_rope_plan_heads)                  \
     X(test_rope_axes_refusals)               \
     X(test_rope_axes_values)                 \
     X(test_xpos_refusals)                    \

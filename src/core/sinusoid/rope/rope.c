@@ -343,9 +343,9 @@ static void rotate_vectors(const rotation *t, size_t x_at, size_t count, size_t 
 }
 
 /* Rows l0 ... l0 + g - 1 of every batch item, with their [C | S] rows at cs. */
-static void rotate_rows(const pe_rope_plan *p, const rotation *t, size_t batch, uint32_t length, uint32_t l0,
-                        uint32_t g, const float *cs) {
-    const size_t dim = p->rope.head_dim, heads = p->rope.heads, r2 = (size_t)2 * p->r;
+static void rotate_rows(const pe_rope_plan *p, const rotation *t, size_t heads, size_t batch, uint32_t length,
+                        uint32_t l0, uint32_t g, const float *cs) {
+    const size_t dim = p->rope.head_dim, r2 = (size_t)2 * p->r;
     for (size_t b = 0; b < batch; b++) {
         if (p->rope.order == PE_ROPE_BLHD) {
             for (uint32_t k = 0; k < g; k++)
@@ -358,12 +358,20 @@ static void rotate_rows(const pe_rope_plan *p, const rotation *t, size_t batch, 
 
 pe_status pe_rope_plan_apply(pe_rope_plan *plan, pe_dtype dtype, uint32_t sequence_length, uint32_t offset,
                              uint32_t length, const uint32_t *positions, void *x, size_t x_count) {
+    return pe_rope_plan_apply_heads(plan, dtype, 0, sequence_length, offset, length, positions, x, x_count);
+}
+
+pe_status pe_rope_plan_apply_heads(pe_rope_plan *plan, pe_dtype dtype, uint32_t heads, uint32_t sequence_length,
+                                   uint32_t offset, uint32_t length, const uint32_t *positions, void *x,
+                                   size_t x_count) {
     pe_status st = check_plan(plan);
     if (st != PE_OK) return st;
     pe_rope_plan *p = plan;
     if (dtype != PE_DTYPE_FLOAT32 && dtype != PE_DTYPE_FLOAT16 && dtype != PE_DTYPE_BFLOAT16) return PE_ERR_DTYPE;
+    if (heads == 0) heads = p->rope.heads; /* 0: the plan's own count */
+    if (heads > PE_MAX_HEADS) return PE_ERR_HEADS;
     size_t row, slab;
-    if ((st = pe_check_product(p->rope.heads, p->rope.head_dim, &row)) != PE_OK) return st;
+    if ((st = pe_check_product(heads, p->rope.head_dim, &row)) != PE_OK) return st;
     if ((st = pe_check_product(length, row, &slab)) != PE_OK) return st;
     if (slab == 0 ? x_count != 0 : x_count % slab != 0) return PE_ERR_X_SIZE;
     if (x_count && !x) return PE_ERR_NULL;
@@ -418,7 +426,7 @@ pe_status pe_rope_plan_apply(pe_rope_plan *plan, pe_dtype dtype, uint32_t sequen
             lay_out(p->raw, p->cs, g, r, p->rope.layout, (float)p->factor, p->rope.inverse);
             xpos_scale_rows(p, 0, positions + l0, g, p->cs);
         }
-        rotate_rows(p, &t, batch, length, l0, g, cs);
+        rotate_rows(p, &t, heads, batch, length, l0, g, cs);
         l0 += g;
     }
     return PE_OK;
