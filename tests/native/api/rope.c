@@ -610,6 +610,9 @@ void test_rope_plan_refusal_writes_nothing(void) {
             CHECK(!memcmp(memory, copy, plan_bytes) && plan == NULL, "a refused plan %d wrote its memory", k);
         free(memory);
         free(copy);
+    }
+}
+
 /* pe_rope_plan_apply_heads: one plan (3 heads) rotates x of any head count
  * with the very bits pe_rope gives with that count, in both orders and on a
  * cached and an uncached plan; heads 0 is the plan's own; refusals write nothing. */
