@@ -64,8 +64,9 @@ export function configJson(config) {
       // The core's words for text nested as deep (config key '(config)').
       throw new PosencError(
         'BAD_CONFIG',
+        // No path in the words: the text of the same object is refused with exactly these (one answer).
         `config key '(config)' nests objects and arrays deeper than ${MAX_CONFIG_DEPTH} levels, posenc's limit ` +
-          `for a config.json (at ${path})`,
+          'for a config.json',
         'config',
         undefined,
       );
