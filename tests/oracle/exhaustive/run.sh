@@ -2,8 +2,9 @@
 # Issue 26's exhaustive check, run by hand (not in CI; about 3 CPU-minutes
 # per 10^9 values, niced): every value of four tables at all positions below
 # 2^20 plus 4096 random runs of 64 positions below 2^31 each, 1,258,291,200
-# values (run on 27 Nov 2026: none wrong, 4583 screened to quad, no HARD line), float32, float16 and bfloat16 against the quad-screened reference
-# (rounding_check.c). HARD lines (a quad value within 2^-72 of a midpoint)
+# values, float32, float16 and bfloat16 against the quad-screened reference
+# (rounding_check.c). Run on 27 Nov 2026: none wrong, 4583 screened to quad,
+# no HARD line. HARD lines (a quad value within 2^-72 of a midpoint)
 # go to settle_hard.py (mpmath, 300 bits).
 #
 #   bash tests/oracle/exhaustive/run.sh [OUT_DIR]    (after bash build.sh)
