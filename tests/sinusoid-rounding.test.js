@@ -1,5 +1,7 @@
-// Correct rounding (issue 26): every float32, float16 and bfloat16 value is
-// the exact value rounded once, on all four builds. The cases are the values
+// Correct rounding (issue 26): with rounding 'correct' (pe_set_rounding,
+// setRounding) every float32, float16 and bfloat16 value is the exact value
+// rounded once, on all four builds; with 'fast', the default, the fast path's
+// bits come back (the five values it rounds the wrong way stay wrong). The cases are the values
 // nearest to a rounding midpoint that tests/oracle/exhaustive/find_hard.c
 // found (distance to the midpoint in steps of the format's grid, down to
 // 1.2e-8), plus the five float32 values the fast path alone rounded the wrong
@@ -56,6 +58,14 @@ const HARD = [
 ];
 
 const wasm = { simd: await instantiate({ simd: true }), scalar: await instantiate({ simd: false }) };
+
+// The rounding of all four builds: the wasm instances' switch, and the native
+// harness's (PE_ROUNDING in its environment, tests/native/harness/main.c).
+function useRounding(mode) {
+  for (const inst of Object.values(wasm)) inst.setRounding(mode);
+  if (mode === 'correct') process.env.PE_ROUNDING = 'correct';
+  else delete process.env.PE_ROUNDING;
+}
 
 // One group per (dtype, dim, base): every case's position and its neighbours.
 function groups() {
@@ -126,7 +136,55 @@ test('the hard cases are hard: within the fast path bound of a midpoint, or 3e-4
   assert.ok(undecided >= 5, `${undecided} cases within the fast path's bound`);
 });
 
+test("the default is 'fast'; setRounding refuses other values and keeps the mode", () => {
+  for (const inst of Object.values(wasm)) {
+    assert.is(inst.rounding(), 'fast');
+    for (const bad of ['exact', 1, undefined, 'Correct']) {
+      assert.throws(
+        () => inst.setRounding(bad),
+        (e) => e.code === 'BAD_ROUNDING' && /'fast' or 'correct'/.test(e.message),
+      );
+      assert.is(inst.rounding(), 'fast');
+    }
+  }
+});
+
+test("'fast' gives the fast path's bits: the five cases it rounds the wrong way stay wrong, on four builds", () => {
+  useRounding('fast');
+  const g = { dtype: 'float32', dim: 128, base: 10000 };
+  const wrong = HARD.slice(0, 5); // the five the fast path alone rounded the wrong way (see the top)
+  for (const layout of ['interleaved', 'split']) {
+    const positions = wrong.map(([, , , p]) => p);
+    const results = runBuilds([{ op: 'at', ...g, layout, positions }], wasm);
+    const want = oracleRounded(g.dtype, g.dim, g.base, layout, positions);
+    const wantBits = bitsOf(want);
+    let builds = 0;
+    for (const [build, [got]] of Object.entries(results)) {
+      const bits = bitsOf(got);
+      wrong.forEach(([, , , p, pair, fn], r) => {
+        const col =
+          layout === 'interleaved' ? 2 * pair + (fn === 'cos' ? 1 : 0) : pair + (fn === 'cos' ? g.dim / 2 : 0);
+        const k = r * g.dim + col;
+        // Off, but within half an ulp plus the fast path's bound of the exact value.
+        assert.is.not(bits[k], wantBits[k], `${build} ${layout} p=${p} pair ${pair} ${fn}: fast rounded it correctly`);
+        const ulp = 2 ** (Math.floor(Math.log2(Math.abs(want[k]))) - 23);
+        assert.ok(
+          Math.abs(got[k] - want[k]) <= ulp + 2 * FAST_BOUND,
+          `${build} ${layout} p=${p}: ${got[k]} vs ${want[k]}`,
+        );
+      });
+      // Every other value of these rows is decided by the fast path alone: the same bits.
+      let others = 0;
+      for (let k = 0; k < bits.length; k++) others += bits[k] !== wantBits[k];
+      assert.is(others, wrong.length, `${build} ${layout}: ${others} values differ, expected the ${wrong.length}`);
+      builds++;
+    }
+    assert.is(builds, 4);
+  }
+});
+
 test('every build gives the correctly rounded bits at the hard cases: sinusoidalAt, sinusoidal at an offset', () => {
+  useRounding('correct');
   let compared = 0;
   for (const g of groups()) {
     for (const layout of ['interleaved', 'split']) {
@@ -151,6 +209,7 @@ test('every build gives the correctly rounded bits at the hard cases: sinusoidal
 });
 
 test('ropeCosSin without an attention factor: the same correctly rounded cos and sin (wasm builds)', () => {
+  useRounding('correct');
   for (const g of groups()) {
     const want = oracleRounded(g.dtype, g.dim, g.base, 'split', g.positions);
     const half = g.dim / 2;
@@ -166,5 +225,7 @@ test('ropeCosSin without an attention factor: the same correctly rounded cos and
     }
   }
 });
+
+test.after(() => useRounding('fast'));
 
 test.run();

@@ -17,12 +17,14 @@
  *
  * Accuracy: every float32, float16 and bfloat16 value of a table (pe_table,
  * pe_table_at, their plan forms, pe_table_dtype, pe_table_2d, and RoPE's cos
- * and sin without an attention factor or xPos scales) is correctly rounded:
- * the exact sin or cos of p*w_i rounded once, to nearest even, for every
- * position below 2^31 and every d and base. The float64 recurrence is within
- * 2.7e-12 of exact (derived in sinusoid/plan.h); the rare value that close to
- * a rounding midpoint (about 1 in 1300) is recomputed from its position in
- * double-double (sinusoid/settle.h). The frequencies are carried in
+ * and sin without an attention factor or xPos scales) is the float64
+ * recurrence's value rounded once, within half an ulp plus 2.7e-12 of the
+ * exact sin or cos of p*w_i (derived in sinusoid/plan.h), for every position
+ * below 2^31 and every d and base: the fast path, the default. Correctly
+ * rounded (the exact value rounded once, to nearest even) when rounding is
+ * PE_ROUNDING_CORRECT (pe_set_rounding): then the rare value that close to a
+ * rounding midpoint (about 1 in 1300) is recomputed from its position in
+ * double-double (sinusoid/settle.h), at about twice the table time. The frequencies are carried in
  * double-double (relative error under 2^-86, derived in sinusoid/settle.c,
  * and counted in the slow path's bounds); frequencies
  * given to pe_plan_init_frequencies are taken as the exact doubles they are.
@@ -99,6 +101,7 @@ typedef enum pe_status {
         32, /* RoPE: axes type unknown, mrope sections not summing to r/2, or 2-D with r % 4 != 0 or scaling */
     PE_ERR_XPOS = 33,       /* xPos: scale_base or gamma out of range, center too large, or with a scaling */
     PE_ERR_XPOS_RANGE = 34, /* xPos: a position so far from the center that its scale leaves 2^-64 ... 2^64 */
+    PE_ERR_ROUNDING = 35,   /* rounding is not a pe_rounding */
 } pe_status;
 
 typedef enum pe_layout { PE_LAYOUT_INTERLEAVED = 0, PE_LAYOUT_SPLIT = 1 } pe_layout;
@@ -179,6 +182,31 @@ typedef enum pe_kernels { PE_KERNELS_SCALAR = 0, PE_KERNELS_SIMD = 1 } pe_kernel
 
 pe_status pe_use_kernels(pe_kernels kernels);
 pe_status pe_active_kernels(pe_kernels *kernels);
+
+/* How values from sines and cosines are rounded, for every build alike:
+ *
+ *   PE_ROUNDING_FAST     the default: each float32 (float16, bfloat16) value
+ *                        is the rounding of a float64 within 2.7e-12
+ *                        (PE_FAST_BOUND) of the exact value, so within half an
+ *                        ulp plus 2.7e-12; a few values in 10^7 differ from
+ *                        the correctly rounded one (5 of 8.4 million for
+ *                        d = 128, T = 10^4 below 2^16; near zero by more
+ *                        than an ulp, 2.7e-12 being many of their ulps).
+ *   PE_ROUNDING_CORRECT  every such value is correctly rounded (the exact
+ *                        value rounded once): the kernels test each value
+ *                        against the bound and settle the near-midpoint ones
+ *                        exactly. Tables take about twice as long.
+ *
+ * It covers the sinusoidal tables (offsets, position lists, adds), 2-D tables,
+ * the precision family's float32/float16/bfloat16 tables, and ropeCosSin's and
+ * rope()'s cos/sin without an attention factor or xPos scales; not the rotation
+ * (HF's float32 operations) nor values times a factor. A global switch like
+ * pe_use_kernels: set it once, before computing. PE_ERR_ROUNDING for any other
+ * value. */
+typedef enum pe_rounding { PE_ROUNDING_FAST = 0, PE_ROUNDING_CORRECT = 1 } pe_rounding;
+
+pe_status pe_set_rounding(pe_rounding rounding);
+pe_status pe_rounding_mode(pe_rounding *rounding);
 
 /* A short English sentence for a status; never NULL. */
 const char *pe_status_str(pe_status status);
@@ -461,11 +489,12 @@ pe_status pe_rope(const pe_rotary *rope, uint32_t offset, uint32_t length, const
  * half of a float32) are uint16_t bit patterns; FLOAT64 gives the core's own
  * float64 values, the ones FLOAT32 rounds.
  *
- * FLOAT16 and BFLOAT16 values are the exact value rounded once, to nearest
- * with ties to even (correctly rounded): from the core's float64 (never
- * through float32, which would round twice), or, where that float64 lies
- * within its bound (2.7e-12, sinusoid/plan.h) of a midpoint, from the
- * position in double-double (sinusoid/settle.h). Same bits on every build,
+ * FLOAT16 and BFLOAT16 values are the core's float64 rounded once, to
+ * nearest with ties to even (never through float32, which would round
+ * twice): within half an ulp plus 2.7e-12 of exact. Under PE_ROUNDING_CORRECT
+ * they are correctly rounded: where that float64 lies within its bound
+ * (2.7e-12, sinusoid/plan.h) of a midpoint, from the position in
+ * double-double (sinusoid/settle.h). Same bits on every build,
  * for every position source. FLOAT64 gives the float64 values as they are
  * (within 2.7e-12 of exact). */
 typedef enum pe_dtype {
@@ -562,9 +591,9 @@ pe_status pe_rope_plan_apply(pe_rope_plan *plan, pe_dtype dtype, uint32_t sequen
  *
  * count elements of dtype each (count = length * the row size). FLOAT32: the
  * float32 products rope itself multiplies by (float(cos) * float(a), as HF's
- * cos() * attention_scaling), so with a = 1 the table's correctly rounded
- * float32 values. FLOAT16 and BFLOAT16 with a = 1 and no xPos: correctly
- * rounded (as pe_table_dtype). With an attention factor or xPos scales: a
+ * cos() * attention_scaling), so with a = 1 the table's float32 values
+ * (correctly rounded under PE_ROUNDING_CORRECT). FLOAT16 and BFLOAT16 with
+ * a = 1 and no xPos: the table's (as pe_table_dtype). With an attention factor or xPos scales: a
  * times the core's float64 cos and sin (within 2.7e-12 of exact) times the
  * scale, rounded once: within half an ulp plus about 3e-12, not correctly
  * rounded. FLOAT64: those float64 products. inverse does not change the signs

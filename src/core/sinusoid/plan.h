@@ -15,10 +15,11 @@
  *   recur    the rest of the block by the Chebyshev recurrence
  *            x(n+1) = 2cos(w) x(n) - x(n-1) in float64, stored as float32:
  *            every float64 value is within PE_FAST_BOUND (below) of exact;
- *   settle   a value whose float64 lies within PE_FAST_BOUND of a rounding
+ *   settle   only when rounding is PE_ROUNDING_CORRECT (pe_set_rounding):
+ *            a value whose float64 lies within PE_FAST_BOUND of a rounding
  *            midpoint is recomputed from its position (sinusoid/settle.h),
  *            so every float32, float16 and bfloat16 value is the exact value
- *            rounded once.
+ *            rounded once. The default (PE_ROUNDING_FAST) stores float(y).
  *
  * Each kernel has a scalar version (the reference) and a SIMD version with the
  * same operations in the same order per lane, so both give the same bits. */
@@ -108,8 +109,11 @@ struct pe_plan {
  *   jump_seed  jump then seed, in one pass over the pairs (the same operations);
  *   recur      advances the recurrence by `rows` rows, storing each row (the one
  *              in row0 before the step) at out + r * stride; out NULL stores nothing;
- *              each float32 is the exact value rounded once (a float64 within
- *              PE_FAST_BOUND of a midpoint is settled by sinusoid/settle.h);
+ *              each float32 is float(y), within half an ulp plus PE_FAST_BOUND;
+ *   recur_checked  the same, but each float32 is the exact value rounded once
+ *              (a float64 within PE_FAST_BOUND of a midpoint is settled by
+ *              sinusoid/settle.h); under PE_ROUNDING_CORRECT the current
+ *              table's `recur` is this kernel (common/kernel_table.c);
  *   add        x[k] = float(float(x[k] * scale) + pe[k]) for k < count. */
 
 /* Rows of the add's tile for dim. */
@@ -144,6 +148,7 @@ void pe_anchor_pairs_scalar(pe_plan *plan, uint32_t a, uint32_t i0);
 void pe_jump_pairs_scalar(pe_plan *plan, uint32_t i0);
 void pe_seed_pairs_scalar(pe_plan *plan, uint32_t i0);
 void pe_recur_columns_scalar(pe_plan *plan, uint32_t j0, uint32_t rows, float *out, size_t stride);
+void pe_recur_checked_columns_scalar(pe_plan *plan, uint32_t j0, uint32_t rows, float *out, size_t stride);
 
 /* The kernels' test: nonzero when a float32 rounding midpoint may lie within
  * PE_FAST_BOUND of float64 y, so that y may round otherwise than the exact

@@ -10,7 +10,9 @@
 #include "sinusoid/precision/precision_kernels.h"
 #include "sinusoid/settle.h"
 
-typedef enum { STORE_NONE, STORE_F32, STORE_F64 } store_kind;
+/* STORE_F32 is the fast path (float(y), the default); STORE_F32_CHECKED the
+ * correctly rounded one (pe_set_rounding(PE_ROUNDING_CORRECT)). */
+typedef enum { STORE_NONE, STORE_F32, STORE_F32_CHECKED, STORE_F64 } store_kind;
 
 /* Rows pos .. pos + g - 1 of column j again from x(n) = a, x(n+1) = b (the
  * same operations, so the same float64), settling each near-midpoint value.
@@ -41,7 +43,8 @@ static inline __attribute__((always_inline)) void columns(pe_plan *plan, uint32_
             size_t at = (size_t)n0 * stride + j;
             int flagged = 0;
             for (uint32_t n = 0; n < g; n++, at += stride) {
-                if (kind == STORE_F32) {
+                if (kind == STORE_F32) ((float *)out)[at] = (float)a;
+                if (kind == STORE_F32_CHECKED) {
                     float v;
                     flagged |= pe_near_midpoint_f32(a, &v);
                     ((float *)out)[at] = v;
@@ -51,7 +54,7 @@ static inline __attribute__((always_inline)) void columns(pe_plan *plan, uint32_
                 a = b;
                 b = next;
             }
-            if (kind == STORE_F32 && flagged)
+            if (kind == STORE_F32_CHECKED && flagged)
                 settle_column(plan, j, plan->row_pos + n0, g, row0[j], row1[j], (float *)out + (size_t)n0 * stride + j,
                               stride);
             row0[j] = a;
@@ -67,6 +70,13 @@ void pe_recur_columns_scalar(pe_plan *plan, uint32_t j0, uint32_t rows, float *o
         columns(plan, j0, rows, NULL, 0, STORE_NONE);
 }
 
+void pe_recur_checked_columns_scalar(pe_plan *plan, uint32_t j0, uint32_t rows, float *out, size_t stride) {
+    if (out)
+        columns(plan, j0, rows, out, stride, STORE_F32_CHECKED);
+    else
+        columns(plan, j0, rows, NULL, 0, STORE_NONE);
+}
+
 void pe_recur_f64_columns_scalar(pe_plan *plan, uint32_t j0, uint32_t rows, double *out, size_t stride) {
     columns(plan, j0, rows, out, stride, STORE_F64);
 }
@@ -74,6 +84,11 @@ void pe_recur_f64_columns_scalar(pe_plan *plan, uint32_t j0, uint32_t rows, doub
 /* The kernel table's scalar entries: every column; row0 moves on by rows. */
 void pe_recur_scalar(pe_plan *plan, uint32_t rows, float *out, size_t stride) {
     pe_recur_columns_scalar(plan, 0, rows, out, stride);
+    plan->row_pos += rows;
+}
+
+void pe_recur_checked_scalar(pe_plan *plan, uint32_t rows, float *out, size_t stride) {
+    pe_recur_checked_columns_scalar(plan, 0, rows, out, stride);
     plan->row_pos += rows;
 }
 

@@ -20,7 +20,10 @@
 
 #if PE_HAVE_SIMD
 
-typedef enum { STORE_NONE, STORE_F32, STORE_F64 } store_kind;
+/* STORE_F32: float(y), the fast path (the default); STORE_F32_CHECKED: the
+ * correctly rounded one (pe_set_rounding(PE_ROUNDING_CORRECT)). Each is its
+ * own kernel, chosen once per call through the kernel table. */
+typedef enum { STORE_NONE, STORE_F32, STORE_F32_CHECKED, STORE_F64 } store_kind;
 
 /* Four float32 from two float64 pairs, for one full-width store. */
 static inline v128_t narrow(v128_t lo, v128_t hi) {
@@ -39,7 +42,8 @@ static inline v128_t step(v128_t k, v128_t a, v128_t b) {
  * bits of y +- bound, this was the cheapest: about one recurrence step more. */
 static inline __attribute__((always_inline)) void store_row(void *out, size_t at, v128_t lo, v128_t hi, store_kind kind,
                                                             v128_t *flag) {
-    if (kind == STORE_F32) {
+    if (kind == STORE_F32) wasm_v128_store((float *)out + at, narrow(lo, hi));
+    if (kind == STORE_F32_CHECKED) {
         const v128_t bound = wasm_f64x2_splat(PE_FAST_BOUND);
         const v128_t up = narrow(wasm_f64x2_add(lo, bound), wasm_f64x2_add(hi, bound));
         const v128_t down = narrow(wasm_f64x2_sub(lo, bound), wasm_f64x2_sub(hi, bound));
@@ -83,7 +87,7 @@ static inline __attribute__((always_inline)) void group4(pe_plan *plan, uint32_t
         store_row(out, at + stride, b0, b1, kind, &flag);
         b0 = step(k0, b0, a0), b1 = step(k1, b1, a1);
     }
-    if (kind == STORE_F32 && wasm_v128_any_true(flag)) {
+    if (kind == STORE_F32_CHECKED && wasm_v128_any_true(flag)) {
         settle_group(plan, j, plan->row_pos + row, PE_ROW_GROUP, out, at0, stride);
     }
     wasm_v128_store(r0, a0), wasm_v128_store(r0 + 2, a1);
@@ -99,7 +103,7 @@ static inline __attribute__((always_inline)) void single4(pe_plan *plan, uint32_
     const v128_t k0 = wasm_v128_load(plan->coef + j), k1 = wasm_v128_load(plan->coef + j + 2);
     v128_t flag = wasm_i64x2_splat(0);
     store_row(out, at, a0, a1, kind, &flag);
-    if (kind == STORE_F32 && wasm_v128_any_true(flag)) {
+    if (kind == STORE_F32_CHECKED && wasm_v128_any_true(flag)) {
         settle_group(plan, j, plan->row_pos + row, 1, out, at, 0);
     }
     wasm_v128_store(r0, b0), wasm_v128_store(r0 + 2, b1);
@@ -123,6 +127,15 @@ void pe_recur_simd(pe_plan *plan, uint32_t rows, float *out, size_t stride) {
         recur(plan, rows, NULL, 0, STORE_NONE);
     /* Columns are independent: the last two (dim % 4 == 2) run on their own. */
     pe_recur_columns_scalar(plan, plan->dim & ~3u, rows, out, stride);
+    plan->row_pos += rows;
+}
+
+void pe_recur_checked_simd(pe_plan *plan, uint32_t rows, float *out, size_t stride) {
+    if (out)
+        recur(plan, rows, out, stride, STORE_F32_CHECKED);
+    else
+        recur(plan, rows, NULL, 0, STORE_NONE);
+    pe_recur_checked_columns_scalar(plan, plan->dim & ~3u, rows, out, stride);
     plan->row_pos += rows;
 }
 
