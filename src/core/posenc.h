@@ -15,12 +15,22 @@
  *     PE_LAYOUT_INTERLEAVED   [s0 c0 s1 c1 s2 c2 s3 c3]   the paper's, PyTorch tutorials
  *     PE_LAYOUT_SPLIT         [s0 s1 s2 s3 c0 c1 c2 c3]   tensor2tensor, HF Marian
  *
- * Accuracy: every output is within 6e-8 of the exact value (about 1 ulp of
- * float32 near 1; in practice within half an ulp plus 1e-12) for every
- * position below 2^31, every even d up to 8192 and every base from 2 to 1e7:
- * the frequencies are carried in double-double and the angles p*w_i keep
- * their last bits. Frequencies given to pe_plan_init_frequencies are taken as
- * the exact doubles they are.
+ * Accuracy: every float32, float16 and bfloat16 value of a table (pe_table,
+ * pe_table_at, their plan forms, pe_table_dtype, pe_table_2d, and RoPE's cos
+ * and sin without an attention factor or xPos scales) is the float64
+ * recurrence's value rounded once, within half an ulp plus 2.7e-12 of the
+ * exact sin or cos of p*w_i (derived in sinusoid/plan.h), for every position
+ * below 2^31 and every d and base: the fast path, the default. Correctly
+ * rounded (the exact value rounded once, to nearest even) when rounding is
+ * PE_ROUNDING_CORRECT (pe_set_rounding): then the rare value that close to a
+ * rounding midpoint (about 1 in 1300) is recomputed from its position in
+ * double-double (sinusoid/settle.h), at about twice the table time. The frequencies are carried in
+ * double-double (relative error under 2^-86, derived in sinusoid/settle.c,
+ * and counted in the slow path's bounds); frequencies
+ * given to pe_plan_init_frequencies are taken as the exact doubles they are.
+ * Not correctly rounded: the embedding add (x * scale + PE rounds twice, as
+ * float32 code does), RoPE's rotation (HF's float32 operation order) and any
+ * value times an attention factor or xPos scale (a product of two roundings).
  *
  * Determinism: a value depends only on (p, i, d, T, layout). Tables, tables
  * with any offset, position lists and the embedding add give the same bits for
@@ -108,6 +118,7 @@ typedef enum pe_status {
         32, /* RoPE: axes type unknown, mrope sections not summing to r/2, or 2-D with r % 4 != 0 or scaling */
     PE_ERR_XPOS = 33,       /* xPos: scale_base or gamma out of range, center too large, or with a scaling */
     PE_ERR_XPOS_RANGE = 34, /* xPos: a position so far from the center that its scale leaves 2^-64 ... 2^64 */
+    PE_ERR_ROUNDING = 35,   /* rounding is not a pe_rounding */
 } pe_status;
 
 typedef enum pe_layout { PE_LAYOUT_INTERLEAVED = 0, PE_LAYOUT_SPLIT = 1 } pe_layout;
@@ -188,6 +199,31 @@ typedef enum pe_kernels { PE_KERNELS_SCALAR = 0, PE_KERNELS_SIMD = 1 } pe_kernel
 
 PE_API pe_status pe_use_kernels(pe_kernels kernels);
 PE_API pe_status pe_active_kernels(pe_kernels *kernels);
+
+/* How values from sines and cosines are rounded, for every build alike:
+ *
+ *   PE_ROUNDING_FAST     the default: each float32 (float16, bfloat16) value
+ *                        is the rounding of a float64 within 2.7e-12
+ *                        (PE_FAST_BOUND) of the exact value, so within half an
+ *                        ulp plus 2.7e-12; a few values in 10^7 differ from
+ *                        the correctly rounded one (5 of 8.4 million for
+ *                        d = 128, T = 10^4 below 2^16; near zero by more
+ *                        than an ulp, 2.7e-12 being many of their ulps).
+ *   PE_ROUNDING_CORRECT  every such value is correctly rounded (the exact
+ *                        value rounded once): the kernels test each value
+ *                        against the bound and settle the near-midpoint ones
+ *                        exactly. Tables take about twice as long.
+ *
+ * It covers the sinusoidal tables (offsets, position lists, adds), 2-D tables,
+ * the precision family's float32/float16/bfloat16 tables, and ropeCosSin's and
+ * rope()'s cos/sin without an attention factor or xPos scales; not the rotation
+ * (HF's float32 operations) nor values times a factor. A global switch like
+ * pe_use_kernels: set it once, before computing. PE_ERR_ROUNDING for any other
+ * value. */
+typedef enum pe_rounding { PE_ROUNDING_FAST = 0, PE_ROUNDING_CORRECT = 1 } pe_rounding;
+
+PE_API pe_status pe_set_rounding(pe_rounding rounding);
+PE_API pe_status pe_rounding_mode(pe_rounding *rounding);
 
 /* A short English sentence for a status; never NULL. */
 PE_API const char *pe_status_str(pe_status status);
@@ -485,16 +521,14 @@ PE_API pe_status pe_rope(const pe_rotary *rope, uint32_t offset, uint32_t length
  * half of a float32) are uint16_t bit patterns; FLOAT64 gives the core's own
  * float64 values, the ones FLOAT32 rounds.
  *
- * FLOAT16 and BFLOAT16 values are rounded once, to nearest with ties to even,
- * directly from that float64 (never through float32, which would round twice).
- * The float64 value is within 1e-12 of exact for positions below 2^31 (the
- * recurrence's bound, sinusoid/plan.h; 4e-13 is the largest error measured), so each
- * output is the correctly rounded exact value unless the exact value lies
- * within 1e-12 of a midpoint between two neighbours (for values near 1, one
- * in about 10^8 for float16 and 10^9 for bfloat16); then it is one of the
- * two. Either way it is within half an ulp plus 1e-12 of exact: half an ulp
- * is 2^-12 (float16) or 2^-9 (bfloat16) just below 1. Same bits on every
- * build, for every position source. */
+ * FLOAT16 and BFLOAT16 values are the core's float64 rounded once, to
+ * nearest with ties to even (never through float32, which would round
+ * twice): within half an ulp plus 2.7e-12 of exact. Under PE_ROUNDING_CORRECT
+ * they are correctly rounded: where that float64 lies within its bound
+ * (2.7e-12, sinusoid/plan.h) of a midpoint, from the position in
+ * double-double (sinusoid/settle.h). Same bits on every build,
+ * for every position source. FLOAT64 gives the float64 values as they are
+ * (within 2.7e-12 of exact). */
 typedef enum pe_dtype {
     PE_DTYPE_FLOAT32 = 0,  /* float: pe_plan_table */
     PE_DTYPE_FLOAT16 = 1,  /* uint16_t: 1 sign, 5 exponent, 10 fraction bits */
@@ -602,10 +636,13 @@ PE_API pe_status pe_rope_plan_apply_heads(pe_rope_plan *plan, pe_dtype dtype, ui
  *
  * count elements of dtype each (count = length * the row size). FLOAT32: the
  * float32 products rope itself multiplies by (float(cos) * float(a), as HF's
- * cos() * attention_scaling), so with a = 1 the table's float32 values.
- * FLOAT16, BFLOAT16 and FLOAT64: from the float64 values (a times the core's
- * float64 cos and sin, within 1e-12 of exact), rounded once. inverse does not
- * change the signs here (the caches of HF and ONNX hold +sin). */
+ * cos() * attention_scaling), so with a = 1 the table's float32 values
+ * (correctly rounded under PE_ROUNDING_CORRECT). FLOAT16 and BFLOAT16 with
+ * a = 1 and no xPos: the table's (as pe_table_dtype). With an attention factor or xPos scales: a
+ * times the core's float64 cos and sin (within 2.7e-12 of exact) times the
+ * scale, rounded once: within half an ulp plus about 3e-12, not correctly
+ * rounded. FLOAT64: those float64 products. inverse does not change the signs
+ * here (the caches of HF and ONNX hold +sin). */
 PE_API pe_status pe_rope_plan_cos_sin(pe_rope_plan *plan, pe_dtype dtype, int expand, uint32_t offset, uint32_t length,
                                       const uint32_t *positions, void *cos, void *sin, size_t count);
 

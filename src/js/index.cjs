@@ -36,6 +36,8 @@ const FUNCTIONS = [
   'addSinusoidal',
   'addTable',
   'alloc',
+  'setRounding',
+  'rounding',
   'alibiSlopes',
   'alibiBias',
   'resampleTable',

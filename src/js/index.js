@@ -2,7 +2,7 @@
 // WebAssembly. The package's entry: init() and the functions of the default
 // instance, instantiate() for more instances, and the pure-JS helpers.
 // Layout: runtime/ (plumbing), one folder per family, cli/ (the posenc bin).
-export { init, alloc } from './runtime/default-instance.js';
+export { init, alloc, setRounding, rounding } from './runtime/default-instance.js';
 export { instantiate } from './runtime/instance.js';
 export { PosencError } from './runtime/errors.js';
 export { WasmBuffer } from './runtime/wasm-buffer.js';

@@ -28,3 +28,13 @@ EXPORT("pe_wasm_simd") int pe_wasm_simd(void) {
     pe_active_kernels(&k);
     return k == PE_KERNELS_SIMD;
 }
+
+/* The rounding switch (posenc.h pe_set_rounding): 0 fast, 1 correct; a status. */
+EXPORT("pe_wasm_set_rounding") int pe_wasm_set_rounding(int rounding) {
+    return pe_set_rounding((pe_rounding)rounding);
+}
+EXPORT("pe_wasm_rounding") int pe_wasm_rounding(void) {
+    pe_rounding r = PE_ROUNDING_FAST;
+    pe_rounding_mode(&r);
+    return (int)r;
+}

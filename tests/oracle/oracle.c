@@ -16,6 +16,12 @@
  *       reads HALF little-endian float64 frequencies w_i, then uint32 positions, on
  *       stdin; writes per position the split row [sin(p w_0) ... sin(p w_{HALF-1}),
  *       cos(p w_0) ...] (RoPE's scaled frequencies: each w_i taken exactly)
+ *   oracle rounded FORMAT DIM BASE LAYOUT [FREQUENCIES]
+ *       as `at`, but each value rounded once from quad to FORMAT (float32:
+ *       float32 values; float16, bfloat16: uint16 bit patterns), nearest, ties
+ *       to even: the correctly rounded table wherever the exact value is
+ *       farther than about 2^-80 from a midpoint (issue 26's hard cases are
+ *       2^-60 and more away)
  * LAYOUT is `interleaved` ([s0 c0 s1 c1 ...]) or `split` ([s0 s1 ... c0 c1 ...]);
  * FREQUENCIES is `paper` (the default) or `tensor2tensor`.
  * Exit 2 with a message on bad arguments, 1 on an I/O failure.
@@ -33,7 +39,8 @@ static void usage_exit(const char *why) {
             "oracle: %s\n"
             "usage: oracle table DIM BASE LAYOUT OFFSET LENGTH [FREQUENCIES]\n"
             "       oracle at DIM BASE LAYOUT [FREQUENCIES]   (uint32 positions on stdin)\n"
-            "       oracle freqs HALF   (HALF float64 frequencies, then uint32 positions, on stdin)\n",
+            "       oracle freqs HALF   (HALF float64 frequencies, then uint32 positions, on stdin)\n"
+            "       oracle rounded FORMAT DIM BASE LAYOUT [FREQUENCIES]   (as at, rounded once to FORMAT)\n",
             why);
     exit(2);
 }
@@ -87,11 +94,48 @@ static encoding parse_encoding(char **argv, const char *frequencies) {
     return e;
 }
 
+/* 0: float64 rows; else the `rounded` command's format. */
+static enum { OUT_F64, OUT_F32, OUT_F16, OUT_BF16 } out_format = OUT_F64;
+
+/* q rounded once to t fraction bits with smallest normal exponent emin
+ * (nearest, ties to even), as the 16-bit pattern with exponent bias `bias`. */
+static uint16_t round16(__float128 q, int t, int emin, int bias) {
+    uint16_t sign = q < 0 ? 0x8000u : 0u;
+    if (q == 0) return sign;
+    int e;
+    frexpq(q, &e);
+    e -= 1;
+    if (e < emin) e = emin;
+    __float128 n = nearbyintq(fabsq(q) / ldexpq(1.0Q, e - t)); /* integer in [0, 2^(t+1)] */
+    uint32_t m = (uint32_t)n;
+    if (m == (2u << t)) m >>= 1, e++;               /* rounded up to the next binade */
+    if (m < (1u << t)) return (uint16_t)(sign | m); /* subnormal (e == emin) */
+    return (uint16_t)(sign | ((uint32_t)(e + bias) << t) | (m - (1u << t)));
+}
+
+static void put_value(__float128 q, double *row, uint32_t at) {
+    switch (out_format) {
+    case OUT_F64: row[at] = (double)q; break;
+    case OUT_F32: ((float *)row)[at] = (float)q; break; /* libgcc's conversion: rounded once */
+    case OUT_F16: ((uint16_t *)row)[at] = round16(q, 10, -14, 15); break;
+    case OUT_BF16: ((uint16_t *)row)[at] = round16(q, 7, -126, 127); break;
+    }
+}
+
+static size_t value_bytes(void) {
+    return out_format == OUT_F64 ? 8 : out_format == OUT_F32 ? 4 : 2;
+}
+
 static void write_row(const encoding *e, uint64_t p, double *row) {
     uint32_t half = e->dim / 2;
     for (uint32_t i = 0; i < half; i++) {
         __float128 s, c;
         sincosq((__float128)p * e->freq[i], &s, &c);
+        if (out_format != OUT_F64) {
+            put_value(s, row, e->split ? i : 2 * i);
+            put_value(c, row, e->split ? half + i : 2 * i + 1);
+            continue;
+        }
         if (e->split) {
             row[i] = (double)s;
             row[half + i] = (double)c;
@@ -100,7 +144,7 @@ static void write_row(const encoding *e, uint64_t p, double *row) {
             row[2 * i + 1] = (double)c;
         }
     }
-    if (fwrite(row, sizeof(double), e->dim, stdout) != e->dim) {
+    if (fwrite(row, value_bytes(), e->dim, stdout) != e->dim) {
         fprintf(stderr, "oracle: write failed\n");
         exit(1);
     }
@@ -145,6 +189,19 @@ int main(int argc, char **argv) {
     setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
     if (argc < 2) usage_exit("no command");
     if (!strcmp(argv[1], "freqs") && argc == 3) return given_frequencies(argv[2]);
+    if (!strcmp(argv[1], "rounded") && argc >= 3) {
+        if (!strcmp(argv[2], "float32"))
+            out_format = OUT_F32;
+        else if (!strcmp(argv[2], "float16"))
+            out_format = OUT_F16;
+        else if (!strcmp(argv[2], "bfloat16"))
+            out_format = OUT_BF16;
+        else
+            usage_exit("FORMAT must be float32, float16 or bfloat16");
+        argv[2] = "at";
+        argv++;
+        argc--;
+    }
     int table = !strcmp(argv[1], "table"), at = !strcmp(argv[1], "at");
     if (!(table && (argc == 7 || argc == 8)) && !(at && (argc == 5 || argc == 6)))
         usage_exit("bad command or argument count");

@@ -28,6 +28,7 @@
     X(seed, void, (pe_plan * plan))                                                                          \
     X(jump_seed, void, (pe_plan * plan))                                                                     \
     X(recur, void, (pe_plan * plan, uint32_t rows, float *out, size_t stride))                               \
+    X(recur_checked, void, (pe_plan * plan, uint32_t rows, float *out, size_t stride))                       \
     X(add, void, (float *x, const float *pe, size_t count, float scale))                                     \
     /* precision (sinusoid/precision/precision_kernels.h): float64 rows, 16-bit rounding */                  \
     X(recur_f64, void, (pe_plan * plan, uint32_t rows, double *out, size_t stride))                          \
@@ -68,7 +69,13 @@ typedef struct pe_kernel_table {
 } pe_kernel_table;
 #undef PE_KERNEL_FIELD
 
-/* The table pe_use_kernels() chose: SIMD by default when built in. */
+/* The table pe_use_kernels() chose: SIMD by default when built in. Under
+ * PE_ROUNDING_CORRECT (pe_set_rounding) its `recur` is its `recur_checked`,
+ * so callers never branch on the rounding. */
 const pe_kernel_table *pe_kernel_table_current(void);
+
+/* Nonzero under PE_ROUNDING_CORRECT: the 16-bit paths settle their float64
+ * rows (sinusoid/precision/table_dtype.c), once per call. */
+int pe_rounding_is_correct(void);
 
 #endif

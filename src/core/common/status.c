@@ -18,6 +18,7 @@ const char *pe_status_str(pe_status status) {
     case PE_ERR_SCALE: return "scale must be a finite number";
     case PE_ERR_TOO_LARGE: return "the sizes overflow the address space";
     case PE_ERR_KERNELS: return "those kernels are not compiled into this build";
+    case PE_ERR_ROUNDING: return "rounding must be PE_ROUNDING_FAST or PE_ROUNDING_CORRECT";
     case PE_ERR_PLAN: return "plan is not a plan made by pe_plan_init (or its memory was overwritten)";
     case PE_ERR_HEADS: return "heads must be between 1 and 65536, and the head range inside it";
     case PE_ERR_OVERLAP: return "out must not overlap the table it is computed from";
@@ -67,6 +68,7 @@ const char *pe_status_name(pe_status status) {
     case PE_ERR_SCALE: return "PE_ERR_SCALE";
     case PE_ERR_TOO_LARGE: return "PE_ERR_TOO_LARGE";
     case PE_ERR_KERNELS: return "PE_ERR_KERNELS";
+    case PE_ERR_ROUNDING: return "PE_ERR_ROUNDING";
     case PE_ERR_PLAN: return "PE_ERR_PLAN";
     case PE_ERR_HEADS: return "PE_ERR_HEADS";
     case PE_ERR_OVERLAP: return "PE_ERR_OVERLAP";

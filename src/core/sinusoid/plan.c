@@ -50,6 +50,9 @@ pe_plan *pe_plan_layout(uint32_t dim, pe_layout layout, void *memory) {
     plan->row1 = take(&cursor, (size_t)dim * sizeof(double));
     plan->tile_rows = pe_tile_rows(dim);
     plan->tile = take(&cursor, (size_t)plan->tile_rows * dim * sizeof(float));
+    plan->row_pos = 0;
+    plan->w_err_step = 0.0; /* given frequencies are exact; pe_plan_init sets the rest */
+    plan->settle_for = PE_DTYPE_FLOAT64;
     return plan;
 }
 
@@ -96,6 +99,7 @@ void pe_plan_seek(pe_plan *plan, const pe_kernel_table *k, uint32_t p0) {
         k->anchor(plan, a);
         plan->block_pos = a;
     }
+    plan->row_pos = p0;
     if (plan->block_pos == p0) {
         k->seed(plan);
         return;

@@ -13,8 +13,13 @@
  *   seed     the block's rows p0 and p0 + 1 in layout order (one more
  *            rotation, by w_i, for row p0 + 1);
  *   recur    the rest of the block by the Chebyshev recurrence
- *            x(n+1) = 2cos(w) x(n) - x(n-1) in float64, stored as float32.
- *            Within 64 steps it adds under 1e-12, far below float32's half ulp.
+ *            x(n+1) = 2cos(w) x(n) - x(n-1) in float64, stored as float32:
+ *            every float64 value is within PE_FAST_BOUND (below) of exact;
+ *   settle   only when rounding is PE_ROUNDING_CORRECT (pe_set_rounding):
+ *            a value whose float64 lies within PE_FAST_BOUND of a rounding
+ *            midpoint is recomputed from its position (sinusoid/settle.h),
+ *            so every float32, float16 and bfloat16 value is the exact value
+ *            rounded once. The default (PE_ROUNDING_FAST) stores float(y).
  *
  * Each kernel has a scalar version (the reference) and a SIMD version with the
  * same operations in the same order per lane, so both give the same bits. */
@@ -42,6 +47,32 @@
 #define PE_TILE_MAX_ROWS 1024u
 #define PE_PLAN_MAGIC    0x706f7365u /* "pose" */
 
+/* The fast path's bound: every float64 value the recurrence gives for a
+ * position below 2^31 (w_i <= PE_MAX_FREQUENCY) is within PE_FAST_BOUND of
+ * sin or cos(p w_i) for the plan's w_i. Derived, in units of u = 2^-53:
+ *
+ *   anchor  pe_sincos2's 2^-52 per component, plus the angle's error (w's
+ *           relative error times p w, under 2^-55, settle.c): a vector error
+ *           under 3.2u;
+ *   jumps   at most 15 rotations by 64 w_i, each adding the rotation's own
+ *           error (cos and sin within 2^-52 each: 2.9u on a unit vector) and
+ *           its roundings (two products and a sum per component: 3.42u), so
+ *           6.33u each: E0 <= 3.2u + 15 x 6.33u < 99u at row 0, and the seed
+ *           row 1, one rotation more, E1 < 106u;
+ *   recur   with e(n) the error of row n, e(n+1) = 2cos(w) e(n) - e(n-1) +
+ *           l(n), whose solution is e(n) = -U(n-2) e(0) + U(n-1) e(1) +
+ *           sum_m U(n-1-m) l(m), U(j) = sin((j+1) w) / sin w, |U(j)| <= j+1.
+ *           The local error l(m) is coef's error (2 x 2^-52, times |x| <= 1:
+ *           4u) plus the product's and the difference's roundings (results
+ *           below 2: 1u each), 6u. For n <= 63: 62 x 99u + 63 x 106u +
+ *           (63 x 62 / 2) x 6u = 24534u.
+ *
+ * 24534u = 2.72e-12 (the README's "1e-12" was measured, not derived). The
+ * bound adds 2^-53, the rounding of y +- PE_FAST_BOUND in the kernels' test
+ * (recur_scalar.c), and rounds up. tests/native/math/bounds.c restates it by
+ * measurement. */
+#define PE_FAST_BOUND (24600.0 * 0x1p-53)
+
 struct pe_plan {
     uint32_t magic;
     uint32_t dim, half;
@@ -57,8 +88,15 @@ struct pe_plan {
     double *block_sin, *block_cos; /* (sin, cos)(block_pos * w_i) */
     uint32_t block_pos;            /* UINT32_MAX: none yet */
     double *row0, *row1;           /* the recurrence: x(n), x(n+1) per column */
-    float *tile;                   /* tile_rows rows of PE, for the add */
-    uint32_t tile_rows;            /* a multiple of PE_ROW_GROUP */
+    uint32_t row_pos;              /* the position of row0: seek sets it, the recur kernels advance it */
+    /* Relative error of w_i <= i * w_err_step (settle.c derives it; 0 for
+     * given frequencies, which are exact). */
+    double w_err_step;
+    /* The 16-bit format float64 rows are settled for (table_dtype.c):
+     * PE_DTYPE_FLOAT64 for none. RoPE sets it around its calls. */
+    pe_dtype settle_for;
+    float *tile;        /* tile_rows rows of PE, for the add */
+    uint32_t tile_rows; /* a multiple of PE_ROW_GROUP */
 };
 
 /* The family's kernels (entries of common/kernel_table.h), each scalar and SIMD:
@@ -71,6 +109,11 @@ struct pe_plan {
  *   jump_seed  jump then seed, in one pass over the pairs (the same operations);
  *   recur      advances the recurrence by `rows` rows, storing each row (the one
  *              in row0 before the step) at out + r * stride; out NULL stores nothing;
+ *              each float32 is float(y), within half an ulp plus PE_FAST_BOUND;
+ *   recur_checked  the same, but each float32 is the exact value rounded once
+ *              (a float64 within PE_FAST_BOUND of a midpoint is settled by
+ *              sinusoid/settle.h); under PE_ROUNDING_CORRECT the current
+ *              table's `recur` is this kernel (common/kernel_table.c);
  *   add        x[k] = float(float(x[k] * scale) + pe[k]) for k < count. */
 
 /* Rows of the add's tile for dim. */
@@ -105,5 +148,18 @@ void pe_anchor_pairs_scalar(pe_plan *plan, uint32_t a, uint32_t i0);
 void pe_jump_pairs_scalar(pe_plan *plan, uint32_t i0);
 void pe_seed_pairs_scalar(pe_plan *plan, uint32_t i0);
 void pe_recur_columns_scalar(pe_plan *plan, uint32_t j0, uint32_t rows, float *out, size_t stride);
+void pe_recur_checked_columns_scalar(pe_plan *plan, uint32_t j0, uint32_t rows, float *out, size_t stride);
+
+/* The kernels' test: nonzero when a float32 rounding midpoint may lie within
+ * PE_FAST_BOUND of float64 y, so that y may round otherwise than the exact
+ * value: float(y + bound) != float(y - bound) (rounding is monotonic; the
+ * bound includes the 2^-53 these sums may round by). Where it is zero, both
+ * are the exact value's rounding; *stored gets float(y + bound). The SIMD
+ * kernels do the same per lane. */
+static inline int pe_near_midpoint_f32(double y, float *stored) {
+    const float up = (float)(y + PE_FAST_BOUND), down = (float)(y - PE_FAST_BOUND);
+    *stored = up;
+    return up != down;
+}
 
 #endif

@@ -7,14 +7,23 @@
  * out-of-order core overlaps several of them and hides the multiply-subtract
  * latency; the group's rows end in full 16-byte stores. Measured in V8 against
  * eight-column chunks and against groups of 2, 4 and 16 rows, this shape was
- * the fastest, most of all when the table's memory is not in cache. */
+ * the fastest, most of all when the table's memory is not in cache.
+ *
+ * float32 stores make recur_scalar.c's test per lane: float(y + bound) is
+ * stored and compared with float(y - bound); a group where any lane differs
+ * is replayed in scalar from its start state (still in row0/row1) and its
+ * near-midpoint values are settled (sinusoid/settle.h). */
 #include "common/simd.h"
 #include "sinusoid/plan.h"
 #include "sinusoid/precision/precision_kernels.h"
+#include "sinusoid/settle.h"
 
 #if PE_HAVE_SIMD
 
-typedef enum { STORE_NONE, STORE_F32, STORE_F64 } store_kind;
+/* STORE_F32: float(y), the fast path (the default); STORE_F32_CHECKED: the
+ * correctly rounded one (pe_set_rounding(PE_ROUNDING_CORRECT)). Each is its
+ * own kernel, chosen once per call through the kernel table. */
+typedef enum { STORE_NONE, STORE_F32, STORE_F32_CHECKED, STORE_F64 } store_kind;
 
 /* Four float32 from two float64 pairs, for one full-width store. */
 static inline v128_t narrow(v128_t lo, v128_t hi) {
@@ -26,39 +35,77 @@ static inline v128_t step(v128_t k, v128_t a, v128_t b) {
     return wasm_f64x2_sub(wasm_f64x2_mul(k, b), a);
 }
 
-/* One row of four columns (two pairs of lanes) at out + at. */
-static inline __attribute__((always_inline)) void store_row(void *out, size_t at, v128_t lo, v128_t hi,
-                                                            store_kind kind) {
+/* One row of four columns (two pairs of lanes) at out + at. float32 stores
+ * store float(y + bound) and or into *flag its bits xor those of float(y -
+ * bound): nonzero where a rounding midpoint may lie within the bound of y
+ * (recur_scalar.c's test, per lane). Measured against integer tests on the
+ * bits of y +- bound, this was the cheapest: about one recurrence step more. */
+static inline __attribute__((always_inline)) void store_row(void *out, size_t at, v128_t lo, v128_t hi, store_kind kind,
+                                                            v128_t *flag) {
     if (kind == STORE_F32) wasm_v128_store((float *)out + at, narrow(lo, hi));
+    if (kind == STORE_F32_CHECKED) {
+        const v128_t bound = wasm_f64x2_splat(PE_FAST_BOUND);
+        const v128_t up = narrow(wasm_f64x2_add(lo, bound), wasm_f64x2_add(hi, bound));
+        const v128_t down = narrow(wasm_f64x2_sub(lo, bound), wasm_f64x2_sub(hi, bound));
+        wasm_v128_store((float *)out + at, up);
+        *flag = wasm_v128_or(*flag, wasm_v128_xor(up, down));
+    }
     if (kind == STORE_F64) wasm_v128_store((double *)out + at, lo), wasm_v128_store((double *)out + at + 2, hi);
+}
+
+/* Rows pos .. pos + rows - 1 of columns j .. j+3 again, in scalar from the
+ * start state in row0/row1 (the same operations, so the same float64), with
+ * each near-midpoint value settled. Rare: about one group in 60. */
+static __attribute__((noinline)) void settle_group(pe_plan *plan, uint32_t j, uint32_t pos, uint32_t rows, float *out,
+                                                   size_t at, size_t stride) {
+    for (uint32_t c = 0; c < 4; c++) {
+        double a = plan->row0[j + c], b = plan->row1[j + c];
+        const double k = plan->coef[j + c];
+        for (uint32_t n = 0; n < rows; n++) {
+            float v;
+            if (pe_near_midpoint_f32(a, &v)) out[at + n * stride + c] = pe_settle_f32(plan, pos + n, j + c);
+            double next = k * b - a;
+            a = b;
+            b = next;
+        }
+    }
 }
 
 /* PE_ROW_GROUP rows of columns j .. j+3; the rows alternate between the two
  * state registers, so the group (an even count) ends with x(n) back in a. */
-static inline __attribute__((always_inline)) void group4(pe_plan *plan, uint32_t j, void *out, size_t at, size_t stride,
-                                                         store_kind kind) {
+static inline __attribute__((always_inline)) void group4(pe_plan *plan, uint32_t j, uint32_t row, void *out, size_t at,
+                                                         size_t stride, store_kind kind) {
     double *r0 = plan->row0 + j, *r1 = plan->row1 + j;
     v128_t a0 = wasm_v128_load(r0), a1 = wasm_v128_load(r0 + 2);
     v128_t b0 = wasm_v128_load(r1), b1 = wasm_v128_load(r1 + 2);
     const v128_t k0 = wasm_v128_load(plan->coef + j), k1 = wasm_v128_load(plan->coef + j + 2);
+    v128_t flag = wasm_i64x2_splat(0);
+    const size_t at0 = at;
     for (uint32_t n = 0; n < PE_ROW_GROUP; n += 2, at += 2 * stride) {
-        store_row(out, at, a0, a1, kind);
+        store_row(out, at, a0, a1, kind, &flag);
         a0 = step(k0, a0, b0), a1 = step(k1, a1, b1);
-        store_row(out, at + stride, b0, b1, kind);
+        store_row(out, at + stride, b0, b1, kind, &flag);
         b0 = step(k0, b0, a0), b1 = step(k1, b1, a1);
+    }
+    if (kind == STORE_F32_CHECKED && wasm_v128_any_true(flag)) {
+        settle_group(plan, j, plan->row_pos + row, PE_ROW_GROUP, out, at0, stride);
     }
     wasm_v128_store(r0, a0), wasm_v128_store(r0 + 2, a1);
     wasm_v128_store(r1, b0), wasm_v128_store(r1 + 2, b1);
 }
 
 /* One row of columns j .. j+3, for the rows short of a whole group. */
-static inline __attribute__((always_inline)) void single4(pe_plan *plan, uint32_t j, void *out, size_t at,
+static inline __attribute__((always_inline)) void single4(pe_plan *plan, uint32_t j, uint32_t row, void *out, size_t at,
                                                           store_kind kind) {
     double *r0 = plan->row0 + j, *r1 = plan->row1 + j;
     const v128_t a0 = wasm_v128_load(r0), a1 = wasm_v128_load(r0 + 2);
     const v128_t b0 = wasm_v128_load(r1), b1 = wasm_v128_load(r1 + 2);
     const v128_t k0 = wasm_v128_load(plan->coef + j), k1 = wasm_v128_load(plan->coef + j + 2);
-    store_row(out, at, a0, a1, kind);
+    v128_t flag = wasm_i64x2_splat(0);
+    store_row(out, at, a0, a1, kind, &flag);
+    if (kind == STORE_F32_CHECKED && wasm_v128_any_true(flag)) {
+        settle_group(plan, j, plan->row_pos + row, 1, out, at, 0);
+    }
     wasm_v128_store(r0, b0), wasm_v128_store(r0 + 2, b1);
     wasm_v128_store(r1, step(k0, a0, b0)), wasm_v128_store(r1 + 2, step(k1, a1, b1));
 }
@@ -68,9 +115,9 @@ static inline __attribute__((always_inline)) void recur(pe_plan *plan, uint32_t 
     const uint32_t vec = plan->dim & ~3u;
     uint32_t n = 0;
     for (; n + PE_ROW_GROUP <= rows; n += PE_ROW_GROUP)
-        for (uint32_t j = 0; j < vec; j += 4) group4(plan, j, out, (size_t)n * stride + j, stride, kind);
+        for (uint32_t j = 0; j < vec; j += 4) group4(plan, j, n, out, (size_t)n * stride + j, stride, kind);
     for (; n < rows; n++)
-        for (uint32_t j = 0; j < vec; j += 4) single4(plan, j, out, (size_t)n * stride + j, kind);
+        for (uint32_t j = 0; j < vec; j += 4) single4(plan, j, n, out, (size_t)n * stride + j, kind);
 }
 
 void pe_recur_simd(pe_plan *plan, uint32_t rows, float *out, size_t stride) {
@@ -80,11 +127,22 @@ void pe_recur_simd(pe_plan *plan, uint32_t rows, float *out, size_t stride) {
         recur(plan, rows, NULL, 0, STORE_NONE);
     /* Columns are independent: the last two (dim % 4 == 2) run on their own. */
     pe_recur_columns_scalar(plan, plan->dim & ~3u, rows, out, stride);
+    plan->row_pos += rows;
+}
+
+void pe_recur_checked_simd(pe_plan *plan, uint32_t rows, float *out, size_t stride) {
+    if (out)
+        recur(plan, rows, out, stride, STORE_F32_CHECKED);
+    else
+        recur(plan, rows, NULL, 0, STORE_NONE);
+    pe_recur_checked_columns_scalar(plan, plan->dim & ~3u, rows, out, stride);
+    plan->row_pos += rows;
 }
 
 void pe_recur_f64_simd(pe_plan *plan, uint32_t rows, double *out, size_t stride) {
     recur(plan, rows, out, stride, STORE_F64);
     pe_recur_f64_columns_scalar(plan, plan->dim & ~3u, rows, out, stride);
+    plan->row_pos += rows;
 }
 
 #endif

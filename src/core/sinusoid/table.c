@@ -3,7 +3,9 @@
 #include <float.h>
 
 #include "common/check.h"
+#include "math/f64math.h"
 #include "sinusoid/plan.h"
+#include "sinusoid/settle.h"
 
 pe_status pe_scratch_size(uint32_t dim, size_t *bytes) {
     if (!bytes) return PE_ERR_NULL;
@@ -21,6 +23,9 @@ pe_status pe_plan_init(const pe_sinusoid *enc, void *memory, size_t bytes, pe_pl
     if ((st = pe_check_scratch(memory, bytes, enc->dim)) != PE_OK) return st;
     pe_plan *p = pe_plan_layout(enc->dim, enc->layout, memory);
     pe_encoding_frequencies_dd(enc, p->w, p->w_lo);
+    const uint32_t half = enc->dim / 2;
+    const double span = enc->frequencies == PE_FREQ_TENSOR2TENSOR ? (half > 1 ? half - 1 : 1) : half;
+    p->w_err_step = pe_settle_w_err_step(pe_log(enc->base), span);
     pe_plan_finish(p);
     *plan = p;
     return PE_OK;

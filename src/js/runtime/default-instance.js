@@ -65,6 +65,8 @@ export const sinusoidalAt = (positions, options) => ready('sinusoidalAt').sinuso
 export const addSinusoidal = (x, options) => ready('addSinusoidal').addSinusoidal(x, options);
 export const addTable = (x, table, options) => ready('addTable').addTable(x, table, options);
 export const alloc = (n, options) => ready('alloc').alloc(n, options);
+export const setRounding = (mode) => ready('setRounding').setRounding(mode);
+export const rounding = () => ready('rounding').rounding();
 
 // ALiBi and learned tables (../alibi, ../learned).
 export const alibiSlopes = (heads) => ready('alibiSlopes').alibiSlopes(heads);

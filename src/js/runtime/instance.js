@@ -50,7 +50,31 @@ export async function instantiate(options, call = 'instantiate') {
   const runtime = createRuntime(state);
   const methods = {};
   for (const family of FAMILIES) Object.assign(methods, family(runtime));
-  return Object.freeze({ simd: state.exports.pe_wasm_simd() === 1, ...methods, alloc: allocator(state, runtime) });
+  return Object.freeze({
+    simd: state.exports.pe_wasm_simd() === 1,
+    ...methods,
+    alloc: allocator(state, runtime),
+    ...roundingMethods(state, runtime),
+  });
+}
+
+const ROUNDINGS = ['fast', 'correct']; // pe_rounding's order (posenc.h)
+
+/**
+ * setRounding('fast' | 'correct') and rounding(): the module's pe_set_rounding
+ * switch, for every later call of this instance. 'fast' (the default) is within
+ * half an ulp plus 2.7e-12; 'correct' rounds every value from sines and cosines
+ * correctly, at about twice the table time.
+ */
+function roundingMethods(state, runtime) {
+  return {
+    setRounding(mode) {
+      const k = ROUNDINGS.indexOf(mode);
+      if (k < 0) refuse('BAD_ROUNDING', 'rounding', "'fast' or 'correct'", mode);
+      runtime.check(state.exports.pe_wasm_set_rounding(k));
+    },
+    rounding: () => ROUNDINGS[state.exports.pe_wasm_rounding()],
+  };
 }
 
 /**

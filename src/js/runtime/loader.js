@@ -121,6 +121,8 @@ const REQUIRED = [
   'pe_wasm_status_str',
   'pe_wasm_status_name',
   'pe_wasm_simd',
+  'pe_wasm_set_rounding',
+  'pe_wasm_rounding',
   'pe_wasm_alibi_slopes',
   'pe_wasm_alibi_bias',
   'pe_wasm_resample_table',

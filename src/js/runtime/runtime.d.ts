@@ -28,7 +28,7 @@ export type Layout =
  * UNKNOWN_OPTION with a did-you-mean, BAD_BUFFER, BAD_SIZE, BUFFER_FREED,
  * TOO_LARGE), shared arguments (BAD_DIM, BAD_LENGTH, BAD_OFFSET, BAD_POSITION,
  * BAD_BASE, BAD_LAYOUT, BAD_SCALE, BAD_HEADS), loading (NOT_INITIALIZED,
- * LOAD_FAILED), and CORE_STATUS: the core refused with a status this package
+ * LOAD_FAILED), BAD_ROUNDING (setRounding), and CORE_STATUS: the core refused with a status this package
  * does not know (a wasm newer than the package).
  */
 export type RuntimeErrorCode =
@@ -48,7 +48,8 @@ export type RuntimeErrorCode =
   | 'BAD_BASE'
   | 'BAD_LAYOUT'
   | 'BAD_SCALE'
-  | 'BAD_HEADS';
+  | 'BAD_HEADS'
+  | 'BAD_ROUNDING';
 
 /** Every code of PosencError; each means one thing. */
 export type PosencErrorCode =
@@ -144,7 +145,24 @@ export interface RuntimeMethods {
    * when wasm32 memory (4 GiB) cannot hold them; nothing is allocated then.
    */
   alloc(n: number, options?: AllocOptions): WasmBuffer;
+  /**
+   * How values from sines and cosines are rounded, for every later call of
+   * this instance (pe_set_rounding). 'fast', the default: within half an ulp
+   * plus 2.7e-12 of the exact value (about 1 value in 10^6 one ulp off the
+   * correctly rounded one). 'correct': every float32, float16 and bfloat16
+   * value of sinusoidal tables (and their presets, offsets, position lists,
+   * adds), 2-D tables, recipe tables, and ropeCosSin's and rope()'s cos/sin
+   * without an attention factor or xPos is the exact value rounded once;
+   * tables take about twice as long. Not the rotation itself, nor values
+   * times a factor. @throws PosencError BAD_ROUNDING for any other value.
+   */
+  setRounding(mode: Rounding): void;
+  /** The rounding setRounding chose ('fast' until then). */
+  rounding(): Rounding;
 }
+
+/** See {@link RuntimeMethods.setRounding}. */
+export type Rounding = 'fast' | 'correct';
 
 export interface AllocOptions {
   /** 'float32' (default), or 'float16' / 'bfloat16': n 16-bit patterns (RoPE's x only; other calls refuse them). */
@@ -164,6 +182,10 @@ export function instantiate(options?: InitOptions): Promise<Posenc>;
 
 /** See {@link RuntimeMethods.alloc}. */
 export const alloc: RuntimeMethods['alloc'];
+/** See {@link RuntimeMethods.setRounding}: the shared instance's rounding. */
+export const setRounding: RuntimeMethods['setRounding'];
+/** See {@link RuntimeMethods.rounding}. */
+export const rounding: RuntimeMethods['rounding'];
 
 /**
  * A tensor as inference engines hold it: onnxruntime-web's `Tensor` and

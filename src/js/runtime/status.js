@@ -41,6 +41,7 @@ export const CODE_OF_STATUS = Object.freeze({
   PE_ERR_AXES: 'BAD_AXES', // RoPE: mrope sections or 2-D settings
   PE_ERR_XPOS: 'BAD_XPOS', // xpos.js names the field before this backstop
   PE_ERR_XPOS_RANGE: 'XPOS_RANGE', // a position outside xPos's window
+  PE_ERR_ROUNDING: 'BAD_ROUNDING', // setRounding checks first
 });
 
 /** The code of a status the map does not name: a wasm newer than this package. */

@@ -109,6 +109,7 @@ void test_status_name(void) {
         "PE_ERR_AXES",
         "PE_ERR_XPOS",
         "PE_ERR_XPOS_RANGE",
+        "PE_ERR_ROUNDING",
     };
     const int count = (int)(sizeof names / sizeof *names);
     for (int s = 0; s < count; s++) {

@@ -49,7 +49,8 @@
  * Self-check of the guards (must exit 3):
  *   harness damage KERNELS    writes one float past a guarded buffer
  *
- * KERNELS is scalar or simd (pe_use_kernels). LAYOUT is interleaved, split or
+ * KERNELS is scalar or simd (pe_use_kernels); with PE_ROUNDING=correct in the
+ * environment, pe_set_rounding(PE_ROUNDING_CORRECT) as well. LAYOUT is interleaved, split or
  * a raw integer (to pass values outside the enum), optionally followed by
  * :paper, :tensor2tensor or :INTEGER for the frequencies. BASE and SCALE are C
  * numbers (strtod / strtof: decimal, hex float, inf, nan).
@@ -103,6 +104,9 @@ int main(int argc, char **argv) {
         check_status(pe_use_kernels(PE_KERNELS_SIMD), "pe_use_kernels");
     else
         die(2, "KERNELS must be scalar or simd, got", argv[2]);
+    /* PE_ROUNDING=correct: pe_set_rounding(PE_ROUNDING_CORRECT) (the rounding test). */
+    const char *rounding = getenv("PE_ROUNDING");
+    if (rounding && !strcmp(rounding, "correct")) check_status(pe_set_rounding(PE_ROUNDING_CORRECT), "pe_set_rounding");
     char **a = argv + 3;
     int n = argc - 3;
     const harness_command *c = find(cmd);

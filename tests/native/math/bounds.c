@@ -20,8 +20,10 @@
 #include "common/simd.h"
 #include "math/dd.h"
 #include "math/f64math.h"
+#include "math/sincos_dd.h"
 #include "math/sincos_simd.h"
 #include "sinusoid/plan.h"
+#include "sinusoid/settle.h"
 
 typedef __float128 quad;
 
@@ -293,6 +295,107 @@ static void test_frequencies_and_seeds(void) {
     CHECK(differs == 0, "the SIMD seeds differ from the scalar ones in %d rows", differs);
 }
 
+/* ---- pe_sincos_dd (math/sincos_dd.h): the slow path's sin and cos ---- */
+
+/* A lo part within ulp(x) / 2 with 8 bits, so that x + lo is exact in quad. */
+static double small_lo(double x) {
+    return ulp(x) * (double)((int)(next_u64() % 257) - 128) / 256.0;
+}
+
+static void sincos_dd_case(double x, double lo, worst *w) {
+    /* lo on a grid of ulp(x) 2^-56, so that x + lo (at most 110 bits) is exact in quad. */
+    const double grid = ulp(x) * 0x1p-56;
+    lo = grid > 0 ? nearbyint(lo / grid) * grid : 0.0;
+    const quad a = (quad)x + (quad)lo;
+    pe_dd angle = pe_fast_two_sum(x, lo);
+    note(w, (double)(fabsq(qdd(pe_sincos_dd(angle, 0)) - sinq(a)) * 0x1p100Q), x);
+    note(w, (double)(fabsq(qdd(pe_sincos_dd(angle, 1)) - cosq(a)) * 0x1p100Q), x);
+}
+
+static void test_sincos_dd(void) {
+    worst w = {0, 0};
+    const quad pio4 = M_PI_4q;
+    /* Multiples of pi/4 below 2^33 and their neighbours (the reduction's
+     * worst case), log-uniform angles, and two-part angles as settle.c forms
+     * them (p w_i with its exact error and p w_lo). */
+    for (uint64_t n = 0; n < 20000; n++) {
+        uint64_t k = n < 5000 ? n : n < 10000 ? 10937044000ull - (n - 5000) : next_u64() % 10937044410ull;
+        double x = (double)(k * pio4);
+        if (x >= 0x1p33) continue;
+        for (int d = -2; d <= 2; d++) {
+            double y = x;
+            for (int s = 0; s < (d < 0 ? -d : d); s++) y = d < 0 ? nextafter(y, 0) : nextafter(y, INFINITY);
+            if (y >= 0 && y < 0x1p33) sincos_dd_case(y, small_lo(y), &w);
+        }
+    }
+    for (int n = 0; n < 50000; n++) {
+        double x = ldexp(1.0 + uniform(), (int)(next_u64() % 81) - 48); /* below 2^33 */
+        sincos_dd_case(x, small_lo(x), &w);
+    }
+    for (int n = 0; n < 50000; n++) {
+        const uint32_t a = (uint32_t)(next_u64() >> 33);
+        const quad wq = expq(-(quad)uniform() * 16.2Q);
+        const double wh = (double)wq, wl = (double)(wq - (quad)wh);
+        pe_dd p = pe_two_prod((double)a, wh);
+        sincos_dd_case(p.hi, p.lo + (double)a * wl, &w);
+    }
+    report("pe_sincos_dd |error|, 0 <= x < 2^33", &w, PE_SINCOS_DD_BOUND, "x 2^-100");
+}
+
+/* ---- the fast path's bound and the frequencies' (sinusoid/plan.h, settle.h) ---- */
+
+/* The recurrence's float64 values (whole blocks, scalar and SIMD kernels) of
+ * sampled columns against sin/cos(p w_i) for the plan's own w_i = w + w_lo,
+ * and each w_i's relative error against i * w_err_step (exact w_i by powq). */
+static void test_fast_bound(void) {
+    static const uint32_t dims[] = {2, 6, 64, 128, 1024, 65536};
+    static const double bases[] = {2.0, 10000.0, 500000.0, 1e7};
+    worst fast = {0, 0}, werr = {0, 0};
+    for (size_t di = 0; di < sizeof dims / sizeof *dims; di++) {
+        for (size_t bi = 0; bi < sizeof bases / sizeof *bases; bi++) {
+            for (int t2t = 0; t2t < 2; t2t++) {
+                pe_sinusoid enc = {dims[di], bases[bi], PE_LAYOUT_SPLIT, t2t ? PE_FREQ_TENSOR2TENSOR : PE_FREQ_PAPER};
+                size_t bytes;
+                pe_scratch_size(enc.dim, &bytes);
+                void *mem = malloc(bytes);
+                double *block = malloc(sizeof(double) * PE_BLOCK_ROWS * enc.dim);
+                pe_plan *plan;
+                pe_plan_init(&enc, mem, bytes, &plan);
+                const uint32_t half = enc.dim / 2, span = t2t ? (half > 1 ? half - 1 : 1) : half;
+                for (uint32_t i = 1; i < half; i += 1 + half / 97) {
+                    const quad wq = powq((quad)enc.base, -(quad)i / span);
+                    const double rel = (double)(fabsq((quad)plan->w[i] + (quad)plan->w_lo[i] - wq) / wq);
+                    note(&werr, rel / (i * plan->w_err_step), enc.base);
+                }
+                for (int n = 0; n < (enc.dim > 4096 ? 4 : 40); n++) {
+                    uint32_t p0 =
+                        (uint32_t)(n % 2 ? 0x80000000u - 64 - next_u64() % 0x100000u : next_u64() % 0x80000000u);
+                    p0 -= p0 % PE_BLOCK_ROWS;
+                    if (n % 3 == 0 || pe_use_kernels(PE_KERNELS_SIMD) != PE_OK) pe_use_kernels(PE_KERNELS_SCALAR);
+                    const pe_kernel_table *k = pe_kernel_table_current();
+                    plan->block_pos = UINT32_MAX;
+                    pe_plan_seek(plan, k, p0);
+                    k->recur_f64(plan, PE_BLOCK_ROWS, block, enc.dim);
+                    pe_use_kernels(PE_KERNELS_SIMD);
+                    for (uint32_t j = 0; j < enc.dim; j += 1 + enc.dim / 64) {
+                        const uint32_t i = j < half ? j : j - half; /* split layout */
+                        const quad wi = (quad)plan->w[i] + (quad)plan->w_lo[i];
+                        for (uint32_t r = 0; r < PE_BLOCK_ROWS; r++) {
+                            const quad a = (quad)(p0 + r) * wi, exact = j < half ? sinq(a) : cosq(a);
+                            note(&fast, (double)(fabsq((quad)block[(size_t)r * enc.dim + j] - exact) * 0x1p53Q),
+                                 p0 + r);
+                        }
+                    }
+                }
+                free(block);
+                free(mem);
+            }
+        }
+    }
+    report("recurrence float64 vs exact (PE_FAST_BOUND)", &fast, PE_FAST_BOUND * 0x1p53, "x 2^-53");
+    report("w_i relative error / (i w_err_step)", &werr, 1.0, "");
+}
+
 typedef struct {
     const char *name;
     void (*run)(void);
@@ -307,6 +410,8 @@ static const math_test math_tests[] = {
     {"dd arithmetic", test_dd_arithmetic},
     {"dd log exp", test_dd_log_exp},
     {"frequencies and seeds", test_frequencies_and_seeds},
+    {"sincos dd", test_sincos_dd},
+    {"fast path bound", test_fast_bound},
     {NULL, NULL},
 };
 

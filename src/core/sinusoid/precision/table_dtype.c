@@ -2,9 +2,13 @@
  * core's float64 values, or those float64 values themselves. The rows come
  * from the same anchors, jumps, seeds and recurrence as pe_plan_table, so a
  * float16 value is the rounding of the very float64 whose float32 rounding
- * pe_plan_table stores. */
+ * pe_plan_table stores. Under PE_ROUNDING_CORRECT (pe_set_rounding) a
+ * float64 within PE_FAST_BOUND of a float16 or bfloat16 midpoint is first
+ * replaced by the exact value rounded once (sinusoid/settle.h), so every
+ * 16-bit value is correctly rounded; the default narrows the float64 as is. */
 #include "common/check.h"
 #include "sinusoid/precision/precision_kernels.h"
+#include "sinusoid/settle.h"
 
 static size_t dtype_bytes(pe_dtype dtype) {
     return dtype == PE_DTYPE_FLOAT64 ? 8 : dtype == PE_DTYPE_FLOAT32 ? 4 : 2;
@@ -17,8 +21,12 @@ static pe_status check_dtype(pe_dtype dtype) {
 /* n rows from the plan's current recurrence state into out (row stride dim). */
 static void emit(pe_plan *plan, const pe_kernel_table *k, pe_dtype dtype, uint32_t n, void *out) {
     const uint32_t dim = plan->dim;
+    const int settle = pe_rounding_is_correct(); /* once per call, never per value */
     if (dtype == PE_DTYPE_FLOAT64) {
+        /* Raw float64, or settled for the 16-bit format RoPE narrows them to. */
+        const uint32_t first = plan->row_pos;
         k->recur_f64(plan, n, (double *)out, dim);
+        if (settle) pe_settle_rows_16(plan, plan->settle_for, first, n, (double *)out, dim);
         return;
     }
     /* Through the plan's tile, which holds tile_rows / 2 (>= 4) rows of float64. */
@@ -27,7 +35,9 @@ static void emit(pe_plan *plan, const pe_kernel_table *k, pe_dtype dtype, uint32
     const uint32_t per = plan->tile_rows / 2;
     for (uint32_t r0 = 0; r0 < n; r0 += per) {
         const uint32_t g = n - r0 < per ? n - r0 : per;
+        const uint32_t first = plan->row_pos;
         k->recur_f64(plan, g, tile, dim);
+        if (settle) pe_settle_rows_16(plan, dtype, first, g, tile, dim);
         narrow(tile, (uint16_t *)out + (size_t)r0 * dim, (size_t)g * dim);
     }
 }

@@ -514,6 +514,9 @@ pe_status pe_rope_plan_cos_sin(pe_rope_plan *plan, pe_dtype dtype, int expand, u
         /* float64 [sin | cos] rows in the cs tile (2r floats = r doubles a row). */
         p->tile_at = PE_ROPE_NOT_BUILT;
         double *rows64 = (double *)(void *)p->cs, *line = (double *)(void *)p->wide;
+        /* Without a factor or xPos scales the 16-bit values are the plan's
+         * own, rounded once: the plan settles its float64 rows for them. */
+        p->plan->settle_for = p->factor == 1.0 && !xpos ? dtype : PE_DTYPE_FLOAT64;
         if (positions && p->runs.axes)
             pe_rope_axes_rows(p->plan, &p->runs, PE_DTYPE_FLOAT64, positions + (size_t)l0 * p->runs.axes, g, r,
                               p->axis_ids, p->axis_rows, rows64);
@@ -521,6 +524,7 @@ pe_status pe_rope_plan_cos_sin(pe_rope_plan *plan, pe_dtype dtype, int expand, u
             pe_plan_table_at_dtype(p->plan, PE_DTYPE_FLOAT64, positions + l0, g, rows64, (size_t)g * r);
         else
             pe_plan_table_dtype(p->plan, PE_DTYPE_FLOAT64, offset + l0, g, rows64, (size_t)g * r);
+        p->plan->settle_for = PE_DTYPE_FLOAT64;
         if (p->factor != 1.0)
             for (size_t k = 0; k < (size_t)g * r; k++) rows64[k] *= p->factor;
         for (uint32_t k = 0; k < g; k++) {
