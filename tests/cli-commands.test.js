@@ -274,7 +274,7 @@ test('bad arguments of each subcommand: exit code 2 (1 for a refused config) and
     ['rope', '--config', join(dir, 'missing.json')],
     ['rope', '--config', llama, '--what', 'cos-sin', '--dtype', 'float64'],
     ['rope', '--config', llama, '--what', 'sin'],
-    ['rope', '--config', llama, '--format', 'npy'],
+    ['rope', '--config', llama, '--format', 'f32'],
     ['rope', '--config', llama, '--lenght', '3'],
     ['rope', '--config', llama, '--length', '2147483648', '--offset', '1'],
     ['rope', '--config', configFile('bad', '{"model_type": "llama",}')],

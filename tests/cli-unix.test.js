@@ -345,11 +345,104 @@ test('rope --what cos-sin in npy, f32 and raw: the bytes of ropeCosSin, per dtyp
     [...args, '--dtype', 'bfloat16', '--format', 'npy'],
     '--format npy has no bfloat16 (NumPy lacks the type): use --format raw',
   );
-  // The frequencies stay text, csv or json, and say where the binary formats are.
+});
+
+/** An npy file's header dict and its data bytes (version 1.0, as both CLIs write it). */
+function readNpy(bytes) {
+  assert.ok(Buffer.compare(bytes.subarray(0, 8), Buffer.from([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 1, 0])) === 0);
+  const headerLength = bytes.readUInt16LE(8);
+  assert.is((10 + headerLength) % 64, 0, 'the data starts 64-byte aligned');
+  const dict = bytes.subarray(10, 10 + headerLength).toString();
+  const m = /^\{'descr': '(<[a-z]\d)', 'fortran_order': False, 'shape': \(([\d, ]*)\), \} *\n$/.exec(dict);
+  assert.ok(m, `npy header ${JSON.stringify(dict)}`);
+  const shape = m[2]
+    .split(',')
+    .filter((t) => t.trim() !== '')
+    .map(Number);
+  const data = bytes.subarray(10 + headerLength);
+  const copy = new Uint8Array(data); // aligned for the typed array
+  const Type = { '<f8': Float64Array, '<f4': Float32Array, '<i4': Int32Array, '<f2': Uint16Array }[m[1]];
+  assert.is(data.length, shape.reduce((a, b) => a * b, 1) * Type.BYTES_PER_ELEMENT, 'data length = shape x item size');
+  return { descr: m[1], shape, shapeText: m[2], values: new Type(copy.buffer) };
+}
+
+test('alibi, t5-buckets and rope frequencies in npy, f32 and raw: the package values, the same bytes in both CLIs', async () => {
+  // alibi: a (heads,) float32 array, 1-D as NumPy spells it.
+  for (const heads of [1, 12, 20]) {
+    const slopes = pe.alibiSlopes(heads);
+    const npy = readNpy((await sameRunInProcess(['alibi', '--heads', String(heads), '--format', 'npy'])).stdout);
+    assert.is(npy.descr, '<f4');
+    assert.is(npy.shapeText, `${heads},`);
+    assert.equal(Array.from(npy.values), Array.from(slopes), `alibi npy, ${heads} heads`);
+    for (const format of ['f32', 'raw']) {
+      const bytes = (await sameRunInProcess(['alibi', '--heads', String(heads), '--format', format])).stdout;
+      assert.ok(Buffer.compare(bytes, Buffer.from(slopes.buffer, slopes.byteOffset, slopes.byteLength)) === 0, format);
+    }
+  }
+  // t5-buckets: a (query_length, key_length) int32 array, across more than one chunk of 65536 values.
+  const t5Cases = [
+    { queryLength: 3, keyLength: 5, offset: 2, numBuckets: 32, maxDistance: 128, bidirectional: true },
+    { queryLength: 300, keyLength: 257, offset: 1000, numBuckets: 16, maxDistance: 40, bidirectional: false },
+    { queryLength: 2, keyLength: 0, offset: 0, numBuckets: 32, maxDistance: 128, bidirectional: true },
+  ];
+  for (const c of t5Cases) {
+    const args = ['t5-buckets', '--query-length', String(c.queryLength), '--key-length', String(c.keyLength)];
+    args.push('--offset', String(c.offset), '--num-buckets', String(c.numBuckets));
+    args.push('--max-distance', String(c.maxDistance), ...(c.bidirectional ? [] : ['--causal']));
+    const expected = pe.t5Buckets(c);
+    const npy = readNpy((await sameRunInProcess([...args, '--format', 'npy'])).stdout);
+    assert.is(npy.descr, '<i4');
+    assert.equal(npy.shape, [c.queryLength, c.keyLength]);
+    assert.equal(Array.from(npy.values), Array.from(expected), args.join(' '));
+    const raw = (await sameRunInProcess([...args, '--format', 'raw'])).stdout;
+    const exp = Int32Array.from(expected);
+    assert.ok(Buffer.compare(raw, Buffer.from(exp.buffer)) === 0, `raw: ${args.join(' ')}`);
+  }
   await refused(
-    ['rope', '--head-dim', '8', '--format', 'npy'],
-    '--format must be text, csv or json (npy, f32 and raw: --what cos-sin); got npy',
+    ['t5-buckets', '--query-length', '3', '--format', 'f32'],
+    "--format f32 writes float32, and T5's buckets are integers: use --format raw (int32) or npy (<i4)",
   );
+  // rope frequencies (and the attention factor): a 1-D array of the --dtype, float64 by default.
+  const rope = ['rope', '--head-dim', '12', '--rotary-dim', '10', '--base', '500000', '--scaling', 'yarn'];
+  rope.push('--factor', '4', '--original-max-position-embeddings', '4096');
+  const { frequencies, attentionFactor } = pe.ropeFrequencies({
+    headDim: 12,
+    rotaryDim: 10,
+    base: 500000,
+    scaling: { rope_type: 'yarn', factor: 4, original_max_position_embeddings: 4096 },
+  });
+  assert.ok(attentionFactor !== 1, 'yarn: an attention factor other than 1');
+  for (const [what, values] of [
+    ['frequencies', frequencies],
+    ['attention-factor', [attentionFactor]],
+  ]) {
+    const args = [...rope, '--what', what];
+    const npy = readNpy((await sameRunInProcess([...args, '--format', 'npy'])).stdout);
+    assert.is(npy.descr, '<f8');
+    assert.is(npy.shapeText, `${values.length},`);
+    assert.equal(Array.from(npy.values), Array.from(values), `${what}: the core's float64 values`);
+    const raw = (await sameRunInProcess([...args, '--format', 'raw'])).stdout;
+    assert.ok(Buffer.compare(raw, Buffer.from(Float64Array.from(values).buffer)) === 0, `${what} raw float64`);
+    await refused([...args, '--format', 'f32'], '--format f32 writes float32: use --format raw for --dtype float64');
+    const single = Float32Array.from(values);
+    const f32 = (await sameRunInProcess([...args, '--dtype', 'float32', '--format', 'f32'])).stdout;
+    assert.ok(Buffer.compare(f32, Buffer.from(single.buffer)) === 0, `${what} f32`);
+    const npy32 = readNpy((await sameRunInProcess([...args, '--dtype', 'float32', '--format', 'npy'])).stdout);
+    assert.is(npy32.descr, '<f4');
+    assert.equal(Array.from(npy32.values), Array.from(single));
+    for (const dtype of ['float16', 'bfloat16']) {
+      const bits = pe.roundToBits(Float64Array.from(values), { dtype });
+      const raw16 = (await sameRunInProcess([...args, '--dtype', dtype, '--format', 'raw'])).stdout;
+      assert.ok(Buffer.compare(raw16, Buffer.from(Uint16Array.from(bits).buffer)) === 0, `${what} raw ${dtype}`);
+    }
+    const half = readNpy((await sameRunInProcess([...args, '--dtype', 'float16', '--format', 'npy'])).stdout);
+    assert.is(half.descr, '<f2');
+    assert.equal(Array.from(half.values), Array.from(pe.roundToBits(Float64Array.from(values), { dtype: 'float16' })));
+    await refused(
+      [...args, '--dtype', 'bfloat16', '--format', 'npy'],
+      '--format npy has no bfloat16 (NumPy lacks the type): use --format raw',
+    );
+  }
 });
 
 test('every --help ends with examples, the same in both CLIs, and each example that reads no file runs in both', async () => {

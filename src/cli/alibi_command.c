@@ -15,15 +15,17 @@ const char ALIBI_USAGE[] =
     "  --heads N     number of attention heads, 1 to 65536\n"
     "  --config FILE a model's config.json (BLOOM, MPT with attn_config.alibi, ...) instead of --heads\n"
     "  --dtype T     float32 (the slopes' type, the only one)\n"
-    "  --format F    text (one value per line), csv or json; values with 9 significant digits\n" CLI_COMMON_HELP "\n"
+    "  --format F    text (one value per line), csv or json, values with 9 significant digits; or the\n"
+    "                (heads,) float32 array: npy (<f4), f32 or raw (little-endian float32)\n" CLI_COMMON_HELP "\n"
     "examples:\n"
     "  posenc alibi --heads 12\n"
-    "  posenc alibi --config bloom.json --format json\n";
+    "  posenc alibi --config bloom.json --format json\n"
+    "  posenc alibi --heads 32 --format npy --output slopes.npy\n";
 
 const char *const ALIBI_OPTIONS[] = {"--heads", "--config", "--dtype", "--format", "--output", NULL};
 
 int cli_run_alibi(const cli_given *given, FILE *out, char **error) {
-    static const char *const FORMATS[] = {"text", "csv", "json", NULL};
+    static const char *const FORMATS[] = {"text", "csv", "json", "npy", "f32", "raw", NULL};
     const char *path = cli_value(given, "--config");
     if (path && cli_value(given, "--heads")) return cli_fail(error, 2, "give --heads or --config, not both");
     if (!path && !cli_value(given, "--heads"))
@@ -35,7 +37,7 @@ int cli_run_alibi(const cli_given *given, FILE *out, char **error) {
     pe_dtype dtype;
     static const char *const DTYPES[] = {"float32", NULL};
     if (!code) code = cli_dtype_option(given, DTYPES, "float32 (the slopes' type)", &dtype, error);
-    if (!code) code = cli_format_option(given, FORMATS, "text, csv or json", &format, error);
+    if (!code) code = cli_format_option(given, FORMATS, "text, csv, json, npy, f32 or raw", &format, error);
     if (code) return code;
     if (path) {
         cli_config cfg;
@@ -52,7 +54,7 @@ int cli_run_alibi(const cli_given *given, FILE *out, char **error) {
     pe_status st = slopes && values ? pe_alibi_slopes(heads, slopes, heads) : PE_ERR_NULL;
     for (uint32_t h = 0; st == PE_OK && h < heads; h++) values[h] = slopes[h];
     if (st == PE_OK)
-        cli_write_values(out, format, "head", "slope", values, heads, 8);
+        code = cli_write_value_list(out, format, PE_DTYPE_FLOAT32, "head", "slope", values, heads, error);
     else
         code = cli_fail(error, 1, "%s", slopes && values ? pe_status_str(st) : "out of memory");
     free(slopes);

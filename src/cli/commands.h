@@ -46,6 +46,12 @@ int cli_dtype_option(const cli_given *given, const char *const *allowed, const c
 /* values[k] replaced by the dtype's value nearest it, rounded once from
  * float64 (pe_narrow_f64; float32 by the cast); FLOAT64 leaves them. 0 or exit code 1. */
 int cli_narrow_values(pe_dtype dtype, double *values, uint32_t count, char **error);
+/* count values, each already rounded to dtype (cli_narrow_values), as a list: text, csv or json
+ * (cli_write_values; 17 significant digits for float64, 9 for the others), or a 1-D array of the
+ * dtype in npy (<f8, <f4, <f2), f32 or raw (its little-endian bytes). cli_dtype_format_check has
+ * refused f32 beside a dtype other than float32 and npy beside bfloat16. 0 or exit code 1. */
+int cli_write_value_list(FILE *out, cli_format format, pe_dtype dtype, const char *index_name, const char *value_name,
+                         const double *values, uint32_t count, char **error);
 /* --kernels auto, simd or scalar applied to the core; 0, 2 (bad value) or 1 (not in this build). */
 int cli_kernels_option(const cli_given *given, char **error);
 /* A required or optional count option: 0 or exit code 2 with the message "NAME must be WHAT; got V". */

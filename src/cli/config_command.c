@@ -19,7 +19,10 @@ const char CONFIG_USAGE[] =
     "buckets, learned or sinusoidal tables, or none (NoPE attention, or no attention: Mamba, linear\n"
     "attention); each layer's kind and key/value heads; and the keys that change nothing.\n"
     "\n"
-    "  --format F    text (layers with one description on one line) or json (one object a layer)\n" CLI_COMMON_HELP;
+    "  --format F    text (layers with one description on one line) or json (one object a layer)\n" CLI_COMMON_HELP "\n"
+    "examples:\n"
+    "  posenc config config.json\n"
+    "  posenc config gemma3.json --format json --output layers.json\n";
 
 const char *const CONFIG_OPTIONS[] = {"--format", "--output", NULL};
 

@@ -52,38 +52,52 @@ void cli_write_prologue(FILE *out, cli_format format, uint32_t length, uint32_t 
     } else if (format == FORMAT_JSON) {
         fputs("[\n", out);
     } else if (format == FORMAT_NPY) {
-        char dict[160];
-        int n = snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': (%u, %u), }", descr,
-                         (unsigned)length, (unsigned)dim);
-        size_t unpadded = 10 + (size_t)n + 1; /* magic 6 + version 2 + length 2, dict, '\n' */
-        size_t pad = (64 - unpadded % 64) % 64;
-        size_t header_len = (size_t)n + pad + 1;
-        const unsigned char magic[10] = {
-            0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (unsigned char)(header_len & 0xff), (unsigned char)(header_len >> 8)};
-        fwrite(magic, 1, sizeof magic, out);
-        fwrite(dict, 1, (size_t)n, out);
-        for (size_t i = 0; i < pad; i++) fputc(' ', out);
-        fputc('\n', out);
+        const uint32_t shape[2] = {length, dim};
+        cli_write_npy_header(out, descr, shape, 2);
     }
 }
 
-/* float32 values as little-endian bytes, whatever the host's byte order. */
-static void write_f32(FILE *out, const float *values, size_t count) {
+void cli_write_npy_header(FILE *out, const char *descr, const uint32_t *shape, int ndim) {
+    char dict[160];
+    int n = ndim == 1 ? snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': (%u,), }", descr,
+                                 (unsigned)shape[0])
+                      : snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': (%u, %u), }",
+                                 descr, (unsigned)shape[0], (unsigned)shape[1]);
+    size_t unpadded = 10 + (size_t)n + 1; /* magic 6 + version 2 + length 2, dict, '\n' */
+    size_t pad = (64 - unpadded % 64) % 64;
+    size_t header_len = (size_t)n + pad + 1;
+    const unsigned char magic[10] = {
+        0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (unsigned char)(header_len & 0xff), (unsigned char)(header_len >> 8)};
+    fwrite(magic, 1, sizeof magic, out);
+    fwrite(dict, 1, (size_t)n, out);
+    for (size_t i = 0; i < pad; i++) fputc(' ', out);
+    fputc('\n', out);
+}
+
+void cli_write_le(FILE *out, const void *values, size_t width, size_t count) {
+    const uint16_t probe = 1;
+    unsigned char first;
+    memcpy(&first, &probe, 1);
+    if (first == 1) { /* little-endian host: the bytes as they lie */
+        fwrite(values, width, count, out);
+        return;
+    }
     unsigned char bytes[4096];
+    const unsigned char *in = values;
     size_t used = 0;
     for (size_t i = 0; i < count; i++) {
-        uint32_t bits;
-        memcpy(&bits, &values[i], 4);
-        bytes[used++] = (unsigned char)bits;
-        bytes[used++] = (unsigned char)(bits >> 8);
-        bytes[used++] = (unsigned char)(bits >> 16);
-        bytes[used++] = (unsigned char)(bits >> 24);
-        if (used == sizeof bytes) {
+        for (size_t b = 0; b < width; b++) bytes[used++] = in[i * width + width - 1 - b];
+        if (used == sizeof bytes) { /* 4096 is a multiple of 2, 4 and 8 */
             fwrite(bytes, 1, used, out);
             used = 0;
         }
     }
     fwrite(bytes, 1, used, out);
+}
+
+/* float32 values as little-endian bytes, whatever the host's byte order. */
+static void write_f32(FILE *out, const float *values, size_t count) {
+    cli_write_le(out, values, 4, count);
 }
 
 void cli_write_rows(FILE *out, cli_format format, const float *values, uint32_t rows, uint32_t dim, uint32_t first_row,
@@ -133,17 +147,7 @@ void cli_write_values(FILE *out, cli_format format, const char *index_name, cons
 }
 
 void cli_write_u16(FILE *out, const uint16_t *values, size_t count) {
-    unsigned char bytes[4096];
-    size_t used = 0;
-    for (size_t i = 0; i < count; i++) {
-        bytes[used++] = (unsigned char)values[i];
-        bytes[used++] = (unsigned char)(values[i] >> 8);
-        if (used == sizeof bytes) {
-            fwrite(bytes, 1, used, out);
-            used = 0;
-        }
-    }
-    fwrite(bytes, 1, used, out);
+    cli_write_le(out, values, 2, count);
 }
 
 float cli_widen16(uint16_t bits, int dtype) {

@@ -21,6 +21,13 @@ size_t cli_format_fixed(char *out, float value, int digits);
  * descr ("<f4" float32, "<f2" float16). */
 void cli_write_prologue(FILE *out, cli_format format, uint32_t length, uint32_t dim, const char *descr);
 
+/* NPY 1.0 header of a little-endian C-order array of shape[0 .. ndim) (ndim 1 or 2; a 1-D shape
+ * prints as NumPy's "(n,)"), padded to a multiple of 64 bytes; descr is NumPy's ("<f4", "<i4", ...). */
+void cli_write_npy_header(FILE *out, const char *descr, const uint32_t *shape, int ndim);
+
+/* count values of `width` bytes each (2, 4 or 8; host order) as little-endian bytes, whatever the host's order. */
+void cli_write_le(FILE *out, const void *values, size_t width, size_t count);
+
 /* A float16 or bfloat16 bit pattern (dtype 1 or 2 of pe_dtype) as the float it stands for (exact). */
 float cli_widen16(uint16_t bits, int dtype);
 

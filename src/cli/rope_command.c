@@ -38,9 +38,11 @@ const char ROPE_USAGE[] =
     "                     value rounded once to that type; cos-sin: float32 (default: the products\n"
     "                     rope multiplies by), float16 or bfloat16\n"
     "  --format F         text (one value per line), csv or json; 17 significant digits for float64,\n"
-    "                     9 for the others; cos-sin as `posenc table` prints rows (text 4 decimals, csv\n"
-    "                     and json 9; csv's first column is the position, or the row with --position-ids),\n"
-    "                     npy (float32, or float16's <f2), f32 (float32) or raw (the --dtype's own bytes)\n"
+    "                     9 for the others; npy (a 1-D array: <f8, <f4 or <f2 by --dtype), f32 (with\n"
+    "                     --dtype float32) or raw (the --dtype's own little-endian bytes); cos-sin as\n"
+    "                     `posenc table` prints rows (text 4 decimals, csv and json 9; csv's first column\n"
+    "                     is the position, or the row with --position-ids), npy (float32, or float16's\n"
+    "                     <f2), f32 (float32) or raw (the --dtype's own bytes)\n"
     "\n"
     "RoPE flags (instead of --config; the parameters are HF's rope_scaling keys):\n"
     "  --head-dim D       the head dimension, 2 to 65536 (required without --config)\n"
@@ -59,6 +61,7 @@ const char ROPE_USAGE[] =
     "examples:\n"
     "  posenc rope --config config.json --length 8192 --format csv\n"
     "  posenc rope --head-dim 128 --base 500000 --scaling linear --factor 4\n"
+    "  posenc rope --head-dim 128 --base 500000 --format npy --output inv_freq.npy\n"
     "  posenc rope --head-dim 64 --what cos-sin --length 2048 --format npy --output cos_sin.npy\n"
     "  posenc rope --config qwen2-vl.json --what cos-sin --position-ids '0,1,1;0,0,1;0,1,0'\n";
 
@@ -133,8 +136,7 @@ static int write_cos_sin(const pe_rotary *rope, const cli_rope_rows *rows, pe_dt
 }
 
 int cli_run_rope(const cli_given *given, FILE *out, char **error) {
-    static const char *const FORMATS[] = {"text", "csv", "json", NULL};
-    static const char *const CACHE_FORMATS[] = {"text", "csv", "json", "npy", "f32", "raw", NULL};
+    static const char *const FORMATS[] = {"text", "csv", "json", "npy", "f32", "raw", NULL};
     static const char *const WHAT[] = {"frequencies", "attention-factor", "cos-sin", NULL};
     const char *path = cli_value(given, "--config"), *flag = cli_rope_description_given(given);
     if (path && flag) return cli_fail(error, 2, "give --config or %s, not both (the config sets it)", flag);
@@ -166,12 +168,8 @@ int cli_run_rope(const cli_given *given, FILE *out, char **error) {
                                              &dtype, error)
                           : cli_dtype_option(given, DTYPES, "float64, float32, float16 or bfloat16", &dtype, error)))
         return code;
-    if ((code = what == 2 ? cli_format_option(given, CACHE_FORMATS,
-                                              "text, csv, json, npy, f32 or raw with --what cos-sin", &format, error)
-                          : cli_format_option(given, FORMATS, "text, csv or json (npy, f32 and raw: --what cos-sin)",
-                                              &format, error)))
-        return code;
-    if (what == 2 && (code = cli_dtype_format_check(given, dtype, format, error))) return code;
+    if ((code = cli_format_option(given, FORMATS, "text, csv, json, npy, f32 or raw", &format, error))) return code;
+    if ((code = cli_dtype_format_check(given, dtype, format, error))) return code;
 
     cli_config cfg = {0};
     code = path ? cli_read_config(path, cli_value(given, "--layer-type"), &cfg, error)
@@ -194,11 +192,12 @@ int cli_run_rope(const cli_given *given, FILE *out, char **error) {
         pe_status st = w ? pe_rope_frequencies(&c->rope, w, c->rope.rotary_dim / 2, &attention) : PE_ERR_NULL;
         if (st != PE_OK) code = cli_fail(error, 1, "%s", w ? pe_status_str(st) : "out of memory");
     }
-    const int digits = dtype == PE_DTYPE_FLOAT64 ? 16 : 8;
     if (!code && what == 0) code = cli_narrow_values(dtype, w, c->rope.rotary_dim / 2, error);
     if (!code && what == 1) code = cli_narrow_values(dtype, &attention, 1, error);
-    if (!code && what == 0) cli_write_values(out, format, "pair", "frequency", w, c->rope.rotary_dim / 2, digits);
-    if (!code && what == 1) cli_write_values(out, format, "index", "attention_factor", &attention, 1, digits);
+    if (!code && what == 0)
+        code = cli_write_value_list(out, format, dtype, "pair", "frequency", w, c->rope.rotary_dim / 2, error);
+    if (!code && what == 1)
+        code = cli_write_value_list(out, format, dtype, "index", "attention_factor", &attention, 1, error);
     if (!code && what == 2) code = write_cos_sin(&c->rope, &rows, dtype, format, out, error);
     free(w);
     free(rows.ids);

@@ -24,10 +24,13 @@ const char T5_BUCKETS_USAGE[] =
     "  --max-distance D   above the exact distances (B/4, or B/2 with --causal), at most 2147483648\n"
     "                     (default 128)\n"
     "  --causal           the decoder's buckets: keys ahead of the query share bucket 0\n"
-    "  --format F         text (spaces), csv or json (default text)\n" CLI_COMMON_HELP "\n"
+    "  --format F         text (spaces), csv or json (default text); or the (query_length, key_length)\n"
+    "                     int32 array: npy (<i4) or raw (little-endian int32); f32 is refused (the\n"
+    "                     buckets are integers)\n" CLI_COMMON_HELP "\n"
     "examples:\n"
     "  posenc t5-buckets --query-length 4 --key-length 6\n"
-    "  posenc t5-buckets --query-length 1 --key-length 512 --offset 511 --causal --format json\n";
+    "  posenc t5-buckets --query-length 1 --key-length 512 --offset 511 --causal --format json\n"
+    "  posenc t5-buckets --query-length 512 --format npy --output buckets.npy\n";
 
 const char *const T5_BUCKETS_OPTIONS[] = {"--query-length", "--key-length", "--offset", "--num-buckets",
                                           "--max-distance", "--format",     "--output", NULL};
@@ -72,8 +75,12 @@ static int parse(const cli_given *g, pe_t5 *t5, cli_format *format, char **error
                         "--max-distance must be an integer above %u (the exact distances) and at most 2147483648; "
                         "got %s",
                         (unsigned)exact, distance_text);
-    static const char *const FORMATS[] = {"text", "csv", "json", NULL};
-    if ((code = cli_format_option(g, FORMATS, "text, csv or json", format, error))) return code;
+    static const char *const FORMATS[] = {"text", "csv", "json", "npy", "f32", "raw", NULL};
+    if ((code = cli_format_option(g, FORMATS, "text, csv, json, npy or raw", format, error))) return code;
+    if (*format == FORMAT_F32)
+        return cli_fail(error, 2,
+                        "--format f32 writes float32, and T5's buckets are integers: use --format raw (int32) or npy "
+                        "(<i4)");
     pe_t5 request = {queries, keys, offset, buckets, distance, !causal};
     *t5 = request;
     return 0;
@@ -82,6 +89,10 @@ static int parse(const cli_given *g, pe_t5 *t5, cli_format *format, char **error
 /* Rows of buckets; row `first` is the output's first row. */
 static void write_rows(FILE *out, cli_format format, const int32_t *values, uint32_t rows, uint32_t keys,
                        uint64_t first) {
+    if (format == FORMAT_NPY || format == FORMAT_RAW) {
+        cli_write_le(out, values, 4, (size_t)rows * keys);
+        return;
+    }
     const char sep = format == FORMAT_TEXT ? ' ' : ',';
     for (uint32_t i = 0; i < rows; i++) {
         if (format == FORMAT_JSON) fputs(first + i == 0 ? "\n  [" : ",\n  [", out);
@@ -103,6 +114,8 @@ int cli_run_t5_buckets(const cli_given *given, FILE *out, char **error) {
     int32_t *values = malloc((size_t)(per_call < t5.query_length ? per_call : t5.query_length) * keys * 4 + 4);
     if (!values) return cli_fail(error, 1, "out of memory");
     if (format == FORMAT_JSON) fputc('[', out);
+    const uint32_t shape[2] = {t5.query_length, keys};
+    if (format == FORMAT_NPY) cli_write_npy_header(out, "<i4", shape, 2);
     pe_status st = PE_OK;
     /* A failed write (a closed pipe, a full disk) ends the loop; main reports it. */
     for (uint32_t i0 = 0; i0 < t5.query_length && st == PE_OK && !ferror(out); i0 += per_call) {

@@ -1,9 +1,9 @@
 // `posenc alibi`: ALiBi's slopes for --heads N or a model's config.json
 // (src/cli/alibi_command.c prints the same bytes).
 import { instantiate } from '../runtime/instance.js';
-import { formatValues } from './format.js';
+import { FORMATS } from './format.js';
 import { fail } from './args.js';
-import { formatOption, countOption, dtypeOption, COMMON_HELP } from './options.js';
+import { formatOption, countOption, dtypeOption, valueList, COMMON_HELP } from './options.js';
 import { readConfigOption } from './config-option.js';
 
 export const usage = `usage: posenc alibi (--heads N | --config config.json) [options]
@@ -14,11 +14,13 @@ Prints ALiBi's slopes m_h, one per head (Press et al.; BLOOM's and MPT's): the f
   --heads N     number of attention heads, 1 to 65536
   --config FILE a model's config.json (BLOOM, MPT with attn_config.alibi, ...) instead of --heads
   --dtype T     float32 (the slopes' type, the only one)
-  --format F    text (one value per line), csv or json; values with 9 significant digits
+  --format F    text (one value per line), csv or json, values with 9 significant digits; or the
+                (heads,) float32 array: npy (<f4), f32 or raw (little-endian float32)
 ${COMMON_HELP}
 examples:
   posenc alibi --heads 12
   posenc alibi --config bloom.json --format json
+  posenc alibi --heads 32 --format npy --output slopes.npy
 `;
 
 export const options = ['--heads', '--config', '--dtype', '--format', '--output'];
@@ -30,12 +32,12 @@ export async function run(given, write) {
     fail('--heads is required (the number of attention heads), or --config');
   let heads = path === undefined ? countOption(given, '--heads', undefined, 1, 65536, 'an integer from 1 to 65536') : 0;
   dtypeOption(given, ['float32'], "float32 (the slopes' type)");
-  const format = formatOption(given, ['text', 'csv', 'json'], 'text, csv or json');
+  const format = formatOption(given, FORMATS, 'text, csv, json, npy, f32 or raw');
   const posenc = await instantiate();
   if (path !== undefined) {
     const d = readConfigOption(posenc, path, undefined);
     if (d.kind !== 'alibi') fail(`the config describes a model with ${d.kind} positions, not ALiBi`, 1);
     heads = d.heads;
   }
-  await write(formatValues(format, 'head', 'slope', posenc.alibiSlopes(heads), 8));
+  await write(valueList(posenc, format, 'float32', 'head', 'slope', posenc.alibiSlopes(heads)));
 }

@@ -16,7 +16,11 @@ buckets, learned or sinusoidal tables, or none (NoPE attention, or no attention:
 attention); each layer's kind and key/value heads; and the keys that change nothing.
 
   --format F    text (layers with one description on one line) or json (one object a layer)
-${COMMON_HELP}`;
+${COMMON_HELP}
+examples:
+  posenc config config.json
+  posenc config gemma3.json --format json --output layers.json
+`;
 
 export const options = ['--format', '--output'];
 export const operand = 'FILE';

@@ -81,7 +81,13 @@ export function epilogue(format, length) {
 
 /** NPY 1.0 header for a (length, dim) little-endian C-order array (float32 unless descr says); a multiple of 64 bytes. */
 export function npyHeader(length, dim, descr = '<f4') {
-  let dict = `{'descr': '${descr}', 'fortran_order': False, 'shape': (${length}, ${dim}), }`;
+  return npyHeaderOf([length, dim], descr);
+}
+
+/** NPY 1.0 header for a little-endian C-order array of `shape` (1 or 2 sizes; 1-D prints as NumPy's `(n,)`). */
+export function npyHeaderOf(shape, descr) {
+  const sizes = shape.length === 1 ? `${shape[0]},` : shape.join(', ');
+  let dict = `{'descr': '${descr}', 'fortran_order': False, 'shape': (${sizes}), }`;
   const unpadded = 10 + dict.length + 1; // magic 6 + version 2 + header length 2, dict, '\n'
   dict += ' '.repeat((64 - (unpadded % 64)) % 64) + '\n';
   const bytes = new Uint8Array(10 + dict.length);
@@ -104,12 +110,18 @@ export function uint16Bytes(values) {
 
 /** The float32 values as little-endian bytes (a copy). */
 export function float32Bytes(values) {
-  const bytes = new Uint8Array(values.length * 4);
+  return littleEndianBytes(values);
+}
+
+/** A typed array's values (Float64Array, Float32Array, Int32Array, Uint16Array) as little-endian bytes (a copy). */
+export function littleEndianBytes(values) {
+  const bytes = new Uint8Array(values.byteLength);
+  const source = new Uint8Array(values.buffer, values.byteOffset, values.byteLength);
   if (littleEndian) {
-    bytes.set(new Uint8Array(values.buffer, values.byteOffset, values.byteLength));
+    bytes.set(source);
   } else {
-    const view = new DataView(bytes.buffer);
-    for (let i = 0; i < values.length; i++) view.setFloat32(i * 4, values[i], true);
+    const width = values.BYTES_PER_ELEMENT;
+    for (let i = 0; i < bytes.length; i++) bytes[i] = source[i - (i % width) + width - 1 - (i % width)];
   }
   return bytes;
 }

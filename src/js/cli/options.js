@@ -1,6 +1,7 @@
 // Option checks several subcommands share, with the messages of src/cli/options.c.
 import { fail, parseCount } from './args.js';
 import { bitsToFloat32 } from '../precision/bits.js';
+import { formatValues, npyHeaderOf, littleEndianBytes } from './format.js';
 
 /** --format among `allowed` (default text). */
 export function formatOption(given, allowed, listed) {
@@ -32,6 +33,31 @@ export function narrowValues(posenc, dtype, values) {
   if (dtype === 'float64') return values;
   if (dtype === 'float32') return Float64Array.from(values, Math.fround);
   return Float64Array.from(bitsToFloat32(posenc.roundToBits(values, { dtype }), { dtype }));
+}
+
+/**
+ * Values, each already rounded to dtype (narrowValues), as a list: text, csv or json (formatValues;
+ * 17 significant digits for float64, 9 for the others), or a 1-D array of the dtype in npy (<f8,
+ * <f4, <f2), f32 or raw (its little-endian bytes); src/cli/options.c cli_write_value_list writes the
+ * same bytes. dtypeFormatCheck has refused f32 beside a dtype other than float32 and npy beside bfloat16.
+ */
+export function valueList(posenc, format, dtype, indexName, valueName, values) {
+  if (['text', 'csv', 'json'].includes(format))
+    return formatValues(format, indexName, valueName, values, dtype === 'float64' ? 16 : 8);
+  const typed =
+    dtype === 'float64'
+      ? Float64Array.from(values)
+      : dtype === 'float32'
+        ? Float32Array.from(values)
+        : Uint16Array.from(posenc.roundToBits(Float64Array.from(values), { dtype }));
+  const descr = { float64: '<f8', float32: '<f4', float16: '<f2' }[dtype];
+  const data = littleEndianBytes(typed);
+  if (format !== 'npy') return data;
+  const header = npyHeaderOf([values.length], descr);
+  const bytes = new Uint8Array(header.length + data.length);
+  bytes.set(header);
+  bytes.set(data, header.length);
+  return bytes;
 }
 
 /** --kernels as instantiate() takes it. */

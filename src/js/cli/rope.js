@@ -2,9 +2,17 @@
 // factor or cos/sin cache rows (plain, mrope or 2-D positions: rope-axes.js)
 // (src/cli/rope_command.c prints the same bytes).
 import { instantiate } from '../runtime/instance.js';
-import { FORMATS, formatValues, formatRows, prologue, epilogue, float32Bytes, uint16Bytes } from './format.js';
+import { FORMATS, formatRows, prologue, epilogue, float32Bytes, uint16Bytes } from './format.js';
 import { fail } from './args.js';
-import { formatOption, countOption, dtypeOption, dtypeFormatCheck, narrowValues, COMMON_HELP } from './options.js';
+import {
+  formatOption,
+  countOption,
+  dtypeOption,
+  dtypeFormatCheck,
+  narrowValues,
+  valueList,
+  COMMON_HELP,
+} from './options.js';
 import { readConfigOption } from './config-option.js';
 import { ropeAxesOptions } from './rope-axes.js';
 import { DESCRIPTION_OPTIONS, descriptionGiven, ropeFlags } from './rope-flags.js';
@@ -37,9 +45,11 @@ or of the RoPE the flags below describe, its attention factor, or its cos/sin ca
                      value rounded once to that type; cos-sin: float32 (default: the products
                      rope multiplies by), float16 or bfloat16
   --format F         text (one value per line), csv or json; 17 significant digits for float64,
-                     9 for the others; cos-sin as \`posenc table\` prints rows (text 4 decimals, csv
-                     and json 9; csv's first column is the position, or the row with --position-ids),
-                     npy (float32, or float16's <f2), f32 (float32) or raw (the --dtype's own bytes)
+                     9 for the others; npy (a 1-D array: <f8, <f4 or <f2 by --dtype), f32 (with
+                     --dtype float32) or raw (the --dtype's own little-endian bytes); cos-sin as
+                     \`posenc table\` prints rows (text 4 decimals, csv and json 9; csv's first column
+                     is the position, or the row with --position-ids), npy (float32, or float16's
+                     <f2), f32 (float32) or raw (the --dtype's own bytes)
 
 RoPE flags (instead of --config; the parameters are HF's rope_scaling keys):
   --head-dim D       the head dimension, 2 to 65536 (required without --config)
@@ -59,6 +69,7 @@ ${COMMON_HELP}
 examples:
   posenc rope --config config.json --length 8192 --format csv
   posenc rope --head-dim 128 --base 500000 --scaling linear --factor 4
+  posenc rope --head-dim 128 --base 500000 --format npy --output inv_freq.npy
   posenc rope --head-dim 64 --what cos-sin --length 2048 --format npy --output cos_sin.npy
   posenc rope --config qwen2-vl.json --what cos-sin --position-ids '0,1,1;0,0,1;0,1,0'
 `;
@@ -130,11 +141,8 @@ export async function run(given, write) {
     what === 'cos-sin'
       ? dtypeOption(given, ['float32', 'float16', 'bfloat16'], 'float32, float16 or bfloat16 with --what cos-sin')
       : dtypeOption(given, ['float64', 'float32', 'float16', 'bfloat16'], 'float64, float32, float16 or bfloat16');
-  const format =
-    what === 'cos-sin'
-      ? formatOption(given, FORMATS, 'text, csv, json, npy, f32 or raw with --what cos-sin')
-      : formatOption(given, ['text', 'csv', 'json'], 'text, csv or json (npy, f32 and raw: --what cos-sin)');
-  if (what === 'cos-sin') dtypeFormatCheck(dtype, format);
+  const format = formatOption(given, FORMATS, 'text, csv, json, npy, f32 or raw');
+  dtypeFormatCheck(dtype, format);
   const posenc = await instantiate();
   const d =
     path === undefined
@@ -157,11 +165,15 @@ export async function run(given, write) {
   const spelled = withoutSections({ headDim, rotaryDim, base, scaling: scaling ?? undefined });
   if (what === 'cos-sin') return writeCosSin(posenc, spelled, axes, rows, dtype, format, write);
   const { frequencies, attentionFactor } = posenc.ropeFrequencies({ ...spelled, ...axes, length: rows.end });
-  const digits = dtype === 'float64' ? 16 : 8;
-  if (what === 'frequencies')
-    await write(formatValues(format, 'pair', 'frequency', narrowValues(posenc, dtype, frequencies), digits));
-  else
-    await write(
-      formatValues(format, 'index', 'attention_factor', narrowValues(posenc, dtype, [attentionFactor]), digits),
-    );
+  const [name, values] = what === 'frequencies' ? ['frequency', frequencies] : ['attention_factor', [attentionFactor]];
+  await write(
+    valueList(
+      posenc,
+      format,
+      dtype,
+      what === 'frequencies' ? 'pair' : 'index',
+      name,
+      narrowValues(posenc, dtype, values),
+    ),
+  );
 }

@@ -3,6 +3,7 @@
 import { instantiate } from '../runtime/instance.js';
 import { fail, flagOn, parseCount } from './args.js';
 import { formatOption, countOption, COMMON_HELP } from './options.js';
+import { FORMATS, npyHeaderOf, littleEndianBytes } from './format.js';
 
 const MAX_POSITION = 2147483648;
 const MAX_BUCKETS = 1024;
@@ -21,11 +22,14 @@ one line per query row, one bucket per key. Query row i sits at key position off
   --max-distance D   above the exact distances (B/4, or B/2 with --causal), at most 2147483648
                      (default 128)
   --causal           the decoder's buckets: keys ahead of the query share bucket 0
-  --format F         text (spaces), csv or json (default text)
+  --format F         text (spaces), csv or json (default text); or the (query_length, key_length)
+                     int32 array: npy (<i4) or raw (little-endian int32); f32 is refused (the
+                     buckets are integers)
 ${COMMON_HELP}
 examples:
   posenc t5-buckets --query-length 4 --key-length 6
   posenc t5-buckets --query-length 1 --key-length 512 --offset 511 --causal --format json
+  posenc t5-buckets --query-length 512 --format npy --output buckets.npy
 `;
 
 export const options = [
@@ -80,12 +84,15 @@ function parse(given) {
       `--max-distance must be an integer above ${exact} (the exact distances) and at most 2147483648; got ${distanceText}`,
     );
   }
-  const format = formatOption(given, ['text', 'csv', 'json'], 'text, csv or json');
+  const format = formatOption(given, FORMATS, 'text, csv, json, npy or raw');
+  if (format === 'f32')
+    fail("--format f32 writes float32, and T5's buckets are integers: use --format raw (int32) or npy (<i4)");
   return { queryLength, keyLength, offset, numBuckets, maxDistance, bidirectional: !causal, format };
 }
 
 /** Rows of buckets in the format; row `first` is the output's first row. */
 function formatRows(format, values, rows, keys, first) {
+  if (format === 'npy' || format === 'raw') return littleEndianBytes(values.subarray(0, rows * keys));
   const sep = format === 'text' ? ' ' : ',';
   let out = '';
   for (let i = 0; i < rows; i++) {
@@ -101,6 +108,7 @@ export async function run(given, write) {
   const keys = r.keyLength;
   const perCall = keys === 0 ? CHUNK_VALUES : Math.max(1, Math.floor(CHUNK_VALUES / keys));
   if (format === 'json') await write('[');
+  if (format === 'npy') await write(npyHeaderOf([r.queryLength, keys], '<i4'));
   for (let i0 = 0; i0 < r.queryLength; i0 += perCall) {
     const rows = Math.min(perCall, r.queryLength - i0);
     const values = posenc.t5Buckets({
