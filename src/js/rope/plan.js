@@ -198,22 +198,25 @@ export function ropePlans(runtime) {
   /**
    * The decoding step's call, x a WasmBuffer and options { offset } or
    * { length, offset } (and heads): the checks of the general path, without
-   * its objects and staging (issue 11: ≤ 2 µs a token). Returns false when the
-   * call is not of that form (the general path then runs, and tells heads
-   * apart on a plan with two head counts).
+   * its objects and staging (issue 11: ≤ 2 µs a token). Returns true when done, else the
+   * options the general path is to read (the values read here, never the
+   * getters again): it runs when the call is not of that form, and tells heads
+   * apart on a plan with two head counts.
    */
   function applySpanResident(planAt, c, x, options) {
-    if (c.xpos !== null) return false; // xPos's window is checked (and named) on the general path
+    if (c.xpos !== null) return options; // xPos's window is checked (and named) on the general path
     // Inherited keys too go to the general path, which names them; no array of keys is made per call.
     for (const key in options) {
-      if ((key !== 'offset' && key !== 'length' && key !== 'heads') || !Object.hasOwn(options, key)) return false;
+      if ((key !== 'offset' && key !== 'length' && key !== 'heads') || !Object.hasOwn(options, key)) return options;
     }
-    const heads = options.heads !== undefined ? options.heads : c.heads === c.kvHeads ? c.heads : 0;
-    if (typeof heads !== 'number' || !Number.isInteger(heads) || heads < 1 || heads > 65536) return false;
+    // Each option read once (a getter runs once), and the general path given these values, not the getters.
+    const given = { offset: options.offset, length: options.length, heads: options.heads };
+    const heads = given.heads !== undefined ? given.heads : c.heads === c.kvHeads ? c.heads : 0;
+    if (typeof heads !== 'number' || !Number.isInteger(heads) || heads < 1 || heads > 65536) return given;
     const row = heads * c.headDim;
-    const [length, offset] = checkSpan(options.length === undefined ? x.length / row : options.length, options.offset);
+    const [length, offset] = checkSpan(given.length === undefined ? x.length / row : given.length, given.offset);
     const slab = length * row;
-    if (slab === 0 || x.length % slab !== 0) return false; // the general path refuses (or returns) with its message
+    if (slab === 0 || x.length % slab !== 0) return given; // the general path refuses (or returns) with its message
     const at = runtime.pointerOfAnyDtype(x, 'x');
     check(
       wasm.pe_wasm_rope_plan_apply(
@@ -431,10 +434,12 @@ export function ropePlans(runtime) {
    * code (getters, iterators, a tensor's fields) has run, right before the core is called.
    */
   function applyPlan(planAt, c, original, options) {
+    let given = options;
     if (isWasmBuffer(original) && typeof options === 'object' && options !== null && !Array.isArray(options)) {
-      if (applySpanResident(planAt, c, original, options)) return original;
+      given = applySpanResident(planAt, c, original, options);
+      if (given === true) return original;
     }
-    return prepareApply(planAt, c, original, options)()();
+    return prepareApply(planAt, c, original, given)()();
   }
 
   /**
