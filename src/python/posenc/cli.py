@@ -270,14 +270,17 @@ def run_identify(a: argparse.Namespace, write: Callable[[Any], None]) -> None:
     kind = choice(a.kind, "--kind", ["auto", "table", "cos-sin"], "auto")
     rows = count(a.rows, "--rows", 0, 1, 2**32 - 1)
     dim = count(a.dim, "--dim", 0, 1, 2**32 - 1)
+    cap = 256 << 20  # the CLIs' cap for a table (README "Limits"); a stream is read no further
     try:
         if a.file == "-":
-            data = sys.stdin.buffer.read()
+            data = sys.stdin.buffer.read(cap + 1)
         else:
             with open(a.file, "rb") as file:
-                data = file.read()
+                data = file.read(cap + 1)
+        if len(data) > cap:
+            raise UsageError(f"identify: {a.file} is larger than 256 MiB, posenc's limit for a table", 1)
     except OSError as error:
-        raise UsageError(f"cannot read '{a.file}': {error.strerror}", 1) from None
+        raise UsageError(f"identify: cannot read {a.file}: {error.strerror}", 2) from None
     table, rows, dim = read_table_file(data, a.name, rows, dim)
     result = identify(table.reshape(-1), rows=rows, dim=dim, kind=kind)
     write(result["json"] + "\n" if a.json else result["text"])
