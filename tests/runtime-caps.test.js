@@ -71,8 +71,10 @@ test('a longrope config whose head_dim outgrows its factor lists is BAD_SCALING 
     original_max_position_embeddings: 4096,
     rope_scaling: { rope_type: 'longrope', short_factor: [1, 1], long_factor: [1, 1] },
   };
-  tooLarge(() => posenc.fromConfig(config), 'config', 'fromConfig', 'BAD_SCALING');
-  tooLarge(() => posenc.createRope({ config }), 'config', 'createRope', 'BAD_SCALING');
+  // The core checks the lists first (h3's fix) and names the list that is short.
+  const list = 'config.rope_scaling.short_factor';
+  tooLarge(() => posenc.fromConfig(config), list, 'fromConfig', 'BAD_SCALING');
+  tooLarge(() => posenc.createRope({ config }), list, 'createRope', 'BAD_SCALING');
 });
 
 test('positions lists above the cap are refused before their copy is made', () => {
