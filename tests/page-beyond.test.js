@@ -182,8 +182,9 @@ it('the comparison readout shows the sinusoidal, RoPE and ALiBi values of the ho
     const box = await settledBox(page, '#cmp-sin');
     const size = box.width - 58 - 12;
     await page.mouse.move(box.x + 58 + random.next() * size * 0.98, box.y + 44 + random.next() * size * 0.98);
+    // 15 s: fresh-clone CI missed 5 s once (the readout came later than the hover while views below loaded).
     await page.waitForFunction(() => /sinusoidal -?\d/.test(document.getElementById('cmp-readout').textContent), null, {
-      timeout: 5000,
+      timeout: 15000,
     });
     const i = Number(await readout.getAttribute('data-i'));
     const j = Number(await readout.getAttribute('data-j'));
