@@ -197,6 +197,29 @@ static pe_status refuse_unread_position_keys(pe_config_reader *r) {
     return PE_OK;
 }
 
+/* Opens json for reading (both entry points): the JSON checked (depth, an object), the dict to read (text_config's
+ * when there is one, with its prefix) and the model type. PE_OK, or the refusal written to keys. */
+pe_status pe_config_open(pe_config_reader *r, const char *json, size_t json_bytes, char *keys, size_t keys_bytes) {
+    pe_config_reader_init(r, json, json_bytes, keys, keys_bytes);
+    pe_json_verdict verdict = pe_json_check(&r->j);
+    if (verdict == PE_JSON_TOO_DEEP)
+        return pe_config_refuse(r, PE_ERR_CONFIG, "(config)",
+                                "nests objects and arrays deeper than 1000 levels, posenc's limit for a config.json");
+    if (verdict != PE_JSON_VALID || pe_json_kind(&r->j, 0) != '{')
+        return pe_config_refuse(r, PE_ERR_CONFIG, "(config)", "must be a JSON object: the text of a config.json");
+    size_t at;
+    if (pe_config_get(r, r->root, "text_config", &at) && pe_json_kind(&r->j, at) == '{') {
+        r->cfg = at;
+        r->prefix = "text_config.";
+        pe_config_get(r, r->root, "model_type", &at); /* the checkpoint's; text_config's names the text model */
+    }
+    if (!pe_config_get(r, r->cfg, "model_type", &at) || !pe_json_string(&r->j, at, &r->model_type))
+        if (r->cfg == r->root || !pe_config_get(r, r->root, "model_type", &at) ||
+            !pe_json_string(&r->j, at, &r->model_type))
+            r->model_type.length = 0;
+    return PE_OK;
+}
+
 pe_status pe_config_read(const char *json, size_t json_bytes, const char *layer_type, double *factors,
                          size_t factors_count, pe_config *out, char *keys, size_t keys_bytes) {
     if (keys && keys_bytes) keys[0] = '\0'; /* keys is NUL-terminated whatever the answer */
@@ -204,23 +227,8 @@ pe_status pe_config_read(const char *json, size_t json_bytes, const char *layer_
     if (json_bytes > PE_CONFIG_MAX_BYTES) return PE_ERR_TOO_LARGE;
     if (keys_bytes < 256 || (keys_bytes - 256) / 8 < json_bytes) return PE_ERR_OUT_SIZE;
     pe_config_reader r;
-    pe_config_reader_init(&r, json, json_bytes, keys, keys_bytes);
-    pe_json_verdict verdict = pe_json_check(&r.j);
-    if (verdict == PE_JSON_TOO_DEEP)
-        return pe_config_refuse(&r, PE_ERR_CONFIG, "(config)",
-                                "nests objects and arrays deeper than 1000 levels, posenc's limit for a config.json");
-    if (verdict != PE_JSON_VALID || pe_json_kind(&r.j, 0) != '{')
-        return pe_config_refuse(&r, PE_ERR_CONFIG, "(config)", "must be a JSON object: the text of a config.json");
-    size_t at;
-    if (pe_config_get(&r, r.root, "text_config", &at) && pe_json_kind(&r.j, at) == '{') {
-        r.cfg = at;
-        r.prefix = "text_config.";
-        pe_config_get(&r, r.root, "model_type", &at); /* the checkpoint's; text_config's names the text model */
-    }
-    if (!pe_config_get(&r, r.cfg, "model_type", &at) || !pe_json_string(&r.j, at, &r.model_type))
-        if (r.cfg == r.root || !pe_config_get(&r, r.root, "model_type", &at) ||
-            !pe_json_string(&r.j, at, &r.model_type))
-            r.model_type.length = 0;
+    pe_status opened = pe_config_open(&r, json, json_bytes, keys, keys_bytes);
+    if (opened != PE_OK) return opened;
     pe_config c;
     memset(&c, 0, sizeof c);
     pe_status s = pe_config_read_sizes(&r, &c);

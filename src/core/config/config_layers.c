@@ -103,22 +103,9 @@ pe_status pe_config_layer_read(const char *json, size_t json_bytes, uint32_t lay
     if (json_bytes > PE_CONFIG_MAX_BYTES) return PE_ERR_TOO_LARGE;
     if (keys_bytes < 256 || (keys_bytes - 256) / 8 < json_bytes) return PE_ERR_OUT_SIZE;
     pe_config_reader r;
-    pe_config_reader_init(&r, json, json_bytes, keys, keys_bytes);
-    pe_json_verdict verdict = pe_json_check(&r.j);
-    if (verdict == PE_JSON_TOO_DEEP)
-        return pe_config_refuse(&r, PE_ERR_CONFIG, "(config)",
-                                "nests objects and arrays deeper than 1000 levels, posenc's limit for a config.json");
-    if (verdict != PE_JSON_VALID || pe_json_kind(&r.j, 0) != '{')
-        return pe_config_refuse(&r, PE_ERR_CONFIG, "(config)", "must be a JSON object: the text of a config.json");
+    pe_status opened = pe_config_open(&r, json, json_bytes, keys, keys_bytes);
+    if (opened != PE_OK) return opened;
     size_t at;
-    if (pe_config_get(&r, r.root, "text_config", &at) && pe_json_kind(&r.j, at) == '{') {
-        r.cfg = at;
-        r.prefix = "text_config.";
-    }
-    if (!pe_config_get(&r, r.cfg, "model_type", &at) || !pe_json_string(&r.j, at, &r.model_type))
-        if (r.cfg == r.root || !pe_config_get(&r, r.root, "model_type", &at) ||
-            !pe_json_string(&r.j, at, &r.model_type))
-            r.model_type.length = 0;
 
     pe_config_layer l;
     memset(&l, 0, sizeof l);

@@ -51,6 +51,8 @@ typedef struct pe_config_reader {
 } pe_config_reader;
 
 void pe_config_reader_init(pe_config_reader *r, const char *json, size_t json_bytes, char *keys, size_t keys_bytes);
+/* pe_config_reader_init, then the JSON checked, the dict (text_config's) and model type found (config.c). */
+pe_status pe_config_open(pe_config_reader *r, const char *json, size_t json_bytes, char *keys, size_t keys_bytes);
 
 /* Member `name` of `object`, marked as read whether or not it is present; 1 when present and not null. */
 int pe_config_get(pe_config_reader *r, size_t object, const char *name, size_t *value);
