@@ -113,13 +113,21 @@ export NODE_PATH=/usr/share/nodejs  # Debian's emcc needs it
 EMFLAGS=(-O3 "${WARN[@]}" "${FP[@]}" --no-entry -sSTANDALONE_WASM -sALLOW_MEMORY_GROWTH=1
          -sMAXIMUM_MEMORY=4GB -sINITIAL_MEMORY=2MB -sTOTAL_STACK=256KB -sMALLOC=emmalloc
          -sFILESYSTEM=0 -sERROR_ON_UNDEFINED_SYMBOLS=1)
-if stale build/wasm/posenc-simd.wasm "${CORE_DEPS[@]}" src/wasm; then
+# The C side of the C↔JS boundary, generated from its one description (src/js/runtime/boundary.js);
+# the generator fails the build when a crossing and its posenc.h struct disagree.
+BOUNDARY=build/gen/pe_wasm_boundary.h
+if stale "$BOUNDARY" src/js/runtime/boundary.js src/wasm/boundary-gen.js src/core/posenc.h; then
+    say "wasm boundary"
+    node src/wasm/boundary-gen.js "$BOUNDARY"
+fi
+EMFLAGS+=(-Ibuild/gen)
+if stale build/wasm/posenc-simd.wasm "${CORE_DEPS[@]}" src/wasm "$BOUNDARY"; then
     say "wasm simd"
     # Bulk memory: memcpy is one memory.copy, which the engine runs as its C library's copy (alibi.c's rows).
     # Engines with wasm SIMD all have it; the scalar build stays without, for the oldest.
     emcc "${EMFLAGS[@]}" -msimd128 -mbulk-memory -o build/wasm/posenc-simd.wasm "${CORE_SRC[@]}" src/wasm/*.c
 fi
-if stale build/wasm/posenc.wasm "${CORE_DEPS[@]}" src/wasm; then
+if stale build/wasm/posenc.wasm "${CORE_DEPS[@]}" src/wasm "$BOUNDARY"; then
     say "wasm scalar"
     emcc "${EMFLAGS[@]}" -o build/wasm/posenc.wasm "${CORE_SRC[@]}" src/wasm/*.c
 fi

@@ -1,51 +1,13 @@
 /* Wasm exports of RoPE (export.h states the conventions). A pe_rotary
- * travels as an array of 25 doubles in wasm memory, written by the JS RoPE
- * module, so the loader never lays out a C struct:
- *   0 head_dim  1 rotary_dim  2 heads  3 base  4 layout  5 order  6 inverse
- *   7 scaling type  8 factor  9 original_max_position_embeddings
- *   10 beta_fast  11 beta_slow  12 attention_factor  13 mscale  14 mscale_all_dim
- *   15 no_truncate  16 low_freq_factor  17 high_freq_factor  18 sequence_length
- *   19 short_factor  20 long_factor (LONGROPE: addresses of rotary_dim/2 doubles in wasm memory)
- *   21 axes type  22-24 mrope_section
- *   25 xpos scale_base (0: off)  26 xpos gamma  27 xpos key  28 xpos center
- */
+ * travels as ROTARY's doubles in wasm memory (src/js/runtime/boundary.js
+ * names every slot; build.sh generates pe_wasm_rotary_in from it), written by
+ * the JS RoPE module, so the loader never lays out a C struct. */
 #include "export.h"
+#include "pe_wasm_boundary.h"
 
-/* A whole number in uint32 range, else UINT32_MAX (which the core refuses
- * wherever it matters): a double outside the range must not reach a cast. */
-static uint32_t whole(double v) {
-    return v >= 0.0 && v <= 4294967295.0 ? (uint32_t)v : UINT32_MAX;
-}
-
-static pe_rotary rotary_from(const double *s) {
+static pe_rotary rotary_from(const double *spec) {
     pe_rotary rope;
-    rope.head_dim = whole(s[0]);
-    rope.rotary_dim = whole(s[1]);
-    rope.heads = whole(s[2]);
-    rope.base = s[3];
-    rope.layout = (pe_layout)whole(s[4]);
-    rope.order = (pe_rope_order)whole(s[5]);
-    rope.inverse = s[6] != 0.0;
-    rope.scaling.type = (pe_rope_scaling_type)whole(s[7]);
-    rope.scaling.factor = s[8];
-    rope.scaling.original_max_position_embeddings = whole(s[9]);
-    rope.scaling.beta_fast = s[10];
-    rope.scaling.beta_slow = s[11];
-    rope.scaling.attention_factor = s[12];
-    rope.scaling.mscale = s[13];
-    rope.scaling.mscale_all_dim = s[14];
-    rope.scaling.no_truncate = s[15] != 0.0;
-    rope.scaling.low_freq_factor = s[16];
-    rope.scaling.high_freq_factor = s[17];
-    rope.scaling.sequence_length = whole(s[18]);
-    rope.scaling.short_factor = (const double *)(uintptr_t)whole(s[19]);
-    rope.scaling.long_factor = (const double *)(uintptr_t)whole(s[20]);
-    rope.axes.type = (pe_rope_axes_type)whole(s[21]);
-    for (int k = 0; k < PE_ROPE_MROPE_AXES; k++) rope.axes.mrope_section[k] = whole(s[22 + k]);
-    rope.xpos.scale_base = s[25];
-    rope.xpos.gamma = s[26];
-    rope.xpos.key = s[27] != 0.0;
-    rope.xpos.center = whole(s[28]);
+    pe_wasm_rotary_in(spec, &rope);
     return rope;
 }
 
