@@ -117,8 +117,7 @@ EMFLAGS=(-O3 "${WARN[@]}" "${FP[@]}" --no-entry -sSTANDALONE_WASM -sALLOW_MEMORY
 # the generator fails the build when a crossing and its posenc.h struct disagree.
 BOUNDARY=build/gen/pe_wasm_boundary.h
 if stale "$BOUNDARY" src/js/runtime/boundary.js src/wasm/boundary-gen.js src/core/posenc.h; then
-    say "wasm boundary"
-    node src/wasm/boundary-gen.js "$BOUNDARY"
+    node src/wasm/boundary-gen.js "$BOUNDARY" # rewrites it only when its text changes
 fi
 EMFLAGS+=(-Ibuild/gen)
 if stale build/wasm/posenc-simd.wasm "${CORE_DEPS[@]}" src/wasm "$BOUNDARY"; then

@@ -6,6 +6,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { init, rope, ropeFrequencies, instantiate, PosencError, WasmBuffer } from '../src/js/index.js';
 import { loadExports } from '../src/js/runtime/loader.js';
+import { ROTARY } from '../src/js/runtime/boundary.js';
 import { HARNESS, runHarness } from './support/native-harness.js';
 import { sameBits } from './support/builds-bits.js';
 import { rng } from './support/random.js';
@@ -218,38 +219,75 @@ test('messages say what is allowed', () => {
 
 test('the core refuses bad specs itself, with a status text, before touching x (raw wasm exports)', async () => {
   const wasm = await loadExports({ simd: true }, () => {});
-  const SPEC = 29; // the doubles of a pe_rotary (src/wasm/rope.c)
+  const SPEC = ROTARY.length; // the doubles of a pe_rotary (src/js/runtime/boundary.js names them)
   const spec = wasm.pe_malloc(8 * SPEC) >>> 0;
   const x = wasm.pe_malloc(4 * 64) >>> 0;
   const scratch = wasm.pe_malloc(1 << 20) >>> 0;
-  const good = [8, 8, 2, 10000, 1, ...new Array(SPEC - 5).fill(0)];
+  /** The spec's doubles with the named slots set (the rest 0). */
+  const specOf = (named) => {
+    const values = new Array(SPEC).fill(0);
+    for (const [name, v] of Object.entries(named)) {
+      assert.ok(Object.hasOwn(ROTARY.at, name.replace(/\[\d\]$/, '')), name);
+      const [path, k = 0] = name.split(/[[\]]/);
+      values[ROTARY.at[path] + Number(k)] = v;
+    }
+    return values;
+  };
+  const GOOD = { head_dim: 8, rotary_dim: 8, heads: 2, base: 10000, layout: 1 };
+  const good = specOf(GOOD);
+  const mrope = { 'axes.type': 1, 'axes.mrope_section[0]': 1, 'axes.mrope_section[1]': 1, 'axes.mrope_section[2]': 2 };
   const cases = [
-    [{ 0: 0 }, 3],
-    [{ 1: 9 }, 18],
-    [{ 1: 10 }, 18],
-    [{ 2: 0 }, 15],
-    [{ 3: 1 }, 4],
-    [{ 3: NaN }, 4],
-    [{ 4: 2 }, 5],
-    [{ 5: 2 }, 20],
-    [{ 7: 5 }, 19],
-    [{ 7: 1, 8: 0.5 }, 19],
-    [{ 7: 2, 8: 2, 9: 0 }, 19],
-    [{ 7: 3, 8: 2, 9: 64, 12: -1 }, 19],
-    [{ 7: 4, 8: 8, 9: 64, 16: 2, 17: 1 }, 19],
-    [{ 7: 3, 8: 10, 9: 64, 13: -100, 14: 1 }, 19],
-    [{ 21: 7 }, 32],
-    [{ 25: -1 }, 33],
-    [{ 21: 1, 22: 1, 23: 1, 24: 2, 25: 512, 26: 0.4 }, 33],
+    [{ head_dim: 0 }, 3],
+    [{ rotary_dim: 9 }, 18],
+    [{ rotary_dim: 10 }, 18],
+    [{ heads: 0 }, 15],
+    [{ base: 1 }, 4],
+    [{ base: NaN }, 4],
+    [{ layout: 2 }, 5],
+    [{ order: 2 }, 20],
+    [{ 'scaling.type': 5 }, 19],
+    [{ 'scaling.type': 1, 'scaling.factor': 0.5 }, 19],
+    [{ 'scaling.type': 2, 'scaling.factor': 2, 'scaling.original_max_position_embeddings': 0 }, 19],
+    [
+      {
+        'scaling.type': 3,
+        'scaling.factor': 2,
+        'scaling.original_max_position_embeddings': 64,
+        'scaling.attention_factor': -1,
+      },
+      19,
+    ],
+    [
+      {
+        'scaling.type': 4,
+        'scaling.factor': 8,
+        'scaling.original_max_position_embeddings': 64,
+        'scaling.low_freq_factor': 2,
+        'scaling.high_freq_factor': 1,
+      },
+      19,
+    ],
+    [
+      {
+        'scaling.type': 3,
+        'scaling.factor': 10,
+        'scaling.original_max_position_embeddings': 64,
+        'scaling.mscale': -100,
+        'scaling.mscale_all_dim': 1,
+      },
+      19,
+    ],
+    [{ 'axes.type': 7 }, 32],
+    [{ 'xpos.scale_base': -1 }, 33],
+    [{ ...mrope, 'xpos.scale_base': 512, 'xpos.gamma': 0.4 }, 33],
   ];
   const texts = new Set();
   for (const [change, status] of cases) {
-    const values = good.slice();
-    for (const [k, v] of Object.entries(change)) values[k] = v;
+    const values = specOf({ ...GOOD, ...change });
     new Float64Array(wasm.memory.buffer, spec, SPEC).set(values);
     const xs = new Float32Array(wasm.memory.buffer, x, 64);
     for (let k = 0; k < 64; k++) xs[k] = k + 0.5;
-    const got = wasm.pe_wasm_rope(spec, x, 48, 3, 0, 0, scratch, 1 << 20);
+    const got = wasm.pe_wasm_rope(spec, 0, 3, 0, x, 48, scratch, 1 << 20);
     assert.is(got, status, `spec change ${JSON.stringify(change)}`);
     const after = new Float32Array(wasm.memory.buffer, x, 64);
     for (let k = 0; k < 64; k++) assert.is(after[k], k + 0.5, `spec change ${JSON.stringify(change)} wrote x[${k}]`);
@@ -260,18 +298,18 @@ test('the core refuses bad specs itself, with a status text, before touching x (
   }
   // Wrong x size, positions past 2^31, positions with an offset, scratch too small.
   new Float64Array(wasm.memory.buffer, spec, SPEC).set(good);
-  assert.is(wasm.pe_wasm_rope(spec, x, 47, 3, 0, 0, scratch, 1 << 20), 8);
-  assert.is(wasm.pe_wasm_rope(spec, x, 48, 3, 2 ** 31 - 2, 0, scratch, 1 << 20), 6);
+  assert.is(wasm.pe_wasm_rope(spec, 0, 3, 0, x, 47, scratch, 1 << 20), 8);
+  assert.is(wasm.pe_wasm_rope(spec, 2 ** 31 - 2, 3, 0, x, 48, scratch, 1 << 20), 6);
   new Uint32Array(wasm.memory.buffer, scratch, 3).set([1, 2, 2 ** 31]);
   const positions = scratch + 1024;
   new Uint32Array(wasm.memory.buffer, positions, 3).set([1, 2, 2 ** 31]);
-  assert.is(wasm.pe_wasm_rope(spec, x, 48, 3, 0, positions, scratch + 4096, (1 << 20) - 4096), 6);
+  assert.is(wasm.pe_wasm_rope(spec, 0, 3, positions, x, 48, scratch + 4096, (1 << 20) - 4096), 6);
   new Uint32Array(wasm.memory.buffer, positions, 3).set([1, 2, 3]);
-  assert.is(wasm.pe_wasm_rope(spec, x, 48, 3, 1, positions, scratch + 4096, (1 << 20) - 4096), 6);
+  assert.is(wasm.pe_wasm_rope(spec, 1, 3, positions, x, 48, scratch + 4096, (1 << 20) - 4096), 6);
   const need = wasm.pe_wasm_rope_scratch_size(spec) >>> 0;
   assert.ok(need > 0);
-  assert.is(wasm.pe_wasm_rope(spec, x, 48, 3, 0, 0, scratch, need - 1), 9);
-  assert.is(wasm.pe_wasm_rope(spec, x, 48, 3, 0, 0, scratch, need), 0);
+  assert.is(wasm.pe_wasm_rope(spec, 0, 3, 0, x, 48, scratch, need - 1), 9);
+  assert.is(wasm.pe_wasm_rope(spec, 0, 3, 0, x, 48, scratch, need), 0);
   assert.ok(texts.size >= 7, `${texts.size} distinct status texts`);
 });
 

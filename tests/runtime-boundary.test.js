@@ -10,6 +10,7 @@ import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CROSSINGS, ROTARY, CONFIG, EXPORTS } from '../src/js/runtime/boundary.js';
 import { HEADER, headerStructs, boundaryHeader, boundaryProblems, crossingProblems } from '../src/wasm/boundary-gen.js';
+import { ropeSpec, SCALING_FIELDS } from '../src/js/rope/options.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const header = readFileSync(HEADER, 'utf8');
@@ -55,6 +56,36 @@ test('the C header the wasm was built with is the one the description gives (bui
   assert.fixture(built, boundaryHeader(headerStructs(header)));
   for (const [name, crossing] of Object.entries(CROSSINGS))
     assert.ok(built.includes(`#define PE_WASM_${name}_DOUBLES ${crossing.length}\n`), name);
+});
+
+test("the RoPE module's spec writer fills every slot of ROTARY (but the factor addresses the plan writes)", () => {
+  // Checked options with every number nonzero and distinct: a slot the writer forgets stays 0.
+  let next = 1;
+  const scaling = { type: next++ };
+  for (const name of SCALING_FIELDS) scaling[name] = next++;
+  const c = {
+    headDim: next++,
+    rotaryDim: next++,
+    heads: next++,
+    base: next++,
+    layout: next++,
+    order: next++,
+    inverse: true,
+    scaling,
+    axes: { type: next++, section: [next++, next++, next++] },
+    xpos: { scaleBase: next++, gamma: next++, key: 1, center: next++ },
+  };
+  const spec = ropeSpec(c, next++);
+  assert.is(spec.length, ROTARY.length);
+  const unwritten = ROTARY.fields.filter(({ at, count }) => spec.subarray(at, at + count).some((v) => v === 0));
+  assert.equal(
+    unwritten.map((f) => f.path),
+    ['scaling.short_factor', 'scaling.long_factor'],
+  );
+  const values = [...spec].filter((v) => v !== 0 && v !== 1); // inverse and xpos.key are flags
+  assert.is(new Set(values).size, values.length, 'no value written twice');
+  assert.is(spec[ROTARY.at['scaling.factor']], scaling.factor);
+  assert.is(spec[ROTARY.at['xpos.center']], c.xpos.center);
 });
 
 /** name -> parameter names of a C parameter list ('void' or '': none). */

@@ -6,7 +6,7 @@
 // disagree: a struct field neither crossing nor listed as left out, or a slot
 // naming no field, fails the build. tests/runtime-boundary.test.js runs the
 // same checks.
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CROSSINGS } from '../js/runtime/boundary.js';
@@ -164,6 +164,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     console.error(`boundary-gen: src/js/runtime/boundary.js and posenc.h disagree:\n  ${problems.join('\n  ')}`);
     process.exit(1);
   }
+  // Written only when it changes, so a change to EXPORTS alone does not rebuild the wasm.
+  const text = boundaryHeader(headerStructs(header));
   mkdirSync(dirname(target), { recursive: true });
-  writeFileSync(target, boundaryHeader(headerStructs(header)));
+  if (!existsSync(target) || readFileSync(target, 'utf8') !== text) writeFileSync(target, text);
 }

@@ -32,8 +32,8 @@ int pe_wasm_rope_frequencies(const double *spec, double *w, size_t w_count, doub
 }
 
 EXPORT("pe_wasm_rope")
-int pe_wasm_rope(const double *spec, float *x, size_t x_count, uint32_t length, uint32_t offset,
-                 const uint32_t *positions, void *scratch, size_t scratch_bytes) {
+int pe_wasm_rope(const double *spec, uint32_t offset, uint32_t length, const uint32_t *positions, float *x,
+                 size_t x_count, void *scratch, size_t scratch_bytes) {
     pe_rotary rope = rotary_from(spec);
     return pe_rope(&rope, offset, length, positions, x, x_count, scratch, scratch_bytes);
 }
@@ -53,14 +53,14 @@ int pe_wasm_rope_plan_init(const double *spec, uint32_t cache_rows, void *memory
 }
 
 EXPORT("pe_wasm_rope_plan_apply")
-int pe_wasm_rope_plan_apply(pe_rope_plan *plan, int dtype, uint32_t heads, void *x, size_t x_count, uint32_t length,
-                            uint32_t offset, const uint32_t *positions, uint32_t sequence_length) {
+int pe_wasm_rope_plan_apply(pe_rope_plan *plan, int dtype, uint32_t heads, uint32_t sequence_length, uint32_t offset,
+                            uint32_t length, const uint32_t *positions, void *x, size_t x_count) {
     return pe_rope_plan_apply_heads(plan, (pe_dtype)dtype, heads, sequence_length, offset, length, positions, x,
                                     x_count);
 }
 
 EXPORT("pe_wasm_rope_plan_cos_sin")
-int pe_wasm_rope_plan_cos_sin(pe_rope_plan *plan, int dtype, uint32_t length, uint32_t offset,
-                              const uint32_t *positions, int expand, void *cos, void *sin, size_t count) {
+int pe_wasm_rope_plan_cos_sin(pe_rope_plan *plan, int dtype, int expand, uint32_t offset, uint32_t length,
+                              const uint32_t *positions, void *cos, void *sin, size_t count) {
     return pe_rope_plan_cos_sin(plan, (pe_dtype)dtype, expand, offset, length, positions, cos, sin, count);
 }

@@ -1,14 +1,16 @@
 // RoPE's options checked (before anything is written) and packed as the core
-// wants them: a pe_rotary as SPEC_LENGTH (29) doubles (the RoPE exports in src/wasm say which is which).
+// wants them: a pe_rotary as ROTARY's doubles, each written by its C name
+// (src/js/runtime/boundary.js declares the slots; build.sh makes C's reader from it).
 import { PosencError, refuse } from '../runtime/errors.js';
 import { checkOptions, checkBase, checkHeads, checkLayout, checkFlag, LAYOUTS, MAX_DIM } from '../runtime/validate.js';
 import { checkScaling } from './scaling.js';
 import { checkAxes } from './axes.js';
 import { checkXpos, xposSpec } from './xpos.js';
+import { ROTARY } from '../runtime/boundary.js';
 
-export const SPEC_LENGTH = 29;
-/** Where xPos's four doubles start in the spec (src/wasm/rope.c). */
-const XPOS_AT = 25;
+/** The doubles of a pe_rotary spec. */
+export const SPEC_LENGTH = ROTARY.length;
+const AT = ROTARY.at;
 const ORDERS = { blhd: 0, bhld: 1 };
 /** The layout's default for RoPE: halves, as HF Llama's rotate_half (the sinusoid's default is 'interleaved'). */
 const DEFAULT_LAYOUT = LAYOUTS.half;
@@ -142,45 +144,47 @@ export function checkRopeOptions(options, allowed = ROPE_OPTIONS, headsOptional 
 }
 
 /**
- * The scaling fields of checkScaling's result in the order the spec carries
- * them (after the type); the native harness's requests use the same order.
+ * The numeric fields of checkScaling's result, named as pe_rope_scaling
+ * names them (after the type); the native harness's requests use this order.
  */
 export const SCALING_FIELDS = Object.freeze([
   'factor',
-  'original',
-  'betaFast',
-  'betaSlow',
-  'attentionFactor',
+  'original_max_position_embeddings',
+  'beta_fast',
+  'beta_slow',
+  'attention_factor',
   'mscale',
-  'mscaleAllDim',
-  'noTruncate',
-  'low',
-  'high',
+  'mscale_all_dim',
+  'no_truncate',
+  'low_freq_factor',
+  'high_freq_factor',
 ]);
+/** [slot, field] of each of SCALING_FIELDS in the spec. */
+const SCALING_SLOTS = SCALING_FIELDS.map((name) => [AT[`scaling.${name}`], name]);
 
 /**
- * The pe_rotary doubles, in the order the RoPE exports read them. LongRoPE's
- * factor addresses (19 and 20) are left 0 here: the plan module writes the
- * factors to wasm and their addresses into the spec.
+ * The pe_rotary doubles the RoPE exports read. LongRoPE's factor addresses
+ * (scaling.short_factor, scaling.long_factor) are left 0 here: the plan
+ * module writes the factors to wasm and their addresses into the spec.
  */
 export function ropeSpec(
   { headDim, rotaryDim, heads, base, layout, order, inverse, scaling, axes, xpos },
   sequenceLength,
 ) {
   const spec = new Float64Array(SPEC_LENGTH); // filled one by one: Float64Array.of(...) is slow in V8
-  spec[0] = headDim;
-  spec[1] = rotaryDim;
-  spec[2] = heads || 1; // 0: x says its heads on each call (the core's plan needs one)
-  spec[3] = base;
-  spec[4] = layout;
-  spec[5] = order;
-  spec[6] = inverse ? 1 : 0;
-  spec[7] = scaling.type;
-  for (let k = 0; k < SCALING_FIELDS.length; k++) spec[8 + k] = scaling[SCALING_FIELDS[k]];
-  spec[8 + SCALING_FIELDS.length] = sequenceLength;
-  spec[21] = axes.type;
-  for (let k = 0; k < 3; k++) spec[22 + k] = axes.section[k];
-  xposSpec(xpos ?? null, spec, XPOS_AT);
+  spec[AT.head_dim] = headDim;
+  spec[AT.rotary_dim] = rotaryDim;
+  spec[AT.heads] = heads || 1; // 0: x says its heads on each call (the core's plan needs one)
+  spec[AT.base] = base;
+  spec[AT.layout] = layout;
+  spec[AT.order] = order;
+  spec[AT.inverse] = inverse ? 1 : 0;
+  spec[AT['scaling.type']] = scaling.type;
+  for (const [slot, name] of SCALING_SLOTS) spec[slot] = scaling[name];
+  spec[AT['scaling.sequence_length']] = sequenceLength;
+  spec[AT['axes.type']] = axes.type;
+  for (let k = 0; k < 3; k++) spec[AT['axes.mrope_section'] + k] = axes.section[k];
+  xposSpec(xpos ?? null, spec);
   return spec;
 }
 

@@ -21,6 +21,7 @@ import { forEachChunk } from '../runtime/chunks.js';
 import { checkRowSources } from './positions.js';
 import { checkAxisRows } from './axes.js';
 import { ropeSpec, SPEC_LENGTH } from './options.js';
+import { ROTARY } from '../runtime/boundary.js';
 import { checkXposRows } from './xpos.js';
 import {
   isTensor,
@@ -32,6 +33,7 @@ import {
   float16Result,
 } from '../runtime/tensor.js';
 
+const AT = ROTARY.at;
 const X_DTYPES = { float32: 0, float16: 1, bfloat16: 2 };
 const CACHE_DTYPES = { float32: 0, float16: 1, bfloat16: 2, float64: 3 };
 const ELEMENT_BYTES = [4, 2, 2, 8];
@@ -87,14 +89,14 @@ export function ropePlans(runtime) {
   function withSpec(c, sequenceLength, use) {
     const values = ropeSpec(c, sequenceLength);
     const s = c.scaling;
-    const n = s.shortFactor ? s.shortFactor.length : 0;
+    const n = s.short_factor ? s.short_factor.length : 0;
     const blocks = [[(SPEC_LENGTH + 1) * 8, 'rope spec'], n ? [2 * n * 8, 'longrope factors'] : null];
     return runtime.withTemporary(blocks, (spec, factors) => {
       if (n) {
-        runtime.doubles(factors, n).set(s.shortFactor);
-        runtime.doubles(factors + n * 8, n).set(s.longFactor);
-        values[19] = factors;
-        values[20] = factors + n * 8;
+        runtime.doubles(factors, n).set(s.short_factor);
+        runtime.doubles(factors + n * 8, n).set(s.long_factor);
+        values[AT['scaling.short_factor']] = factors;
+        values[AT['scaling.long_factor']] = factors + n * 8;
       }
       runtime.doubles(spec, SPEC_LENGTH).set(values);
       return use(spec);
@@ -182,12 +184,12 @@ export function ropePlans(runtime) {
             plan,
             code,
             c.heads,
+            seqLen,
+            idsAt ? 0 : start,
+            n,
+            idsAt ? idsAt + r0 * idsPerRow : 0,
             staging,
             g * n * row,
-            n,
-            idsAt ? 0 : start,
-            idsAt ? idsAt + r0 * idsPerRow : 0,
-            seqLen,
           ),
         );
         moveSlab(slab, false, g0, g, r0, n);
@@ -223,12 +225,12 @@ export function ropePlans(runtime) {
         planAt(),
         X_DTYPES[x.dtype],
         heads,
+        offset + length,
+        offset,
+        length,
+        0,
         at,
         x.length,
-        length,
-        offset,
-        0,
-        offset + length,
       ),
     );
     return true;
@@ -500,7 +502,7 @@ export function ropePlans(runtime) {
     if (resident !== 0) {
       const E = ELEMENT_BYTES[code];
       if (!rows.perItem) {
-        check(wasm.pe_wasm_rope_plan_apply(plan, code, c.heads, resident, xLength, length, rows.offset, idsAt, seqLen));
+        check(wasm.pe_wasm_rope_plan_apply(plan, code, c.heads, seqLen, rows.offset, length, idsAt, resident, xLength));
       } else {
         for (let b = 0; b < batch; b++) {
           check(
@@ -508,12 +510,12 @@ export function ropePlans(runtime) {
               plan,
               code,
               c.heads,
+              seqLen,
+              0,
+              length,
+              idsAt + b * itemIds,
               resident + b * slab * E,
               slab,
-              length,
-              0,
-              idsAt + b * itemIds,
-              seqLen,
             ),
           );
         }
@@ -582,10 +584,10 @@ export function ropePlans(runtime) {
           wasm.pe_wasm_rope_plan_cos_sin(
             plan,
             code,
-            length,
-            offset,
-            idsAt,
             o.expand ? 1 : 0,
+            offset,
+            length,
+            idsAt,
             out,
             out + count * E,
             count,

@@ -49,8 +49,10 @@ function sameRotary(a, b) {
   if (a.axes.section.some((v, k) => v !== b.axes.section[k])) return false;
   for (const k of SCALING_FIELDS) if (a.scaling[k] !== b.scaling[k]) return false;
   const [x, y] = [a.scaling, b.scaling];
-  if (x.shortFactor === null || y.shortFactor === null) return x.shortFactor === y.shortFactor;
-  return x.shortFactor.every((v, i) => v === y.shortFactor[i]) && x.longFactor.every((v, i) => v === y.longFactor[i]);
+  if (x.short_factor === null || y.short_factor === null) return x.short_factor === y.short_factor;
+  return (
+    x.short_factor.every((v, i) => v === y.short_factor[i]) && x.long_factor.every((v, i) => v === y.long_factor[i])
+  );
 }
 
 function checkMaxPosition(value) {
@@ -78,7 +80,7 @@ export function ropeMethods(runtime) {
     if (last !== null && sameRotary(last.c, c)) return last.pointer;
     const s = c.scaling;
     const key =
-      ropeSpec(c, 0).join(',') + (s.shortFactor ? `;${s.shortFactor.join(',')};${s.longFactor.join(',')}` : '');
+      ropeSpec(c, 0).join(',') + (s.short_factor ? `;${s.short_factor.join(',')};${s.long_factor.join(',')}` : '');
     let plan = kept.get(key);
     if (plan === undefined) {
       plan = plans.newPlan(c, 0);

@@ -64,6 +64,22 @@ function originalLength(dict, type) {
   return v;
 }
 
+/** scaling.factor, which rope_type `type` requires: a finite number ≥ 1 (the one check of it in JS). */
+function factorOf(dict, type) {
+  if (!given(dict.factor)) bad('factor', `given for rope_type '${type}': a finite number ≥ 1`, dict.factor);
+  return finiteAtLeast(dict, 'factor', 1, 'a finite number ≥ 1');
+}
+
+/** YARN's and LongRoPE's optional attention_factor: above 0 and a finite float32, or 0 when absent (derived). */
+function attentionFactorOf(dict) {
+  if (!given(dict.attention_factor)) return 0;
+  const a = dict.attention_factor;
+  if (typeof a !== 'number' || !(a > 0) || !(Math.fround(a) <= FLOAT_MAX)) {
+    bad('attention_factor', 'a finite number above 0 (and below 3.4e38: it scales float32 cos and sin)', a);
+  }
+  return a;
+}
+
 /** An optional float: finite and >= min, or 0 when absent (the core's "use the default"). */
 function optional(dict, key, min, what) {
   return given(dict[key]) ? finiteAtLeast(dict, key, min, what) : 0;
@@ -71,25 +87,29 @@ function optional(dict, key, min, what) {
 
 /**
  * Normalises `scaling` (undefined, null or an HF dict) for rotary dimension r.
- * Returns { type, factor, original, betaFast, betaSlow, attentionFactor, mscale,
- * mscaleAllDim, noTruncate, low, high, theta } (theta: rope_theta or undefined).
+ * Returns pe_rope_scaling's fields under their C names, which are HF's keys
+ * (src/js/runtime/boundary.js carries them to C by these names): { type,
+ * factor, original_max_position_embeddings, beta_fast, beta_slow,
+ * attention_factor, mscale, mscale_all_dim, no_truncate, low_freq_factor,
+ * high_freq_factor, short_factor, long_factor }, plus theta (rope_theta or
+ * undefined), mropeSection and mropeInterleaved (for axes.js).
  */
 export function checkScaling(scaling, r) {
   const none = {
     type: 0,
     factor: 0,
-    original: 0,
-    betaFast: 0,
-    betaSlow: 0,
-    attentionFactor: 0,
+    original_max_position_embeddings: 0,
+    beta_fast: 0,
+    beta_slow: 0,
+    attention_factor: 0,
     mscale: 0,
-    mscaleAllDim: 0,
-    noTruncate: 0,
-    low: 0,
-    high: 0,
+    mscale_all_dim: 0,
+    no_truncate: 0,
+    low_freq_factor: 0,
+    high_freq_factor: 0,
     theta: undefined,
-    shortFactor: null,
-    longFactor: null,
+    short_factor: null,
+    long_factor: null,
     mropeSection: undefined,
     mropeInterleaved: undefined,
   };
@@ -142,10 +162,9 @@ export function checkScaling(scaling, r) {
   if (type === 'default' || type === 'mrope') return out;
   out.type = SCALING_TYPES[type];
   if (type === 'longrope') return longrope(scaling, out, r);
-  if (!given(scaling.factor)) bad('factor', `given for rope_type '${type}': a finite number ≥ 1`, scaling.factor);
-  out.factor = finiteAtLeast(scaling, 'factor', 1, 'a finite number ≥ 1');
+  out.factor = factorOf(scaling, type);
   if (type === 'linear') return out;
-  out.original = originalLength(scaling, type);
+  out.original_max_position_embeddings = originalLength(scaling, type);
   if (type === 'dynamic' && r < 4) {
     bad(
       'rope_type',
@@ -154,40 +173,33 @@ export function checkScaling(scaling, r) {
     );
   }
   if (type === 'yarn') {
-    out.betaFast = optional(scaling, 'beta_fast', 0, 'a finite number ≥ 0 (0 or absent: 32)');
-    out.betaSlow = optional(scaling, 'beta_slow', 0, 'a finite number ≥ 0 (0 or absent: 1)');
-    if (given(scaling.attention_factor)) {
-      const a = scaling.attention_factor;
-      if (typeof a !== 'number' || !(a > 0) || !(Math.fround(a) <= FLOAT_MAX)) {
-        bad('attention_factor', 'a finite number above 0 (and below 3.4e38: it scales float32 cos and sin)', a);
-      }
-      out.attentionFactor = a;
-    }
+    out.beta_fast = optional(scaling, 'beta_fast', 0, 'a finite number ≥ 0 (0 or absent: 32)');
+    out.beta_slow = optional(scaling, 'beta_slow', 0, 'a finite number ≥ 0 (0 or absent: 1)');
+    out.attention_factor = attentionFactorOf(scaling);
     out.mscale = optional(scaling, 'mscale', -Infinity, 'a finite number');
-    out.mscaleAllDim = optional(scaling, 'mscale_all_dim', -Infinity, 'a finite number');
+    out.mscale_all_dim = optional(scaling, 'mscale_all_dim', -Infinity, 'a finite number');
     if (given(scaling.truncate) && typeof scaling.truncate !== 'boolean')
       bad('truncate', 'true or false', scaling.truncate);
-    out.noTruncate = scaling.truncate === false ? 1 : 0;
+    out.no_truncate = scaling.truncate === false ? 1 : 0;
   }
   if (type === 'llama3') {
     for (const k of ['low_freq_factor', 'high_freq_factor']) {
       if (!given(scaling[k])) bad(k, "given for rope_type 'llama3': a finite number above 0", scaling[k]);
     }
-    out.low = finiteAtLeast(scaling, 'low_freq_factor', -Infinity, 'a finite number above 0');
-    if (!(out.low > 0)) bad('low_freq_factor', 'a finite number above 0', out.low);
-    out.high = finiteAtLeast(scaling, 'high_freq_factor', -Infinity, 'a finite number');
-    if (!(out.high > out.low)) bad('high_freq_factor', `a finite number above low_freq_factor (${out.low})`, out.high);
+    const low = finiteAtLeast(scaling, 'low_freq_factor', -Infinity, 'a finite number above 0');
+    if (!(low > 0)) bad('low_freq_factor', 'a finite number above 0', low);
+    const high = finiteAtLeast(scaling, 'high_freq_factor', -Infinity, 'a finite number');
+    if (!(high > low)) bad('high_freq_factor', `a finite number above low_freq_factor (${low})`, high);
+    out.low_freq_factor = low;
+    out.high_freq_factor = high;
   }
   return out;
 }
 
 /** LongRoPE (HF _compute_longrope_parameters): r/2 short and long factors, L0, an optional attention factor and factor. */
 function longrope(scaling, out, r) {
-  out.original = originalLength(scaling, 'longrope');
-  for (const [key, field] of [
-    ['short_factor', 'shortFactor'],
-    ['long_factor', 'longFactor'],
-  ]) {
+  out.original_max_position_embeddings = originalLength(scaling, 'longrope');
+  for (const key of ['short_factor', 'long_factor']) {
     const v = scaling[key];
     const what = `an Array of rotaryDim/2 = ${r / 2} finite numbers above 0 (one per pair)`;
     if (!Array.isArray(v) && !(v instanceof Float64Array) && !(v instanceof Float32Array)) bad(key, what, v);
@@ -195,16 +207,10 @@ function longrope(scaling, out, r) {
     for (let i = 0; i < v.length; i++)
       if (typeof v[i] !== 'number' || !(v[i] > 0) || !Number.isFinite(v[i]))
         bad(`${key}[${i}]`, 'a finite number above 0', v[i]);
-    out[field] = Float64Array.from(v);
+    out[key] = Float64Array.from(v);
   }
   // factor (max_position_embeddings / L0 in HF) only derives the attention factor: absent, none.
-  out.factor = given(scaling.factor) ? finiteAtLeast(scaling, 'factor', 1, 'a finite number ≥ 1') : 1;
-  if (given(scaling.attention_factor)) {
-    const a = scaling.attention_factor;
-    if (typeof a !== 'number' || !(a > 0) || !(Math.fround(a) <= FLOAT_MAX)) {
-      bad('attention_factor', 'a finite number above 0 (and below 3.4e38: it scales float32 cos and sin)', a);
-    }
-    out.attentionFactor = a;
-  }
+  out.factor = given(scaling.factor) ? factorOf(scaling, 'longrope') : 1;
+  out.attention_factor = attentionFactorOf(scaling);
   return out;
 }

@@ -6,7 +6,9 @@
 // before any staged chunk of x is written.
 import { refuse } from '../runtime/errors.js';
 import { checkOptions } from '../runtime/validate.js';
+import { ROTARY } from '../runtime/boundary.js';
 
+const AT = ROTARY.at;
 const XPOS_OPTIONS = ['scaleBase', 'gamma', 'role', 'center'];
 const ROLES = { query: 0, key: 1 };
 const MIN_GAMMA = 1e-6;
@@ -39,13 +41,13 @@ export function checkXpos(xpos, scaling) {
   return { scaleBase, gamma, key: ROLES[o.role], center, reach: undefined };
 }
 
-/** Spec doubles 21 ... 24 of checked xpos (or zeros: off). */
-export function xposSpec(xpos, spec, at) {
+/** The spec's xpos.* doubles of checked xpos (left zero: off). */
+export function xposSpec(xpos, spec) {
   if (xpos === null) return;
-  spec[at] = xpos.scaleBase;
-  spec[at + 1] = xpos.gamma;
-  spec[at + 2] = xpos.key;
-  spec[at + 3] = xpos.center;
+  spec[AT['xpos.scale_base']] = xpos.scaleBase;
+  spec[AT['xpos.gamma']] = xpos.gamma;
+  spec[AT['xpos.key']] = xpos.key;
+  spec[AT['xpos.center']] = xpos.center;
 }
 
 /** Checked xpos options that make the same plan. */

@@ -232,8 +232,7 @@ export const EXPORTS = Object.freeze({
   },
   pe_wasm_rope: {
     core: 'pe_rope',
-    params: ['spec', 'x', 'x_count', 'length', 'offset', 'positions', 'scratch', 'scratch_bytes'],
-    own: "takes another order than posenc.h for now: the next commits move it to posenc.h's",
+    params: ['spec', 'offset', 'length', 'positions', 'x', 'x_count', 'scratch', 'scratch_bytes'],
   },
   pe_wasm_rope_plan_size: { core: 'pe_rope_plan_size', params: ['spec', 'cache_rows'] },
   pe_wasm_rope_plan_init: {
@@ -242,13 +241,11 @@ export const EXPORTS = Object.freeze({
   },
   pe_wasm_rope_plan_apply: {
     core: 'pe_rope_plan_apply_heads',
-    params: ['plan', 'dtype', 'heads', 'x', 'x_count', 'length', 'offset', 'positions', 'sequence_length'],
-    own: "takes another order than posenc.h for now: the next commits move it to posenc.h's",
+    params: ['plan', 'dtype', 'heads', 'sequence_length', 'offset', 'length', 'positions', 'x', 'x_count'],
   },
   pe_wasm_rope_plan_cos_sin: {
     core: 'pe_rope_plan_cos_sin',
-    params: ['plan', 'dtype', 'length', 'offset', 'positions', 'expand', 'cos', 'sin', 'count'],
-    own: "takes another order than posenc.h for now: the next commits move it to posenc.h's",
+    params: ['plan', 'dtype', 'expand', 'offset', 'length', 'positions', 'cos', 'sin', 'count'],
   },
   // alibi.c (a pe_alibi flattened)
   pe_wasm_alibi_slopes: { core: 'pe_alibi_slopes', params: ['heads', 'out', 'out_count'] },
