@@ -8,7 +8,7 @@ import * as assert from 'uvu/assert';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CROSSINGS, ROTARY, CONFIG, EXPORTS } from '../src/js/runtime/boundary.js';
+import { CROSSINGS, ROTARY, CONFIG, CONFIG_LAYER, EXPORTS } from '../src/js/runtime/boundary.js';
 import { HEADER, headerStructs, boundaryHeader, boundaryProblems, crossingProblems } from '../src/wasm/boundary-gen.js';
 import { ropeSpec, SCALING_FIELDS } from '../src/js/rope/options.js';
 
@@ -86,6 +86,28 @@ test("the RoPE module's spec writer fills every slot of ROTARY (but the factor a
   assert.is(new Set(values).size, values.length, 'no value written twice');
   assert.is(spec[ROTARY.at['scaling.factor']], scaling.factor);
   assert.is(spec[ROTARY.at['xpos.center']], c.xpos.center);
+});
+
+test('the config module reads every field CONFIG and CONFIG_LAYER carry, by name', () => {
+  const reader = readFileSync(join(root, 'src/js/config/config-read.js'), 'utf8');
+  // describeFields and scalingDict read CONFIG's as f (scaling('x') for f['rope.scaling.x']); readLayers CONFIG_LAYER's as out.
+  for (const [crossing, name] of [
+    [CONFIG, 'f'],
+    [CONFIG_LAYER, 'out'],
+  ]) {
+    for (const { path } of crossing.fields) {
+      // layer_types crosses but JS asks the layer types by name instead (the keys text of PE_ERR_LAYER_TYPE).
+      if (crossing === CONFIG && path === 'layer_types') continue;
+      const scaling = path.startsWith('rope.scaling.') ? `scaling('${path.slice('rope.scaling.'.length)}')` : null;
+      const yarn = path.startsWith('rope.scaling.') ? `'${path.slice('rope.scaling.'.length)}'` : null; // the YARN key list
+      const named =
+        reader.includes(`${name}.${path}`) ||
+        reader.includes(`${name}['${path}']`) ||
+        (scaling && (reader.includes(scaling) || reader.includes(yarn)));
+      assert.ok(named, `config-read.js reads ${crossing.struct}.${path}`);
+    }
+  }
+  assert.not.match(reader, /\b(fields|f|out)\[\d+\]/, 'no numbered slot');
 });
 
 /** name -> parameter names of a C parameter list ('void' or '': none). */

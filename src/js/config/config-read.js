@@ -1,12 +1,14 @@
 // A model's config.json read by the C core (posenc.h, "Model configs";
 // src/wasm/config.c): the one place configs are interpreted, so the package,
 // both CLIs and the page read a config alike. This file stages the text,
-// calls the core, turns its 37 numbers into a description, and maps the core's
-// refusals to PosencErrors that name the config key.
+// calls the core, turns its numbers (CONFIG's doubles, read by their C names:
+// src/js/runtime/boundary.js) into a description, and maps the core's refusals
+// to PosencErrors that name the config key.
 import { PosencError, describe } from '../runtime/errors.js';
+import { CONFIG, CONFIG_LAYER, CONFIG_LAYER_TEXT, readFields } from '../runtime/boundary.js';
 import { alibiMethods } from '../alibi/alibi.js';
 
-const FIELDS = 38;
+const FIELDS = CONFIG.length;
 const KINDS = ['', 'rope', 'alibi', 'sinusoidal', 'learned', 'relative', 'none'];
 const SCALING_TYPES = ['default', 'linear', 'dynamic', 'yarn', 'llama3'];
 
@@ -139,37 +141,38 @@ function checkLayerType(layerType) {
 
 /** The HF scaling dict posenc's rope() takes, rebuilt from the core's numbers (only the keys that matter). */
 function scalingDict(f, factors) {
-  const half = f[6] / 2;
+  const scaling = (name) => f[`rope.scaling.${name}`]; // pe_rope_scaling's names are HF's keys
+  const half = f['rope.rotary_dim'] / 2;
   const mrope =
-    f[24] > 0
-      ? { mrope_section: Array.from(f.subarray(25, 25 + f[24])), ...(f[36] ? { mrope_interleaved: true } : {}) }
+    f.mrope_sections > 0
+      ? {
+          mrope_section: f.mrope_section.slice(0, f.mrope_sections),
+          ...(f.mrope_interleaved ? { mrope_interleaved: true } : {}),
+        }
       : {};
-  if (f[21]) {
+  if (f.longrope) {
     return {
       rope_type: 'longrope',
       short_factor: Array.from(factors.subarray(0, half)),
       long_factor: Array.from(factors.subarray(half, 2 * half)),
-      original_max_position_embeddings: f[11],
-      factor: f[22],
-      ...(f[23] !== 0 ? { attention_factor: f[23] } : {}),
+      original_max_position_embeddings: scaling('original_max_position_embeddings'),
+      factor: f.longrope_factor,
+      ...(f.longrope_attention_factor !== 0 ? { attention_factor: f.longrope_attention_factor } : {}),
       ...mrope,
     };
   }
-  const type = SCALING_TYPES[f[9]];
-  if (type === 'default') return f[24] > 0 ? { rope_type: 'default', ...mrope } : null;
-  const dict = { rope_type: type, factor: f[10] };
-  if (type !== 'linear') dict.original_max_position_embeddings = f[11];
-  if (type === 'llama3') Object.assign(dict, { low_freq_factor: f[18], high_freq_factor: f[19] });
+  const type = SCALING_TYPES[scaling('type')];
+  if (type === 'default') return f.mrope_sections > 0 ? { rope_type: 'default', ...mrope } : null;
+  const dict = { rope_type: type, factor: scaling('factor') };
+  if (type !== 'linear') dict.original_max_position_embeddings = scaling('original_max_position_embeddings');
+  if (type === 'llama3') {
+    dict.low_freq_factor = scaling('low_freq_factor');
+    dict.high_freq_factor = scaling('high_freq_factor');
+  }
   if (type === 'yarn') {
-    const optional = {
-      beta_fast: f[12],
-      beta_slow: f[13],
-      attention_factor: f[14],
-      mscale: f[15],
-      mscale_all_dim: f[16],
-    };
-    for (const [key, value] of Object.entries(optional)) if (value !== 0) dict[key] = value;
-    if (f[17]) dict.truncate = false;
+    for (const key of ['beta_fast', 'beta_slow', 'attention_factor', 'mscale', 'mscale_all_dim'])
+      if (scaling(key) !== 0) dict[key] = scaling(key);
+    if (scaling('no_truncate')) dict.truncate = false;
   }
   return { ...dict, ...mrope };
 }
@@ -191,44 +194,50 @@ const tableOf = (d) => {
   return t;
 };
 
-/** What the core's numbers say, as the description fromConfig returns (without `ignored`). */
+/** What the core's numbers (readFields(CONFIG, ...)) say, as the description fromConfig returns (without `ignored`). */
 function describeFields(f, factors) {
-  const kind = KINDS[f[0]];
+  const kind = KINDS[f.kind];
   const common = {
     kind,
-    heads: f[1] || undefined,
-    kvHeads: f[37] || undefined, // key/value heads: fewer than heads with GQA, 1 with MQA
-    hiddenSize: f[2] || undefined,
-    maxPositions: f[3] || undefined,
+    heads: f.heads || undefined,
+    kvHeads: f.kv_heads || undefined, // key/value heads: fewer than heads with GQA, 1 with MQA
+    hiddenSize: f.hidden_size || undefined,
+    maxPositions: f.max_positions || undefined,
   };
   if (kind === 'rope') {
     return {
       ...common,
       rope: {
-        headDim: f[5],
-        rotaryDim: f[6],
-        base: f[7],
-        layout: f[8] === 0 ? 'interleaved' : 'half',
+        headDim: f['rope.head_dim'],
+        rotaryDim: f['rope.rotary_dim'],
+        base: f['rope.base'],
+        layout: f['rope.layout'] === 0 ? 'interleaved' : 'half',
         scaling: scalingDict(f, factors),
       },
     };
   }
   if (kind === 'alibi' || kind === 'none') return common;
   if (kind === 'relative') {
-    if (f[31]) return { ...common, scheme: 'shaw', maxRelative: f[34] };
-    return { ...common, scheme: 't5', numBuckets: f[32], maxDistance: f[33], encoderDecoder: f[35] === 1 };
+    if (f.shaw) return { ...common, scheme: 'shaw', maxRelative: f.max_relative };
+    return {
+      ...common,
+      scheme: 't5',
+      numBuckets: f.num_buckets,
+      maxDistance: f.max_distance,
+      encoderDecoder: f.encoder_decoder === 1,
+    };
   }
-  const offset = { positionOffset: f[4] };
+  const offset = { positionOffset: f.position_offset };
   if (kind === 'sinusoidal') {
     return {
       ...common,
-      dim: f[2],
-      layout: f[29] === 0 ? 'interleaved' : 'split',
-      frequencies: f[30] === 0 ? 'paper' : 'tensor2tensor',
+      dim: f.hidden_size,
+      layout: f.layout === 0 ? 'interleaved' : 'split',
+      frequencies: f.frequencies === 0 ? 'paper' : 'tensor2tensor',
       ...offset,
     };
   }
-  return { ...common, dim: f[2], ...offset };
+  return { ...common, dim: f.hidden_size, ...offset };
 }
 
 /**
@@ -356,8 +365,8 @@ export function configReader(runtime) {
         );
       }
       runtime.check(status);
-      const fields = runtime.doubles(outAt, FIELDS).slice();
-      const factors = runtime.doubles(factorsAt, Math.min(factorsCount, fields[6])).slice();
+      const fields = readFields(CONFIG, runtime.doubles(outAt, FIELDS));
+      const factors = runtime.doubles(factorsAt, Math.min(factorsCount, fields['rope.rotary_dim'])).slice();
       return { description: describeFields(fields, factors), ignored: lines };
     } finally {
       runtime.free(base);
@@ -365,18 +374,22 @@ export function configReader(runtime) {
   }
 
   const STATUS_OK = statusOf('PE_OK');
-  const LAYER_TEXT = 48;
+  const LAYER_TEXT = CONFIG_LAYER_TEXT.bytes;
+  const LAYER_FIELDS = CONFIG_LAYER.length;
   const POSITIONS = ['config', 'nope', 'no-attention'];
 
   /** Every layer of the config (pe_config_layer_read): [{ index, kind, layerType, positions, kvHeads }]. */
   function readLayers(bytes) {
     const keysBytes = 8 * bytes.length + 256;
-    const base = runtime.malloc(16 + bytes.length + 16 + 8 * 3 + LAYER_TEXT + keysBytes + 64, 'config layers');
+    const base = runtime.malloc(
+      16 + bytes.length + 16 + 8 * LAYER_FIELDS + LAYER_TEXT + keysBytes + 64,
+      'config layers',
+    );
     try {
       const align = (at) => Math.ceil(at / 16) * 16;
       const jsonAt = base;
       const outAt = align(jsonAt + bytes.length + 1);
-      const textAt = outAt + 8 * 3;
+      const textAt = outAt + 8 * LAYER_FIELDS;
       const keysAt = textAt + LAYER_TEXT;
       runtime.bytes(0).set(bytes, jsonAt);
       const layers = [];
@@ -398,16 +411,16 @@ export function configReader(runtime) {
           }
           runtime.check(status);
         }
-        const out = runtime.doubles(outAt, 3);
+        const out = readFields(CONFIG_LAYER, runtime.doubles(outAt, LAYER_FIELDS));
         const text = runtime.bytes(textAt, LAYER_TEXT);
         const word = (at) => new TextDecoder().decode(text.subarray(at, text.indexOf(0, at)));
-        count = out[0];
+        count = out.layers;
         layers.push({
           index,
-          kind: word(0),
-          layerType: word(24) || undefined,
-          positions: POSITIONS[out[2]],
-          kvHeads: out[1],
+          kind: word(CONFIG_LAYER_TEXT.kind),
+          layerType: word(CONFIG_LAYER_TEXT.layer_type) || undefined,
+          positions: POSITIONS[out.positions],
+          kvHeads: out.kv_heads,
         });
       }
       return layers;
