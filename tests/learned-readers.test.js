@@ -717,13 +717,13 @@ test('the C core refuses overlapping buffers, NULL, a short out and an empty tab
     table.set(randomFloats(64));
     const before = table.slice();
     // 4 rows of 2 at p; out (3 rows) starting inside them, or ending inside them: PE_ERR_OVERLAP (16).
-    assert.is(c.pe_wasm_resample_table(p, 4, 2, p + 4 * 4, 3, 6), 16, `${file}: out starts inside the table`);
-    assert.is(c.pe_wasm_resample_table(p + 4 * 4, 4, 2, p, 3, 6), 16, `${file}: out ends inside the table`);
-    assert.is(c.pe_wasm_resample_table(p, 4, 2, p + 8 * 4, 3, 6), 0, `${file}: out right after the table`);
-    assert.is(c.pe_wasm_resample_table(0, 4, 2, p + 32 * 4, 3, 6), 1, `${file}: NULL table`);
-    assert.is(c.pe_wasm_resample_table(p, 4, 2, p + 32 * 4, 3, 5), 7, `${file}: out_count short`);
-    assert.is(c.pe_wasm_resample_table(p, 0, 2, p + 32 * 4, 3, 6), 10, `${file}: no rows`);
-    assert.is(c.pe_wasm_resample_table(p, 4, 0, p + 32 * 4, 3, 0), 3, `${file}: dim 0`);
+    assert.is(c.pe_wasm_resample_table(p, 4, 2, 3, p + 4 * 4, 6), 16, `${file}: out starts inside the table`);
+    assert.is(c.pe_wasm_resample_table(p + 4 * 4, 4, 2, 3, p, 6), 16, `${file}: out ends inside the table`);
+    assert.is(c.pe_wasm_resample_table(p, 4, 2, 3, p + 8 * 4, 6), 0, `${file}: out right after the table`);
+    assert.is(c.pe_wasm_resample_table(0, 4, 2, 3, p + 32 * 4, 6), 1, `${file}: NULL table`);
+    assert.is(c.pe_wasm_resample_table(p, 4, 2, 3, p + 32 * 4, 5), 7, `${file}: out_count short`);
+    assert.is(c.pe_wasm_resample_table(p, 0, 2, 3, p + 32 * 4, 6), 10, `${file}: no rows`);
+    assert.is(c.pe_wasm_resample_table(p, 4, 0, 3, p + 32 * 4, 0), 3, `${file}: dim 0`);
     assert.is(c.pe_wasm_alibi_slopes(8, 0, 8), 1, `${file}: NULL slopes`);
     assert.is(c.pe_wasm_alibi_slopes(8, p, 7), 7, `${file}: slopes out_count`);
     assert.is(c.pe_wasm_alibi_bias(8, 2, 2, 0, 0, 0, 8, 0, 32), 1, `${file}: NULL bias`);

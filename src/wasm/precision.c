@@ -16,7 +16,7 @@ int pe_wasm_plan_table_at_dtype(pe_plan *plan, uint32_t dtype, const uint32_t *p
 
 /* out holds count elements of dtype. */
 EXPORT("pe_wasm_narrow_f64")
-int pe_wasm_narrow_f64(const double *in, size_t count, uint32_t dtype, void *out) {
+int pe_wasm_narrow_f64(uint32_t dtype, const double *in, size_t count, void *out) {
     return pe_narrow_f64((pe_dtype)dtype, in, count, out, count);
 }
 

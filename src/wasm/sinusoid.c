@@ -29,6 +29,6 @@ int pe_wasm_plan_table_at(pe_plan *plan, const uint32_t *positions, size_t count
 }
 
 EXPORT("pe_wasm_plan_add")
-int pe_wasm_plan_add(pe_plan *plan, float *x, size_t x_count, uint32_t offset, uint32_t length, float scale) {
+int pe_wasm_plan_add(pe_plan *plan, float scale, uint32_t offset, uint32_t length, float *x, size_t x_count) {
     return pe_plan_add(plan, scale, offset, length, x, x_count);
 }

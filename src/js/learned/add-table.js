@@ -25,7 +25,7 @@ export function addTableMethods(runtime) {
     const tableRows = tableRowsOf(table, dim, offset, length);
     if (batch === 0) return x;
     if (xPointer !== 0 && tablePointer !== 0) {
-      check(wasm.pe_wasm_add_table(xPointer, x.length, length, dim, tablePointer, tableRows, offset, scale));
+      check(wasm.pe_wasm_add_table(tablePointer, tableRows, dim, scale, offset, length, xPointer, x.length));
       return x;
     }
     let rowsOf = tablePointer ? null : table;
@@ -36,13 +36,13 @@ export function addTableMethods(runtime) {
       forEachChunk(offset, length, Math.floor(staging.bytes / (dim * FLOAT)), (start, rows) => {
         runtime.floats(staging.at, rows * dim).set(rowsOf.subarray(start * dim, (start + rows) * dim));
         if (rows === length) {
-          check(wasm.pe_wasm_add_table(xPointer, x.length, length, dim, staging.at, rows, 0, scale));
+          check(wasm.pe_wasm_add_table(staging.at, rows, dim, scale, 0, length, xPointer, x.length));
           return;
         }
         const r0 = start - offset;
         for (let b = 0; b < batch; b++) {
           const at = xPointer + (b * length + r0) * dim * FLOAT;
-          check(wasm.pe_wasm_add_table(at, rows * dim, rows, dim, staging.at, rows, 0, scale));
+          check(wasm.pe_wasm_add_table(staging.at, rows, dim, scale, 0, rows, at, rows * dim));
         }
       });
       return x;
@@ -65,7 +65,7 @@ export function addTableMethods(runtime) {
       for (let b0 = 0; b0 < batch; b0 += group) {
         const g = Math.min(group, batch - b0);
         runtime.stageSlab(x, slabAt, length, dim, b0, g, r0, rows);
-        check(wasm.pe_wasm_add_table(slabAt, g * rows * dim, rows, dim, tableAt, tableRowCount, tableOffset, scale));
+        check(wasm.pe_wasm_add_table(tableAt, tableRowCount, dim, scale, tableOffset, rows, slabAt, g * rows * dim));
         runtime.unstageSlab(x, slabAt, length, dim, b0, g, r0, rows);
       }
     });

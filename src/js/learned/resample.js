@@ -45,7 +45,7 @@ export function resampleMethods(runtime) {
       if (!inWasm) runtime.floats(tableAt, length).set(table);
       const from = inWasm ? runtime.pointerOf(table, 'table') : tableAt;
       const to = outAt || runtime.pointerOf(out, 'out');
-      runtime.check(wasm.pe_wasm_resample_table(from, rows, dim, to, newRows, count));
+      runtime.check(wasm.pe_wasm_resample_table(from, rows, dim, newRows, to, count));
       if (outAt) out.set(runtime.floats(outAt, count));
     });
     return out;

@@ -131,7 +131,7 @@ export function precisionMethods(runtime) {
       const n = Math.min(per, values.length - first);
       const stage = runtime.doubles(staging.at, n);
       for (let k = 0; k < n; k++) stage[k] = values[first + k];
-      check(wasm.pe_wasm_narrow_f64(staging.at, n, code, outAt));
+      check(wasm.pe_wasm_narrow_f64(code, staging.at, n, outAt));
       out.set(runtime.halves(outAt, n), first);
     }
     return out;

@@ -191,11 +191,7 @@ export const EXPORTS = Object.freeze({
   pe_wasm_plan_init: { core: 'pe_plan_init', params: ['dim', 'base', 'layout', 'frequencies', 'memory', 'bytes'] },
   pe_wasm_plan_table: { core: 'pe_plan_table', params: ['plan', 'offset', 'length', 'out', 'out_count'] },
   pe_wasm_plan_table_at: { core: 'pe_plan_table_at', params: ['plan', 'positions', 'count', 'out', 'out_count'] },
-  pe_wasm_plan_add: {
-    core: 'pe_plan_add',
-    params: ['plan', 'x', 'x_count', 'offset', 'length', 'scale'],
-    own: "takes another order than posenc.h for now: the next commits move it to posenc.h's",
-  },
+  pe_wasm_plan_add: { core: 'pe_plan_add', params: ['plan', 'scale', 'offset', 'length', 'x', 'x_count'] },
   // precision.c
   pe_wasm_plan_table_dtype: {
     core: 'pe_plan_table_dtype',
@@ -205,11 +201,7 @@ export const EXPORTS = Object.freeze({
     core: 'pe_plan_table_at_dtype',
     params: ['plan', 'dtype', 'positions', 'count', 'out', 'out_count'],
   },
-  pe_wasm_narrow_f64: {
-    core: 'pe_narrow_f64',
-    params: ['in', 'count', 'dtype', 'out'],
-    own: "takes another order than posenc.h for now: the next commits move it to posenc.h's",
-  }, // out holds count
+  pe_wasm_narrow_f64: { core: 'pe_narrow_f64', params: ['dtype', 'in', 'count', 'out'] }, // out holds count
   pe_wasm_plan_recipe_table: {
     core: 'pe_plan_recipe_table',
     params: ['plan', 'recipe', 'offset', 'length', 'out', 'out_count'],
@@ -266,13 +258,11 @@ export const EXPORTS = Object.freeze({
   // learned.c
   pe_wasm_add_table: {
     core: 'pe_add_table',
-    params: ['x', 'x_count', 'length', 'dim', 'table', 'table_rows', 'offset', 'scale'],
-    own: "takes another order than posenc.h for now: the next commits move it to posenc.h's",
+    params: ['table', 'table_rows', 'dim', 'scale', 'offset', 'length', 'x', 'x_count'],
   },
   pe_wasm_resample_table: {
     core: 'pe_resample_table',
-    params: ['table', 'rows', 'dim', 'out', 'new_rows', 'out_count'],
-    own: "takes another order than posenc.h for now: the next commits move it to posenc.h's",
+    params: ['table', 'rows', 'dim', 'new_rows', 'out', 'out_count'],
   },
   // relative.c (a pe_t5 or pe_shaw flattened)
   pe_wasm_t5_buckets: {

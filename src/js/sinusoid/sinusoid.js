@@ -92,7 +92,7 @@ export function sinusoidMethods(runtime) {
     const planAt = plan(dim, base, layout, frequencies);
     if (x instanceof WasmBuffer) {
       const pointer = runtime.pointerOf(x, 'x');
-      if (batchOf(x, length, dim) !== 0) check(wasm.pe_wasm_plan_add(planAt, pointer, x.length, offset, length, scale));
+      if (batchOf(x, length, dim) !== 0) check(wasm.pe_wasm_plan_add(planAt, scale, offset, length, pointer, x.length));
       return x;
     }
     // A batch too big for one block of rows in staging is added group by group
@@ -106,7 +106,7 @@ export function sinusoidMethods(runtime) {
       const r0 = start - offset;
       if (group === batch) {
         runtime.stageSlab(x, staging.at, length, dim, 0, batch, r0, rows);
-        check(wasm.pe_wasm_plan_add(planAt, staging.at, batch * rows * dim, start, rows, scale));
+        check(wasm.pe_wasm_plan_add(planAt, scale, start, rows, staging.at, batch * rows * dim));
         runtime.unstageSlab(x, staging.at, length, dim, 0, batch, r0, rows);
         return;
       }
@@ -116,7 +116,7 @@ export function sinusoidMethods(runtime) {
       for (let b0 = 0; b0 < batch; b0 += group) {
         const g = Math.min(group, batch - b0);
         runtime.stageSlab(x, slabAt, length, dim, b0, g, r0, rows);
-        check(wasm.pe_wasm_add_table(slabAt, g * rows * dim, rows, dim, staging.at, rows, 0, scale));
+        check(wasm.pe_wasm_add_table(staging.at, rows, dim, scale, 0, rows, slabAt, g * rows * dim));
         runtime.unstageSlab(x, slabAt, length, dim, b0, g, r0, rows);
       }
     });
