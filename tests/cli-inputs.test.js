@@ -23,6 +23,10 @@ const table = join(dir, 'table.npy');
 writeFileSync(table, native(['table', '--length', '64', '--dim', '16', '--format', 'npy']).stdout);
 const ids = join(dir, 'ids.txt');
 writeFileSync(ids, '0 1 2 7\n');
+const layered = join(dir, 'layered.json'); // `posenc config` answers per layer
+writeFileSync(layered, JSON.stringify({ ...LLAMA, num_hidden_layers: 3 }));
+const bloom = join(dir, 'bloom.json');
+writeFileSync(bloom, JSON.stringify({ model_type: 'bloom', n_head: 8, hidden_size: 64, n_layer: 2 }));
 
 /** `cli args` through bash with `redirect` (stdin or a pipe); { status, stdout, stderr } as text. */
 function shell(cli, args, redirect) {
@@ -45,6 +49,8 @@ test("'-' reads standard input wherever a file is read, in both CLIs", () => {
   const cases = [
     [['identify', table], ['identify', '-'], table],
     [['rope', '--config', config], ['rope', '--config', '-'], config],
+    [['config', layered], ['config', '-'], layered], // read once: every layer's reading reuses the text
+    [['alibi', '--config', bloom], ['alibi', '--config', '-'], bloom],
     [
       ['rope', '--config', config, '--position-ids', `@${ids}`],
       ['rope', '--config', config, '--position-ids', '@-'],

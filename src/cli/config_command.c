@@ -196,7 +196,7 @@ int cli_run_config(const cli_given *given, FILE *out, char **error) {
         st = pe_config_layer_read(json, bytes, i, &l, keys, 8 * bytes + 256);
         cli_config cfg = {0};
         if (st == PE_OK && l.positions == PE_LAYER_CONFIG) {
-            code = cli_read_config(path, l.layer_type[0] ? l.layer_type : NULL, &cfg, error);
+            code = cli_config_from_text(json, bytes, l.layer_type[0] ? l.layer_type : NULL, &cfg, error);
             if (!code && !have_ignored) {
                 /* The keys that config changes nothing for: the read of the first layer with positions. */
                 char *list = malloc(8 * bytes + 256);

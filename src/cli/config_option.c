@@ -21,11 +21,27 @@ static void quoted_list(const char *lines, char *out, size_t size) {
     }
 }
 
+static int interpret(size_t bytes, const char *layer_type, cli_config *config, char **error);
+
 int cli_read_config(const char *path, const char *layer_type, cli_config *config, char **error) {
     memset(config, 0, sizeof *config);
     size_t bytes = 0;
     int code = cli_read_input("--config", "a config.json", path, CLI_MAX_CONFIG_BYTES, &config->text, &bytes, error);
-    if (code) return code;
+    return code ? code : interpret(bytes, layer_type, config, error);
+}
+
+int cli_config_from_text(const char *json, size_t bytes, const char *layer_type, cli_config *config, char **error) {
+    memset(config, 0, sizeof *config);
+    config->text = malloc(bytes + 1);
+    if (!config->text) return cli_fail(error, 1, "out of memory");
+    memcpy(config->text, json, bytes);
+    config->text[bytes] = '\0';
+    return interpret(bytes, layer_type, config, error);
+}
+
+/* pe_config_read of config->text (bytes long) for layer_type, with the CLIs' messages. */
+static int interpret(size_t bytes, const char *layer_type, cli_config *config, char **error) {
+    int code = 0;
     config->factors = malloc((bytes / 2 + 2) * sizeof(double));
     char *keys = malloc(8 * bytes + 256);
     if (!config->factors || !keys) {

@@ -66,7 +66,9 @@ int main(int argc, char **argv) {
         fputs(action == CLI_VERSION_ACTION ? CLI_VERSION : command ? command->usage : GENERAL_USAGE, stdout);
         errno = 0;
         if (fflush(stdout) == 0 && !ferror(stdout)) return 0;
-        return errno == EPIPE ? 0 : die(1, "could not write the output");
+        if (errno == EPIPE) return 0;
+        fprintf(stderr, "posenc: cannot write standard output: %s\n", strerror(errno ? errno : EIO));
+        return 1;
     }
     const char *path = cli_value(&given, "--output");
     FILE *out = path ? fopen(path, "wb") : stdout;
@@ -78,15 +80,23 @@ int main(int argc, char **argv) {
     setvbuf(out, out_buffer, _IOFBF, sizeof out_buffer);
     errno = 0;
     code = command->run(&given, out, &error);
-    int pipe_closed = errno == EPIPE; /* a failed write stops the commands' loops */
+    /* A failed write stops the commands' loops; its errno is the reason, unless the flush below gives a later one. */
+    int reason = ferror(out) ? errno : 0;
     if (code != 0) {
         die(code, error ? error : "out of memory");
         free(error);
     }
     errno = 0;
-    int failed = fflush(out) != 0 || ferror(out);
-    pipe_closed = pipe_closed || errno == EPIPE;
-    if (path && fclose(out) != 0) failed = 1;
-    if (code == 0 && failed) return pipe_closed ? 0 : die(1, "could not write the output");
-    return code;
+    if (fflush(out) != 0 && errno != 0) reason = errno;
+    int failed = ferror(out) != 0;
+    if (path && fclose(out) != 0) failed = 1, reason = reason ? reason : errno;
+    if (code != 0 || !failed) return code;
+    if (reason == EPIPE) return 0;
+    /* The OS's reason and where: the --output path, worded as its open failure is, or standard output. */
+    const char *why = strerror(reason ? reason : EIO);
+    if (path)
+        fprintf(stderr, "posenc: --output: cannot write %s: %s\n", path, why);
+    else
+        fprintf(stderr, "posenc: cannot write standard output: %s\n", why);
+    return 1;
 }

@@ -111,7 +111,7 @@ def prepare_metadata_for_build_wheel(metadata_directory, config_settings=None):
 
 def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
     files: dict[str, bytes] = {}
-    for source in sorted(PACKAGE.glob("*.py")):
+    for source in sorted(PACKAGE.glob("*.py")) + [PACKAGE / "py.typed"]:  # py.typed: PEP 561's marker
         files[f"{NAME}/{source.name}"] = source.read_bytes()
     files[f"{NAME}/_status_codes.py"] = _status_codes().encode("utf-8")
     with tempfile.TemporaryDirectory(prefix="posenc-wheel-") as build_dir:

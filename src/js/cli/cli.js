@@ -3,13 +3,14 @@
 // the work; this file connects it to the process: stdout with backpressure,
 // stderr, the exit code, and an output that cannot be written ending the run
 // as the native CLI's does: a closed pipe (`| head`) quietly with status 0,
-// any other failure (a full disk) with a message and status 1.
+// any other failure (a full disk) with the reason and status 1.
 import { runCli } from './main.js';
+import { osReason } from './os-reason.js';
 
-/** The native CLI's answer to a failed write: status 0 for a closed pipe, else its message and status 1. */
+/** The native CLI's answer to a failed write to stdout: status 0 for a closed pipe, else the reason and status 1. */
 function writeFailed(error) {
   if (error?.code === 'EPIPE') process.exit(0);
-  process.stderr.write('posenc: could not write the output\n');
+  process.stderr.write(`posenc: cannot write standard output: ${osReason(error)}\n`);
   process.exit(1);
 }
 

@@ -8,6 +8,7 @@
 import { openSync, writeSync, closeSync } from 'node:fs';
 import { PosencError } from '../runtime/errors.js';
 import { parseCommand, UsageError, VERSION } from './args.js';
+import { osReason } from './os-reason.js';
 import * as table from './table.js';
 import * as rope from './rope.js';
 import * as alibi from './alibi.js';
@@ -47,20 +48,6 @@ examples:
   posenc config config.json --format json
 `;
 
-// glibc's strerror texts of the errors opening a file for writing gives (src/cli/posenc.c prints strerror).
-const OS_REASONS = {
-  ENOENT: 'No such file or directory',
-  EACCES: 'Permission denied',
-  EPERM: 'Operation not permitted',
-  EISDIR: 'Is a directory',
-  ENOTDIR: 'Not a directory',
-  EROFS: 'Read-only file system',
-  ENOSPC: 'No space left on device',
-  ENAMETOOLONG: 'File name too long',
-  ELOOP: 'Too many levels of symbolic links',
-  ETXTBSY: 'Text file busy',
-};
-
 /** io.stdout, or a writer to the --output file (closed by write.close()). */
 function writer(path, stdout) {
   if (path === undefined) return stdout;
@@ -69,11 +56,20 @@ function writer(path, stdout) {
     fd = openSync(path, 'w');
   } catch (error) {
     // Exit 2, as for an input that cannot be read; the reason in C's strerror words.
-    throw new UsageError(`--output: cannot write ${path}: ${OS_REASONS[error.code] ?? error.code}`);
+    throw new UsageError(`--output: cannot write ${path}: ${osReason(error)}`);
   }
+  // A write that fails part-way (a full disk) names the path and the reason, exit 1, as src/cli/posenc.c does.
+  const failed = (error) => {
+    if (typeof error?.syscall !== 'string') throw error;
+    throw new UsageError(`--output: cannot write ${path}: ${osReason(error)}`, 1);
+  };
   const write = (chunk) => {
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-    for (let at = 0; at < bytes.length;) at += writeSync(fd, bytes, at);
+    try {
+      for (let at = 0; at < bytes.length;) at += writeSync(fd, bytes, at);
+    } catch (error) {
+      failed(error);
+    }
   };
   write.close = () => closeSync(fd);
   return write;

@@ -5,6 +5,7 @@
 // as /dev/zero) is read until its end or until it passes the cap, never further.
 import { openSync, fstatSync, readSync, closeSync } from 'node:fs';
 import { fail } from './args.js';
+import { osReason } from './os-reason.js';
 
 const MiB = 1 << 20;
 /** The caps (README "Limits"). */
@@ -12,17 +13,7 @@ export const MAX_CONFIG_BYTES = 64 * MiB; // PE_CONFIG_MAX_BYTES
 export const MAX_IDS_BYTES = 64 * MiB; // --position-ids @FILE
 export const MAX_TABLE_BYTES = 256 * MiB; // identify FILE
 
-// The OS's reason in the words src/cli/read_input.c gives (strerror's, glibc).
-const REASONS = {
-  ENOENT: 'No such file or directory',
-  EACCES: 'Permission denied',
-  EISDIR: 'Is a directory',
-  ENOTDIR: 'Not a directory',
-  ELOOP: 'Too many levels of symbolic links',
-  ENAMETOOLONG: 'File name too long',
-  EIO: 'Input/output error',
-};
-const reason = (error) => REASONS[error?.code] ?? error?.code ?? String(error);
+const reason = osReason;
 
 /** Waits ms milliseconds without returning to the event loop (stdin when it is non-blocking). */
 const pause = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);

@@ -1,6 +1,7 @@
 """numpy (and torch) arrays at the C boundary: dtypes, views without copies,
 aligned scratch memory. torch tensors pass through numpy views of their own
-memory (a bfloat16 tensor as its 16-bit patterns), so nothing is copied."""
+memory (a bfloat16 tensor as its 16-bit patterns), so nothing is copied; other
+frameworks' CPU arrays through DLPack (_dlpack.py), likewise without a copy."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from ._dlpack import dlpack_view, has_dlpack
 from .errors import PosencError, refuse
 
 # pe_dtype
@@ -15,6 +17,7 @@ DTYPES = {"float32": 0, "float16": 1, "bfloat16": 2, "float64": 3}
 
 
 def is_torch(x: Any) -> bool:
+    """Whether x is a torch tensor (read through .numpy(), which shares its memory)."""
     return type(x).__module__.startswith("torch") and hasattr(x, "numpy") and hasattr(x, "dtype")
 
 
@@ -30,6 +33,13 @@ def torch_view(x: Any, argument: str) -> tuple[np.ndarray, str | None]:
     return x.numpy(), None
 
 
+def _dlpack(x: Any, argument: str) -> tuple[np.ndarray, str | None]:
+    array, implied, why = dlpack_view(x)
+    if array is None:
+        refuse("BAD_BUFFER", argument, why, type(x).__name__)
+    return array, implied
+
+
 def in_place(x: Any, argument: str) -> tuple[np.ndarray, str | None]:
     """x as a writable C-contiguous numpy array sharing its memory (refused otherwise)."""
     implied = None
@@ -37,8 +47,11 @@ def in_place(x: Any, argument: str) -> tuple[np.ndarray, str | None]:
         array, implied = torch_view(x, argument)
     elif isinstance(x, np.ndarray):
         array = x
+    elif has_dlpack(x):
+        array, implied = _dlpack(x, argument)
     else:
-        return refuse("BAD_BUFFER", argument, "a numpy array or a torch tensor (updated in place)", type(x).__name__)
+        return refuse("BAD_BUFFER", argument, "a numpy array, a torch tensor or a DLPack array (updated in place)",
+                      type(x).__name__)
     if not array.flags.c_contiguous or not array.flags.writeable:
         refuse("BAD_BUFFER", argument, "a writable C-contiguous array (it is updated in place)",
                "a strided or read-only view")
@@ -47,8 +60,8 @@ def in_place(x: Any, argument: str) -> tuple[np.ndarray, str | None]:
 
 def readable(x: Any, argument: str, dtype: Any) -> np.ndarray:
     """x as a C-contiguous array of dtype: the array itself when it already is one, else a converted copy."""
-    if is_torch(x):
-        x, implied = torch_view(x, argument)
+    if is_torch(x) or has_dlpack(x):
+        x, implied = torch_view(x, argument) if is_torch(x) else _dlpack(x, argument)
         if implied:
             refuse("BAD_BUFFER", argument, "float32 values (a bfloat16 tensor: call .float() first)", "bfloat16")
     try:
@@ -80,6 +93,7 @@ def aligned_bytes(count: int) -> tuple[np.ndarray, int]:
 
 
 def check_dtype_name(dtype: str, allowed: tuple[str, ...], argument: str = "dtype") -> int:
+    """The pe_dtype code of a dtype name among `allowed` (BAD_DTYPE otherwise)."""
     if not isinstance(dtype, str) or dtype not in allowed:
         refuse("BAD_DTYPE", argument, " or ".join(repr(d) for d in allowed), dtype)
     return DTYPES[dtype]
@@ -98,6 +112,7 @@ def check_whole(value: Any, argument: str, code: str, low: int, high: int) -> in
 
 
 def check_number(value: Any, argument: str, code: str) -> float:
+    """A real number (numpy scalars too; bools refused) as a float."""
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
         refuse(code, argument, "a number", value)
     return float(value)

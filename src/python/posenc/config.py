@@ -14,7 +14,7 @@ import numpy as np
 from . import _lib
 from .errors import PosencError, check, status_name
 
-KINDS = {1: "rope", 2: "alibi", 3: "sinusoidal", 4: "learned", 5: "relative"}
+KINDS = {1: "rope", 2: "alibi", 3: "sinusoidal", 4: "learned", 5: "relative", 6: "none"}
 SCALING_TYPES = {0: "default", 1: "linear", 2: "dynamic", 3: "yarn", 4: "llama3"}
 
 ConfigLike = Union[dict, str, bytes, "os.PathLike[str]"]

@@ -371,12 +371,16 @@ def rope_frequencies(
     length: int = 0,
     config: Any = None,
     layer_type: Optional[str] = None,
+    mrope_section: Any = None,
+    vision: bool = False,
 ) -> tuple[np.ndarray, float]:
     """(w, attention_factor): the scaled frequencies w_i (float64, rotary_dim/2 of them) and the
     attention factor, as HF's rope_init_fn gives them; length is dynamic NTK's and LongRoPE's
-    sequence length (0: unscaled)."""
+    sequence length (0: unscaled). mrope_section and vision as rope's (2-D RoPE turns each axis by
+    its own frequencies)."""
     rotary, keep, axes = describe(head_dim=head_dim, rotary_dim=rotary_dim, base=base, scaling=scaling,
-                                  config=config, layer_type=layer_type)
+                                  config=config, layer_type=layer_type, mrope_section=mrope_section,
+                                  vision=vision)
     rotary.scaling.sequence_length = check_whole(length, "length", "BAD_LENGTH", 0, MAX_POSITION)
     r = rotary.rotary_dim or rotary.head_dim
     w = np.empty(r // 2, dtype=np.float64)
