@@ -332,6 +332,8 @@ watchSystemTheme(() => {
 wireExports(state, viewOf);
 
 // ---- model presets ---------------------------------------------------------
+// The wasm core, loaded once: the page starts drawing, and a model's config is read, when it is ready.
+const coreReady = init();
 // A model is read from its config.json (the corpus file) by the package's fromConfig; its fields come from
 // that reading (state/model-presets.js), every other field a model can set goes back to its default.
 let modelSet = new Set(); // the fields the shown model's config set
@@ -368,7 +370,7 @@ async function choosePreset(preset, { fresh = true } = {}) {
   }
   $('preset-note').textContent = `${preset.name}: reading its config.json…`;
   try {
-    const text = await presetText(preset);
+    const [text] = await Promise.all([presetText(preset), coreReady]);
     if (request !== modelRequest) return;
     const description = useModelConfig(preset.id, text);
     const fields = presetFields(description);
@@ -463,7 +465,7 @@ new ResizeObserver(([entry]) => {
   }
 }).observe(document.querySelector('main'));
 
-init()
+coreReady
   .then(({ simd }) => {
     $('engine').textContent = simd ? '(WebAssembly SIMD build)' : '(WebAssembly scalar build)';
     scheduler.enable();
