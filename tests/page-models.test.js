@@ -144,6 +144,12 @@ it('a model chosen after another resets what the first set, and survives a reloa
   );
   await caughtUp(page, '#rope-facts');
   assert.is(await page.textContent('#rope-status'), '', 'longrope drawn, not refused');
+  // A shared URL naming only the model: the model's config sets every field, a field the URL gives stays.
+  await open(page, `${server.url}?model=phi-3-mini-128k&rlen=8192`);
+  await page.waitForFunction(() => document.getElementById('ctl-rhd').value === '96');
+  assert.equal([await value(page, 'ctl-rs'), await value(page, 'ctl-rlen')], ['longrope', '8192']);
+  await caughtUp(page, '#rope-facts');
+  assert.is(await page.textContent('#rope-status'), '', 'longrope drawn from a URL naming only the model');
   assert.match(await page.textContent('#rope-config'), '"rope_type": "longrope"');
   assert.match(await page.textContent('#rope-config'), '"long_factor": "[48 values]"');
   noProblems('presets');

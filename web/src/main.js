@@ -377,8 +377,10 @@ async function choosePreset(preset, { fresh = true } = {}) {
     modelSet = new Set(Object.keys(fields));
     $('preset-note').textContent = presetNote(preset, description);
     viewOf('config').then((view) => view.load(text, `${preset.name}’s config.json`));
-    // From the URL, the fields are the URL's (they were written with the model); the config adds its factors.
-    commit(fresh ? { ...modelChanges(fields), model: preset.id } : { model: preset.id });
+    // From the URL, a field the URL gives is the URL's (a page writes them with the model); the model sets the rest.
+    const given = fresh ? new Set() : new Set(new URLSearchParams(location.search).keys());
+    const changes = Object.entries(modelChanges(fields)).filter(([name]) => !given.has(name));
+    commit({ ...Object.fromEntries(changes), model: preset.id });
   } catch (error) {
     if (request !== modelRequest) return;
     $('preset-note').textContent = `${preset.name}: its config could not be read: ${error.message}`;
