@@ -49,6 +49,12 @@ export const MODEL_PRESETS = [
     tensor: 'bert.embeddings.position_embeddings.weight',
   },
   { id: 'gpt2', name: 'GPT-2 (124M)', file: 'gpt2.json', tensor: 'wpe.weight' },
+  {
+    id: 'roberta-base',
+    name: 'RoBERTa-base (learned, rows from 2)',
+    file: 'roberta-base.json',
+    tensor: 'roberta.embeddings.position_embeddings.weight',
+  },
   { id: 'llama-2-7b', name: 'Llama 2 7B', file: 'llama-2-7b-hf.json' },
   { id: 'llama-3-8b', name: 'Llama 3 8B', file: 'meta-llama-3-8b.json' },
   { id: 'llama-3.1-8b', name: 'Llama 3.1 8B', file: 'llama-3.1-8b-instruct.json' },
