@@ -167,6 +167,12 @@ it("Llama 3.1 8B after BERT: the RoPE views use its head_dim 128 and base 500000
   await caughtUp(page, '#rope-config');
   assert.match(await page.textContent('#rope-config'), 'rope_theta = 500000, head_dim = 128');
   assert.match(await page.textContent('#rope-config'), '"rope_type": "llama3"');
+  // View 6's RoPE panel and view 7's scaled curves take the model's RoPE too.
+  await caughtUp(page, '#cmp-rope');
+  await page.waitForFunction(() => document.getElementById('cmp-rope').dataset.headDim === '128');
+  assert.equal(await page.$eval('#cmp-rope', (c) => [c.dataset.headDim, c.dataset.base]), ['128', '500000']);
+  await caughtUp(page, '#longrange-facts');
+  assert.match(await page.textContent('#longrange-facts'), 'factor 8, L0 = 8192');
   noProblems('llama');
 });
 

@@ -111,6 +111,11 @@ export function createComparisonView(elements) {
       },
       () => {
         rope = ropeMatrix(W, d, base, state.qk, model);
+        // The RoPE the panel rotates with, for readers and tests (the subtitle is drawn on the canvas).
+        Object.assign(canvases.rope.dataset, {
+          headDim: String(model?.headDim ?? d),
+          base: String(model?.base ?? base),
+        });
         drawPanel(canvases.rope, width, rect, colors, {
           title: 'RoPE: cos(q(i), k(j))',
           subtitle: `head_dim ${model?.headDim ?? d}, base ${model?.base ?? base}${model?.scaling ? `, ${model.scaling.rope_type}` : ''}, ${state.qk === 'ones' ? 'q = k = 1' : state.qk === 'same' ? 'q = k random' : 'q, k random'}`,
