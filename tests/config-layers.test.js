@@ -69,7 +69,9 @@ for (const entry of INDEX.entries) {
         const key = g.layerType ?? '';
         if (checkedTypes.has(key)) return; // the frequencies of a layer type are checked once
         checkedTypes.set(key, true);
-        for (const length of [0, h.original, 2 * h.original + 3]) {
+        // A config with no context length (Falcon-40B's first one): unscaled RoPE, any length will do.
+        const original = h.original ?? 2048;
+        for (const length of [0, original, 2 * original + 3]) {
           const f = posenc.ropeFrequencies({ config: configText, layer: i, length });
           const r = h.at(length);
           const e = maxRelative(f.frequencies, r.w);

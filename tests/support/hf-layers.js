@@ -5,7 +5,8 @@
 // configuration_cohere2.py, configuration_jamba.py, configuration_modernbert.py,
 // modeling_cohere*.py, modeling_llama4.py, modeling_glm.py, modeling_gpt_oss.py,
 // modeling_qwen3_5.py, modeling_whisper.py, modeling_bart.py, modeling_t5.py,
-// modeling_bloom.py, modeling_mpt.py) and modeling_rope_utils.py's frequency
+// modeling_bloom.py, modeling_mpt.py; Falcon-40B's first config: the authors' modelling_RW.py,
+// rotate_half with base 10000, n_head_kv key/value heads) and modeling_rope_utils.py's frequency
 // functions (support/rope-reference.js). Nothing here calls posenc; the config
 // is read as Python's json.load gives it to HF.
 import { hfDefault, hfLinear, hfDynamic, hfYarn, hfLlama3, hfLongrope } from './rope-reference.js';

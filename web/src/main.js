@@ -10,7 +10,9 @@ import { NUMBER_CONTROLS, syncControls, wireNumber } from './state/controls.js';
 import { createNotes } from './state/notes.js';
 import { cursorPosition, setCursor } from './state/cursor.js';
 import { wirePlayer } from './state/player.js';
-import { MODEL_PRESETS, presetNote } from './state/model-presets.js';
+import { MODEL_FIELDS, MODEL_PRESETS, presetById, presetFields, presetNote } from './state/model-presets.js';
+import { clearModelConfig, presetText, useModelConfig } from './state/model-config.js';
+import { FIELDS } from './state/fields.js';
 import { onSummaryReady, updateTable } from './compute/encoding.js';
 import { createWhyView } from './views/why-view.js';
 import { createScheduler } from './views/scheduler.js';
@@ -167,6 +169,7 @@ const views = [
           facts: $('config-facts'),
           plot: $('config-plot'),
           readout: $('config-readout'),
+          onRead: (text, source, fromUser) => fromUser && applyConfig(text, source),
         }),
       ),
   ],
@@ -252,6 +255,8 @@ function syncUrl() {
  */
 function commit(changes, { transient = false } = {}) {
   notes.clearUrlNotes();
+  // A field the model's config set, changed by hand: the page no longer shows that model.
+  if (!('model' in changes) && Object.keys(changes).some((name) => modelSet.has(name))) forgetModel();
   Object.assign(state, changes);
   if ('d' in changes && state.dims !== 'auto') {
     // Columns past the new d no longer exist.
@@ -327,16 +332,86 @@ watchSystemTheme(() => {
 wireExports(state, viewOf);
 
 // ---- model presets ---------------------------------------------------------
+// The wasm core, loaded once: the page starts drawing, and a model's config is read, when it is ready.
+const coreReady = init();
+// A model is read from its config.json (the corpus file) by the package's fromConfig; its fields come from
+// that reading (state/model-presets.js), every other field a model can set goes back to its default.
+let modelSet = new Set(); // the fields the shown model's config set
+let modelRequest = 0; // the latest choice wins when configs load out of order
+
+/** Fields set by hand: the page no longer shows the model (its config's longrope factors and mscale stay). */
+function forgetModel() {
+  modelSet = new Set();
+  $('preset-note').textContent = '';
+  if (state.model) {
+    state.model = '';
+    $('ctl-preset').value = '';
+  }
+}
+
+/** The fields a description sets, each clamped as the URL's are, over every model field's default. */
+function modelChanges(fields) {
+  const changes = Object.fromEntries(MODEL_FIELDS.map((name) => [name, FIELDS[name].initial]));
+  for (const [name, value] of Object.entries(fields)) changes[name] = clampField(name, String(value)).value;
+  if (changes.rs === 'llama3' && changes.rlo >= changes.rhi) changes.rlo = FIELDS.rlo.initial;
+  return changes;
+}
+
+/** Shows a preset: its config read, its fields set, the others reset; fresh: chosen now (not from the URL). */
+async function choosePreset(preset, { fresh = true } = {}) {
+  const request = ++modelRequest;
+  if (preset.tensor) $('learned-tensor').value = preset.tensor;
+  if (!preset.file) {
+    clearModelConfig();
+    modelSet = new Set(Object.keys(preset.set));
+    $('preset-note').textContent = presetNote(preset, null);
+    if (fresh) commit({ ...modelChanges(preset.set), model: preset.id });
+    return;
+  }
+  $('preset-note').textContent = `${preset.name}: reading its config.json…`;
+  try {
+    const [text] = await Promise.all([presetText(preset), coreReady]);
+    if (request !== modelRequest) return;
+    const description = useModelConfig(preset.id, text);
+    const fields = presetFields(description);
+    modelSet = new Set(Object.keys(fields));
+    $('preset-note').textContent = presetNote(preset, description);
+    viewOf('config').then((view) => view.load(text, `${preset.name}’s config.json`));
+    // From the URL, a field the URL gives is the URL's (a page writes them with the model); the model sets the rest.
+    const given = fresh ? new Set() : new Set(new URLSearchParams(location.search).keys());
+    const changes = Object.entries(modelChanges(fields)).filter(([name]) => !given.has(name));
+    commit({ ...Object.fromEntries(changes), model: preset.id });
+  } catch (error) {
+    if (request !== modelRequest) return;
+    $('preset-note').textContent = `${preset.name}: its config could not be read: ${error.message}`;
+    console.error(error);
+  }
+}
+
+/** A config.json the user dropped, chose or pasted in view 12: the views above show its scheme. */
+function applyConfig(text, source) {
+  modelRequest++;
+  const description = useModelConfig(source, text);
+  const fields = presetFields(description);
+  commit({ ...modelChanges(fields), model: '' });
+  modelSet = new Set(Object.keys(fields));
+  $('preset-note').textContent = presetNote({ name: source, tensor: '' }, description);
+}
+
 $('ctl-preset').append(...MODEL_PRESETS.map((preset) => new Option(preset.name, preset.id)));
 $('ctl-preset').addEventListener('change', (event) => {
-  const preset = MODEL_PRESETS.find((p) => p.id === event.target.value);
-  if (!preset) return;
-  $('preset-note').textContent = presetNote(preset);
-  if (preset.tensor) $('learned-tensor').value = preset.tensor;
-  if (preset.json)
-    viewOf('config').then((view) => view.load(JSON.stringify(preset.json, null, 2), `the ${preset.name} preset`));
-  commit({ ...preset.set });
+  const preset = presetById(event.target.value);
+  if (preset) choosePreset(preset);
+  else {
+    forgetModel();
+    clearModelConfig();
+    commit({ model: '' });
+  }
 });
+if (state.model) {
+  $('ctl-preset').value = state.model;
+  choosePreset(presetById(state.model), { fresh: false });
+}
 
 // ---- motion ----------------------------------------------------------------
 wirePlayer($('play-p'), {
@@ -392,7 +467,7 @@ new ResizeObserver(([entry]) => {
   }
 }).observe(document.querySelector('main'));
 
-init()
+coreReady
   .then(({ simd }) => {
     $('engine').textContent = simd ? '(WebAssembly SIMD build)' : '(WebAssembly scalar build)';
     scheduler.enable();

@@ -7,13 +7,14 @@
 #include "config_reader.h"
 
 static const char *const ROPE_TYPES[] = {
-    "llama",         "mistral",     "mixtral",      "qwen2",      "qwen2_moe", "qwen3",       "qwen3_moe",
-    "qwen2_vl",      "qwen2_5_vl",  "phi",          "phi3",       "gemma",     "gemma2",      "gemma3",
-    "gemma3_text",   "deepseek_v2", "deepseek_v3",  "gpt_neox",   "gptj",      "codegen",     "stablelm",
-    "olmo",          "olmo2",       "starcoder2",   "cohere",     "granite",   "persimmon",   "falcon",
-    "internlm2",     "mistral3",    "cohere2",      "smollm3",    "llama4",    "llama4_text", "qwen3_vl",
-    "qwen3_vl_text", "qwen3_5",     "qwen3_5_text", "qwen3_next", "gpt_oss",   "olmo3",       "ministral3",
-    "glm",           "glm4",        "modernbert",   "minicpm",    "exaone4",   NULL};
+    "llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "qwen2_vl", "qwen2_5_vl", "phi", "phi3",
+    "gemma", "gemma2", "gemma3", "gemma3_text", "deepseek_v2", "deepseek_v3", "gpt_neox", "gptj", "codegen", "stablelm",
+    "olmo", "olmo2", "starcoder2", "cohere", "granite", "persimmon", "falcon", "internlm2", "mistral3", "cohere2",
+    "smollm3", "llama4", "llama4_text", "qwen3_vl", "qwen3_vl_text", "qwen3_5", "qwen3_5_text", "qwen3_next", "gpt_oss",
+    "olmo3", "ministral3", "glm", "glm4", "modernbert", "minicpm", "exaone4",
+    /* Falcon's first published configs (tiiuae/falcon-40b, -7b, May 2023): the authors' modelling_RW.py,
+     * rotate_half RoPE with base 10000, before transformers' "falcon" port. */
+    "RefinedWeb", "RefinedWebModel", NULL};
 /* Pairs (x[2i], x[2i+1]): GPT-J's rotate_every_two; DeepSeek's reference code permutes to it. */
 /* Cohere's and GLM's rotate_half take x[..., ::2] and x[..., 1::2]; Llama 4 views pairs as complex numbers. */
 static const char *const INTERLEAVED_TYPES[] = {"gptj", "codegen", "deepseek_v2", "deepseek_v3", "cohere", "cohere2",

@@ -54,14 +54,19 @@ export function ropeVectors(choice, d) {
 
 /**
  * cos(q(i), k(j)): the same q and k rotated to every position i, j < W by the
- * package's rope (adjacent pairs, frequencies base^(−2i/d), no scaling).
+ * package's rope: adjacent pairs, frequencies base^(−2i/d), no scaling, or a
+ * model's RoPE ({ headDim, base, scaling, layout } as its config sets them).
  */
-export function ropeMatrix(W, d, base, choice) {
+export function ropeMatrix(W, d, base, choice, model = null) {
+  if (model) d = model.headDim;
   const { q, k } = ropeVectors(choice, d);
+  const options = model
+    ? { headDim: d, base: model.base, scaling: model.scaling, layout: model.layout }
+    : { headDim: d, base, layout: 'interleaved' };
   const rotated = (vector) => {
     const x = new Float32Array(W * d);
     for (let i = 0; i < W; i++) x.set(vector, i * d);
-    return rope(x, { length: W, heads: 1, headDim: d, base, layout: 'interleaved' });
+    return rope(x, { length: W, heads: 1, ...options });
   };
   const xq = rotated(q);
   const xk = q === k ? xq : rotated(k);

@@ -1,16 +1,18 @@
 // The long-range curves: how a score between a query at position 0 and a key
-// at distance Δ changes for Δ up to 65,536, for each encoding, all computed by
+// at distance Δ changes for Δ up to 2^20 = 1,048,576 (past Llama 3.1's and
+// Qwen's 131,072 and Phi-3's 128K), for each encoding, all computed by
 // the package: sinusoidal cos(PE(0), PE(Δ)) from sinusoidalAt; RoPE's
 // cos(q, R(Δ)k) with keys rotated by rope at positions Δ (q = k, and q, k
 // independent: RoFormer's long-term decay), with and without HF rope_scaling;
 // and ALiBi's factor e^(−m·Δ) on attention weights from alibiSlopes. Dynamic
 // NTK depends on the sequence length, which rope() takes from its rows, so
-// that curve uses ropeFrequencies at L = 65,536 and sums the pairs' cosines.
+// that curve (and LongRoPE's, whose factors switch with it) uses
+// ropeFrequencies at L = 2^20 and sums the pairs' cosines.
 import { alibiSlopes, rope, ropeFrequencies, sinusoidalAt } from '../../../src/js/index.js';
 import { ropeScalingDict } from '../state/rope-scaling.js';
 import { toyEmbedding } from './toy-embedding.js';
 
-export const MAX_DISTANCE = 65536;
+export const MAX_DISTANCE = 2 ** 20;
 
 /** Every distance 1…64, then about 90 per decade up to MAX_DISTANCE: integers, increasing. */
 export function sampleDistances() {
@@ -71,7 +73,7 @@ export function pairSumCurve(distances, q, w) {
  * original context…); the sinusoidal one the page's d and T; ALiBi the
  * steepest and gentlest of the comparison view's heads.
  */
-export function longRangeCurves(state, distances) {
+export function longRangeCurves(state, distances, modelScaling = null) {
   const headDim = state.rhd;
   const base = state.rbase;
   const q = toyEmbedding('rope query', headDim);
@@ -86,11 +88,13 @@ export function longRangeCurves(state, distances) {
     { key: 'rope_random', label: 'RoPE, q, k independent', values: ropeCurve(distances, { headDim, base, q, k }) },
   ];
   const refused = [];
-  for (const type of ['linear', 'dynamic', 'yarn', 'llama3']) {
-    const scaling = ropeScalingDict({ ...state, rs: type });
+  const types = ['linear', 'dynamic', 'yarn', 'llama3'];
+  if (modelScaling?.rope_type === 'longrope') types.push('longrope');
+  for (const type of types) {
+    const scaling = ropeScalingDict({ ...state, rs: type }, modelScaling);
     try {
       const values =
-        type === 'dynamic'
+        type === 'dynamic' || type === 'longrope'
           ? pairSumCurve(distances, q, ropeFrequencies({ headDim, base, scaling, length: MAX_DISTANCE }).frequencies)
           : ropeCurve(distances, { headDim, base, scaling, q, k: q });
       curves.push({ key: `rope_${type}`, label: `RoPE ${type === 'dynamic' ? 'dynamic NTK' : type}, q = k`, values });

@@ -22,6 +22,8 @@ import { drawLogPlot } from '../draw/log-plot.js';
 import { csvColumns } from '../io/csv-columns.js';
 import { linkCursor, markMatrix } from './linked-cursor.js';
 import { inSteps } from './scheduler.js';
+import { modelRope } from '../state/model-config.js';
+import { ropeScalingDict } from '../state/rope-scaling.js';
 
 const GAP = 12;
 const MARGIN = { left: 58, right: 12, top: 44 };
@@ -37,6 +39,14 @@ function panelWidth(total) {
   if (total >= 960) return Math.floor((total - 3 * GAP) / 4);
   if (total >= 480) return Math.floor((total - GAP) / 2);
   return total;
+}
+
+/** The chosen model's RoPE for the RoPE panel (the RoPE view's fields, as its config set them), or null. */
+function modelPanelRope(state) {
+  const rope = modelRope();
+  if (!rope) return null;
+  const scaling = ropeScalingDict(state, rope.scaling) ?? null;
+  return { headDim: state.rhd, base: state.rbase, scaling, layout: rope.layout };
 }
 
 export function createComparisonView(elements) {
@@ -60,7 +70,10 @@ export function createComparisonView(elements) {
   function render(state) {
     const source = learned.current();
     const total = availableWidth(canvases.sin.parentElement, 900);
+    // A chosen model's RoPE (its head_dim, rope_theta and scaling) replaces the bar's d and T in the RoPE panel.
+    const model = modelPanelRope(state);
     const key = [state.d, state.base, state.cw, state.heads, state.head, state.causal, state.qk, source.label, total]
+      .concat(model ? [model.headDim, model.base, JSON.stringify(model.scaling), model.layout] : [])
       .concat(document.documentElement.dataset.theme)
       .join('|');
     if (key === drawnKey) return undefined;
@@ -97,10 +110,15 @@ export function createComparisonView(elements) {
         });
       },
       () => {
-        rope = ropeMatrix(W, d, base, state.qk);
+        rope = ropeMatrix(W, d, base, state.qk, model);
+        // The RoPE the panel rotates with, for readers and tests (the subtitle is drawn on the canvas).
+        Object.assign(canvases.rope.dataset, {
+          headDim: String(model?.headDim ?? d),
+          base: String(model?.base ?? base),
+        });
         drawPanel(canvases.rope, width, rect, colors, {
           title: 'RoPE: cos(q(i), k(j))',
-          subtitle: `head_dim ${d}, base ${base}, ${state.qk === 'ones' ? 'q = k = 1' : state.qk === 'same' ? 'q = k random' : 'q, k random'}`,
+          subtitle: `head_dim ${model?.headDim ?? d}, base ${model?.base ?? base}${model?.scaling ? `, ${model.scaling.rope_type}` : ''}, ${state.qk === 'ones' ? 'q = k = 1' : state.qk === 'same' ? 'q = k random' : 'q, k random'}`,
           matrix: rope,
           W,
           ...cosBar,
@@ -209,7 +227,9 @@ export function createComparisonView(elements) {
         'nothing forces a learned table to depend only on the offset.',
       `RoPE (${QK_TEXT[state.qk]}): each diagonal constant to within ${largestSpread(diagonalProfile(rope, W)).toExponential(1)}: ` +
         'the score of a rotated query and key depends only on j − i.' +
-        (state.qk === 'ones' ? ' With all-ones vectors it is exactly the sinusoidal curve.' : ''),
+        (state.qk === 'ones' && !modelPanelRope(state)
+          ? ' With all-ones vectors it is exactly the sinusoidal curve.'
+          : ''),
       `ALiBi: no embedding; head h adds −m_h·|j − i| to its scores. Slopes for ${state.heads} heads: ` +
         `${Array.from(slopes.slice(0, 8), sig6).join(', ')}${state.heads > 8 ? ', …' : ''}.`,
     ];

@@ -13,6 +13,7 @@ import { pairColor } from '../draw/colormap.js';
 import { sig6 } from '../draw/format.js';
 import { drawLogPlot } from '../draw/log-plot.js';
 import { wireFileDrop } from '../io/file-drop.js';
+import { layerSummary } from '../state/model-presets.js';
 
 const TAU = 2 * Math.PI;
 // A config.json is a few kB (Phi-3.5's long factors included); anything far larger is not one.
@@ -20,19 +21,40 @@ const MAX_CONFIG_BYTES = 4 << 20;
 
 const item = (text) => Object.assign(document.createElement('li'), { textContent: text });
 
-/** elements: { zone, file, paste, status, facts, plot, readout }. Returns { render, load(text, source), setRedraw }. */
-export function createConfigView({ zone, file, paste, status, facts, plot, readout }) {
+/**
+ * elements: { zone, file, paste, status, facts, plot, readout }; onRead(text, source, fromUser): called
+ * once for each config read without error (fromUser: dropped, chosen or pasted, not a preset's), so the
+ * views above can show it. Returns { render, load(text, source), setRedraw }.
+ */
+export function createConfigView({ zone, file, paste, status, facts, plot, readout, onRead = () => {} }) {
   let text = '';
   let source = '';
+  let fromUser = false;
+  let announced = '';
   let redraw = () => {};
   const needsDraw = createRedrawGuard();
 
   /** Shows text (a config's JSON) from source (a file name, "pasted text", a preset) on the next frame it is seen. */
-  function load(nextText, nextSource) {
+  function load(nextText, nextSource, byUser = false) {
     if (paste.value !== nextText) paste.value = nextText;
     text = nextText;
     source = nextSource;
+    fromUser = byUser;
     redraw();
+    // A config the user gives drives the views above at once, even while this view is off screen.
+    if (byUser) announce();
+  }
+
+  /** Tells the page about a config read without error, once per text. */
+  function announce() {
+    if (announced === text || !text.trim()) return;
+    try {
+      fromConfig(text);
+    } catch {
+      return; // render() says why, here
+    }
+    announced = text;
+    onRead(text, source, fromUser);
   }
 
   wireFileDrop({
@@ -43,12 +65,12 @@ export function createConfigView({ zone, file, paste, status, facts, plot, reado
         fail(`${picked.name} is ${picked.size} bytes: a config.json is a few kB; nothing was read`);
         return;
       }
-      load(await picked.text(), picked.name);
+      load(await picked.text(), picked.name, true);
     },
   });
-  paste.addEventListener('input', () => load(paste.value, 'pasted text'));
+  paste.addEventListener('input', () => load(paste.value, 'pasted text', true));
   // Text pasted while this view's code was still being fetched.
-  if (paste.value.trim()) load(paste.value, 'pasted text');
+  if (paste.value.trim()) load(paste.value, 'pasted text', true);
 
   function fail(message) {
     status.textContent = message;
@@ -76,7 +98,10 @@ export function createConfigView({ zone, file, paste, status, facts, plot, reado
       status.textContent = `Read ${source}: ${describeKind(description)}.`;
       status.className = 'file-status loaded';
       plot.hidden = false;
-      const lines = DRAW[description.kind](description, { text, plot, readout });
+      const lines = DRAW[description.kind]?.(description, { text, plot, readout }) ?? [];
+      if (!DRAW[description.kind]) plot.hidden = true;
+      const layers = layerSummary(description.layers);
+      if (layers) lines.unshift(`Layer by layer: ${layers}`);
       if (description.ignored.length) lines.push(`Keys not used for positions: ${description.ignored.join(', ')}.`);
       facts.replaceChildren(...lines.map(item));
       facts.dataset.kind = description.kind;
@@ -100,6 +125,7 @@ export function createConfigView({ zone, file, paste, status, facts, plot, reado
 function describeKind(d) {
   if (d.kind === 'rope')
     return d.layerTypes ? `RoPE, per layer type (${Object.keys(d.layerTypes).join(', ')})` : 'RoPE';
+  if (d.kind === 'none') return 'no position in any layer';
   if (d.kind === 'relative')
     return d.scheme === 't5' ? "T5's relative attention buckets" : "Shaw et al.'s clipped relative positions";
   return { alibi: 'ALiBi', learned: 'a learned position table', sinusoidal: 'the sinusoidal table' }[d.kind];

@@ -1,5 +1,5 @@
 // View 7: long range. The score between a query at position 0 and a key at
-// distance Δ, for Δ from 1 to 65,536 on a log axis, for every encoding on the
+// distance Δ, for Δ from 1 to 2^20 on a log axis, for every encoding on the
 // page, computed by the package (compute/long-range.js). Hover or the arrow
 // keys read every curve at one distance. Linked to the shared position cursor:
 // position p is the key at distance Δ = p from the query at position 0.
@@ -10,6 +10,7 @@ import { fixed6 } from '../draw/format.js';
 import { csvColumns } from '../io/csv-columns.js';
 import { longRangeCurves, sampleDistances } from '../compute/long-range.js';
 import { linkCursor, markPlotX } from './linked-cursor.js';
+import { modelConfigVersion, modelRope } from '../state/model-config.js';
 
 const STYLE = {
   sinusoidal: { color: 0, width: 2.4 },
@@ -32,9 +33,9 @@ export function createLongRangeView({ plot, readout, facts }) {
   function render(state) {
     const width = availableWidth(plot.parentElement, 900);
     const key = ['d', 'base', 'rhd', 'rbase', 'rf', 'rl0', 'rbf', 'rbs', 'rlo', 'rhi', 'heads'].map((k) => state[k]);
-    if (!needsDraw([...key, width])) return;
+    if (!needsDraw([...key, modelConfigVersion(), width])) return;
     const distances = sampleDistances();
-    const { curves, refused } = longRangeCurves(state, distances);
+    const { curves, refused } = longRangeCurves(state, distances, modelRope()?.scaling ?? null);
     const colors = themeColors();
     drawLogPlot(plot, {
       title: 'Score between positions 0 and Δ, against the distance Δ',

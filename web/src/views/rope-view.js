@@ -6,12 +6,14 @@
 import { ropeFrequencies } from '../../../src/js/index.js';
 import { availableWidth, createRedrawGuard, themeColors } from '../draw/canvas.js';
 import { pairColor } from '../draw/colormap.js';
-import { ropeScalingDict } from '../state/rope-scaling.js';
+import { longRopeMissing, ropeScalingDict } from '../state/rope-scaling.js';
+import { modelConfigVersion, modelRope } from '../state/model-config.js';
 import { sig6 } from '../draw/format.js';
 import { drawLogPlot } from '../draw/log-plot.js';
 import { csvColumns } from '../io/csv-columns.js';
 
 const TAU = 2 * Math.PI;
+// longrope joins them when a model's config gives its per-pair factors.
 const METHODS = ['linear', 'dynamic', 'yarn', 'llama3'];
 const METHOD_NAMES = {
   none: 'no scaling',
@@ -19,12 +21,20 @@ const METHOD_NAMES = {
   dynamic: 'dynamic NTK',
   yarn: 'YaRN',
   llama3: 'Llama 3',
+  longrope: 'LongRoPE',
 };
-const METHOD_COLORS = { linear: pairColor(0), dynamic: pairColor(4), yarn: pairColor(2), llama3: pairColor(3) };
+const METHOD_COLORS = {
+  linear: pairColor(0),
+  dynamic: pairColor(4),
+  yarn: pairColor(2),
+  llama3: pairColor(3),
+  longrope: pairColor(5),
+};
+const modelScaling = () => modelRope()?.scaling ?? null;
 
 /** { w: Float64Array, attentionFactor } from the package's ropeFrequencies. */
 function frequencies(state, type) {
-  const scaling = type === 'none' ? undefined : ropeScalingDict({ ...state, rs: type });
+  const scaling = type === 'none' ? undefined : ropeScalingDict({ ...state, rs: type }, modelScaling());
   const result = ropeFrequencies({ headDim: state.rhd, base: state.rbase, scaling, length: state.rlen });
   return { w: result.frequencies, attentionFactor: result.attentionFactor };
 }
@@ -37,18 +47,30 @@ export function createRopeView({ speed, wavelength, bands, readout, facts, confi
   function render(state) {
     const width = availableWidth(plots, 900);
     const key = ['rhd', 'rbase', 'rs', 'rf', 'rl0', 'rlen', 'rbf', 'rbs', 'rlo', 'rhi'].map((k) => state[k]);
-    if (!needsDraw([...key, width])) return;
-    const dict = ropeScalingDict(state);
+    if (!needsDraw([...key, modelConfigVersion(), width])) return;
+    if (longRopeMissing(state, modelScaling())) {
+      status.textContent =
+        'longrope needs per-pair short_factor and long_factor lists: choose a LongRoPE model (Phi-3-mini-128k) ' +
+        'or drop its config.json into view 12.';
+      return;
+    }
+    const dict = ropeScalingDict(state, modelScaling());
     config.textContent =
       `rope_theta = ${state.rbase}, head_dim = ${state.rhd}, rope_scaling = ` +
-      (dict ? JSON.stringify(dict).replace(/,"/g, ', "').replace(/":/g, '": ') : 'None');
+      (dict
+        ? JSON.stringify(dict, (k, v) => (Array.isArray(v) ? `[${v.length} values]` : v))
+            .replace(/,"/g, ', "')
+            .replace(/":/g, '": ')
+        : 'None');
     let plain;
     let scaled;
     let all;
+    let methods;
     try {
       plain = frequencies(state, 'none');
       scaled = state.rs === 'none' ? plain : frequencies(state, state.rs);
-      all = Object.fromEntries(METHODS.map((m) => [m, m === state.rs ? scaled : frequencies(state, m)]));
+      methods = modelScaling()?.rope_type === 'longrope' ? [...METHODS, 'longrope'] : METHODS;
+      all = Object.fromEntries(methods.map((m) => [m, m === state.rs ? scaled : frequencies(state, m)]));
     } catch (error) {
       // The package explains a refused parameter set (e.g. low_freq_factor ≥ high_freq_factor).
       status.textContent = `posenc refused these RoPE parameters: ${error.message}`;
@@ -120,8 +142,8 @@ export function createRopeView({ speed, wavelength, bands, readout, facts, confi
       x: originalWavelengths,
       xLog: 2,
       yLog: 2,
-      series: METHODS.map((m) => ({
-        label: `${METHOD_NAMES[m]}${m === 'yarn' ? ` (× attention ${sig6(all.yarn.attentionFactor)})` : ''}`,
+      series: methods.map((m) => ({
+        label: `${METHOD_NAMES[m]}${all[m].attentionFactor !== 1 ? ` (× attention ${sig6(all[m].attentionFactor)})` : ''}`,
         values: Array.from(all[m].w, (w, i) => w / plain.w[i]),
         stroke: METHOD_COLORS[m],
         width: m === state.rs ? 3.2 : 1.6,
@@ -137,7 +159,7 @@ export function createRopeView({ speed, wavelength, bands, readout, facts, confi
       { name: 'pair', values: pairs },
       { name: 'w', values: plain.w },
       { name: 'wavelength', values: originalWavelengths },
-      ...METHODS.map((m) => ({ name: `w_${m}`, values: all[m].w })),
+      ...methods.map((m) => ({ name: `w_${m}`, values: all[m].w })),
     ];
     writeFacts(state, plain, scaled, name);
     showPair(null);
@@ -157,7 +179,7 @@ export function createRopeView({ speed, wavelength, bands, readout, facts, confi
     const longer = (L) => Array.from(scaled.w).filter((w) => TAU / w > L).length;
     const items = [
       `${name}: ${moved} of ${half} pairs move; scaled w / original w runs from ${sig6(lo)} to ${sig6(hi)}` +
-        (state.rs === 'yarn'
+        (scaled.attentionFactor !== 1
           ? `; cos and sin are multiplied by the attention factor ${sig6(scaled.attentionFactor)}.`
           : '.'),
       `Pairs whose wavelength is longer than the original context (${state.rl0}): ${Array.from(plain.w).filter((w) => TAU / w > state.rl0).length} ` +
