@@ -37,6 +37,9 @@ for (const entry of INDEX.entries) {
     const got = posenc.fromConfig(configText);
     const want = hfLayers(config);
     assert.is(got.layers.length, want.length, 'layer count');
+    // The whole model's key/value heads are its attention layers' (Gemma 3's text_config default included).
+    const attention = want.find((w) => w.kvHeads > 0);
+    if (attention && got.kvHeads !== undefined) assert.is(got.kvHeads, attention.kvHeads, "the model's kv heads");
     const { type, get } = textModel(config);
     const checkedTypes = new Map();
     want.forEach((w, i) => {
@@ -108,10 +111,10 @@ test('rope({ config, layer }) rotates as that layer does, and refuses a NoPE lay
   const gemma = text('gemma-3-4b-it.json');
   const x = Float32Array.from({ length: 2 * 8 * 256 }, (_, k) => Math.sin(k));
   // Layer 5 is Gemma 3's first full-attention layer (pattern 6): rope_theta 10^6 with linear scaling.
-  const byLayer = posenc.rope(x.slice(), { config: gemma, layer: 5, length: 2 });
-  const byType = posenc.rope(x.slice(), { config: gemma, layerType: 'full_attention', length: 2 });
+  const byLayer = posenc.rope(x.slice(), { config: gemma, layer: 5, length: 2, heads: 8 });
+  const byType = posenc.rope(x.slice(), { config: gemma, layerType: 'full_attention', length: 2, heads: 8 });
   assert.equal(Array.from(byLayer), Array.from(byType));
-  const sliding = posenc.rope(x.slice(), { config: gemma, layer: 0, length: 2 });
+  const sliding = posenc.rope(x.slice(), { config: gemma, layer: 0, length: 2, heads: 8 });
   assert.not.equal(Array.from(sliding), Array.from(byType), 'sliding layers rotate with the local base');
   const smol = text('smollm3-3b-base.json');
   const y = new Float32Array(16 * 128).fill(1);

@@ -199,6 +199,8 @@ static pe_status read_kv_heads(pe_config_reader *r, pe_config *c) {
                                            NULL};
     pe_status s = first_count(r, KV_HEADS, &c->kv_heads);
     if (s != PE_OK) return s;
+    double v; /* Gemma3TextConfig's 4 when text_config leaves it out, as config_layers.c reads it */
+    if (!c->kv_heads && pe_config_model_default(r, "num_key_value_heads", &v)) c->kv_heads = (uint32_t)v;
     const int multi_query = config_flag(r, "multi_query");
     const int new_architecture = config_flag(r, "new_decoder_architecture");
     if (multi_query && !new_architecture) c->kv_heads = 1;
