@@ -3,7 +3,8 @@
 // the JSON's layers are fromConfig's per-layer answer.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { instantiate } from '../src/js/index.js';
 import { root, sameRunInProcess } from './support/cli-run.js';
@@ -43,14 +44,22 @@ test("posenc config --format json: one object a layer, as fromConfig's layers sa
 });
 
 test('posenc config: a missing file, a bad format and a config without layers fail alike', async () => {
+  // A config without a layer count (top level or text_config): the JS CLI threw a TypeError.
+  const dir = mkdtempSync(join(tmpdir(), 'posenc-config-'));
+  const llama = { model_type: 'llama', hidden_size: 64, num_attention_heads: 4, rope_theta: 10000 };
+  writeFileSync(join(dir, 'top.json'), JSON.stringify(llama));
+  writeFileSync(join(dir, 'text.json'), JSON.stringify({ model_type: 'x', text_config: llama }));
   for (const args of [
     ['config', '/nonexistent/config.json'],
     ['config', file('gpt2.json'), '--format', 'csv'],
     ['config'],
+    ['config', join(dir, 'top.json')],
+    ['config', join(dir, 'text.json'), '--format', 'json'],
   ]) {
-    const run = await sameRunInProcess(args);
+    const run = await sameRunInProcess(args); // status, stdout and stderr byte for byte
     assert.ok(run.status !== 0, args.join(' '));
   }
+  rmSync(dir, { recursive: true, force: true });
 });
 
 test.run();

@@ -39,6 +39,8 @@ test('the seed corpus covers both kernel sets, huge bases, frequencies beyond th
     'config-llama3',
     'config-keys-too-short',
     'config-longrope-refused-after-factors',
+    'config-layers-gemma3-range',
+    'config-layers-llama4-bad-entry-in-range',
     't5-decoder-bias',
     'shaw-indices',
   ]) {

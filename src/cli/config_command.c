@@ -1,6 +1,6 @@
 /* config_command.c: `posenc config FILE`, what every layer of a model uses,
- * read from its config.json by the core (pe_config_layer_read, then
- * pe_config_read for each layer's layer type); src/js/cli/config.js prints
+ * read from its config.json by the core (pe_config_layers_read, then
+ * pe_config_read once for each layer type); src/js/cli/config.js prints
  * the same bytes. Layers with the same description are printed together. */
 #include <stdarg.h>
 #include <stdlib.h>
@@ -159,6 +159,75 @@ static void ranges(text *t, const uint32_t *list, uint32_t n) {
     }
 }
 
+/* qsort's view of layer indices ordered by their description, then by index: equal descriptions side by side,
+ * each group in layer order (n log n, where comparing every pair would be quadratic in the layers). */
+static const text *sort_descs;
+static int by_desc(const void *a, const void *b) {
+    const uint32_t i = *(const uint32_t *)a, k = *(const uint32_t *)b;
+    int c = strcmp(sort_descs[i].at ? sort_descs[i].at : "", sort_descs[k].at ? sort_descs[k].at : "");
+    return c ? c : (i > k) - (i < k);
+}
+/* Groups (start, end in the sorted list) by their first layer. */
+static const uint32_t *sort_order;
+static int by_first(const void *a, const void *b) {
+    const uint32_t i = sort_order[((const uint32_t *)a)[0]], k = sort_order[((const uint32_t *)b)[0]];
+    return (i > k) - (i < k);
+}
+/* Layer indices ordered by layer type, for finding a layer's type among the distinct ones. */
+static const pe_config_layer *sort_layers;
+static int by_type(const void *a, const void *b) {
+    return strcmp(sort_layers[*(const uint32_t *)a].layer_type, sort_layers[*(const uint32_t *)b].layer_type);
+}
+
+/* The text lines: layers with one description together, in the order of each one's first layer. */
+static int print_groups(FILE *out, const text *descs, uint32_t n, const char *ignored, char **error) {
+    uint32_t *order = malloc((size_t)n * sizeof *order), *groups = malloc(2 * (size_t)n * sizeof *groups);
+    int code = 0;
+    if (!order || !groups) code = cli_fail(error, 1, "out of memory");
+    uint32_t count = 0;
+    if (!code) {
+        for (uint32_t i = 0; i < n; i++) order[i] = i;
+        sort_descs = descs;
+        qsort(order, n, sizeof *order, by_desc);
+        for (uint32_t k = 0; k < n; k++) {
+            const char *a = k ? descs[order[k - 1]].at : NULL, *b = descs[order[k]].at;
+            if (k && !strcmp(a ? a : "", b ? b : "")) {
+                groups[2 * (count - 1) + 1] = k + 1;
+                continue;
+            }
+            groups[2 * count] = k;
+            groups[2 * count + 1] = k + 1;
+            count++;
+        }
+        sort_order = order;
+        qsort(groups, count, 2 * sizeof *groups, by_first);
+    }
+    for (uint32_t g = 0; !code && g < count; g++) {
+        const uint32_t from = groups[2 * g], to = groups[2 * g + 1];
+        text line = {0};
+        put(&line, "layer%s ", to - from > 1 ? "s" : "");
+        ranges(&line, order + from, to - from);
+        const text *d = &descs[order[from]];
+        fprintf(out, "%s: %s\n", line.at ? line.at : "", d->at ? d->at : "");
+        free(line.at);
+    }
+    if (!code) fprintf(out, "ignored: %s\n", ignored ? ignored : "");
+    free(order);
+    free(groups);
+    return code;
+}
+
+/* The refusal of the per-layer answer in the CLIs' words. */
+static int refuse(pe_status st, char *keys, char **error) {
+    if ((st == PE_ERR_CONFIG || st == PE_ERR_TOO_LARGE) && keys && strchr(keys, '\n')) {
+        char *reason = strchr(keys, '\n');
+        *reason++ = '\0';
+        if (strchr(reason, '\n')) *strchr(reason, '\n') = '\0';
+        return cli_fail(error, 1, "config key '%s' %s", keys, reason);
+    }
+    return cli_fail(error, 1, "%s", keys ? pe_status_str(st) : "out of memory");
+}
+
 int cli_run_config(const cli_given *given, FILE *out, char **error) {
     static const char *const FORMATS[] = {"text", "json", NULL};
     cli_format format;
@@ -174,34 +243,52 @@ int cli_run_config(const cli_given *given, FILE *out, char **error) {
     pe_config_layer first;
     pe_status st = keys ? pe_config_layer_read(json, bytes, 0, &first, keys, 8 * bytes + 256) : PE_ERR_NULL;
     if (st != PE_OK) {
-        if (st == PE_ERR_CONFIG && keys) {
-            char *reason = strchr(keys, '\n');
-            if (reason) *reason++ = '\0';
-            if (reason && strchr(reason, '\n')) *strchr(reason, '\n') = '\0';
-            code = cli_fail(error, 1, "config key '%s' %s", keys, reason ? reason : "");
-        } else {
-            code = cli_fail(error, 1, "%s", keys ? pe_status_str(st) : "out of memory");
-        }
+        code = refuse(st, keys, error);
         free(keys);
         free(json);
         return code;
     }
+    /* Every layer in one reading (at most PE_CONFIG_MAX_LAYERS), then each distinct layer type's positions read
+     * once, in the order of its first layer (so the first refusal is the first layer's, as layer by layer). */
     const uint32_t n = first.layers;
-    text *descs = calloc(n, sizeof *descs);
+    pe_config_layer *layers = malloc((size_t)n * sizeof *layers);
+    uint32_t *by_kind = malloc((size_t)n * sizeof *by_kind), *slot = malloc((size_t)n * sizeof *slot);
+    text *descs = calloc(n, sizeof *descs), *schemes = calloc(n, sizeof *schemes);
+    char *done = calloc(n, 1);
     text ignored = {0};
     int have_ignored = 0;
     const int as_json = format == FORMAT_JSON;
-    for (uint32_t i = 0; descs && !code && i < n; i++) {
-        pe_config_layer l;
-        st = pe_config_layer_read(json, bytes, i, &l, keys, 8 * bytes + 256);
-        cli_config cfg = {0};
-        if (st == PE_OK && l.positions == PE_LAYER_CONFIG) {
-            code = cli_config_from_text(json, bytes, l.layer_type[0] ? l.layer_type : NULL, &cfg, error);
+    if (!layers || !by_kind || !slot || !descs || !schemes || !done) code = cli_fail(error, 1, "out of memory");
+    if (!code && (st = pe_config_layers_read(json, bytes, 0, n, layers, keys, 8 * bytes + 256)) != PE_OK)
+        code = refuse(st, keys, error);
+    if (!code) {
+        /* slot[i]: the first layer (in type order) of layer i's type, the one whose scheme text is kept. */
+        for (uint32_t i = 0; i < n; i++) by_kind[i] = i;
+        sort_layers = layers;
+        qsort(by_kind, n, sizeof *by_kind, by_type);
+        for (uint32_t k = 0; k < n; k++)
+            slot[by_kind[k]] = k && !by_type(&by_kind[k - 1], &by_kind[k]) ? slot[by_kind[k - 1]] : by_kind[k];
+    }
+    for (uint32_t i = 0; !code && i < n; i++) {
+        const pe_config_layer *l = &layers[i];
+        text *t = &descs[i];
+        if (as_json)
+            put(t, "\"kind\":\"%s\",\"kv_heads\":%u", l->kind, l->kv_heads);
+        else
+            put(t, "%s; kv_heads %u;", l->kind, l->kv_heads);
+        if (l->positions != PE_LAYER_CONFIG) {
+            scheme_fields(t, as_json, l, NULL);
+            continue;
+        }
+        text *scheme = &schemes[slot[i]];
+        if (!done[slot[i]]) {
+            cli_config cfg = {0};
+            code = cli_interpret_config(json, bytes, l->layer_type[0] ? l->layer_type : NULL, &cfg, error);
             if (!code && !have_ignored) {
                 /* The keys that config changes nothing for: the read of the first layer with positions. */
                 char *list = malloc(8 * bytes + 256);
                 pe_config c;
-                if (list && pe_config_read(json, bytes, l.layer_type[0] ? l.layer_type : NULL, cfg.factors,
+                if (list && pe_config_read(json, bytes, l->layer_type[0] ? l->layer_type : NULL, cfg.factors,
                                            bytes / 2 + 2, &c, list, 8 * bytes + 256) == PE_OK) {
                     for (char *p = list; *p;) {
                         char *end = strchr(p, '\n');
@@ -214,50 +301,28 @@ int cli_run_config(const cli_given *given, FILE *out, char **error) {
                 }
                 free(list);
             }
-        } else if (st != PE_OK) {
-            code = cli_fail(error, 1, "%s", pe_status_str(st));
+            if (!code) scheme_fields(scheme, as_json, l, &cfg.config);
+            cli_free_config(&cfg);
+            done[slot[i]] = 1;
         }
-        if (!code) {
-            text *t = &descs[i];
-            if (as_json)
-                put(t, "\"kind\":\"%s\",\"kv_heads\":%u", l.kind, l.kv_heads);
-            else
-                put(t, "%s; kv_heads %u;", l.kind, l.kv_heads);
-            scheme_fields(t, as_json, &l, &cfg.config);
-        }
-        cli_free_config(&cfg);
+        if (!code) put(t, "%s", scheme->at ? scheme->at : "");
     }
-    if (!code && !descs) code = cli_fail(error, 1, "out of memory");
     if (!code) {
-        /* Model type: text_config's, else the top level's (as the core reads it). */
         if (as_json) {
             fputs("{\n  \"layers\": [\n", out);
             for (uint32_t i = 0; i < n; i++)
                 fprintf(out, "    {\"index\":%u,%s}%s\n", i, descs[i].at ? descs[i].at : "", i + 1 < n ? "," : "");
             fprintf(out, "  ],\n  \"ignored\": [%s]\n}\n", ignored.at ? ignored.at : "");
         } else {
-            uint32_t *list = malloc(n * sizeof *list);
-            char *done = calloc(n, 1);
-            for (uint32_t i = 0; list && done && i < n; i++) {
-                if (done[i]) continue;
-                uint32_t count = 0;
-                for (uint32_t k = i; k < n; k++)
-                    if (!done[k] && !strcmp(descs[k].at ? descs[k].at : "", descs[i].at ? descs[i].at : "")) {
-                        list[count++] = k;
-                        done[k] = 1;
-                    }
-                text line = {0};
-                put(&line, "layer%s ", count > 1 ? "s" : "");
-                ranges(&line, list, count);
-                fprintf(out, "%s: %s\n", line.at ? line.at : "", descs[i].at ? descs[i].at : "");
-                free(line.at);
-            }
-            if (!list || !done) code = cli_fail(error, 1, "out of memory");
-            fprintf(out, "ignored: %s\n", ignored.at ? ignored.at : "");
-            free(list);
-            free(done);
+            code = print_groups(out, descs, n, ignored.at, error);
         }
     }
+    for (uint32_t i = 0; schemes && i < n; i++) free(schemes[i].at);
+    free(schemes);
+    free(layers);
+    free(by_kind);
+    free(slot);
+    free(done);
     for (uint32_t i = 0; descs && i < n; i++) free(descs[i].at);
     free(descs);
     free(ignored.at);

@@ -21,26 +21,19 @@ static void quoted_list(const char *lines, char *out, size_t size) {
     }
 }
 
-static int interpret(size_t bytes, const char *layer_type, cli_config *config, char **error);
-
 int cli_read_config(const char *path, const char *layer_type, cli_config *config, char **error) {
     memset(config, 0, sizeof *config);
     size_t bytes = 0;
-    int code = cli_read_input("--config", "a config.json", path, CLI_MAX_CONFIG_BYTES, &config->text, &bytes, error);
-    return code ? code : interpret(bytes, layer_type, config, error);
+    char *text = NULL;
+    int code = cli_read_input("--config", "a config.json", path, CLI_MAX_CONFIG_BYTES, &text, &bytes, error);
+    if (code) return code;
+    code = cli_interpret_config(text, bytes, layer_type, config, error);
+    config->text = text;
+    return code;
 }
 
-int cli_config_from_text(const char *json, size_t bytes, const char *layer_type, cli_config *config, char **error) {
+int cli_interpret_config(const char *text, size_t bytes, const char *layer_type, cli_config *config, char **error) {
     memset(config, 0, sizeof *config);
-    config->text = malloc(bytes + 1);
-    if (!config->text) return cli_fail(error, 1, "out of memory");
-    memcpy(config->text, json, bytes);
-    config->text[bytes] = '\0';
-    return interpret(bytes, layer_type, config, error);
-}
-
-/* pe_config_read of config->text (bytes long) for layer_type, with the CLIs' messages. */
-static int interpret(size_t bytes, const char *layer_type, cli_config *config, char **error) {
     int code = 0;
     config->factors = malloc((bytes / 2 + 2) * sizeof(double));
     char *keys = malloc(8 * bytes + 256);
@@ -48,9 +41,20 @@ static int interpret(size_t bytes, const char *layer_type, cli_config *config, c
         free(keys);
         return cli_fail(error, 1, "out of memory");
     }
-    pe_status st = pe_config_read(config->text, bytes, layer_type, config->factors, bytes / 2 + 2, &config->config,
-                                  keys, 8 * bytes + 256);
-    if (st == PE_ERR_CONFIG || st == PE_ERR_SCALING) {
+    pe_status st =
+        pe_config_read(text, bytes, layer_type, config->factors, bytes / 2 + 2, &config->config, keys, 8 * bytes + 256);
+    if (st == PE_OK || (st == PE_ERR_LAYER_TYPE && !layer_type && keys[0])) {
+        /* More layers than PE_CONFIG_MAX_LAYERS: refused, as the JS CLI's fromConfig refuses its per-layer answer. */
+        char *layer_keys = malloc(8 * bytes + 256);
+        pe_config_layer first;
+        if (layer_keys &&
+            pe_config_layer_read(text, bytes, 0, &first, layer_keys, 8 * bytes + 256) == PE_ERR_TOO_LARGE) {
+            memcpy(keys, layer_keys, strlen(layer_keys) + 1);
+            st = PE_ERR_TOO_LARGE;
+        }
+        free(layer_keys);
+    }
+    if (st == PE_ERR_CONFIG || st == PE_ERR_SCALING || (st == PE_ERR_TOO_LARGE && strchr(keys, '\n'))) {
         char *reason = strchr(keys, '\n');
         if (reason) *reason++ = '\0';
         if (reason && strchr(reason, '\n')) *strchr(reason, '\n') = '\0';

@@ -13,8 +13,8 @@ typedef struct cli_config {
 
 /* 0, or an exit code with *error set; cli_free_config in every case. */
 int cli_read_config(const char *path, const char *layer_type, cli_config *config, char **error);
-/* The same from a config's text already read (a copy is kept in config->text): `config -` reads stdin once. */
-int cli_config_from_text(const char *json, size_t bytes, const char *layer_type, cli_config *config, char **error);
+/* cli_read_config of text already read (bytes of it, outliving config): config->text stays NULL. */
+int cli_interpret_config(const char *text, size_t bytes, const char *layer_type, cli_config *config, char **error);
 void cli_free_config(cli_config *config);
 
 /* "rope", "alibi", "sinusoidal", "learned" or "relative". */

@@ -1010,8 +1010,10 @@ PE_API pe_status pe_config_read(const char *json, size_t json_bytes, const char 
  * 1 for multi_query), else the attention heads; 0 for a layer without
  * attention. Refuses layer >= layers (PE_ERR_LAYER_TYPE, `keys` says how many
  * there are), a config without a layer count (PE_ERR_CONFIG naming
- * num_hidden_layers) and malformed JSON (PE_ERR_CONFIG), with keys as in
- * pe_config_read (same size rule). */
+ * num_hidden_layers), more than PE_CONFIG_MAX_LAYERS layers (PE_ERR_TOO_LARGE
+ * naming the count's key) and malformed JSON (PE_ERR_CONFIG), with keys as in
+ * pe_config_read (same size rule). Each call reads the whole config: for many
+ * layers, pe_config_layers_read answers them in one reading. */
 typedef enum pe_layer_positions {
     PE_LAYER_CONFIG = 0,      /* the positions pe_config_read describes for layer_type */
     PE_LAYER_NOPE = 1,        /* attention without positions */
@@ -1028,6 +1030,15 @@ typedef struct pe_config_layer {
 
 PE_API pe_status pe_config_layer_read(const char *json, size_t json_bytes, uint32_t layer, pe_config_layer *out,
                                       char *keys, size_t keys_bytes);
+
+/* Layers first ... first + count - 1 into out[0 ... count - 1], each as
+ * pe_config_layer_read answers it, in time linear in the config and count
+ * (pe_config_layer_read is this with count 1). Refuses count 0 or a range
+ * past the last layer (PE_ERR_LAYER_TYPE) and everything pe_config_layer_read
+ * refuses, writing nothing to out. */
+#define PE_CONFIG_MAX_LAYERS 65536u /* the layers a config may have: real models have a few hundred */
+PE_API pe_status pe_config_layers_read(const char *json, size_t json_bytes, uint32_t first, uint32_t count,
+                                       pe_config_layer *out, char *keys, size_t keys_bytes);
 
 #ifdef __cplusplus
 }

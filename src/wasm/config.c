@@ -16,6 +16,25 @@ int pe_wasm_config_read(const char *json, size_t json_bytes, const char *layer_t
     return PE_OK;
 }
 
+/* Layers 0 ... count - 1 (posenc.h, pe_config_layers_read) through `layers`, the caller's room for count of
+ * them, then as pe_wasm_config_layer writes one: CONFIG_LAYER's doubles at out + PE_WASM_CONFIG_LAYER_DOUBLES * k
+ * and the text block (CONFIG_LAYER_TEXT, 48 bytes) at text + 48k for layer k. */
+_Static_assert(sizeof(pe_config_layer) == 60, "config-read.js's LAYER_STRUCT");
+EXPORT("pe_wasm_config_layers")
+int pe_wasm_config_layers(const char *json, size_t json_bytes, uint32_t count, pe_config_layer *layers, double *out,
+                          char *text, char *keys, size_t keys_bytes) {
+    pe_status s = pe_config_layers_read(json, json_bytes, 0, count, layers, keys, keys_bytes);
+    if (s != PE_OK) return s;
+    for (uint32_t i = 0; i < count; i++) {
+        pe_wasm_config_layer_out(&layers[i], out + (size_t)PE_WASM_CONFIG_LAYER_DOUBLES * i);
+        for (int k = 0; k < 24; k++) {
+            text[48 * i + k] = layers[i].kind[k];
+            text[48 * i + 24 + k] = layers[i].layer_type[k];
+        }
+    }
+    return PE_OK;
+}
+
 /* One layer (posenc.h, pe_config_layer_read): CONFIG_LAYER's doubles into out;
  * kind and layer_type as NUL-terminated text into text (CONFIG_LAYER_TEXT:
  * 48 bytes, kind at 0, layer_type at 24). */

@@ -56,5 +56,8 @@ float half_to_float(uint16_t h, int bfloat);
 void fuzz_relative(bytes *in, int which); /* 0 pe_t5_buckets, 1 pe_t5_bias, 2 pe_shaw_indices */
 void fuzz_diagnose(bytes *in);            /* pe_diagnose on raw or generated tables, then its text and JSON */
 void fuzz_config(bytes *in);              /* pe_config_read on the rest of the input as config.json text */
+/* fuzz_config_check.c: pe_config_read's verdict against a JSON reader of the fuzzer's own; the layer reader. */
+void check_json_verdict(const char *json, size_t json_bytes, pe_status st, const char *keys);
+void check_layers(const char *json, size_t json_bytes, int mode, uint32_t range_from, uint32_t range_count);
 
 #endif

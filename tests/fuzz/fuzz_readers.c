@@ -4,7 +4,7 @@
  * Llama-3-like or per-pair scaling, perhaps transposed, with a few cells
  * overwritten), then its text and JSON are written into buffers of the size
  * asked for, or one byte short. pe_config_read gets the rest of the input as
- * config.json text. Each must return (libFuzzer's -timeout catches a loop
+ * config.json text (fuzz_config_check.c reads it again). Each must return (libFuzzer's -timeout catches a loop
  * that does not), touch nothing outside its buffers, leave its outputs alone
  * when it refuses, NUL-terminate its texts, and print no NaN or infinity in
  * JSON. */
@@ -234,9 +234,12 @@ void fuzz_config(bytes *in) {
     const char *call = "pe_config_read";
     const char *layer = LAYERS[take(in, 1) % 5];
     const uint32_t factors_count = (uint32_t)take(in, 1) * 2;
-    /* 240 ... 247: a keys buffer too small; 248 ... 251: a NULL json, out, keys or factors */
+    /* 240 ... 247: a keys buffer too small; 248 ... 251: a NULL json, out, keys or factors; 252: the layer reader
+     * on a range (two numbers follow), 253 ... 255: on a NULL json, out or keys (else on every layer) */
     const uint8_t mode = (uint8_t)take(in, 1);
     const int short_keys = mode >= 240 && mode < 248, null_case = mode >= 248 && mode < 252 ? mode - 248 : -1;
+    const int layer_mode = mode >= 252 ? mode - 251 : 0;
+    const uint32_t range_from = layer_mode == 1 ? take_u32(in) : 0, range_count = layer_mode == 1 ? take_u32(in) : 0;
     /* the rest is the text, copied so that reading past its end is ASan's to see */
     const size_t json_bytes = in->size;
     guarded json_g, factors_g, out_g, keys_g;
@@ -266,8 +269,11 @@ void fuzz_config(bytes *in) {
             fail("long_factor points outside the factors given", call);
     }
     if (st == PE_OK && !(out->kind >= PE_CONFIG_ROPE && out->kind <= PE_CONFIG_RELATIVE)) fail("no kind", call);
-    if (null_case < 0 && !short_keys && json_bytes <= 4096)
+    if (null_case < 0 && !short_keys) check_json_verdict(json, json_bytes, st, keys);
+    if (null_case < 0 && !short_keys && json_bytes <= 4096) {
         same_reading(json, json_bytes, layer, st, out, factors, factors_count, keys);
+        check_layers(json, json_bytes, layer_mode, range_from, range_count);
+    }
     guard_free(&json_g);
     guard_free(&factors_g);
     guard_free(&out_g);

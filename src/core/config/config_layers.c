@@ -48,35 +48,12 @@ static uint32_t whole(pe_config_reader *r, const char *key, uint32_t fallback) {
     return pe_config_model_default(r, key, &v) ? (uint32_t)v : fallback;
 }
 
-/* Element i of the array member `key` of cfg: its offset; 0 when there is none. */
-static int element(const pe_config_reader *r, const char *key, uint32_t i, size_t *value) {
-    size_t at, cursor = 0;
-    if (!pe_json_find(&r->j, r->cfg, key, &at) || pe_json_kind(&r->j, at) != '[') return 0;
-    for (uint32_t k = 0; pe_json_element(&r->j, at, &cursor, value); k++)
-        if (k == i) return 1;
-    return 0;
-}
-
-static int array_length(const pe_config_reader *r, const char *key) {
-    size_t at, cursor = 0, value;
-    int n = 0;
-    if (!pe_json_find(&r->j, r->cfg, key, &at) || pe_json_kind(&r->j, at) != '[') return -1;
-    while (pe_json_element(&r->j, at, &cursor, &value)) n++;
-    return n;
-}
-
+/* text (a name of at most 23 bytes) into a kind or layer_type field, NUL-terminated. */
 static void set_text(char *out, const char *text) {
-    snprintf(out, 24, "%s", text);
-}
-
-/* The string element i of layer_types into out (at most 23 bytes); 0 when absent or not a string. */
-static int listed_type(const pe_config_reader *r, uint32_t i, char *out) {
-    size_t at;
-    pe_json_span s;
-    if (!element(r, "layer_types", i, &at) || !pe_json_string(&r->j, at, &s) || s.length > 23) return 0;
-    memcpy(out, r->j.text + s.at, s.length);
-    out[s.length] = '\0';
-    return 1;
+    size_t n = strlen(text);
+    if (n > 23) n = 23;
+    memcpy(out, text, n);
+    out[n] = '\0';
 }
 
 static uint32_t kv_heads_of(pe_config_reader *r, uint32_t heads) {
@@ -96,96 +73,211 @@ static uint32_t kv_heads_of(pe_config_reader *r, uint32_t heads) {
     return heads;
 }
 
-pe_status pe_config_layer_read(const char *json, size_t json_bytes, uint32_t layer, pe_config_layer *out, char *keys,
-                               size_t keys_bytes) {
+/* An array member of cfg walked element by element: the walk over many layers reads each element once. */
+typedef struct list_walk {
+    size_t array, cursor;
+    int present; /* the member is an array */
+} list_walk;
+
+static list_walk walk_of(const pe_config_reader *r, const char *key) {
+    list_walk w = {0, 0, 0};
+    w.present = pe_json_find(&r->j, r->cfg, key, &w.array) && pe_json_kind(&r->j, w.array) == '[';
+    return w;
+}
+
+/* The walk's next element; 0 past the end (and at every later call). */
+static int next_element(const pe_config_reader *r, list_walk *w, size_t *value) {
+    return w->present && pe_json_element(&r->j, w->array, &w->cursor, value);
+}
+
+/* The walk moved past its first n elements. */
+static void skip_elements(const pe_config_reader *r, list_walk *w, uint32_t n) {
+    size_t value;
+    for (uint32_t k = 0; k < n && next_element(r, w, &value); k++) {
+    }
+}
+
+enum layer_family { FAMILY_PLAIN, FAMILY_ENCODER_DECODER, FAMILY_MAMBA, FAMILY_JAMBA };
+enum layer_pattern { PATTERN_NONE, PATTERN_GEMMA2, PATTERN_GEMMA3, PATTERN_MODERNBERT };
+
+/* What every layer's answer shares, read from the config once (a layer then costs the same whatever the
+ * config's size: the answer for all layers is linear in the config). */
+typedef struct layer_model {
+    uint32_t layers, encoder, decoder, kv_heads, encoder_heads, decoder_heads;
+    enum layer_family family;
+    enum layer_pattern pattern;
+    uint32_t period, offset; /* Jamba's attention layers */
+    uint32_t every;          /* the pattern's period: sliding_window_pattern, global_attn_every_n_layers */
+    int cohere2, no_rope, no_rope_listed;
+    uint32_t interval; /* no_rope_layer_interval when no_rope_layers is absent or empty */
+    int named;         /* every layer with positions names its kind as its layer type */
+    size_t dict;       /* rope_parameters, when it is present: layers whose kind it has name it */
+    int has_dict;
+    const char *count_key; /* the key the layer count was read from */
+} layer_model;
+
+static pe_status read_model(pe_config_reader *r, layer_model *m) {
+    memset(m, 0, sizeof *m);
+    m->encoder = whole(r, "encoder_layers", 0);
+    m->decoder = whole(r, "decoder_layers", 0);
+    m->count_key = "num_hidden_layers";
+    if (!m->encoder && type_is(r, (const char *const[]){"t5", "mt5", "umt5", "longt5", "switch_transformers", NULL})) {
+        m->encoder = whole(r, "num_layers", 0);
+        m->decoder = whole(r, "num_decoder_layers", m->encoder);
+    }
+    static const char *const COUNTS[] = {"num_hidden_layers", "n_layer", "num_layers", "n_layers", NULL};
+    for (int k = 0; COUNTS[k] && !m->layers; k++) {
+        m->layers = whole(r, COUNTS[k], 0);
+        if (m->layers) m->count_key = COUNTS[k];
+    }
+    uint64_t layers = m->layers;
+    if (m->encoder && m->decoder) {
+        layers = (uint64_t)m->encoder + m->decoder;
+        m->count_key = "encoder_layers";
+    }
+    if (!layers) {
+        return pe_config_refuse(r, PE_ERR_CONFIG, "num_hidden_layers",
+                                "needed for a per-layer answer: the number of layers (n_layer, num_layers)");
+    }
+    if (layers > PE_CONFIG_MAX_LAYERS) {
+        char reason[160];
+        snprintf(reason, sizeof reason, "makes %llu layers; posenc answers at most %u (PE_CONFIG_MAX_LAYERS)",
+                 (unsigned long long)layers, (unsigned)PE_CONFIG_MAX_LAYERS);
+        return pe_config_refuse(r, PE_ERR_TOO_LARGE, m->count_key, reason);
+    }
+    m->layers = (uint32_t)layers;
+    static const char *const HEADS[] = {"num_attention_heads", "n_head", "n_heads", "num_heads", NULL};
+    uint32_t heads = 0;
+    for (int k = 0; HEADS[k] && !heads; k++) heads = whole(r, HEADS[k], 0);
+    m->kv_heads = kv_heads_of(r, heads);
+    if (m->encoder && m->decoder) {
+        m->family = FAMILY_ENCODER_DECODER;
+        /* BART's and Whisper's attribute_map: num_attention_heads is encoder_attention_heads. */
+        m->encoder_heads = whole(r, "encoder_attention_heads", 0);
+        m->decoder_heads = whole(r, "decoder_attention_heads", 0);
+    } else if (type_is(r, (const char *const[]){"mamba", "mamba2", "falcon_mamba", NULL})) {
+        m->family = FAMILY_MAMBA;
+    } else if (type_is(r, (const char *const[]){"jamba", NULL})) {
+        /* JambaConfig.layers_block_type: attention where i % period == offset; no position encoding anywhere. */
+        m->family = FAMILY_JAMBA;
+        m->period = whole(r, "attn_layer_period", 8);
+        m->offset = whole(r, "attn_layer_offset", 4);
+    }
+    if (type_is(r, (const char *const[]){"gemma2", NULL})) {
+        m->pattern = PATTERN_GEMMA2;
+    } else if (type_is(r, (const char *const[]){"gemma3", "gemma3_text", "cohere2", NULL})) {
+        m->pattern = PATTERN_GEMMA3;
+        m->every = whole(r, "sliding_window_pattern", 6);
+    } else if (type_is(r, (const char *const[]){"modernbert", NULL})) {
+        m->pattern = PATTERN_MODERNBERT;
+        m->every = whole(r, "global_attn_every_n_layers", 3);
+    }
+    m->cohere2 = type_is(r, (const char *const[]){"cohere2", NULL});
+    /* Llama 4, SmolLM3: no_rope_layers[i] == 0 means no RoPE; an empty or absent list is HF's default. */
+    m->no_rope = type_is(r, (const char *const[]){"llama4", "llama4_text", "smollm3", NULL});
+    if (m->no_rope) {
+        list_walk w = walk_of(r, "no_rope_layers");
+        size_t value;
+        m->no_rope_listed = next_element(r, &w, &value);
+        if (!m->no_rope_listed) m->interval = whole(r, "no_rope_layer_interval", 4);
+    }
+    /* The positions differ by layer type (Gemma 3, ModernBERT, v5's per-type rope_parameters; Whisper's
+     * encoder and decoder tables): name it. */
+    m->named = pe_config_split_bases(r) || type_is(r, (const char *const[]){"whisper", NULL});
+    m->has_dict = pe_json_find(&r->j, r->cfg, "rope_parameters", &m->dict);
+    return PE_OK;
+}
+
+/* Layer i of the model into l; types and no_rope are walks standing at element i of layer_types and
+ * no_rope_layers. PE_OK, or the refusal of a malformed no_rope_layers entry (l then holds nothing useful). */
+static pe_status answer_layer(pe_config_reader *r, const layer_model *m, uint32_t i, list_walk *types,
+                              list_walk *no_rope, pe_config_layer *l) {
+    size_t at, listed_at;
+    memset(l, 0, sizeof *l);
+    l->layers = m->layers;
+    l->kv_heads = m->kv_heads;
+    set_text(l->kind, "attention");
+    pe_json_span s;
+    /* layer_types[i] when it is a string of at most 23 bytes. */
+    const int listed = next_element(r, types, &listed_at) && pe_json_string(&r->j, listed_at, &s) && s.length <= 23;
+    if (m->family == FAMILY_ENCODER_DECODER) {
+        set_text(l->kind, i < m->encoder ? "encoder" : "decoder");
+        const uint32_t own = i < m->encoder ? m->encoder_heads : m->decoder_heads;
+        if (own) l->kv_heads = own;
+    } else if (m->family == FAMILY_MAMBA) {
+        set_text(l->kind, "mamba");
+        l->positions = PE_LAYER_NO_ATTENTION;
+    } else if (m->family == FAMILY_JAMBA) {
+        const int attention = m->period && i % m->period == m->offset;
+        set_text(l->kind, attention ? "attention" : "mamba");
+        l->positions = attention ? PE_LAYER_NOPE : PE_LAYER_NO_ATTENTION;
+    } else if (listed) {
+        memcpy(l->kind, r->j.text + s.at, s.length);
+        l->kind[s.length] = '\0';
+    } else if (m->pattern == PATTERN_GEMMA2) {
+        set_text(l->kind, (i + 1) % 2 ? "sliding_attention" : "full_attention");
+    } else if (m->pattern == PATTERN_GEMMA3) {
+        set_text(l->kind, m->every && (i + 1) % m->every ? "sliding_attention" : "full_attention");
+    } else if (m->pattern == PATTERN_MODERNBERT) {
+        set_text(l->kind, m->every && i % m->every == 0 ? "full_attention" : "sliding_attention");
+    }
+    if (!strcmp(l->kind, "linear_attention") || !strcmp(l->kind, "mamba") || !strcmp(l->kind, "conv")) {
+        l->positions = PE_LAYER_NO_ATTENTION;
+    }
+    /* Cohere 2 rotates its sliding layers only (Cohere2Attention: rope when sliding_window is set). */
+    if (m->cohere2 && !strcmp(l->kind, "full_attention")) l->positions = PE_LAYER_NOPE;
+    if (m->no_rope) {
+        double v = 1;
+        if (m->no_rope_listed) {
+            if (!next_element(r, no_rope, &at) || !pe_json_number(&r->j, at, &v))
+                return pe_config_refuse(r, PE_ERR_CONFIG, "no_rope_layers",
+                                        "must list 0 or 1 for every layer (num_hidden_layers of them)");
+        } else {
+            v = m->interval && (i + 1) % m->interval == 0 ? 0 : 1;
+        }
+        if (v == 0) l->positions = PE_LAYER_NOPE;
+    }
+    if (l->positions == PE_LAYER_NO_ATTENTION) l->kv_heads = 0;
+    if (l->positions == PE_LAYER_CONFIG && (m->named || (m->has_dict && pe_config_find(r, m->dict, l->kind, &at))))
+        set_text(l->layer_type, l->kind);
+    return PE_OK;
+}
+
+pe_status pe_config_layers_read(const char *json, size_t json_bytes, uint32_t first, uint32_t count,
+                                pe_config_layer *out, char *keys, size_t keys_bytes) {
     if (keys && keys_bytes) keys[0] = '\0';
     if (!json || !out || !keys) return PE_ERR_NULL;
     if (json_bytes > PE_CONFIG_MAX_BYTES) return PE_ERR_TOO_LARGE;
     if (keys_bytes < 256 || (keys_bytes - 256) / 8 < json_bytes) return PE_ERR_OUT_SIZE;
     pe_config_reader r;
-    pe_status opened = pe_config_open(&r, json, json_bytes, keys, keys_bytes);
-    if (opened != PE_OK) return opened;
-    size_t at;
-
-    pe_config_layer l;
-    memset(&l, 0, sizeof l);
-    /* Encoder-decoder models (T5, BART, Whisper): the encoder's layers, then the decoder's. */
-    uint32_t encoder = whole(&r, "encoder_layers", 0), decoder = whole(&r, "decoder_layers", 0);
-    if (!encoder && type_is(&r, (const char *const[]){"t5", "mt5", "umt5", "longt5", "switch_transformers", NULL})) {
-        encoder = whole(&r, "num_layers", 0);
-        decoder = whole(&r, "num_decoder_layers", encoder);
-    }
-    static const char *const COUNTS[] = {"num_hidden_layers", "n_layer", "num_layers", "n_layers", NULL};
-    for (int k = 0; COUNTS[k] && !l.layers; k++) l.layers = whole(&r, COUNTS[k], 0);
-    if (encoder && decoder) l.layers = encoder + decoder;
-    if (!l.layers) {
-        return pe_config_refuse(&r, PE_ERR_CONFIG, "num_hidden_layers",
-                                "needed for a per-layer answer: the number of layers (n_layer, num_layers)");
-    }
-    if (layer >= l.layers) {
+    pe_status s = pe_config_open(&r, json, json_bytes, keys, keys_bytes);
+    if (s != PE_OK) return s;
+    layer_model m;
+    if ((s = read_model(&r, &m)) != PE_OK) return s;
+    if (count == 0 || first >= m.layers || count > m.layers - first) {
         char reason[96];
-        snprintf(reason, sizeof reason, "has %u layers: layer must be 0 ... %u", l.layers, l.layers - 1);
+        if (first >= m.layers)
+            snprintf(reason, sizeof reason, "has %u layers: layer must be 0 ... %u", m.layers, m.layers - 1);
+        else
+            snprintf(reason, sizeof reason, "has %u layers: count must be 1 ... %u", m.layers, m.layers - first);
         return pe_config_refuse(&r, PE_ERR_LAYER_TYPE, "num_hidden_layers", reason);
     }
-    static const char *const HEADS[] = {"num_attention_heads", "n_head", "n_heads", "num_heads", NULL};
-    uint32_t heads = 0;
-    for (int k = 0; HEADS[k] && !heads; k++) heads = whole(&r, HEADS[k], 0);
-    l.kv_heads = kv_heads_of(&r, heads);
-    set_text(l.kind, "attention");
-
-    char listed[24];
-    if (encoder && decoder) {
-        set_text(l.kind, layer < encoder ? "encoder" : "decoder");
-        /* BART's and Whisper's attribute_map: num_attention_heads is encoder_attention_heads. */
-        const uint32_t own = whole(&r, layer < encoder ? "encoder_attention_heads" : "decoder_attention_heads", 0);
-        if (own) l.kv_heads = own;
-    } else if (type_is(&r, (const char *const[]){"mamba", "mamba2", "falcon_mamba", NULL})) {
-        set_text(l.kind, "mamba");
-        l.positions = PE_LAYER_NO_ATTENTION;
-    } else if (type_is(&r, (const char *const[]){"jamba", NULL})) {
-        /* JambaConfig.layers_block_type: attention where i % period == offset; no position encoding anywhere. */
-        const uint32_t period = whole(&r, "attn_layer_period", 8), offset = whole(&r, "attn_layer_offset", 4);
-        const int attention = period && layer % period == offset;
-        set_text(l.kind, attention ? "attention" : "mamba");
-        l.positions = attention ? PE_LAYER_NOPE : PE_LAYER_NO_ATTENTION;
-    } else if (listed_type(&r, layer, listed)) {
-        set_text(l.kind, listed);
-    } else if (type_is(&r, (const char *const[]){"gemma2", NULL})) {
-        set_text(l.kind, (layer + 1) % 2 ? "sliding_attention" : "full_attention");
-    } else if (type_is(&r, (const char *const[]){"gemma3", "gemma3_text", "cohere2", NULL})) {
-        const uint32_t pattern = whole(&r, "sliding_window_pattern", 6);
-        set_text(l.kind, pattern && (layer + 1) % pattern ? "sliding_attention" : "full_attention");
-    } else if (type_is(&r, (const char *const[]){"modernbert", NULL})) {
-        const uint32_t every = whole(&r, "global_attn_every_n_layers", 3);
-        set_text(l.kind, every && layer % every == 0 ? "full_attention" : "sliding_attention");
-    }
-    if (!strcmp(l.kind, "linear_attention") || !strcmp(l.kind, "mamba") || !strcmp(l.kind, "conv")) {
-        l.positions = PE_LAYER_NO_ATTENTION;
-    }
-    /* Cohere 2 rotates its sliding layers only (Cohere2Attention: rope when sliding_window is set). */
-    if (type_is(&r, (const char *const[]){"cohere2", NULL}) && !strcmp(l.kind, "full_attention"))
-        l.positions = PE_LAYER_NOPE;
-    /* Llama 4, SmolLM3: no_rope_layers[i] == 0 means no RoPE; an empty or absent list is HF's default. */
-    if (type_is(&r, (const char *const[]){"llama4", "llama4_text", "smollm3", NULL})) {
-        double v = 1;
-        if (array_length(&r, "no_rope_layers") > 0) {
-            if (!element(&r, "no_rope_layers", layer, &at) || !pe_json_number(&r.j, at, &v))
-                return pe_config_refuse(&r, PE_ERR_CONFIG, "no_rope_layers",
-                                        "must list 0 or 1 for every layer (num_hidden_layers of them)");
-        } else {
-            const uint32_t interval = whole(&r, "no_rope_layer_interval", 4);
-            v = interval && (layer + 1) % interval == 0 ? 0 : 1;
+    /* Two walks over the layers: the first finds any refusal, the second writes (refuse before writing). */
+    for (int pass = 0; pass < 2; pass++) {
+        list_walk types = walk_of(&r, "layer_types"), no_rope = walk_of(&r, "no_rope_layers");
+        skip_elements(&r, &types, first);
+        skip_elements(&r, &no_rope, first);
+        for (uint32_t k = 0; k < count; k++) {
+            pe_config_layer l;
+            if ((s = answer_layer(&r, &m, first + k, &types, &no_rope, &l)) != PE_OK) return s;
+            if (pass == 1) out[k] = l;
         }
-        if (v == 0) l.positions = PE_LAYER_NOPE;
     }
-    if (l.positions == PE_LAYER_NO_ATTENTION) l.kv_heads = 0;
-    /* The positions differ by layer type (Gemma 3, ModernBERT, v5's per-type rope_parameters; Whisper's
-     * encoder and decoder tables): name it. */
-    if (l.positions == PE_LAYER_CONFIG &&
-        (pe_config_split_bases(&r) || type_is(&r, (const char *const[]){"whisper", NULL}) ||
-         (pe_json_find(&r.j, r.cfg, "rope_parameters", &at) && pe_json_find(&r.j, at, l.kind, &at))))
-        set_text(l.layer_type, l.kind);
     keys[0] = '\0'; /* nothing to list: the reader's scratch at the far end is not text */
-    *out = l;
     return PE_OK;
+}
+
+pe_status pe_config_layer_read(const char *json, size_t json_bytes, uint32_t layer, pe_config_layer *out, char *keys,
+                               size_t keys_bytes) {
+    return pe_config_layers_read(json, json_bytes, layer, 1, out, keys, keys_bytes);
 }

@@ -97,6 +97,10 @@ int pe_config_get(pe_config_reader *r, size_t object, const char *name, size_t *
         r->used[r->used_count].object = object;
         r->used[r->used_count++].name = name;
     }
+    return pe_config_find(r, object, name, value);
+}
+
+int pe_config_find(pe_config_reader *r, size_t object, const char *name, size_t *value) {
     const pe_config_index *x = pe_json_kind(&r->j, object) == '{' ? index_of(r, object) : NULL;
     if (!x) return pe_json_find(&r->j, object, name, value);
     /* Through the index: the slot of the name holds its last member. */

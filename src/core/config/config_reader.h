@@ -57,6 +57,9 @@ pe_status pe_config_open(pe_config_reader *r, const char *json, size_t json_byte
 /* Member `name` of `object`, marked as read whether or not it is present; 1 when present and not null. */
 int pe_config_get(pe_config_reader *r, size_t object, const char *name, size_t *value);
 
+/* pe_config_get without the mark: through the object's index, so a lookup costs the same whatever its size. */
+int pe_config_find(pe_config_reader *r, size_t object, const char *name, size_t *value);
+
 /* The live members of `object` (the last of each key), in text order. */
 void pe_config_iter_init(pe_config_reader *r, pe_config_iter *it, size_t object);
 int pe_config_next(pe_config_reader *r, pe_config_iter *it, pe_json_span *key, size_t *value);

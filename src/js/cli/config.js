@@ -113,6 +113,15 @@ export async function run(given, write) {
   try {
     const whole = posenc.fromConfig(text);
     layers = whole.layers;
+    if (layers === undefined) {
+      // No layer count: fromConfig answers without layers; the native CLI refuses in the core's words.
+      const inner = JSON.parse(text).text_config;
+      const prefix = inner !== null && typeof inner === 'object' && !Array.isArray(inner) ? 'text_config.' : '';
+      fail(
+        `config key '${prefix}num_hidden_layers' needed for a per-layer answer: the number of layers (n_layer, num_layers)`,
+        1,
+      );
+    }
     const first = layers.find((l) => l.scheme !== 'none');
     if (first)
       ignored = first.layerType ? posenc.fromConfig(text, { layerType: first.layerType }).ignored : whole.ignored;
@@ -127,19 +136,15 @@ export async function run(given, write) {
     );
     return;
   }
-  const descs = layers.map(textOf);
-  const done = new Array(layers.length).fill(false);
+  // Layers grouped by description, in the order of each description's first layer (a Map keeps it): linear.
+  const groups = new Map();
+  layers.forEach((l, i) => {
+    const desc = textOf(l);
+    const list = groups.get(desc);
+    if (list) list.push(i);
+    else groups.set(desc, [i]);
+  });
   let out = '';
-  for (let i = 0; i < layers.length; i++) {
-    if (done[i]) continue;
-    const list = [];
-    for (let k = i; k < layers.length; k++) {
-      if (!done[k] && descs[k] === descs[i]) {
-        list.push(k);
-        done[k] = true;
-      }
-    }
-    out += `layer${list.length > 1 ? 's' : ''} ${ranges(list)}: ${descs[i]}\n`;
-  }
+  for (const [desc, list] of groups) out += `layer${list.length > 1 ? 's' : ''} ${ranges(list)}: ${desc}\n`;
   await write(`${out}ignored: ${ignored.join(', ')}\n`);
 }

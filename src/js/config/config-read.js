@@ -278,6 +278,7 @@ export function configReader(runtime) {
   const STATUS_LAYER_TYPE = statusOf('PE_ERR_LAYER_TYPE');
   const STATUS_SCALING = statusOf('PE_ERR_SCALING');
   const STATUS_SCRATCH = statusOf('PE_ERR_SCRATCH');
+  const STATUS_TOO_LARGE = statusOf('PE_ERR_TOO_LARGE');
 
   /**
    * Reads `config` for `layerType`: { description, ignored } or, when the RoPE
@@ -378,50 +379,94 @@ export function configReader(runtime) {
   const LAYER_FIELDS = CONFIG_LAYER.length;
   const POSITIONS = ['config', 'nope', 'no-attention'];
 
-  /** Every layer of the config (pe_config_layer_read): [{ index, kind, layerType, positions, kvHeads }]. */
+  const LAYER_STRUCT = 60; // sizeof(pe_config_layer): three 32-bit fields, kind[24], layer_type[24]
+
+  /**
+   * Every layer of the config: [{ index, kind, layerType, positions, kvHeads }].
+   * Two readings of the config, whatever its layer count: the first layer
+   * (pe_config_layer_read) says how many there are (at most PE_CONFIG_MAX_LAYERS),
+   * then pe_config_layers_read answers them all.
+   */
   function readLayers(bytes) {
     const keysBytes = 8 * bytes.length + 256;
+    const refusal = (status, keysAt) => {
+      const keysText = runtime.bytes(keysAt, keysBytes);
+      const lines = new TextDecoder()
+        .decode(keysText.subarray(0, keysText.indexOf(0)))
+        .split('\n')
+        .filter((l) => l !== '');
+      if ((status === STATUS_CONFIG || status === STATUS_TOO_LARGE) && lines.length >= 2) {
+        throw new PosencError(
+          status === STATUS_CONFIG ? 'BAD_CONFIG' : 'TOO_LARGE',
+          `config key '${lines[0]}' ${lines[1]}`,
+          `config.${lines[0]}`,
+          undefined,
+        );
+      }
+      runtime.check(status);
+    };
+    const align = (at) => Math.ceil(at / 16) * 16;
+    let count;
+    {
+      const base = runtime.malloc(16 + bytes.length + 16 + 8 * LAYER_FIELDS + LAYER_TEXT + keysBytes + 64, 'config layers');
+      try {
+        const jsonAt = base;
+        const outAt = align(jsonAt + bytes.length + 1);
+        const textAt = outAt + 8 * LAYER_FIELDS;
+        const keysAt = textAt + LAYER_TEXT;
+        runtime.bytes(0).set(bytes, jsonAt);
+        const status = wasm.pe_wasm_config_layer(jsonAt, bytes.length, 0, outAt, textAt, keysAt, keysBytes);
+        if (status !== STATUS_OK) refusal(status, keysAt);
+        count = readFields(CONFIG_LAYER, runtime.doubles(outAt, LAYER_FIELDS)).layers;
+      } finally {
+        runtime.free(base);
+      }
+    }
     const base = runtime.malloc(
-      16 + bytes.length + 16 + 8 * LAYER_FIELDS + LAYER_TEXT + keysBytes + 64,
+      16 + bytes.length + 16 + count * (LAYER_STRUCT + 8 * LAYER_FIELDS + LAYER_TEXT) + 32 + keysBytes + 64,
       'config layers',
     );
     try {
-      const align = (at) => Math.ceil(at / 16) * 16;
       const jsonAt = base;
-      const outAt = align(jsonAt + bytes.length + 1);
-      const textAt = outAt + 8 * LAYER_FIELDS;
-      const keysAt = textAt + LAYER_TEXT;
+      const layersAt = align(jsonAt + bytes.length + 1);
+      const outAt = align(layersAt + count * LAYER_STRUCT);
+      const textAt = outAt + 8 * LAYER_FIELDS * count;
+      const keysAt = textAt + LAYER_TEXT * count;
       runtime.bytes(0).set(bytes, jsonAt);
-      const layers = [];
-      for (let index = 0, count = 1; index < count; index++) {
-        const status = wasm.pe_wasm_config_layer(jsonAt, bytes.length, index, outAt, textAt, keysAt, keysBytes);
-        if (status !== STATUS_OK) {
-          const keysText = runtime.bytes(keysAt, keysBytes);
-          const lines = new TextDecoder()
-            .decode(keysText.subarray(0, keysText.indexOf(0)))
-            .split('\n')
-            .filter((l) => l !== '');
-          if (status === STATUS_CONFIG && lines.length >= 2) {
-            throw new PosencError(
-              'BAD_CONFIG',
-              `config key '${lines[0]}' ${lines[1]}`,
-              `config.${lines[0]}`,
-              undefined,
-            );
-          }
-          runtime.check(status);
+      const status = wasm.pe_wasm_config_layers(
+        jsonAt,
+        bytes.length,
+        count,
+        layersAt,
+        outAt,
+        textAt,
+        keysAt,
+        keysBytes,
+      );
+      if (status !== STATUS_OK) refusal(status, keysAt);
+      const out = runtime.doubles(outAt, LAYER_FIELDS * count).slice();
+      const text = runtime.bytes(textAt, LAYER_TEXT * count).slice();
+      const decoder = new TextDecoder();
+      // A NUL-terminated field: ASCII by hand (a TextDecoder call per field took most of the time), else decoded.
+      const word = (at) => {
+        let ascii = '';
+        for (let k = at; text[k] !== 0; k++) {
+          if (text[k] >= 0x80) return decoder.decode(text.subarray(at, text.indexOf(0, at)));
+          ascii += String.fromCharCode(text[k]);
         }
-        const out = readFields(CONFIG_LAYER, runtime.doubles(outAt, LAYER_FIELDS));
-        const text = runtime.bytes(textAt, LAYER_TEXT);
-        const word = (at) => new TextDecoder().decode(text.subarray(at, text.indexOf(0, at)));
-        count = out.layers;
-        layers.push({
+        return ascii;
+      };
+      const layers = new Array(count);
+      for (let index = 0; index < count; index++) {
+        const at = LAYER_TEXT * index;
+        const fields = readFields(CONFIG_LAYER, out.subarray(LAYER_FIELDS * index, LAYER_FIELDS * (index + 1)));
+        layers[index] = {
           index,
-          kind: word(CONFIG_LAYER_TEXT.kind),
-          layerType: word(CONFIG_LAYER_TEXT.layer_type) || undefined,
-          positions: POSITIONS[out.positions],
-          kvHeads: out.kv_heads,
-        });
+          kind: word(at + CONFIG_LAYER_TEXT.kind),
+          layerType: word(at + CONFIG_LAYER_TEXT.layer_type) || undefined,
+          positions: POSITIONS[fields.positions],
+          kvHeads: fields.kv_heads,
+        };
       }
       return layers;
     } finally {
@@ -503,7 +548,8 @@ export function configReader(runtime) {
       read = readLayers(bytes);
     } catch (error) {
       // A config without a layer count (a trimmed one): no per-layer answer, the rest stands.
-      if (error instanceof PosencError && error.argument.endsWith('num_hidden_layers')) return undefined;
+      if (error instanceof PosencError && error.code === 'BAD_CONFIG' && error.argument.endsWith('num_hidden_layers'))
+        return undefined;
       throw error;
     }
     for (const layer of read) {

@@ -328,4 +328,8 @@ export const EXPORTS = Object.freeze({
     core: 'pe_config_layer_read',
     params: ['json', 'json_bytes', 'layer', 'out', 'text', 'keys', 'keys_bytes'],
   },
+  pe_wasm_config_layers: {
+    core: 'pe_config_layers_read',
+    params: ['json', 'json_bytes', 'count', 'layers', 'out', 'text', 'keys', 'keys_bytes'],
+  },
 });

@@ -227,7 +227,9 @@ function configFor(r) {
   for (let k = r.int(0, 3); k > 0; k--) {
     const key = r.pick(keys);
     const v = model[key];
-    if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
+    // Into a plain object (a dict of the config) only: an earlier draw may have put a typed array, a Date or a
+    // Proxy here, whose elements cannot hold every wild value (a BigInt in a Float32Array throws in the harness).
+    if (v !== null && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) {
       const inner = Object.keys(v);
       if (inner.length) v[r.pick(inner)] = wild(r);
     } else model[key] = r.next() < 0.5 ? wild(r) : size(r);

@@ -61,7 +61,10 @@
     X(test_config_refusals)                  \
     X(test_config_null_and_cap)              \
     X(test_config_json_semantics)            \
-    X(test_config_values)
+    X(test_config_values)                    \
+    X(test_config_layers_batch)              \
+    X(test_config_layers_refusals)           \
+    X(test_config_layers_linear)
 
 #define API_DECLARE(name) void name(void);
 API_TESTS(API_DECLARE)
