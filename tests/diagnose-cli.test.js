@@ -110,7 +110,7 @@ test('both CLIs refuse alike: NaN cells, bad options, unreadable files', () => {
     [[join(dir, 'tutorial.f32')], 1, /needs --rows and\/or --dim/],
     [[join(dir, 'tutorial.f32'), '--rows', '513'], 1, /not --rows x --dim/],
     [[join(dir, 'missing.npy')], 2, /cannot read .*missing.npy: No such file or directory/], // README: a file that cannot be read exits 2
-    [[join(dir, 'tutorial.npy'), '--kind', 'rope'], 2, /--kind must be auto, table or cos-sin/],
+    [[join(dir, 'tutorial.npy'), '--kind', 'rope'], 2, /--kind must be auto, table, cos-sin or inv-freq/],
     [[join(dir, 'tutorial.npy'), '--layout', 'split'], 2, /unknown option '--layout'/],
     [['--rows', '5'], 2, /needs a FILE/],
     [[join(dir, 'tutorial.npy'), '--rows', 'x'], 2, /--rows must be an integer/],

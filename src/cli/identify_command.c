@@ -22,11 +22,14 @@ const char IDENTIFY_USAGE[] =
     "  --name T      the tensor of a .safetensors file (needed when it holds several)\n"
     "  --rows N      rows of a raw float32 file (checked against other files)\n"
     "  --dim D       columns of a raw float32 file (checked against other files)\n"
-    "  --kind K      auto (default), table (sine-cosine pairs) or cos-sin (a RoPE cos or sin cache)\n"
+    "  --kind K      auto (default), table (sine-cosine pairs), cos-sin (a RoPE cos or sin cache)\n"
+    "                or inv-freq (a model's inv_freq vector: one column or one row, read as\n"
+    "                float32; auto reads a one-column or one-row FILE so)\n"
     "  --json        print the facts as one JSON object instead of the report\n" CLI_COMMON_HELP "\n"
     "examples:\n"
     "  posenc identify pe.npy\n"
-    "  posenc identify model.safetensors --name embed_positions.weight --json\n";
+    "  posenc identify model.safetensors --name embed_positions.weight --json\n"
+    "  posenc identify inv_freq.npy\n";
 
 const char *const IDENTIFY_OPTIONS[] = {"--name", "--rows", "--dim", "--kind", "--output", NULL};
 const char *const IDENTIFY_FLAGS[] = {"--json", NULL};
@@ -44,6 +47,46 @@ static int shape_option(const cli_given *g, const char *name, uint32_t *value, c
     return 0;
 }
 
+/* The table's values as an inv_freq vector (pe_diagnose_inv_freq); frees table. Refusals in diagnose.js's words. */
+static int run_inv_freq(cli_table *table, const cli_given *given, FILE *out, char **error) {
+    const size_t count = (size_t)table->rows * table->dim;
+    double *values = count && count <= PE_INV_FREQ_MAX_COUNT ? malloc(count * sizeof *values) : NULL;
+    if (!values) {
+        free(table->values);
+        if (count && count <= PE_INV_FREQ_MAX_COUNT) return cli_fail(error, 1, "out of memory");
+        return cli_fail(error, 1, "table must be an inv_freq vector of 1 to %u values; got %zu",
+                        (unsigned)PE_INV_FREQ_MAX_COUNT, count);
+    }
+    for (size_t k = 0; k < count; k++) values[k] = table->values[k];
+    free(table->values);
+    static pe_inv_freq_diagnosis result;
+    uint32_t bad = 0;
+    pe_status st = pe_diagnose_inv_freq(values, (uint32_t)count, &result, &bad);
+    double x = st == PE_ERR_NOT_FINITE || st == PE_ERR_FREQUENCY_VALUE ? values[bad] : 0.0;
+    free(values);
+    if (st == PE_ERR_NOT_FINITE || st == PE_ERR_FREQUENCY_VALUE) {
+        const char *what = x != x         ? "NaN"
+                           : x - x != 0.0 ? (x > 0 ? "Infinity" : "-Infinity")
+                           : x == 0.0     ? "0"
+                           : x < 0.0      ? "negative"
+                                          : "above 4";
+        return cli_fail(error, 1, "table[%u] is %s; an inv_freq vector holds finite frequencies above 0 and at most 4",
+                        (unsigned)bad, what);
+    }
+    if (st != PE_OK) return cli_fail(error, 1, "%s", pe_status_str(st));
+    static char report[16384];
+    size_t written;
+    if (cli_flag(given, "--json")) {
+        pe_inv_freq_diagnosis_json(&result, report, sizeof report, &written);
+        fputs(report, out);
+        fputs("\n", out);
+    } else {
+        pe_inv_freq_diagnosis_text(&result, report, sizeof report, &written);
+        fputs(report, out);
+    }
+    return 0;
+}
+
 int cli_run_identify(const cli_given *given, FILE *out, char **error) {
     const char *file = cli_value(given, "FILE"), *name = cli_value(given, "--name");
     const char *kind_text = cli_value(given, "--kind") ? cli_value(given, "--kind") : "auto";
@@ -54,10 +97,10 @@ int cli_run_identify(const cli_given *given, FILE *out, char **error) {
     if (!file)
         return cli_fail(error, 2,
                         "identify needs a FILE (.npy, .safetensors, CSV or raw float32; see posenc identify --help)");
-    static const char *const KINDS[] = {"auto", "table", "cos-sin", NULL};
-    static const pe_diag_kind KIND_CODES[] = {PE_DIAG_AUTO, PE_DIAG_TABLE, PE_DIAG_COS_SIN};
+    static const char *const KINDS[] = {"auto", "table", "cos-sin", "inv-freq", NULL};
+    static const pe_diag_kind KIND_CODES[] = {PE_DIAG_AUTO, PE_DIAG_TABLE, PE_DIAG_COS_SIN, PE_DIAG_AUTO};
     int k = cli_pick(kind_text, KINDS);
-    if (k < 0) return cli_fail(error, 2, "--kind must be auto, table or cos-sin; got %s", kind_text);
+    if (k < 0) return cli_fail(error, 2, "--kind must be auto, table, cos-sin or inv-freq; got %s", kind_text);
 
     size_t size = 0;
     char *text;
@@ -68,6 +111,8 @@ int cli_run_identify(const cli_given *given, FILE *out, char **error) {
     int failed = cli_read_table(bytes, size, name, rows, dim, &table, message, sizeof message);
     free(bytes);
     if (failed) return cli_fail(error, 1, "%s", message);
+    /* one column or one row: a frequency vector (identify.js's rule) */
+    if (k == 3 || (k == 0 && (table.dim == 1 || table.rows == 1))) return run_inv_freq(&table, given, out, error);
     if (table.rows == 0 || table.dim == 0 || (table.rows < 2 && table.dim < 2)) { /* diagnose.js's words */
         if (table.rows == 0 || table.dim == 0)
             code =

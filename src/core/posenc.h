@@ -778,7 +778,9 @@ typedef enum pe_diag_recipe {
         5, /* float32 angle, inv_freq = exp(arange * -(log(base) / n)) in float32 (tutorial, t2t, fairseq) */
     PE_DIAG_RECIPE_F32_FITTED = 6, /* float32 angle, inv_freq float32 values (scaled RoPE: as fitted) */
     PE_DIAG_RECIPE_F16 = 7,        /* every step in float16 (pe_recipe FLOAT16) */
-    PE_DIAG_RECIPE_BF16 = 8        /* every step in bfloat16 (pe_recipe BFLOAT16) */
+    PE_DIAG_RECIPE_BF16 = 8,       /* every step in bfloat16 (pe_recipe BFLOAT16) */
+    PE_DIAG_RECIPE_F64_NUMPY = 9   /* float64 angles p * exp(arange(0,d,2) * -(log(base)/d)), float64 sin/cos, then
+                                      cast (numpy): tables only */
 } pe_diag_recipe;
 
 typedef enum pe_diag_scaling {
@@ -862,6 +864,10 @@ typedef struct pe_diagnosis {
     int long_factors;      /* PER_PAIR: 1 long_factor (seq_len past original_max), 0 short_factor, -1 undetermined */
     uint32_t pair_factors; /* PER_PAIR: factors in pair_factor (0 for more than PE_DIAG_PAIR_FACTORS) */
     double pair_factor[PE_DIAG_PAIR_FACTORS]; /* PER_PAIR: w_k = 1 / (pair_factor[k] rope_theta^(2k/d)) */
+    /* the recipe's share of sampled cells bit for bit (recipe_match counts those within 1 ulp): below it, sin and
+     * cos were not correctly rounded (PyTorch's float32 sin/cos are an ulp off at some cells) */
+    double recipe_exact_share;
+    uint32_t zero_last_columns; /* trailing columns of zeros read past (fairseq pads an odd embedding_dim with one) */
 } pe_diagnosis;
 
 /* Scratch bytes for a rows x cols table. About 8 * cols * 300 + pe_scratch_size(cols). */
@@ -878,6 +884,67 @@ PE_API pe_status pe_diagnose(const float *table, uint32_t rows, uint32_t cols, p
 PE_API pe_status pe_diagnosis_text(const pe_diagnosis *d, char *out, size_t out_bytes, size_t *written);
 /* The same facts as one JSON object (numbers with 17 significant digits). */
 PE_API pe_status pe_diagnosis_json(const pe_diagnosis *d, char *out, size_t out_bytes, size_t *written);
+
+/* ---- Diagnose a bare frequency vector (a checkpoint's inv_freq buffer) ----
+ *
+ * pe_diagnose_inv_freq reads w_0 ... w_{count-1}, one frequency per rotated
+ * pair as HF keeps it (float32, or float64/float16/bfloat16 after a cast; the
+ * storage is the narrowest dtype holding every value exactly), and names
+ * rotary dim, base, RoPE scaling with HF's rope_scaling parameters, and the
+ * recipe: each candidate is regenerated value by value as the peer computes it
+ * (HF's float32 1/(base**(arange(0,d,2)/d)) and its scaling steps, the
+ * tutorial's exp(arange * -(log(base)/d)), Keras's (1/base)**(2i/d), exact
+ * frequencies rounded once) and compared bit for bit. What a vector cannot
+ * tell is said, not guessed: head_dim (only rotary_dim = 2 count, or
+ * 2 count - 1), linear scaling of positions (HF before 4.43 and most runtimes
+ * leave inv_freq unscaled), LongRoPE's short or long list, and the sequence
+ * length behind a dynamic NTK base. No scratch, no allocation. */
+#define PE_INV_FREQ_MAX_COUNT (PE_MAX_DIM / 2)
+
+typedef struct pe_inv_freq_diagnosis {
+    uint32_t count;          /* frequencies read */
+    uint32_t rotary_dim;     /* 2 count, or 2 count - 1 when the exponents are 2k / (2 count - 1) */
+    pe_dtype storage;        /* FLOAT64, FLOAT32, FLOAT16 or BFLOAT16 */
+    int identified;          /* 1: the recipe at the parameters below gives every value within 1 ulp */
+    int rule;                /* 0 RoPE/paper (w_k = base^(-2k/d)), 1 tensor2tensor (base^(-k/(count-1))), -1 none */
+    double base;             /* rope_theta (DYNAMIC: the rescaled base the vector holds); 0 when undetermined */
+    int base_digits;         /* significant digits of base the values determine */
+    int base_round;          /* 1: base is a round number (a common rope_theta or 1-3 significant digits) */
+    pe_diag_scaling scaling; /* NONE, LINEAR, YARN, LLAMA3, PER_PAIR (LongRoPE) or DYNAMIC; BANDED is not used */
+    double factor;           /* LINEAR, YARN, LLAMA3: HF's factor; DYNAMIC: 0 (not determined) */
+    double original_max;     /* YARN, LLAMA3: original_max_position_embeddings (canonical) */
+    double original_lo, original_hi; /* YARN: the range of original_max giving the same ramp with these betas */
+    double ramp_low, ramp_high;      /* YARN: the ramp's ends in pairs; LLAMA3: the wavelengths original/low and
+                                        original/high the values fix */
+    double beta_fast, beta_slow;     /* YARN */
+    int truncated;                   /* YARN: 1 the ramp ends on whole pairs (HF's truncate, the default) */
+    int ramp_fixed;                  /* YARN, LLAMA3: 1 when pairs inside the ramp fix its ends (else bracketed) */
+    double low_freq_factor, high_freq_factor; /* LLAMA3 (low canonical 1) */
+    double rope_theta;                        /* DYNAMIC: the largest common base below the vector's; else base */
+    double dynamic_alpha;  /* DYNAMIC: (base / rope_theta)^((d - 2) / d) = factor * seq_len / original - factor + 1 */
+    uint32_t pair_factors; /* PER_PAIR: factors listed (0 past PE_DIAG_PAIR_FACTORS) */
+    double pair_factor[PE_DIAG_PAIR_FACTORS]; /* PER_PAIR: short_factor or long_factor, 2 decimals when round */
+    int pair_factors_round;                   /* PER_PAIR: 1 every factor has two decimals (a config's list) */
+    pe_diag_recipe recipe;                    /* EXACT, F32_HF, F32_KERAS, F32_EXP, or UNKNOWN */
+    pe_diag_recipe recipe_tied;               /* another recipe giving as many values bit for bit, or UNKNOWN */
+    uint32_t recipe_exact;                    /* values the recipe gives bit for bit */
+    uint32_t recipe_near; /* values within 1 ulp of the storage dtype (torch's pow is not correctly rounded) */
+    double max_ulps;      /* largest distance from the exact frequencies of these parameters, in storage ulps */
+    uint32_t worst_pair;  /* where it is */
+    double fit_rms;       /* when nothing is identified: rms of log w_k off the fitted line (0: a line) */
+} pe_inv_freq_diagnosis;
+
+/* inv_freq: count values (1 ... PE_INV_FREQ_MAX_COUNT), each finite (else
+ * PE_ERR_NOT_FINITE) and in (0, PE_MAX_FREQUENCY] (else
+ * PE_ERR_FREQUENCY_VALUE); *bad_index (when not NULL) names the value
+ * refused. Nothing is written on refusal. */
+PE_API pe_status pe_diagnose_inv_freq(const double *inv_freq, uint32_t count, pe_inv_freq_diagnosis *result,
+                                      uint32_t *bad_index);
+/* The verdict in plain words / the same facts as one JSON object, as pe_diagnosis_text / _json. */
+PE_API pe_status pe_inv_freq_diagnosis_text(const pe_inv_freq_diagnosis *d, char *out, size_t out_bytes,
+                                            size_t *written);
+PE_API pe_status pe_inv_freq_diagnosis_json(const pe_inv_freq_diagnosis *d, char *out, size_t out_bytes,
+                                            size_t *written);
 /* ---- Model configs (a model's config.json, as HF transformers reads it) ----
  *
  * pe_config_read interprets the whole text of a config.json (UTF-8, not

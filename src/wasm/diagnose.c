@@ -29,3 +29,24 @@ int pe_wasm_diagnose(const float *table, uint32_t rows, uint32_t cols, uint32_t 
     if ((st = pe_diagnosis_text(result, text, text_bytes, &written)) != PE_OK) return st;
     return pe_diagnosis_json(result, json, json_bytes, &written);
 }
+
+/* An inv_freq vector (float64 values: exactly what the caller holds, any
+ * storage dtype widened); the verdict text and JSON as above. The result
+ * struct lives in scratch of pe_wasm_inv_freq_scratch_size bytes. */
+EXPORT("pe_wasm_inv_freq_scratch_size")
+size_t pe_wasm_inv_freq_scratch_size(void) {
+    return sizeof(pe_inv_freq_diagnosis) + 16;
+}
+
+EXPORT("pe_wasm_diagnose_inv_freq")
+int pe_wasm_diagnose_inv_freq(const double *inv_freq, uint32_t count, void *scratch, size_t scratch_bytes, char *text,
+                              size_t text_bytes, char *json, size_t json_bytes, uint32_t *bad_index) {
+    if (scratch_bytes < sizeof(pe_inv_freq_diagnosis) + 16) return PE_ERR_SCRATCH;
+    char *base = (char *)scratch;
+    pe_inv_freq_diagnosis *result = (pe_inv_freq_diagnosis *)(base + ((16 - ((uintptr_t)base & 15)) & 15));
+    size_t written;
+    pe_status st = pe_diagnose_inv_freq(inv_freq, count, result, bad_index);
+    if (st != PE_OK) return st;
+    if ((st = pe_inv_freq_diagnosis_text(result, text, text_bytes, &written)) != PE_OK) return st;
+    return pe_inv_freq_diagnosis_json(result, json, json_bytes, &written);
+}

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "diag_internal.h"
+#include "math/dd.h"
 #include "math/f64math.h"
 #include "math/sincos.h"
 
@@ -47,7 +48,7 @@ static float f32(double x) {
     return (float)x;
 }
 
-typedef enum angle_kind { ANGLE_EXACT, ANGLE_F32, ANGLE_NARROW } angle_kind;
+typedef enum angle_kind { ANGLE_EXACT, ANGLE_F32, ANGLE_NARROW, ANGLE_F64_NUMPY } angle_kind;
 
 /* Whether cell (r, c) is within one ulp of A * value (and the product's rounding). */
 static int matches(const diag_work *w, const pe_diagnosis *d, uint32_t r, uint32_t c, double value) {
@@ -63,12 +64,19 @@ static int matches(const diag_work *w, const pe_diagnosis *d, uint32_t r, uint32
     return e <= bound;
 }
 
-/* Share of sampled cells within one ulp of the candidate. inv: float32
- * inv_freq per pair (ANGLE_F32). Pair by pair: one sin and cos per pair. */
-static double match_share(diag_work *w, const pe_diagnosis *d, angle_kind kind, const float *inv) {
+/* Whether cell (r, c) is the candidate's value bit for bit (no attention factor). */
+static int same(const diag_work *w, const pe_diagnosis *d, uint32_t r, uint32_t c, double value) {
+    return d->scale == 1.0 && diag_at(&w->v, r, c) == value;
+}
+
+/* Share of sampled cells within one ulp of the candidate (*exact_share: bit for bit). inv: float32
+ * inv_freq per pair (ANGLE_F32), or float64 div_term (ANGLE_F64_NUMPY, as doubles in inv64). Pair by
+ * pair: one sin and cos per pair. */
+static double match_share2(diag_work *w, const pe_diagnosis *d, angle_kind kind, const float *inv, const double *inv64,
+                           double *exact_share) {
     const uint32_t h = w->h;
     const int cache = d->kind == PE_DIAG_COS_SIN, twin = cache && d->duplicated;
-    uint64_t matched = 0, total = 0;
+    uint64_t matched = 0, total = 0, bitwise = 0;
     for (uint32_t s = 0; s < w->samples; s++) {
         const uint32_t r = w->sample[s];
         const double *exact = w->values + (size_t)s * 2 * h;
@@ -81,6 +89,10 @@ static double match_share(diag_work *w, const pe_diagnosis *d, angle_kind kind, 
             } else if (kind == ANGLE_F32) {
                 pe_sincos((double)f32((double)f32(p) * (double)inv[k]), &sv, &cv);
                 sv = (double)f32(sv), cv = (double)f32(cv);
+            } else if (kind == ANGLE_F64_NUMPY) {
+                /* position * div_term rounded in float64 (the angle must be numpy's to the bit), then sin and
+                 * cos within an ulp of float64's: their float32 rounding is numpy's but for 1 cell in ~10^8 */
+                pe_sincos(p * inv64[k], &sv, &cv);
             } else { /* inv: the dtype's value nearest the exact frequency, or nearest the fitted one */
                 const double *wk = inv ? w->w : w->model_w;
                 double angle = diag_round_storage(d->storage, pos * diag_round_storage(d->storage, wk[k]));
@@ -90,15 +102,38 @@ static double match_share(diag_work *w, const pe_diagnosis *d, angle_kind kind, 
             cv = diag_round_storage(d->storage, cv);
             if (!cache) {
                 matched += matches(w, d, r, w->col_sin[k], sv) + matches(w, d, r, w->col_cos[k], cv);
+                bitwise += same(w, d, r, w->col_sin[k], sv) + same(w, d, r, w->col_cos[k], cv);
                 total += 2;
             } else {
                 double v = d->cache_cos ? cv : sv;
                 matched += matches(w, d, r, w->col_sin[k], v) * (1 + twin);
+                bitwise += same(w, d, r, w->col_sin[k], v) * (1 + twin);
                 total += 1 + twin;
             }
         }
     }
+    if (exact_share) *exact_share = total ? (double)bitwise / (double)total : 0.0;
     return total ? (double)matched / (double)total : 0.0;
+}
+
+/* numpy's div_term = np.exp(np.arange(0, d, 2) * (-np.log(base) / d)) in float64, each step rounded once as
+ * glibc's log and exp do (double-double, then rounded): near 2^31 an ulp of div_term moves the angle by 2e-7, so
+ * it must be numpy's own. 0 when it does not apply. */
+static int numpy_div_term(const diag_work *w, const pe_diagnosis *d, int log_ulps, double *div) {
+    if (!(d->kind == PE_DIAG_TABLE && d->rule == 0 && d->base > 1.0 && d->base_round &&
+          d->scaling == PE_DIAG_SCALING_NONE && d->storage == PE_DTYPE_FLOAT32))
+        return 0;
+    const pe_dd log_base = pe_log_dd(d->base);
+    double log_t = log_base.hi + log_base.lo;
+    /* numpy's own SIMD log is not correctly rounded (np.log(10000) is an ulp below): its neighbours too */
+    uint64_t bits = pe_bits(log_t) + (uint64_t)(int64_t)log_ulps;
+    memcpy(&log_t, &bits, sizeof log_t);
+    const double step = -(log_t / (2.0 * w->h));
+    for (uint32_t k = 0; k < w->h; k++) {
+        pe_dd e = pe_exp_dd_nonpositive(pe_dd_make(2.0 * k * step, 0.0));
+        div[k] = e.hi + e.lo;
+    }
+    return 1;
 }
 
 static double pow_f64(double base, double e) { /* base > 0 */
@@ -149,7 +184,11 @@ static int inv_formula(const diag_work *w, const pe_diagnosis *d, pe_diag_recipe
 }
 
 static int recipe_class(pe_diag_recipe r) {
-    return r == PE_DIAG_RECIPE_EXACT ? 0 : r == PE_DIAG_RECIPE_F16 ? 2 : r == PE_DIAG_RECIPE_BF16 ? 3 : 1;
+    return r == PE_DIAG_RECIPE_EXACT       ? 0
+           : r == PE_DIAG_RECIPE_F16       ? 2
+           : r == PE_DIAG_RECIPE_BF16      ? 3
+           : r == PE_DIAG_RECIPE_F64_NUMPY ? 4
+                                           : 1;
 }
 
 /* The inv_freq formula that gives the most of the fitted float32 inv_freq values exactly. */
@@ -170,27 +209,39 @@ static void name_formula(diag_work *w, pe_diagnosis *d, float *inv) {
 void diag_match_recipe(diag_work *w, pe_diagnosis *d) {
     /* In order of preference when shares are equal: the simplest explanation first. */
     static const pe_diag_recipe order[] = {
-        PE_DIAG_RECIPE_EXACT,   PE_DIAG_RECIPE_F32_ROUNDED, PE_DIAG_RECIPE_F32_HF, PE_DIAG_RECIPE_F32_KERAS,
-        PE_DIAG_RECIPE_F32_EXP, PE_DIAG_RECIPE_F32_FITTED,  PE_DIAG_RECIPE_F16,    PE_DIAG_RECIPE_BF16};
+        PE_DIAG_RECIPE_EXACT,      PE_DIAG_RECIPE_F64_NUMPY, PE_DIAG_RECIPE_F32_ROUNDED,
+        PE_DIAG_RECIPE_F32_HF,     PE_DIAG_RECIPE_F32_KERAS, PE_DIAG_RECIPE_F32_EXP,
+        PE_DIAG_RECIPE_F32_FITTED, PE_DIAG_RECIPE_F16,       PE_DIAG_RECIPE_BF16};
     enum { COUNT = sizeof order / sizeof order[0] };
-    double share[COUNT];
+    double share[COUNT], exact[COUNT];
     float *inv = (float *)w->tmp; /* h floats fit in h doubles */
     /* inv_freq arrays already matched, in w->values past the sampled rows' exact values */
     enum { MAX_TRIED = 6 };
     float *seen_inv = (float *)(w->values + (size_t)w->samples * 2 * w->h);
-    double seen_share[MAX_TRIED];
+    double seen_share[MAX_TRIED], seen_exact[MAX_TRIED];
     int tried = 0;
     const int fitted_only = d->scaling != PE_DIAG_SCALING_NONE && d->scaling != PE_DIAG_SCALING_LINEAR;
     double best = 0.0;
     for (unsigned j = 0; j < COUNT; j++) {
         pe_diag_recipe recipe = order[j];
         share[j] = -1.0;
+        exact[j] = 0.0;
         if (recipe == PE_DIAG_RECIPE_EXACT) {
-            share[j] = match_share(w, d, ANGLE_EXACT, NULL);
+            share[j] = match_share2(w, d, ANGLE_EXACT, NULL, NULL, &exact[j]);
+        } else if (recipe == PE_DIAG_RECIPE_F64_NUMPY) {
+            double *div = (double *)(seen_inv + (size_t)MAX_TRIED * w->h); /* past the tried float32 arrays */
+            for (int ulps = -1; ulps <= 1; ulps++) {
+                double e = 0.0,
+                       m = numpy_div_term(w, d, ulps, div) ? match_share2(w, d, ANGLE_F64_NUMPY, NULL, div, &e) : -1.0;
+                if (m > share[j] || (m == share[j] && e > exact[j])) share[j] = m, exact[j] = e;
+            }
         } else if (recipe == PE_DIAG_RECIPE_F16 || recipe == PE_DIAG_RECIPE_BF16) {
             if (d->storage == (recipe == PE_DIAG_RECIPE_F16 ? PE_DTYPE_FLOAT16 : PE_DTYPE_BFLOAT16)) {
-                double exact = match_share(w, d, ANGLE_NARROW, NULL), fitted = match_share(w, d, ANGLE_NARROW, inv);
-                share[j] = exact > fitted ? exact : fitted;
+                double e1 = 0.0, e2 = 0.0;
+                double nearest = match_share2(w, d, ANGLE_NARROW, NULL, NULL, &e1),
+                       fitted = match_share2(w, d, ANGLE_NARROW, inv, NULL, &e2);
+                share[j] = nearest > fitted ? nearest : fitted;
+                exact[j] = nearest > fitted ? e1 : e2;
             }
         } else if (!(fitted_only && recipe != PE_DIAG_RECIPE_F32_FITTED)) {
             for (int variant = 0; variant < (recipe == PE_DIAG_RECIPE_F32_EXP ? 2 : 1); variant++) {
@@ -199,27 +250,35 @@ void diag_match_recipe(diag_work *w, pe_diagnosis *d) {
                 int seen = -1;
                 for (int k = 0; k < tried && seen < 0; k++)
                     if (!memcmp(inv, seen_inv + (size_t)k * w->h, w->h * sizeof *inv)) seen = k;
-                double s = seen >= 0 ? seen_share[seen] : match_share(w, d, ANGLE_F32, inv);
+                double e = 0.0;
+                double s = seen >= 0 ? seen_share[seen] : match_share2(w, d, ANGLE_F32, inv, NULL, &e);
+                if (seen >= 0) e = seen_exact[seen];
                 if (seen < 0 && tried < MAX_TRIED) {
                     memcpy(seen_inv + (size_t)tried * w->h, inv, w->h * sizeof *inv);
+                    seen_exact[tried] = e;
                     seen_share[tried++] = s;
                 }
-                if (s > share[j]) share[j] = s;
+                if (s > share[j] || (s == share[j] && e > exact[j])) share[j] = s, exact[j] = e;
             }
         }
         if (share[j] > best) best = share[j];
     }
     d->recipe = d->recipe_tied = PE_DIAG_RECIPE_UNKNOWN;
     d->recipe_match = best;
+    /* of the recipes as good within an ulp, the one giving the most cells bit for bit (numpy's float64 angles
+     * against exact values; a recipe whose sin is correctly rounded against PyTorch's) */
+    double best_exact = -1.0;
+    for (unsigned j = 0; j < COUNT; j++)
+        if (share[j] >= best - 0.0005 && exact[j] > best_exact) best_exact = exact[j];
     unsigned chosen = COUNT;
     for (unsigned j = 0; j < COUNT && best > 0.0; j++) {
-        if (share[j] < best - 0.0005) continue;
+        if (share[j] < best - 0.0005 || exact[j] < best_exact - 0.001) continue;
         if (chosen == COUNT)
             chosen = j, d->recipe = order[j];
         else if (recipe_class(order[j]) != recipe_class(d->recipe) && d->recipe_tied == PE_DIAG_RECIPE_UNKNOWN &&
                  share[j] >= best - 0.001)
             d->recipe_tied = order[j];
     }
-    if (chosen < COUNT) d->recipe_match = share[chosen];
+    if (chosen < COUNT) d->recipe_match = share[chosen], d->recipe_exact_share = exact[chosen];
     if (d->recipe == PE_DIAG_RECIPE_F32_FITTED) name_formula(w, d, inv);
 }

@@ -28,6 +28,8 @@ static const char *recipe_words(pe_diag_recipe r) {
     case PE_DIAG_RECIPE_F32_FITTED: return "float32 angles from float32 inv_freq values";
     case PE_DIAG_RECIPE_F16: return "every step in float16";
     case PE_DIAG_RECIPE_BF16: return "every step in bfloat16";
+    case PE_DIAG_RECIPE_F64_NUMPY:
+        return "float64 angles p * exp(arange(0,d,2) * -(log(base)/d)), float64 sin/cos, then cast (numpy)";
     default: return "no known recipe";
     }
 }
@@ -41,7 +43,8 @@ static const char *recipe_name(pe_diag_recipe r) {
                                   "float32-angle-exp",
                                   "float32-angle-fitted",
                                   "float16",
-                                  "bfloat16"};
+                                  "bfloat16",
+                                  "float64-numpy"};
     return (unsigned)r < sizeof names / sizeof names[0] ? names[r] : "unknown";
 }
 
@@ -55,9 +58,17 @@ static const char *formula_words(pe_diag_recipe r) {
     }
 }
 
+/* A float32-angle recipe whose cells are within an ulp but not all bit for bit: its sin and cos were not
+ * correctly rounded (PyTorch's float32 sin/cos). */
+static int torch_sin(const pe_diagnosis *d) {
+    return d->recipe >= PE_DIAG_RECIPE_F32_ROUNDED && d->recipe <= PE_DIAG_RECIPE_F32_FITTED && d->scale == 1.0 &&
+           d->recipe_match >= 0.99 && d->recipe_exact_share < d->recipe_match - 0.001;
+}
+
 /* The recipe, and for fitted float32 inv_freq which formula they come from. */
 static void recipe_full(diag_sink *s, const pe_diagnosis *d) {
     diag_put(s, "%s", recipe_words(d->recipe));
+    if (torch_sin(d)) diag_put(s, ", sin/cos in float32 not correctly rounded (PyTorch's)");
     if (d->recipe == PE_DIAG_RECIPE_F32_FITTED && d->inv_formula != PE_DIAG_RECIPE_UNKNOWN)
         diag_put(s,
                  " (%s gives %.0f%% of them exactly; the rest are an ulp away: that formula with another exp or pow)",
@@ -148,9 +159,12 @@ static void verdict(diag_sink *s, const pe_diagnosis *d) {
         return;
     }
     if (!d->sinusoidal) {
-        diag_put(
-            s,
-            "no known convention: the columns are not sines and cosines of the position (a learned or random table?)");
+        /* what was searched, never "not sinusoidal": a sinusoidal table in a layout outside the search lands here */
+        diag_put(s, "no known convention: no two columns pair up as the sine and cosine of one angle (s^2 + c^2 "
+                    "constant) and no RoPE cache layout fits; searched: interleaved and split pairs (sines or cosines "
+                    "first), cos/sin caches (halves or neighbours duplicated, or both side by side), 2-D grids (MAE) "
+                    "and a trailing zero column, either orientation (a learned or random table, or a layout outside "
+                    "these)");
         return;
     }
     if (!d->identified) diag_put(s, "no known convention reproduces the cells; nearest: ");
@@ -171,9 +185,15 @@ static void verdict(diag_sink *s, const pe_diagnosis *d) {
     }
     diag_put(s, ": error %.2g, first above 1e-6 ", d->max_error);
     position_or_never(s, d->first_above_1e6);
-    if (!d->identified)
+    if (!d->identified) {
         diag_put(s, "; only %.1f%% of sampled cells match a known recipe (noise, or another computation)",
                  100.0 * d->recipe_match);
+        diag_put(s,
+                 "; searched: first positions 0 to %.0f, any base, recipes exact, numpy float64 angles, float32 "
+                 "angles (HF, Keras, exp, fitted inv_freq; sin/cos correctly rounded or PyTorch's, within an ulp), "
+                 "float16 and bfloat16",
+                 d->offset_searched);
+    }
 }
 
 /* The checks both writers make before writing; then an empty string in out. */
@@ -194,7 +214,10 @@ pe_status pe_diagnosis_text(const pe_diagnosis *d, char *out, size_t out_bytes, 
     diag_put(&s, ".\n");
     diag_put(&s, "shape: %u rows x %u columns", d->rows, d->cols);
     if (d->transposed) diag_put(&s, " (the input was transposed, (dim, rows): read as rows of positions)");
-    diag_put(&s, "; values stored as %s\n", storage_name(d->storage));
+    diag_put(&s, "; values stored as %s", storage_name(d->storage));
+    if (d->zero_last_columns)
+        diag_put(&s, "; the last column is zeros, read past (fairseq pads an odd embedding_dim so)");
+    diag_put(&s, "\n");
     if (d->zero_rows) {
         diag_put(&s, "zero rows: %u", d->zero_rows);
         if (d->leading_zero_rows) diag_put(&s, ", %u leading (padding or a cls token, skipped)", d->leading_zero_rows);
@@ -229,6 +252,9 @@ pe_status pe_diagnosis_text(const pe_diagnosis *d, char *out, size_t out_bytes, 
         diag_put(&s, "\nrecipe: ");
         recipe_full(&s, d);
         diag_put(&s, ", reproduces %.2f%% of sampled cells within 1 ulp", 100.0 * d->recipe_match);
+        if (d->scale == 1.0) diag_put(&s, ", %.2f%% bit for bit", 100.0 * d->recipe_exact_share);
+        if (torch_sin(d))
+            diag_put(&s, " (the rest an ulp off: float32 sin/cos that are not correctly rounded, as PyTorch's)");
         if (d->recipe_tied != PE_DIAG_RECIPE_UNKNOWN)
             diag_put(&s, "; indistinguishable here from: %s", recipe_words(d->recipe_tied));
         diag_put(&s, "\nerror against the exact table: max %.3g, rms %.3g, first above 1e-6 ", d->max_error,
@@ -272,6 +298,7 @@ pe_status pe_diagnosis_json(const pe_diagnosis *d, char *out, size_t out_bytes, 
     jnum(&s, "zeroRows", d->zero_rows);
     jnum(&s, "gridHeight", d->grid_height);
     jnum(&s, "gridWidth", d->grid_width);
+    jnum(&s, "zeroLastColumns", d->zero_last_columns);
     jnum(&s, "firstInnerZeroRow", (double)d->first_inner_zero_row);
     jstr(&s, "storage", storage_name(d->storage));
     diag_put(&s, "\"sinusoidal\":%s,\"identified\":%s,", d->sinusoidal ? "true" : "false",
@@ -298,6 +325,8 @@ pe_status pe_diagnosis_json(const pe_diagnosis *d, char *out, size_t out_bytes, 
     jstr(&s, "recipe", recipe_name(d->recipe));
     jstr(&s, "recipeTied", d->recipe_tied ? recipe_name(d->recipe_tied) : "");
     jnum(&s, "recipeMatch", d->recipe_match);
+    jnum(&s, "recipeExactShare", d->recipe_exact_share);
+    diag_put(&s, "\"sinCorrectlyRounded\":%s,", torch_sin(d) ? "false" : "true");
     jstr(&s, "invFormula", d->inv_formula ? recipe_name(d->inv_formula) : "");
     jnum(&s, "invFormulaShare", d->inv_formula_share);
     jnum(&s, "maxError", d->max_error);

@@ -178,6 +178,12 @@ static int try_grid(diag_work *w, pe_diagnosis *d) {
     return 0;
 }
 
+static int zero_column(const diag_view *v, uint32_t c) {
+    for (uint32_t r = 0; r < v->rows; r++)
+        if (diag_at(v, r, c) != 0.0) return 0;
+    return 1;
+}
+
 pe_status pe_diagnose(const float *table, uint32_t rows, uint32_t cols, pe_diag_kind kind, pe_diagnosis *result,
                       size_t *bad_cell, void *scratch, size_t scratch_bytes) {
     if (!table || !result || !scratch) return PE_ERR_NULL;
@@ -222,6 +228,20 @@ pe_status pe_diagnose(const float *table, uint32_t rows, uint32_t cols, pe_diag_
         pe_diagnosis grid = before;
         diag_zero_rows(w, &grid); /* a cache reading may have taken a zero row as position 0 */
         if (try_grid(w, &grid)) *d = grid;
+    }
+    if (!d->identified && full.cols >= 3 && full.cols % 2 == 1 && zero_column(&full, full.cols - 1)) {
+        /* fairseq's odd embedding_dim: the table of dim - 1, then a column of zeros */
+        pe_diagnosis trimmed = before;
+        w->v = full;
+        w->v.cols = trimmed.cols = full.cols - 1;
+        diag_zero_rows(w, &trimmed);
+        fit(w, &trimmed, kind);
+        if (trimmed.identified) {
+            trimmed.cols = full.cols;
+            trimmed.zero_last_columns = 1;
+            *d = trimmed;
+        }
+        w->v = full;
     }
     if (!d->identified && d->cols <= PE_MAX_DIM) {
         pe_diagnosis fresh = before;

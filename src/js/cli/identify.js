@@ -20,12 +20,15 @@ or raw little-endian float32 (give --rows and/or --dim).
   --name T      the tensor of a .safetensors file (needed when it holds several)
   --rows N      rows of a raw float32 file (checked against other files)
   --dim D       columns of a raw float32 file (checked against other files)
-  --kind K      auto (default), table (sine-cosine pairs) or cos-sin (a RoPE cos or sin cache)
+  --kind K      auto (default), table (sine-cosine pairs), cos-sin (a RoPE cos or sin cache)
+                or inv-freq (a model's inv_freq vector: one column or one row, read as
+                float32; auto reads a one-column or one-row FILE so)
   --json        print the facts as one JSON object instead of the report
 ${COMMON_HELP}
 examples:
   posenc identify pe.npy
   posenc identify model.safetensors --name embed_positions.weight --json
+  posenc identify inv_freq.npy
 `;
 
 export const options = ['--name', '--rows', '--dim', '--kind', '--output'];
@@ -202,9 +205,13 @@ export async function run(given, write) {
   if (file === undefined)
     fail('identify needs a FILE (.npy, .safetensors, CSV or raw float32; see posenc identify --help)');
   const kind = given.get('--kind') ?? 'auto';
-  if (!['auto', 'table', 'cos-sin'].includes(kind)) fail(`--kind must be auto, table or cos-sin; got ${kind}`);
+  if (!['auto', 'table', 'cos-sin', 'inv-freq'].includes(kind))
+    fail(`--kind must be auto, table, cos-sin or inv-freq; got ${kind}`);
   const bytes = readInput('identify', 'a table', file, MAX_TABLE_BYTES);
   const { table, rows, dim } = readAny(bytes, o);
-  const result = (await instantiate()).identify(table, { rows, dim, kind });
+  // one column or one row: a frequency vector (identify_command.c's rule)
+  const vector = kind === 'inv-freq' || (kind === 'auto' && (dim === 1 || rows === 1));
+  const posenc = await instantiate();
+  const result = vector ? posenc.identify(table, { kind: 'inv-freq' }) : posenc.identify(table, { rows, dim, kind });
   await write(given.get('--json') === 'true' ? result.json + '\n' : result.text);
 }

@@ -2,7 +2,7 @@
 // a table or RoPE cache follows. Re-exported by src/js/index.d.ts.
 
 /** identify's own refusals: a NaN or infinite cell, an unknown kind. */
-export type DiagnoseErrorCode = 'BAD_TABLE' | 'BAD_KIND';
+export type DiagnoseErrorCode = 'BAD_TABLE' | 'BAD_KIND' | 'BAD_FREQUENCIES';
 
 export interface IdentifyOptions {
   /** Rows (positions) of the row-major table; may be left out when dim is given. */
@@ -22,7 +22,8 @@ export type IdentifyRecipe =
   | 'float32-angle-exp'
   | 'float32-angle-fitted'
   | 'float16'
-  | 'bfloat16';
+  | 'bfloat16'
+  | 'float64-numpy';
 
 /** rope_scaling as HF's config.json spells it (keys present for the rope_type that uses them). */
 export interface IdentifyRopeScaling {
@@ -52,6 +53,8 @@ export interface Identification {
   transposed: boolean;
   leadingZeroRows: number;
   zeroRows: number;
+  /** Trailing zero columns read past (fairseq pads an odd embedding_dim with one). */
+  zeroLastColumns: number;
   /** The first row of zeros after a nonzero one (fairseq's padding_idx row), -1 when none. */
   firstInnerZeroRow: number;
   storage: 'float32' | 'float16' | 'bfloat16';
@@ -93,6 +96,10 @@ export interface Identification {
   /** Another recipe these rows cannot tell apart, or ''. */
   recipeTied: IdentifyRecipe | '';
   recipeMatch: number;
+  /** Share of sampled cells the recipe gives bit for bit (recipeMatch: within 1 ulp). */
+  recipeExactShare: number;
+  /** false: a float32-angle recipe whose sin/cos are not correctly rounded (PyTorch's float32 sin and cos). */
+  sinCorrectlyRounded: boolean;
   invFormula: IdentifyRecipe | '';
   invFormulaShare: number;
   maxError: number;
@@ -115,9 +122,72 @@ export interface Identification {
   verdict: string;
 }
 
+/** identify(vector, { kind: 'inv-freq' }): a bare frequency vector, one value per rotated pair. */
+export interface IdentifyInvFreqOptions {
+  kind: 'inv-freq';
+}
+
+/** What identify() found in an inv_freq vector (posenc.h, pe_inv_freq_diagnosis). */
+export interface InvFreqIdentification {
+  kind: 'inv-freq';
+  /** Values read (pairs). */
+  count: number;
+  /** 2·count, or 2·count − 1 when the exponents are 2k/(2·count − 1); head_dim is not in the vector. */
+  rotaryDim: number;
+  /** The narrowest dtype holding every value exactly. */
+  storage: 'float64' | 'float32' | 'float16' | 'bfloat16';
+  /** A recipe at the parameters found gives every value within 2 ulps. */
+  identified: boolean;
+  /** 'paper': w_k = base^(-2k/d) (RoPE); 'tensor2tensor': base^(-k/(count-1)). */
+  frequencies: 'paper' | 'tensor2tensor' | 'undetermined';
+  /** rope_theta (dynamic: the rescaled base the vector holds); 0 when undetermined. */
+  base: number;
+  baseDigits: number;
+  baseRound: boolean;
+  scaling: 'none' | 'linear' | 'yarn' | 'llama3' | 'longrope' | 'dynamic';
+  factor: number;
+  ropeTheta: number;
+  /** HF's rope_scaling that regenerates the vector (canonical values where only quotients are fixed), or null. */
+  ropeScaling: {
+    rope_type: 'linear' | 'dynamic' | 'yarn' | 'llama3' | 'longrope';
+    factor?: number;
+    low_freq_factor?: number;
+    high_freq_factor?: number;
+    original_max_position_embeddings?: number;
+    beta_fast?: number;
+    beta_slow?: number;
+    truncate?: boolean;
+    factors?: number[];
+  } | null;
+  /** YaRN: the ramp's ends in pairs; Llama 3: the wavelengths original/low and original/high. */
+  rampLow: number;
+  rampHigh: number;
+  /** Pairs inside the ramp fix its ends (else they are one choice among several). */
+  rampFixed: boolean;
+  /** YaRN: original_max_position_embeddings giving the same ramp with the betas given. */
+  originalRange: [number, number];
+  /** Dynamic NTK: (base / ropeTheta)^((d − 2)/d). */
+  dynamicAlpha: number;
+  /** 'exact' (correctly rounded), 'hf' (HF's float32 steps), 'exp' (the tutorial's), 'keras'. */
+  recipe: 'exact' | 'hf' | 'exp' | 'keras' | 'unknown';
+  /** Another recipe giving as many values bit for bit, or ''. */
+  recipeTied: 'exact' | 'hf' | 'exp' | 'keras' | '';
+  recipeExact: number;
+  recipeNear: number;
+  /** Largest distance from the exact frequencies of these parameters, in ulps of the storage dtype. */
+  maxUlps: number;
+  worstPair: number;
+  fitRms: number;
+  json: string;
+  text: string;
+  verdict: string;
+}
+
 export interface DiagnoseMethods {
   /** Which positional-encoding convention a table or RoPE cache follows, and its error against exact. */
   identify(table: Float32Array | Float64Array | number[], options: IdentifyOptions): Identification;
+  /** Base, rotary dim, RoPE scaling and recipe of a model's inv_freq buffer (values read exactly). */
+  identify(vector: Float32Array | Float64Array | number[], options: IdentifyInvFreqOptions): InvFreqIdentification;
 }
 
 /** See {@link DiagnoseMethods.identify}. */

@@ -8,6 +8,7 @@ import { checkOptions, checkListLength, plainView } from '../runtime/validate.js
 import { newArray } from '../runtime/buffers.js';
 
 const KINDS = { auto: 0, table: 1, 'cos-sin': 2 };
+const MAX_INV_FREQ = 32768; // PE_INV_FREQ_MAX_COUNT
 import { FLOAT } from '../runtime/memory.js';
 const TEXT_BYTES = 16384;
 const JSON_BYTES = 16384; // LongRoPE lists up to 256 factors
@@ -80,8 +81,13 @@ export function diagnoseMethods(runtime) {
   function identify(table, options) {
     const o = checkOptions(options, ['rows', 'dim', 'kind'], 'identify');
     const kind = o.kind ?? 'auto';
+    if (kind === 'inv-freq') {
+      if (o.rows !== undefined || o.dim !== undefined)
+        refuse('BAD_SHAPE', 'rows and dim', "left out with kind 'inv-freq' (the vector is 1-D)", o.rows ?? o.dim);
+      return identifyInvFreq(table);
+    }
     if (typeof kind !== 'string' || !Object.hasOwn(KINDS, kind))
-      refuse('BAD_KIND', 'kind', "'auto' (the default), 'table' or 'cos-sin'", o.kind);
+      refuse('BAD_KIND', 'kind', "'auto' (the default), 'table', 'cos-sin' or 'inv-freq'", o.kind);
     const values = floatsOf(table);
     const { rows, dim } = shapeOf(values.length, o);
     const scratchBytes = wasm.pe_wasm_diagnose_scratch_size(rows, dim) >>> 0;
@@ -126,6 +132,66 @@ export function diagnoseMethods(runtime) {
           `${where} is ${values[cell]}; identify needs finite numbers`,
           'table',
           values[cell],
+        );
+      }
+      const facts = cString(runtime, json);
+      const result = JSON.parse(facts);
+      result.json = facts;
+      result.text = cString(runtime, text);
+      result.verdict = result.text.slice('verdict: '.length, result.text.indexOf('\n'));
+      return result;
+    });
+  }
+
+  /** A bare inv_freq vector (pe_diagnose_inv_freq): its values read exactly, as float64. */
+  function identifyInvFreq(vector) {
+    vector = plainView(vector, 'table');
+    if (!(vector instanceof Float32Array || vector instanceof Float64Array || Array.isArray(vector)))
+      refuse('BAD_BUFFER', 'table', "a Float32Array, a Float64Array or an Array of numbers (kind 'inv-freq')", vector);
+    const count = vector.length;
+    if (count < 1 || count > MAX_INV_FREQ)
+      refuse('BAD_SHAPE', 'table', `an inv_freq vector of 1 to ${MAX_INV_FREQ} values`, count);
+    const values = new Float64Array(count);
+    for (let k = 0; k < count; k++) {
+      const v = vector[k]; // read once: a getter cannot answer twice
+      if (typeof v !== 'number') refuse('BAD_BUFFER', `table[${k}]`, 'a number', v);
+      values[k] = v;
+    }
+    const scratchBytes = wasm.pe_wasm_inv_freq_scratch_size() >>> 0;
+    const blocks = [
+      [count * 8, 'the vector in wasm'],
+      [scratchBytes, 'the result'],
+      [TEXT_BYTES + JSON_BYTES + 16, 'the report'],
+    ];
+    return runtime.withTemporary(blocks, (at, scratch, text) => {
+      const json = text + TEXT_BYTES;
+      const bad = json + JSON_BYTES;
+      runtime.doubles(at, count).set(values);
+      const status = wasm.pe_wasm_diagnose_inv_freq(
+        at,
+        count,
+        scratch,
+        scratchBytes,
+        text,
+        TEXT_BYTES,
+        json,
+        JSON_BYTES,
+        bad,
+      );
+      try {
+        check(status);
+      } catch (error) {
+        if (!(error instanceof PosencError) || !['BAD_TABLE', 'BAD_FREQUENCIES'].includes(error.code)) throw error;
+        const k = runtime.words(bad, 1)[0];
+        const x = values[k];
+        // in words both CLIs print alike (identify_command.c)
+        const what =
+          Number.isNaN(x) || !Number.isFinite(x) ? String(x) : x === 0 ? '0' : x < 0 ? 'negative' : 'above 4';
+        throw new PosencError(
+          error.code,
+          `table[${k}] is ${what}; an inv_freq vector holds finite frequencies above 0 and at most 4`,
+          'table',
+          values[k],
         );
       }
       const facts = cString(runtime, json);

@@ -162,6 +162,8 @@ class Config(ctypes.Structure):
 # Bytes reserved for a pe_diagnosis, which the bindings never read field by
 # field (pe_diagnosis_json gives its facts); test_layout.py checks it is enough.
 DIAGNOSIS_BYTES = 8192
+# The same for a pe_inv_freq_diagnosis (pe_inv_freq_diagnosis_json gives its facts).
+INV_FREQ_DIAGNOSIS_BYTES = 4096
 
 _S = enum  # pe_status
 _P = ctypes.POINTER
@@ -184,6 +186,9 @@ _SIGNATURES = {
     "pe_diagnose": (_S, [voidp, u32, u32, enum, voidp, _P(size_t), voidp, size_t]),
     "pe_diagnosis_text": (_S, [voidp, ctypes.c_char_p, size_t, _P(size_t)]),
     "pe_diagnosis_json": (_S, [voidp, ctypes.c_char_p, size_t, _P(size_t)]),
+    "pe_diagnose_inv_freq": (_S, [voidp, u32, voidp, _P(u32)]),
+    "pe_inv_freq_diagnosis_text": (_S, [voidp, ctypes.c_char_p, size_t, _P(size_t)]),
+    "pe_inv_freq_diagnosis_json": (_S, [voidp, ctypes.c_char_p, size_t, _P(size_t)]),
     "pe_config_read": (
         _S,
         [ctypes.c_char_p, size_t, ctypes.c_char_p, voidp, size_t, _P(Config), ctypes.c_char_p, size_t],

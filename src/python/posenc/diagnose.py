@@ -18,16 +18,6 @@ from .errors import PosencError, check, refuse
 KINDS = {"auto": 0, "table": 1, "cos-sin": 2}
 TEXT_BYTES = 16384
 JSON_BYTES = 16384
-INV_FREQ_ROWS = 4096  # positions of the table an inv_freq vector is read as
-
-
-def _inv_freq_table(w: np.ndarray, rows: int) -> np.ndarray:
-    """The exact interleaved table of frequencies w at positions 0 ... rows-1 (float64 angles, rounded once)."""
-    angles = np.arange(rows, dtype=np.float64)[:, None] * w[None, :]
-    table = np.empty((rows, 2 * w.size), dtype=np.float32)
-    table[:, 0::2] = np.sin(angles)
-    table[:, 1::2] = np.cos(angles)
-    return table
 
 
 def identify(table: Any, *, kind: str = "auto", rows: Optional[int] = None, dim: Optional[int] = None) -> dict:
@@ -36,9 +26,10 @@ def identify(table: Any, *, kind: str = "auto", rows: Optional[int] = None, dim:
     Args:
         table: a 2-D array (rows, dim) or (dim, rows) (detected): a sinusoidal table, a RoPE cos
             or sin cache, both side by side, or a learned table; a 1-D array with rows or dim;
-            or, with kind='inv-freq', a checkpoint's inv_freq vector (one frequency per pair),
-            read as the exact table of those frequencies at positions 0 ... 4095, so that base,
-            rule and RoPE scaling are named. numpy arrays and CPU torch tensors of any float type.
+            or a checkpoint's inv_freq vector (one frequency per rotated pair): a 1-D array with
+            neither rows nor dim, or kind='inv-freq'; its values are read exactly (float64, float32,
+            float16, bfloat16) and base, rotary dim, RoPE scaling and recipe are named
+            (pe_diagnose_inv_freq). numpy arrays and CPU torch tensors of any float type.
         kind: 'auto' (default), 'table' (sine-cosine pairs), 'cos-sin' (a RoPE cache) or 'inv-freq'.
 
     Returns:
@@ -48,7 +39,7 @@ def identify(table: Any, *, kind: str = "auto", rows: Optional[int] = None, dim:
 
     Raises:
         PosencError: BAD_KIND, BAD_SHAPE, BAD_TABLE (a NaN or infinite cell, named by row and
-            column) or BAD_BUFFER.
+            column), BAD_FREQUENCIES (an inv_freq value not in (0, 4]) or BAD_BUFFER.
     """
     if not isinstance(kind, str) or kind not in (*KINDS, "inv-freq"):
         refuse("BAD_KIND", "kind", "'auto' (the default), 'table', 'cos-sin' or 'inv-freq'", kind)
@@ -57,12 +48,8 @@ def identify(table: Any, *, kind: str = "auto", rows: Optional[int] = None, dim:
         if implied:  # bfloat16 bits: widen to float32 (exact)
             table = (table.astype(np.uint32) << 16).view(np.float32)
     values = readable(table, "table", np.float32)
-    if kind == "inv-freq":
-        w = readable(table, "table", np.float64).reshape(-1)
-        if w.size < 1 or not np.all(np.isfinite(w)) or np.any(w <= 0):
-            refuse("BAD_TABLE", "table", "an inv_freq vector: finite frequencies above 0, one per pair", w.size)
-        values = _inv_freq_table(w, INV_FREQ_ROWS)
-        kind = "table"
+    if kind == "inv-freq" or (kind == "auto" and values.ndim == 1 and rows is None and dim is None):
+        return _identify_inv_freq(readable(table, "table", np.float64).reshape(-1), rows, dim)
     if values.ndim == 2 and rows is None and dim is None:
         rows, dim = values.shape
     elif values.ndim != 2 and rows is None and dim is None:
@@ -97,6 +84,41 @@ def identify(table: Any, *, kind: str = "auto", rows: Optional[int] = None, dim:
     facts = ctypes.create_string_buffer(JSON_BYTES)
     check(_lib.lib.pe_diagnosis_text(result.ctypes.data, text, TEXT_BYTES, ctypes.byref(written)), "identify")
     check(_lib.lib.pe_diagnosis_json(result.ctypes.data, facts, JSON_BYTES, ctypes.byref(written)), "identify")
+    out = json.loads(facts.value.decode("utf-8"))
+    out["json"] = facts.value.decode("utf-8")
+    out["text"] = text.value.decode("utf-8")
+    out["verdict"] = out["text"][len("verdict: "): out["text"].index("\n")]
+    return out
+
+
+def _identify_inv_freq(w: np.ndarray, rows: Optional[int], dim: Optional[int]) -> dict:
+    """pe_diagnose_inv_freq on a 1-D vector of float64 values (exact widenings of the caller's)."""
+    if rows is not None or dim is not None:
+        refuse("BAD_SHAPE", "rows and dim", "left out with kind='inv-freq' (the vector is 1-D)", rows or dim)
+    w = np.ascontiguousarray(w, dtype=np.float64)
+    result = np.zeros(_lib.INV_FREQ_DIAGNOSIS_BYTES // 8, dtype=np.float64)
+    bad = ctypes.c_uint32(0)
+    status = _lib.lib.pe_diagnose_inv_freq(w.ctypes.data, w.size, result.ctypes.data, ctypes.byref(bad))
+    if status != 0:
+        from .errors import status_name
+
+        name = status_name(status)
+        if name in ("PE_ERR_NOT_FINITE", "PE_ERR_FREQUENCY_VALUE"):
+            k = bad.value
+            x = float(w[k])
+            what = ("NaN" if x != x else ("Infinity" if x > 0 else "-Infinity") if x - x != 0 else "0" if x == 0
+                    else "negative" if x < 0 else "above 4")
+            raise PosencError("BAD_TABLE" if name == "PE_ERR_NOT_FINITE" else "BAD_FREQUENCIES",
+                              f"table[{k}] is {what}; an inv_freq vector holds finite frequencies above 0 and at "
+                              "most 4", "table", float(w[k]), name)
+        check(status, "identify")
+    written = ctypes.c_size_t(0)
+    text = ctypes.create_string_buffer(TEXT_BYTES)
+    facts = ctypes.create_string_buffer(JSON_BYTES)
+    check(_lib.lib.pe_inv_freq_diagnosis_text(result.ctypes.data, text, TEXT_BYTES, ctypes.byref(written)),
+          "identify")
+    check(_lib.lib.pe_inv_freq_diagnosis_json(result.ctypes.data, facts, JSON_BYTES, ctypes.byref(written)),
+          "identify")
     out = json.loads(facts.value.decode("utf-8"))
     out["json"] = facts.value.decode("utf-8")
     out["text"] = text.value.decode("utf-8")

@@ -33,6 +33,7 @@ def c_layout() -> dict:
         for field, _ in struct._fields_:
             lines.append(f'    printf(", \\"{field}\\": %zu", offsetof({c_name}, {field}));')
         lines.append('    printf("}, ");')
+    lines.append('    printf("\\"pe_inv_freq_diagnosis\\": {\\"size\\": %zu}, ", sizeof(pe_inv_freq_diagnosis));')
     lines.append('    printf("\\"pe_diagnosis\\": {\\"size\\": %zu}}\\n", sizeof(pe_diagnosis));')
     lines.append("    return 0;\n}\n")
     with tempfile.TemporaryDirectory() as scratch:
@@ -54,6 +55,9 @@ class LayoutTest(unittest.TestCase):
 
     def test_the_diagnosis_buffer_holds_the_struct(self):
         self.assertGreaterEqual(_lib.DIAGNOSIS_BYTES, c_layout()["pe_diagnosis"]["size"])
+
+    def test_the_inv_freq_buffer_holds_the_struct(self):
+        self.assertGreaterEqual(_lib.INV_FREQ_DIAGNOSIS_BYTES, c_layout()["pe_inv_freq_diagnosis"]["size"])
 
 
 def ctypes_size(struct) -> int:
