@@ -124,8 +124,16 @@ void diag_cache_phases(diag_work *w);
 
 /* diag_offset.c: the first position from the phase lines at the frequencies model_w (after the rule): every
  * branch of the lowest frequency below 2^31 scored against the others, the best refined from low frequencies
- * to high. A cache is tried as cos and as sin; its amplitude is fitted last. */
-void diag_fit_offset(diag_work *w, pe_diagnosis *d);
+ * to high. A cache is tried as cos and as sin; its amplitude is fitted last. tight: only the pairs that are not
+ * loose (a scaled cache, whose rule extrapolated the loose pairs' frequencies from the unscaled ones). */
+void diag_fit_offset(diag_work *w, pe_diagnosis *d, int tight);
+/* A cache column the cells hardly turn over its rows: its fitted frequency is loose (sigma of half of it or more). */
+static inline int diag_loose(const diag_work *w, uint32_t k) {
+    return !(w->w[k] > 0.0 && w->sigma[k] < 0.5 * w->w[k]);
+}
+/* diag_cache0.c: a scaled cache whose rule could not hold its loose pairs: with the first position found from
+ * the others, each loose column's frequency fitted to its cells (returns 0 when there are none or no position). */
+int diag_refit_loose(diag_work *w, pe_diagnosis *d);
 
 /* diag_rule.c: base, rule, scaling; fills w->model_w. */
 void diag_fit_rule(diag_work *w, pe_diagnosis *d);

@@ -63,12 +63,13 @@ typedef struct fit_result {
     double searched;  /* positions searched: [0, searched) */
 } fit_result;
 
-/* Pairs usable for the offset, by W ascending (insertion sort: h <= 4096). */
-static uint32_t sort_pairs(diag_work *w) {
+/* Pairs usable for the offset, by W ascending (insertion sort: h <= 4096); tight: only the pairs whose own
+ * frequency the cells fix (diag_loose). */
+static uint32_t sort_pairs(diag_work *w, int tight) {
     uint32_t n = 0;
     for (uint32_t k = w->h; k-- > 0;) {
         double wk = w->model_w[k];
-        if (!(wk > 1e-12 && wk < 3.2 && w->psd[k] < INFORMATIVE)) continue;
+        if (!(wk > 1e-12 && wk < 3.2 && w->psd[k] < INFORMATIVE) || (tight && diag_loose(w, k))) continue;
         uint32_t j = n++;
         while (j > 0 && w->model_w[w->order[j - 1]] > wk) w->order[j] = w->order[j - 1], j--;
         w->order[j] = k;
@@ -219,12 +220,12 @@ static void cache_amplitude(diag_work *w, pe_diagnosis *d) {
     if (d->storage == PE_DTYPE_FLOAT32 && f - d->scale < 1e-6 * f && d->scale - f < 1e-6 * f) d->scale = f;
 }
 
-void diag_fit_offset(diag_work *w, pe_diagnosis *d) {
+void diag_fit_offset(diag_work *w, pe_diagnosis *d, int tight) {
     const double positions = (double)PE_MAX_POSITION - (w->v.rows - w->first_row);
     double *phi = w->tmp;
     const int cache = d->kind == PE_DIAG_COS_SIN;
     if (cache) diag_cache_phases(w);
-    const uint32_t n = sort_pairs(w);
+    const uint32_t n = sort_pairs(w, tight);
     fit_result r = best_reading(w, 0.0, phi, n, positions, d->storage);
     if (cache) {
         fit_result as_sin = best_reading(w, DIAG_PI / 2, phi, n, positions, d->storage);

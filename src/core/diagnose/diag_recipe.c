@@ -59,8 +59,9 @@ static int matches(const diag_work *w, const pe_diagnosis *d, uint32_t r, uint32
     double within = d->storage != PE_DTYPE_FLOAT32 && d->scale == 1.0 ? 0.5 : 1.001;
     double bound = d->scale * diag_ulp(d->storage, value) * within;
     /* a cache multiplied by an attention factor (HF: cos * attention_scaling) rounds the product once more: half
-     * an ulp of the product, which may lie in the binade above the value's */
-    if (d->scale != 1.0 && d->storage == PE_DTYPE_FLOAT32) bound += 0.5 * diag_ulp(d->storage, d->scale * value);
+     * an ulp of the product, which may lie in the binade above the value's (float16 and bfloat16 caches too: HF
+     * multiplies in float32 and casts the product) */
+    if (d->scale != 1.0) bound += 0.5 * diag_ulp(d->storage, d->scale * value);
     return e <= bound;
 }
 

@@ -114,15 +114,24 @@ static void exact_frequencies(diag_work *w, const pe_diagnosis *d, double factor
     for (uint32_t k = 0; k < w->h; k++) w->model_w[k] = pe_exp_nonpositive(-(k * log_base) / n) / factor;
 }
 
-/* The factor of the scaled low frequencies: of the pairs within 1% of the last
- * ratio, the best determined one's (the last pair alone may hardly turn). */
-static double plateau(const diag_work *w) {
+/* The factor of the scaled low frequencies: the largest ratio among the pairs
+ * the cells determine well, then of the pairs within 1% of it the best
+ * determined one's. The last pairs alone may hardly turn (a cos cache of a
+ * few thousand rows holds cos of 1e-3 rad), and a cos near 1 in float32 reads
+ * their frequencies biased high: the lowest pair's ratio is no plateau. */
+static double plateau(const diag_work *w, pe_dtype storage, double *best_rel) {
     const uint32_t h = w->h;
-    double last = w->tmp[h - 1], best = last, best_rel = 1e300;
+    /* well determined: to 1e-4 in float32, as the storage's own precision allows in float16 and bfloat16 */
+    const double tight = storage == PE_DTYPE_BFLOAT16 ? 1e-2 : storage == PE_DTYPE_FLOAT16 ? 2e-3 : 1e-4;
+    double top = 0.0;
+    for (uint32_t k = 0; k < h; k++)
+        if (w->w[k] > 0.0 && w->sigma[k] < tight * w->w[k] && w->tmp[k] > top) top = w->tmp[k];
+    double last = top > 0.0 ? top : w->tmp[h - 1], best = last;
+    *best_rel = 1e300;
     for (uint32_t k = 0; k < h; k++) {
         if (!(w->w[k] > 0.0) || w->tmp[k] < 0.99 * last || w->tmp[k] > 1.01 * last) continue;
         double rel = w->sigma[k] / w->w[k];
-        if (rel < best_rel) best_rel = rel, best = w->tmp[k];
+        if (rel < *best_rel) *best_rel = rel, best = w->tmp[k];
     }
     return best;
 }
@@ -200,6 +209,10 @@ void diag_fit_rule(diag_work *w, pe_diagnosis *d) {
         /* every step in float16 or bfloat16 rounds inv_freq itself: half an ulp of the dtype per pair */
         set_weights(w, d, d->storage == PE_DTYPE_FLOAT16 ? 0x1p-11 : 0x1p-8);
         free = fit_log_line(w, 0, h, 1);
+        if (free.chi2 >= GEOMETRIC_CHI2) { /* not that either: a scaled float32 inv_freq, cast at the end (HF) */
+            set_weights(w, d, W_FLOOR);
+            free = fit_log_line(w, 0, h, 1);
+        }
     }
     int intercept = !(free.a * free.a <= 16.0 * free.var_a || (free.a < 1e-7 && -free.a < 1e-7));
     line l = intercept ? free : fit_log_line(w, 0, h, 0);
@@ -236,10 +249,10 @@ void diag_fit_rule(diag_work *w, pe_diagnosis *d) {
         d->rule = 2;
         return;
     }
-    double f = plateau(w);
+    double f_rel, f = plateau(w, d->storage, &f_rel);
     if (banded && w->tmp[0] < 1.0001 && w->tmp[0] > 0.9999 && f > 1.001) {
         int round;
-        d->factor = diag_snap(f, 1e-4, &round);
+        d->factor = diag_snap(f, 1e-4 > 5.0 * f_rel ? 1e-4 : 5.0 * f_rel, &round);
         fit_bands(w, d, b0, f);
         return;
     }

@@ -19,7 +19,9 @@ static void yarn_words(diag_sink *s, const pe_diagnosis *d, int full) {
     if (d->attention_factor > 0)
         diag_put(s, "; amplitude = 0.1 mscale ln(factor) + 1, mscale %.6g", d->mscale);
     else
-        diag_put(s, "; amplitude 1: the cache carries no attention factor (HF's default %.6g)",
+        diag_put(s,
+                 "; amplitude 1: the cache carries no attention factor (HF's default is %.6g): attention_factor 1, or "
+                 "mscale equal to mscale_all_dim (DeepSeek-V2/V3) give it alike",
                  0.1 * pe_log(d->factor) + 1.0);
 }
 
@@ -107,6 +109,8 @@ void diag_scaling_json(diag_sink *s, const pe_diagnosis *d) {
         if (d->mscale > 0) key(s, "mscale", d->mscale);
     }
     if (d->attention_factor > 0) key(s, "attention_factor", d->attention_factor);
+    /* amplitude 1 is not HF's YaRN default: regenerating the cache needs it said (or mscale == mscale_all_dim) */
+    if (d->scaling == PE_DIAG_SCALING_YARN && !(d->attention_factor > 0)) key(s, "attention_factor", 1.0);
     if (d->scaling == PE_DIAG_SCALING_LLAMA3) {
         key(s, "low_freq_factor", d->low_freq_factor);
         key(s, "high_freq_factor", d->high_freq_factor);

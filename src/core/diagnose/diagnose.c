@@ -91,7 +91,15 @@ static void fit_reading(diag_work *w, pe_diagnosis *d, pe_diag_kind kind, int fr
     d->pairs = w->h;
     if (!(d->scale > 0.0)) return;
     diag_fit_rule(w, d);
-    if (!from0) diag_fit_offset(w, d);
+    if (!from0) {
+        diag_fit_offset(w, d, 0);
+        /* a scaled cache the rule read as unscaled from its turning columns: the first position from those, then
+         * the slow columns' frequencies at it, and the rule again */
+        if (d->kind == PE_DIAG_COS_SIN && !d->offset_known && diag_refit_loose(w, d)) {
+            diag_fit_rule(w, d);
+            diag_fit_offset(w, d, 0);
+        }
+    }
     double one_ulp = 4.0 * diag_ulp(d->storage, 1.0);
     if (d->scale - 1.0 < one_ulp && 1.0 - d->scale < one_ulp) d->scale = 1.0;
     double turns = 0.0;
