@@ -17,6 +17,7 @@ import { createScheduler } from './views/scheduler.js';
 import { createLearnedPanel } from './io/learned-panel.js';
 import { wireExports } from './io/exporters.js';
 import { applyTheme, watchSystemTheme } from './draw/theme.js';
+import { wireAnchors } from './state/anchor.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -380,6 +381,7 @@ function labelControlsToggle() {
 
 // ---- start ----------------------------------------------------------------
 applyTheme(state.theme);
+const goToSection = wireAnchors({ bar: $('controls') });
 syncControls(state);
 labelControlsToggle();
 syncUrl();
