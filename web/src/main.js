@@ -18,6 +18,7 @@ import { createLearnedPanel } from './io/learned-panel.js';
 import { wireExports } from './io/exporters.js';
 import { applyTheme, watchSystemTheme } from './draw/theme.js';
 import { wireAnchors } from './state/anchor.js';
+import { wireShortcuts } from './state/shortcuts.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -100,6 +101,7 @@ const views = [
           readout: $('cmp-readout'),
           facts: $('cmp-facts'),
           learned,
+          allHeads: $('cmp-all-heads'),
         }),
       ),
   ],
@@ -111,6 +113,7 @@ const views = [
           plot: $('longrange-plot'),
           readout: $('longrange-readout'),
           facts: $('longrange-facts'),
+          all: $('longrange-all'),
         }),
       ),
   ],
@@ -138,6 +141,7 @@ const views = [
           plot: $('precision-plot'),
           readout: $('precision-readout'),
           facts: $('precision-facts'),
+          all: $('precision-all'),
         }),
       ),
   ],
@@ -381,7 +385,7 @@ function labelControlsToggle() {
 
 // ---- start ----------------------------------------------------------------
 applyTheme(state.theme);
-const goToSection = wireAnchors({ bar: $('controls') });
+wireShortcuts(wireAnchors({ bar: $('controls') }));
 syncControls(state);
 labelControlsToggle();
 syncUrl();
