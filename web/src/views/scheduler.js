@@ -107,7 +107,8 @@ export function createScheduler({ prepare, entries, onFrame, now = () => perform
       if (typeof more === 'function') rest.set(entry, more);
       drew ||= !more?.waiting;
       // The figure shows something now: its export buttons may work (io/exporters.js watches this).
-      if (!more?.waiting && !entry.section.dataset.drawn) entry.section.dataset.drawn = '1';
+      const marks = entry.section.dataset; // (the scheduler's unit test gives plain objects)
+      if (!more?.waiting && marks && !marks.drawn) marks.drawn = '1';
       times.push(`${entry.section.id} ${(now() - t0).toFixed(0)}`);
     }
     if (drew) renders += 1; // a frame whose views all wait for the worker drew nothing
