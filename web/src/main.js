@@ -19,6 +19,8 @@ import { createScheduler } from './views/scheduler.js';
 import { createLearnedPanel } from './io/learned-panel.js';
 import { wireExports } from './io/exporters.js';
 import { applyTheme, watchSystemTheme } from './draw/theme.js';
+import { wireAnchors } from './state/anchor.js';
+import { wireShortcuts } from './state/shortcuts.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -101,6 +103,7 @@ const views = [
           readout: $('cmp-readout'),
           facts: $('cmp-facts'),
           learned,
+          allHeads: $('cmp-all-heads'),
         }),
       ),
   ],
@@ -112,6 +115,7 @@ const views = [
           plot: $('longrange-plot'),
           readout: $('longrange-readout'),
           facts: $('longrange-facts'),
+          all: $('longrange-all'),
         }),
       ),
   ],
@@ -139,6 +143,7 @@ const views = [
           plot: $('precision-plot'),
           readout: $('precision-readout'),
           facts: $('precision-facts'),
+          all: $('precision-all'),
         }),
       ),
   ],
@@ -455,6 +460,7 @@ function labelControlsToggle() {
 
 // ---- start ----------------------------------------------------------------
 applyTheme(state.theme);
+wireShortcuts(wireAnchors({ bar: $('controls') }));
 syncControls(state);
 labelControlsToggle();
 syncUrl();

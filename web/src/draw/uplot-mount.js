@@ -61,6 +61,9 @@ function update(plot, opts, data) {
 
 /** Draws data in container: into its chart when the shape is the same, else in a new chart replacing it. */
 export function mountPlot(container, opts, data) {
+  // How many curves share the axis (tests hold the default to at most five).
+  const curves = String(opts.series.length - 1);
+  if (container.dataset.curves !== curves) container.dataset.curves = curves;
   const shape = shapeOf(opts);
   const old = plots.get(container);
   if (old && shapes.get(container) === shape) {
@@ -84,6 +87,10 @@ function labelCanvas(plot, opts) {
   // The chart canvas is an image named by its title and axes; the readout beside it is its text alternative.
   const axes = (opts.axes ?? []).map((a) => a.label).filter(Boolean);
   plot.ctx.canvas.setAttribute('role', 'img');
+  // Its section's facts state what the chart shows, in numbers.
+  const facts = plot.root.closest('section')?.querySelector('.facts[id], .result[id]');
+  if (facts && !plot.ctx.canvas.hasAttribute('aria-describedby'))
+    plot.ctx.canvas.setAttribute('aria-describedby', facts.id);
   plot.ctx.canvas.setAttribute(
     'aria-label',
     `${opts.title ?? 'plot'}${axes.length ? ` (${axes.join(' against ')})` : ''}`,

@@ -1,6 +1,7 @@
 // Downloads: each figure as PNG, and the current table as CSV or NPY in the
 // same formats as the posenc CLI (`posenc table --format csv|npy`).
 import { themeColors } from '../draw/canvas.js';
+import { sinusoidal } from '../../../src/js/index.js';
 import { formatRows, prologue, npyHeader, float32Bytes } from '../../../src/js/cli/format.js';
 
 /** Offers a Blob as a download with the given file name. */
@@ -23,6 +24,7 @@ const toPng = (canvas) => new Promise((resolve) => canvas.toBlob(resolve, 'image
  * whose canvas is transparent, so its title is drawn above it here.
  */
 export async function downloadFigure(parts, name) {
+  if (parts.length === 0 || parts.some((p) => !p)) throw new Error('the figure has not been drawn yet');
   const colors = themeColors();
   const ratio = Math.max(1, window.devicePixelRatio || 1);
   const titleH = Math.round(26 * ratio);
@@ -54,17 +56,45 @@ export async function downloadFigure(parts, name) {
     ctx.drawImage(piece.canvas, x, y);
     x += piece.canvas.width + gap;
   }
-  download(await toPng(out), name);
+  const png = await toPng(out);
+  if (!png) throw new Error('the browser could not encode the figure as PNG');
+  download(png, name);
 }
 
-/** The table as CSV, byte for byte what `posenc table --format csv` prints. */
-export function tableCsv(table, length, dim, offset) {
-  const rows = [];
-  for (let r = 0; r < length; r += 256) {
-    const count = Math.min(256, length - r);
-    rows.push(formatRows('csv', table.subarray(r * dim, (r + count) * dim), count, dim, r, offset + r));
+/** Work done between two yields to input while an export formats a big table (under a frame). */
+const STEP_MS = 8;
+const yieldToInput = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+/**
+ * The table of `shape` ({ length, dim, base, offset, layout }) as CSV, byte for
+ * byte what `posenc table --format csv` prints. The rows are computed by the
+ * package and formatted a few at a time, yielding to input between steps of
+ * about STEP_MS, so a 8192 x 2048 table never freezes the page; each step asks
+ * for its own rows (copied out), so no view into wasm memory is kept across a
+ * yield. onProgress(rowsDone) is called after each step.
+ */
+export async function tableCsv({ length, dim, base, offset, layout }, onProgress = () => {}) {
+  const parts = [prologue('csv', length, dim)];
+  let r = 0;
+  const rowsPerCall = Math.max(1, Math.floor(4096 / dim));
+  while (r < length) {
+    const start = performance.now();
+    while (r < length && performance.now() - start < STEP_MS) {
+      const count = Math.min(rowsPerCall, length - r);
+      const rows = sinusoidal({ length: count, dim, base, offset: offset + r, layout });
+      // A Blob per call: its text is encoded now, in this step, not all at once when the parts are joined.
+      parts.push(new Blob([formatRows('csv', rows, count, dim, r, offset + r)]));
+      r += count;
+    }
+    // Joined as they come (a Blob of Blobs copies no bytes), so the last join has few parts.
+    if (parts.length > 256) parts.splice(0, parts.length, new Blob(parts));
+    onProgress(r);
+    if (r < length) await yieldToInput();
   }
-  return new Blob([prologue('csv', length, dim), ...rows], { type: 'text/csv' });
+  performance.mark('posenc-csv-formatted');
+  const blob = new Blob(parts, { type: 'text/csv' });
+  performance.mark('posenc-csv-joined');
+  return blob;
 }
 
 /** The table as NPY v1.0 (float32, shape (length, dim)), as `--format npy` writes it. */

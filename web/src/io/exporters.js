@@ -28,12 +28,21 @@ export function wireExports(state, viewOf) {
   };
   const rope = () => `posenc-rope-${state.rs}-hd${state.rhd}-theta${state.rbase}`;
   let w = null; // the writers, set before any handler below runs
-  /** A click handler running fn once the writers are loaded. */
-  const withWriters = (fn) => () =>
-    loadWriters().then((writers) => {
-      w = writers;
-      fn();
-    });
+  /** A click handler running fn once the writers are loaded; a failure is said in the button's section. */
+  const withWriters = (fn) => (event) => {
+    const section = event?.currentTarget?.closest?.('section');
+    return loadWriters()
+      .then((writers) => {
+        w = writers;
+        return fn();
+      })
+      .catch((error) => {
+        const out = section && $(`${section.id}-error`);
+        if (out) out.textContent = `The export failed: ${error.message}`;
+        else console.error(error);
+      });
+  };
+  disableUntilDrawn();
   const plots = (...ids) => ids.map((id) => w.plotIn($(id))).filter(Boolean);
   const figures = {
     squiggles: () => w.downloadFigure(plots('squiggles-plot'), `${stem()}-squiggles.png`),
@@ -73,19 +82,24 @@ export function wireExports(state, viewOf) {
       withWriters(() => tables[button.dataset.csv]()),
     );
   }
-  $('export-csv').addEventListener('click', () => {
-    // A big table takes a moment to format: say so before the page is busy.
-    const button = $('export-csv');
-    button.textContent = 'CSV…';
-    button.disabled = true;
-    const write = () => {
-      const { length, dim, offset } = tableShape();
-      w.download(w.tableCsv(fullTable(), length, dim, offset), `${stem()}.csv`);
-      button.textContent = 'CSV';
-      button.disabled = false;
-    };
-    withWriters(() => setTimeout(write, 30))();
-  });
+  $('export-csv').addEventListener(
+    'click',
+    withWriters(async () => {
+      // Formatted in steps (the page stays responsive); the button says how far it got.
+      const button = $('export-csv');
+      const shape = { ...tableShape() };
+      button.disabled = true;
+      try {
+        const blob = await w.tableCsv(shape, (done) => {
+          button.textContent = `CSV ${Math.floor((100 * done) / shape.length)}%`;
+        });
+        w.download(blob, `${stem()}.csv`);
+      } finally {
+        button.textContent = 'CSV';
+        button.disabled = false;
+      }
+    }),
+  );
   $('export-npy').addEventListener(
     'click',
     withWriters(() => {
@@ -93,4 +107,31 @@ export function wireExports(state, viewOf) {
       w.download(w.tableNpy(fullTable(), length, dim), `${stem()}.npy`);
     }),
   );
+}
+
+/**
+ * Export buttons work only on a drawn figure (a PNG of a canvas not yet drawn is
+ * empty): each section's buttons stay disabled until the scheduler marks the
+ * section data-drawn.
+ */
+function disableUntilDrawn() {
+  const buttons = (section) => section.querySelectorAll('.actions button');
+  const enable = (section) => {
+    for (const button of buttons(section)) {
+      button.disabled = false;
+      button.removeAttribute('title');
+    }
+  };
+  const watch = new MutationObserver((changes) => {
+    for (const change of changes) if (change.target.dataset.drawn) enable(change.target);
+  });
+  for (const section of document.querySelectorAll('section')) {
+    if (buttons(section).length === 0) continue;
+    if (section.dataset.drawn) continue;
+    for (const button of buttons(section)) {
+      button.disabled = true;
+      button.title = 'available once the figure has been drawn';
+    }
+    watch.observe(section, { attributes: true, attributeFilter: ['data-drawn'] });
+  }
 }

@@ -1,7 +1,8 @@
 // The squiggles view's columns: a list the reader types ("0-3, 64"), a
-// preset, or 'auto', the default: the sine and cosine of four pairs whose
-// wavelengths spread from the fastest to about twice the table's length, so
-// no line is flat and every pair shows both of its columns.
+// preset, or 'auto', the default: the sine and cosine of two pairs, a fast one
+// (the fastest that still draws as a wave at the table's length) and a slow
+// one (about twice the length), so no line is flat or a solid band, every pair
+// shows both of its columns, and the axis holds four curves.
 import { FIELDS, MAX_SQUIGGLE_DIMS } from './fields.js';
 
 /**
@@ -62,10 +63,14 @@ export function presetDims(name, { d, layout, len, base }) {
     const out = Array.from({ length: pairs }, (_, n) => Math.round((n * (d / 2 - 1)) / Math.max(1, pairs - 1)));
     return [...new Set(out)].map((pair) => column(pair, 'sin'));
   }
-  // auto: pair i turns once every 2π·T^(2i/d) positions; keep those up to twice the length.
-  const visible = Math.floor(((d / 2) * Math.log(Math.max(2, (2 * len) / (2 * Math.PI)))) / Math.log(base));
-  const last = Math.max(0, Math.min(d / 2 - 1, visible));
-  const pairs = [...new Set([0, 1, 2, 3].map((n) => Math.round((n * last) / 3)))];
+  // auto: two pairs, sine and cosine (four curves: a learner can follow each). Pair i turns once every
+  // 2π·T^(2i/d) positions. The slow one turns about once in twice the length; the fast one is the fastest
+  // that still shows as a wave when the whole length fits about 1000 pixels (at least 8 positions a turn
+  // per pixel-width of positions), so a long table draws squiggles, not solid bands.
+  const pairAt = (wavelength) => ((d / 2) * Math.log(Math.max(1, wavelength / (2 * Math.PI)))) / Math.log(base);
+  const last = Math.max(0, Math.min(d / 2 - 1, Math.floor(pairAt(2 * len))));
+  const fast = Math.max(0, Math.min(last, Math.ceil(pairAt((8 * len) / 1000))));
+  const pairs = [...new Set([fast, last])];
   return pairs.flatMap((pair) => [column(pair, 'sin'), column(pair, 'cos')]);
 }
 

@@ -35,9 +35,18 @@ const QK_TEXT = {
 };
 
 /** Panel width: four in a row on a wide page, two on a medium one, one on a phone. */
+/** The heads whose profile is drawn: all when asked (or at most five), else five spread ones and the chosen. */
+export function profileHeads(heads, chosen, all) {
+  if (all || heads <= 5) return new Set(Array.from({ length: heads }, (_, h) => h));
+  const picked = new Set([0, heads - 1, Math.min(chosen, heads - 1)]);
+  for (let n = 1; picked.size < 5 && n < 4; n++) picked.add(Math.round((n * (heads - 1)) / 4));
+  return picked;
+}
+
 function panelWidth(total) {
   if (total >= 960) return Math.floor((total - 3 * GAP) / 4);
-  if (total >= 480) return Math.floor((total - GAP) / 2);
+  // Two a row from phone width up: four stacked panels were four screens tall on a phone.
+  if (total >= 300) return Math.floor((total - GAP) / 2);
   return total;
 }
 
@@ -50,7 +59,12 @@ function modelPanelRope(state) {
 }
 
 export function createComparisonView(elements) {
-  const { canvases, profile, alibiProfile, readout, facts, learned } = elements;
+  const { canvases, profile, alibiProfile, readout, facts, learned, allHeads } = elements;
+  let redraw = () => {};
+  allHeads?.addEventListener('change', () => {
+    drawnKey = '';
+    redraw();
+  });
   let last = null; // what the readout reads: { W, rect, panels }
   let columns = []; // the profiles, for CSV export
   const markAll = (p) => {
@@ -192,9 +206,13 @@ export function createComparisonView(elements) {
     const colors = viridisColors(state.heads);
     const plane = W * W;
     const series = [];
+    // At most five heads on the axis by default (the first, the chosen one, the last and evenly spread ones);
+    // every head on request, and always in the CSV.
+    const drawn = profileHeads(state.heads, state.head, Boolean(allHeads?.checked));
     for (let h = 0; h < state.heads; h++) {
       const { mean } = diagonalProfile(bias, W, h * plane);
       columns.push({ name: `alibi_head${h}`, values: mean });
+      if (!drawn.has(h)) continue;
       const named = h === 0 || h === state.heads - 1 || state.heads <= 6;
       series.push({
         label: named ? `head ${h}: m = ${sig6(slopes[h])}` : '',
@@ -204,7 +222,7 @@ export function createComparisonView(elements) {
       });
     }
     drawLogPlot(alibiProfile, {
-      title: `ALiBi bias against offset, ${state.heads} heads`,
+      title: `ALiBi bias against offset, ${drawn.size} of ${state.heads} heads`,
       xLabel: 'offset j − i (positions)',
       yLabel: 'bias added to the score',
       x: deltas,
@@ -287,7 +305,13 @@ export function createComparisonView(elements) {
     canvas.addEventListener('keydown', moveCell);
   }
 
-  return { render, csv: () => csvColumns(columns) };
+  return {
+    render,
+    csv: () => csvColumns(columns),
+    setRedraw: (fn) => {
+      redraw = fn;
+    },
+  };
 }
 
 /** One W × W panel: the grid, axes, title and a horizontal colour bar under it. */

@@ -151,6 +151,11 @@ export function createHeatmapView({ canvas, marker, cursorLine, readout, summary
         'pixels average towards 0 instead of drawing false patterns. Zoom in to reach single cells.';
     }
     summary.textContent = `${where}${what}`;
+    // The image's name states what it shows (written only on a change: a frame of a drag writes no DOM).
+    const label =
+      `Heatmap of the encoding table: ${length} positions across (${offset}–${offset + length - 1}), ` +
+      `${d} dimensions down, each value from −1 (one colour) to 1 (the other)`;
+    if (canvas.getAttribute('aria-label') !== label) canvas.setAttribute('aria-label', label);
     summary.dataset.cellsPerPixel = grid ? String((spanP / grid.cols) * (spanJ / grid.rows)) : '';
   }
 

@@ -52,14 +52,23 @@ export function mountIdentifyView() {
     const result = identify(table, { rows, dim, kind });
     const ms = performance.now() - t0;
     report.textContent = result.text;
+    // The core's verdict, in its own words; an error against exact only means something for a match
+    // (for a table that is no known convention there is no exact table to compare it with).
+    const verdict = result.text.split('\n')[0].replace(/^verdict:\s*/, '');
     facts.replaceChildren(
       ...[
         ['source', `${source}, ${rows} × ${dim}`],
+        ['verdict', verdict],
         ['identified', result.identified ? 'yes' : 'no'],
-        ['error against exact', result.maxError.toPrecision(3)],
+        [
+          'error against exact',
+          result.identified ? result.maxError.toPrecision(3) : 'none measured: no convention matched',
+        ],
         ['time', `${ms.toFixed(0)} ms in this browser`],
       ].map(([k, v]) => Object.assign(document.createElement('li'), { textContent: `${k}: ${v}` })),
     );
+    facts.dataset.identified = result.identified ? '1' : '0';
+    facts.dataset.maxError = result.identified ? String(result.maxError) : '';
     status.textContent = '';
     status.className = 'file-status loaded';
     document.body.dataset.identifyMs = ms.toFixed(1);

@@ -22,7 +22,19 @@ const STYLE = {
   rope_llama3: { color: 5, width: 1.6, dash: [7, 3] },
 };
 
-export function createLongRangeView({ plot, readout, facts }) {
+/**
+ * The curves drawn by default, at most five on the axis: sinusoidal, RoPE (q = k), RoPE with the
+ * scaling chosen in the RoPE view (when one is), ALiBi's steepest and gentlest heads. all: every curve.
+ */
+export function shownCurves(curves, state, all) {
+  if (all) return curves;
+  const keep = new Set(['sinusoidal', 'rope_same', `rope_${state.rs}`]);
+  return curves.filter((c) => keep.has(c.key) || c.key.startsWith('alibi_')).slice(0, 5);
+}
+
+export function createLongRangeView({ plot, readout, facts, all }) {
+  let redraw = () => {};
+  all?.addEventListener('change', () => redraw());
   const needsDraw = createRedrawGuard();
   let shown = null;
   const cursor = linkCursor('longrange', (p) => {
@@ -33,9 +45,11 @@ export function createLongRangeView({ plot, readout, facts }) {
   function render(state) {
     const width = availableWidth(plot.parentElement, 900);
     const key = ['d', 'base', 'rhd', 'rbase', 'rf', 'rl0', 'rbf', 'rbs', 'rlo', 'rhi', 'heads'].map((k) => state[k]);
-    if (!needsDraw([...key, modelConfigVersion(), width])) return;
+    const everyCurve = Boolean(all?.checked);
+    if (!needsDraw([...key, state.rs, everyCurve, modelConfigVersion(), width])) return;
     const distances = sampleDistances();
-    const { curves, refused } = longRangeCurves(state, distances, modelRope()?.scaling ?? null);
+    const { curves: computed, refused } = longRangeCurves(state, distances, modelRope()?.scaling ?? null);
+    const curves = shownCurves(computed, state, everyCurve);
     const colors = themeColors();
     drawLogPlot(plot, {
       title: 'Score between positions 0 and Δ, against the distance Δ',
@@ -63,8 +77,8 @@ export function createLongRangeView({ plot, readout, facts }) {
         return at;
       }),
     });
-    shown = { distances, curves };
-    writeFacts(state, distances, curves, refused);
+    shown = { distances, curves, computed };
+    writeFacts(state, distances, computed, refused);
     showAt(null);
     cursor.refresh();
   }
@@ -100,7 +114,7 @@ export function createLongRangeView({ plot, readout, facts }) {
       `Sinusoidal and RoPE with q = k start at 1 and fall as Δ grows: cos at Δ = 16 is ${fixed6(at('sinusoidal', 16))} ` +
         `(sinusoidal) and ${fixed6(at('rope_same', 16))} (RoPE); beyond Δ = 1024 their mean |score| is ` +
         `${fixed6(meanAbs('sinusoidal', from))} and ${fixed6(meanAbs('rope_same', from))}: far tokens look alike.`,
-      `RoPE with independent q, k (dotted) wanders around 0: RoFormer’s long-term decay is a bound on its size, ` +
+      `RoPE with independent q, k (dotted, under “all curves”) wanders around 0: RoFormer’s long-term decay is a bound on its size, ` +
         `mean |score| beyond 1024 = ${fixed6(meanAbs('rope_random', from))}.`,
       `Scaled RoPE (dashed; factor ${state.rf}, L0 = ${state.rl0}, from the RoPE view’s controls) stretches the ` +
         'slow pairs, so the curve stays high further out: that is how a model reaches past L0.',
@@ -113,10 +127,13 @@ export function createLongRangeView({ plot, readout, facts }) {
 
   return {
     render,
+    setRedraw: (fn) => {
+      redraw = fn;
+    },
     csv: () =>
       csvColumns([
         { name: 'distance', values: shown.distances },
-        ...shown.curves.map((c) => ({ name: c.key, values: c.values })),
+        ...shown.computed.map((c) => ({ name: c.key, values: c.values })),
       ]),
   };
 }

@@ -69,7 +69,9 @@ const CURVES = [
 ];
 const RECIPES = { recipe32: 'float32-angle', recipe16: 'float16', recipeBf16: 'bfloat16' };
 
-export function createPrecisionView({ plot, readout, facts }) {
+export function createPrecisionView({ plot, readout, facts, all }) {
+  let redraw = () => {};
+  all?.addEventListener('change', () => redraw());
   const needsDraw = createRedrawGuard();
   let shown = null;
   const cursor = linkCursor('precision', (p) => {
@@ -80,7 +82,9 @@ export function createPrecisionView({ plot, readout, facts }) {
   function render(state) {
     const width = availableWidth(plot.parentElement, 900);
     const { d, base } = state;
-    if (!needsDraw([d, base, width])) return;
+    // Four curves by default (float32 and bfloat16, posenc and naive); float16's pair on request.
+    const drawn = all?.checked ? CURVES : CURVES.filter((c) => !c.key.endsWith('16') || c.key.endsWith('Bf16'));
+    if (!needsDraw([d, base, width, drawn.length])) return;
     // The 16-bit outputs (Uint16Array bit patterns) read as numbers by the package.
     const posenc16 = (p, dtype) =>
       bitsToFloat32(sinusoidal({ length: ROWS, dim: d, base, offset: p, dtype }), { dtype });
@@ -106,7 +110,7 @@ export function createPrecisionView({ plot, readout, facts }) {
       xLog: 2,
       yLog: 10,
       yRange: Y_RANGE,
-      series: CURVES.map((c) => ({
+      series: drawn.map((c) => ({
         label: c.label,
         // Log axis: an exact 0 or a non-finite value has no place on it (non-finite ones are listed below).
         values: errors[c.key].map((e) => (e > 0 && Number.isFinite(e) ? Math.max(e, Y_RANGE[0]) : null)),
@@ -194,7 +198,13 @@ export function createPrecisionView({ plot, readout, facts }) {
       ...(shown?.curves ?? []).map((c) => ({ name: c.key, values: shown.errors[c.key] })),
     ]);
 
-  return { render, csv };
+  return {
+    render,
+    csv,
+    setRedraw: (fn) => {
+      redraw = fn;
+    },
+  };
 }
 
 const describeWorst = (e, broken) =>

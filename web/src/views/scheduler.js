@@ -106,6 +106,9 @@ export function createScheduler({ prepare, entries, onFrame, now = () => perform
       const more = step();
       if (typeof more === 'function') rest.set(entry, more);
       drew ||= !more?.waiting;
+      // The figure shows something now: its export buttons may work (io/exporters.js watches this).
+      const marks = entry.section.dataset; // (the scheduler's unit test gives plain objects)
+      if (!more?.waiting && marks && !marks.drawn) marks.drawn = '1';
       times.push(`${entry.section.id} ${(now() - t0).toFixed(0)}`);
     }
     if (drew) renders += 1; // a frame whose views all wait for the worker drew nothing

@@ -83,21 +83,28 @@ export function createT5DistanceView({ buckets, others, facts, readout }) {
     const bias = alibiBias({ heads: HEADS, queryLength: 1, keyLength: 2 * SPAN + 1, offset: SPAN });
     const slopes = alibiSlopes(HEADS);
     const ropeScore = ropeScores(state.d, state.base);
+    // ALiBi's bias −m·|j − i| reaches −150 for head 0 within the span: drawn as the factor e^bias it puts on
+    // the attention weights (1 at the query, falling towards 0), every head fits the axis RoPE's score needs.
+    const factor = (head) => Array.from(bias.subarray(head * x.length, (head + 1) * x.length), Math.exp);
+    const yRange = [-1.05, 1.05];
+    const drawn = [factor(0), factor(HEADS - 1), ropeScore];
+    others.dataset.yRange = yRange.join(' ');
+    others.dataset.clipped = String(drawn.flat().filter((v) => v < yRange[0] || v > yRange[1]).length);
     drawLinePlot(others, {
-      title: 'ALiBi bias and RoPE score at the same offsets',
+      title: 'ALiBi’s factor on attention weights and RoPE’s score at the same offsets',
       xLabel: 'offset j − i (key − query)',
-      yLabel: 'bias / score',
+      yLabel: 'factor e^bias / score',
       x,
-      yRange: [-3, 1.05],
+      yRange,
       series: [
         {
           label: `ALiBi head 0 (slope ${slopes[0]})`,
-          values: Array.from(bias.subarray(0, x.length)),
+          values: drawn[0],
           stroke: colors.accent,
         },
         {
           label: `ALiBi head ${HEADS - 1}`,
-          values: Array.from(bias.subarray((HEADS - 1) * x.length)),
+          values: drawn[1],
           stroke: colors.muted,
         },
         { label: 'RoPE q·k/(|q||k|)', values: ropeScore, stroke: colors.fg, dash: [4, 3] },
@@ -108,8 +115,8 @@ export function createT5DistanceView({ buckets, others, facts, readout }) {
       series: [
         { label: 'T5 encoder bucket', values: encoder },
         { label: 'decoder bucket', values: decoder },
-        { label: 'ALiBi head 0', values: bias.subarray(0, x.length) },
-        { label: `head ${HEADS - 1}`, values: bias.subarray((HEADS - 1) * x.length) },
+        { label: 'ALiBi head 0 bias', values: bias.subarray(0, x.length) },
+        { label: `head ${HEADS - 1} bias`, values: bias.subarray((HEADS - 1) * x.length) },
         { label: 'RoPE score', values: ropeScore },
       ],
     };
@@ -119,7 +126,8 @@ export function createT5DistanceView({ buckets, others, facts, readout }) {
     facts.textContent =
       `T5's encoder gives keys behind the query buckets 0–15 and keys ahead 16–31; behind, each ` +
       `bucket starts at distance ${starts.join(', ')}: one bucket per distance up to 7, then log-spaced, all distances ` +
-      `from ${starts[starts.length - 1]} on share bucket ${encoder[0]}. ALiBi's penalty grows without bound; RoPE's ` +
+      `from ${starts[starts.length - 1]} on share bucket ${encoder[0]}. ALiBi's penalty grows without bound ` +
+      `(head 0's bias is ${bias[0]} at offset −${SPAN}), so its factor on the weights falls to 0; RoPE's ` +
       'score oscillates and decays.';
   }
 
