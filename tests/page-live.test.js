@@ -12,7 +12,7 @@ import { gzipSync } from 'node:zlib';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { browserSession } from './support/browser-session.js';
-import { open } from './support/browser-page.js';
+import { open, settledOnScreen } from './support/browser-page.js';
 import { dragSlider, settleAt, startRecording, stopRecording } from './support/browser-live.js';
 import { describeLongTasks, mainThreadTasks, startTrace } from './support/browser-trace.js';
 
@@ -85,7 +85,9 @@ const gzipBytes = async (request) => {
 it('the first view stays within its gzip budget (page, script, style and wasm it loads)', async () => {
   const { page, server } = session;
   await open(page, server.url);
-  await page.waitForTimeout(1500); // the views near the fold load too
+  // The views near the fold load too: wait until they have drawn and nothing is still on the wire.
+  await settledOnScreen(page);
+  await page.waitForLoadState('networkidle');
   const loads = await page.evaluate(() => {
     const [mark] = performance.getEntriesByName('posenc-first-view');
     return performance
