@@ -1,6 +1,6 @@
 // `posenc t5-buckets`: T5's relative attention buckets, one line per query
 // row (src/cli/t5_buckets_command.c prints the same bytes).
-import { instantiate } from '../runtime/instance.js';
+import { instantiate } from '../instance.js';
 import { fail, flagOn, parseCount } from './args.js';
 import { formatOption, countOption, COMMON_HELP } from './options.js';
 import { FORMATS, npyHeaderOf, littleEndianBytes } from './format.js';
