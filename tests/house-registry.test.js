@@ -99,7 +99,7 @@ test('each family has its folder in every layer, and every family folder is regi
     readdirSync(new URL(`../${path}`, import.meta.url), { withFileTypes: true })
       .filter((entry) => entry.isDirectory())
       .map((entry) => entry.name);
-  const js = dirs('src/js').filter((dir) => !['runtime', 'cli'].includes(dir));
+  const js = dirs('src/js').filter((dir) => !['runtime', 'cli', 'shared'].includes(dir));
   assert.equal(sorted(js), sorted(names), 'src/js/<family>/');
   const wasm = readdirSync(new URL('../src/wasm/', import.meta.url))
     .filter((file) => file.endsWith('.c') && file !== 'common.c')

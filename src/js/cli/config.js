@@ -5,7 +5,7 @@ import { readInput, MAX_CONFIG_BYTES } from './read-input.js';
 import { instantiate } from '../instance.js';
 import { PosencError } from '../runtime/errors.js';
 import { fail } from './args.js';
-import { formatExp } from './format.js';
+import { formatExp } from '../shared/format.js';
 import { formatOption, COMMON_HELP } from './options.js';
 
 export const usage = `usage: posenc config FILE [options]

@@ -2,7 +2,7 @@
 // factor or cos/sin cache rows (plain, mrope or 2-D positions: rope-axes.js)
 // (src/cli/rope_command.c prints the same bytes).
 import { instantiate } from '../instance.js';
-import { FORMATS, formatRows, prologue, epilogue, float32Bytes, uint16Bytes } from './format.js';
+import { FORMATS, formatRows, prologue, epilogue, float32Bytes, uint16Bytes } from '../shared/format.js';
 import { fail } from './args.js';
 import {
   formatOption,

@@ -3,7 +3,7 @@
 import { instantiate } from '../instance.js';
 import { fail, flagOn, parseCount } from './args.js';
 import { formatOption, countOption, COMMON_HELP } from './options.js';
-import { FORMATS, npyHeaderOf, littleEndianBytes } from './format.js';
+import { FORMATS, npyHeaderOf, littleEndianBytes } from '../shared/format.js';
 
 const MAX_POSITION = 2147483648;
 const MAX_BUCKETS = 1024;

@@ -1,6 +1,6 @@
 """`python -m posenc COMMAND ...`: the posenc CLI's table, rope and identify
 commands, printing the bytes the native and Node CLIs print for the same
-arguments (their formats: src/js/cli/format.js). Exit status 0, 1 when the
+arguments (their formats: src/js/shared/format.js). Exit status 0, 1 when the
 library refuses, 2 for bad usage; a closed pipe ends quietly with 0."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 // Downloads: each figure as PNG, and the current table as CSV or NPY in the
 // same formats as the posenc CLI (`posenc table --format csv|npy`).
 import { themeColors } from '../draw/canvas.js';
-import { formatRows, prologue, npyHeader, float32Bytes } from '../../../src/js/cli/format.js';
+import { formatRows, prologue, npyHeader, float32Bytes } from '../../../src/js/shared/format.js';
 
 /** Offers a Blob as a download with the given file name. */
 export function download(blob, name) {
