@@ -76,7 +76,7 @@ if [ "$WITH_TOOLS" = 1 ]; then
         [ -e "node_modules/@tensorflow/${package##*/}" ] || ln -s "../../$package" "node_modules/@tensorflow/${package##*/}"
     done
 fi
-# examples/' own packages (onnxruntime-web), with their own lock, only for the tests (tests/examples.test.js
+# examples/' own packages (onnxruntime-web), with their own lock, only for the tests (tests/examples-run.test.js
 # runs each example). The examples import posenc as an app does: examples/node_modules/posenc links to this
 # repository (npm ci there removes the link; this remakes it).
 if [ "$TARGET" = test ]; then

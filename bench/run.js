@@ -1,15 +1,17 @@
 // npm run bench: posenc against the alternatives and the limits, side by side
-// in one process; prints the table, writes bench/results.json and
-// bench/chart.svg. Timings are reported, never asserted: the targets of
-// issue 3 get a ✓ or ✗ and the exit code stays 0.
+// in one process; prints the table, writes results.json and chart.svg to
+// build/bench/ (or, with --update, to bench/: the stored run the README
+// quotes). Timings are reported, never asserted: the targets of issue 3 get a
+// ✓ or ✗ and the exit code stays 0.
 //
-//   node bench/run.js [--quick]     (--quick: smaller budgets, for trying changes)
-import { writeFileSync } from 'node:fs';
+//   node bench/run.js [--quick] [--update]   (--quick: smaller budgets, for trying changes)
+import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
 import { buildBenchTools, OUT_DIR, ROOT } from './build.js';
 import { drawChart } from './chart.js';
+import { outputDir } from './output.js';
 import { runInChromium } from './impls/browser.js';
 import { runNative } from './impls/native.js';
 import { measureAlone, measureSideBySide, MIN_RUNS } from './measure.js';
@@ -17,6 +19,7 @@ import { maxAbsError, oracleValues, pickRows, sampleRows } from './oracle.js';
 import { fmtMiB, formatBreakdown, formatResults, formatSpeedups } from './table.js';
 
 const QUICK = process.argv.includes('--quick');
+const OUTPUT = outputDir(ROOT, process.argv.slice(2));
 const TABLE_SIZES = [
   { length: 512, dim: 512 },
   { length: 2048, dim: 1024 },
@@ -417,7 +420,12 @@ async function main() {
   const details = new Map(rows.filter((r) => r.detail).map((r) => [r.impl, r.detail]));
   for (const [impl, detail] of details) console.log(`${impl}: ${detail}`);
   for (const [k, v] of Object.entries(unavailable)) console.log(`not measured: ${k}: ${v}`);
-  console.log(`\ntotal ${totalSeconds.toFixed(1)} s (plus build.sh). Wrote bench/results.json and bench/chart.svg.`);
+  const written = path.relative(ROOT, OUTPUT.dir);
+  console.log(
+    `\ntotal ${totalSeconds.toFixed(1)} s (plus build.sh). Writing ${written}/results.json and ${written}/chart.svg.`,
+  );
+  if (!OUTPUT.stored)
+    console.log('(npm run bench -- --update replaces the stored run in bench/, which the README quotes.)');
 
   const results = {
     generated: new Date().toISOString(),
@@ -452,9 +460,10 @@ async function main() {
     results.rope = { error: firstLine(err) };
     console.log(`\nRoPE bench failed: ${results.rope.error}`);
   }
-  writeFileSync(path.join(ROOT, 'bench/results.json'), JSON.stringify(results, null, 2) + '\n');
+  mkdirSync(OUTPUT.dir, { recursive: true });
+  writeFileSync(path.join(OUTPUT.dir, 'results.json'), JSON.stringify(results, null, 2) + '\n');
   writeFileSync(
-    path.join(ROOT, 'bench/chart.svg'),
+    path.join(OUTPUT.dir, 'chart.svg'),
     drawChart(chartPanels(rows), {
       title: 'posenc: time as a multiple of the limit (log scale, shorter is faster)',
       subtitle: `${cpu}, node ${process.version}; tables timed cold vs a cold wasm memory.fill of the same bytes, the add vs a wasm SIMD x += table; red ticks: issue 3 targets`,

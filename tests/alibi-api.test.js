@@ -489,7 +489,7 @@ test('a bias larger than one staging chunk (a key row of 70000 floats, several h
 });
 
 test('package-level functions need init(), then match an instance', async () => {
-  const fresh = await import('../src/js/runtime/default-instance.js?alibi-before-init');
+  const fresh = await import('../src/js/default-instance.js?alibi-before-init');
   for (const call of [() => fresh.alibiSlopes(8), () => fresh.alibiBias({ heads: 1, queryLength: 1 })]) {
     assert.throws(call, (e) => e instanceof PosencError && e.code === 'NOT_INITIALIZED');
   }

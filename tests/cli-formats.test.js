@@ -8,7 +8,7 @@ import { closeSync, mkdtempSync, openSync, writeFileSync, rmSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { instantiate } from '../src/js/index.js';
-import { formatFixed } from '../src/js/cli/format.js';
+import { formatFixed } from '../src/js/shared/format.js';
 import { rng } from './support/random.js';
 import { native, node, sameRun, root, NATIVE, NODE_CLI } from './support/cli-run.js';
 

@@ -10,7 +10,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { init, identify } from '../src/js/index.js';
-import { npyHeader, float32Bytes } from '../src/js/cli/format.js';
+import { npyHeader, float32Bytes } from '../src/js/shared/format.js';
 import { browserSession } from './support/browser-session.js';
 import { caughtUp, open } from './support/browser-page.js';
 import * as peers from './support/diagnose-peers.js';

@@ -170,4 +170,122 @@ test('every figure in the sentences of the intro and the Benchmarks section is t
   }
 });
 
+// Every other figure of the README with a unit (kB, MiB, ms, s, minutes) outside code blocks: each names its
+// source here, and where the source is a constant of the code, the figure is checked against it. A measured
+// figure is checked by the test that measures it (named); a figure of the project's history says so.
+const code = (path) => readFileSync(join(root, path), 'utf8');
+const constant = (path, pattern) => {
+  const m = pattern.exec(code(path));
+  assert.ok(m, `${path} still defines ${pattern}`);
+  return m[1];
+};
+const MiB = 2 ** 20;
+const FIGURES = [
+  [/tfjs, ~(\d+) MB/, 'bench/node_modules as installed (a size, stated loosely)', null],
+  [
+    /stops after (\d+) ms of drawing/,
+    'web/src/views/scheduler.js FRAME_BUDGET_MS',
+    () => constant('web/src/views/scheduler.js', /FRAME_BUDGET_MS = (\d+);/),
+  ],
+  [
+    /first view weighs about (\d+) kB gzip/,
+    'tests/page-live.test.js measures it and checks this figure',
+    () => {
+      assert.match(code('tests/page-live.test.js'), 'README_FIRST_VIEW', 'page-live checks the README figure');
+      return null;
+    },
+  ],
+  [
+    /2\^28 elements \((\d+) GiB of float32/,
+    'src/js/runtime/validate.js MAX_RESULT',
+    () => (2 ** constant('src/js/runtime/validate.js', /MAX_RESULT = 2 \*\* (\d+);/) * 4) / 2 ** 30,
+  ],
+  [
+    /when it fits in (\d+) MiB/,
+    'src/js/rope/plan.js CACHE_BYTES',
+    () => constant('src/js/rope/plan.js', /CACHE_BYTES = (\d+) \* 2 \*\* 20;/),
+  ],
+  [
+    /about ([\d.]+) s in Node and ([\d.]+) s in Chromium/,
+    'printed by tests/diagnose-api.test.js and tests/diagnose-browser.test.js (timings, reported never asserted)',
+    null,
+  ],
+  [
+    /at most (\d+) MiB \(`PE_CONFIG_MAX_BYTES`/,
+    'src/js/config/config-read.js MAX_CONFIG_BYTES',
+    () => constant('src/js/config/config-read.js', /MAX_CONFIG_BYTES = (\d+) \* 2 \*\* 20;/),
+  ],
+  [
+    /a config (\d+) MiB/,
+    'src/js/config/config-read.js MAX_CONFIG_BYTES',
+    () => constant('src/js/config/config-read.js', /MAX_CONFIG_BYTES = (\d+) \* 2 \*\* 20;/),
+  ],
+  [
+    /a `--position-ids` file (\d+) MiB/,
+    'src/js/cli/read-input.js',
+    () => constant('src/js/cli/read-input.js', /MAX_IDS_BYTES = (\d+) \* MiB/),
+  ],
+  [
+    /an `identify` table (\d+) MiB/,
+    'src/js/cli/read-input.js MAX_TABLE_BYTES',
+    () => constant('src/js/cli/read-input.js', /MAX_TABLE_BYTES = (\d+) \* MiB/),
+  ],
+  [
+    /larger than (\d+) MiB, posenc's limit/,
+    'src/js/config/config-read.js MAX_CONFIG_BYTES',
+    () => constant('src/js/config/config-read.js', /MAX_CONFIG_BYTES = (\d+) \* 2 \*\* 20;/),
+  ],
+  [/at most 2\^24 \((\d+) MiB a row\)/, '2^24 float32 (arithmetic)', () => (2 ** 24 * 4) / MiB],
+  [
+    /the cold time of an (\d+) MiB table from ([\d.]+) to\s+([\d.]+) ms/,
+    'history: the bench run that landed the block walk',
+    null,
+  ],
+  [
+    /a tile of rows \(up to (\d+) MiB\)/,
+    'src/core/sinusoid/plan.h PE_TILE_FLOATS',
+    () => (constant('src/core/sinusoid/plan.h', /PE_TILE_FLOATS +(\d+)u/) * 4) / MiB,
+  ],
+  [/takes about (\d+)–(\d+) minutes/, 'the whole npm test, timed by hand on 2 cores (issue 28)', null],
+  [
+    /Timed here on two cores shared with other work \(load average ([\d–]+)\), that took ([^.]*)\./,
+    'npm run test:family -- NAME timed by hand (the README says under what load)',
+    null,
+  ],
+];
+
+test('every figure with a unit elsewhere in the README names its source, and constants match the code', () => {
+  const sectionStart = readme.indexOf('\n## Benchmarks');
+  const sectionEnd = sectionStart + section.length;
+  // The Benchmarks section is the tests above'; code blocks hold commands and output, not claims.
+  const blank = (text) => text.replace(/[^\n]/g, ' ');
+  let text = readme.slice(0, sectionStart) + blank(readme.slice(sectionStart, sectionEnd)) + readme.slice(sectionEnd);
+  text = text.replace(/```[\s\S]*?```/g, blank);
+  text = text.replace(/\n/g, ' '); // a figure's words may wrap
+  const claimed = [];
+  for (const [pattern, source, check] of FIGURES) {
+    const matches = [...text.matchAll(new RegExp(pattern.source.replace(/ /g, '\\s+'), 'g'))];
+    assert.ok(matches.length > 0, `the README no longer says ${pattern} (${source}): update FIGURES`);
+    const want = check?.();
+    for (const match of matches) {
+      claimed.push([match.index, match.index + match[0].length]);
+      if (want !== null && want !== undefined) assert.is(Number(match[1]), Number(want), `${match[0]}: ${source}`);
+    }
+  }
+  const unclaimed = [...text.matchAll(/\d[\d.,]*(?:–[\d.]+)? ?(?:kB|KB|MB|MiB|GiB|ms|s|seconds|minutes)\b/g)]
+    .filter((figure) => !claimed.some(([from, to]) => figure.index >= from && figure.index < to))
+    .map((figure) => `"${figure[0]}" (…${text.slice(figure.index - 40, figure.index + 20).replace(/\s+/g, ' ')}…)`);
+  assert.equal(unclaimed, [], 'figures with no source in FIGURES');
+});
+
+test("npm run bench writes build/bench/ unless --update names the stored run's bench/", async () => {
+  const { outputDir } = await import('../bench/output.js');
+  assert.equal(outputDir(root, []), { dir: join(root, 'build/bench'), stored: false });
+  assert.equal(outputDir(root, ['--quick']), { dir: join(root, 'build/bench'), stored: false });
+  assert.equal(outputDir(root, ['--update']), { dir: join(root, 'bench'), stored: true });
+  assert.match(code('.gitignore'), /^build\/$/m, 'build/ is untracked');
+  const run = code('bench/run.js');
+  assert.not.match(run, /'bench\/results\.json'|'bench\/chart\.svg'/, 'bench/run.js writes only through outputDir');
+});
+
 test.run();

@@ -691,7 +691,7 @@ test('out: filled in place with its sentinels untouched; WasmBuffers in and out;
 });
 
 test('a table read from a file resamples; package-level resampleTable needs init()', async () => {
-  const fresh = await import('../src/js/runtime/default-instance.js?learned-before-init');
+  const fresh = await import('../src/js/default-instance.js?learned-before-init');
   refused(() => fresh.resampleTable(new Float32Array(4), { dim: 2, newRows: 3 }), 'NOT_INITIALIZED', ['init()']);
   await init();
   const positions = randomFloats(8 * 6);

@@ -9,7 +9,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { instantiate } from '../src/js/index.js';
-import { npyHeader, float32Bytes } from '../src/js/cli/format.js';
+import { npyHeader, float32Bytes } from '../src/js/shared/format.js';
 import { toyEmbedding } from '../web/src/compute/toy-embedding.js';
 import { downloadBytes } from './support/browser-download.js';
 import { browserSession } from './support/browser-session.js';

@@ -8,7 +8,17 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { browserSession } from './support/browser-session.js';
-import { canvasPrint, caughtUp, centre, drawEveryView, open, pressKey, query } from './support/browser-page.js';
+import {
+  canvasPrint,
+  caughtUp,
+  centre,
+  drawEveryView,
+  frames,
+  open,
+  pressKey,
+  query,
+  settledOnScreen,
+} from './support/browser-page.js';
 
 const session = browserSession(test);
 const { it, noProblems } = session;
@@ -32,7 +42,7 @@ it('play p turns every shown circle; pause stops it and writes the URL', async (
   await page.waitForFunction(() => Number(document.getElementById('ctl-p').value) >= 25, null, { timeout: 10_000 });
   await page.click('#play-p');
   const stopped = Number(await page.inputValue('#ctl-p'));
-  await page.waitForTimeout(300);
+  await frames(page, 20); // the player steps once a frame: twenty frames without a step is paused
   assert.is(Number(await page.inputValue('#ctl-p')), stopped, 'paused');
   assert.is((await query(page)).p, String(stopped), 'the URL has the paused p');
   assert.not.equal((await canvasPrint(page, '#circles-canvas')).hash, before.hash, 'the circles moved');
@@ -169,7 +179,8 @@ it('one cursor across every view that shows positions, from the mouse and the ke
   await page.fill('#ctl-heads', '12');
   await page.press('#ctl-heads', 'Enter');
   for (const id of ['#cmp-rope', '#longrange-plot']) await caughtUp(page, id);
-  await page.waitForTimeout(300);
+  await settledOnScreen(page);
+  await frames(page, 2);
   assertMarkedEverywhere(await marks(page), rotationP, 'after a redraw');
   noProblems('one cursor');
 });

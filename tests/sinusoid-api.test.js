@@ -15,7 +15,7 @@ const scalar = await instantiate({ simd: false });
 
 test('use before init throws NOT_INITIALIZED', async () => {
   // A separate copy of the package-level state that nobody has initialised.
-  const fresh = await import('../src/js/runtime/default-instance.js?before-init');
+  const fresh = await import('../src/js/default-instance.js?before-init');
   for (const call of [
     () => fresh.sinusoidal({ length: 1, dim: 2 }),
     () => fresh.alloc(4),

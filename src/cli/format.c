@@ -1,4 +1,4 @@
-/* format.c: the table output formats, see format.h and src/js/format.js. */
+/* format.c: the table output formats, see format.h and src/js/shared/format.js. */
 #include "format.h"
 
 #include <math.h> /* signbit, isnan, isinf: macros, no libm needed */

@@ -1,5 +1,5 @@
 /* format.h: output formats of `posenc table`, mirrored line for line by
- * src/js/format.js so the native and Node CLIs print the same bytes. */
+ * src/js/shared/format.js so the native and Node CLIs print the same bytes. */
 #ifndef POSENC_CLI_FORMAT_H
 #define POSENC_CLI_FORMAT_H
 

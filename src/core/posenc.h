@@ -1,10 +1,15 @@
-/* posenc.h: sinusoidal positional encodings for transformers.
+/* posenc.h: positional encodings for transformers, computed exactly: the
+ * sinusoidal tables, RoPE with its scalings (and mrope, xPos, 2-D axes),
+ * ALiBi, learned tables, 2-D sin-cos, T5's and Shaw's relative positions,
+ * float16/bfloat16 tables, model configs read as HF reads them, and
+ * identifying the convention of a table.
  *
  * The one public header of the posenc C core. Every entry point returns a
  * pe_status; pe_status_str() explains it. The caller owns every buffer: the
- * core never allocates, and asks for scratch through pe_scratch_size().
+ * core never allocates, and asks for scratch through its size functions
+ * (pe_scratch_size(), pe_rope_scratch_size(), ...).
  *
- * The encoding (Vaswani et al., "Attention is all you need"), for position p,
+ * The sinusoidal encoding (Vaswani et al., "Attention is all you need"), for position p,
  * pair i of a d-dimensional embedding and base T (default 10000):
  *
  *     w_i = T^(-2i/d)            PE(p, sin_i) = sin(p * w_i)   (other conventions: pe_frequencies)

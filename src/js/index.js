@@ -1,21 +1,14 @@
 // posenc: positional encodings for transformers, computed by a C core in
 // WebAssembly. The package's entry: init() and the functions of the default
 // instance, instantiate() for more instances, and the pure-JS helpers.
-// Layout: runtime/ (plumbing), one folder per family, cli/ (the posenc bin).
-export { init, alloc, setRounding, rounding } from './runtime/default-instance.js';
-export { instantiate } from './runtime/instance.js';
+// Layout: runtime/ (plumbing), one folder per family, families.js (the list
+// the package is assembled from), cli/ (the posenc bin).
+export * from './default-instance.js'; // init() and every family's package-level functions
+export { instantiate } from './instance.js';
 export { PosencError } from './runtime/errors.js';
 export { WasmBuffer } from './runtime/wasm-buffer.js';
-export { sinusoidal, sinusoidalAt, addSinusoidal } from './runtime/default-instance.js';
-export { recipeTable, roundToBits } from './runtime/default-instance.js';
+// The families' pure-JS helpers (families.js `helpers`).
 export { bitsToFloat32 } from './precision/bits.js';
-export { sinusoidal2d } from './runtime/default-instance.js';
-export { rope, ropeQK, ropeFrequencies, createRope, ropeCosSin } from './runtime/default-instance.js';
-export { fromConfig } from './runtime/default-instance.js';
-export { alibiSlopes, alibiBias } from './runtime/default-instance.js';
-export { addTable, resampleTable } from './runtime/default-instance.js';
-export { t5Buckets, t5Bias, shawIndices } from './runtime/default-instance.js';
-export { identify } from './runtime/default-instance.js';
 export { readTable } from './learned/read.js';
 export { readNpy } from './learned/npy.js';
 export { readSafetensors } from './learned/safetensors.js';

@@ -4,6 +4,8 @@
 // (PerformanceObserver 'longtask' reports tasks over 50 ms) and each view's
 // longest drawing step (body data-render-steps).
 
+import { frames, settledBox, settledOnScreen } from './browser-page.js';
+
 const median = (values) => {
   if (values.length === 0) return NaN;
   const sorted = [...values].sort((a, b) => a - b);
@@ -44,7 +46,9 @@ export function startRecording(page) {
  * frame before the next input (or, for the last one, at all).
  */
 export async function stopRecording(page) {
-  await page.waitForTimeout(600);
+  // Settled: every view near the viewport has drawn the last input, and one more frame has run.
+  await settledOnScreen(page);
+  await frames(page, 2);
   const live = await page.evaluate(() => window.__live);
   const latencies = [];
   let redrawn = 0;
@@ -76,19 +80,8 @@ export async function settleAt(page, selector, view = null) {
     ([sel, fig]) => document.querySelector(fig ?? sel).scrollIntoView({ block: fig ? 'start' : 'center' }),
     [selector, view],
   );
-  await page.waitForFunction(
-    () => {
-      const stale = (document.body.dataset.stale ?? '').split(' ');
-      const near = (s) => {
-        const r = s.getBoundingClientRect();
-        return r.bottom > -0.5 * innerHeight && r.top < 1.5 * innerHeight;
-      };
-      return [...document.querySelectorAll('main section[id]')].every((s) => !near(s) || !stale.includes(s.id));
-    },
-    null,
-    { timeout: 20_000 },
-  );
-  await page.waitForTimeout(300);
+  await settledOnScreen(page);
+  await frames(page, 2);
 }
 
 /** Drags a range input's thumb with the mouse in `steps` moves of `dx` px, `gapMs` apart. */
@@ -98,8 +91,7 @@ export async function dragSlider(page, selector, { steps = 10, dx = 6, gapMs = 3
     ([sel, fig]) => document.querySelector(fig ?? sel).scrollIntoView({ block: fig ? 'start' : 'center' }),
     [selector, view],
   );
-  await page.waitForTimeout(100);
-  const box = await page.locator(selector).boundingBox();
+  const box = await settledBox(page, selector);
   const value = await page.$eval(selector, (el) => (el.value - el.min) / (el.max - el.min));
   // The thumb sits at the value's fraction of the track; drag towards the farther end, within the track.
   let x = box.x + 8 + value * (box.width - 16);
@@ -111,6 +103,8 @@ export async function dragSlider(page, selector, { steps = 10, dx = 6, gapMs = 3
   for (let n = 0; n < steps; n++) {
     x += dx;
     await page.mouse.move(x, y);
+    // The drag's own rhythm (a hand moves the mouse every gapMs), not a wait for the page: what is measured is how
+    // the page keeps up with input arriving at this pace.
     await page.waitForTimeout(gapMs);
   }
   await page.mouse.up();

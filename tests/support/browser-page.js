@@ -29,6 +29,38 @@ export async function open(page, url) {
   await page.waitForSelector('body[data-ready="1"]', { timeout: 20_000 });
 }
 
+/**
+ * Waits until every section within a screen of the viewport is loaded and drawn: body data-stale (the scheduler's
+ * list of sections showing an older state, or not loaded yet) names none of them. The scheduler draws what lies
+ * within half a screen above or below the viewport, so that band is what must catch up.
+ */
+export async function settledOnScreen(page, timeout = 20_000) {
+  await page.waitForFunction(
+    () => {
+      const stale = (document.body.dataset.stale ?? '').split(' ');
+      const near = (s) => {
+        const r = s.getBoundingClientRect();
+        return r.bottom > -0.5 * innerHeight && r.top < 1.5 * innerHeight;
+      };
+      return [...document.querySelectorAll('main section[id]')].every((s) => !near(s) || !stale.includes(s.id));
+    },
+    null,
+    { timeout },
+  );
+}
+
+/** Waits for n animation frames of the page: the clock its player and scheduler run on (one step per frame). */
+export function frames(page, n) {
+  return page.evaluate(
+    (count) =>
+      new Promise((done) => {
+        const tick = (left) => (left === 0 ? done() : requestAnimationFrame(() => tick(left - 1)));
+        tick(count);
+      }),
+    n,
+  );
+}
+
 export const renderCount = (page) => page.evaluate(() => Number(document.body.dataset.renders ?? 0));
 
 /** Runs action, then waits until the page has drawn at least one more frame. */
@@ -119,13 +151,13 @@ export async function centre(page, selector) {
  * a pointer placed by a stale box misses it). Throws after 5 s of movement.
  */
 export async function settledBox(page, selector) {
+  const end = Date.now() + 5000;
   let box = await page.locator(selector).boundingBox();
-  for (let tries = 0; tries < 50; tries++) {
-    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  while (Date.now() < end) {
+    await frames(page, 2);
     const next = await page.locator(selector).boundingBox();
     if (box && next && ['x', 'y', 'width', 'height'].every((k) => Math.abs(box[k] - next[k]) < 0.5)) return next;
     box = next;
-    await page.waitForTimeout(100);
   }
   throw new Error(`${selector} kept moving for 5 s`);
 }

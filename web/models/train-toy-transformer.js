@@ -14,7 +14,7 @@ import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import * as tf from '@tensorflow/tfjs';
 import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
-import { float32Bytes, npyHeader } from '../../src/js/cli/format.js';
+import { float32Bytes, npyHeader } from '../../src/js/shared/format.js';
 // The page's seeded generator: the batches are reproducible from the seed.
 import { mulberry32 } from '../src/compute/toy-embedding.js';
 

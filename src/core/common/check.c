@@ -1,7 +1,6 @@
 #include <float.h>
 
 #include "common/check.h"
-#include "sinusoid/plan.h"
 
 pe_status pe_check_sinusoid(const pe_sinusoid *enc) {
     if (!enc) return PE_ERR_NULL;
@@ -33,18 +32,8 @@ pe_status pe_check_batch(const float *x, size_t x_count, uint32_t length, uint32
     return PE_OK;
 }
 
-pe_status pe_check_scratch(const void *scratch, size_t scratch_bytes, uint32_t dim) {
-    if (!scratch) return PE_ERR_NULL;
-    return scratch_bytes < pe_plan_bytes(dim) ? PE_ERR_SCRATCH : PE_OK;
-}
-
 pe_status pe_check_scale(float scale) {
     return scale >= -FLT_MAX && scale <= FLT_MAX ? PE_OK : PE_ERR_SCALE;
-}
-
-pe_status pe_check_plan(const pe_plan *plan) {
-    if (!plan) return PE_ERR_NULL;
-    return plan->magic == PE_PLAN_MAGIC ? PE_OK : PE_ERR_PLAN;
 }
 
 pe_status pe_check_rows_out(uint32_t dim, size_t rows, const void *out, size_t out_count) {

@@ -124,6 +124,10 @@ size_t pe_plan_bytes(uint32_t dim);
  * plan->w and pe_plan_finish derives the rest. Arguments already checked. */
 pe_plan *pe_plan_layout(uint32_t dim, pe_layout layout, void *memory);
 void pe_plan_finish(pe_plan *plan);
+/* PE_OK when scratch is not NULL and holds pe_plan_bytes(dim) (plan_check.c). */
+pe_status pe_check_scratch(const void *scratch, size_t scratch_bytes, uint32_t dim);
+/* PE_OK when plan is not NULL and was laid out by pe_plan_layout (its magic). */
+pe_status pe_check_plan(const pe_plan *plan);
 /* Relative error of w[i] + w_lo[i] <= 2^-88 (2^-90.4 measured); domain: a
  * checked encoding with 1 < base <= 1e7, dim <= PE_MAX_DIM. w_i = w[i] +
  * w_lo[i] (double-double) for i < dim/2; pe_encoding_frequencies gives the

@@ -1,47 +1,14 @@
 // ALiBi (Press et al., "Train Short, Test Long"): the per-head slopes and the
 // bias tensor, computed by the C core (posenc.h states the conventions).
 import { PosencError, refuse } from '../runtime/errors.js';
-import { checkOptions, checkHeads, checkFlag, MAX_POSITION } from '../runtime/validate.js';
+import { checkOptions, checkHeads, checkFlag } from '../runtime/validate.js';
 import { WasmBuffer } from '../runtime/wasm-buffer.js';
 import { checkOut, checkAttached } from '../runtime/buffers.js';
 import { FLOAT } from '../runtime/memory.js';
 import { isTensor, checkAs } from '../runtime/tensor.js';
+import { checkLength, checkQueryOffset } from '../runtime/attention.js';
 
 const CHUNK_FLOATS = 65536; // rows of bias made per call when they travel to a JS array
-
-/** A query or key length (0 … 2^31); `fallback` when undefined and one is given. Shared with relative/. */
-export function checkLength(name, value, fallback) {
-  if (value === undefined && fallback !== undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > MAX_POSITION) {
-    refuse('BAD_LENGTH', name, `an integer from 0 to ${MAX_POSITION}`, value);
-  }
-  return value;
-}
-
-/** Key position of query row 0: by default the last query sits on the last key. Shared with relative/. */
-export function checkQueryOffset(offset, queryLength, keyLength) {
-  if (offset === undefined) {
-    if (queryLength > keyLength) {
-      throw new PosencError(
-        'BAD_OFFSET',
-        `queryLength ${queryLength} exceeds keyLength ${keyLength}, so the default offset (keyLength − queryLength, ` +
-          'which puts the last query on the last key) would be negative; pass offset: the key position of query row 0',
-        'offset',
-        offset,
-      );
-    }
-    return keyLength - queryLength;
-  }
-  if (typeof offset !== 'number' || !Number.isInteger(offset) || offset < 0 || offset + queryLength > MAX_POSITION) {
-    refuse(
-      'BAD_OFFSET',
-      'offset',
-      `an integer ≥ 0 with offset + queryLength ≤ ${MAX_POSITION} (queryLength is ${queryLength})`,
-      offset,
-    );
-  }
-  return offset;
-}
 
 /** alibiSlopes and alibiBias on one instance's runtime. */
 export function alibiMethods(runtime) {

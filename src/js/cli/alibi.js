@@ -1,7 +1,7 @@
 // `posenc alibi`: ALiBi's slopes for --heads N or a model's config.json
 // (src/cli/alibi_command.c prints the same bytes).
-import { instantiate } from '../runtime/instance.js';
-import { FORMATS } from './format.js';
+import { instantiate } from '../instance.js';
+import { FORMATS } from '../shared/format.js';
 import { fail } from './args.js';
 import { formatOption, countOption, dtypeOption, valueList, COMMON_HELP } from './options.js';
 import { readConfigOption } from './config-option.js';

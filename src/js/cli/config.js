@@ -2,10 +2,10 @@
 // options, checks, messages and bytes): what every layer of a model uses,
 // from fromConfig's per-layer answer; layers with one description share a line.
 import { readInput, MAX_CONFIG_BYTES } from './read-input.js';
-import { instantiate } from '../runtime/instance.js';
+import { instantiate } from '../instance.js';
 import { PosencError } from '../runtime/errors.js';
 import { fail } from './args.js';
-import { formatExp } from './format.js';
+import { formatExp } from '../shared/format.js';
 import { formatOption, COMMON_HELP } from './options.js';
 
 export const usage = `usage: posenc config FILE [options]

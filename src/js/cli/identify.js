@@ -2,7 +2,7 @@
 // (same options, checks, messages and output): reads the table with the
 // package's readers (.npy, .safetensors), or as CSV text or raw float32 by
 // the same rules as src/cli/read_table.c, and prints the core's report.
-import { instantiate } from '../runtime/instance.js';
+import { instantiate } from '../instance.js';
 import { readTable } from '../learned/read.js';
 import { isNpy } from '../learned/npy.js';
 import { isSafetensors } from '../learned/safetensors.js';

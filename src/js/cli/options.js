@@ -1,7 +1,7 @@
 // Option checks several subcommands share, with the messages of src/cli/options.c.
 import { fail, parseCount } from './args.js';
 import { bitsToFloat32 } from '../precision/bits.js';
-import { formatValues, npyHeaderOf, littleEndianBytes } from './format.js';
+import { formatValues, npyHeaderOf, littleEndianBytes } from '../shared/format.js';
 
 /** --format among `allowed` (default text). */
 export function formatOption(given, allowed, listed) {

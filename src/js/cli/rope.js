@@ -1,8 +1,8 @@
 // `posenc rope --config config.json`: a model's RoPE frequencies, attention
 // factor or cos/sin cache rows (plain, mrope or 2-D positions: rope-axes.js)
 // (src/cli/rope_command.c prints the same bytes).
-import { instantiate } from '../runtime/instance.js';
-import { FORMATS, formatRows, prologue, epilogue, float32Bytes, uint16Bytes } from './format.js';
+import { instantiate } from '../instance.js';
+import { FORMATS, formatRows, prologue, epilogue, float32Bytes, uint16Bytes } from '../shared/format.js';
 import { fail } from './args.js';
 import {
   formatOption,

@@ -1,9 +1,9 @@
 // `posenc t5-buckets`: T5's relative attention buckets, one line per query
 // row (src/cli/t5_buckets_command.c prints the same bytes).
-import { instantiate } from '../runtime/instance.js';
+import { instantiate } from '../instance.js';
 import { fail, flagOn, parseCount } from './args.js';
 import { formatOption, countOption, COMMON_HELP } from './options.js';
-import { FORMATS, npyHeaderOf, littleEndianBytes } from './format.js';
+import { FORMATS, npyHeaderOf, littleEndianBytes } from '../shared/format.js';
 
 const MAX_POSITION = 2147483648;
 const MAX_BUCKETS = 1024;

@@ -1,6 +1,6 @@
 // `posenc table`: the sinusoidal table (src/cli/table_command.c prints the same bytes).
-import { instantiate } from '../runtime/instance.js';
-import { formatRows, prologue, epilogue, float32Bytes, uint16Bytes } from './format.js';
+import { instantiate } from '../instance.js';
+import { formatRows, prologue, epilogue, float32Bytes, uint16Bytes } from '../shared/format.js';
 import { bitsToFloat32 } from '../precision/bits.js';
 import { forEachChunk, BLOCK } from '../runtime/chunks.js';
 import { PRESETS } from '../sinusoid/presets.js';

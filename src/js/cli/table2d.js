@@ -1,6 +1,6 @@
 // `posenc table2d`: MAE's 2-D sin-cos table (src/cli/table2d_command.c prints the same bytes).
-import { instantiate } from '../runtime/instance.js';
-import { formatRows, prologue, epilogue, float32Bytes } from './format.js';
+import { instantiate } from '../instance.js';
+import { formatRows, prologue, epilogue, float32Bytes } from '../shared/format.js';
 import { fail, flagOn, parseDecimal } from './args.js';
 import { formatOption, kernelsOption, countOption, dtypeOption, TABLE_FORMATS_HELP, COMMON_HELP } from './options.js';
 

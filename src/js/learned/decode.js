@@ -2,7 +2,7 @@
 // and the element types a position table may be stored as. No fs: the caller
 // reads the file (fs.readFileSync in Node, File.arrayBuffer() in a browser).
 import { PosencError, describe } from '../runtime/errors.js';
-import { halfToFloatBits } from '../precision/bits.js';
+import { halfToFloatBits } from '../runtime/float16.js';
 import { checkNotDetached } from '../runtime/validate.js';
 
 const LITTLE_ENDIAN_HOST = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;

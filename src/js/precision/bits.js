@@ -1,8 +1,9 @@
 // float16 and bfloat16 bit patterns to the float32 values they stand for
 // (every one is exact in float32). Pure JS, no wasm: the learned family's file
-// readers use it too.
+// readers widen float16 through the same runtime/float16.js.
 import { refuse } from '../runtime/errors.js';
 import { checkOptions, checkNotDetached } from '../runtime/validate.js';
+import { halfToFloatBits } from '../runtime/float16.js';
 
 /** The 16-bit dtypes by name: the numbers of pe_dtype (posenc.h); float32 is 0. */
 export const DTYPES = Object.freeze({ float32: 0, float16: 1, bfloat16: 2 });
@@ -17,22 +18,6 @@ export function dtypeCode(dtype) {
     refuse('BAD_DTYPE', 'dtype', "'float32' (the default), 'float16' or 'bfloat16'", dtype);
   }
   return DTYPES[dtype];
-}
-
-/** float16 bits -> the float32 with the same value (every half is one), as float32 bits. */
-export function halfToFloatBits(h) {
-  const sign = (h & 0x8000) << 16;
-  const exponent = (h >> 10) & 0x1f;
-  let mantissa = h & 0x3ff;
-  if (exponent === 0x1f) return (sign | 0x7f800000 | (mantissa << 13)) >>> 0; // inf, NaN
-  if (exponent !== 0) return (sign | ((exponent + 112) << 23) | (mantissa << 13)) >>> 0;
-  if (mantissa === 0) return sign >>> 0;
-  let shift = 0; // subnormal half: normalise, 1.f * 2^(-14 - shift)
-  while ((mantissa & 0x400) === 0) {
-    mantissa <<= 1;
-    shift++;
-  }
-  return (sign | ((113 - shift) << 23) | ((mantissa & 0x3ff) << 13)) >>> 0;
 }
 
 /** float16 / bfloat16 bit patterns -> their values (exact in float32). Needs no wasm. */

@@ -7,7 +7,7 @@ import { PosencError, refuse } from '../runtime/errors.js';
 import { checkOptions, checkHeads, plainView } from '../runtime/validate.js';
 import { WasmBuffer } from '../runtime/wasm-buffer.js';
 import { checkOut, checkAttached, newArray } from '../runtime/buffers.js';
-import { checkLength, checkQueryOffset } from '../alibi/alibi.js'; // the same query/key geometry as alibiBias
+import { checkLength, checkQueryOffset } from '../runtime/attention.js'; // the same query/key geometry as alibiBias
 
 export const T5_MAX_BUCKETS = 1024;
 export const SHAW_MAX_RELATIVE = 2 ** 30 - 1;

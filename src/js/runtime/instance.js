@@ -4,7 +4,8 @@
 // and their status (wasm-calls.js, status.js), memory and staging
 // (memory.js), the sinusoid plan (plan-cache.js), buffers and checks. Each
 // family (../<family>/) is a function xxxMethods(runtime) returning its
-// methods; adding a family is one line below.
+// methods; the caller (../instance.js) hands them in from ../families.js, so
+// this folder imports no family.
 import { PosencError, refuse } from './errors.js';
 import { checkOptions } from './validate.js';
 import { WasmBuffer, pointerOf, pointerOfAnyDtype, checkBufferDtype } from './wasm-buffer.js';
@@ -12,34 +13,12 @@ import { loadExports } from './loader.js';
 import { wasmCalls, MAX_WASM_BYTES } from './wasm-calls.js';
 import { wasmMemory } from './memory.js';
 import { planCache } from './plan-cache.js';
-import { sinusoidMethods } from '../sinusoid/sinusoid.js';
-import { precisionMethods } from '../precision/precision.js';
-import { grid2dMethods } from '../grid2d/grid2d.js';
-import { ropeMethods } from '../rope/rope.js';
-import { alibiMethods } from '../alibi/alibi.js';
-import { learnedMethods } from '../learned/learned.js';
-import { relativeMethods } from '../relative/relative.js';
-import { diagnoseMethods } from '../diagnose/diagnose.js';
-import { configMethods } from '../config/config-read.js';
-
-/** Every family, in the order their methods are gathered. */
-const FAMILIES = [
-  sinusoidMethods,
-  precisionMethods,
-  grid2dMethods,
-  ropeMethods,
-  alibiMethods,
-  learnedMethods,
-  relativeMethods,
-  diagnoseMethods,
-  configMethods,
-];
-
 /**
+ * @param {Array<(runtime: object) => object>} families each family's xxxMethods, in the order they are gathered
  * @param {{simd?: boolean, wasm?: unknown}} [options]
- * @param {string} [call] the public function the options were given to, for messages
+ * @param {string} call the public function the options were given to, for messages
  */
-export async function instantiate(options, call = 'instantiate') {
+export async function instantiateWith(families, options, call) {
   const o = checkOptions(options, ['simd', 'wasm'], call);
   if (o.simd !== undefined && typeof o.simd !== 'boolean')
     refuse('BAD_OPTIONS', 'simd', 'true, false or undefined', o.simd);
@@ -49,7 +28,7 @@ export async function instantiate(options, call = 'instantiate') {
   state.memory = state.exports.memory;
   const runtime = createRuntime(state);
   const methods = {};
-  for (const family of FAMILIES) Object.assign(methods, family(runtime));
+  for (const family of families) Object.assign(methods, family(runtime));
   return Object.freeze({
     simd: state.exports.pe_wasm_simd() === 1,
     ...methods,

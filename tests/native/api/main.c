@@ -10,16 +10,43 @@
  * slopes. Scratch is given exactly the size its size function asks for, at
  * every byte alignment, and must not be written past. Prints `N passed, M
  * failed` last and exits 1 when anything failed.
+ *
+ * Usage: api-asan [FILTER]   FILTER a family (rope, alibi, common, ...) or one
+ * test's name; without it every test runs. A filter that names no test exits 2
+ * (a typo must not pass as "0 failed"). api-asan --list prints "family name"
+ * per test.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "support.h"
 #include "tests.h"
 
-int main(void) {
-#define API_RUN(name) name();
+/* Whether the test (family, name) is one the filter asks for (NULL: all). */
+static int selected(const char *filter, const char *family, const char *name) {
+    return !filter || strcmp(filter, family) == 0 || strcmp(filter, name) == 0;
+}
+
+int main(int argc, char **argv) {
+    const char *filter = argc > 1 ? argv[1] : NULL;
+    if (filter && strcmp(filter, "--list") == 0) {
+#define API_LIST(family, name) printf("%s %s\n", #family, #name);
+        API_TESTS(API_LIST)
+#undef API_LIST
+        return 0;
+    }
+    int ran = 0;
+#define API_RUN(family, name)               \
+    if (selected(filter, #family, #name)) { \
+        name();                             \
+        ran++;                              \
+    }
     API_TESTS(API_RUN)
 #undef API_RUN
+    if (ran == 0) {
+        fprintf(stderr, "api-asan: no test is named or in the family '%s' (api-asan --list)\n", filter);
+        return 2;
+    }
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }

@@ -2,7 +2,7 @@
 // same formats as the posenc CLI (`posenc table --format csv|npy`).
 import { themeColors } from '../draw/canvas.js';
 import { sinusoidal } from '../../../src/js/index.js';
-import { formatRows, prologue, npyHeader, float32Bytes } from '../../../src/js/cli/format.js';
+import { formatRows, prologue, npyHeader, float32Bytes } from '../../../src/js/shared/format.js';
 
 /** Offers a Blob as a download with the given file name. */
 export function download(blob, name) {

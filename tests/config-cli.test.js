@@ -21,7 +21,7 @@ test('posenc config: the same text and JSON in both CLIs for every corpus config
       if (run.status === 0) lines += run.stdout.toString().split('\n').length;
     }
   }
-  console.log(`cli-config: ${INDEX.entries.length} configs, ${lines} lines identical in both CLIs`);
+  console.log(`config-cli: ${INDEX.entries.length} configs, ${lines} lines identical in both CLIs`);
 });
 
 test("posenc config --format json: one object a layer, as fromConfig's layers say", async () => {

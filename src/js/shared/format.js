@@ -1,5 +1,7 @@
-// Output formats of `posenc table`, shared by the Node CLI and the page's exports, and
-// mirrored line for line by src/cli/format.c, so both print the same bytes.
+// Output formats of `posenc table` and the other commands: a shared module
+// (pure JS, no wasm), used by the Node CLI (../cli) and the page's exports
+// (web/src/io), and mirrored line for line by src/cli/format.c, so all print
+// the same bytes.
 //
 // Decimals: s = v * 10^k in double (exact for a float32 |v| <= 1, k <= 9),
 // rounded half to even to an integer n; '-' when v's sign bit is set (so -0

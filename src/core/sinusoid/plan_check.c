@@ -1,0 +1,13 @@
+/* The argument checks that need the plan's layout (its size, its magic):
+ * here, not in common/check.c, so common/ includes no family. */
+#include "sinusoid/plan.h"
+
+pe_status pe_check_scratch(const void *scratch, size_t scratch_bytes, uint32_t dim) {
+    if (!scratch) return PE_ERR_NULL;
+    return scratch_bytes < pe_plan_bytes(dim) ? PE_ERR_SCRATCH : PE_OK;
+}
+
+pe_status pe_check_plan(const pe_plan *plan) {
+    if (!plan) return PE_ERR_NULL;
+    return plan->magic == PE_PLAN_MAGIC ? PE_OK : PE_ERR_PLAN;
+}
