@@ -408,7 +408,10 @@ export function configReader(runtime) {
     const align = (at) => Math.ceil(at / 16) * 16;
     let count;
     {
-      const base = runtime.malloc(16 + bytes.length + 16 + 8 * LAYER_FIELDS + LAYER_TEXT + keysBytes + 64, 'config layers');
+      const base = runtime.malloc(
+        16 + bytes.length + 16 + 8 * LAYER_FIELDS + LAYER_TEXT + keysBytes + 64,
+        'config layers',
+      );
       try {
         const jsonAt = base;
         const outAt = align(jsonAt + bytes.length + 1);
