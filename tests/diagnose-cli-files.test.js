@@ -130,6 +130,9 @@ const ACCEPTED = [
   'escaped-name-second.safetensors --name 12',
   'name-in-metadata.safetensors --name 12',
   'escaped-distinct.safetensors --name a',
+  // a 1 x 1 tensor is a one-value inv_freq vector (one column): answered, "one frequency determines neither base nor
+  // rotary dim", by both CLIs alike
+  'many.safetensors --name pos_embed',
 ];
 const OPTIONS = [[], ['--rows', '3'], ['--name', 'a'], ['--dim', '4'], ['--name', 'pos_embed'], ['--name', '12']];
 

@@ -49,6 +49,10 @@ function npmCalls(target) {
     // The wasm modules newer than every source: the build has nothing to compile.
     mkdirSync(join(dir, 'src/core'), { recursive: true });
     mkdirSync(join(dir, 'src/wasm'), { recursive: true });
+    // The boundary header's generator and its inputs (build.sh regenerates the header before any wasm step).
+    mkdirSync(join(dir, 'src/js/runtime'), { recursive: true });
+    for (const f of ['src/wasm/boundary-gen.js', 'src/js/runtime/boundary.js', 'src/core/posenc.h'])
+      cpSync(join(root, f), join(dir, f));
     mkdirSync(join(dir, 'build/wasm'), { recursive: true });
     const later = new Date(Date.now() + 60_000);
     for (const w of ['posenc.wasm', 'posenc-simd.wasm']) {

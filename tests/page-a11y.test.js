@@ -43,7 +43,12 @@ it('every canvas has an accessible name and a text alternative next to it', asyn
         const owner = canvas.closest('[aria-label]') ?? canvas;
         const name = canvas.getAttribute('aria-label') ?? owner.getAttribute('aria-label') ?? '';
         const section = canvas.closest('section');
-        const text = section?.querySelector('output, .facts, .result, [aria-describedby]')?.textContent ?? '';
+        // The text alternative: what aria-describedby names, else the section's readout or facts.
+        const described = (canvas.getAttribute('aria-describedby') ?? '')
+          .split(/\s+/)
+          .map((id) => (id ? (document.getElementById(id)?.textContent ?? '') : ''))
+          .join(' ');
+        const text = described.trim() || (section?.querySelector('output, .facts, .result')?.textContent ?? '');
         return { id: canvas.id || section?.id, name, text: text.trim().length };
       })
       .filter((c) => c.name.trim() === '' || c.text === 0),

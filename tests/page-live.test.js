@@ -74,8 +74,10 @@ for (const size of SIZES) {
 // drawn (performance mark 'posenc-first-view', set with body data-ready). The views below the fold are dynamic
 // imports loaded as they near the viewport; those the page loads next, unasked, are printed too. 160 kB since
 // the wasm grew by the per-layer config reader, JSON's own semantics, identify at any first position and the
-// correctly rounded kernels (153.7 kB measured when they landed; 150 kB before).
-const FIRST_VIEW_BUDGET = 160_000;
+// correctly rounded kernels (153.7 kB measured when they landed; 150 kB before). 185 kB since session 32's
+// merge measured 176.5 kB: the wasm (96.5 kB) gained inv_freq and scaled-cache identify and the batch layer
+// reader, the first view's script the why-attention figure, anchors and model presets. Worth winning back.
+const FIRST_VIEW_BUDGET = 185_000;
 // The README's figure for the first view ("weighs about N kB gzip"): within 3% of what this test measures.
 const README_FIRST_VIEW = Number(
   /first view weighs about (\d+) kB gzip/.exec(await readFile(new URL('../README.md', import.meta.url), 'utf8'))[1],

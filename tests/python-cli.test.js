@@ -193,6 +193,8 @@ const CASES = {
     'identify t.f32 --dim 8',
     'identify t.f32',
     'identify t.f32 --rows 3',
+    'identify t.f32 --dim 1',
+    'identify t.npy --kind inv-freq',
     'identify t.npy --rows 41',
     'identify missing.npy',
     'identify t.npy --name x',

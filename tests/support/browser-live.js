@@ -91,6 +91,12 @@ export async function dragSlider(page, selector, { steps = 10, dx = 6, gapMs = 3
     ([sel, fig]) => document.querySelector(fig ?? sel).scrollIntoView({ block: fig ? 'start' : 'center' }),
     [selector, view],
   );
+  // A slider above its figure (or under the sticky bar) is brought back below the bar, the figure kept in view.
+  await page.evaluate((sel) => {
+    const bar = parseFloat(getComputedStyle(document.documentElement).getPropertyValue('--bar-h')) || 0;
+    const top = document.querySelector(sel).getBoundingClientRect().top;
+    if (top < bar + 8) window.scrollBy(0, top - bar - 24);
+  }, selector);
   const box = await settledBox(page, selector);
   const value = await page.$eval(selector, (el) => (el.value - el.min) / (el.max - el.min));
   // The thumb sits at the value's fraction of the track; drag towards the farther end, within the track.

@@ -1,6 +1,6 @@
 """Sinusoidal tables as the peers' own code makes them (Debian's python3-torch
-and python3-numpy), for tests/identify-recipes.test.js and
-identify-verdicts.test.js: the PyTorch tutorial's PositionalEncoding (float32
+and python3-numpy), for tests/diagnose-recipes.test.js and
+diagnose-verdicts.test.js: the PyTorch tutorial's PositionalEncoding (float32
 exp for div_term, PyTorch's float32 sin and cos), numpy's float64 recipe
 (np.exp(np.arange(0, d, 2) * (-np.log(base) / d)), float64 angles and
 sin/cos, cast to float32), and fairseq's odd embedding_dim (a zero column

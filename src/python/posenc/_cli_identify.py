@@ -22,12 +22,15 @@ or raw little-endian float32 (give --rows and/or --dim).
   --name T      the tensor of a .safetensors file (needed when it holds several)
   --rows N      rows of a raw float32 file (checked against other files)
   --dim D       columns of a raw float32 file (checked against other files)
-  --kind K      auto (default), table (sine-cosine pairs) or cos-sin (a RoPE cos or sin cache)
+  --kind K      auto (default), table (sine-cosine pairs), cos-sin (a RoPE cos or sin cache)
+                or inv-freq (a model's inv_freq vector: one column or one row, read as
+                float32; auto reads a one-column or one-row FILE so)
   --json        print the facts as one JSON object instead of the report
 {COMMON_HELP}
 examples:
   posenc identify pe.npy
   posenc identify model.safetensors --name embed_positions.weight --json
+  posenc identify inv_freq.npy
 """
 OPTIONS = ["--name", "--rows", "--dim", "--kind", "--output"]
 FLAGS = ["--json"]
@@ -53,9 +56,13 @@ def run(given: Given, write: Callable[[bytes], None]) -> None:
     if path is None:
         fail("identify needs a FILE (.npy, .safetensors, CSV or raw float32; see posenc identify --help)")
     kind = given.get("--kind", "auto")
-    if kind not in ("auto", "table", "cos-sin"):
-        fail(f"--kind must be auto, table or cos-sin; got {kind}")
+    if kind not in ("auto", "table", "cos-sin", "inv-freq"):
+        fail(f"--kind must be auto, table, cos-sin or inv-freq; got {kind}")
     data = read_input("identify", "a table", path, MAX_TABLE_BYTES)
     table, rows, dim = read_any(data, name, rows, dim)
-    result = identify(table.reshape(-1), rows=rows, dim=dim, kind=kind)
+    # one column or one row: a frequency vector (identify_command.c's rule), read as float32 as the CLIs do
+    if kind == "inv-freq" or (kind == "auto" and (dim == 1 or rows == 1)):
+        result = identify(table.reshape(-1).astype("float32"), kind="inv-freq")
+    else:
+        result = identify(table.reshape(-1), rows=rows, dim=dim, kind=kind)
     write((result["json"] + "\n" if given.get("--json") == "true" else result["text"]).encode())
