@@ -420,7 +420,8 @@ export function configReader(runtime) {
         runtime.bytes(0).set(bytes, jsonAt);
         const status = wasm.pe_wasm_config_layer(jsonAt, bytes.length, 0, outAt, textAt, keysAt, keysBytes);
         if (status !== STATUS_OK) refusal(status, keysAt);
-        count = readFields(CONFIG_LAYER, runtime.doubles(outAt, LAYER_FIELDS)).layers;
+        const out = readFields(CONFIG_LAYER, runtime.doubles(outAt, LAYER_FIELDS));
+        count = out.layers;
       } finally {
         runtime.free(base);
       }
@@ -447,7 +448,7 @@ export function configReader(runtime) {
         keysBytes,
       );
       if (status !== STATUS_OK) refusal(status, keysAt);
-      const out = runtime.doubles(outAt, LAYER_FIELDS * count).slice();
+      const doubles = runtime.doubles(outAt, LAYER_FIELDS * count).slice();
       const text = runtime.bytes(textAt, LAYER_TEXT * count).slice();
       const decoder = new TextDecoder();
       // A NUL-terminated field: ASCII by hand (a TextDecoder call per field took most of the time), else decoded.
@@ -462,13 +463,13 @@ export function configReader(runtime) {
       const layers = new Array(count);
       for (let index = 0; index < count; index++) {
         const at = LAYER_TEXT * index;
-        const fields = readFields(CONFIG_LAYER, out.subarray(LAYER_FIELDS * index, LAYER_FIELDS * (index + 1)));
+        const out = readFields(CONFIG_LAYER, doubles.subarray(LAYER_FIELDS * index, LAYER_FIELDS * (index + 1)));
         layers[index] = {
           index,
           kind: word(at + CONFIG_LAYER_TEXT.kind),
           layerType: word(at + CONFIG_LAYER_TEXT.layer_type) || undefined,
-          positions: POSITIONS[fields.positions],
-          kvHeads: fields.kv_heads,
+          positions: POSITIONS[out.positions],
+          kvHeads: out.kv_heads,
         };
       }
       return layers;

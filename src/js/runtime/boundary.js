@@ -302,6 +302,11 @@ export const EXPORTS = Object.freeze({
   },
   // diagnose.c
   pe_wasm_diagnose_scratch_size: { core: 'pe_diagnose_scratch_size', params: ['rows', 'cols'] },
+  pe_wasm_inv_freq_scratch_size: { core: 'pe_diagnose_inv_freq', params: [] },
+  pe_wasm_diagnose_inv_freq: {
+    core: 'pe_diagnose_inv_freq',
+    params: ['inv_freq', 'count', 'scratch', 'scratch_bytes', 'text', 'text_bytes', 'json', 'json_bytes', 'bad_index'],
+  },
   pe_wasm_diagnose: {
     core: 'pe_diagnose',
     params: [
