@@ -325,26 +325,6 @@ static float float_step(float x, int j) {
     return x;
 }
 
-/* The roundest number in [lo, hi]: the power of two nearest the middle, else the coarsest multiple of a power of
- * ten; lo when there is none. */
-static double roundest_in(double lo, double hi) {
-    if (!(lo > 0.0 && lo <= hi && hi < 0x1p60)) return lo;
-    double best = 0.0, middle = diag_sqrt(lo) * diag_sqrt(hi);
-    for (double p = 1.0; p <= hi; p *= 2.0)
-        if (p >= lo &&
-            (best == 0.0 || (p > middle ? p / middle : middle / p) < (best > middle ? best / middle : middle / best)))
-            best = p;
-    if (best > 0.0) return best;
-    double step = 1.0;
-    while (step * 10.0 <= hi) step *= 10.0;
-    for (int k = 0; k < 40; k++, step /= 10.0) {
-        double x = diag_round_int(lo / step + 0.5 - 1e-12) * step;
-        if (x < lo) x += step;
-        if (x <= hi) return x;
-    }
-    return lo;
-}
-
 /* L0 / beta at a correction dimension c: d ln(L0 / (2 pi beta)) / (2 ln T) = c (HF's find_correction_dim). */
 static double over_beta(double c, double dim, double log_t) {
     return 2.0 * DIAG_PI * diag_exp(2.0 * c * log_t / dim);
@@ -369,11 +349,11 @@ static void yarn_params(pe_inv_freq_diagnosis *d, const freq_model *m) {
     double hi = 32.0 * fast_hi < slow_hi ? 32.0 * fast_hi : slow_hi;
     if (!(lo <= hi)) { /* not the default betas: beta_slow 1 fixes L0, then beta_fast its range */
         lo = slow_lo, hi = slow_hi < 0x1p58 ? slow_hi : slow_lo * 4.0;
-        double l0 = roundest_in(lo, hi);
-        d->beta_fast = roundest_in(l0 / fast_hi, fast_lo > 0.0 ? l0 / fast_lo : l0 / fast_hi * 1e6);
+        double l0 = diag_roundest_in(lo, hi);
+        d->beta_fast = diag_roundest_in(l0 / fast_hi, fast_lo > 0.0 ? l0 / fast_lo : l0 / fast_hi * 1e6);
     }
     d->original_lo = lo, d->original_hi = hi;
-    d->original_max = roundest_in(lo, hi);
+    d->original_max = diag_roundest_in(lo, hi);
 }
 
 static void fill_scaling(pe_inv_freq_diagnosis *d, const freq_model *m, const scan *sc) {

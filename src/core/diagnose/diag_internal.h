@@ -140,6 +140,9 @@ void diag_fit_rule(diag_work *w, pe_diagnosis *d);
 /* e^x for any x (the core's exp), and x rounded to a whole number (|x| < 2^51). */
 double diag_exp(double x);
 double diag_round_int(double x);
+/* The roundest number in [lo, hi]: a power of two nearest the middle, else the coarsest multiple of a power of
+ * ten; lo when there is none (diag_scaling.c). For lengths read off a scaling (original context, beta). */
+double diag_roundest_in(double lo, double hi);
 /* x rounded to 1, 2 or 3 significant digits, the roundest within rel
  * (relative; a negative x as -snap(-x)); else x, and x itself when it is 0,
  * infinite or NaN. *round = whether it snapped. */

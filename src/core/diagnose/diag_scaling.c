@@ -38,7 +38,7 @@ static int close_to(double x, double target, double rel) {
  * one is there (the one nearest the middle), else the coarsest multiple of a
  * power of ten; lo when the interval is too narrow for either, or is not such
  * an interval (bounds from an extreme base overflow). */
-static double roundest_in(double lo, double hi) {
+double diag_roundest_in(double lo, double hi) {
     if (!(lo > 0.0 && lo <= hi && hi <= 0x1p1000)) return lo;
     double best = 0.0, middle = diag_sqrt(lo) * diag_sqrt(hi); /* lo * hi may overflow */
     for (double p = 1.0; p <= hi && p < 0x1p60; p *= 2.0)
@@ -100,11 +100,11 @@ static void yarn(pe_diagnosis *d) {
     if (!(lo <= hi)) {
         /* the defaults do not fit: beta_slow 1 gives L0, then beta_fast its range */
         lo = slow_lo, hi = slow_hi < 1e299 ? slow_hi : slow_lo * 4.0;
-        double l0 = roundest_in(lo, hi);
-        d->beta_fast = roundest_in(l0 / fast_hi, l0 / fast_lo);
+        double l0 = diag_roundest_in(lo, hi);
+        d->beta_fast = diag_roundest_in(l0 / fast_hi, l0 / fast_lo);
     }
     d->original_lo = lo, d->original_hi = hi;
-    d->original_max = roundest_in(lo, hi);
+    d->original_max = diag_roundest_in(lo, hi);
     /* HF multiplies cos and sin by attention_factor, by default 0.1 mscale ln(factor) + 1 */
     d->attention_factor = d->mscale = 0.0;
     if (!close_to(d->scale, 1.0, 1e-6) && d->factor > 1.0) {
