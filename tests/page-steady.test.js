@@ -1,0 +1,84 @@
+// Nothing moves under the reader: every part a view's script fills holds its
+// drawn height before the view has loaded (web/src/reserve.css), so views
+// loading and drawing above the one on screen do not push it down. Checked on
+// a desktop (1440 × 900) and a phone (390 × 844), at the default and the
+// largest size: (1) each section's height before its view loaded against its
+// height once every view drew, (2) the comparison view's window slider, the
+// control whose drag once missed (the views above grew under it), held on
+// screen frame by frame while everything near it loads and draws.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { browserSession } from './support/browser-session.js';
+import { drawEveryView, open, settledOnScreen } from './support/browser-page.js';
+
+const session = browserSession(test);
+const { it, noProblems } = session;
+
+const VIEWPORTS = [
+  { name: 'desktop 1440 × 900', size: { width: 1440, height: 900 } },
+  { name: 'phone 390 × 844', size: { width: 390, height: 844 } },
+];
+const SIZES = [
+  { name: 'default size', query: '' },
+  { name: 'd = 2048, length = 8192', query: '?d=2048&len=8192' },
+];
+// A section may change by a line of text's rounding; a view that lost its reserve changes by hundreds of px.
+const SECTION_SLACK_PX = 8;
+const SLIDER_SLACK_PX = 4;
+
+const sectionHeights = (page) =>
+  page.evaluate(() =>
+    Object.fromEntries(
+      [...document.querySelectorAll('main section[id]')].map((s) => [s.id, s.getBoundingClientRect().height]),
+    ),
+  );
+
+for (const viewport of VIEWPORTS) {
+  for (const size of SIZES) {
+    it(`every section holds its drawn height before its view loads: ${viewport.name}, ${size.name}`, async () => {
+      const { page, server } = session;
+      await page.setViewportSize(viewport.size);
+      await open(page, `${server.url}${size.query}`);
+      const before = await sectionHeights(page);
+      await drawEveryView(page);
+      const after = await sectionHeights(page);
+      const moved = Object.keys(after)
+        .filter((id) => Math.abs(after[id] - before[id]) > SECTION_SLACK_PX)
+        .map((id) => `${id} ${before[id].toFixed(0)} → ${after[id].toFixed(0)} px`);
+      console.log(`  ${viewport.name}, ${size.name}: ${moved.length ? moved.join(', ') : 'no section changed'}`);
+      assert.equal(moved, [], 'sections that changed height once drawn');
+      noProblems(`${viewport.name}, ${size.name}`);
+    });
+
+    it(`the window slider stays put while the views around it load: ${viewport.name}, ${size.name}`, async () => {
+      const { page, server } = session;
+      await page.setViewportSize(viewport.size);
+      await open(page, `${server.url}${size.query}`);
+      // Record the slider's top on every frame from the jump until the views near it have drawn.
+      await page.evaluate(() => {
+        const slider = document.getElementById('ctl-cw-range');
+        slider.scrollIntoView({ block: 'center' });
+        const tops = [];
+        window.__tops = tops;
+        const watch = () => {
+          tops.push(slider.getBoundingClientRect().top);
+          if (window.__tops === tops) requestAnimationFrame(watch);
+        };
+        watch();
+      });
+      await settledOnScreen(page);
+      const tops = await page.evaluate(() => {
+        const tops = window.__tops;
+        window.__tops = null;
+        return tops;
+      });
+      const shift = Math.max(...tops) - Math.min(...tops);
+      console.log(`  ${viewport.name}, ${size.name}: slider moved ${shift.toFixed(0)} px over ${tops.length} frames`);
+      assert.ok(tops.length > 1, 'frames were recorded');
+      assert.ok(shift <= SLIDER_SLACK_PX, `the slider moved ${shift.toFixed(0)} px while the views loaded`);
+      noProblems(`${viewport.name}, ${size.name}`);
+    });
+  }
+}
+
+test.run();
