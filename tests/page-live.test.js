@@ -76,8 +76,10 @@ for (const size of SIZES) {
 // the wasm grew by the per-layer config reader, JSON's own semantics, identify at any first position and the
 // correctly rounded kernels (153.7 kB measured when they landed; 150 kB before). 185 kB since session 32's
 // merge measured 176.5 kB: the wasm (96.5 kB) gained inv_freq and scaled-cache identify and the batch layer
-// reader, the first view's script the why-attention figure, anchors and model presets. Worth winning back.
-const FIRST_VIEW_BUDGET = 185_000;
+// reader, the first view's script the why-attention figure, anchors and model presets. Won back to 159.7 kB: the
+// first view paints without d3 (its cividis table baked at build, the axes' d3-scale with the views that draw
+// axes) and the corpus configs' loaders come with the first model chosen; budget: that plus 3%.
+const FIRST_VIEW_BUDGET = 165_000;
 // The README's figure for the first view ("weighs about N kB gzip"): within 3% of what this test measures.
 const README_FIRST_VIEW = Number(
   /first view weighs about (\d+) kB gzip/.exec(await readFile(new URL('../README.md', import.meta.url), 'utf8'))[1],

@@ -11,7 +11,7 @@ import { createNotes } from './state/notes.js';
 import { cursorPosition, setCursor } from './state/cursor.js';
 import { wirePlayer } from './state/player.js';
 import { MODEL_FIELDS, MODEL_PRESETS, presetById, presetFields, presetNote } from './state/model-presets.js';
-import { clearModelConfig, presetText, useModelConfig } from './state/model-config.js';
+import { clearModelConfig, useModelConfig } from './state/model-config.js';
 import { FIELDS } from './state/fields.js';
 import { onSummaryReady, updateTable } from './compute/encoding.js';
 import { createWhyView } from './views/why-view.js';
@@ -361,6 +361,9 @@ function modelChanges(fields) {
   if (changes.rs === 'llama3' && changes.rlo >= changes.rhi) changes.rlo = FIELDS.rlo.initial;
   return changes;
 }
+
+/** A preset's config text; the loaders of the corpus files come with the first model chosen. */
+const presetText = (preset) => import('./state/preset-files.js').then((files) => files.presetText(preset));
 
 /** Shows a preset: its config read, its fields set, the others reset; fresh: chosen now (not from the URL). */
 async function choosePreset(preset, { fresh = true } = {}) {

@@ -1,7 +1,7 @@
 // Drawing heatmaps on a canvas: one ImageData per frame, filled through a colour
-// lookup table at device resolution, plus axes and a colour bar in CSS pixels.
-import { scaleLinear } from 'd3-scale';
-import { LUT_SIZE, lutIndex } from './colormap.js';
+// lookup table at device resolution, plus a title and a colour bar in CSS pixels
+// (the axes, which need d3-scale's ticks, are in heatmap-axes.js: the first view has none).
+import { LUT_SIZE, lutIndex } from './lut.js';
 import { tickLabel } from './format.js';
 
 const images = new WeakMap(); // context → its last ImageData, reused while the size stays (no garbage per frame)
@@ -94,62 +94,6 @@ export function drawColorBar(ctx, ratio, rect, lut, lo, hi, colors, { title = 'v
   ctx.textAlign = 'center';
   ctx.textBaseline = 'bottom';
   ctx.fillText(title, rect.x + rect.w / 2, rect.y - 6);
-}
-
-/**
- * Axes around a plot rect: x ticks below over [x0, x1), y ticks left over [y0, y1)
- * growing downwards (row 0 at the top). Ticks sit at cell centres.
- */
-export function drawAxes(ctx, rect, colors, { xDomain, yDomain, xLabel, yLabel, xTicks = 8, yTicks = 6 }) {
-  ctx.strokeStyle = colors.muted;
-  ctx.fillStyle = colors.fg;
-  ctx.lineWidth = 1;
-  ctx.font = colors.font;
-  ctx.strokeRect(rect.x - 0.5, rect.y - 0.5, rect.w + 1, rect.h + 1);
-
-  const [x0, x1] = xDomain;
-  const xs = scaleLinear()
-    .domain([x0, x1])
-    .range([rect.x, rect.x + rect.w]);
-  ctx.textAlign = 'center';
-  ctx.textBaseline = 'top';
-  const xLabels = [];
-  for (const t of integerTicks(x0, x1, xTicks)) {
-    const px = xs(t + 0.5);
-    ctx.fillRect(Math.round(px) - 0.5, rect.y + rect.h, 1, 4);
-    ctx.fillText(tickLabel(t), px, rect.y + rect.h + 6);
-    xLabels.push(tickLabel(t));
-  }
-  // The tick labels as text, for tests and for the figure's text alternative.
-  ctx.canvas.dataset.xTicks = xLabels.join(' | ');
-  const [y0, y1] = yDomain;
-  const ys = scaleLinear()
-    .domain([y0, y1])
-    .range([rect.y, rect.y + rect.h]);
-  ctx.textAlign = 'right';
-  ctx.textBaseline = 'middle';
-  for (const t of integerTicks(y0, y1, yTicks)) {
-    const py = ys(t + 0.5);
-    ctx.fillRect(rect.x - 4, Math.round(py) - 0.5, 4, 1);
-    ctx.fillText(tickLabel(t), rect.x - 6, py);
-  }
-  ctx.textAlign = 'center';
-  ctx.textBaseline = 'bottom';
-  ctx.fillText(xLabel, rect.x + rect.w / 2, rect.y + rect.h + 36);
-  ctx.save();
-  ctx.translate(rect.x - 44, rect.y + rect.h / 2);
-  ctx.rotate(-Math.PI / 2);
-  ctx.textBaseline = 'bottom';
-  ctx.fillText(yLabel, 0, 0);
-  ctx.restore();
-}
-
-/** Nice integer ticks inside [lo, hi) (cells lo … hi − 1). */
-export function integerTicks(lo, hi, count) {
-  return scaleLinear()
-    .domain([lo, hi - 1])
-    .ticks(count)
-    .filter((t) => Number.isInteger(t) && t >= lo && t < hi);
 }
 
 /** Title text at the top left of a figure canvas. */

@@ -1,22 +1,12 @@
 // The chosen model's config, read once by the package's fromConfig, and the
 // RoPE the views draw for it (state/model-presets.js says which layer type).
-// The corpus configs are bundled as lazy chunks (only a chosen one is
-// fetched); a dropped config.json sets the same slot, so its longrope factors
-// and YaRN mscale reach the RoPE views too.
+// The corpus configs are fetched by preset-files.js; a dropped config.json sets
+// the same slot, so its longrope factors and YaRN mscale reach the RoPE views too.
 import { fromConfig } from '../../../src/js/index.js';
-import { presetConfigText, shownRope } from './model-presets.js';
-
-const FILES = import.meta.glob('../../../tests/fixtures/configs/*.json', { query: '?raw', import: 'default' });
+import { shownRope } from './model-presets.js';
 
 let current = { key: '', text: '', description: null, rope: null };
 let version = 0;
-
-/** The config text of a preset (its corpus file, with a model card's patch), fetched once. */
-export async function presetText(preset) {
-  const load = FILES[`../../../tests/fixtures/configs/${preset.file}`];
-  if (!load) throw new Error(`the page has no config file ${preset.file}`);
-  return presetConfigText(preset, await load());
-}
 
 /** Makes text (a config.json read without error) the one the RoPE views use; key names it (a model id or a file). */
 export function useModelConfig(key, text) {

@@ -17,7 +17,8 @@ import {
   sinusoidalMatrix,
 } from '../compute/comparison-data.js';
 import { fixed6, sig6, tickLabel } from '../draw/format.js';
-import { drawAxes, drawTitle, paintGrid } from '../draw/heatmap-draw.js';
+import { drawTitle, paintGrid } from '../draw/heatmap-draw.js';
+import { drawAxes } from '../draw/heatmap-axes.js';
 import { drawLogPlot } from '../draw/log-plot.js';
 import { csvColumns } from '../io/csv-columns.js';
 import { linkCursor, markMatrix } from './linked-cursor.js';

@@ -23,7 +23,8 @@ import {
 } from '../compute/encoding.js';
 import { fixed6, sig6 } from '../draw/format.js';
 import { onCursor, setCursor } from '../state/cursor.js';
-import { drawAxes, drawColorBar, drawTitle, paintGrid } from '../draw/heatmap-draw.js';
+import { drawColorBar, drawTitle, paintGrid } from '../draw/heatmap-draw.js';
+import { drawAxes } from '../draw/heatmap-axes.js';
 import { waitForWorker } from './scheduler.js';
 
 const MARGIN = { left: 62, right: 86, top: 34, bottom: 44 };

@@ -16,7 +16,8 @@ import {
   wavelength,
 } from '../compute/encoding.js';
 import { fixed6, grouped, sig6 } from '../draw/format.js';
-import { drawAxes, drawColorBar, drawTitle, paintGrid } from '../draw/heatmap-draw.js';
+import { drawColorBar, drawTitle, paintGrid } from '../draw/heatmap-draw.js';
+import { drawAxes } from '../draw/heatmap-axes.js';
 import { drawLinePlot } from '../draw/line-plot.js';
 import { linkCursor, markMatrix } from './linked-cursor.js';
 

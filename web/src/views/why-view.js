@@ -6,7 +6,7 @@
 // tie. The numbers come from compute/why-attention.js; the drawn facts are
 // written on the canvas's data-* attributes (the browser test reads them).
 import { createRedrawGuard, fitCanvas, themeColors, availableWidth } from '../draw/canvas.js';
-import { CIVIDIS_LUT } from '../draw/sequential-colormap.js';
+import { CIVIDIS_LUT } from '../draw/cividis.js';
 import { drawTitle, paintGrid } from '../draw/heatmap-draw.js';
 import { fixed6 } from '../draw/format.js';
 import { whyAttention } from '../compute/why-attention.js';
