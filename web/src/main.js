@@ -19,6 +19,7 @@ import { createScheduler } from './views/scheduler.js';
 import { createLearnedPanel } from './io/learned-panel.js';
 import { wireExports } from './io/exporters.js';
 import { applyTheme, watchSystemTheme } from './draw/theme.js';
+import { compactScreen } from './draw/canvas.js';
 import { wireAnchors } from './state/anchor.js';
 import { wireShortcuts } from './state/shortcuts.js';
 
@@ -462,6 +463,9 @@ function labelControlsToggle() {
 }
 
 // ---- start ----------------------------------------------------------------
+// On a phone the facts lists and the RoPE aside start folded to their titles (open on a desktop), so no view is
+// taller than two screens; tapping a title opens it.
+if (compactScreen()) for (const fold of document.querySelectorAll('details[data-phone-fold]')) fold.open = false;
 applyTheme(state.theme);
 wireShortcuts(wireAnchors({ bar: $('controls') }));
 syncControls(state);

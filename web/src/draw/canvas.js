@@ -51,6 +51,12 @@ const resizes = new ResizeObserver((entries) => {
   for (const entry of entries) widths.set(entry.target, entry.target.clientWidth);
 });
 
+/** True on a phone-sized screen (the stylesheet's 640 px breakpoint), where views draw shorter plots. */
+export const compactScreen = () => matchMedia('(max-width: 640px)').matches;
+
+/** A chart's height: h on a desktop, half of it on a phone, so no view is taller than two of its screens. */
+export const plotHeight = (h) => (compactScreen() ? Math.round(h * 0.5) : h);
+
 /** Width available to a figure inside its container, in CSS pixels. */
 export function availableWidth(element, fallback = 640) {
   let w = widths.get(element);

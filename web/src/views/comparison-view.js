@@ -4,7 +4,7 @@
 // RoPE's query-key score and ALiBi's bias; then each against the offset j − i.
 // Linked to the shared position cursor: it marks key j = p (and query i = p)
 // in all four panels; pointing at a cell points at its key position j.
-import { availableWidth, fitCanvas, themeColors } from '../draw/canvas.js';
+import { availableWidth, fitCanvas, themeColors, plotHeight } from '../draw/canvas.js';
 import { DIVERGING_LUT, LUT_SIZE, pairColor } from '../draw/colormap.js';
 import { CIVIDIS_LUT, viridisColors } from '../draw/sequential-colormap.js';
 import {
@@ -198,7 +198,7 @@ export function createComparisonView(elements) {
       x: deltas,
       series,
       yRange: [-1.05, 1.05],
-      height: 300,
+      height: plotHeight(300),
     });
   }
 
@@ -228,7 +228,7 @@ export function createComparisonView(elements) {
       yLabel: 'bias added to the score',
       x: deltas,
       series,
-      height: 300,
+      height: plotHeight(300),
     });
   }
 

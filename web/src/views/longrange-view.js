@@ -3,7 +3,7 @@
 // page, computed by the package (compute/long-range.js). Hover or the arrow
 // keys read every curve at one distance. Linked to the shared position cursor:
 // position p is the key at distance Δ = p from the query at position 0.
-import { availableWidth, createRedrawGuard, themeColors } from '../draw/canvas.js';
+import { availableWidth, createRedrawGuard, themeColors, plotHeight } from '../draw/canvas.js';
 import { pairColor } from '../draw/colormap.js';
 import { drawLogPlot } from '../draw/log-plot.js';
 import { fixed6 } from '../draw/format.js';
@@ -70,7 +70,7 @@ export function createLongRangeView({ plot, readout, facts, all }) {
       }),
       markers: [{ axis: 'x', value: state.rl0, label: `original context L0 = ${state.rl0}`, color: colors.muted }],
       legendColumns: 2,
-      height: 400,
+      height: plotHeight(400),
       onCursor: cursor.fromChart((x) => {
         const at = showAt(x);
         markPlotX(plot, at);

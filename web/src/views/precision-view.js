@@ -10,7 +10,7 @@
 // posenc's float32 output itself against sin and cos of p·wᵢ evaluated in
 // float64 here (within about 5e-9 below 2^24), the one thing finer than it.
 import { bitsToFloat32, recipeTable, sinusoidal } from '../../../src/js/index.js';
-import { availableWidth, createRedrawGuard, themeColors } from '../draw/canvas.js';
+import { availableWidth, createRedrawGuard, themeColors, plotHeight } from '../draw/canvas.js';
 import { pairColor } from '../draw/colormap.js';
 import { frequency } from '../compute/encoding.js';
 import { drawLogPlot } from '../draw/log-plot.js';
@@ -125,7 +125,7 @@ export function createPrecisionView({ plot, readout, facts, all }) {
         { axis: 'x', value: 65504, label: 'float16 max 65504', color: pairColor(1), row: 0, bottom: true },
       ],
       legendColumns: 2,
-      height: 380,
+      height: plotHeight(380),
       onCursor: cursor.fromChart((x) => {
         const at = showAt(x);
         markPlotX(plot, at);

@@ -4,7 +4,7 @@
 // package's ropeFrequencies; the lines drawn at thresholds (L0 / β, L0 /
 // low_freq_factor…) only mark where the documented formulas switch.
 import { ropeFrequencies } from '../../../src/js/index.js';
-import { availableWidth, createRedrawGuard, themeColors } from '../draw/canvas.js';
+import { availableWidth, createRedrawGuard, themeColors, plotHeight } from '../draw/canvas.js';
 import { pairColor } from '../draw/colormap.js';
 import { longRopeMissing, ropeScalingDict } from '../state/rope-scaling.js';
 import { modelConfigVersion, modelRope } from '../state/model-config.js';
@@ -106,7 +106,7 @@ export function createRopeView({ speed, wavelength, bands, readout, facts, confi
         { label: name, values: scaled.w, stroke: METHOD_COLORS[state.rs] ?? colors.accent, width: 2.2 },
       ],
       markers: contextMarkers((L) => TAU / L).map((m) => ({ ...m, label: `one turn in ${m.label}` })),
-      height: 300,
+      height: plotHeight(300),
       onCursor,
     });
     drawLogPlot(wavelength, {
@@ -131,7 +131,7 @@ export function createRopeView({ speed, wavelength, bands, readout, facts, confi
         },
       ],
       markers: contextMarkers((L) => L),
-      height: 300,
+      height: plotHeight(300),
       onCursor,
     });
     const originalWavelengths = Array.from(plain.w, (w) => TAU / w);
@@ -151,7 +151,7 @@ export function createRopeView({ speed, wavelength, bands, readout, facts, confi
         points: half <= 24,
       })),
       markers: thresholdMarkers(state, colors),
-      height: 320,
+      height: plotHeight(320),
     });
 
     shown = { plain: plain.w, scaled: scaled.w, name };

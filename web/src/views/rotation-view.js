@@ -4,7 +4,14 @@
 // Linked to the shared position cursor: moving p here moves it, and the
 // similarity matrix marks it (row and column) and reads that row.
 import { sinusoidalAt } from '../../../src/js/index.js';
-import { createRedrawGuard, fitCanvas, themeColors, availableWidth } from '../draw/canvas.js';
+import {
+  createRedrawGuard,
+  fitCanvas,
+  themeColors,
+  availableWidth,
+  plotHeight,
+  compactScreen,
+} from '../draw/canvas.js';
 import { DIVERGING_LUT, pairColor } from '../draw/colormap.js';
 import {
   columnOf,
@@ -149,7 +156,8 @@ export function createRotationView(elements) {
       ` for p = ${p}, k = ${k} (float32 values from the package, rotation in double)`;
     residualOut.dataset.residual = String(residual);
     const colors = themeColors();
-    const matrixWidth = total >= 860 ? 300 : total;
+    // On a phone the matrix keeps to 240 px: full width, it alone would take half a screen.
+    const matrixWidth = total >= 860 ? 300 : Math.min(total, compactScreen() ? 240 : total);
     const circlesWidth = total >= 860 ? total - matrixWidth - 16 : total;
     drawCircles(
       circlePairs(d, base).map((i) => pairs[i]),
@@ -161,8 +169,10 @@ export function createRotationView(elements) {
   }
 
   function drawCircles(shown, state, width, colors) {
-    const cellW = 150;
-    const cellH = 178;
+    // Three to a row on a phone (two at 150 px would stack the circles a screen tall).
+    const narrow = width < 450;
+    const cellW = narrow ? Math.floor(width / 3) : 150;
+    const cellH = narrow ? 144 : 178;
     // As many per row as fit, spread over balanced rows (8 → 4 + 4 rather than 5 + 3).
     const fit = Math.max(1, Math.min(shown.length, Math.floor(width / cellW)));
     const perRow = Math.ceil(shown.length / Math.ceil(shown.length / fit));
@@ -206,8 +216,8 @@ export function createRotationView(elements) {
     shown.forEach((pair, n) => {
       const cx = (n % perRow) * cellW + cellW / 2;
       const top = 40 + Math.floor(n / perRow) * cellH;
-      const cy = top + 56;
-      const r = 46;
+      const r = narrow ? 36 : 46;
+      const cy = top + r + 10;
       const color = pairColor(n);
       ctx.strokeStyle = colors.grid;
       ctx.lineWidth = 1;
@@ -329,7 +339,7 @@ export function createRotationView(elements) {
     const stats = rowRanges();
     const total = availableWidth(similarityCanvas.parentElement, 800);
     const width = Math.min(total, 440);
-    const size = width - 140;
+    const size = width - (compactScreen() ? 170 : 140);
     const height = size + 84;
     const { ctx, ratio } = fitCanvas(similarityCanvas, width, height);
     ctx.fillStyle = colors.bg;
@@ -372,7 +382,7 @@ export function createRotationView(elements) {
         { label: `row p = ${offset + mid}`, values: midRow, stroke: pairColor(0), width: 2.5 },
         { label: `row p = ${offset}`, values: firstRow, stroke: pairColor(1), dash: [5, 4], width: 1.5 },
       ],
-      height: Math.max(220, height - 40),
+      height: plotHeight(Math.max(220, height - 40)),
       yRange: [-1.05, 1.05],
     });
     const expected = Math.sqrt(d / 2);

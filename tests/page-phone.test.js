@@ -1,0 +1,80 @@
+// Phones (390 × 844): no view is taller than two screens (the facts, the RoPE
+// aside and the secondary figures fold to a title there, charts are drawn
+// shorter), and a view's own controls stay on screen while its figure is: a
+// compact bar stuck under the parameter bar, within its section. Checked at
+// the default and the largest size, with every view drawn.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { browserSession } from './support/browser-session.js';
+import { caughtUp, drawEveryView, open } from './support/browser-page.js';
+
+const session = browserSession(test);
+const { it, noProblems } = session;
+
+const PHONE = { width: 390, height: 844 };
+const SIZES = [
+  { name: 'default size', query: '' },
+  { name: 'd = 2048, length = 8192', query: '?d=2048&len=8192' },
+];
+
+for (const size of SIZES) {
+  it(`no view is taller than two phone screens: ${size.name}`, async () => {
+    const { page, server } = session;
+    await page.setViewportSize(PHONE);
+    await open(page, `${server.url}${size.query}`);
+    await drawEveryView(page);
+    const heights = await page.$$eval('main section[id]', (all) =>
+      all.map((s) => [s.id, Math.round(s.getBoundingClientRect().height)]),
+    );
+    console.log(`  ${size.name}: ${heights.map(([id, h]) => `${id} ${h}`).join(', ')} px`);
+    const tall = heights.filter(([, h]) => h > 2 * PHONE.height).map(([id, h]) => `${id} ${h} px`);
+    assert.equal(tall, [], `views taller than ${2 * PHONE.height} px`);
+    noProblems(size.name);
+  });
+}
+
+it('a view’s own controls stay on screen, clear of the parameter bar, while its figure is', async () => {
+  const { page, server } = session;
+  await page.setViewportSize(PHONE);
+  await open(page, server.url);
+  const ids = await page.$$eval('main section[id]', (all) =>
+    all.filter((s) => s.querySelector(':scope > .figure-controls')).map((s) => s.id),
+  );
+  assert.ok(ids.length >= 6, `views with their own controls: ${ids}`);
+  const misses = [];
+  for (const id of ids) {
+    await caughtUp(page, `#${id}`);
+    // Every figure of the view (canvas or chart) brought to the screen's middle in turn: the controls stay in view.
+    const figures = await page.$$eval(`#${id} canvas, #${id} .plot`, (all) => all.length);
+    for (let n = 0; n < figures; n++) {
+      const where = await page.evaluate(
+        ([id, n]) => {
+          const figure = document.querySelectorAll(`#${id} canvas, #${id} .plot`)[n];
+          if (!figure.getClientRects().length) return null; // folded away on a phone
+          figure.scrollIntoView({ block: 'center' });
+          const controls = document.querySelector(`#${id} > .figure-controls`).getBoundingClientRect();
+          const bar = document.getElementById('controls').getBoundingClientRect();
+          return {
+            figure: figure.id || `${id} figure ${n}`,
+            top: controls.top,
+            bottom: controls.bottom,
+            bar: bar.bottom,
+          };
+        },
+        [id, n],
+      );
+      if (!where) continue;
+      const seen = where.top >= where.bar - 1 && where.bottom <= PHONE.height && where.bottom > where.top;
+      if (!seen) misses.push(`${where.figure}: controls at ${where.top.toFixed(0)}–${where.bottom.toFixed(0)} px`);
+    }
+  }
+  assert.equal(misses, [], 'figures whose controls were off screen or under the bar');
+  // Compact: one line each, not a sheet over the figure.
+  const tallest = await page.$$eval('main section[id] > .figure-controls', (all) =>
+    Math.max(...all.map((c) => c.getBoundingClientRect().height)),
+  );
+  assert.ok(tallest <= 56, `a view's control bar is ${tallest} px tall on a phone`);
+  noProblems('phone controls');
+});
+
+test.run();
