@@ -4,6 +4,7 @@
 // (PerformanceObserver 'longtask' reports tasks over 50 ms) and each view's
 // longest drawing step (body data-render-steps).
 
+import { setTimeout as delay } from 'node:timers/promises';
 import { frames, settledBox, settledOnScreen } from './browser-page.js';
 
 const median = (values) => {
@@ -84,7 +85,7 @@ export async function settleAt(page, selector, view = null) {
   await frames(page, 2);
 }
 
-/** Drags a range input's thumb with the mouse in `steps` moves of `dx` px, `gapMs` apart. */
+/** Drags a range input's thumb with the mouse in `steps` moves of `dx` px, one every `gapMs` (inputClock). */
 export async function dragSlider(page, selector, { steps = 10, dx = 6, gapMs = 30, view = null } = {}) {
   // dx is the largest step; the drag keeps inside the track. view: a figure to have on screen (under the sticky bar).
   await page.evaluate(
@@ -106,12 +107,29 @@ export async function dragSlider(page, selector, { steps = 10, dx = 6, gapMs = 3
   const y = box.y + box.height / 2;
   await page.mouse.move(x, y);
   await page.mouse.down();
+  const tick = inputClock(gapMs);
   for (let n = 0; n < steps; n++) {
+    await tick();
     x += dx;
     await page.mouse.move(x, y);
-    // The drag's own rhythm (a hand moves the mouse every gapMs), not a wait for the page: what is measured is how
-    // the page keeps up with input arriving at this pace.
-    await page.waitForTimeout(gapMs);
   }
+  await tick();
   await page.mouse.up();
+}
+
+/**
+ * The drag's input clock: tick() resolves at start + n·gapMs for its n-th call (at once if that moment has passed).
+ * This is the input under test, not a wait for the page: a hand sends a move every gapMs whether the page has drawn
+ * or not, and what is measured is how the page keeps up with input at that rate. Waiting on the page's hooks instead
+ * (a frame, data-renders) would slow the input down to the page's pace and hide exactly the lag being measured.
+ * Deadlines, not gaps: the time each move takes to reach the page does not stretch the drag.
+ */
+function inputClock(gapMs) {
+  const start = performance.now();
+  let n = 0;
+  return () => {
+    n += 1;
+    const wait = start + n * gapMs - performance.now();
+    return wait > 0 ? delay(wait) : Promise.resolve();
+  };
 }
