@@ -4,7 +4,8 @@
 // frame, so input runs between), a view's rest steps run in later frames and
 // are dropped when it is asked again, a view waiting for the worker keeps
 // itself listed as stale without drawing frames, and a lazy view is loaded
-// once, when its section nears the viewport, then drawn. Also the similarity
+// once, when its section nears the viewport, then drawn; a frame takes the
+// views that waited longest first. Also the similarity
 // matrix the worker computes for the rotation view, against Σ cos((p − q)·wᵢ).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -77,6 +78,23 @@ test('a frame stops at its budget once a view has drawn; the others draw in the 
   together.request();
   runFrames();
   assert.equal(log, ['x', 'y', 'z']);
+});
+
+test('a view the budget left for the next frame draws first there, though an input asked for every view again', () => {
+  const log = [];
+  const entries = ['a', 'b', 'c'].map((id) => view(id, FRAME_BUDGET_MS + 1, log));
+  const scheduler = createScheduler({ prepare: () => true, entries });
+  scheduler.enable();
+  show(entries.map((e) => e.section));
+  // A drag: every frame follows an input that makes every view stale again.
+  for (let n = 0; n < 3; n++) {
+    scheduler.request();
+    runFrames();
+  }
+  assert.equal(log, ['a', 'b', 'c'], 'each view drew once in three frames (not a, a, a)');
+  scheduler.request();
+  runFrames();
+  assert.equal(log.at(-1), 'a', 'then the one that waited longest');
 });
 
 test('only views on screen draw; one scrolling in later catches up', () => {

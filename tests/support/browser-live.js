@@ -17,11 +17,13 @@ const median = (values) => {
 /** Starts recording in the page; call before sending the inputs. */
 export function startRecording(page) {
   return page.evaluate(() => {
-    const live = { inputs: [], frames: [], longest: 0, longTasks: 0, steps: {} };
+    const live = { inputs: [], frames: [], drew: [], longest: 0, longTasks: 0, steps: {} };
     window.__live = live;
     document.addEventListener('input', (event) => live.inputs.push(event.timeStamp), true);
     new MutationObserver(() => {
       live.frames.push(performance.now());
+      // The views this frame drew (a view drawing in steps counts at its first step after an input).
+      live.drew.push((document.body.dataset.renderSteps ?? '').split(', ').map((step) => step.split(' ')[0]));
       const ms = Number(document.body.dataset.renderMs);
       if (!(live.slowest?.ms >= ms)) live.slowest = { ms, steps: document.body.dataset.renderSteps };
       for (const step of (document.body.dataset.renderSteps ?? '').split(', ')) {
@@ -43,8 +45,9 @@ export function startRecording(page) {
 
 /**
  * Stops after the page has settled; returns { inputs, frames, redrawn,
- * medianMs, latencies, longestTaskMs }: redrawn counts inputs followed by a
- * frame before the next input (or, for the last one, at all).
+ * medianMs, latencies, longestTaskMs, views }: redrawn counts inputs followed by a
+ * frame before the next input (or, for the last one, at all); views: per view
+ * that drew, { medianMs, count } from each input to the first frame drawing it.
  */
 export async function stopRecording(page) {
   // Settled: every view near the viewport has drawn the last input, and one more frame has run.
@@ -59,7 +62,18 @@ export async function stopRecording(page) {
     if (frame !== undefined) latencies.push(frame - t);
     if (frame !== undefined && frame < next) redrawn += 1;
   });
+  // Per view: each input's time to the first frame that drew that view.
+  const views = {};
+  for (const view of new Set(live.drew.flat().filter(Boolean))) {
+    const times = [];
+    for (const t of live.inputs) {
+      const n = live.frames.findIndex((f, k) => f >= t && live.drew[k].includes(view));
+      if (n >= 0) times.push(live.frames[n] - t);
+    }
+    views[view] = { medianMs: median(times), count: times.length };
+  }
   return {
+    views,
     inputs: live.inputs.length,
     frames: live.frames.length,
     redrawn,

@@ -6,7 +6,8 @@
 //
 // No frame is a long task: a frame draws views until FRAME_BUDGET_MS is spent
 // (at least one step) and leaves the rest to the next frame, so input events
-// run between them. A view's render may itself return a function, the rest of
+// run between them. A frame takes the views that have waited longest first, so
+// a view left for the next frame is not put off again by every new input. A view's render may itself return a function, the rest of
 // its work, which runs as a step of a later frame (dropped if the view is
 // requested again first); a rest marked `waiting` waits for the table worker,
 // whose answer requests the view again. A view with load() (a dynamic import) is loaded when
@@ -40,6 +41,14 @@ export function createScheduler({ prepare, entries, onFrame, now = () => perform
   const onScreen = new Set();
   const rest = new Map(); // entry → the rest of its last draw, run in a later frame
   const loading = new Set();
+  // entry → when it went out of date (a count of requests): a frame draws the longest-waiting views first, so a view
+  // the budget left for the next frame is not put off again by the next input (a drag re-requests every view).
+  const since = new Map();
+  let tickets = 0;
+  const outdate = (entry) => {
+    if (!stale.has(entry)) since.set(entry, ++tickets);
+    stale.add(entry);
+  };
   let enabled = false;
   let frame = 0;
   let renders = 0;
@@ -66,7 +75,7 @@ export function createScheduler({ prepare, entries, onFrame, now = () => perform
     entry.load().then(
       () => {
         entry.ready = true;
-        stale.add(entry);
+        outdate(entry);
         schedule();
       },
       (error) => {
@@ -91,7 +100,9 @@ export function createScheduler({ prepare, entries, onFrame, now = () => perform
     frame = 0;
     for (const entry of which) if (!loaded(entry)) load(entry);
     const ready = (e) => stale.has(e) || (rest.has(e) && !rest.get(e).waiting);
-    const due = entries.filter((e) => which.has(e) && loaded(e) && ready(e));
+    const due = entries
+      .filter((e) => which.has(e) && loaded(e) && ready(e))
+      .sort((a, b) => (since.get(a) ?? 0) - (since.get(b) ?? 0));
     if (due.length === 0) return;
     const start = now();
     if (prepare() === false) return; // said where the notes are; the views keep their last picture
@@ -126,7 +137,7 @@ export function createScheduler({ prepare, entries, onFrame, now = () => perform
     request(sections) {
       for (const entry of entries) {
         if (sections && !sections.includes(entry.section.id)) continue;
-        stale.add(entry);
+        outdate(entry);
         rest.delete(entry);
       }
       publishStale();
@@ -134,7 +145,7 @@ export function createScheduler({ prepare, entries, onFrame, now = () => perform
     },
     /** Draws every loaded view now, on screen or not, without a budget (the first frame, so nothing starts blank). */
     drawAll() {
-      for (const entry of entries) stale.add(entry);
+      for (const entry of entries) outdate(entry);
       run(0, new Set(entries.filter(loaded)), Infinity);
       schedule();
     },
