@@ -244,7 +244,13 @@ const scheduler = createScheduler({
 });
 for (const entry of views) if (typeof entry.view !== 'function') adopt(entry, entry.view);
 // A large table's summaries arrive from the worker: redraw the views that wait for them.
-const WAITING = { grid: ['heatmap'], envelopes: ['squiggles'], rows: ['rotation', 'naive'], similarity: ['rotation'] };
+const WAITING = {
+  grid: ['heatmap'],
+  envelopes: ['squiggles'],
+  rows: ['rotation', 'naive'],
+  similarity: ['rotation'],
+  columns: ['naive'],
+};
 onSummaryReady((kind) => scheduler.request(WAITING[kind]));
 
 // ---- controls -------------------------------------------------------------

@@ -151,6 +151,20 @@ export function similarityOf(window) {
   return client.get('similarity', key, { shape, window });
 }
 
+/**
+ * Columns dims at the given row indices, column after column (dims.length × rows.length); for a large table from
+ * the worker (null until it answers), since computing the rows whole here is a long task (70 µs per 2048-wide row).
+ */
+export function columnsAt(rows, dims) {
+  if (onWorker()) return client.get('columns', key, { shape, rows: Array.from(rows), dims });
+  return keep('columns', `${Array.from(rows).join(',')}|${dims.join(',')}`, () => {
+    const table = buffer.array;
+    const out = new Float32Array(dims.length * rows.length);
+    dims.forEach((j, c) => rows.forEach((r, n) => (out[c * rows.length + n] = table[r * shape.dim + j])));
+    return out;
+  });
+}
+
 /** The rows at the given row indices, row-major (rows.length × dim). */
 export function rowsAt(rows) {
   const { dim, offset, base, layout } = shape;

@@ -2,7 +2,8 @@
 // stays in [0, 1] but its step between neighbours depends on the length; the
 // sinusoidal rows stay bounded and their step is the same for every length.
 import { pairColor } from '../draw/colormap.js';
-import { columnOf, rowRanges, rowsAt, tableShape, tableVersion, wavelength } from '../compute/encoding.js';
+import { columnOf, columnsAt, rowRanges, tableShape, tableVersion, wavelength } from '../compute/encoding.js';
+import { waitForWorker } from './scheduler.js';
 import { createRedrawGuard, availableWidth } from '../draw/canvas.js';
 import { fixed6 } from '../draw/format.js';
 import { drawLinePlot } from '../draw/line-plot.js';
@@ -25,14 +26,19 @@ export function createNaiveView({ raw, norm, sin, facts }) {
 
   function render() {
     const stats = rowRanges();
-    if (!needsDraw([tableVersion(), availableWidth(raw.parentElement), stats !== null])) return;
     const { dim: d, length, offset, layout } = tableShape();
     const stride = Math.max(1, Math.ceil(length / MAX_POINTS));
     const rows = [];
     for (let r = 0; r < length; r += stride) rows.push(r);
     if (rows[rows.length - 1] !== length - 1) rows.push(length - 1);
+    // Sines whose wavelengths are about the length, a quarter and a sixteenth of it.
+    const pairs = [...new Set([1, 4, 16].map((part) => pairNearWavelength(length / part, d, tableShape().base)))];
+    const columns = pairs.map((i) => columnOf(i, 'sin', d, layout));
+    // For a large table the worker reads the columns: the last picture stays until it answers.
+    const sampled = columnsAt(rows, columns);
+    if (!sampled) return waitForWorker();
+    if (!needsDraw([tableVersion(), availableWidth(raw.parentElement), stats !== null])) return undefined;
     const x = Float64Array.from(rows, (r) => offset + r);
-    const sampled = rowsAt(rows);
     const span = Math.max(1, length - 1);
     const height = 220;
 
@@ -64,18 +70,15 @@ export function createNaiveView({ raw, norm, sin, facts }) {
       height,
       yRange: [-0.05, 1.05],
     });
-    // Sines whose wavelengths are about the length, a quarter and a sixteenth of it.
-    const pairs = [...new Set([1, 4, 16].map((part) => pairNearWavelength(length / part, d, tableShape().base)))];
     drawLinePlot(sin, {
       title: 'Sinusoidal (sine of pairs ' + pairs.join(', ') + ')',
       xLabel: 'position p',
       yLabel: 'feature',
       x,
-      series: pairs.map((i, n) => {
-        const j = columnOf(i, 'sin', d, layout);
+      series: columns.map((j, n) => {
         return {
           label: `d${j}`,
-          values: Float64Array.from(rows, (_, n) => sampled[n * d + j]),
+          values: Float64Array.from(sampled.subarray(n * rows.length, (n + 1) * rows.length)),
           stroke: pairColor(n),
           width: 1.5,
         };
