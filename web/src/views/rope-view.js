@@ -39,6 +39,9 @@ function frequencies(state, type) {
   return { w: result.frequencies, attentionFactor: result.attentionFactor };
 }
 
+/** Log-scaled charts keep 200 px on a phone: at half height their decades and labels overlap. */
+const ropePlotHeight = (h) => Math.max(200, plotHeight(h));
+
 export function createRopeView({ speed, wavelength, bands, readout, facts, config, status, plots }) {
   const needsDraw = createRedrawGuard();
   let shown = null; // the numbers under the readout
@@ -106,7 +109,7 @@ export function createRopeView({ speed, wavelength, bands, readout, facts, confi
         { label: name, values: scaled.w, stroke: METHOD_COLORS[state.rs] ?? colors.accent, width: 2.2 },
       ],
       markers: contextMarkers((L) => TAU / L).map((m) => ({ ...m, label: `one turn in ${m.label}` })),
-      height: plotHeight(300),
+      height: ropePlotHeight(300),
       onCursor,
     });
     drawLogPlot(wavelength, {
@@ -131,7 +134,7 @@ export function createRopeView({ speed, wavelength, bands, readout, facts, confi
         },
       ],
       markers: contextMarkers((L) => L),
-      height: plotHeight(300),
+      height: ropePlotHeight(300),
       onCursor,
     });
     const originalWavelengths = Array.from(plain.w, (w) => TAU / w);
@@ -151,7 +154,7 @@ export function createRopeView({ speed, wavelength, bands, readout, facts, confi
         points: half <= 24,
       })),
       markers: thresholdMarkers(state, colors),
-      height: plotHeight(320),
+      height: ropePlotHeight(320),
     });
 
     shown = { plain: plain.w, scaled: scaled.w, name };
