@@ -45,8 +45,6 @@ function jsLayer(path) {
 const FAMILY_EDGES = {
   'sinusoid -> precision': 'sinusoidal tables in float16/bfloat16 (dtype), as the C recurrence stores them',
   'precision -> sinusoid': "the recipes take sinusoidal()'s encoding options",
-  'rope -> config': "RoPE's `config` option reads a model config through config's reader",
-  'config -> alibi': "an ALiBi config's description carries its slopes",
 };
 
 test('the JS runtime imports nothing above it; a family only runtime/, shared/ and the named edges', () => {
