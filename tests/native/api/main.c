@@ -1,6 +1,7 @@
-/* api-asan: unit tests of the posenc C API, every family (sinusoid.c,
- * alibi.c, resample.c, rope.c, precision.c, recipe.c, grid2d.c), run under
- * ASan and UBSan. The tests run in the order of the one list in tests.h.
+/* api-asan: unit tests of the posenc C API, every family (one file each in
+ * this folder: sinusoid.c, rope*.c, xpos.c, precision.c, recipe.c, grid2d.c,
+ * alibi.c, resample.c, diagnose.c, config*.c), run under ASan and UBSan.
+ * The tests run in the order of the one list in tests.h.
  *
  * Every refusal posenc.h names is checked for its exact status and for having
  * written nothing (outputs sit inside sentinel guards). Every success is
