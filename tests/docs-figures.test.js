@@ -248,8 +248,8 @@ const FIGURES = [
   ],
   [/takes about (\d+)–(\d+) minutes/, 'the whole npm test, timed by hand on 2 cores (issue 28)', null],
   [
-    /Timed here on two cores shared with other work \(load average ([\d–]+)\), that took ([^.]*)\./,
-    'npm run test:family -- NAME timed by hand (the README says under what load)',
+    /Timed with `npm run test:family -- --record NAME`[^;]*;/,
+    'bench/test-times.json, each group and its load held to it by tests/docs-test-times.test.js',
     null,
   ],
 ];

@@ -11,9 +11,9 @@ import { instantiate } from '../src/js/index.js';
 import { sameBits, compared } from './support/builds-bits.js';
 import { runBuilds, describe, RELATIVE_HARNESS, RELATIVE_HARNESS_ASAN, LOG_SCAN } from './support/relative-harness.js';
 import { generator, seedFromEnv } from './support/random.js';
-import { sweep } from './support/quick.js';
+import { sweep as longSweep } from './support/quick.js';
 
-const slow = sweep(test); // a long sweep: left out of the fast family loop (support/quick.js)
+const slow = longSweep(test); // a long sweep: left out of the fast family loop (support/quick.js)
 
 const seed = seedFromEnv();
 console.log(`relative-builds.test.js: seed ${seed} (replay with POSENC_SEED=${seed})`);
