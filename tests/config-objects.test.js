@@ -7,7 +7,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { instantiate, PosencError } from '../src/js/index.js';
-import { MAX_CONFIG_DEPTH, MAX_CONFIG_BYTES } from '../src/js/config/config-read.js';
+import { MAX_CONFIG_DEPTH, MAX_CONFIG_BYTES } from '../src/js/runtime/config-read.js';
 
 let posenc;
 test.before(async () => {

@@ -1,5 +1,5 @@
 // `posenc identify FILE` in both CLIs: the Node CLI (src/js/cli/identify.js,
-// the package's readers) and the native one (src/cli/identify.c, its own
+// the package's readers) and the native one (src/cli/identify_command.c, its own
 // readers) print the same bytes for .npy, .safetensors, CSV and raw float32
 // files, report and JSON, and fail alike on NaN cells and bad options.
 import { test } from 'uvu';

@@ -212,13 +212,13 @@ const FIGURES = [
   ],
   [
     /at most (\d+) MiB \(`PE_CONFIG_MAX_BYTES`/,
-    'src/js/config/config-read.js MAX_CONFIG_BYTES',
-    () => constant('src/js/config/config-read.js', /MAX_CONFIG_BYTES = (\d+) \* 2 \*\* 20;/),
+    'src/js/runtime/config-read.js MAX_CONFIG_BYTES',
+    () => constant('src/js/runtime/config-read.js', /MAX_CONFIG_BYTES = (\d+) \* 2 \*\* 20;/),
   ],
   [
     /a config (\d+) MiB/,
-    'src/js/config/config-read.js MAX_CONFIG_BYTES',
-    () => constant('src/js/config/config-read.js', /MAX_CONFIG_BYTES = (\d+) \* 2 \*\* 20;/),
+    'src/js/runtime/config-read.js MAX_CONFIG_BYTES',
+    () => constant('src/js/runtime/config-read.js', /MAX_CONFIG_BYTES = (\d+) \* 2 \*\* 20;/),
   ],
   [
     /a `--position-ids` file (\d+) MiB/,
@@ -232,8 +232,8 @@ const FIGURES = [
   ],
   [
     /larger than (\d+) MiB, posenc's limit/,
-    'src/js/config/config-read.js MAX_CONFIG_BYTES',
-    () => constant('src/js/config/config-read.js', /MAX_CONFIG_BYTES = (\d+) \* 2 \*\* 20;/),
+    'src/js/runtime/config-read.js MAX_CONFIG_BYTES',
+    () => constant('src/js/runtime/config-read.js', /MAX_CONFIG_BYTES = (\d+) \* 2 \*\* 20;/),
   ],
   [/at most 2\^24 \((\d+) MiB a row\)/, '2^24 float32 (arithmetic)', () => (2 ** 24 * 4) / MiB],
   [
@@ -248,8 +248,8 @@ const FIGURES = [
   ],
   [/takes about (\d+)–(\d+) minutes/, 'the whole npm test, timed by hand on 2 cores (issue 28)', null],
   [
-    /Timed here on two cores shared with other work \(load average ([\d–]+)\), that took ([^.]*)\./,
-    'npm run test:family -- NAME timed by hand (the README says under what load)',
+    /Timed with `npm run test:family -- --record NAME`[^;]*;/,
+    'bench/test-times.json, each group and its load held to it by tests/docs-test-times.test.js',
     null,
   ],
 ];

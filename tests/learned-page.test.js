@@ -9,6 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { readNpy } from '../src/js/index.js';
+import { sweep } from './support/quick.js';
+
+const slow = sweep(test); // a long sweep: left out of the fast family loop (support/quick.js)
 
 const script = new URL('../web/models/train-toy-transformer.js', import.meta.url).pathname;
 const shipped = new URL('../web/models/toy-transformer-wpe.npy', import.meta.url).pathname;
@@ -20,7 +23,7 @@ test('the shipped position table is 128 × 16 float32, finite, and not a constan
   assert.ok(Math.max(...table) - Math.min(...table) > 0.1, 'trained values spread');
 });
 
-test('retraining from seed 1 gives the shipped table byte for byte, with the task solved', async () => {
+slow('retraining from seed 1 gives the shipped table byte for byte, with the task solved', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'posenc-train-'));
   try {
     const out = join(dir, 'wpe.npy');

@@ -3,11 +3,13 @@
 // and a phone (390 × 844) viewport: through a URL that arrives with #id, and
 // through a click in Contents on a page freshly opened at its top. The page
 // pins the section while the views above load; the test reads the position
-// once the pin is released (body data-anchor empty) and again a moment later.
+// once the pin is released (body data-anchor empty) and every view near the
+// viewport has drawn the current state (body data-stale names none of them),
+// so whatever could still move the section has already moved it.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { browserSession } from './support/browser-session.js';
-import { open } from './support/browser-page.js';
+import { frames, open, settledOnScreen } from './support/browser-page.js';
 
 const session = browserSession(test);
 const { it, noProblems } = session;
@@ -15,7 +17,9 @@ const { it, noProblems } = session;
 /** Where the section's top is, and where it should be (its scroll margin below the top, as far as the page scrolls). */
 async function landing(page, id) {
   await page.waitForFunction(() => !document.body.dataset.anchor, null, { timeout: 20_000 });
-  await page.waitForTimeout(300); // anything still settling would move it now
+  // After the pin: the views around the section drawn, then a frame for their layout to apply.
+  await settledOnScreen(page);
+  await frames(page, 2);
   return page.evaluate((id) => {
     const section = document.getElementById(id);
     const want = parseFloat(getComputedStyle(section).scrollMarginTop);

@@ -19,6 +19,9 @@ import {
 } from './support/precision-reference.js';
 import { serve, runBuilds, sameBits } from './support/precision-harness.js';
 import { HARNESS, runHarness } from './support/native-harness.js';
+import { sweep } from './support/quick.js';
+
+const slow = sweep(test); // a long sweep: left out of the fast family loop (support/quick.js)
 
 const wasm = { simd: await instantiate({ simd: true }), scalar: await instantiate({ simd: false }) };
 const random = rng('precision');
@@ -171,7 +174,7 @@ function accuracyShapes() {
 }
 
 for (const dtype of DTYPES) {
-  test(`${dtype} tables are the correctly rounded exact values (quad oracle), bar counted midpoint cases`, async () => {
+  slow(`${dtype} tables are the correctly rounded exact values (quad oracle), bar counted midpoint cases`, async () => {
     const format = FORMATS[dtype];
     let values = 0,
       near = 0,

@@ -11,6 +11,9 @@ import { instantiate } from '../src/js/index.js';
 import { sameBits, compared } from './support/builds-bits.js';
 import { runBuilds, describe, RELATIVE_HARNESS, RELATIVE_HARNESS_ASAN, LOG_SCAN } from './support/relative-harness.js';
 import { generator, seedFromEnv } from './support/random.js';
+import { sweep as longSweep } from './support/quick.js';
+
+const slow = longSweep(test); // a long sweep: left out of the fast family loop (support/quick.js)
 
 const seed = seedFromEnv();
 console.log(`relative-builds.test.js: seed ${seed} (replay with POSENC_SEED=${seed})`);
@@ -185,7 +188,7 @@ test('C refusals: each status before anything is written (plain and ASan builds)
   }
 });
 
-test('the float32 log on every float32 in [1, 2^31] equals the correctly rounded log (quad-precision oracle)', () => {
+slow('the float32 log on every float32 in [1, 2^31] equals the correctly rounded log (quad-precision oracle)', () => {
   const run = spawnSync(LOG_SCAN, [], { encoding: 'utf8' });
   console.log(run.stdout.trim());
   assert.is(run.status, 0, run.stdout + run.stderr);

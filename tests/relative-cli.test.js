@@ -1,5 +1,5 @@
 // `posenc t5-buckets` in both CLIs: the native (build/posenc) and the Node
-// (src/js/cli.js) one print the same bytes for every format and option, fail
+// (src/js/cli/main.js) one print the same bytes for every format and option, fail
 // alike with the same messages, write the same --output file, and print the
 // package's buckets (t5Buckets) across the CLI's row chunks.
 import { test } from 'uvu';

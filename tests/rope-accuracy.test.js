@@ -9,6 +9,9 @@ import { oracleAt, oracleGiven } from './support/oracle-run.js';
 import { sameBits } from './support/builds-bits.js';
 import { rng } from './support/random.js';
 import { headError } from './support/rope-reference.js';
+import { sweep } from './support/quick.js';
+
+const slow = sweep(test); // a long sweep: left out of the fast family loop (support/quick.js)
 
 const simd = await instantiate({ simd: true });
 const random = rng('rope-accuracy');
@@ -34,30 +37,35 @@ function worstError(x, got, positions, { heads, headDim, rotaryDim, layout, fact
   return worst;
 }
 
-test('unscaled rope is within 2 ulp of the pair of the exact rotation (quad oracle), near 0 and near 2^24', async () => {
-  let worst = 0;
-  let values = 0;
-  for (const headDim of [2, 6, 64, 128, 130]) {
-    for (const layout of ['half', 'interleaved']) {
-      for (const base of [10000, 500000, 1e7, 3]) {
-        for (const inverse of [false, true]) {
-          const offset = random.next() < 0.5 ? 0 : 2 ** 24 - 300;
-          const length = 300;
-          const heads = 2;
-          const positions = Array.from({ length }, (_, l) => offset + l);
-          const rows = await oracleAt(positions, { dim: headDim, base, layout: 'split' });
-          const x = random.floats(2 * length * heads * headDim, 10);
-          const got = simd.rope(x.slice(), { length, offset, heads, headDim, base, layout, inverse });
-          worst = Math.max(worst, worstError(x, got, positions, { heads, headDim, layout, inverse }, rows));
-          values += x.length;
+slow(
+  'unscaled rope is within 2 ulp of the pair of the exact rotation (quad oracle), near 0 and near 2^24',
+  async () => {
+    let worst = 0;
+    let values = 0;
+    for (const headDim of [2, 6, 64, 128, 130]) {
+      for (const layout of ['half', 'interleaved']) {
+        for (const base of [10000, 500000, 1e7, 3]) {
+          for (const inverse of [false, true]) {
+            const offset = random.next() < 0.5 ? 0 : 2 ** 24 - 300;
+            const length = 300;
+            const heads = 2;
+            const positions = Array.from({ length }, (_, l) => offset + l);
+            const rows = await oracleAt(positions, { dim: headDim, base, layout: 'split' });
+            const x = random.floats(2 * length * heads * headDim, 10);
+            const got = simd.rope(x.slice(), { length, offset, heads, headDim, base, layout, inverse });
+            worst = Math.max(worst, worstError(x, got, positions, { heads, headDim, layout, inverse }, rows));
+            values += x.length;
+          }
         }
       }
     }
-  }
-  console.log(`rope-accuracy: ${values} values, worst error ${worst.toFixed(3)} ulp of the pair (bound ${ULP_BOUND})`);
-  assert.ok(values > 1e6);
-  assert.ok(worst <= ULP_BOUND, `worst error ${worst} ulp of the pair`);
-});
+    console.log(
+      `rope-accuracy: ${values} values, worst error ${worst.toFixed(3)} ulp of the pair (bound ${ULP_BOUND})`,
+    );
+    assert.ok(values > 1e6);
+    assert.ok(worst <= ULP_BOUND, `worst error ${worst} ulp of the pair`);
+  },
+);
 
 test('scaled rope (linear, dynamic, YaRN with its attention factor, Llama 3) against the oracle for its frequencies', () => {
   const configs = [

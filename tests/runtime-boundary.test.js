@@ -89,7 +89,7 @@ test("the RoPE module's spec writer fills every slot of ROTARY (but the factor a
 });
 
 test('the config module reads every field CONFIG and CONFIG_LAYER carry, by name', () => {
-  const reader = readFileSync(join(root, 'src/js/config/config-read.js'), 'utf8');
+  const reader = readFileSync(join(root, 'src/js/runtime/config-read.js'), 'utf8');
   // describeFields and scalingDict read CONFIG's as f (scaling('x') for f['rope.scaling.x']); readLayers CONFIG_LAYER's as out.
   for (const [crossing, name] of [
     [CONFIG, 'f'],

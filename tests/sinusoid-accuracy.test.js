@@ -13,6 +13,9 @@ import { oracleTable, oracleAt } from './support/oracle-run.js';
 import { maxAbsError, maxNormError, inParallel } from './support/oracle-compare.js';
 import { generator, seedFromEnv } from './support/random.js';
 import { bitsOf } from './support/builds-bits.js';
+import { sweep } from './support/quick.js';
+
+const slow = sweep(test); // a long sweep: left out of the fast family loop (support/quick.js)
 
 const TOLERANCE = 6e-8;
 const seed = seedFromEnv();
@@ -144,7 +147,7 @@ async function checkCases(name, cases) {
 const BASES = [2, 10, 1e4, 1e5, 1e7];
 const LAYOUTS = ['interleaved', 'split'];
 
-test('whole tables: d=512 x 2048 rows, and every even d 2..64 at five bases', async () => {
+slow('whole tables: d=512 x 2048 rows, and every even d 2..64 at five bases', async () => {
   const cases = [
     { dim: 512, base: 1e4, layout: 'interleaved', offset: 0, length: 2048 },
     { dim: 512, base: 1e4, layout: 'split', offset: 0, length: 256 },
@@ -154,7 +157,7 @@ test('whole tables: d=512 x 2048 rows, and every even d 2..64 at five bases', as
   assert.ok((await checkCases('whole tables', cases)) > 1.5e6);
 });
 
-test('windows of 300 rows just below 2^24', async () => {
+slow('windows of 300 rows just below 2^24', async () => {
   const cases = [];
   for (const dim of [2, 8, 64, 512])
     for (const base of BASES) cases.push({ dim, base, layout: rng.pick(LAYOUTS), offset: 2 ** 24 - 300, length: 300 });
@@ -163,7 +166,7 @@ test('windows of 300 rows just below 2^24', async () => {
   assert.ok((await checkCases('near 2^24', cases)) > 5e6);
 });
 
-test('long tables with large bases: d=8192 at 1e7, d=1024 x 4096 rows', async () => {
+slow('long tables with large bases: d=8192 at 1e7, d=1024 x 4096 rows', async () => {
   const cases = [
     { dim: 8192, base: 1e7, layout: 'interleaved', offset: 0, length: 300 },
     { dim: 8192, base: 2, layout: 'split', offset: 1000000, length: 64 },
@@ -194,7 +197,7 @@ test('position lists: random positions below 2^24 at five bases', async () => {
 // posenc.h: every position below 2^31 is within 6e-8, like those below 2^24.
 const beyond24Bound = () => TOLERANCE;
 
-test('positions 2^24 ... 2^31: within 6e-8 too, as posenc.h documents', async () => {
+slow('positions 2^24 ... 2^31: within 6e-8 too, as posenc.h documents', async () => {
   const cases = [];
   for (const [dim, base] of [
     [2, 2],
@@ -235,7 +238,7 @@ test('positions 2^24 ... 2^31: within 6e-8 too, as posenc.h documents', async ()
   assert.ok(w.ratio <= 1, `error above the documented bound: ${report}`);
 });
 
-test('summary: the largest error found', () => {
+slow('summary: the largest error found', () => {
   console.log(
     `accuracy: ${valuesChecked} values checked; max abs error ${worst.err.toExponential(4)} ` +
       `(tolerance ${TOLERANCE}) at p=${worst.p}, column ${worst.column} of ${worst.label}: ` +

@@ -8,6 +8,9 @@ import { instantiate } from '../src/js/index.js';
 import { sameBits, compared } from './support/builds-bits.js';
 import { runBuilds, assertBuildsAgree, describe } from './support/builds-run.js';
 import { generator, seedFromEnv } from './support/random.js';
+import { sweep } from './support/quick.js';
+
+const slow = sweep(test); // a long sweep: left out of the fast family loop (support/quick.js)
 
 const seed = seedFromEnv();
 console.log(`sinusoid-builds.test.js: seed ${seed} (replay with POSENC_SEED=${seed})`);
@@ -60,7 +63,7 @@ test('the package gives a SIMD and a scalar wasm instance', () => {
   assert.is(wasm.scalar.simd, false, 'instantiate({simd: false}) is running the SIMD module');
 });
 
-test('tables: every even d 2..34, lengths 0..17 and 63..129, ten offsets, both layouts, three bases', () => {
+slow('tables: every even d 2..34, lengths 0..17 and 63..129, ten offsets, both layouts, three bases', () => {
   const before = compared.values;
   let requests = 0;
   for (const base of BASES) {
@@ -106,7 +109,7 @@ function assertConsistent(group, out, build) {
   sameBits(rows(wideOut, d, wide.before, t.length), table, `${what}: inside the table at offset ${wide.offset}`, d);
 }
 
-test('within every build, table = position list = add on zeros = a table at a shifted offset', () => {
+slow('within every build, table = position list = add on zeros = a table at a shifted offset', () => {
   const before = compared.values;
   let shapes = 0;
   for (const base of BASES) {
@@ -128,7 +131,7 @@ test('within every build, table = position list = add on zeros = a table at a sh
   assert.ok(shapes === 3 * 2 * 17 * 24 * 4 && n > 3e7, `only ${shapes} shapes, ${n} values`);
 });
 
-test('add in place, scale 1 and sqrt(d): all builds, and x·scale + PE in float32', () => {
+slow('add in place, scale 1 and sqrt(d): all builds, and x·scale + PE in float32', () => {
   const before = compared.values;
   const reqs = [];
   for (const layout of LAYOUTS)
@@ -209,7 +212,7 @@ function randomShape() {
   return { op: 'table', dim, base, layout: rng.pick(LAYOUTS), offset, length, viaAlloc: rng.next() < 0.3 };
 }
 
-test('seeded random shapes: all builds and all four ways agree', () => {
+slow('seeded random shapes: all builds and all four ways agree', () => {
   const before = compared.values;
   const groups = [];
   const extra = [];

@@ -7,6 +7,9 @@ import { oracleTable } from './support/oracle-run.js';
 import { maxAbsError } from './support/oracle-compare.js';
 import { serve, HARNESS } from './support/native-harness.js';
 import { sameBits } from './support/builds-bits.js';
+import { sweep } from './support/quick.js';
+
+const slow = sweep(test); // a long sweep: left out of the fast family loop (support/quick.js)
 
 const simd = await instantiate({ simd: true });
 const scalar = await instantiate({ simd: false });
@@ -47,7 +50,7 @@ test('each preset gives the rows derived by hand from its library (d = 4)', () =
   assert.is(compared, 4 * 40 * 4);
 });
 
-test('tensor2tensor frequencies against the quad-precision oracle, near 0 and near 2^24', async () => {
+slow('tensor2tensor frequencies against the quad-precision oracle, near 0 and near 2^24', async () => {
   let worst = { err: 0 };
   let values = 0;
   for (const dim of [2, 4, 6, 64, 512, 2048]) {

@@ -1,5 +1,5 @@
 /* posenc: the native CLI. `posenc COMMAND [options]`; the subcommands are the
- * table below (one entry each, one file each); src/js/cli.js has the same
+ * table below (one entry each, one file each); src/js/cli/main.js has the same
  * table and prints the same bytes. */
 #include <errno.h>
 #include <signal.h>

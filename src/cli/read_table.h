@@ -1,6 +1,6 @@
 /* read_table.h: a table of floats from a file's bytes, for `posenc identify`,
- * with the same rules as the package's readers (src/js/learned-*.js) and the
- * Node CLI's CSV reader (src/js/cli-identify.js): .npy (f2/f4/f8, either byte
+ * with the same rules as the package's readers (src/js/learned/) and the
+ * Node CLI's CSV reader (src/js/cli/identify.js): .npy (f2/f4/f8, either byte
  * order, C order, leading axes of size 1 dropped), .safetensors (F16, BF16,
  * F32, F64; --name picks the tensor, needed when there are several), CSV or
  * whitespace-separated text (a header line of names skipped), and raw

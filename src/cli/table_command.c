@@ -30,7 +30,7 @@ const char TABLE_USAGE[] =
 const char *const TABLE_OPTIONS[] = {"--length",  "--dim",         "--base",   "--offset", "--layout", "--format",
                                      "--kernels", "--frequencies", "--preset", "--dtype",  "--output", NULL};
 
-/* The package's presets (src/js/presets.js): name, layout, frequencies. */
+/* The package's presets (src/js/sinusoid/presets.js): name, layout, frequencies. */
 static const char *const PRESETS[][3] = {{"vaswani", "interleaved", "paper"},
                                          {"tensor2tensor", "split", "tensor2tensor"},
                                          {"fairseq", "split", "tensor2tensor"},
@@ -97,11 +97,11 @@ static int parse(const cli_given *g, table_args *a, char **error) {
 
 /* Rows are generated, formatted and written about CHUNK_FLOATS floats at a
  * time, and at least one BLOCK: the core reseeds every 64 absolute positions,
- * so chunks end on multiples of 64 (same rule as src/js/chunks.js). */
+ * so chunks end on multiples of 64 (same rule as src/js/runtime/chunks.js). */
 #define CHUNK_FLOATS 65536u
 #define BLOCK        64u
 
-/* End of the chunk starting at start (same rule as src/js/chunks.js). */
+/* End of the chunk starting at start (same rule as src/js/runtime/chunks.js). */
 static uint64_t chunk_end(uint64_t start, uint64_t end, uint64_t max_rows) {
     uint64_t next = max_rows >= BLOCK ? (start + max_rows) / BLOCK * BLOCK
                                       : (start + max_rows < (start / BLOCK + 1) * BLOCK ? start + max_rows

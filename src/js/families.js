@@ -16,7 +16,7 @@ import { alibiMethods } from './alibi/alibi.js';
 import { learnedMethods } from './learned/learned.js';
 import { relativeMethods } from './relative/relative.js';
 import { diagnoseMethods } from './diagnose/diagnose.js';
-import { configMethods } from './config/config-read.js';
+import { configMethods } from './config/config.js';
 
 export const FAMILIES = [
   {

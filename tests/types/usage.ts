@@ -1,4 +1,4 @@
-// Compiled (never run) by tests/types.test.js with tsc --strict against the
+// Compiled (never run) by tests/package-types.test.js with tsc --strict against the
 // package's declarations: what a TypeScript user writes must type-check, and
 // what the API refuses must not.
 import {

@@ -1,7 +1,7 @@
 /* Each peer's inv_freq, value by value (diag_freqs.h). The float32 recipes
  * follow the peers' code step by step (facts from HF transformers'
  * modeling_rope_utils.py and the PyTorch tutorial, checked against torch 1.13
- * by tests/identify-inv-freq.test.js); EXACT is the true frequency of the
+ * by tests/diagnose-inv-freq.test.js); EXACT is the true frequency of the
  * same parameters, in double. */
 #include "diag_freqs.h"
 #include "diag_internal.h"

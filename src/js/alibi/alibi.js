@@ -7,6 +7,7 @@ import { checkOut, checkAttached } from '../runtime/buffers.js';
 import { FLOAT } from '../runtime/memory.js';
 import { isTensor, checkAs } from '../runtime/tensor.js';
 import { checkLength, checkQueryOffset } from '../runtime/attention.js';
+import { alibiSlopes as slopesOf } from '../runtime/alibi-slopes.js';
 
 const CHUNK_FLOATS = 65536; // rows of bias made per call when they travel to a JS array
 
@@ -14,12 +15,7 @@ const CHUNK_FLOATS = 65536; // rows of bias made per call when they travel to a 
 export function alibiMethods(runtime) {
   const { wasm, check } = runtime;
 
-  function alibiSlopes(heads) {
-    checkHeads(heads);
-    const staging = runtime.staging(heads * FLOAT);
-    check(wasm.pe_wasm_alibi_slopes(heads, staging.at, heads));
-    return runtime.floats(staging.at, heads).slice();
-  }
+  const alibiSlopes = (heads) => slopesOf(runtime, heads);
 
   /** The heads of a call: all of them, or a slice headStart ... headStart + headCount - 1 (tensor parallelism). */
   function headSlice(o, heads) {

@@ -16,7 +16,7 @@ import {
 import { readConfigOption } from './config-option.js';
 import { ropeAxesOptions } from './rope-axes.js';
 import { DESCRIPTION_OPTIONS, descriptionGiven, ropeFlags } from './rope-flags.js';
-import { withoutSections } from '../config/rope-config.js';
+import { withoutSections } from '../rope/config-options.js';
 
 export const usage = `usage: posenc rope (--config config.json | --head-dim D [RoPE flags]) [options]
 

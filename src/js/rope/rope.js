@@ -17,8 +17,8 @@ import {
 import { ropePlans, COS_SIN_OPTIONS } from './plan.js';
 import { isTensor } from '../runtime/tensor.js';
 import { sameXpos } from './xpos.js';
-import { configReader } from '../config/config-read.js';
-import { configToRopeOptions, withoutSections } from '../config/rope-config.js';
+import { configReader } from '../runtime/config-read.js';
+import { configToRopeOptions, withoutSections } from './config-options.js';
 
 // rope() and ropeCosSin() keep this many plans (the most recently made).
 const KEPT_PLANS = 8;

@@ -84,7 +84,7 @@ export const ROTARY = crossing('pe_rotary', 'in', [
   ['xpos.center', 'whole'],
 ]);
 
-/** pe_config, written by pe_wasm_config_read, read by the config module (src/js/config/config-read.js). */
+/** pe_config, written by pe_wasm_config_read, read by the config reader (src/js/runtime/config-read.js). */
 export const CONFIG = crossing(
   'pe_config',
   'out',

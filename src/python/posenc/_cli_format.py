@@ -1,4 +1,4 @@
-"""The CLIs' output formats, line for line as src/js/cli/format.js and
+"""The CLIs' output formats, line for line as src/js/shared/format.js and
 src/cli/format.c write them: fixed decimals rounded half to even from v * 10^k
 in double, C's "%.*e", the .npy header, little-endian bytes."""
 

@@ -73,4 +73,9 @@
 API_TESTS(API_DECLARE)
 #undef API_DECLARE
 
+/* The long sweeps `api-asan --quick` leaves out (the fast family loop,
+ * tests/run-family.js); `npm test` runs them. Each is a test of the list
+ * above (the name must be declared, so a stale entry fails the build). */
+#define API_SWEEPS(X) X(test_add_tiles)
+
 #endif

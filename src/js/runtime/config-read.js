@@ -3,10 +3,11 @@
 // both CLIs and the page read a config alike. This file stages the text,
 // calls the core, turns its numbers (CONFIG's doubles, read by their C names:
 // src/js/runtime/boundary.js) into a description, and maps the core's refusals
-// to PosencErrors that name the config key.
-import { PosencError, describe } from '../runtime/errors.js';
-import { CONFIG, CONFIG_LAYER, CONFIG_LAYER_TEXT, readFields } from '../runtime/boundary.js';
-import { alibiMethods } from '../alibi/alibi.js';
+// to PosencErrors that name the config key. It is the runtime's because two
+// families read through it: config (fromConfig) and rope (its `config` option).
+import { PosencError, describe } from './errors.js';
+import { CONFIG, CONFIG_LAYER, CONFIG_LAYER_TEXT, readFields } from './boundary.js';
+import { alibiSlopes } from './alibi-slopes.js';
 
 const FIELDS = CONFIG.length;
 const KINDS = ['', 'rope', 'alibi', 'sinusoidal', 'learned', 'relative', 'none'];
@@ -518,7 +519,7 @@ export function configReader(runtime) {
     if (first.description && first.description.kind === 'alibi') {
       return withoutUndefined({
         ...first.description,
-        slopes: alibiMethods(runtime).alibiSlopes(first.description.heads),
+        slopes: alibiSlopes(runtime, first.description.heads),
         layers: layers(new Map([['', first.description]])),
         ignored: first.ignored,
       });
@@ -601,9 +602,4 @@ export function configReader(runtime) {
   }
 
   return { readConfigOnce, fromConfig, layerOf };
-}
-
-/** The config family's public method: fromConfig (readConfigOnce stays for rope). */
-export function configMethods(runtime) {
-  return { fromConfig: configReader(runtime).fromConfig };
 }

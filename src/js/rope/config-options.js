@@ -1,7 +1,8 @@
 // configToRopeOptions: `config` (a model's config.json) and `layerType` in
 // place of headDim/rotaryDim/base/scaling, for every RoPE entry point
 // (ropeFrequencies, rope, and the plans and caches built on the same options).
-// The config is read by the core (config-read.js); this file only merges.
+// The config is read by the core (../runtime/config-read.js); this file only
+// merges.
 import { PosencError } from '../runtime/errors.js';
 
 // Options a config supplies; giving them beside `config` is refused, never merged silently.
