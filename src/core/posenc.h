@@ -963,6 +963,8 @@ PE_API pe_status pe_inv_freq_diagnosis_json(const pe_inv_freq_diagnosis *d, char
  *          max_relative = max_position_embeddings - 1); bloom, mpt with
  *          attn_config.alibi, falcon with alibi, or alibi: true: ALIBI;
  *          gpt2/bert/roberta/opt/... with absolute positions: LEARNED;
+ *          vit: LEARNED, (image_size / patch_size)^2 + 1 rows ([CLS], then the
+ *          patches in raster order; defaults 224 and 16);
  *          marian/m2m_100/fsmt: SINUSOIDAL; any model with RoPE keys or a RoPE
  *          model_type: ROPE. Anything else: PE_ERR_CONFIG.
  *   RoPE   head_dim: qk_rope_head_dim (DeepSeek-V2/V3), else head_dim, else
