@@ -10,7 +10,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readFileSync } from 'node:fs';
 import { instantiate } from '../src/js/index.js';
-import { hfLayers, hfRopeLayer, textModel, learnedOffset } from './support/hf-layers.js';
+import { hfLayers, hfRopeLayer, textModel, learnedOffset, learnedRows } from './support/hf-layers.js';
 import { maxRelative } from './support/rope-reference.js';
 
 const posenc = await instantiate({ simd: true });
@@ -89,9 +89,7 @@ for (const entry of INDEX.entries) {
       } else if (w.positions === 'learned') {
         assert.is(g.dim, get('hidden_size') ?? get('n_embd') ?? get('d_model'), `${where}: dim`);
         assert.is(g.positionOffset, type === 'whisper' ? 0 : learnedOffset(type), `${where}: offset`);
-        const rows =
-          type === 'whisper' ? get('max_target_positions') : (get('max_position_embeddings') ?? get('n_positions'));
-        assert.is(g.maxPositions, rows, `${where}: rows`);
+        assert.is(g.maxPositions, learnedRows(config), `${where}: rows`);
       } else if (w.positions === 'sinusoidal') {
         // Whisper's sinusoids(): [sin | cos] halves, log(10000) / (d/2 - 1) steps, from row 0.
         assert.equal([g.dim, g.layout, g.frequencies, g.positionOffset], [get('d_model'), 'split', 'tensor2tensor', 0]);

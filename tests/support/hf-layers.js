@@ -5,7 +5,7 @@
 // configuration_cohere2.py, configuration_jamba.py, configuration_modernbert.py,
 // modeling_cohere*.py, modeling_llama4.py, modeling_glm.py, modeling_gpt_oss.py,
 // modeling_qwen3_5.py, modeling_whisper.py, modeling_bart.py, modeling_t5.py,
-// modeling_bloom.py, modeling_mpt.py; Falcon-40B's first config: the authors' modelling_RW.py,
+// modeling_bloom.py, modeling_mpt.py, modeling_mt5.py, modeling_vit.py; Falcon-40B's first config: the authors' modelling_RW.py,
 // rotate_half with base 10000, n_head_kv key/value heads) and modeling_rope_utils.py's frequency
 // functions (support/rope-reference.js). Nothing here calls posenc; the config
 // is read as Python's json.load gives it to HF.
@@ -28,6 +28,8 @@ const CLASS_DEFAULTS = {
   cohere2: { sliding_window_pattern: 4 },
   jamba: { attn_layer_period: 8, attn_layer_offset: 4 },
   t5: { relative_attention_num_buckets: 32, relative_attention_max_distance: 128 },
+  mt5: { relative_attention_num_buckets: 32, relative_attention_max_distance: 128, num_layers: 8 },
+  vit: { image_size: 224, patch_size: 16 },
   whisper: { max_source_positions: 1500, max_target_positions: 448 },
 };
 const CLASS_OF = { gemma3: 'gemma3_text', llama4: 'llama4_text' };
@@ -45,7 +47,9 @@ const INTERLEAVED = new Set([
   'llama4',
   'llama4_text',
 ]);
-const LEARNED = { gpt2: 0, bert: 0, roberta: 2, opt: 2, bart: 2, mbart: 2 };
+const LEARNED = { gpt2: 0, bert: 0, roberta: 2, opt: 2, bart: 2, mbart: 2, vit: 0 };
+// T5 and mT5 (MT5Config): num_layers encoder blocks, num_decoder_layers (default num_layers) decoder blocks.
+const T5_TYPES = new Set(['t5', 'mt5']);
 const ALIBI = new Set(['bloom', 'mpt']);
 const STATE_SPACE = new Set(['mamba', 'mamba2', 'falcon_mamba']);
 
@@ -70,9 +74,9 @@ export function hfLayers(config) {
     (get('multi_query') === true ? 1 : heads);
   const out = [];
   // Encoder-decoder stacks: the encoder's layers, then the decoder's.
-  const encoder = get('encoder_layers') ?? (type === 't5' ? get('num_layers') : undefined);
-  const decoder =
-    get('decoder_layers') ?? (type === 't5' ? (get('num_decoder_layers') ?? get('num_layers')) : undefined);
+  const t5 = T5_TYPES.has(type);
+  const encoder = get('encoder_layers') ?? (t5 ? get('num_layers') : undefined);
+  const decoder = get('decoder_layers') ?? (t5 ? (get('num_decoder_layers') ?? get('num_layers')) : undefined);
   if (encoder && decoder) {
     for (let i = 0; i < encoder + decoder; i++) {
       const part = i < encoder ? 'encoder' : 'decoder';
@@ -116,6 +120,18 @@ function absolute(type, part) {
 
 /** The position offset of a learned table (RoBERTa's padding_idx + 1, BART's and OPT's offset 2). */
 export const learnedOffset = (type) => LEARNED[type] ?? 0;
+
+/**
+ * The rows of a model's learned table: Whisper's decoder max_target_positions; ViT's
+ * ViTEmbeddings.position_embeddings, num_patches + 1 (the [CLS] row), num_patches =
+ * (image_size // patch_size)^2 as ViTPatchEmbeddings counts them; else max_position_embeddings.
+ */
+export function learnedRows(config) {
+  const { type, get } = textModel(config);
+  if (type === 'whisper') return get('max_target_positions');
+  if (type === 'vit') return Math.floor(get('image_size') / get('patch_size')) ** 2 + 1;
+  return get('max_position_embeddings') ?? get('n_positions');
+}
 
 /**
  * A RoPE layer of kind `kind`: { headDim, rotaryDim, base, layout, w(length), attention(length) }, as
