@@ -23,7 +23,7 @@ const CLASS_DEFAULTS = {
     max_position_embeddings: 131072,
   },
   modernbert: { global_rope_theta: 160000, local_rope_theta: 10000, global_attn_every_n_layers: 3 },
-  llama4_text: { no_rope_layer_interval: 4, rope_theta: 500000 },
+  llama4_text: { no_rope_layer_interval: 4, rope_theta: 500000, attention_chunk_size: 8192 },
   smollm3: { no_rope_layer_interval: 4, rope_theta: 2e6 },
   cohere2: { sliding_window_pattern: 4 },
   jamba: { attn_layer_period: 8, attn_layer_offset: 4 },
@@ -62,7 +62,10 @@ export function textModel(config) {
   return { cfg, type, get };
 }
 
-/** Every layer's kind, positions ('rope', 'nope', 'no-attention', or the model's absolute scheme) and kv heads. */
+/**
+ * Every layer's kind, positions ('rope', 'nope', 'no-attention', or the model's absolute scheme), kv heads
+ * and attention chunk (Llama 4's chunked_attention layers: attention_chunk_size; 0 otherwise).
+ */
 export function hfLayers(config) {
   const { cfg, type, get } = textModel(config);
   const heads = get('num_attention_heads') ?? get('n_head') ?? get('n_heads') ?? get('num_heads');
@@ -81,7 +84,7 @@ export function hfLayers(config) {
     for (let i = 0; i < encoder + decoder; i++) {
       const part = i < encoder ? 'encoder' : 'decoder';
       const h = get(`${part}_attention_heads`) ?? heads;
-      out.push({ kind: part, kvHeads: h, positions: absolute(type, part) });
+      out.push({ kind: part, kvHeads: h, positions: absolute(type, part), chunk: 0 });
     }
     return out;
   }
@@ -106,8 +109,18 @@ export function hfLayers(config) {
       const list = Array.isArray(cfg.no_rope_layers) && cfg.no_rope_layers.length ? cfg.no_rope_layers : null;
       const uses = list ? list[i] : (i + 1) % get('no_rope_layer_interval') !== 0 ? 1 : 0;
       if (!uses) positions = 'nope';
+      // Llama4TextConfig.__post_init__: layer_types, when absent, chunked where the layer rotates, else full.
+      if (type !== 'smollm3' && !Array.isArray(cfg.layer_types)) kind = uses ? 'chunked_attention' : 'full_attention';
     }
-    out.push({ kind, kvHeads: positions === 'no-attention' ? 0 : kv, positions });
+    // Llama4TextAttention: a chunked_attention layer masks keys outside its block of attention_chunk_size.
+    const llama4 = type === 'llama4' || type === 'llama4_text';
+    const chunk =
+      llama4 && kind === 'chunked_attention'
+        ? cfg.attention_chunk_size === null
+          ? 0
+          : get('attention_chunk_size')
+        : 0;
+    out.push({ kind, kvHeads: positions === 'no-attention' ? 0 : kv, positions, chunk });
   }
   return out;
 }
