@@ -43,6 +43,32 @@ test("posenc config --format json: one object a layer, as fromConfig's layers sa
   assert.match(text, /^layers 3,7,11,15,19,23,27,31,35: attention; kv_heads 4; scheme none none nope$/m);
 });
 
+test("posenc config: Llama 4's chunked layers print their attention_chunk, alike in both CLIs", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'posenc-config-'));
+  const text_config = {
+    model_type: 'llama4_text',
+    attention_chunk_size: 8192,
+    head_dim: 128,
+    hidden_size: 5120,
+    num_attention_heads: 40,
+    num_hidden_layers: 8,
+    num_key_value_heads: 8,
+    no_rope_layers: [],
+    rope_theta: 500000.0,
+  };
+  writeFileSync(join(dir, 'llama4.json'), JSON.stringify({ model_type: 'llama4', text_config }));
+  const text = (await sameRunInProcess(['config', join(dir, 'llama4.json')])).stdout.toString();
+  assert.match(text, /^layers 0-2,4-6: chunked_attention; kv_heads 8; attention_chunk 8192; scheme rope base 500000 /m);
+  assert.match(text, /^layers 3,7: full_attention; kv_heads 8; scheme none none nope$/m);
+  const run = await sameRunInProcess(['config', join(dir, 'llama4.json'), '--format', 'json']);
+  const printed = JSON.parse(run.stdout.toString()).layers;
+  assert.equal(
+    printed.map((l) => l.attention_chunk ?? 0),
+    [8192, 8192, 8192, 0, 8192, 8192, 8192, 0],
+  );
+  rmSync(dir, { recursive: true, force: true });
+});
+
 test('posenc config: a missing file, a bad format and a config without layers fail alike', async () => {
   // A config without a layer count (top level or text_config): the JS CLI threw a TypeError.
   const dir = mkdtempSync(join(tmpdir(), 'posenc-config-'));

@@ -10,7 +10,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readFileSync } from 'node:fs';
 import { instantiate } from '../src/js/index.js';
-import { hfLayers, hfRopeLayer, textModel, learnedOffset } from './support/hf-layers.js';
+import { hfLayers, hfRopeLayer, textModel, learnedOffset, learnedRows } from './support/hf-layers.js';
 import { maxRelative } from './support/rope-reference.js';
 
 const posenc = await instantiate({ simd: true });
@@ -48,6 +48,7 @@ for (const entry of INDEX.entries) {
       assert.is(g.index, i, where);
       assert.is(g.kind, w.kind, `${where}: kind`);
       assert.is(g.kvHeads, w.kvHeads, `${where}: kv heads`);
+      assert.is(g.attentionChunk ?? 0, w.chunk, `${where}: attention chunk`);
       if (w.positions === 'nope' || w.positions === 'no-attention') {
         assert.is(g.scheme, 'none', `${where}: scheme`);
         assert.is(g.none, w.positions, `${where}: why none`);
@@ -89,9 +90,7 @@ for (const entry of INDEX.entries) {
       } else if (w.positions === 'learned') {
         assert.is(g.dim, get('hidden_size') ?? get('n_embd') ?? get('d_model'), `${where}: dim`);
         assert.is(g.positionOffset, type === 'whisper' ? 0 : learnedOffset(type), `${where}: offset`);
-        const rows =
-          type === 'whisper' ? get('max_target_positions') : (get('max_position_embeddings') ?? get('n_positions'));
-        assert.is(g.maxPositions, rows, `${where}: rows`);
+        assert.is(g.maxPositions, learnedRows(config), `${where}: rows`);
       } else if (w.positions === 'sinusoidal') {
         // Whisper's sinusoids(): [sin | cos] halves, log(10000) / (d/2 - 1) steps, from row 0.
         assert.equal([g.dim, g.layout, g.frequencies, g.positionOffset], [get('d_model'), 'split', 'tensor2tensor', 0]);
@@ -106,6 +105,90 @@ for (const entry of INDEX.entries) {
     });
   });
 }
+
+// Llama 4 Scout's (base, 16E) text model as its config.json describes it (no whole copy of the published file was
+// found in the stored sources, so this object is not in the corpus; its values are the ones its loaded config shows):
+// no_rope_layers empty, so every 4th layer is NoPE by no_rope_layer_interval, and attention_chunk_size on the RoPE
+// layers. (The Instruct model's llama3 scaling, low_freq_factor = high_freq_factor = 1, is refused by ropeFrequencies.)
+const scout = () => ({
+  architectures: ['Llama4ForConditionalGeneration'],
+  model_type: 'llama4',
+  text_config: {
+    model_type: 'llama4_text',
+    attention_chunk_size: 8192,
+    head_dim: 128,
+    hidden_size: 5120,
+    num_attention_heads: 40,
+    num_hidden_layers: 48,
+    num_key_value_heads: 8,
+    max_position_embeddings: 262144,
+    no_rope_layers: [],
+    rope_scaling: {
+      factor: 8.0,
+      high_freq_factor: 4.0,
+      low_freq_factor: 1.0,
+      original_max_position_embeddings: 8192,
+      rope_type: 'llama3',
+    },
+    rope_theta: 500000.0,
+  },
+});
+
+test('Llama 4: chunked_attention on its RoPE layers (attention_chunk_size), full_attention on its NoPE ones', () => {
+  const agree = (config, why) => {
+    const got = posenc.fromConfig(config).layers;
+    const want = hfLayers(config);
+    assert.is(got.length, want.length, why);
+    want.forEach((w, i) => {
+      assert.equal(
+        [got[i].kind, got[i].scheme === 'none' ? 'nope' : got[i].scheme, got[i].attentionChunk ?? 0],
+        [w.kind, w.positions, w.chunk],
+        `${why}, layer ${i}`,
+      );
+    });
+    return got;
+  };
+  const layers = agree(scout(), 'as shipped');
+  assert.equal(
+    [layers[0].kind, layers[0].attentionChunk, layers[3].kind, layers[3].attentionChunk],
+    ['chunked_attention', 8192, 'full_attention', undefined],
+  );
+  const set = (key, value) => {
+    const c = scout();
+    c.text_config[key] = value;
+    return c;
+  };
+  assert.is(agree(set('attention_chunk_size', 1024), 'chunk 1024')[0].attentionChunk, 1024);
+  assert.is(agree(set('attention_chunk_size', null), 'chunk null')[0].attentionChunk, undefined);
+  const absent = scout();
+  delete absent.text_config.attention_chunk_size;
+  assert.is(agree(absent, "Llama4TextConfig's default")[0].attentionChunk, 8192);
+  const listed = set(
+    'layer_types',
+    Array.from({ length: 48 }, (_, i) => (i % 2 ? 'full_attention' : 'chunked_attention')),
+  );
+  assert.equal(
+    agree(listed, 'layer_types listed')
+      .slice(0, 4)
+      .map((l) => l.attentionChunk ?? 0),
+    [8192, 0, 8192, 0],
+  );
+  for (const bad of ['8192', 0, -1, 1.5, [8192]]) {
+    assert.throws(
+      () => posenc.fromConfig(set('attention_chunk_size', bad)),
+      (e) => e.code === 'BAD_CONFIG' && e.message.includes("'text_config.attention_chunk_size'"),
+      `attention_chunk_size ${JSON.stringify(bad)}`,
+    );
+  }
+  // The chunked layers rotate with Llama 4's llama3 scaling; the NoPE ones refuse.
+  const f = posenc.ropeFrequencies({ config: scout(), layer: 0, length: 8192 });
+  const r = hfRopeLayer(scout(), 'chunked_attention').at(8192);
+  assert.ok(maxRelative(f.frequencies, r.w) <= TOLERANCE);
+  assert.throws(
+    () => posenc.ropeFrequencies({ config: scout(), layer: 3 }),
+    (e) => e.code === 'NO_POSITIONS',
+  );
+});
 
 test('rope({ config, layer }) rotates as that layer does, and refuses a NoPE layer with NO_POSITIONS', () => {
   const gemma = text('gemma-3-4b-it.json');

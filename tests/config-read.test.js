@@ -142,6 +142,22 @@ test('refusals name the key: unknown dict keys, unread position keys, bad values
   assert.equal(posenc.fromConfig(llama({ use_dynamic_ntk: false })).ignored, ['use_dynamic_ntk']);
 });
 
+test("ViT: ViTConfig's defaults, HF's floored patch count plus the [CLS] row; a patch larger than the image refused", () => {
+  const vit = (extra) => ({
+    model_type: 'vit',
+    hidden_size: 64,
+    num_attention_heads: 4,
+    num_hidden_layers: 2,
+    ...extra,
+  });
+  assert.is(posenc.fromConfig(vit()).maxPositions, 14 * 14 + 1, 'image_size 224, patch_size 16 when absent');
+  assert.is(posenc.fromConfig(vit({ image_size: 384, patch_size: 32 })).maxPositions, 12 * 12 + 1);
+  assert.is(posenc.fromConfig(vit({ image_size: 250, patch_size: 16 })).maxPositions, 15 * 15 + 1, 'floored');
+  refused(vit({ image_size: 8, patch_size: 16 }), 'BAD_CONFIG', 'patch_size');
+  refused(vit({ image_size: [224, 224] }), 'BAD_CONFIG', 'image_size');
+  refused(vit({ hidden_size: undefined }), 'BAD_CONFIG', 'hidden_size');
+});
+
 test('layer types: named, listed when missing, refused when unknown', () => {
   const config = llama({
     layer_types: ['full_attention', 'sliding_attention'],

@@ -37,6 +37,14 @@ const LLAMA31 = {
 };
 writeFileSync(at('llama.json'), JSON.stringify(LLAMA31));
 writeFileSync(at('bloom.json'), JSON.stringify({ model_type: 'bloom', n_head: 8, hidden_size: 64, n_layer: 2 }));
+// Llama 4: chunked_attention RoPE layers with their attention_chunk, full_attention NoPE ones.
+writeFileSync(
+  at('llama4.json'),
+  JSON.stringify({
+    model_type: 'llama4',
+    text_config: { model_type: 'llama4_text', hidden_size: 64, num_attention_heads: 4, num_hidden_layers: 5 },
+  }),
+);
 writeFileSync(
   at('bad.json'),
   JSON.stringify({
@@ -207,6 +215,8 @@ const CASES = {
     'config llama.json',
     'config llama.json --format json',
     'config bloom.json --format json',
+    'config llama4.json',
+    'config llama4.json --format json',
     'config bad.json',
     'config missing.json',
     'config llama.json --format csv',

@@ -276,6 +276,8 @@ int cli_run_config(const cli_given *given, FILE *out, char **error) {
             put(t, "\"kind\":\"%s\",\"kv_heads\":%u", l->kind, l->kv_heads);
         else
             put(t, "%s; kv_heads %u;", l->kind, l->kv_heads);
+        if (l->attention_chunk)
+            put(t, as_json ? ",\"attention_chunk\":%u" : " attention_chunk %u;", l->attention_chunk);
         if (l->positions != PE_LAYER_CONFIG) {
             scheme_fields(t, as_json, l, NULL);
             continue;

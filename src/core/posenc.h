@@ -963,6 +963,8 @@ PE_API pe_status pe_inv_freq_diagnosis_json(const pe_inv_freq_diagnosis *d, char
  *          max_relative = max_position_embeddings - 1); bloom, mpt with
  *          attn_config.alibi, falcon with alibi, or alibi: true: ALIBI;
  *          gpt2/bert/roberta/opt/... with absolute positions: LEARNED;
+ *          vit: LEARNED, (image_size / patch_size)^2 + 1 rows ([CLS], then the
+ *          patches in raster order; defaults 224 and 16);
  *          marian/m2m_100/fsmt: SINUSOIDAL; any model with RoPE keys or a RoPE
  *          model_type: ROPE. Anything else: PE_ERR_CONFIG.
  *   RoPE   head_dim: qk_rope_head_dim (DeepSeek-V2/V3), else head_dim, else
@@ -1075,7 +1077,8 @@ PE_API pe_status pe_config_read(const char *json, size_t json_bytes, const char 
  * (full_attention when i % global_attn_every_n_layers == 0, default 3; it
  * rotates those with global_rope_theta and the others with
  * local_rope_theta), Cohere 2's (sliding_window_pattern, default 4), "mamba",
- * "attention" otherwise; encoder-decoder models list their encoder layers,
+ * Llama 4's HF default (chunked_attention for its RoPE layers, full_attention
+ * for its NoPE ones), "attention" otherwise; encoder-decoder models list their encoder layers,
  * then their decoder layers ("encoder", "decoder"). layer_type is kind when
  * the RoPE differs by layer type (pe_config_read's layer_types > 0), else "".
  * kv_heads: num_key_value_heads (num_kv_heads, n_head_kv, multi_query_group_num;
@@ -1096,8 +1099,10 @@ typedef struct pe_config_layer {
     uint32_t layers;   /* how many layers the config describes (encoder then decoder ones) */
     uint32_t kv_heads; /* key/value heads of this layer; 0 without attention */
     pe_layer_positions positions;
-    char kind[24];       /* NUL-terminated, as above */
-    char layer_type[24]; /* "" or the layer type to give pe_config_read */
+    uint32_t attention_chunk; /* Llama 4's chunked_attention layers: queries see only keys of their own block of
+                                 attention_chunk_size positions (default 8192; null: 0); 0 for every other layer */
+    char kind[24];            /* NUL-terminated, as above */
+    char layer_type[24];      /* "" or the layer type to give pe_config_read */
 } pe_config_layer;
 
 PE_API pe_status pe_config_layer_read(const char *json, size_t json_bytes, uint32_t layer, pe_config_layer *out,

@@ -5,7 +5,7 @@
 // configuration_cohere2.py, configuration_jamba.py, configuration_modernbert.py,
 // modeling_cohere*.py, modeling_llama4.py, modeling_glm.py, modeling_gpt_oss.py,
 // modeling_qwen3_5.py, modeling_whisper.py, modeling_bart.py, modeling_t5.py,
-// modeling_bloom.py, modeling_mpt.py; Falcon-40B's first config: the authors' modelling_RW.py,
+// modeling_bloom.py, modeling_mpt.py, modeling_mt5.py, modeling_vit.py; Falcon-40B's first config: the authors' modelling_RW.py,
 // rotate_half with base 10000, n_head_kv key/value heads) and modeling_rope_utils.py's frequency
 // functions (support/rope-reference.js). Nothing here calls posenc; the config
 // is read as Python's json.load gives it to HF.
@@ -23,11 +23,13 @@ const CLASS_DEFAULTS = {
     max_position_embeddings: 131072,
   },
   modernbert: { global_rope_theta: 160000, local_rope_theta: 10000, global_attn_every_n_layers: 3 },
-  llama4_text: { no_rope_layer_interval: 4, rope_theta: 500000 },
+  llama4_text: { no_rope_layer_interval: 4, rope_theta: 500000, attention_chunk_size: 8192 },
   smollm3: { no_rope_layer_interval: 4, rope_theta: 2e6 },
   cohere2: { sliding_window_pattern: 4 },
   jamba: { attn_layer_period: 8, attn_layer_offset: 4 },
   t5: { relative_attention_num_buckets: 32, relative_attention_max_distance: 128 },
+  mt5: { relative_attention_num_buckets: 32, relative_attention_max_distance: 128, num_layers: 8 },
+  vit: { image_size: 224, patch_size: 16 },
   whisper: { max_source_positions: 1500, max_target_positions: 448 },
 };
 const CLASS_OF = { gemma3: 'gemma3_text', llama4: 'llama4_text' };
@@ -45,7 +47,9 @@ const INTERLEAVED = new Set([
   'llama4',
   'llama4_text',
 ]);
-const LEARNED = { gpt2: 0, bert: 0, roberta: 2, opt: 2, bart: 2, mbart: 2 };
+const LEARNED = { gpt2: 0, bert: 0, roberta: 2, opt: 2, bart: 2, mbart: 2, vit: 0 };
+// T5 and mT5 (MT5Config): num_layers encoder blocks, num_decoder_layers (default num_layers) decoder blocks.
+const T5_TYPES = new Set(['t5', 'mt5']);
 const ALIBI = new Set(['bloom', 'mpt']);
 const STATE_SPACE = new Set(['mamba', 'mamba2', 'falcon_mamba']);
 
@@ -58,7 +62,10 @@ export function textModel(config) {
   return { cfg, type, get };
 }
 
-/** Every layer's kind, positions ('rope', 'nope', 'no-attention', or the model's absolute scheme) and kv heads. */
+/**
+ * Every layer's kind, positions ('rope', 'nope', 'no-attention', or the model's absolute scheme), kv heads
+ * and attention chunk (Llama 4's chunked_attention layers: attention_chunk_size; 0 otherwise).
+ */
 export function hfLayers(config) {
   const { cfg, type, get } = textModel(config);
   const heads = get('num_attention_heads') ?? get('n_head') ?? get('n_heads') ?? get('num_heads');
@@ -70,14 +77,14 @@ export function hfLayers(config) {
     (get('multi_query') === true ? 1 : heads);
   const out = [];
   // Encoder-decoder stacks: the encoder's layers, then the decoder's.
-  const encoder = get('encoder_layers') ?? (type === 't5' ? get('num_layers') : undefined);
-  const decoder =
-    get('decoder_layers') ?? (type === 't5' ? (get('num_decoder_layers') ?? get('num_layers')) : undefined);
+  const t5 = T5_TYPES.has(type);
+  const encoder = get('encoder_layers') ?? (t5 ? get('num_layers') : undefined);
+  const decoder = get('decoder_layers') ?? (t5 ? (get('num_decoder_layers') ?? get('num_layers')) : undefined);
   if (encoder && decoder) {
     for (let i = 0; i < encoder + decoder; i++) {
       const part = i < encoder ? 'encoder' : 'decoder';
       const h = get(`${part}_attention_heads`) ?? heads;
-      out.push({ kind: part, kvHeads: h, positions: absolute(type, part) });
+      out.push({ kind: part, kvHeads: h, positions: absolute(type, part), chunk: 0 });
     }
     return out;
   }
@@ -102,8 +109,18 @@ export function hfLayers(config) {
       const list = Array.isArray(cfg.no_rope_layers) && cfg.no_rope_layers.length ? cfg.no_rope_layers : null;
       const uses = list ? list[i] : (i + 1) % get('no_rope_layer_interval') !== 0 ? 1 : 0;
       if (!uses) positions = 'nope';
+      // Llama4TextConfig.__post_init__: layer_types, when absent, chunked where the layer rotates, else full.
+      if (type !== 'smollm3' && !Array.isArray(cfg.layer_types)) kind = uses ? 'chunked_attention' : 'full_attention';
     }
-    out.push({ kind, kvHeads: positions === 'no-attention' ? 0 : kv, positions });
+    // Llama4TextAttention: a chunked_attention layer masks keys outside its block of attention_chunk_size.
+    const llama4 = type === 'llama4' || type === 'llama4_text';
+    const chunk =
+      llama4 && kind === 'chunked_attention'
+        ? cfg.attention_chunk_size === null
+          ? 0
+          : get('attention_chunk_size')
+        : 0;
+    out.push({ kind, kvHeads: positions === 'no-attention' ? 0 : kv, positions, chunk });
   }
   return out;
 }
@@ -116,6 +133,18 @@ function absolute(type, part) {
 
 /** The position offset of a learned table (RoBERTa's padding_idx + 1, BART's and OPT's offset 2). */
 export const learnedOffset = (type) => LEARNED[type] ?? 0;
+
+/**
+ * The rows of a model's learned table: Whisper's decoder max_target_positions; ViT's
+ * ViTEmbeddings.position_embeddings, num_patches + 1 (the [CLS] row), num_patches =
+ * (image_size // patch_size)^2 as ViTPatchEmbeddings counts them; else max_position_embeddings.
+ */
+export function learnedRows(config) {
+  const { type, get } = textModel(config);
+  if (type === 'whisper') return get('max_target_positions');
+  if (type === 'vit') return Math.floor(get('image_size') / get('patch_size')) ** 2 + 1;
+  return get('max_position_embeddings') ?? get('n_positions');
+}
 
 /**
  * A RoPE layer of kind `kind`: { headDim, rotaryDim, base, layout, w(length), attention(length) }, as

@@ -120,6 +120,24 @@ static pe_status read_whisper(pe_config_reader *r, const char *layer_type, pe_co
     return PE_OK;
 }
 
+/* ViT: ViTEmbeddings' learned table, the [CLS] row then one row a patch in raster order: (image_size / patch_size)^2
+ * + 1 rows of hidden_size (ViTConfig's defaults 224 and 16; HF floors the division). */
+static pe_status read_vit(pe_config_reader *r, pe_config *c) {
+    uint32_t image, patch;
+    pe_status s;
+    if ((s = pe_config_count(r, r->cfg, "image_size", 224, &image)) != PE_OK) return s;
+    if ((s = pe_config_count(r, r->cfg, "patch_size", 16, &patch)) != PE_OK) return s;
+    const uint64_t side = image / patch, rows = side * side + 1;
+    if (side == 0 || rows > 4294967295u)
+        return pe_config_refuse(r, PE_ERR_CONFIG, "patch_size",
+                                "must be at most image_size, with at most 2^32 - 1 rows");
+    if (!c->hidden_size) return pe_config_refuse(r, PE_ERR_CONFIG, "hidden_size", "needed: the table's columns");
+    c->kind = PE_CONFIG_LEARNED;
+    c->max_positions = (uint32_t)rows;
+    c->position_offset = 0;
+    return PE_OK;
+}
+
 /* position_embedding_type: absent or "absolute" (learned), "relative_key" (Shaw); others refused. */
 static pe_status embedding_type(pe_config_reader *r, int *shaw) {
     size_t at;
@@ -168,6 +186,7 @@ static pe_status read_kind(pe_config_reader *r, const char *layer_type, double *
     pe_status s = embedding_type(r, &shaw);
     if (s != PE_OK) return s;
     if (shaw) return read_relative(r, c, 1);
+    if (pe_json_span_is(j, r->model_type, "vit")) return read_vit(r, c);
     if (pe_config_type_in(r, LEARNED_TYPES)) {
         c->kind = PE_CONFIG_LEARNED;
         c->position_offset = pe_config_type_in(r, OFFSET2_TYPES) ? 2 : 0;

@@ -8,9 +8,15 @@
 #include "config_reader.h"
 
 /* Keys the per-layer answer reads: pe_config_read marks them as used. */
-static const char *const LAYER_KEYS[] = {
-    "no_rope_layers",    "no_rope_layer_interval", "sliding_window_pattern", "global_attn_every_n_layers",
-    "attn_layer_period", "attn_layer_offset",      "layers_block_type",      NULL};
+static const char *const LAYER_KEYS[] = {"no_rope_layers",
+                                         "no_rope_layer_interval",
+                                         "sliding_window_pattern",
+                                         "global_attn_every_n_layers",
+                                         "attn_layer_period",
+                                         "attn_layer_offset",
+                                         "layers_block_type",
+                                         "attention_chunk_size",
+                                         NULL};
 
 /* Keys about positions that HF's class for the model never reads: listed as ignored, not refused. */
 static const struct {
@@ -97,6 +103,17 @@ static void skip_elements(const pe_config_reader *r, list_walk *w, uint32_t n) {
     }
 }
 
+/* 1 when the last `key` member of cfg is null: Llama4TextConfig keeps an explicit null (pe_json_find, as HF for most
+ * keys, reads null as absent, which would mean the class default). */
+static int given_null(const pe_config_reader *r, const char *key) {
+    size_t cursor = 0, value;
+    pe_json_span name;
+    int null = 0;
+    while (pe_json_member(&r->j, r->cfg, &cursor, &name, &value))
+        if (pe_json_span_is(&r->j, name, key)) null = pe_json_kind(&r->j, value) == 'n';
+    return null;
+}
+
 enum layer_family { FAMILY_PLAIN, FAMILY_ENCODER_DECODER, FAMILY_MAMBA, FAMILY_JAMBA };
 enum layer_pattern { PATTERN_NONE, PATTERN_GEMMA2, PATTERN_GEMMA3, PATTERN_MODERNBERT };
 
@@ -109,6 +126,8 @@ typedef struct layer_model {
     uint32_t period, offset; /* Jamba's attention layers */
     uint32_t every;          /* the pattern's period: sliding_window_pattern, global_attn_every_n_layers */
     int cohere2, no_rope, no_rope_listed;
+    int llama4;        /* layer kinds chunked_attention (RoPE) and full_attention (NoPE), as Llama4TextConfig's */
+    uint32_t chunk;    /* Llama 4's attention_chunk_size: default 8192, null 0 */
     uint32_t interval; /* no_rope_layer_interval when no_rope_layers is absent or empty */
     int named;         /* every layer with positions names its kind as its layer type */
     size_t dict;       /* rope_parameters, when it is present: layers whose kind it has name it */
@@ -175,6 +194,18 @@ static pe_status read_model(pe_config_reader *r, layer_model *m) {
     m->cohere2 = type_is(r, (const char *const[]){"cohere2", NULL});
     /* Llama 4, SmolLM3: no_rope_layers[i] == 0 means no RoPE; an empty or absent list is HF's default. */
     m->no_rope = type_is(r, (const char *const[]){"llama4", "llama4_text", "smollm3", NULL});
+    m->llama4 = type_is(r, (const char *const[]){"llama4", "llama4_text", NULL});
+    if (m->llama4) {
+        size_t at;
+        double v = 8192;
+        if (given_null(r, "attention_chunk_size"))
+            v = 0;
+        else if (pe_json_find(&r->j, r->cfg, "attention_chunk_size", &at) &&
+                 (!pe_json_number(&r->j, at, &v) || !(v >= 1 && v <= 4294967295.0) || v != (double)(uint32_t)v))
+            return pe_config_refuse(r, PE_ERR_CONFIG, "attention_chunk_size",
+                                    "must be null or a whole number from 1 to 2^32 - 1");
+        m->chunk = (uint32_t)v;
+    }
     if (m->no_rope) {
         list_walk w = walk_of(r, "no_rope_layers");
         size_t value;
@@ -236,7 +267,10 @@ static pe_status answer_layer(pe_config_reader *r, const layer_model *m, uint32_
             v = m->interval && (i + 1) % m->interval == 0 ? 0 : 1;
         }
         if (v == 0) l->positions = PE_LAYER_NOPE;
+        /* Llama4TextConfig's layer_types when the file has none: chunked where the layer rotates, else full. */
+        if (m->llama4 && !listed) set_text(l->kind, v == 0 ? "full_attention" : "chunked_attention");
     }
+    if (m->llama4 && !strcmp(l->kind, "chunked_attention")) l->attention_chunk = m->chunk;
     if (l->positions == PE_LAYER_NO_ATTENTION) l->kv_heads = 0;
     if (l->positions == PE_LAYER_CONFIG && (m->named || (m->has_dict && pe_config_find(r, m->dict, l->kind, &at))))
         set_text(l->layer_type, l->kind);

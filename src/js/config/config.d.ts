@@ -36,8 +36,10 @@ export interface ConfigRope {
  * One layer of the model as HF's modeling code builds it (pe_config_layer_read): its kind
  * (layer_types' name, 'attention', 'mamba', 'encoder', 'decoder', ...), its key/value heads, and its
  * positions: the model's scheme with its settings, or 'none' with why (NoPE attention, or no attention).
+ * attentionChunk: Llama 4's chunked_attention layers, whose queries see only the keys of their own block
+ * of that many positions (attention_chunk_size); absent for every other layer.
  */
-export type ConfigLayer = { index: number; kind: string; kvHeads: number } & (
+export type ConfigLayer = { index: number; kind: string; kvHeads: number; attentionChunk?: number } & (
   | { scheme: 'rope'; rope: ConfigRope; layerType?: string }
   | { scheme: 'alibi'; heads: number }
   | { scheme: 'relative'; relative: 't5'; numBuckets: number; maxDistance: number }

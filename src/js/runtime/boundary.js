@@ -151,6 +151,7 @@ export const CONFIG_LAYER = crossing(
     ['layers', 'whole'],
     ['kv_heads', 'whole'],
     ['positions', 'whole'],
+    ['attention_chunk', 'whole'],
   ],
   {
     kind: 'NUL-terminated text at 0 of the text block (CONFIG_LAYER_TEXT)',

@@ -380,7 +380,7 @@ export function configReader(runtime) {
   const LAYER_FIELDS = CONFIG_LAYER.length;
   const POSITIONS = ['config', 'nope', 'no-attention'];
 
-  const LAYER_STRUCT = 60; // sizeof(pe_config_layer): three 32-bit fields, kind[24], layer_type[24]
+  const LAYER_STRUCT = 64; // sizeof(pe_config_layer): four 32-bit fields, kind[24], layer_type[24]
 
   /**
    * Every layer of the config: [{ index, kind, layerType, positions, kvHeads }].
@@ -471,6 +471,7 @@ export function configReader(runtime) {
           layerType: word(at + CONFIG_LAYER_TEXT.layer_type) || undefined,
           positions: POSITIONS[out.positions],
           kvHeads: out.kv_heads,
+          attentionChunk: out.attention_chunk,
         };
       }
       return layers;
@@ -482,11 +483,14 @@ export function configReader(runtime) {
   /** One layer's description in fromConfig's `layers` (scheme and its settings, or none). */
   function layerEntry(layer, byType) {
     const { index, kind, kvHeads } = layer;
+    // Llama 4's chunked layers: attention within blocks of attentionChunk positions.
+    const chunk = layer.attentionChunk ? { attentionChunk: layer.attentionChunk } : {};
     if (layer.positions !== 'config') {
-      return { index, kind, scheme: 'none', none: layer.positions === 'nope' ? 'nope' : 'no-attention', kvHeads };
+      const none = layer.positions === 'nope' ? 'nope' : 'no-attention';
+      return { index, kind, scheme: 'none', none, kvHeads, ...chunk };
     }
     const d = byType.get(layer.layerType ?? '');
-    const entry = { index, kind, scheme: d.kind, kvHeads };
+    const entry = { index, kind, scheme: d.kind, kvHeads, ...chunk };
     if (layer.layerType) entry.layerType = layer.layerType;
     if (d.kind === 'rope') entry.rope = d.rope;
     else if (d.kind === 'alibi') entry.heads = d.heads;
