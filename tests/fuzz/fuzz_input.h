@@ -58,6 +58,8 @@ void fuzz_diagnose(bytes *in);            /* pe_diagnose on raw or generated tab
 void fuzz_config(bytes *in);              /* pe_config_read on the rest of the input as config.json text */
 /* fuzz_config_check.c: pe_config_read's verdict against a JSON reader of the fuzzer's own; the layer reader. */
 void check_json_verdict(const char *json, size_t json_bytes, pe_status st, const char *keys);
+/* The fields of an accepted pe_config_read against the fuzzer's own reading of the text (fuzz_config_check.c). */
+void check_config_meaning(const char *json, size_t json_bytes, const char *layer, pe_status st, const pe_config *c);
 void check_layers(const char *json, size_t json_bytes, int mode, uint32_t range_from, uint32_t range_count);
 
 #endif
