@@ -52,6 +52,8 @@ void trace(const char *call, pe_status st);
 void floats_within(const float *v, size_t n, float lo, float hi, const char *call);
 float half_to_float(uint16_t h, int bfloat);
 
+/* fuzz_nulls.c: each pointer argument of every public entry point NULL in turn (once a process). */
+void fuzz_null_sweep(void);
 /* The targets outside fuzz_api.c. */
 void fuzz_relative(bytes *in, int which); /* 0 pe_t5_buckets, 1 pe_t5_bias, 2 pe_shaw_indices */
 void fuzz_diagnose(bytes *in);            /* pe_diagnose on raw or generated tables, then its text and JSON */
