@@ -64,6 +64,7 @@ static void put(text *t, const char *format, ...) {
 
 /* A number as both CLIs print it: whole numbers plainly, others with 17 significant digits. */
 static void number(text *t, double v) {
+    if (v == 0) v = 0; /* -0 as JavaScript's String(-0) prints it: "0" (a config's rope_theta -0) */
     if (v == (double)(long long)v && v > -1e15 && v < 1e15) {
         put(t, "%.0f", v);
         return;
