@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "config_cut.h"
 #include "config_option.h"
 #include "posenc.h"
 #include "read_input.h"
@@ -63,6 +64,7 @@ static void put(text *t, const char *format, ...) {
 
 /* A number as both CLIs print it: whole numbers plainly, others with 17 significant digits. */
 static void number(text *t, double v) {
+    if (v == 0) v = 0; /* -0 as JavaScript's String(-0) prints it: "0" (a config's rope_theta -0) */
     if (v == (double)(long long)v && v > -1e15 && v < 1e15) {
         put(t, "%.0f", v);
         return;
@@ -217,6 +219,108 @@ static int print_groups(FILE *out, const text *descs, uint32_t n, const char *ig
     return code;
 }
 
+/* The layer types the config lists (its dict's keys, in text order) and each one's scheme text. */
+typedef struct typed {
+    char *names;       /* the core's list, its newlines made NULs */
+    uint32_t count;    /* names listed (0: one RoPE for all layers) */
+    const char **name; /* name[k] */
+    uint32_t *sorted;  /* indices ordered by name, then index */
+    uint32_t *primary; /* primary[k]: the first index listing name[k] (the one read) */
+    text *scheme;      /* scheme[k] of each primary */
+} typed;
+
+static const char *const *sort_names;
+static int by_name(const void *a, const void *b) {
+    const uint32_t i = *(const uint32_t *)a, k = *(const uint32_t *)b;
+    const int c = strcmp(sort_names[i], sort_names[k]);
+    return c ? c : (i > k) - (i < k);
+}
+
+/* The primary index of layer type `name` in t, or -1 when the config does not list it. */
+static long typed_find(const typed *t, const char *name) {
+    uint32_t lo = 0, hi = t->count;
+    while (lo < hi) {
+        const uint32_t mid = lo + (hi - lo) / 2;
+        if (strcmp(t->name[t->sorted[mid]], name) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < t->count && !strcmp(t->name[t->sorted[lo]], name) ? (long)t->primary[t->sorted[lo]] : -1;
+}
+
+static void typed_free(typed *t) {
+    for (uint32_t k = 0; t->scheme && k < t->count; k++) free(t->scheme[k].at);
+    free(t->scheme);
+    free(t->names);
+    free(t->name);
+    free(t->sorted);
+    free(t->primary);
+}
+
+/* What fromConfig (src/js/config/config-read.js) reads before the layers, in its order, so that both CLIs meet the
+ * same refusal first: the config for no layer type, then each layer type it lists, in the list's order, each from
+ * the config cut to its own entry (config_cut.h: linear in the types). */
+static int read_types(const char *json, size_t bytes, int as_json, typed *t, char **error) {
+    memset(t, 0, sizeof *t);
+    char *keys = malloc(8 * bytes + 256);
+    double *factors = malloc((bytes / 2 + 2) * sizeof *factors);
+    pe_config whole;
+    const pe_status st = keys && factors
+                             ? pe_config_read(json, bytes, NULL, factors, bytes / 2 + 2, &whole, keys, 8 * bytes + 256)
+                             : PE_ERR_NULL;
+    free(factors);
+    int code = 0;
+    if (st == PE_ERR_NULL) {
+        code = cli_fail(error, 1, "out of memory");
+    } else if (st != PE_OK && !(st == PE_ERR_LAYER_TYPE && keys[0])) {
+        cli_config cfg; /* the refusal in the words `rope --config` and fromConfig use */
+        code = cli_interpret_config(json, bytes, NULL, &cfg, error);
+        cli_free_config(&cfg);
+        if (!code) code = cli_fail(error, 1, "%s", pe_status_str(st));
+    }
+    if (code || st == PE_OK) {
+        free(keys);
+        return code;
+    }
+    t->names = keys;
+    for (const char *p = keys; *p; p++) t->count += *p == '\n';
+    t->name = malloc(t->count * sizeof *t->name);
+    t->sorted = malloc(t->count * sizeof *t->sorted);
+    t->primary = malloc(t->count * sizeof *t->primary);
+    t->scheme = calloc(t->count, sizeof *t->scheme);
+    if (!t->name || !t->sorted || !t->primary || !t->scheme) return cli_fail(error, 1, "out of memory");
+    char *p = keys;
+    for (uint32_t k = 0; k < t->count; k++) {
+        char *end = strchr(p, '\n');
+        *end = '\0';
+        t->name[k] = p;
+        t->sorted[k] = k;
+        p = end + 1;
+    }
+    sort_names = t->name;
+    qsort(t->sorted, t->count, sizeof *t->sorted, by_name);
+    for (uint32_t j = 0; j < t->count; j++) {
+        const uint32_t k = t->sorted[j];
+        t->primary[k] = j && !strcmp(t->name[t->sorted[j - 1]], t->name[k]) ? t->primary[t->sorted[j - 1]] : k;
+    }
+    cli_config_cut *cut = cli_config_cut_new(json, bytes);
+    for (uint32_t k = 0; !code && k < t->count; k++) {
+        if (t->primary[k] != k) continue;
+        cli_config cfg = {0};
+        size_t cut_bytes = 0;
+        char *cut_text = cut ? cli_config_cut_for(cut, t->name[k], &cut_bytes) : NULL;
+        code = cut_text ? cli_interpret_config(cut_text, cut_bytes, t->name[k], &cfg, error)
+                        : cli_interpret_config(json, bytes, t->name[k], &cfg, error);
+        free(cut_text);
+        const pe_config_layer with_positions = {.positions = PE_LAYER_CONFIG};
+        if (!code) scheme_fields(&t->scheme[k], as_json, &with_positions, &cfg.config);
+        cli_free_config(&cfg);
+    }
+    cli_config_cut_free(cut);
+    return code;
+}
+
 /* The refusal of the per-layer answer in the CLIs' words. */
 static int refuse(pe_status st, char *keys, char **error) {
     if ((st == PE_ERR_CONFIG || st == PE_ERR_TOO_LARGE) && keys && strchr(keys, '\n')) {
@@ -239,11 +343,19 @@ int cli_run_config(const cli_given *given, FILE *out, char **error) {
     char *json = NULL;
     if ((code = cli_read_input("config", "a config.json", path, CLI_MAX_CONFIG_BYTES, &json, &bytes, error)))
         return code;
+    const int as_json = format == FORMAT_JSON;
+    typed types;
+    if ((code = read_types(json, bytes, as_json, &types, error))) {
+        typed_free(&types);
+        free(json);
+        return code;
+    }
     char *keys = malloc(8 * bytes + 256);
     pe_config_layer first;
     pe_status st = keys ? pe_config_layer_read(json, bytes, 0, &first, keys, 8 * bytes + 256) : PE_ERR_NULL;
     if (st != PE_OK) {
         code = refuse(st, keys, error);
+        typed_free(&types);
         free(keys);
         free(json);
         return code;
@@ -257,7 +369,8 @@ int cli_run_config(const cli_given *given, FILE *out, char **error) {
     char *done = calloc(n, 1);
     text ignored = {0};
     int have_ignored = 0;
-    const int as_json = format == FORMAT_JSON;
+    /* A layer type the config does not list, read from the config cut to its own entry (config_cut.h). */
+    cli_config_cut *cut = NULL;
     if (!layers || !by_kind || !slot || !descs || !schemes || !done) code = cli_fail(error, 1, "out of memory");
     if (!code && (st = pe_config_layers_read(json, bytes, 0, n, layers, keys, 8 * bytes + 256)) != PE_OK)
         code = refuse(st, keys, error);
@@ -268,6 +381,7 @@ int cli_run_config(const cli_given *given, FILE *out, char **error) {
         qsort(by_kind, n, sizeof *by_kind, by_type);
         for (uint32_t k = 0; k < n; k++)
             slot[by_kind[k]] = k && !by_type(&by_kind[k - 1], &by_kind[k]) ? slot[by_kind[k - 1]] : by_kind[k];
+        if (n > 0 && layers[by_kind[n - 1]].layer_type[0]) cut = cli_config_cut_new(json, bytes);
     }
     for (uint32_t i = 0; !code && i < n; i++) {
         const pe_config_layer *l = &layers[i];
@@ -283,9 +397,19 @@ int cli_run_config(const cli_given *given, FILE *out, char **error) {
             continue;
         }
         text *scheme = &schemes[slot[i]];
-        if (!done[slot[i]]) {
+        const long listed = l->layer_type[0] ? typed_find(&types, l->layer_type) : -1;
+        if (!done[slot[i]] && listed >= 0) {
+            put(scheme, "%s", types.scheme[listed].at ? types.scheme[listed].at : "");
+            done[slot[i]] = 1;
+        }
+        const int fresh = !done[slot[i]];
+        if (fresh || !have_ignored) {
             cli_config cfg = {0};
-            code = cli_interpret_config(json, bytes, l->layer_type[0] ? l->layer_type : NULL, &cfg, error);
+            size_t cut_bytes = 0;
+            char *cut_text = cut ? cli_config_cut_for(cut, l->layer_type, &cut_bytes) : NULL;
+            code = cut_text ? cli_interpret_config(cut_text, cut_bytes, l->layer_type, &cfg, error)
+                            : cli_interpret_config(json, bytes, l->layer_type[0] ? l->layer_type : NULL, &cfg, error);
+            free(cut_text);
             if (!code && !have_ignored) {
                 /* The keys that config changes nothing for: the read of the first layer with positions. */
                 char *list = malloc(8 * bytes + 256);
@@ -299,11 +423,11 @@ int cli_run_config(const cli_given *given, FILE *out, char **error) {
                         put(&ignored, as_json ? "%s\"%s\"" : "%s%s", ignored.length ? (as_json ? "," : ", ") : "", p);
                         p = end + 1;
                     }
-                    have_ignored = 1;
                 }
+                have_ignored = 1; /* tried once, at the first layer with positions, as the JS CLI does */
                 free(list);
             }
-            if (!code) scheme_fields(scheme, as_json, l, &cfg.config);
+            if (!code && fresh) scheme_fields(scheme, as_json, l, &cfg.config);
             cli_free_config(&cfg);
             done[slot[i]] = 1;
         }
@@ -319,6 +443,8 @@ int cli_run_config(const cli_given *given, FILE *out, char **error) {
             code = print_groups(out, descs, n, ignored.at, error);
         }
     }
+    cli_config_cut_free(cut);
+    typed_free(&types);
     for (uint32_t i = 0; schemes && i < n; i++) free(schemes[i].at);
     free(schemes);
     free(layers);

@@ -581,6 +581,7 @@ static void fuzz_alibi_resample_2d(bytes *in, int which) {
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    fuzz_null_sweep(); /* once a process: every entry point's NULL pointers */
     bytes in = {data, size};
     const uint8_t head = (uint8_t)take(&in, 1);
     if (pe_use_kernels(head & 1 ? PE_KERNELS_SIMD : PE_KERNELS_SCALAR) != PE_OK) abort();

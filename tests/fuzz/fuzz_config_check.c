@@ -237,3 +237,146 @@ void check_layers(const char *json, size_t json_bytes, int mode, uint32_t range_
     guard_free(&keys_g);
     free(keys);
 }
+
+/* ---- The meaning of an accepted config, from a reading of the fuzzer's own ----
+ * A member is found as JSON.parse and Python's json find it: keys compared with
+ * their escapes decoded, the last of a repeated key, null meaning absent (as HF
+ * reads it). Only texts json_verdict calls an object are read, so the walk
+ * below (the reader above, skipping values) never leaves the text. */
+
+/* The string at `at` (its opening quote) decoded into out (cap bytes; longer ones are cut): its decoded length. */
+static size_t decoded(const unsigned char *t, size_t at, char *out, size_t cap) {
+    size_t n = 0;
+    for (size_t i = at + 1; t[i] != '"'; i++) {
+        unsigned u = t[i];
+        if (u == '\\') {
+            const unsigned char e = t[++i];
+            if (e == 'u') {
+                u = 0;
+                for (int k = 1; k <= 4; k++)
+                    u = 16 * u + (unsigned)(t[i + k] <= '9' ? t[i + k] - '0' : (t[i + k] | 0x20) - 'a' + 10);
+                i += 4;
+                if (u >= 0xD800 && u < 0xDC00 && t[i + 1] == '\\' && t[i + 2] == 'u') {
+                    unsigned low = 0;
+                    for (int k = 3; k <= 6; k++)
+                        low = 16 * low + (unsigned)(t[i + k] <= '9' ? t[i + k] - '0' : (t[i + k] | 0x20) - 'a' + 10);
+                    if (low >= 0xDC00 && low < 0xE000) {
+                        u = 0x10000 + ((u - 0xD800) << 10) + (low - 0xDC00);
+                        i += 6;
+                    }
+                }
+                /* As UTF-8; the names looked for are ASCII, so only the length of the rest matters. */
+                const size_t bytes = u < 0x80 ? 1 : u < 0x800 ? 2 : u < 0x10000 ? 3 : 4;
+                if (bytes == 1 && n < cap) out[n] = (char)u;
+                if (bytes > 1 && n < cap) out[n] = (char)0x80;
+                n += bytes;
+                continue;
+            }
+            const char *k = strchr("\"\\/bfnrt", e);
+            u = (unsigned char)"\"\\/\b\f\n\r\t"[k - "\"\\/bfnrt"];
+        }
+        if (n < cap) out[n] = (char)u;
+        n++;
+    }
+    return n;
+}
+
+/* The value of the last member `name` of the object at `object`: its offset, or 0 when absent or null. */
+static size_t member_of(const char *json, size_t json_bytes, size_t object, const char *name) {
+    reader r = {(const unsigned char *)json, json_bytes, object + 1, 0};
+    const size_t length = strlen(name);
+    size_t found = 0;
+    char key[64];
+    for (;;) {
+        spaces(&r);
+        if (r.t[r.i] == '}') break;
+        if (r.t[r.i] == ',') r.i++, spaces(&r);
+        const size_t key_at = r.i;
+        string(&r);
+        spaces(&r);
+        r.i++; /* the colon */
+        spaces(&r);
+        const size_t value_at = r.i;
+        value(&r, 0);
+        if (decoded(r.t, key_at, key, sizeof key) == length && !memcmp(key, name, length))
+            found = r.t[value_at] == 'n' ? 0 : value_at;
+    }
+    return found;
+}
+
+/* The number at `at` (0: absent) as a double: 1 when it is one. */
+static int number_at(const char *json, size_t at, double *v) {
+    if (!at || !(json[at] == '-' || (json[at] >= '0' && json[at] <= '9'))) return 0;
+    *v = strtod(json + at, NULL); /* a number inside an object ends at a delimiter strtod stops at */
+    return 1;
+}
+
+/* The first of `names` present in `object` (HF's fallbacks in posenc.h's order), as a whole number: 1 and *v. */
+static int first_number(const char *json, size_t json_bytes, size_t object, const char *const *names, double *v) {
+    for (int k = 0; names[k]; k++) {
+        const size_t at = member_of(json, json_bytes, object, names[k]);
+        if (at) return number_at(json, at, v);
+    }
+    return 0;
+}
+
+static int string_is(const char *json, size_t at, const char *text) {
+    char s[32];
+    return at && json[at] == '"' && decoded((const unsigned char *)json, at, s, sizeof s) == strlen(text) &&
+           !memcmp(s, text, strlen(text));
+}
+
+void check_config_meaning(const char *json, size_t json_bytes, const char *layer, pe_status st, const pe_config *c) {
+    const char *call = "pe_config_read (the fuzzer's own reading of the fields)";
+    if (st != PE_OK || json_verdict(json, json_bytes) != VERDICT_OBJECT) return;
+    size_t root = 0;
+    while (json[root] != '{') root++;
+    size_t cfg = root;
+    const size_t text_config = member_of(json, json_bytes, root, "text_config");
+    if (text_config && json[text_config] == '{') cfg = text_config;
+    static const char *const HEADS[] = {"num_attention_heads", "n_head", "n_heads", "num_heads", NULL};
+    static const char *const HIDDEN[] = {"hidden_size", "n_embd", "d_model", NULL};
+    static const char *const POSITIONS[] = {"max_position_embeddings", "n_positions", "max_seq_len", NULL};
+    static const char *const KV[] = {"num_key_value_heads", "num_kv_heads", "n_head_kv", "multi_query_group_num", NULL};
+    double v;
+    if (first_number(json, json_bytes, cfg, HEADS, &v) && c->heads != v) fail("heads is not the config's", call);
+    if (first_number(json, json_bytes, cfg, HIDDEN, &v) && c->hidden_size != v)
+        fail("hidden_size is not the config's", call);
+    if (first_number(json, json_bytes, cfg, POSITIONS, &v) && c->max_positions != v)
+        fail("max_positions is not the config's", call);
+    if (!member_of(json, json_bytes, cfg, "multi_query") && first_number(json, json_bytes, cfg, KV, &v) &&
+        c->kv_heads != v)
+        fail("kv_heads is not the config's", call);
+    if (c->kind == PE_CONFIG_RELATIVE && !c->shaw &&
+        number_at(json, member_of(json, json_bytes, cfg, "relative_attention_num_buckets"), &v) && c->num_buckets != v)
+        fail("num_buckets is not the config's", call);
+    if (c->kind != PE_CONFIG_ROPE || c->layer_types != 0) return; /* one RoPE for all layers from here */
+    (void)layer;
+    if (c->rope.heads != c->heads) fail("rope.heads is not heads", call);
+    const size_t model_type = member_of(json, json_bytes, cfg, "model_type");
+    if (!member_of(json, json_bytes, cfg, "qk_rope_head_dim") && !string_is(json, model_type, "deepseek_v2") &&
+        !string_is(json, model_type, "deepseek_v3") &&
+        number_at(json, member_of(json, json_bytes, cfg, "head_dim"), &v) && c->rope.head_dim != v)
+        fail("rope.head_dim is not the config's head_dim", call);
+    /* The dict: rope_parameters, else rope_scaling; the base: its rope_theta, else rope_theta, else
+     * rotary_emb_base (a default only when none is given: not checked). */
+    size_t dict = member_of(json, json_bytes, cfg, "rope_parameters");
+    if (!dict) dict = member_of(json, json_bytes, cfg, "rope_scaling");
+    if (dict && json[dict] != '{') fail("a dict that is not an object accepted", call);
+    static const char *const BASES[] = {"rope_theta", "rotary_emb_base", NULL};
+    if ((dict && number_at(json, member_of(json, json_bytes, dict, "rope_theta"), &v)) ||
+        first_number(json, json_bytes, cfg, BASES, &v)) {
+        if (c->rope.base != v) fail("rope.base is not the config's rope_theta", call);
+    }
+    const pe_rope_scaling_type type = c->rope.scaling.type;
+    if (dict && !c->longrope && type != PE_ROPE_SCALING_NONE &&
+        number_at(json, member_of(json, json_bytes, dict, "factor"), &v) && c->rope.scaling.factor != v)
+        fail("the scaling factor is not the dict's", call);
+    if (dict && type == PE_ROPE_SCALING_NONE && !c->longrope) {
+        /* No scaling read: the dict's type, when it names one, is default or mrope. */
+        size_t at = member_of(json, json_bytes, dict, "rope_type");
+        if (!at) at = member_of(json, json_bytes, dict, "type");
+        if (at && !string_is(json, at, "default") && !string_is(json, at, "mrope"))
+            fail("a scaling type read as no scaling", call);
+    }
+}

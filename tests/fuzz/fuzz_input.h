@@ -52,12 +52,16 @@ void trace(const char *call, pe_status st);
 void floats_within(const float *v, size_t n, float lo, float hi, const char *call);
 float half_to_float(uint16_t h, int bfloat);
 
+/* fuzz_nulls.c: each pointer argument of every public entry point NULL in turn (once a process). */
+void fuzz_null_sweep(void);
 /* The targets outside fuzz_api.c. */
 void fuzz_relative(bytes *in, int which); /* 0 pe_t5_buckets, 1 pe_t5_bias, 2 pe_shaw_indices */
 void fuzz_diagnose(bytes *in);            /* pe_diagnose on raw or generated tables, then its text and JSON */
 void fuzz_config(bytes *in);              /* pe_config_read on the rest of the input as config.json text */
 /* fuzz_config_check.c: pe_config_read's verdict against a JSON reader of the fuzzer's own; the layer reader. */
 void check_json_verdict(const char *json, size_t json_bytes, pe_status st, const char *keys);
+/* The fields of an accepted pe_config_read against the fuzzer's own reading of the text (fuzz_config_check.c). */
+void check_config_meaning(const char *json, size_t json_bytes, const char *layer, pe_status st, const pe_config *c);
 void check_layers(const char *json, size_t json_bytes, int mode, uint32_t range_from, uint32_t range_count);
 
 #endif

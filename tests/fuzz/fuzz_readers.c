@@ -270,6 +270,7 @@ void fuzz_config(bytes *in) {
     }
     if (st == PE_OK && !(out->kind >= PE_CONFIG_ROPE && out->kind <= PE_CONFIG_RELATIVE)) fail("no kind", call);
     if (null_case < 0 && !short_keys) check_json_verdict(json, json_bytes, st, keys);
+    if (null_case < 0 && !short_keys) check_config_meaning(json, json_bytes, layer, st, out);
     if (null_case < 0 && !short_keys && json_bytes <= 4096) {
         same_reading(json, json_bytes, layer, st, out, factors, factors_count, keys);
         check_layers(json, json_bytes, layer_mode, range_from, range_count);

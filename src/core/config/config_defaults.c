@@ -79,8 +79,12 @@ int pe_config_split_bases(pe_config_reader *r) {
 /* A number key of cfg, else its default; refused when given and not a number. */
 static pe_status number_or_default(pe_config_reader *r, const char *key, double *value) {
     size_t at;
-    if (pe_config_get(r, r->cfg, key, &at))
-        return pe_json_number(&r->j, at, value) ? PE_OK : pe_config_refuse(r, PE_ERR_SCALING, key, "must be a number");
+    if (pe_config_get(r, r->cfg, key, &at)) {
+        if (!pe_json_number(&r->j, at, value)) return pe_config_refuse(r, PE_ERR_SCALING, key, "must be a number");
+        return *value - *value == 0 ? PE_OK /* 1e400 reads as infinity */
+                                    : pe_config_refuse(r, PE_ERR_SCALING, key,
+                                                       "must be a finite number: it is past the range of a double");
+    }
     return pe_config_model_default(r, key, value) ? PE_OK
                                                   : pe_config_refuse(r, PE_ERR_SCALING, key, "must be a number");
 }

@@ -215,7 +215,9 @@ static pe_status read_model(pe_config_reader *r, layer_model *m) {
     /* The positions differ by layer type (Gemma 3, ModernBERT, v5's per-type rope_parameters; Whisper's
      * encoder and decoder tables): name it. */
     m->named = pe_config_split_bases(r) || type_is(r, (const char *const[]){"whisper", NULL});
-    m->has_dict = pe_json_find(&r->j, r->cfg, "rope_parameters", &m->dict);
+    /* The dict pe_config_read keys by layer type: rope_parameters, else rope_scaling (config_rope.c's pick_dict). */
+    m->has_dict = pe_json_find(&r->j, r->cfg, "rope_parameters", &m->dict) ||
+                  pe_json_find(&r->j, r->cfg, "rope_scaling", &m->dict);
     return PE_OK;
 }
 

@@ -59,11 +59,16 @@ static pe_status refuse_key(pe_config_reader *r, pe_status status, const dict *d
     return pe_config_refuse(r, status, name, reason);
 }
 
+/* A number written past the double range (1e400) reads as infinity, as in Python's json: refused, as a config
+ * object's Infinity is, rather than given as a base or factor. */
+static const char FINITE[] = "must be a finite number: it is past the range of a double";
+
 /* An optional number of the dict: 1 when present (and a number), 0 when absent; refused otherwise. */
 static pe_status dict_number(pe_config_reader *r, const dict *d, const char *key, double *v, int *present) {
     size_t at;
     *present = d->at && pe_config_get(r, d->at, key, &at);
     if (*present && !pe_json_number(&r->j, at, v)) return refuse_key(r, PE_ERR_SCALING, d, key, "must be a number");
+    if (*present && !(*v - *v == 0)) return refuse_key(r, PE_ERR_SCALING, d, key, FINITE);
     return PE_OK;
 }
 
@@ -367,6 +372,7 @@ pe_status pe_config_read_rope(pe_config_reader *r, const char *layer_type, doubl
     for (int k = 0; k < 2 && !theta_given; k++)
         if (pe_config_get(r, r->cfg, BASES[k], &at)) {
             if (!pe_json_number(j, at, &base)) return pe_config_refuse(r, PE_ERR_SCALING, BASES[k], "must be a number");
+            if (!(base - base == 0)) return pe_config_refuse(r, PE_ERR_SCALING, BASES[k], FINITE);
             theta_given = 1;
         }
     if ((s = dict_number(r, &d, "rope_theta", &v, &present)) != PE_OK) return s;

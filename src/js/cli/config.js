@@ -108,7 +108,14 @@ export async function run(given, write) {
   const format = formatOption(given, ['text', 'json'], 'text or json');
   const path = given.get('FILE');
   if (path === undefined) fail("config needs a FILE: a model's config.json (see posenc config --help)");
-  const text = new TextDecoder().decode(readInput('config', 'a config.json', path, MAX_CONFIG_BYTES));
+  const bytes = readInput('config', 'a config.json', path, MAX_CONFIG_BYTES);
+  let text;
+  try {
+    // Strict UTF-8 with a BOM kept, as the core reads the bytes (which refuses both), as config-option.js does.
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    fail("config key '(config)' must be a JSON object: the text of a config.json", 1);
+  }
   const posenc = await instantiate();
   let layers;
   let ignored = [];

@@ -8,6 +8,7 @@
 import { PosencError, describe } from './errors.js';
 import { CONFIG, CONFIG_LAYER, CONFIG_LAYER_TEXT, readFields } from './boundary.js';
 import { alibiSlopes } from './alibi-slopes.js';
+import { configCut } from './config-cut.js';
 
 const FIELDS = CONFIG.length;
 const KINDS = ['', 'rope', 'alibi', 'sinusoidal', 'learned', 'relative', 'none'];
@@ -239,35 +240,6 @@ function describeFields(f, factors) {
     };
   }
   return { ...common, dim: f.hidden_size, ...offset };
-}
-
-/**
- * For RoPE keyed by layer type (rope_parameters, every value an object): a
- * function giving each layer type's config, the config with only that type's
- * entry (and layer_types naming only it), so that reading every type takes time
- * linear in the config, not quadratic (one whole read per type). Each read then
- * sees what the whole read would: the same keys at the same paths, and as
- * ignored only keys that no layer type uses. null when the config is of
- * another shape (Gemma 3's rope_local_base_freq: two types), read whole.
- */
-function layerConfigs(bytes, names) {
-  let parsed;
-  try {
-    parsed = JSON.parse(new TextDecoder().decode(bytes));
-  } catch {
-    return null;
-  }
-  const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
-  const inText = isObject(parsed.text_config);
-  const scope = inText ? parsed.text_config : parsed;
-  const dict = scope.rope_parameters;
-  if (!isObject(dict) || !names.every((n) => Object.hasOwn(dict, n) && isObject(dict[n]))) return null;
-  const encoder = new TextEncoder();
-  return (name) => {
-    const own = { ...scope, rope_parameters: { [name]: dict[name] } };
-    if (Object.hasOwn(scope, 'layer_types')) own.layer_types = [name];
-    return encoder.encode(JSON.stringify(inText ? { ...parsed, text_config: own } : own));
-  };
 }
 
 /** configReader(runtime): readConfigOnce, one call of the core for one layer type, and fromConfig. */
@@ -536,9 +508,11 @@ export function configReader(runtime) {
     const layerTypes = {};
     const byType = new Map();
     let last;
-    const reduced = layerConfigs(bytes, names);
+    // Each type from the config cut to its own entry (config-cut.js): linear in the types, where reading the
+    // whole config once a type was quadratic.
+    const cut = configCut(bytes);
     for (const name of names) {
-      last = readBytes(reduced ? reduced(name) : bytes, name);
+      last = readBytes(cut?.(name) ?? bytes, name);
       byType.set(name, last.description);
       Object.defineProperty(layerTypes, name, { value: last.description.rope, enumerable: true, writable: true });
     }
@@ -561,10 +535,12 @@ export function configReader(runtime) {
         return undefined;
       throw error;
     }
+    let cut; // made once, when a layer type is missing (fromConfig with layerType: every other type)
     for (const layer of read) {
       const key = layer.layerType ?? '';
       if (layer.positions !== 'config' || byType.has(key)) continue;
-      byType.set(key, readBytes(bytes, key).description);
+      if (key !== '' && cut === undefined) cut = configCut(bytes);
+      byType.set(key, readBytes((key !== '' && cut?.(key)) || bytes, key).description);
     }
     const all = read.map((layer) => layerEntry(layer, byType));
     return layerType === undefined ? all : all.filter((l) => l.layerType === layerType);

@@ -2,7 +2,8 @@
 // (a command, its options with valid, edge and malformed values, repeats,
 // unknown options, missing values) and the input files it names (a model's
 // config.json, mutated; a table as .npy, .safetensors or text, mutated; a
-// position-ids file), run through the native CLI (build/posenc) and the JS
+// position-ids file), or `posenc config` of a hostile config.json
+// (configArgs), run through the native CLI (build/posenc) and the JS
 // CLI (src/js/cli/cli.js). Checked: both finish within the time limit, with
 // the same exit status, the same stdout bytes, the same --output file and the
 // same stderr bytes; a failure says something on stderr.
@@ -108,6 +109,104 @@ const COMMANDS = {
 };
 export const COMMAND_NAMES = Object.keys(COMMANDS);
 
+/** Tokens JSON has not, or reads unlike JavaScript's number syntax. */
+const NUMBERISH = [
+  'NaN',
+  'Infinity',
+  '-Infinity',
+  '1e400',
+  '-1e400',
+  '1e-400',
+  '-0',
+  '0x10',
+  '01',
+  '.5',
+  '+1',
+  '1.',
+  'null',
+];
+
+/** A JSON string literal of s with some characters written as \u escapes (JSON reads them as the characters). */
+function escaped(r, s) {
+  let out = '';
+  for (const c of s)
+    out += r.next() < 0.3 ? '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0') : JSON.stringify(c).slice(1, -1);
+  return `"${out}"`;
+}
+
+/** RoPE keyed by n layer types (transformers v5), as text: names plain, escaped, repeated; some entries bad. */
+function keyedTypes(r, n) {
+  const names = Array.from({ length: n }, (_, i) => (r.next() < 0.02 ? `t${i}"}` : `t${i}`));
+  const entries = names.map((name, i) => {
+    const theta = r.next() < 0.02 ? r.pick(NUMBERISH) : String(1000 + i);
+    const extra =
+      r.next() < 0.02 ? r.pick([',"rope_wobble":1', ',"rope_type":"linear","factor":2', ',"factor":"2"']) : '';
+    return `${r.next() < 0.1 ? escaped(r, name) : JSON.stringify(name)}:{"rope_theta":${theta}${extra}}`;
+  });
+  if (r.next() < 0.2) entries.push(`${JSON.stringify(names[0])}:{"rope_theta":77}`); // the last one wins
+  const layers = Array.from({ length: r.next() < 0.8 ? n : r.int(1, 2 * n) }, () => JSON.stringify(r.pick(names)));
+  const dict = r.next() < 0.8 ? 'rope_parameters' : 'rope_scaling';
+  const body =
+    `"model_type":"llama","hidden_size":64,"num_attention_heads":4,"num_hidden_layers":${layers.length},` +
+    `"layer_types":[${layers.join(',')}],"${dict}":{${entries.join(',')}}`;
+  return r.next() < 0.2 ? `{"model_type":"gemma3","text_config":{${body}}}` : `{${body}}`;
+}
+
+/**
+ * A hostile config.json for `posenc config`: a corpus model or thousands of
+ * layer types, then mutations: duplicate keys (before and after), keys written
+ * with \u escapes, nesting near PE_CONFIG_MAX_DEPTH (1000), huge arrays and
+ * layer counts near PE_CONFIG_MAX_LAYERS, number-like tokens JSON has not
+ * (NaN, Infinity, 1e400, 0x10), a truncation.
+ */
+export function hostileConfig(r) {
+  let text =
+    r.next() < 0.3
+      ? keyedTypes(r, r.pick([2, 3, 30, 300, r.int(1, 5000)]))
+      : JSON.stringify(r.pick(MODELS).config, null, r.next() < 0.3 ? 1 : 0);
+  for (let m = r.int(0, 3); m > 0; m--) {
+    const k = r.int(0, 8);
+    if (k === 0) {
+      // A key given twice: an earlier copy with another value, or a later one that wins.
+      const keys = [...text.matchAll(/"(\w+)":/g)];
+      if (keys.length === 0) continue;
+      const hit = r.pick(keys);
+      const other = `"${hit[1]}":${r.pick(['7', '"x"', 'null', '{}', '[1]', '1e6', 'true'])},`;
+      text = text.slice(0, hit.index) + other + text.slice(hit.index);
+      if (r.next() < 0.5) text = text.replace(/}\s*$/, `,${other.slice(0, -1)}}`);
+    } else if (k === 1) {
+      // A key written with escapes.
+      const keys = [...text.matchAll(/"(\w+)":/g)];
+      if (keys.length === 0) continue;
+      const hit = r.pick(keys);
+      text = text.slice(0, hit.index) + escaped(r, hit[1]) + text.slice(hit.index + hit[1].length + 2);
+    } else if (k === 2) {
+      // Nesting around the limit.
+      const depth = r.pick([r.int(990, 1002), r.int(1, 80), 5000]);
+      text = text.replace(/^\s*{/, `{"pad":${'['.repeat(depth)}${']'.repeat(depth)},`);
+    } else if (k === 3) {
+      // A huge array, or a layer count near the cap.
+      const n = r.pick([65535, 65536, 65537, 200000]);
+      text = text.replace(
+        /^\s*{/,
+        r.next() < 0.5
+          ? `{"pad":[${'0,'.repeat(n)}0],`
+          : `{"num_hidden_layers":${n},"layer_types":[${'"full_attention",'.repeat(n - 1)}"full_attention"],`,
+      );
+    } else if (k === 4 || k === 5) {
+      // A number-like token where a number stood.
+      const numbers = [...text.matchAll(/:\s*(-?\d[\d.eE+-]*)/g)];
+      if (numbers.length === 0) continue;
+      const hit = r.pick(numbers);
+      const at = hit.index + hit[0].length - hit[1].length;
+      text = text.slice(0, at) + r.pick(NUMBERISH) + text.slice(at + hit[1].length);
+    } else if (k === 6) text = text.slice(0, r.int(0, text.length));
+    else if (k === 7) text = '\ufeff' + text;
+    else text = text.replace(/"(rope_theta|head_dim|num_attention_heads)":/, '"$1":"$1",');
+  }
+  return text;
+}
+
 /** Input files of a case, written under dir. */
 function inputFiles(dir) {
   return {
@@ -125,6 +224,12 @@ function inputFiles(dir) {
       const file = join(dir, r.pick(['config.json', 'c.json']));
       writeFileSync(file, text);
       return r.next() < 0.05 ? join(dir, 'missing.json') : file;
+    },
+    /** A config.json made hostile for `posenc config` (see hostileConfig). */
+    hostile(r) {
+      const file = join(dir, 'hostile.json');
+      writeFileSync(file, hostileConfig(r));
+      return r.next() < 0.02 ? join(dir, 'missing.json') : file;
     },
     ids(r) {
       const rows = Array.from({ length: r.int(1, 3) }, () =>
@@ -210,6 +315,22 @@ export function cliArgs(seed, dir) {
   return args;
 }
 
+/**
+ * The argument vector of a `posenc config` case: a hostile config.json
+ * (hostileConfig) and a format. A case kind of its own ('config'), so that
+ * the seeds of the corpus's CLI cases keep their argument vectors.
+ */
+export function configArgs(seed, dir) {
+  const r = generator(seed);
+  const files = inputFiles(dir);
+  const args = ['config'];
+  if (r.next() < 0.97) args.push(files.hostile(r));
+  if (r.next() < 0.6) args.push('--format', r.pick(['text', 'json', 'json', 'csv', 'x', '']));
+  if (r.next() < 0.03) args.push(r.pick(['--format', 'extra', '--lenght', '--help']));
+  if (r.next() < 0.08) args.push('--output', join(dir, 'out.bin'));
+  return args;
+}
+
 function run(program, args, dir) {
   const out = join(dir, 'out.bin');
   rmSync(out, { force: true });
@@ -275,18 +396,18 @@ async function inProcess(args, dir) {
   };
 }
 
-/** One case: null when both CLIs agree, else a finding { kind: 'cli', seed, args, what }. */
-export async function runCliCase(seed, dir, { spawnNode = false } = {}) {
+/** One case: null when both CLIs agree, else a finding { kind: 'cli' or 'config', seed, args, what }. */
+export async function runCliCase(seed, dir, { spawnNode = false, argsOf = cliArgs, kind = 'cli' } = {}) {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  const args = cliArgs(seed, dir);
+  const args = argsOf(seed, dir);
   const a = run(NATIVE, args, dir);
   // With --output the command writes the file itself, past any cap: in a process of its own, with a time limit.
   const b =
     spawnNode || args.includes('--output')
       ? run(process.execPath, [NODE_CLI, ...args], dir)
       : await inProcess(args, dir);
-  const finding = (what) => ({ kind: 'cli', seed, args, what });
+  const finding = (what) => ({ kind, seed, args, what });
   if (a.error === 'ETIMEDOUT' || b.error === 'ETIMEDOUT') {
     return finding(
       `timed out (native ${a.error ?? a.ms.toFixed(0) + ' ms'}, node ${b.error ?? b.ms.toFixed(0) + ' ms'})`,

@@ -1,0 +1,183 @@
+// RoPE keyed by thousands of layer types (issue 25): `posenc config` read the
+// whole config once per layer type in both CLIs (3,000 types: 109 s native,
+// 53 s in the JS CLI, whose fromConfig with a layerType did the same). Each
+// type is now read from the config cut to its own entry (src/cli/config_cut.c,
+// src/js/runtime/config-cut.js), which must answer as the whole config does:
+// checked here on hostile texts (escaped and repeated keys, text_config,
+// rope_scaling, brackets inside strings, 1e400) against fromConfig with a
+// layerType, which reads the whole text, and both CLIs against each other.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { instantiate, PosencError } from '../src/js/index.js';
+import { configCut } from '../src/js/runtime/config-cut.js';
+import { NATIVE, NODE_CLI, sameRun } from './support/cli-run.js';
+
+const posenc = await instantiate({ simd: true });
+const dir = mkdtempSync(join(tmpdir(), 'posenc-types-'));
+
+/** n layer types, each its own RoPE base, one layer each, as transformers v5 writes them. */
+function manyTypes(n) {
+  const rope_parameters = {};
+  for (let i = 0; i < n; i++) rope_parameters[`t${i}`] = { rope_type: 'default', rope_theta: 1000 + i };
+  return JSON.stringify({
+    model_type: 'llama',
+    hidden_size: 64,
+    num_attention_heads: 4,
+    num_hidden_layers: n,
+    layer_types: Object.keys(rope_parameters),
+    rope_parameters,
+  });
+}
+
+/** CPU seconds of one CLI run (bash's `time` of the child: the machine is shared, wall time says little). */
+function cpu(program, args) {
+  const timed = spawnSync('bash', ['-c', 'TIMEFORMAT="%3U %3S"; time "$@" > /dev/null', 'time', ...program, ...args], {
+    encoding: 'utf8',
+  });
+  const [user, sys] = timed.stderr.trim().split('\n').pop().split(' ').map(Number);
+  return user + sys;
+}
+
+test('posenc config: 3,000 layer types in linear time in both CLIs, the same bytes', () => {
+  const times = {};
+  for (const n of [30, 300, 3000]) {
+    const file = join(dir, `types-${n}.json`);
+    writeFileSync(file, manyTypes(n));
+    const run = sameRun(['config', file]);
+    assert.is(run.status, 0, run.stderr.toString());
+    assert.ok(
+      run.stdout.toString().includes(`layer ${n - 1}: t${n - 1}; kv_heads 4; scheme rope base ${1000 + n - 1} `),
+    );
+    for (const [cli, program] of [
+      ['native', [NATIVE]],
+      ['node', [process.execPath, NODE_CLI]],
+    ])
+      times[`${cli} ${n}`] = Math.min(cpu(program, ['config', file]), cpu(program, ['config', file]));
+  }
+  console.log(`  posenc config, layer types (CPU s): ${JSON.stringify(times)}`);
+  for (const cli of ['native', 'node']) {
+    // Less the start (30 types): quadratic is 100 times 300's work, linear 10 (slack for a shared machine).
+    const start = times[`${cli} 30`];
+    const a = Math.max(0, times[`${cli} 300`] - start);
+    const b = times[`${cli} 3000`] - start;
+    assert.ok(b < 25 * a + 2, `${cli}: 3,000 types took ${b.toFixed(2)} s past the start, 300 ${a.toFixed(2)} s`);
+  }
+});
+
+const base = {
+  model_type: 'llama',
+  hidden_size: 64,
+  num_attention_heads: 4,
+  num_hidden_layers: 3,
+};
+/** Hostile texts keyed by layer type, and the layer types each has. */
+const HOSTILE = [
+  [
+    'escaped and repeated entry keys (the last wins)',
+    '{"model_type":"llama","hidden_size":64,"num_attention_heads":4,"num_hidden_layers":3,' +
+      '"layer_types":["a","b","a"],"rope_parameters":{"\\u0061":{"rope_theta":5},"b":{"rope_theta":6},' +
+      '"a":{"rope_theta":7,"rope_type":"linear","factor":2}}}',
+  ],
+  [
+    'the dict named with escapes, repeated after a flat one',
+    '{"model_type":"llama","hidden_size":64,"num_attention_heads":4,"num_hidden_layers":2,"layer_types":["a","b"],' +
+      '"rope_parameters":{"rope_theta":9},"rope_param\\u0065ters":{"a":{"rope_theta":11},"b":{"rope_theta":12}}}',
+  ],
+  [
+    'layer_types after the dict, brackets and quotes inside strings',
+    JSON.stringify({
+      ...base,
+      rope_parameters: { 'x}"]': { rope_theta: 3, note_: undefined }, '[y': { rope_theta: 4 } },
+      comment: 'a } and a ] and a \\" inside',
+      layer_types: ['x}"]', '[y', 'x}"]'],
+    }),
+  ],
+  [
+    'inside text_config, a null rope_parameters, rope_scaling keyed',
+    JSON.stringify({
+      model_type: 'gemma3',
+      layer_types: ['z'],
+      text_config: {
+        ...base,
+        rope_parameters: null,
+        rope_scaling: { a: { rope_theta: 2 }, b: { rope_theta: 3 } },
+        layer_types: ['a', 'b', 'a'],
+      },
+    }),
+  ],
+  [
+    '1e400 in one type: refused, not the default base',
+    '{"model_type":"llama","hidden_size":64,"num_attention_heads":4,"num_hidden_layers":2,"layer_types":["a","b"],' +
+      '"rope_parameters":{"a":{"rope_theta":500},"b":{"rope_theta":1e400}}}',
+  ],
+  [
+    'an unknown key in a later type',
+    '{"model_type":"llama","hidden_size":64,"num_attention_heads":4,"num_hidden_layers":2,"layer_types":["a","b"],' +
+      '"rope_parameters":{"a":{"rope_theta":500},"b":{"rope_theta":5,"rope_wobble":1}}}',
+  ],
+];
+
+/** What fromConfig answers, or the refusal's code and message. */
+function answer(call) {
+  try {
+    return call();
+  } catch (error) {
+    if (!(error instanceof PosencError)) throw error;
+    return { code: error.code, message: error.message };
+  }
+}
+
+test('a layer type read from the cut config answers as the whole config does', () => {
+  const encoder = new TextEncoder();
+  let checked = 0;
+  for (const [name, text] of HOSTILE) {
+    const cut = configCut(encoder.encode(text));
+    assert.ok(cut !== null, `${name}: the config is keyed by layer type`);
+    const whole = answer(() => posenc.fromConfig(text));
+    const types = whole.layerTypes ? Object.keys(whole.layerTypes) : ['a', 'b'];
+    for (const type of types) {
+      // The whole text read once for this type (ropeFrequencies reads one layer type, no per-layer answer).
+      const frequencies = (config) =>
+        answer(() => Array.from(posenc.ropeFrequencies({ config, layerType: type, length: 3 })));
+      const one = frequencies(text);
+      // No cut for a type the core names escaped (a key with a quote): that one is read whole.
+      if (cut(type) === null) continue;
+      const cutText = new TextDecoder().decode(cut(type));
+      assert.equal(frequencies(cutText), one, `${name}, ${type}: the same frequencies or refusal`);
+      if (!whole.code) {
+        const d = answer(() => posenc.fromConfig(cutText, { layerType: type }));
+        assert.equal(whole.layerTypes[type], d.rope, `${name}, ${type}: fromConfig's layerTypes`);
+      }
+      checked++;
+    }
+    const file = join(dir, 'hostile.json');
+    writeFileSync(file, text);
+    for (const format of ['text', 'json']) sameRun(['config', file, '--format', format]);
+  }
+  assert.ok(checked >= 10, `${checked} layer types checked`);
+});
+
+test('1e400 as a base or factor is refused naming the key, where it read as infinity or the default', () => {
+  const file = join(dir, 'overflow.json');
+  for (const [text, key] of [
+    ['{"model_type":"llama","hidden_size":64,"num_attention_heads":4,"rope_theta":1e400}', 'rope_theta'],
+    [
+      '{"model_type":"llama","hidden_size":64,"num_attention_heads":4,"rope_scaling":{"rope_type":"linear","factor":-1e999}}',
+      'rope_scaling.factor',
+    ],
+  ]) {
+    const got = answer(() => posenc.fromConfig(text));
+    assert.is(got.code, 'BAD_SCALING', `${key}: ${JSON.stringify(got)}`);
+    assert.is(got.message, `config key '${key}' must be a finite number: it is past the range of a double`);
+    writeFileSync(file, text);
+    const run = sameRun(['rope', '--config', file, '--length', '2']);
+    assert.is(run.status, 1);
+  }
+});
+
+test.after(() => rmSync(dir, { recursive: true, force: true }));
+test.run();
