@@ -109,7 +109,7 @@ for (const entry of INDEX.entries) {
 // Llama 4 Scout's (base, 16E) text model as its config.json describes it (no whole copy of the published file was
 // found in the stored sources, so this object is not in the corpus; its values are the ones its loaded config shows):
 // no_rope_layers empty, so every 4th layer is NoPE by no_rope_layer_interval, and attention_chunk_size on the RoPE
-// layers. (The Instruct model's llama3 scaling, low_freq_factor = high_freq_factor = 1, is refused by ropeFrequencies.)
+// layers. The Instruct model's llama3 scaling has low_freq_factor = high_freq_factor (no middle band): tested below.
 const scout = () => ({
   architectures: ['Llama4ForConditionalGeneration'],
   model_type: 'llama4',
@@ -187,6 +187,31 @@ test('Llama 4: chunked_attention on its RoPE layers (attention_chunk_size), full
   assert.throws(
     () => posenc.ropeFrequencies({ config: scout(), layer: 3 }),
     (e) => e.code === 'NO_POSITIONS',
+  );
+});
+
+test('Llama 4 Instruct: llama3 scaling with low_freq_factor = high_freq_factor (no middle band), as HF computes it', () => {
+  const instruct = scout();
+  instruct.text_config.rope_scaling = {
+    factor: 16.0,
+    high_freq_factor: 1.0,
+    low_freq_factor: 1.0,
+    original_max_position_embeddings: 8192,
+    rope_type: 'llama3',
+  };
+  const f = posenc.ropeFrequencies({ config: instruct, layer: 0, length: 8192 });
+  const r = hfRopeLayer(instruct, 'chunked_attention').at(8192);
+  assert.ok(maxRelative(f.frequencies, r.w) <= TOLERANCE);
+  // Two bands only: every frequency is w_i or w_i / 16, and both occur.
+  const plain = posenc.ropeFrequencies({ headDim: 128, base: 500000 }).frequencies;
+  const kinds = new Set(
+    Array.from(f.frequencies, (w, i) => (w === plain[i] ? 'kept' : w === plain[i] / 16 ? 'scaled' : 'other')),
+  );
+  assert.equal([...kinds].sort(), ['kept', 'scaled']);
+  const below = { ...instruct.text_config.rope_scaling, high_freq_factor: 0.5 };
+  assert.throws(
+    () => posenc.ropeFrequencies({ headDim: 128, base: 500000, scaling: below }),
+    (e) => e.code === 'BAD_SCALING' && e.message.includes('high_freq_factor'),
   );
 });
 

@@ -126,7 +126,7 @@ test('a few rows of a YaRN or Llama 3 cache: every call returns, with parameters
     const context = `${lines[k]}: ${lines[k + 1]}`;
     for (const key of positive)
       if (key in scaling) assert.ok(scaling[key] > 0 && Number.isFinite(scaling[key]), context);
-    if (scaling.rope_type === 'llama3') assert.ok(scaling.high_freq_factor > scaling.low_freq_factor, context);
+    if (scaling.rope_type === 'llama3') assert.ok(scaling.high_freq_factor >= scaling.low_freq_factor, context);
   }
   console.log(`  few-row caches: ${lines.length / 2} calls, ${scaled} with a rope_scaling`);
   assert.is(lines.length, 2 * 4 * 5 * 23 * 2);

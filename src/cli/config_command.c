@@ -258,7 +258,7 @@ static void typed_free(typed *t) {
     free(t->primary);
 }
 
-/* What fromConfig (src/js/config/config-read.js) reads before the layers, in its order, so that both CLIs meet the
+/* What fromConfig (src/js/runtime/config-read.js) reads before the layers, in its order, so that both CLIs meet the
  * same refusal first: the config for no layer type, then each layer type it lists, in the list's order, each from
  * the config cut to its own entry (config_cut.h: linear in the types). */
 static int read_types(const char *json, size_t bytes, int as_json, typed *t, char **error) {

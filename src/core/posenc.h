@@ -393,7 +393,7 @@ typedef struct pe_rope_scaling {
     double attention_factor;                   /* YARN, LONGROPE: finite, > 0; 0 = derived as above */
     double mscale, mscale_all_dim;             /* YARN: finite; used when both are nonzero */
     int no_truncate;                           /* YARN: nonzero = HF's truncate: false (no floor/ceil) */
-    double low_freq_factor, high_freq_factor;  /* LLAMA3: 0 < low < high, finite */
+    double low_freq_factor, high_freq_factor;  /* LLAMA3: 0 < low <= high, finite */
     uint32_t sequence_length;                  /* DYNAMIC, LONGROPE: L; 0 = the call's largest position + 1 */
     const double *short_factor, *long_factor;  /* LONGROPE: rotary_dim/2 each (a plan keeps a copy) */
 } pe_rope_scaling;

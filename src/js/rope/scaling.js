@@ -189,7 +189,7 @@ export function checkScaling(scaling, r) {
     const low = finiteAtLeast(scaling, 'low_freq_factor', -Infinity, 'a finite number above 0');
     if (!(low > 0)) bad('low_freq_factor', 'a finite number above 0', low);
     const high = finiteAtLeast(scaling, 'high_freq_factor', -Infinity, 'a finite number');
-    if (!(high > low)) bad('high_freq_factor', `a finite number above low_freq_factor (${low})`, high);
+    if (!(high >= low)) bad('high_freq_factor', `a finite number at least low_freq_factor (${low})`, high);
     out.low_freq_factor = low;
     out.high_freq_factor = high;
   }

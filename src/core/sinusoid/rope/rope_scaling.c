@@ -50,7 +50,8 @@ pe_status pe_rope_check_scaling(const pe_rope_scaling *sc, uint32_t r) {
         return sc->attention_factor >= 0.0 && sc->attention_factor <= FLT_MAX ? PE_OK : PE_ERR_SCALING;
     case PE_ROPE_SCALING_LLAMA3:
         if (!(sc->low_freq_factor > 0.0 && sc->low_freq_factor <= DBL_MAX)) return PE_ERR_SCALING;
-        return sc->high_freq_factor > sc->low_freq_factor && sc->high_freq_factor <= DBL_MAX ? PE_OK : PE_ERR_SCALING;
+        /* Equal factors (Llama 4's published configs) leave no middle band. */
+        return sc->high_freq_factor >= sc->low_freq_factor && sc->high_freq_factor <= DBL_MAX ? PE_OK : PE_ERR_SCALING;
     default: return PE_ERR_SCALING;
     }
 }
@@ -100,9 +101,11 @@ static void llama3(const pe_rope_scaling *sc, uint32_t r, double *w) {
     const double low_freq_wavelength = l0 / low, high_freq_wavelength = l0 / high;
     for (uint32_t i = 0; i < r / 2; i++) {
         double wavelength = PE_TWO_PI / w[i];
+        /* With high == low (Llama 4) there is no middle band: HF's blend is
+         * 0 / 0 at the one boundary wavelength, where w_i is kept instead. */
         if (wavelength > low_freq_wavelength) {
             w[i] = w[i] / f;
-        } else if (!(wavelength < high_freq_wavelength)) {
+        } else if (!(wavelength < high_freq_wavelength) && high > low) {
             double smooth = (l0 / wavelength - low) / (high - low);
             w[i] = (1.0 - smooth) * w[i] / f + smooth * w[i];
         }
