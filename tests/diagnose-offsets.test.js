@@ -17,6 +17,8 @@ import { generator, seedFromEnv } from './support/random.js';
 const seed = seedFromEnv();
 const random = generator(seed);
 const TOP = 2 ** 31 - 256; // the last window of 256 rows below 2^31
+// float32 tables read exactly (diag_exact.c) wherever float32 holds the positions: the last window below 2^24
+const F32_EXACT_TOP = 2 ** 24 - 256;
 
 // [name, make(start), dim, truth, starts the method must read exactly]
 const ROWS = 256;
@@ -37,25 +39,25 @@ const SOURCES = [
     'PyTorch tutorial f32',
     (s) => peers.tutorial(ROWS, 128, 10000, s),
     { layout: 'interleaved', frequencies: 'paper', recipe: 'float32-angle-exp' },
-    [0, 1, 100, 1000, 5000, 30000, 65536, 100000],
+    [0, 1, 100, 1000, 5000, 30000, 65536, 100000, 1e6, F32_EXACT_TOP],
   ],
   [
     'tensor2tensor start_index',
     (s) => peers.tensor2tensor(ROWS, 128, s),
     { layout: 'split', frequencies: 'tensor2tensor', recipe: 'float32-angle-exp' },
-    [0, 1, 100, 65536, 100000, 1e6],
+    [0, 1, 100, 65536, 100000, 1e6, F32_EXACT_TOP],
   ],
   [
     'Keras SinePositionEncoding f32',
     (s) => peers.keras(ROWS, 128, 'float32', s),
     { layout: 'interleaved', frequencies: 'paper', recipe: 'float32-angle-keras' },
-    [0, 1, 100, 65536, 100000],
+    [0, 1, 100, 65536, 100000, 1e6, F32_EXACT_TOP],
   ],
   [
     'GPT-J embed_positions',
     (s) => peers.gptjPositions(ROWS, 128, s),
     { layout: 'split', frequencies: 'paper', recipe: 'float32-angle-hf' },
-    [0, 1, 100, 65536, 100000],
+    [0, 1, 100, 65536, 100000, 1e6, F32_EXACT_TOP],
   ],
   [
     'GPT-J cos (repeat_interleave)',
@@ -76,8 +78,9 @@ const SOURCES = [
     [0, 1, 100, 65536, 100000],
   ],
 ];
-// Starts beyond what the method reads exactly today: each is printed, and must not be called learned or random.
-const BEYOND = [1e6, TOP];
+// Starts beyond what the method reads exactly today: each is printed, and must not be called learned or random
+// (float32 tables past 2^24, where float32 rounds the positions themselves and rows repeat).
+const BEYOND = [TOP];
 const BEYOND_CACHES = [
   ['HF Llama cos bf16 theta 5e5', (s) => peers.llamaCache(ROWS, 128, { start: s, base: 500000, dtype: 'bfloat16' })],
   [

@@ -6,6 +6,7 @@
  *   diag_phase.c     per-pair frequencies and phases, the first position
  *   diag_rule.c      base, frequency rule and RoPE scaling from the frequencies
  *   diag_scaling.c   that scaling in HF's rope_scaling parameters
+ *   diag_exact.c     a float32 table read with each recipe's own frequencies, at any first position
  *   diag_recipe.c    which precision recipe reproduces the cells
  *   diag_compare.c   error against the exact table; distances when nothing fits
  *   diag_text.c      the verdict in words and as JSON
@@ -106,6 +107,8 @@ typedef struct diag_work {
 int diag_transposed(const float *table, uint32_t rows, uint32_t cols);
 void diag_zero_rows(diag_work *w, pe_diagnosis *d);
 pe_dtype diag_storage(const diag_view *v);
+/* 1 when every column is a sinusoid of the row (a linear recurrence down the rows) of one amplitude. */
+int diag_columns_sinusoidal(const diag_work *w);
 /* Sets kind, layout, duplicated and the column arrays; returns 0 when no structure fits. */
 int diag_structure(diag_work *w, pe_diagnosis *d, pe_diag_kind kind);
 
@@ -169,7 +172,22 @@ void diag_scaling_json(diag_sink *s, const pe_diagnosis *d);
 void diag_pick_samples(diag_work *w);
 void diag_match_recipe(diag_work *w, pe_diagnosis *d);
 double diag_round_storage(pe_dtype storage, double x);
+/* inv_freq as a peer formula computes it in float32 (recipe F32_ROUNDED ... F32_EXP; variant 1: the exp
+ * formula's quotient from a float32 log) at d's rule, base and scaling; 0 when it does not apply. */
+int diag_inv_formula(const diag_work *w, const pe_diagnosis *d, pe_diag_recipe recipe, int variant, float *inv);
 double diag_ulp(pe_dtype storage, double x);
+
+/* diag_exact.c: a float32 table (pairs) read exactly: the base from the rows' angle steps, each recipe's own
+ * inv_freq (and its neighbours within NEIGHBOURS ulps), the first position searched over [0, 2^31). On success
+ * (1) sets rule, base, offset, model_w (exact frequencies), w (the inv_freq values the cells fit) and *formula
+ * (the recipe whose inv_freq they are) and *rms (the cells off that recipe's float64 sin and cos, relative to the
+ * amplitude: noise when no recipe matches cell for cell); the recipe match and the error are the caller's. */
+int diag_exact_table(diag_work *w, pe_diagnosis *d, pe_diag_recipe *formula, double *rms);
+
+/* diag_exact.c: the same for a RoPE cos or sin cache at HF's float32 inv_freq, unscaled or linear: base and
+ * factor from each column's recurrence, each column's two angles at the first row (cos: +-theta, sin: theta,
+ * pi - theta), tried as cos and as sin. Sets cache_cos, src, scaling and factor too; *rms as diag_exact_table. */
+int diag_exact_cache(diag_work *w, pe_diagnosis *d, double *rms);
 
 /* diag_compare.c */
 /* Position of the first row read: the fitted offset, whole, >= 0, keeping positions below 2^31. */

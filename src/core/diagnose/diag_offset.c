@@ -87,8 +87,12 @@ static double score(const diag_work *w, const double *phi, uint32_t n, uint32_t 
     double total = 0.0, precision = 1.0 / (p_sd * p_sd + 1e-300);
     for (uint32_t j = 1, used = 0; j < n && used < pairs; j++) {
         uint32_t k = w->order[j];
-        double wk = w->freq[k], s = sigma_at(w, k, p, rel_angle), spread2 = wk * wk / precision;
-        double eff2 = s * s + spread2;
+        double wk = w->freq[k], spread2 = wk * wk / precision;
+        /* the pairs come by frequency, lowest first: past one the estimate cannot unwrap, none can be (the
+         * precision grows only with a pair taken in); without this stop a float16 cache of 512 pairs scanned
+         * them all on every branch */
+        if (spread2 > 4.0) break;
+        double s = sigma_at(w, k, p, rel_angle), eff2 = s * s + spread2;
         if (eff2 > 4.0) continue;
         used++;
         double e = residual(p, wk, phi[k]), term = e * e / eff2, cap = pe_log(2.0 * DIAG_PI / eff2);

@@ -94,8 +94,8 @@ static double match_share2(diag_work *w, const pe_diagnosis *d, angle_kind kind,
                 /* position * div_term rounded in float64 (the angle must be numpy's to the bit), then sin and
                  * cos within an ulp of float64's: their float32 rounding is numpy's but for 1 cell in ~10^8 */
                 pe_sincos(p * inv64[k], &sv, &cv);
-            } else { /* inv: the dtype's value nearest the exact frequency, or nearest the fitted one */
-                const double *wk = inv ? w->w : w->model_w;
+            } else { /* inv64: the dtype's own formula; inv: the value nearest the fitted one; else nearest exact */
+                const double *wk = inv64 ? inv64 : inv ? w->w : w->model_w;
                 double angle = diag_round_storage(d->storage, pos * diag_round_storage(d->storage, wk[k]));
                 pe_sincos(angle, &sv, &cv);
             }
@@ -115,6 +115,46 @@ static double match_share2(diag_work *w, const pe_diagnosis *d, angle_kind kind,
     }
     if (exact_share) *exact_share = total ? (double)bitwise / (double)total : 0.0;
     return total ? (double)matched / (double)total : 0.0;
+}
+
+#define SNAP_ULPS 4 /* float32 inv_freq tried either side of the model's: HF's float32 pow, divisions, blends */
+
+/* Sampled cells of pair k a float32 angle with this inv_freq reproduces within an ulp. */
+static uint32_t pair_matches(const diag_work *w, const pe_diagnosis *d, uint32_t k, float inv) {
+    const int cache = d->kind == PE_DIAG_COS_SIN;
+    uint32_t m = 0;
+    for (uint32_t s = 0; s < w->samples; s++) {
+        const uint32_t r = w->sample[s];
+        double sv, cv;
+        pe_sincos((double)f32((double)f32(w->positions[s]) * (double)inv), &sv, &cv);
+        sv = diag_round_storage(d->storage, (double)f32(sv));
+        cv = diag_round_storage(d->storage, (double)f32(cv));
+        if (!cache)
+            m += matches(w, d, r, w->col_sin[k], sv) + matches(w, d, r, w->col_cos[k], cv);
+        else
+            m += matches(w, d, r, w->col_sin[k], d->cache_cos ? cv : sv);
+    }
+    return m;
+}
+
+/* Each pair's float32 inv_freq snapped to the value within SNAP_ULPS of the model's frequency (or the fitted
+ * one) whose float32 angles reproduce the pair's cells best: a scaled cache's inv_freq comes from HF's float32
+ * steps (pow, division, the YaRN or Llama 3 blend), each within an ulp or so of the model in float64. Pairs are
+ * independent once the first position is known. */
+static void snap_inv(const diag_work *w, const pe_diagnosis *d, float *inv) {
+    for (uint32_t k = 0; k < w->h; k++) {
+        const float fitted = f32(w->w[k]), model = f32(w->model_w[k] > 0.0 ? w->model_w[k] : w->w[k]);
+        float best = model;
+        uint32_t most = pair_matches(w, d, k, model);
+        const double ulp = diag_ulp(PE_DTYPE_FLOAT32, (double)model);
+        for (int j = -SNAP_ULPS; j <= SNAP_ULPS; j++) {
+            const float v = j == 0 ? fitted : f32((double)model + j * ulp);
+            if (!(v > 0.0f) || v == model) continue;
+            const uint32_t m = pair_matches(w, d, k, v);
+            if (m > most) most = m, best = v;
+        }
+        inv[k] = best;
+    }
 }
 
 /* numpy's div_term = np.exp(np.arange(0, d, 2) * (-np.log(base) / d)) in float64, each step rounded once as
@@ -146,7 +186,7 @@ static double exp_f64(double x) {
 }
 
 /* inv_freq as each peer formula computes it in float32; 0 when it does not apply. */
-static int inv_formula(const diag_work *w, const pe_diagnosis *d, pe_diag_recipe recipe, int variant, float *inv) {
+int diag_inv_formula(const diag_work *w, const pe_diagnosis *d, pe_diag_recipe recipe, int variant, float *inv) {
     const uint32_t h = w->h, dim = 2 * h;
     const double T = d->base;
     const int paper = d->rule == 0, known = d->base > 1.0 && (d->rule == 0 || d->rule == 1);
@@ -184,6 +224,22 @@ static int inv_formula(const diag_work *w, const pe_diagnosis *d, pe_diag_recipe
     return 1;
 }
 
+/* Keras's timescales with every step in the storage dtype (float16 or bfloat16):
+ * pow(narrow(1 / base), narrow(narrow(2k) / narrow(d))), the power taken in float32 and narrowed (PyTorch
+ * computes half types in float); 0 when it does not apply. */
+static int narrow_keras(const diag_work *w, const pe_diagnosis *d, double *inv) {
+    const pe_dtype t = d->storage;
+    if (!(d->kind == PE_DIAG_TABLE && d->rule == 0 && d->base > 1.0 && d->base_round &&
+          d->scaling == PE_DIAG_SCALING_NONE && (t == PE_DTYPE_FLOAT16 || t == PE_DTYPE_BFLOAT16)))
+        return 0;
+    const double lowest = diag_narrow(1.0 / d->base, t), dim = diag_narrow(2.0 * w->h, t);
+    for (uint32_t k = 0; k < w->h; k++) {
+        const double e = diag_narrow(diag_narrow(2.0 * k, t) / dim, t);
+        inv[k] = diag_narrow((double)f32(pow_f64(lowest, e)), t);
+    }
+    return 1;
+}
+
 static int recipe_class(pe_diag_recipe r) {
     return r == PE_DIAG_RECIPE_EXACT       ? 0
            : r == PE_DIAG_RECIPE_F16       ? 2
@@ -198,7 +254,7 @@ static void name_formula(diag_work *w, pe_diagnosis *d, float *inv) {
     d->inv_formula_share = 0.0;
     for (pe_diag_recipe r = PE_DIAG_RECIPE_F32_ROUNDED; r <= PE_DIAG_RECIPE_F32_EXP; r++) {
         for (int variant = 0; variant < (r == PE_DIAG_RECIPE_F32_EXP ? 2 : 1); variant++) {
-            if (!inv_formula(w, d, r, variant, inv)) continue;
+            if (!diag_inv_formula(w, d, r, variant, inv)) continue;
             uint32_t same = 0;
             for (uint32_t k = 0; k < w->h; k++) same += inv[k] == f32(w->w[k]);
             double share = (double)same / w->h;
@@ -238,15 +294,20 @@ void diag_match_recipe(diag_work *w, pe_diagnosis *d) {
             }
         } else if (recipe == PE_DIAG_RECIPE_F16 || recipe == PE_DIAG_RECIPE_BF16) {
             if (d->storage == (recipe == PE_DIAG_RECIPE_F16 ? PE_DTYPE_FLOAT16 : PE_DTYPE_BFLOAT16)) {
-                double e1 = 0.0, e2 = 0.0;
+                double e1 = 0.0, e2 = 0.0, e3 = 0.0;
                 double nearest = match_share2(w, d, ANGLE_NARROW, NULL, NULL, &e1),
                        fitted = match_share2(w, d, ANGLE_NARROW, inv, NULL, &e2);
                 share[j] = nearest > fitted ? nearest : fitted;
                 exact[j] = nearest > fitted ? e1 : e2;
+                double *narrow = (double *)(seen_inv + (size_t)MAX_TRIED * w->h); /* past the float32 arrays */
+                if (narrow_keras(w, d, narrow)) {
+                    double keras = match_share2(w, d, ANGLE_NARROW, NULL, narrow, &e3);
+                    if (keras > share[j]) share[j] = keras, exact[j] = e3;
+                }
             }
         } else if (!(fitted_only && recipe != PE_DIAG_RECIPE_F32_FITTED)) {
             for (int variant = 0; variant < (recipe == PE_DIAG_RECIPE_F32_EXP ? 2 : 1); variant++) {
-                if (!inv_formula(w, d, recipe, variant, inv)) continue;
+                if (!diag_inv_formula(w, d, recipe, variant, inv)) continue;
                 /* the same inv_freq as a formula already tried: the same share */
                 int seen = -1;
                 for (int k = 0; k < tried && seen < 0; k++)
@@ -260,6 +321,14 @@ void diag_match_recipe(diag_work *w, pe_diagnosis *d) {
                     seen_share[tried++] = s;
                 }
                 if (s > share[j] || (s == share[j] && e > exact[j])) share[j] = s, exact[j] = e;
+            }
+            if (recipe == PE_DIAG_RECIPE_F32_FITTED && d->offset_known && share[j] < 1.0) {
+                snap_inv(w, d, inv);
+                double e = 0.0, s = match_share2(w, d, ANGLE_F32, inv, NULL, &e);
+                if (s > share[j]) {
+                    share[j] = s, exact[j] = e;
+                    for (uint32_t k = 0; k < w->h; k++) w->w[k] = (double)inv[k]; /* what the recipe uses */
+                }
             }
         }
         if (share[j] > best) best = share[j];

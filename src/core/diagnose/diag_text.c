@@ -69,6 +69,16 @@ static int torch_sin(const pe_diagnosis *d) {
 static void recipe_full(diag_sink *s, const pe_diagnosis *d) {
     diag_put(s, "%s", recipe_words(d->recipe));
     if (torch_sin(d)) diag_put(s, ", sin/cos in float32 not correctly rounded (PyTorch's)");
+    /* inv_freq a formula's within an ulp or two, not all its correctly rounded values (diag_exact.c) */
+    if (d->recipe == d->inv_formula && d->recipe != PE_DIAG_RECIPE_UNKNOWN && d->inv_formula_share < 1.0)
+        diag_put(s,
+                 " (%.0f%% of inv_freq its correctly rounded values, the rest an ulp or two away: PyTorch's float32 "
+                 "exp and pow are not correctly rounded)",
+                 100.0 * d->inv_formula_share);
+    /* identified within noise (diagnose.c, fit_exact): the recipe explains the cells but few bit for bit */
+    if (d->identified && d->recipe_match < 0.99)
+        diag_put(s, ", with noise on the cells (%.1f%% of sampled cells within an ulp of the recipe)",
+                 100.0 * d->recipe_match);
     if (d->recipe == PE_DIAG_RECIPE_F32_FITTED && d->inv_formula != PE_DIAG_RECIPE_UNKNOWN)
         diag_put(s,
                  " (%s gives %.0f%% of them exactly; the rest are an ulp away: that formula with another exp or pow)",

@@ -7,6 +7,7 @@
 
 #define CHECK_NOT_SINUSOIDAL 0.05 /* rms error (relative to the amplitude) past which no convention is claimed */
 #define IDENTIFIED_SHARE     0.99 /* share of sampled cells a recipe must reproduce */
+#define NOISE_RMS            1e-5 /* rms off a recipe's values (relative to the amplitude) read as noise on it */
 
 static size_t align16(size_t x) {
     return (x + 15) & ~(size_t)15;
@@ -78,6 +79,74 @@ static pe_status sample_values(diag_work *w, const pe_diagnosis *d) {
                                   (size_t)w->samples * 2 * w->h);
 }
 
+/* The convention read (model_w, offset, scale): the recipe that reproduces the cells, the error, the scaling's
+ * parameters, and the verdict. */
+static void finish(diag_work *w, pe_diagnosis *d) {
+    diag_pick_samples(w);
+    if (sample_values(w, d) != PE_OK) return;
+    diag_match_recipe(w, d);
+    diag_error_bands(w, d);
+    diag_scaling_params(w, d);
+    /* far from exact, but reproduced cell for cell by a recipe (every step in bfloat16) is sinusoidal too */
+    d->sinusoidal = d->rms_error < CHECK_NOT_SINUSOIDAL || d->recipe_match >= IDENTIFIED_SHARE;
+    d->identified = d->sinusoidal && d->recipe_match >= IDENTIFIED_SHARE;
+}
+
+/* inv_freq values within a few ulps of a formula's (PyTorch's float32 exp and pow are not correctly rounded):
+ * that formula is the recipe; inv_formula_share says how many are its correctly rounded values. */
+static void name_recipe(diag_work *w, pe_diagnosis *d, pe_diag_recipe formula) {
+    if (d->recipe != PE_DIAG_RECIPE_F32_FITTED || formula < PE_DIAG_RECIPE_F32_HF || formula > PE_DIAG_RECIPE_F32_EXP)
+        return;
+    float *inv = (float *)w->tmp;
+    uint32_t same = 0;
+    if (!diag_inv_formula(w, d, formula, 0, inv)) return;
+    for (uint32_t k = 0; k < w->h; k++) {
+        const double ulp = diag_ulp(PE_DTYPE_FLOAT32, (double)inv[k]), off = (double)inv[k] - w->w[k];
+        if (off > 4.5 * ulp || -off > 4.5 * ulp) return; /* not that formula's after all */
+        same += (double)inv[k] == w->w[k];
+    }
+    d->recipe = formula;
+    d->inv_formula = formula;
+    d->inv_formula_share = (double)same / w->h;
+}
+
+/* Noisy cells (a table printed to a few decimals, or perturbed): no recipe reproduces them cell for cell, but
+ * the convention, first position and recipe do within the noise (rms off the recipe's values, relative to the
+ * amplitude); the text gives the match. */
+static void within_noise(pe_diagnosis *d, pe_diag_recipe formula, double rms) {
+    if (d->identified || !d->offset_known || !(rms < NOISE_RMS)) return;
+    d->identified = d->sinusoidal = 1;
+    d->recipe = formula;
+    d->recipe_tied = PE_DIAG_RECIPE_UNKNOWN;
+}
+
+/* A float32 table the reading did not identify, identified only with fitted inv_freq values, or without its
+ * first position (float32 angles near 2^24 hide the position's last digits from the phase lines): read again
+ * with each recipe's own frequencies at any first position (diag_exact.c). Wins when it identifies the table. */
+static void fit_exact(diag_work *w, pe_diagnosis *d) {
+    if (d->kind == PE_DIAG_COS_SIN && d->pairs > 0 && !d->identified) {
+        pe_diagnosis alt = *d;
+        double rms;
+        if (!diag_exact_cache(w, &alt, &rms)) return;
+        finish(w, &alt);
+        name_recipe(w, &alt, PE_DIAG_RECIPE_F32_HF);
+        within_noise(&alt, PE_DIAG_RECIPE_F32_HF, rms);
+        if (alt.identified) *d = alt;
+        return;
+    }
+    if (d->kind != PE_DIAG_TABLE || d->storage != PE_DTYPE_FLOAT32 || d->pairs == 0 ||
+        (d->identified && d->recipe != PE_DIAG_RECIPE_F32_FITTED && d->offset_known))
+        return;
+    pe_diagnosis alt = *d;
+    pe_diag_recipe formula;
+    double rms;
+    if (!diag_exact_table(w, &alt, &formula, &rms)) return;
+    finish(w, &alt);
+    name_recipe(w, &alt, formula);
+    within_noise(&alt, formula, rms);
+    if (alt.identified) *d = alt;
+}
+
 /* from0: a cache read as starting at position 0 (diag_cache0.c) */
 static void fit_reading(diag_work *w, pe_diagnosis *d, pe_diag_kind kind, int from0) {
     if (d->rows - d->zero_rows < 2 || d->cols > PE_MAX_DIM / 2 || !diag_structure(w, d, kind)) return;
@@ -112,20 +181,14 @@ static void fit_reading(diag_work *w, pe_diagnosis *d, pe_diag_kind kind, int fr
         d->pairs = 0; /* no sinusoid's structure to report either */
         return;
     }
-    diag_pick_samples(w);
-    if (sample_values(w, d) != PE_OK) return;
-    diag_match_recipe(w, d);
-    diag_error_bands(w, d);
-    diag_scaling_params(w, d);
-    /* far from exact, but reproduced cell for cell by a recipe (every step in bfloat16) is sinusoidal too */
-    d->sinusoidal = d->rms_error < CHECK_NOT_SINUSOIDAL || d->recipe_match >= IDENTIFIED_SHARE;
-    d->identified = d->sinusoidal && d->recipe_match >= IDENTIFIED_SHARE;
+    finish(w, d);
 }
 
 static void fit(diag_work *w, pe_diagnosis *d, pe_diag_kind kind) {
     const pe_diagnosis before = *d;
     const diag_view full = w->v;
     fit_reading(w, d, kind, 0);
+    fit_exact(w, d);
     if (d->kind != PE_DIAG_COS_SIN || (d->identified && !(d->offset_known && d->offset == 0.0))) return;
     /* a cache that starts at position 0, or that the reading at any position does not identify: the reading
      * from position 0 too, which fits each column's frequency from its own cells (scaled caches of few rows,
@@ -250,6 +313,14 @@ pe_status pe_diagnose(const float *table, uint32_t rows, uint32_t cols, pe_diag_
             *d = trimmed;
         }
         w->v = full;
+    }
+    if (!d->sinusoidal && d->rows - d->zero_rows >= 8) {
+        /* no convention read, but the columns are sinusoids of the position (a cache at parameters outside the
+         * search): never "learned or random"; the verdict says what was searched and the reading nearest */
+        pe_diagnosis fresh = before;
+        w->v = full;
+        diag_zero_rows(w, &fresh);
+        d->sinusoidal = diag_columns_sinusoidal(w);
     }
     if (!d->identified && d->cols <= PE_MAX_DIM) {
         pe_diagnosis fresh = before;
