@@ -48,6 +48,12 @@ pe_status pe_plan_add(pe_plan *plan, float scale, uint32_t offset, uint32_t leng
 pe_status pe_add(const pe_sinusoid *enc, float scale, uint32_t offset, uint32_t length, float *x, size_t x_count,
                  void *scratch, size_t scratch_bytes) {
     pe_plan *plan;
-    pe_status st = pe_plan_init(enc, scratch, scratch_bytes, &plan);
-    return st != PE_OK ? st : pe_plan_add(plan, scale, offset, length, x, x_count);
+    pe_status st = pe_check_one_shot(enc, scratch, scratch_bytes);
+    if (st != PE_OK) return st;
+    /* pe_plan_add's checks, in its order, before the plan is built. */
+    if ((uint64_t)offset + length > PE_MAX_POSITION) return PE_ERR_POSITION;
+    if ((st = pe_check_batch(x, x_count, length, enc->dim)) != PE_OK) return st;
+    if ((st = pe_check_scale(scale)) != PE_OK) return st;
+    if ((st = pe_plan_init(enc, scratch, scratch_bytes, &plan)) != PE_OK) return st;
+    return pe_plan_add(plan, scale, offset, length, x, x_count);
 }

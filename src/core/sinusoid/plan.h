@@ -126,6 +126,18 @@ pe_plan *pe_plan_layout(uint32_t dim, pe_layout layout, void *memory);
 void pe_plan_finish(pe_plan *plan);
 /* PE_OK when scratch is not NULL and holds pe_plan_bytes(dim) (plan_check.c). */
 pe_status pe_check_scratch(const void *scratch, size_t scratch_bytes, uint32_t dim);
+/* What pe_plan_init checks, in its order (the encoding, then the scratch):
+ * a one-shot call runs this and its own argument checks before it builds its
+ * plan in the scratch, so a refusal leaves the scratch as it was. */
+pe_status pe_check_one_shot(const pe_sinusoid *enc, const void *scratch, size_t scratch_bytes);
+/* pe_check_one_shot, then a table's checks in pe_plan_table's order: rows
+ * offset .. offset + length - 1 below PE_MAX_POSITION, out of length * dim
+ * (table.c; out's element size does not enter). */
+pe_status pe_check_one_shot_rows(const pe_sinusoid *enc, const void *scratch, size_t scratch_bytes, uint32_t offset,
+                                 uint32_t length, const void *out, size_t out_count);
+/* The same for a position list, in pe_plan_table_at's order. */
+pe_status pe_check_one_shot_at(const pe_sinusoid *enc, const void *scratch, size_t scratch_bytes,
+                               const uint32_t *positions, size_t count, const void *out, size_t out_count);
 /* PE_OK when plan is not NULL and was laid out by pe_plan_layout (its magic). */
 pe_status pe_check_plan(const pe_plan *plan);
 /* Relative error of w[i] + w_lo[i] <= 2^-88 (2^-90.4 measured); domain: a

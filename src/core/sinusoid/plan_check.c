@@ -1,10 +1,16 @@
 /* The argument checks that need the plan's layout (its size, its magic):
  * here, not in common/check.c, so common/ includes no family. */
+#include "common/check.h"
 #include "sinusoid/plan.h"
 
 pe_status pe_check_scratch(const void *scratch, size_t scratch_bytes, uint32_t dim) {
     if (!scratch) return PE_ERR_NULL;
     return scratch_bytes < pe_plan_bytes(dim) ? PE_ERR_SCRATCH : PE_OK;
+}
+
+pe_status pe_check_one_shot(const pe_sinusoid *enc, const void *scratch, size_t scratch_bytes) {
+    pe_status st = pe_check_sinusoid(enc);
+    return st != PE_OK ? st : pe_check_scratch(scratch, scratch_bytes, enc->dim);
 }
 
 pe_status pe_check_plan(const pe_plan *plan) {

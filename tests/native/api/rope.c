@@ -81,7 +81,7 @@ static size_t make_bad_ropes(bad_rope *list) {
     BAD(PE_ERR_SCALING, "llama3 factor 0", LLAMA3(r.scaling.factor = 0.0));
     BAD(PE_ERR_SCALING, "llama3 low_freq_factor 0", LLAMA3(r.scaling.low_freq_factor = 0.0));
     BAD(PE_ERR_SCALING, "llama3 low_freq_factor NaN", LLAMA3(r.scaling.low_freq_factor = NAN));
-    BAD(PE_ERR_SCALING, "llama3 high_freq_factor = low", LLAMA3(r.scaling.high_freq_factor = 1.0));
+    /* high_freq_factor = low is Llama 4's (no middle band): taken, tested in config-layers.test.js. */
     BAD(PE_ERR_SCALING, "llama3 high_freq_factor < low", LLAMA3(r.scaling.high_freq_factor = 0.5));
     BAD(PE_ERR_SCALING, "llama3 high_freq_factor +inf", LLAMA3(r.scaling.high_freq_factor = INFINITY));
 #undef LLAMA3

@@ -552,3 +552,42 @@ void test_add_tiles(void) {
     }
     CHECK(mismatches == 0, "%zu batch items of %zu cases differ from the table", mismatches, cases);
 }
+
+/* The one-shot calls refuse before building their plan in the scratch: each
+ * refusal below (a bad argument after a good encoding and a big enough
+ * scratch) leaves every scratch byte as it was. Issue 25's fuzz found them
+ * building the plan first. */
+#define REFUSED_UNTOUCHED(want, call)                                                   \
+    do {                                                                                \
+        EXPECT_STATUS(call, want, "%s", #call);                                         \
+        CHECK(!memcmp(scratch, copy, need), "%s refused but wrote its scratch", #call); \
+        memcpy(scratch, copy, need);                                                    \
+    } while (0)
+
+void test_one_shot_untouched(void) {
+    const pe_sinusoid enc = {8, 10000.0, PE_LAYOUT_INTERLEAVED, PE_FREQ_PAPER};
+    size_t need = 0;
+    EXPECT_STATUS(pe_scratch_size(enc.dim, &need), PE_OK, "scratch size");
+    unsigned char *scratch = malloc(need), *copy = malloc(need);
+    float out[4 * 8], x[4 * 8] = {0};
+    const uint32_t ok_ids[2] = {1, 2}, bad[2] = {1, PE_MAX_POSITION};
+    memset(scratch, 0xa5, need);
+    memcpy(copy, scratch, need);
+    REFUSED_UNTOUCHED(PE_ERR_POSITION, pe_table(&enc, PE_MAX_POSITION - 1, 2, out, 2 * 8, scratch, need));
+    REFUSED_UNTOUCHED(PE_ERR_OUT_SIZE, pe_table(&enc, 0, 2, out, 3, scratch, need));
+    REFUSED_UNTOUCHED(PE_ERR_NULL, pe_table_at(&enc, NULL, 2, out, 2 * 8, scratch, need));
+    REFUSED_UNTOUCHED(PE_ERR_POSITION, pe_table_at(&enc, bad, 2, out, 2 * 8, scratch, need));
+    REFUSED_UNTOUCHED(PE_ERR_DTYPE, pe_table_dtype(&enc, (pe_dtype)99, 0, 2, out, 2 * 8, scratch, need));
+    REFUSED_UNTOUCHED(PE_ERR_NULL, pe_table_dtype(&enc, PE_DTYPE_FLOAT16, 0, 2, NULL, 2 * 8, scratch, need));
+    REFUSED_UNTOUCHED(PE_ERR_OUT_SIZE, pe_table_at_dtype(&enc, PE_DTYPE_BFLOAT16, ok_ids, 2, out, 5, scratch, need));
+    REFUSED_UNTOUCHED(PE_ERR_RECIPE, pe_recipe_table(&enc, (pe_recipe)99, 0, 2, out, 2 * 8, scratch, need));
+    REFUSED_UNTOUCHED(PE_ERR_POSITION,
+                      pe_recipe_table(&enc, PE_RECIPE_FLOAT32_ANGLE, PE_MAX_POSITION, 1, out, 8, scratch, need));
+    REFUSED_UNTOUCHED(PE_ERR_SCALE, pe_add(&enc, NAN, 0, 2, x, 2 * 8, scratch, need));
+    REFUSED_UNTOUCHED(PE_ERR_X_SIZE, pe_add(&enc, 1.0f, 0, 2, x, 2 * 8 + 1, scratch, need));
+    /* The same calls with good arguments do use the scratch (so the check can see a write). */
+    EXPECT_STATUS(pe_table(&enc, 0, 2, out, 2 * 8, scratch, need), PE_OK, "pe_table");
+    CHECK(memcmp(scratch, copy, need) != 0, "pe_table built no plan in its scratch");
+    free(scratch);
+    free(copy);
+}

@@ -20,6 +20,7 @@
     X(sinusoid, test_scratch_alignment)            \
     X(sinusoid, test_plan)                         \
     X(sinusoid, test_add_tiles)                    \
+    X(sinusoid, test_one_shot_untouched)           \
     X(common, test_reference_math)                 \
     X(alibi, test_alibi_slopes_refusals)           \
     X(alibi, test_alibi_slopes_values)             \

@@ -55,6 +55,11 @@ pe_status pe_plan_recipe_table(pe_plan *plan, pe_recipe recipe, uint32_t offset,
 pe_status pe_recipe_table(const pe_sinusoid *enc, pe_recipe recipe, uint32_t offset, uint32_t length, float *out,
                           size_t out_count, void *scratch, size_t scratch_bytes) {
     pe_plan *plan;
-    pe_status st = pe_plan_init(enc, scratch, scratch_bytes, &plan);
-    return st != PE_OK ? st : pe_plan_recipe_table(plan, recipe, offset, length, out, out_count);
+    pe_status st = pe_check_one_shot(enc, scratch, scratch_bytes);
+    if (st != PE_OK) return st;
+    if ((unsigned)recipe > PE_RECIPE_BFLOAT16) return PE_ERR_RECIPE;
+    /* Every pe_sinusoid frequency is <= 1, so the plan's own w check passes. */
+    if ((st = pe_check_one_shot_rows(enc, scratch, scratch_bytes, offset, length, out, out_count)) != PE_OK) return st;
+    if ((st = pe_plan_init(enc, scratch, scratch_bytes, &plan)) != PE_OK) return st;
+    return pe_plan_recipe_table(plan, recipe, offset, length, out, out_count);
 }

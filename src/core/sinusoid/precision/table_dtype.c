@@ -94,15 +94,21 @@ pe_status pe_plan_table_at_dtype(pe_plan *plan, pe_dtype dtype, const uint32_t *
 pe_status pe_table_dtype(const pe_sinusoid *enc, pe_dtype dtype, uint32_t offset, uint32_t length, void *out,
                          size_t out_count, void *scratch, size_t scratch_bytes) {
     pe_plan *plan;
-    pe_status st = pe_plan_init(enc, scratch, scratch_bytes, &plan);
-    return st != PE_OK ? st : pe_plan_table_dtype(plan, dtype, offset, length, out, out_count);
+    pe_status st = pe_check_one_shot(enc, scratch, scratch_bytes);
+    if (st != PE_OK || (st = check_dtype(dtype)) != PE_OK) return st;
+    if ((st = pe_check_one_shot_rows(enc, scratch, scratch_bytes, offset, length, out, out_count)) != PE_OK) return st;
+    if ((st = pe_plan_init(enc, scratch, scratch_bytes, &plan)) != PE_OK) return st;
+    return pe_plan_table_dtype(plan, dtype, offset, length, out, out_count);
 }
 
 pe_status pe_table_at_dtype(const pe_sinusoid *enc, pe_dtype dtype, const uint32_t *positions, size_t count, void *out,
                             size_t out_count, void *scratch, size_t scratch_bytes) {
     pe_plan *plan;
-    pe_status st = pe_plan_init(enc, scratch, scratch_bytes, &plan);
-    return st != PE_OK ? st : pe_plan_table_at_dtype(plan, dtype, positions, count, out, out_count);
+    pe_status st = pe_check_one_shot(enc, scratch, scratch_bytes);
+    if (st != PE_OK || (st = check_dtype(dtype)) != PE_OK) return st;
+    if ((st = pe_check_one_shot_at(enc, scratch, scratch_bytes, positions, count, out, out_count)) != PE_OK) return st;
+    if ((st = pe_plan_init(enc, scratch, scratch_bytes, &plan)) != PE_OK) return st;
+    return pe_plan_table_at_dtype(plan, dtype, positions, count, out, out_count);
 }
 
 pe_status pe_narrow_f64(pe_dtype dtype, const double *in, size_t count, void *out, size_t out_count) {
