@@ -21,6 +21,7 @@
 #define NEIGHBOURS  2       /* ulps either side of a formula's inv_freq (a float32 exp or pow within an ulp) */
 #define ANGLE_TOL   2e-6    /* rad: a first-row angle from float32 sin and cos (plus a little noise) */
 #define MAX_NODES   2000000 /* search steps per candidate: bounds the time on tables no candidate fits */
+#define TOTAL_NODES 2000000 /* over all candidates of a table: the corpus's reads take at most 1.6M */
 #define CACHE_NODES 100000  /* per cache reading (cos or sin): a cache column's two angles double the branches */
 #define CACHE_ROWS  16      /* rows a cache needs for this reading: fewer leave its recurrences loose */
 #define MAX_LEAVES  64      /* whole positions checked per candidate */
@@ -320,6 +321,7 @@ int diag_exact_table(diag_work *w, pe_diagnosis *d, pe_diag_recipe *formula, dou
     pe_diag_recipe best_recipe = PE_DIAG_RECIPE_UNKNOWN;
     pe_diagnosis trial = *d;
     trial.scaling = PE_DIAG_SCALING_NONE, trial.factor = 1.0;
+    uint64_t spent = 0; /* search steps so far: a table nothing fits (random cells) stops at TOTAL_NODES */
     for (int rule = 0; rule < 2; rule++) {
         if (!(rule ? t2t_round : paper_round)) continue;
         trial.rule = rule, trial.base = rule ? t2t : paper;
@@ -333,12 +335,14 @@ int diag_exact_table(diag_work *w, pe_diagnosis *d, pe_diag_recipe *formula, dou
                 s.w = w, s.theta = theta, s.exact = exact, s.r0 = r0, s.path = path, s.best_path = best_path + h;
                 s.best_share = -1.0;
                 s.limit = (double)PE_MAX_POSITION - (w->v.rows - r0);
-                s.max_nodes = MAX_NODES;
+                if (spent >= TOTAL_NODES) continue;
+                s.max_nodes = TOTAL_NODES - spent < MAX_NODES ? TOTAL_NODES - spent : MAX_NODES;
                 if (recipes[c] != PE_DIAG_RECIPE_EXACT) {
                     if (!diag_inv_formula(w, &trial, recipes[c], variant, inv)) continue;
                     s.inv = inv, s.f32 = 1;
                 }
                 descend(&s, 0, 0.0, s.limit);
+                spent += s.nodes;
                 if (s.best_share < 0.0) continue;
                 int better = best.best_share < 0.0 || s.best_share > best.best_share + 1e-9 ||
                              (s.best_share > best.best_share - 1e-9 && s.best_zeros > best.best_zeros);
