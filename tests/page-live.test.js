@@ -132,8 +132,10 @@ it('prints the per-view timing table of every drag', () => {
 // merge measured 176.5 kB: the wasm (96.5 kB) gained inv_freq and scaled-cache identify and the batch layer
 // reader, the first view's script the why-attention figure, anchors and model presets. Won back to 159.7 kB: the
 // first view paints without d3 (its cividis table baked at build, the axes' d3-scale with the views that draw
-// axes) and the corpus configs' loaders come with the first model chosen; budget: that plus 3%.
-const FIRST_VIEW_BUDGET = 165_000;
+// axes) and the corpus configs' loaders come with the first model chosen; budget: that plus 3%. 175 kB since
+// session 33's merge measured 169.9 kB: the wasm (104.7 kB) gained identify's exact search at any first position
+// (diag_exact.c), the layer-type cut and Llama 4's chunks.
+const FIRST_VIEW_BUDGET = 175_000;
 // The README's figure for the first view ("weighs about N kB gzip"): within 3% of what this test measures.
 const README_FIRST_VIEW = Number(
   /first view weighs about (\d+) kB gzip/.exec(await readFile(new URL('../README.md', import.meta.url), 'utf8'))[1],
