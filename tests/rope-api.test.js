@@ -112,7 +112,7 @@ const refusals = [
         factor: 8,
         original_max_position_embeddings: 64,
         low_freq_factor: 4,
-        high_freq_factor: 4,
+        high_freq_factor: 2, // below low (equal is Llama 4's, taken)
       },
     },
     'BAD_SCALING',
