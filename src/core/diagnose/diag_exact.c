@@ -18,14 +18,15 @@
 #include "math/f64math.h"
 #include "math/sincos.h"
 
-#define NEIGHBOURS  2       /* ulps either side of a formula's inv_freq (a float32 exp or pow within an ulp) */
-#define ANGLE_TOL   2e-6    /* rad: a first-row angle from float32 sin and cos (plus a little noise) */
-#define MAX_NODES   2000000 /* search steps per candidate: bounds the time on tables no candidate fits */
-#define TOTAL_NODES 2000000 /* over all candidates of a table: the corpus's reads take at most 1.6M */
-#define CACHE_NODES 100000  /* per cache reading (cos or sin): a cache column's two angles double the branches */
-#define CACHE_ROWS  16      /* rows a cache needs for this reading: fewer leave its recurrences loose */
-#define MAX_LEAVES  64      /* whole positions checked per candidate */
-#define ACCEPT_RMS  1e-5    /* rms off the candidate (relative to the amplitude) for a reading to count */
+#define NEIGHBOURS 2    /* ulps either side of a formula's inv_freq (a float32 exp or pow within an ulp) */
+#define ANGLE_TOL  2e-6 /* rad: a first-row angle from float32 sin and cos (plus a little noise) */
+#define TOTAL_NODES                                                                                               \
+    2000000                /* search steps over all candidates of a table (the corpus's reads take at most 1.6M): \
+                             bounds the time on tables no candidate fits */
+#define CACHE_NODES 100000 /* per cache reading (cos or sin): a cache column's two angles double the branches */
+#define CACHE_ROWS  16     /* rows a cache needs for this reading: fewer leave its recurrences loose */
+#define MAX_LEAVES  64     /* whole positions checked per candidate */
+#define ACCEPT_RMS  1e-5   /* rms off the candidate (relative to the amplitude) for a reading to count */
 #define TWO_PI      6.283185307179586
 #define NOISE_CELL  1e-6 /* a cache cell's noise allowed beside its rounding (a cache printed to 6 decimals) */
 #define STEP_ROWS   512  /* rows whose angle steps give the base */
@@ -336,7 +337,7 @@ int diag_exact_table(diag_work *w, pe_diagnosis *d, pe_diag_recipe *formula, dou
                 s.best_share = -1.0;
                 s.limit = (double)PE_MAX_POSITION - (w->v.rows - r0);
                 if (spent >= TOTAL_NODES) continue;
-                s.max_nodes = TOTAL_NODES - spent < MAX_NODES ? TOTAL_NODES - spent : MAX_NODES;
+                s.max_nodes = TOTAL_NODES - spent;
                 if (recipes[c] != PE_DIAG_RECIPE_EXACT) {
                     if (!diag_inv_formula(w, &trial, recipes[c], variant, inv)) continue;
                     s.inv = inv, s.f32 = 1;

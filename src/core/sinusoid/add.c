@@ -31,12 +31,17 @@ static void emit_into_tile(pe_plan *plan, uint32_t rows, uint32_t done, void *ct
     }
 }
 
+/* pe_plan_add's checks, before pe_add builds its plan too. */
+static pe_status check_add(uint32_t dim, float scale, uint32_t offset, uint32_t length, const float *x,
+                           size_t x_count) {
+    if ((uint64_t)offset + length > PE_MAX_POSITION) return PE_ERR_POSITION;
+    pe_status st = pe_check_batch(x, x_count, length, dim);
+    return st != PE_OK ? st : pe_check_scale(scale);
+}
+
 pe_status pe_plan_add(pe_plan *plan, float scale, uint32_t offset, uint32_t length, float *x, size_t x_count) {
     pe_status st = pe_check_plan(plan);
-    if (st != PE_OK) return st;
-    if ((uint64_t)offset + length > PE_MAX_POSITION) return PE_ERR_POSITION;
-    if ((st = pe_check_batch(x, x_count, length, plan->dim)) != PE_OK) return st;
-    if ((st = pe_check_scale(scale)) != PE_OK) return st;
+    if (st != PE_OK || (st = check_add(plan->dim, scale, offset, length, x, x_count)) != PE_OK) return st;
     if (x_count == 0) return PE_OK;
 
     const size_t slab = (size_t)length * plan->dim;
@@ -49,11 +54,7 @@ pe_status pe_add(const pe_sinusoid *enc, float scale, uint32_t offset, uint32_t 
                  void *scratch, size_t scratch_bytes) {
     pe_plan *plan;
     pe_status st = pe_check_one_shot(enc, scratch, scratch_bytes);
-    if (st != PE_OK) return st;
-    /* pe_plan_add's checks, in its order, before the plan is built. */
-    if ((uint64_t)offset + length > PE_MAX_POSITION) return PE_ERR_POSITION;
-    if ((st = pe_check_batch(x, x_count, length, enc->dim)) != PE_OK) return st;
-    if ((st = pe_check_scale(scale)) != PE_OK) return st;
+    if (st != PE_OK || (st = check_add(enc->dim, scale, offset, length, x, x_count)) != PE_OK) return st;
     if ((st = pe_plan_init(enc, scratch, scratch_bytes, &plan)) != PE_OK) return st;
     return pe_plan_add(plan, scale, offset, length, x, x_count);
 }

@@ -130,14 +130,12 @@ pe_status pe_check_scratch(const void *scratch, size_t scratch_bytes, uint32_t d
  * a one-shot call runs this and its own argument checks before it builds its
  * plan in the scratch, so a refusal leaves the scratch as it was. */
 pe_status pe_check_one_shot(const pe_sinusoid *enc, const void *scratch, size_t scratch_bytes);
-/* pe_check_one_shot, then a table's checks in pe_plan_table's order: rows
- * offset .. offset + length - 1 below PE_MAX_POSITION, out of length * dim
- * (table.c; out's element size does not enter). */
-pe_status pe_check_one_shot_rows(const pe_sinusoid *enc, const void *scratch, size_t scratch_bytes, uint32_t offset,
-                                 uint32_t length, const void *out, size_t out_count);
-/* The same for a position list, in pe_plan_table_at's order. */
-pe_status pe_check_one_shot_at(const pe_sinusoid *enc, const void *scratch, size_t scratch_bytes,
-                               const uint32_t *positions, size_t count, const void *out, size_t out_count);
+/* A table's checks, shared by the plan calls and the one-shot ones: rows
+ * offset .. offset + length - 1 below PE_MAX_POSITION and out of length * dim
+ * values (out's element size does not enter); for a position list, positions
+ * given, out of count * dim, each position below PE_MAX_POSITION. */
+pe_status pe_check_table_rows(uint32_t dim, uint32_t offset, uint32_t length, const void *out, size_t out_count);
+pe_status pe_check_table_at(uint32_t dim, const uint32_t *positions, size_t count, const void *out, size_t out_count);
 /* PE_OK when plan is not NULL and was laid out by pe_plan_layout (its magic). */
 pe_status pe_check_plan(const pe_plan *plan);
 /* Relative error of w[i] + w_lo[i] <= 2^-88 (2^-90.4 measured); domain: a

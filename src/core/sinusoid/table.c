@@ -66,8 +66,7 @@ static void rows(pe_plan *plan, const pe_kernel_table *k, uint32_t offset, uint3
 pe_status pe_plan_table(pe_plan *plan, uint32_t offset, uint32_t length, float *out, size_t out_count) {
     pe_status st = pe_check_plan(plan);
     if (st != PE_OK) return st;
-    if ((uint64_t)offset + length > PE_MAX_POSITION) return PE_ERR_POSITION;
-    if ((st = pe_check_rows_out(plan->dim, length, out, out_count)) != PE_OK || length == 0) return st;
+    if ((st = pe_check_table_rows(plan->dim, offset, length, out, out_count)) != PE_OK || length == 0) return st;
     rows(plan, pe_kernel_table_current(), offset, length, out);
     return PE_OK;
 }
@@ -75,11 +74,7 @@ pe_status pe_plan_table(pe_plan *plan, uint32_t offset, uint32_t length, float *
 pe_status pe_plan_table_at(pe_plan *plan, const uint32_t *positions, size_t count, float *out, size_t out_count) {
     pe_status st = pe_check_plan(plan);
     if (st != PE_OK) return st;
-    if (count && !positions) return PE_ERR_NULL;
-    /* Sizes first: a wrong count must not lead us to read past positions. */
-    if ((st = pe_check_rows_out(plan->dim, count, out, out_count)) != PE_OK) return st;
-    for (size_t r = 0; r < count; r++)
-        if (positions[r] >= PE_MAX_POSITION) return PE_ERR_POSITION;
+    if ((st = pe_check_table_at(plan->dim, positions, count, out, out_count)) != PE_OK) return st;
     const pe_kernel_table *k = pe_kernel_table_current();
     /* Runs of consecutive positions (a packed sequence, a cache window) go
      * through the table path together. */
@@ -92,37 +87,20 @@ pe_status pe_plan_table_at(pe_plan *plan, const uint32_t *positions, size_t coun
     return PE_OK;
 }
 
-pe_status pe_check_one_shot_rows(const pe_sinusoid *enc, const void *scratch, size_t scratch_bytes, uint32_t offset,
-                                 uint32_t length, const void *out, size_t out_count) {
-    pe_status st = pe_check_one_shot(enc, scratch, scratch_bytes);
-    if (st != PE_OK) return st;
-    if ((uint64_t)offset + length > PE_MAX_POSITION) return PE_ERR_POSITION;
-    return pe_check_rows_out(enc->dim, length, out, out_count);
-}
-
-pe_status pe_check_one_shot_at(const pe_sinusoid *enc, const void *scratch, size_t scratch_bytes,
-                               const uint32_t *positions, size_t count, const void *out, size_t out_count) {
-    pe_status st = pe_check_one_shot(enc, scratch, scratch_bytes);
-    if (st != PE_OK) return st;
-    if (count && !positions) return PE_ERR_NULL;
-    if ((st = pe_check_rows_out(enc->dim, count, out, out_count)) != PE_OK) return st;
-    for (size_t r = 0; r < count; r++)
-        if (positions[r] >= PE_MAX_POSITION) return PE_ERR_POSITION;
-    return PE_OK;
-}
-
 pe_status pe_table(const pe_sinusoid *enc, uint32_t offset, uint32_t length, float *out, size_t out_count,
                    void *scratch, size_t scratch_bytes) {
     pe_plan *plan;
-    pe_status st = pe_check_one_shot_rows(enc, scratch, scratch_bytes, offset, length, out, out_count);
-    if (st != PE_OK || (st = pe_plan_init(enc, scratch, scratch_bytes, &plan)) != PE_OK) return st;
+    pe_status st = pe_check_one_shot(enc, scratch, scratch_bytes);
+    if (st != PE_OK || (st = pe_check_table_rows(enc->dim, offset, length, out, out_count)) != PE_OK) return st;
+    if ((st = pe_plan_init(enc, scratch, scratch_bytes, &plan)) != PE_OK) return st;
     return pe_plan_table(plan, offset, length, out, out_count);
 }
 
 pe_status pe_table_at(const pe_sinusoid *enc, const uint32_t *positions, size_t count, float *out, size_t out_count,
                       void *scratch, size_t scratch_bytes) {
     pe_plan *plan;
-    pe_status st = pe_check_one_shot_at(enc, scratch, scratch_bytes, positions, count, out, out_count);
-    if (st != PE_OK || (st = pe_plan_init(enc, scratch, scratch_bytes, &plan)) != PE_OK) return st;
+    pe_status st = pe_check_one_shot(enc, scratch, scratch_bytes);
+    if (st != PE_OK || (st = pe_check_table_at(enc->dim, positions, count, out, out_count)) != PE_OK) return st;
+    if ((st = pe_plan_init(enc, scratch, scratch_bytes, &plan)) != PE_OK) return st;
     return pe_plan_table_at(plan, positions, count, out, out_count);
 }

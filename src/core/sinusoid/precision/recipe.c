@@ -21,8 +21,7 @@ pe_status pe_plan_recipe_table(pe_plan *plan, pe_recipe recipe, uint32_t offset,
     pe_status st = pe_check_plan(plan);
     if (st != PE_OK) return st;
     if ((unsigned)recipe > PE_RECIPE_BFLOAT16) return PE_ERR_RECIPE;
-    if ((uint64_t)offset + length > PE_MAX_POSITION) return PE_ERR_POSITION;
-    if ((st = pe_check_rows_out(plan->dim, length, out, out_count)) != PE_OK) return st;
+    if ((st = pe_check_table_rows(plan->dim, offset, length, out, out_count)) != PE_OK) return st;
     /* Angles stay below 2^32 (pe_sincos's range) when every w <= 1, as for
      * every pe_sinusoid encoding. */
     for (uint32_t i = 0; i < plan->half; i++)
@@ -59,7 +58,7 @@ pe_status pe_recipe_table(const pe_sinusoid *enc, pe_recipe recipe, uint32_t off
     if (st != PE_OK) return st;
     if ((unsigned)recipe > PE_RECIPE_BFLOAT16) return PE_ERR_RECIPE;
     /* Every pe_sinusoid frequency is <= 1, so the plan's own w check passes. */
-    if ((st = pe_check_one_shot_rows(enc, scratch, scratch_bytes, offset, length, out, out_count)) != PE_OK) return st;
+    if ((st = pe_check_table_rows(enc->dim, offset, length, out, out_count)) != PE_OK) return st;
     if ((st = pe_plan_init(enc, scratch, scratch_bytes, &plan)) != PE_OK) return st;
     return pe_plan_recipe_table(plan, recipe, offset, length, out, out_count);
 }

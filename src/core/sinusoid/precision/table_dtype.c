@@ -65,8 +65,7 @@ pe_status pe_plan_table_dtype(pe_plan *plan, pe_dtype dtype, uint32_t offset, ui
     pe_status st = pe_check_plan(plan);
     if (st != PE_OK || (st = check_dtype(dtype)) != PE_OK) return st;
     if (dtype == PE_DTYPE_FLOAT32) return pe_plan_table(plan, offset, length, (float *)out, out_count);
-    if ((uint64_t)offset + length > PE_MAX_POSITION) return PE_ERR_POSITION;
-    if ((st = pe_check_rows_out(plan->dim, length, out, out_count)) != PE_OK || length == 0) return st;
+    if ((st = pe_check_table_rows(plan->dim, offset, length, out, out_count)) != PE_OK || length == 0) return st;
     rows(plan, dtype, offset, length, out);
     return PE_OK;
 }
@@ -76,11 +75,7 @@ pe_status pe_plan_table_at_dtype(pe_plan *plan, pe_dtype dtype, const uint32_t *
     pe_status st = pe_check_plan(plan);
     if (st != PE_OK || (st = check_dtype(dtype)) != PE_OK) return st;
     if (dtype == PE_DTYPE_FLOAT32) return pe_plan_table_at(plan, positions, count, (float *)out, out_count);
-    if (count && !positions) return PE_ERR_NULL;
-    /* Sizes first: a wrong count must not lead us to read past positions. */
-    if ((st = pe_check_rows_out(plan->dim, count, out, out_count)) != PE_OK) return st;
-    for (size_t r = 0; r < count; r++)
-        if (positions[r] >= PE_MAX_POSITION) return PE_ERR_POSITION;
+    if ((st = pe_check_table_at(plan->dim, positions, count, out, out_count)) != PE_OK) return st;
     const size_t row_bytes = (size_t)plan->dim * dtype_bytes(dtype);
     for (size_t r = 0; r < count;) {
         size_t run = 1;
@@ -96,7 +91,7 @@ pe_status pe_table_dtype(const pe_sinusoid *enc, pe_dtype dtype, uint32_t offset
     pe_plan *plan;
     pe_status st = pe_check_one_shot(enc, scratch, scratch_bytes);
     if (st != PE_OK || (st = check_dtype(dtype)) != PE_OK) return st;
-    if ((st = pe_check_one_shot_rows(enc, scratch, scratch_bytes, offset, length, out, out_count)) != PE_OK) return st;
+    if ((st = pe_check_table_rows(enc->dim, offset, length, out, out_count)) != PE_OK) return st;
     if ((st = pe_plan_init(enc, scratch, scratch_bytes, &plan)) != PE_OK) return st;
     return pe_plan_table_dtype(plan, dtype, offset, length, out, out_count);
 }
@@ -106,7 +101,7 @@ pe_status pe_table_at_dtype(const pe_sinusoid *enc, pe_dtype dtype, const uint32
     pe_plan *plan;
     pe_status st = pe_check_one_shot(enc, scratch, scratch_bytes);
     if (st != PE_OK || (st = check_dtype(dtype)) != PE_OK) return st;
-    if ((st = pe_check_one_shot_at(enc, scratch, scratch_bytes, positions, count, out, out_count)) != PE_OK) return st;
+    if ((st = pe_check_table_at(enc->dim, positions, count, out, out_count)) != PE_OK) return st;
     if ((st = pe_plan_init(enc, scratch, scratch_bytes, &plan)) != PE_OK) return st;
     return pe_plan_table_at_dtype(plan, dtype, positions, count, out, out_count);
 }
