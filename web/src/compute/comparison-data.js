@@ -3,7 +3,7 @@
 // come from the loaded file. Here they only become cosine matrices and
 // per-offset profiles.
 import { alibiBias, alibiSlopes, rope, sinusoidal } from '../../../src/js/index.js';
-import { rowDot } from './row-dot.js';
+import { rowDot, rowDots4 } from './row-dot.js';
 import { toyEmbedding } from './toy-embedding.js';
 
 // A W × W cosine matrix of dim-wide rows costs W² · dim / 2 multiply-adds; this keeps it near 15 ms.
@@ -21,19 +21,38 @@ export function cosineMatrix(a, b, W, dim) {
   const na = Float64Array.from({ length: W }, (_, i) => norm(a, i));
   const nb = a === b ? na : Float64Array.from({ length: W }, (_, i) => norm(b, i));
   const out = new Float64Array(W * W);
+  const dots = new Float64Array(4);
+  const put = (i, k, dot) => {
+    const v = na[i] > 0 && nb[k] > 0 ? dot / (na[i] * nb[k]) : 0;
+    out[i * W + k] = v;
+    if (a === b) out[k * W + i] = v;
+  };
   for (let i = 0; i < W; i++) {
-    for (let k = a === b ? i : 0; k < W; k++) {
-      const dot = rowDot(a, i * dim, b, k * dim, dim);
-      const v = na[i] > 0 && nb[k] > 0 ? dot / (na[i] * nb[k]) : 0;
-      out[i * W + k] = v;
-      if (a === b) out[k * W + i] = v;
+    // Keys four at a time (row i read once for four of them), the last few one by one.
+    let k = a === b ? i : 0;
+    for (; k + 4 <= W; k += 4) {
+      rowDots4(a, i * dim, b, k * dim, dim, dots, 0);
+      for (let q = 0; q < 4; q++) put(i, k + q, dots[q]);
     }
+    for (; k < W; k++) put(i, k, rowDot(a, i * dim, b, k * dim, dim));
   }
   return out;
 }
 
+// Scratch rows, reused from frame to frame while their size stays: a fresh array of W · d floats per frame (0.7 MB
+// at d = 2048) cost about as much as the package's work on it. Each is read before the next call of its kind.
+const scratch = new Map(); // name → Float32Array
+function scratchRows(name, length) {
+  let rows = scratch.get(name);
+  if (rows?.length !== length) {
+    rows = new Float32Array(length);
+    scratch.set(name, rows);
+  }
+  return rows;
+}
+
 export function sinusoidalMatrix(W, d, base) {
-  const table = sinusoidal({ length: W, dim: d, base });
+  const table = sinusoidal({ length: W, dim: d, base, out: scratchRows('sinusoidal', W * d) });
   return cosineMatrix(table, table, W, d);
 }
 
@@ -63,13 +82,13 @@ export function ropeMatrix(W, d, base, choice, model = null) {
   const options = model
     ? { headDim: d, base: model.base, scaling: model.scaling, layout: model.layout }
     : { headDim: d, base, layout: 'interleaved' };
-  const rotated = (vector) => {
-    const x = new Float32Array(W * d);
+  const rotated = (vector, name) => {
+    const x = scratchRows(name, W * d);
     for (let i = 0; i < W; i++) x.set(vector, i * d);
     return rope(x, { length: W, heads: 1, ...options });
   };
-  const xq = rotated(q);
-  const xk = q === k ? xq : rotated(k);
+  const xq = rotated(q, 'query');
+  const xk = q === k ? xq : rotated(k, 'key');
   return cosineMatrix(xq, xk, W, d);
 }
 

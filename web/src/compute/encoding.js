@@ -92,6 +92,7 @@ export function tableRows(from, count) {
 }
 
 let sampled = null; // { count, rows, table } rows sampled evenly for previews of a large table
+let previewOut = null; // sampled.table's array, reused from table to table (callers read it before the next call)
 
 /**
  * Rows sampled for previews of a large table: sinusoidalAt costs about 70 µs per
@@ -99,14 +100,20 @@ let sampled = null; // { count, rows, table } rows sampled evenly for previews o
  */
 export const PREVIEW_ROWS = 128;
 
-/** Up to `count` (at most PREVIEW_ROWS) rows spread evenly over rows [from, to): { rows (row indices), table (rows × dim) }. */
+/**
+ * Up to `count` (at most PREVIEW_ROWS) rows spread evenly over rows [from, to): { rows (row indices), table (rows ×
+ * dim) }. The table is overwritten by the next call for another table or range: read it, do not keep it.
+ */
 export function sampledRows(count, from = 0, to = shape.length) {
   const { dim, offset, base, layout } = shape;
   const n = Math.min(to - from, count, PREVIEW_ROWS);
   if (sampled?.count !== n || sampled.from !== from || sampled.to !== to) {
     const rows = Int32Array.from({ length: n }, (_, b) => from + Math.floor(((b + 0.5) * (to - from)) / n));
     const positions = Array.from(rows, (r) => offset + r);
-    sampled = { count: n, from, to, rows, table: sinusoidalAt(positions, { dim, base, layout }) };
+    // Into the last preview's array when it has the size: a fresh megabyte per frame of a drag at d = 2048 cost
+    // more (its pages zeroed, then collected) than computing the rows.
+    if (previewOut?.length !== n * dim) previewOut = new Float32Array(n * dim);
+    sampled = { count: n, from, to, rows, table: sinusoidalAt(positions, { dim, base, layout, out: previewOut }) };
   }
   return sampled;
 }

@@ -65,6 +65,25 @@ export function reorder(m, order) {
   return r;
 }
 
+let kept = { d: 0, runs: null }; // the last d's word vectors and attention without position
+
+/**
+ * Each sentence's word vectors at d and their attention without position: the same for every base, so a drag of T
+ * recomputes only the attention with the encoding added (at d = 2048 the rest was half of each frame's work).
+ */
+function wordsAt(d) {
+  if (kept.d !== d) {
+    const runs = SENTENCES.map((sentence) => {
+      const n = sentence.length;
+      const x = new Float32Array(n * d);
+      sentence.forEach((w, r) => x.set(toyEmbedding(w, d), r * d));
+      return { words: sentence, n, x, plain: cosineAttention(x, n, d) };
+    });
+    kept = { d, runs };
+  }
+  return kept.runs;
+}
+
 const largestGap = (a, b) => a.reduce((g, v, k) => Math.max(g, Math.abs(v - b[k])), 0);
 
 /**
@@ -77,11 +96,7 @@ const largestGap = (a, b) => a.reduce((g, v, k) => Math.max(g, Math.abs(v - b[k]
  */
 export function whyAttention(d, base) {
   const order = wordOrder(SENTENCES[0], SENTENCES[1]);
-  const runs = SENTENCES.map((words) => {
-    const n = words.length;
-    const x = new Float32Array(n * d);
-    words.forEach((w, r) => x.set(toyEmbedding(w, d), r * d));
-    const plain = cosineAttention(x, n, d);
+  const runs = wordsAt(d).map(({ words, n, x, plain }) => {
     const placed = cosineAttention(addSinusoidal(x.slice(), { length: n, dim: d, base }), n, d);
     return { words, plain, placed };
   });

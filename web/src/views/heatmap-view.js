@@ -151,20 +151,23 @@ export function createHeatmapView({ canvas, marker, cursorLine, readout, summary
         `${perY > 1 ? `≈${perY.toPrecision(2)} dimensions` : 'one dimension'} it covers, so columns faster than the ` +
         'pixels average towards 0 instead of drawing false patterns. Zoom in to reach single cells.';
     }
-    summary.textContent = `${where}${what}`;
+    // Written only on a change (as the label below): a frame of a drag writes no DOM it does not have to.
+    if (summary.textContent !== `${where}${what}`) summary.textContent = `${where}${what}`;
     // The image's name states what it shows (written only on a change: a frame of a drag writes no DOM).
     const label =
       `Heatmap of the encoding table: ${length} positions across (${offset}–${offset + length - 1}), ` +
       `${d} dimensions down, each value from −1 (one colour) to 1 (the other)`;
     if (canvas.getAttribute('aria-label') !== label) canvas.setAttribute('aria-label', label);
-    summary.dataset.cellsPerPixel = grid ? String((spanP / grid.cols) * (spanJ / grid.rows)) : '';
+    const perPixel = grid ? String((spanP / grid.cols) * (spanJ / grid.rows)) : '';
+    if (summary.dataset.cellsPerPixel !== perPixel) summary.dataset.cellsPerPixel = perPixel;
   }
 
   function showCell() {
     if (!cell || !plot) {
       marker.hidden = true;
       showCursorLine(null);
-      readout.textContent = 'Hover or tap the heatmap (or focus it and use the arrow keys) to read a cell.';
+      const hint = 'Hover or tap the heatmap (or focus it and use the arrow keys) to read a cell.';
+      if (readout.textContent !== hint) readout.textContent = hint;
       delete readout.dataset.p;
       delete readout.dataset.dim;
       return;

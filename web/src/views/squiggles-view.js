@@ -91,7 +91,8 @@ export function createSquigglesView({ container, legend, readout }) {
     state = nextState;
     dims = shownDims(state);
     // Room for a line per column, so a position pointed at in another view never pushes the page down.
-    readout.style.minHeight = `${(dims.length + 1) * 1.4 + 0.2}em`;
+    const minHeight = `${(dims.length + 1) * 1.4 + 0.2}em`;
+    if (readout.style.minHeight !== minHeight) readout.style.minHeight = minHeight;
     const { dim: d, offset, length, layout } = tableShape();
     const width = Math.max(200, availableWidth(container, 600));
     const buckets = Math.max(50, Math.round(width - 70));
@@ -130,12 +131,13 @@ export function createSquigglesView({ container, legend, readout }) {
         bands.push([series.length - 1, series.length, `${color}33`]);
       }
     });
-    legend.replaceChildren(
-      ...dims.map((j) => {
-        const { pair, kind } = columnInfo(j, d, layout);
-        return legendEntry(j, pair, kind, colorOf(pair));
-      }),
-    );
+    // The legend's DOM is rebuilt only when its entries change (not on every frame of a drag of T or the length).
+    const entries = dims.map((j) => ({ j, ...columnInfo(j, d, layout) }));
+    const legendKey = entries.map(({ j, pair, kind }) => `${j} ${pair} ${kind} ${colorOf(pair)}`).join(',');
+    if (legend.dataset.entries !== legendKey) {
+      legend.replaceChildren(...entries.map(({ j, pair, kind }) => legendEntry(j, pair, kind, colorOf(pair))));
+      legend.dataset.entries = legendKey;
+    }
     drawLinePlot(container, {
       title: preview
         ? `Columns ${dims.join(', ')}: preview of ${preview.count} sampled positions (envelope being computed)`
@@ -154,7 +156,9 @@ export function createSquigglesView({ container, legend, readout }) {
       // by the exact count, so a preview and the envelope replacing it share one chart (and one way of drawing).
       spans: count * 2 >= buckets * (window.devicePixelRatio || 1),
     });
-    readout.textContent = describe(lastP);
+    // Written only on a change: a frame of a drag writes no DOM it does not have to (each write costs a layout).
+    const text = describe(lastP);
+    if (readout.textContent !== text) readout.textContent = text;
   }
 
   return { render };
