@@ -33,6 +33,30 @@ for (const size of SIZES) {
   });
 }
 
+it('the comparison panels’ titles are whole and inside their canvases on a phone', async () => {
+  const { page, server } = session;
+  await page.setViewportSize(PHONE);
+  await open(page, server.url);
+  await caughtUp(page, '#comparison');
+  const titles = await page.$$eval('#comparison canvas[id^="cmp-"]', (all) =>
+    all.map((c) => ({
+      id: c.id,
+      title: c.dataset.title ?? '',
+      width: Number(c.dataset.titleWidth),
+      canvas: c.getBoundingClientRect().width,
+    })),
+  );
+  console.log(
+    `  titles: ${titles.map((t) => `${t.id} "${t.title.replace('\n', ' / ')}" ${t.width.toFixed(0)} of ${t.canvas.toFixed(0)} px`).join('; ')}`,
+  );
+  assert.is(titles.length, 4, 'four panels');
+  // Whole: nothing shortened with an ellipsis (the formula is what the panel shows); inside: from x = 4 to the edge.
+  const cut = titles.filter((t) => !t.title || t.title.includes('…') || !(t.width + 4 <= t.canvas));
+  assert.equal(cut, [], 'panel titles cut off');
+  assert.ok(titles[0].title.includes('cos(PE(i), PE(j))'), `the sinusoidal panel's title: ${titles[0].title}`);
+  noProblems('phone titles');
+});
+
 it('a view’s own controls stay on screen, clear of the parameter bar, while its figure is', async () => {
   const { page, server } = session;
   await page.setViewportSize(PHONE);

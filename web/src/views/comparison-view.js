@@ -28,6 +28,22 @@ import { ropeScalingDict } from '../state/rope-scaling.js';
 
 const GAP = 12;
 const MARGIN = { left: 58, right: 12, top: 44 };
+// The panels' titles (ALiBi's names its head): "name: formula", split there when a panel is too narrow for one line.
+const TITLES = {
+  sin: 'Sinusoidal: cos(PE(i), PE(j))',
+  learned: 'Learned: cos(row i, row j)',
+  rope: 'RoPE: cos(q(i), k(j))',
+};
+const TITLE_LINE = 15; // the second title line's height
+// Under the colour bar's labels: room left when the title takes one line, less when it takes two.
+const BELOW = { oneLine: 92, twoLines: 92 - TITLE_LINE };
+
+/** Whether text fits maxWidth pixels in a figure title's font (measured on canvas). */
+function fits(canvas, text, maxWidth) {
+  const ctx = canvas.getContext('2d');
+  ctx.font = `600 ${themeColors().font}`;
+  return ctx.measureText(text).width <= maxWidth;
+}
 
 const QK_TEXT = {
   same: 'q = k, one seeded random vector',
@@ -77,19 +93,32 @@ export function createComparisonView(elements) {
   });
 
   let drawnKey = ''; // what the panels last drew in full
+  // Each panel's matrix with what it was computed from, and what each canvas last showed: a change of one control
+  // recomputes and repaints only the panels it concerns (dragging T redraws the sinusoidal and RoPE panels, not the
+  // learned table's or ALiBi's, whose matrices cost as much again at d = 2048).
+  const matrices = new Map(); // panel → { key, value }
+  const painted = new Map(); // panel → the key of what its canvas shows
+  const matrixOf = (panel, key, compute) => {
+    const kept = matrices.get(panel);
+    if (kept?.key === key) return kept.value;
+    const value = compute();
+    matrices.set(panel, { key, value });
+    return value;
+  };
 
   /**
-   * Draws the four panels, then the profiles, each as its own step (the scheduler runs the rest in later
-   * frames: each cosine matrix is up to W² · d multiply-adds).
+   * Draws the panels whose picture changed, then the profiles, each as its own step (the scheduler runs the rest in
+   * later frames: each cosine matrix is up to W² · d multiply-adds).
    */
   function render(state) {
     const source = learned.current();
     const total = availableWidth(canvases.sin.parentElement, 900);
     // A chosen model's RoPE (its head_dim, rope_theta and scaling) replaces the bar's d and T in the RoPE panel.
     const model = modelPanelRope(state);
+    const theme = document.documentElement.dataset.theme;
     const key = [state.d, state.base, state.cw, state.heads, state.head, state.causal, state.qk, source.label, total]
       .concat(model ? [model.headDim, model.base, JSON.stringify(model.scaling), model.layout] : [])
-      .concat(document.documentElement.dataset.theme)
+      .concat(theme)
       .join('|');
     if (key === drawnKey) return undefined;
     const { d, base } = state;
@@ -97,53 +126,81 @@ export function createComparisonView(elements) {
     const colors = themeColors();
     const width = panelWidth(total);
     const size = Math.max(60, width - MARGIN.left - MARGIN.right);
-    const rect = { x: MARGIN.left, y: MARGIN.top, w: size, h: size };
+    // A panel too narrow for its title (two to a row on a phone) writes it on two lines, name then formula; the
+    // room comes from the space under the colour bar, so the view grows no taller.
+    const wrap = !fits(canvases.sin, TITLES.sin, width - 8);
+    const rect = { x: MARGIN.left, y: MARGIN.top + (wrap ? TITLE_LINE : 0), w: size, h: size, wrap };
     const cosBar = { lut: DIVERGING_LUT, lo: -1, hi: 1, label: 'cosine' };
-    let sin;
-    let learnedSim;
-    let rope;
+    const head = Math.min(state.head, state.heads - 1);
+    const keys = {
+      sin: `${W}|${d}|${base}`,
+      learned: `${W}|${source.label}`,
+      rope: `${W}|${d}|${base}|${state.qk}|${model ? JSON.stringify(model) : ''}`,
+      alibi: `${W}|${state.heads}|${state.causal}`,
+    };
+    const framed = `${width}|${theme}`;
+    // A panel is repainted when its matrix or its frame changed (or its canvas was never painted).
+    const stale = (panel, extra = '') => painted.get(panel) !== `${keys[panel]}|${extra}|${framed}`;
+    const paintedNow = (panel, extra = '') => painted.set(panel, `${keys[panel]}|${extra}|${framed}`);
+    // The source object itself, not only its label, decides whether the learned matrix is still right.
+    if (matrices.get('learned')?.source !== source) matrices.delete('learned');
+    const sinOf = () => matrixOf('sin', keys.sin, () => sinusoidalMatrix(W, d, base));
+    const learnedOf = () => {
+      const value = matrixOf('learned', keys.learned, () => learnedMatrix(source, W));
+      matrices.get('learned').source = source;
+      return value;
+    };
+    const ropeOf = () => matrixOf('rope', keys.rope, () => ropeMatrix(W, d, base, state.qk, model));
+    const alibiOf = () => matrixOf('alibi', keys.alibi, () => alibiMatrices(W, state.heads, state.causal));
 
-    return inSteps([
-      () => {
-        sin = sinusoidalMatrix(W, d, base);
+    const steps = [];
+    if (stale('sin')) {
+      steps.push(() => {
         drawPanel(canvases.sin, width, rect, colors, {
-          title: 'Sinusoidal: cos(PE(i), PE(j))',
+          title: TITLES.sin,
           subtitle: `d = ${d}, T = ${base}`,
-          matrix: sin,
+          matrix: sinOf(),
           W,
           ...cosBar,
         });
-      },
-      () => {
-        learnedSim = learnedMatrix(source, W);
+        paintedNow('sin');
+      });
+    }
+    if (stale('learned')) {
+      steps.push(() => {
         drawPanel(canvases.learned, width, rect, colors, {
-          title: `Learned: cos(row i, row j)`,
+          title: TITLES.learned,
           subtitle: `${source.short}, ${source.rows} × ${source.dim}`,
-          matrix: learnedSim,
+          matrix: learnedOf(),
           W,
           ...cosBar,
         });
-      },
-      () => {
-        rope = ropeMatrix(W, d, base, state.qk, model);
+        paintedNow('learned');
+      });
+    }
+    if (stale('rope')) {
+      steps.push(() => {
         // The RoPE the panel rotates with, for readers and tests (the subtitle is drawn on the canvas).
         Object.assign(canvases.rope.dataset, {
           headDim: String(model?.headDim ?? d),
           base: String(model?.base ?? base),
         });
         drawPanel(canvases.rope, width, rect, colors, {
-          title: 'RoPE: cos(q(i), k(j))',
+          title: TITLES.rope,
           subtitle: `head_dim ${model?.headDim ?? d}, base ${model?.base ?? base}${model?.scaling ? `, ${model.scaling.rope_type}` : ''}, ${state.qk === 'ones' ? 'q = k = 1' : state.qk === 'same' ? 'q = k random' : 'q, k random'}`,
-          matrix: rope,
+          matrix: ropeOf(),
           W,
           ...cosBar,
         });
-      },
-      () => {
-        const head = Math.min(state.head, state.heads - 1);
-        const { slopes, bias } = alibiMatrices(W, state.heads, state.causal);
-        const plane = W * W;
-        const alibiHead = bias.subarray(head * plane, (head + 1) * plane);
+        paintedNow('rope');
+      });
+    }
+    // The ALiBi panel, the profiles and the facts: cheap once the matrices are there, one step.
+    steps.push(() => {
+      const { slopes, bias } = alibiOf();
+      const plane = W * W;
+      const alibiHead = bias.subarray(head * plane, (head + 1) * plane);
+      if (stale('alibi', head)) {
         const deepest = -slopes[head] * (W - 1);
         drawPanel(canvases.alibi, width, rect, colors, {
           title: `ALiBi: bias of head ${head}`,
@@ -156,14 +213,19 @@ export function createComparisonView(elements) {
           label: state.causal ? 'bias; grey: masked' : 'bias −m·|j − i|',
           masked: state.causal,
         });
-        last = { W, rect, panels: { sin, learned: learnedSim, rope, alibi: alibiHead }, head };
-        drawProfiles(W, { sin, learnedSim, rope, source, state });
-        drawAlibiProfile(W, slopes, bias, state);
-        writeFacts(W, { sin, learnedSim, rope, source, slopes, state, d });
-        drawnKey = key;
-        cursor.refresh();
-      },
-    ]);
+        paintedNow('alibi', head);
+      }
+      const sin = sinOf();
+      const learnedSim = learnedOf();
+      const rope = ropeOf();
+      last = { W, rect, panels: { sin, learned: learnedSim, rope, alibi: alibiHead }, head };
+      drawProfiles(W, { sin, learnedSim, rope, source, state });
+      drawAlibiProfile(W, slopes, bias, state);
+      writeFacts(W, { sin, learnedSim, rope, source, slopes, state, d });
+      drawnKey = key;
+      cursor.refresh();
+    });
+    return inSteps(steps);
   }
 
   function drawProfiles(W, { sin, learnedSim, rope, source }) {
@@ -317,7 +379,7 @@ export function createComparisonView(elements) {
 
 /** One W × W panel: the grid, axes, title and a horizontal colour bar under it. */
 function drawPanel(canvas, width, rect, colors, spec) {
-  const height = rect.y + rect.h + 92;
+  const height = rect.y + rect.h + (rect.wrap ? BELOW.twoLines : BELOW.oneLine);
   const { ctx, ratio } = fitCanvas(canvas, width, height);
   ctx.fillStyle = colors.bg;
   ctx.fillRect(0, 0, width, height);
@@ -346,10 +408,17 @@ function drawPanel(canvas, width, rect, colors, spec) {
     xTicks: 3,
     yTicks: 3,
   });
-  drawTitle(ctx, spec.title, 4, 4, colors);
+  ctx.font = `600 ${colors.font}`; // the title's, for fitText
+  const [name, formula] = spec.title.split(/(?<=:) /);
+  const lines = rect.wrap && formula ? [name, formula] : [spec.title];
+  const drawn = lines.map((line) => fitText(ctx, line, width - 8));
+  drawn.forEach((line, n) => drawTitle(ctx, line, 4, 4 + n * TITLE_LINE, colors));
+  // What the title says as drawn, and its widest line in CSS pixels: a test checks it is whole and inside the canvas.
+  canvas.dataset.title = drawn.join('\n');
+  canvas.dataset.titleWidth = String(Math.max(...drawn.map((line) => ctx.measureText(line).width)));
   ctx.font = colors.smallFont;
   ctx.fillStyle = colors.muted;
-  ctx.fillText(fitText(ctx, spec.subtitle, width - 8), 4, 22);
+  ctx.fillText(fitText(ctx, spec.subtitle, width - 8), 4, rect.y - 22);
   drawHorizontalBar(
     ctx,
     ratio,
