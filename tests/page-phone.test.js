@@ -42,16 +42,20 @@ it('the comparison panels’ titles are whole and inside their canvases on a pho
     all.map((c) => ({
       id: c.id,
       title: c.dataset.title ?? '',
+      subtitle: c.dataset.subtitle ?? '',
       width: Number(c.dataset.titleWidth),
       canvas: c.getBoundingClientRect().width,
     })),
   );
   console.log(
-    `  titles: ${titles.map((t) => `${t.id} "${t.title.replace('\n', ' / ')}" ${t.width.toFixed(0)} of ${t.canvas.toFixed(0)} px`).join('; ')}`,
+    `  titles: ${titles.map((t) => `${t.id} "${t.title.replace('\n', ' / ')}" (${t.subtitle}) ${t.width.toFixed(0)} of ${t.canvas.toFixed(0)} px`).join('; ')}`,
   );
   assert.is(titles.length, 4, 'four panels');
   // Whole: nothing shortened with an ellipsis (the formula is what the panel shows); inside: from x = 4 to the edge.
   const cut = titles.filter((t) => !t.title || t.title.includes('…') || !(t.width + 4 <= t.canvas));
+  // A subtitle keeps whole parts ("head_dim 128, base 10000"), never a number cut short ("base 1000…").
+  const shortened = titles.filter((t) => !t.subtitle || t.subtitle.includes('…')).map((t) => `${t.id}: ${t.subtitle}`);
+  assert.equal(shortened, [], 'panel subtitles cut inside a part');
   assert.equal(cut, [], 'panel titles cut off');
   assert.ok(titles[0].title.includes('cos(PE(i), PE(j))'), `the sinusoidal panel's title: ${titles[0].title}`);
   noProblems('phone titles');

@@ -4,7 +4,7 @@
 // RoPE's query-key score and ALiBi's bias; then each against the offset j − i.
 // Linked to the shared position cursor: it marks key j = p (and query i = p)
 // in all four panels; pointing at a cell points at its key position j.
-import { availableWidth, fitCanvas, themeColors, plotHeight } from '../draw/canvas.js';
+import { availableWidth, compactScreen, fitCanvas, themeColors, plotHeight } from '../draw/canvas.js';
 import { DIVERGING_LUT, LUT_SIZE, pairColor } from '../draw/colormap.js';
 import { CIVIDIS_LUT, viridisColors } from '../draw/sequential-colormap.js';
 import {
@@ -287,7 +287,8 @@ export function createComparisonView(elements) {
     drawLogPlot(alibiProfile, {
       title: `ALiBi bias against offset, ${drawn.size} of ${state.heads} heads`,
       xLabel: 'offset j − i (positions)',
-      yLabel: 'bias added to the score',
+      // uPlot cuts an axis label longer than the plot's height (half on a phone).
+      yLabel: compactScreen() ? 'bias' : 'bias added to the score',
       x: deltas,
       series,
       height: plotHeight(300),
@@ -418,7 +419,9 @@ function drawPanel(canvas, width, rect, colors, spec) {
   canvas.dataset.titleWidth = String(Math.max(...drawn.map((line) => ctx.measureText(line).width)));
   ctx.font = colors.smallFont;
   ctx.fillStyle = colors.muted;
-  ctx.fillText(fitText(ctx, spec.subtitle, width - 8), 4, rect.y - 22);
+  const subtitle = fitParts(ctx, spec.subtitle, width - 8);
+  ctx.fillText(subtitle, 4, rect.y - 22);
+  canvas.dataset.subtitle = subtitle;
   drawHorizontalBar(
     ctx,
     ratio,
@@ -451,15 +454,32 @@ function drawHorizontalBar(ctx, ratio, rect, lut, lo, hi, colors, label) {
     [lo, 'left', rect.x],
     [hi, 'right', rect.x + rect.w],
   ];
+  let endWidth = 0;
   for (const [v, align, x] of ends) {
+    const text = (v > 0 ? '+' : '') + barValue(v);
+    endWidth = Math.max(endWidth, ctx.measureText(text).width);
     ctx.textAlign = align;
-    ctx.fillText((v > 0 ? '+' : '') + barValue(v), x, rect.y + rect.h + 3);
+    ctx.fillText(text, x, rect.y + rect.h + 3);
   }
+  // The name between the end values, centred: as wide as the wider end leaves on both sides.
   ctx.textAlign = 'center';
-  ctx.fillText(fitText(ctx, label, rect.w - 70), rect.x + rect.w / 2, rect.y + rect.h + 3);
+  ctx.fillText(fitParts(ctx, label, rect.w - 2 * endWidth - 12), rect.x + rect.w / 2, rect.y + rect.h + 3);
 }
 
 const barValue = (v) => (Math.abs(v) >= 100 ? tickLabel(Math.round(v)) : String(Number(v.toPrecision(3))));
+
+/**
+ * Text of parts ("a, b, c" or "a; b") cut to the parts that fit maxWidth pixels, whole: a narrow panel says "head_dim
+ * 128, base 10000", never "base 1000…", a number cut short. One part too wide alone is cut with an ellipsis.
+ */
+function fitParts(ctx, text, maxWidth) {
+  const parts = text.split(/(?<=[,;]) /);
+  for (let n = parts.length; n > 0; n--) {
+    const kept = parts.slice(0, n).join(' ').replace(/[,;]$/, '');
+    if (ctx.measureText(kept).width <= maxWidth) return kept;
+  }
+  return fitText(ctx, parts[0].replace(/[,;]$/, ''), maxWidth);
+}
 
 /** Shortens text with an ellipsis to fit maxWidth pixels. */
 function fitText(ctx, text, maxWidth) {
