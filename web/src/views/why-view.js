@@ -126,7 +126,10 @@ export function createWhyView({ canvas, facts }) {
     ctx.textAlign = 'right';
     ctx.fillText(lo.toFixed(2), label - 4, barY + 5);
     ctx.textAlign = 'left';
-    ctx.fillText(`${hi.toFixed(2)}  weight, one scale for all four`, label + barW + 4, barY + 5);
+    // The bar's name, shorter where the full one would run off a phone's canvas (the caption says the scale is shared).
+    const room = width - (label + barW + 4);
+    const long = `${hi.toFixed(2)}  weight, one scale for all four`;
+    ctx.fillText(ctx.measureText(long).width <= room ? long : `${hi.toFixed(2)}  weight`, label + barW + 4, barY + 5);
     canvas.dataset.description =
       'Attention weights (rows: each word attending; columns: the word attended to), written in each cell; ' +
       'B’s rows and columns are put in A’s word order. Without position the two matrices are the same numbers.';
