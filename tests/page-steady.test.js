@@ -25,6 +25,8 @@ const SIZES = [
 // A section may change by a line of text's rounding; a view that lost its reserve changes by hundreds of px.
 const SECTION_SLACK_PX = 8;
 const SLIDER_SLACK_PX = 4;
+// The views' own chunks (web/src/views/*-view.js, built as assets/NAME-view-HASH.js).
+const VIEW_CHUNK = /\/assets\/[a-z0-9-]+-view-[^/]+\.js$/;
 
 const sectionHeights = (page) =>
   page.evaluate(() =>
@@ -38,9 +40,19 @@ for (const viewport of VIEWPORTS) {
     it(`every section holds its drawn height before its view loads: ${viewport.name}, ${size.name}`, async () => {
       const { page, server } = session;
       await page.setViewportSize(viewport.size);
+      // Every view's script is held until the heights are read: the slowest load, met on a loaded machine by
+      // chance (the squiggles view arrived after data-ready and its section grew 256 → 663 px), made certain.
+      let release;
+      const held = new Promise((resolve) => (release = resolve));
+      await page.route(VIEW_CHUNK, async (route) => {
+        await held;
+        await route.continue();
+      });
       await open(page, `${server.url}${size.query}`);
       const before = await sectionHeights(page);
+      release();
       await drawEveryView(page);
+      await page.unroute(VIEW_CHUNK);
       const after = await sectionHeights(page);
       const moved = Object.keys(after)
         .filter((id) => Math.abs(after[id] - before[id]) > SECTION_SLACK_PX)
