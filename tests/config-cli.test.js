@@ -69,6 +69,20 @@ test("posenc config: Llama 4's chunked layers print their attention_chunk, alike
   rmSync(dir, { recursive: true, force: true });
 });
 
+test('posenc config: sliding layers print their sliding_window, alike in both CLIs', async () => {
+  const text = (await sameRunInProcess(['config', file('gemma-2-2b.json')])).stdout.toString();
+  assert.match(text, /^layers 0,2,4,.*: sliding_attention; kv_heads 4; sliding_window 4096; scheme rope /m);
+  assert.match(text, /^layers 1,3,5,.*: full_attention; kv_heads 4; scheme rope /m);
+  const run = await sameRunInProcess(['config', file('gpt-oss-120b.json'), '--format', 'json']);
+  const printed = JSON.parse(run.stdout.toString()).layers;
+  assert.equal(
+    printed.slice(0, 4).map((l) => l.sliding_window ?? 0),
+    [128, 0, 128, 0],
+  );
+  const phi = (await sameRunInProcess(['config', file('phi-3-mini-4k-instruct.json')])).stdout.toString();
+  assert.match(phi, /^layers 0-31: attention; kv_heads 32; sliding_window 2047; scheme rope /m);
+});
+
 test('posenc config: a missing file, a bad format and a config without layers fail alike', async () => {
   // A config without a layer count (top level or text_config): the JS CLI threw a TypeError.
   const dir = mkdtempSync(join(tmpdir(), 'posenc-config-'));

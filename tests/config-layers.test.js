@@ -49,6 +49,7 @@ for (const entry of INDEX.entries) {
       assert.is(g.kind, w.kind, `${where}: kind`);
       assert.is(g.kvHeads, w.kvHeads, `${where}: kv heads`);
       assert.is(g.attentionChunk ?? 0, w.chunk, `${where}: attention chunk`);
+      assert.is(g.slidingWindow ?? 0, w.window, `${where}: sliding window`);
       if (w.positions === 'nope' || w.positions === 'no-attention') {
         assert.is(g.scheme, 'none', `${where}: scheme`);
         assert.is(g.none, w.positions, `${where}: why none`);
@@ -213,6 +214,74 @@ test('Llama 4 Instruct: llama3 scaling with low_freq_factor = high_freq_factor (
     () => posenc.ropeFrequencies({ headDim: 128, base: 500000, scaling: below }),
     (e) => e.code === 'BAD_SCALING' && e.message.includes('high_freq_factor'),
   );
+});
+
+// Sliding windows as each model's class reads sliding_window (support/hf-layers.js's windowOf, from the config
+// classes and attention modules): the corpus's own values, then the rules each one has: class defaults, an
+// explicit null, Qwen's use_sliding_window and max_window_layers, layer_types, malformed values refused by name.
+test('sliding windows: each layer reads its window as its model does', () => {
+  const agree = (config, why) => {
+    const got = posenc.fromConfig(config).layers;
+    const want = hfLayers(config);
+    assert.is(got.length, want.length, why);
+    want.forEach((w, i) => assert.is(got[i].slidingWindow ?? 0, w.window, `${why}, layer ${i}`));
+    return got.map((l) => l.slidingWindow ?? 0);
+  };
+  const corpus = (file) => JSON.parse(text(file));
+  // The shipped values: Gemma 2's 4096 on its even layers, gpt-oss's 128 on its sliding ones, Phi-3's 2047 everywhere.
+  assert.equal(agree(corpus('gemma-2-2b.json'), 'gemma-2-2b').slice(0, 4), [4096, 0, 4096, 0]);
+  assert.equal(agree(corpus('gpt-oss-120b.json'), 'gpt-oss-120b').slice(0, 2), [128, 0]);
+  assert.equal(new Set(agree(corpus('phi-3-mini-4k-instruct.json'), 'phi-3-mini-4k')), new Set([2047]));
+  assert.equal(new Set(agree(corpus('mistral-7b-instruct-v0.3.json'), 'mistral v0.3: null')), new Set([0]));
+  assert.equal(agree(corpus('gemma-3-1b-it.json'), 'gemma-3-1b').slice(4, 7), [512, 0, 512]);
+  const edit = (file, change) => {
+    const c = corpus(file);
+    const t = c.text_config ?? c;
+    for (const [key, value] of Object.entries(change))
+      if (value === undefined) delete t[key];
+      else t[key] = value;
+    return c;
+  };
+  // Class defaults when the key is absent: MistralConfig 4096, Phi3Config None.
+  assert.equal(
+    new Set(agree(edit('mistral-7b-instruct-v0.3.json', { sliding_window: undefined }), 'mistral')),
+    new Set([4096]),
+  );
+  assert.equal(
+    new Set(agree(edit('phi-3-mini-4k-instruct.json', { sliding_window: undefined }), 'phi-3')),
+    new Set([0]),
+  );
+  assert.equal(agree(edit('gemma-2-2b.json', { sliding_window: undefined }), 'gemma 2').slice(0, 2), [4096, 0]);
+  assert.equal(agree(edit('gemma-2-2b.json', { sliding_window: null }), 'gemma 2 null').slice(0, 2), [0, 0]);
+  // Qwen: nothing slides unless use_sliding_window; then the layers from max_window_layers on, or layer_types'.
+  assert.equal(new Set(agree(corpus('qwen3-8b.json'), 'qwen3 as shipped')), new Set([0]));
+  const qwen = agree(
+    edit('qwen3-8b.json', { use_sliding_window: true, sliding_window: 1024, max_window_layers: 30 }),
+    'q',
+  );
+  assert.equal([qwen[29], qwen[30], qwen[35]], [0, 1024, 1024]);
+  const defaults = { use_sliding_window: true, sliding_window: undefined, max_window_layers: undefined };
+  const absent = agree(edit('qwen3-8b.json', defaults), 'Qwen3Config defaults');
+  assert.equal([absent[27], absent[28]], [0, 4096]);
+  assert.equal(
+    new Set(agree(edit('qwen2.5-vl-7b-instruct.json', { use_sliding_window: true }), 'qwen2.5-vl: from layer 80')),
+    new Set([0]),
+  );
+  const typed = Array.from({ length: 36 }, (_, i) => (i % 3 ? 'full_attention' : 'sliding_attention'));
+  const listed = { use_sliding_window: true, sliding_window: 64, layer_types: typed };
+  assert.equal(agree(edit('qwen3-8b.json', listed), 'qwen3 layer_types').slice(0, 4), [64, 0, 0, 64]);
+  // A model whose class never reads sliding_window leaves it ignored and answers no window.
+  const llama = edit('llama-3.1-8b-instruct.json', { sliding_window: 4096 });
+  assert.equal(new Set(agree(llama, 'llama')), new Set([0]));
+  assert.ok(posenc.fromConfig(llama).ignored.includes('sliding_window'));
+  assert.not.ok(posenc.fromConfig(corpus('gemma-2-2b.json')).ignored.includes('sliding_window'));
+  for (const bad of ['4096', 0, -1, 1.5, [4096], 2 ** 32]) {
+    assert.throws(
+      () => posenc.fromConfig(edit('gemma-2-2b.json', { sliding_window: bad })),
+      (e) => e.code === 'BAD_CONFIG' && e.message.includes("'sliding_window'"),
+      `sliding_window ${JSON.stringify(bad)}`,
+    );
+  }
 });
 
 test('rope({ config, layer }) rotates as that layer does, and refuses a NoPE layer with NO_POSITIONS', () => {

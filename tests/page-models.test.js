@@ -19,6 +19,7 @@ import { instantiate } from '../src/js/index.js';
 import {
   MODEL_FIELDS,
   MODEL_PRESETS,
+  layerSummary,
   presetConfigText,
   presetFields,
   shownRope,
@@ -189,6 +190,20 @@ it('a dropped config.json drives the views: the real bloom-560m sets the ALiBi h
   assert.match(await page.textContent('#config-facts'), 'no position at all (NoPE attention) in 9 layers (3, 7, 11');
   assert.is(await value(page, 'ctl-rbase'), '5000000');
   noProblems('drop');
+});
+
+test("the preset note names the sliding layers' window, as fromConfig reads it", () => {
+  const summary = (file) => layerSummary(pe.fromConfig(readFileSync(configPath(file), 'utf8')).layers);
+  assert.match(
+    summary('gemma-3-1b-it.json'),
+    'RoPE (sliding_attention, base 10000), each query seeing the last 512 positions in 22 layers',
+  );
+  assert.match(summary('gemma-3-1b-it.json'), 'RoPE (full_attention, base 1000000) in 4 layers');
+  assert.match(
+    summary('phi-3-mini-4k-instruct.json'),
+    'RoPE, each query seeing the last 2047 positions in every layer',
+  );
+  assert.not.match(summary('meta-llama-3-8b.json'), 'seeing');
 });
 
 test("view 7 samples distances up to 2^20, past every preset's context", () => {

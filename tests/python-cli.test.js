@@ -45,6 +45,17 @@ writeFileSync(
     text_config: { model_type: 'llama4_text', hidden_size: 64, num_attention_heads: 4, num_hidden_layers: 5 },
   }),
 );
+// Gemma 2: the sliding layers print their sliding_window, the global ones none.
+writeFileSync(
+  at('gemma2.json'),
+  JSON.stringify({
+    model_type: 'gemma2',
+    hidden_size: 64,
+    num_attention_heads: 4,
+    num_hidden_layers: 4,
+    sliding_window: 64,
+  }),
+);
 writeFileSync(
   at('bad.json'),
   JSON.stringify({
@@ -217,6 +228,8 @@ const CASES = {
     'config bloom.json --format json',
     'config llama4.json',
     'config llama4.json --format json',
+    'config gemma2.json',
+    'config gemma2.json --format json',
     'config bad.json',
     'config missing.json',
     'config llama.json --format csv',

@@ -392,6 +392,7 @@ int cli_run_config(const cli_given *given, FILE *out, char **error) {
             put(t, "%s; kv_heads %u;", l->kind, l->kv_heads);
         if (l->attention_chunk)
             put(t, as_json ? ",\"attention_chunk\":%u" : " attention_chunk %u;", l->attention_chunk);
+        if (l->sliding_window) put(t, as_json ? ",\"sliding_window\":%u" : " sliding_window %u;", l->sliding_window);
         if (l->positions != PE_LAYER_CONFIG) {
             scheme_fields(t, as_json, l, NULL);
             continue;

@@ -1083,7 +1083,17 @@ PE_API pe_status pe_config_read(const char *json, size_t json_bytes, const char 
  * the RoPE differs by layer type (pe_config_read's layer_types > 0), else "".
  * kv_heads: num_key_value_heads (num_kv_heads, n_head_kv, multi_query_group_num;
  * 1 for multi_query), else the attention heads; 0 for a layer without
- * attention. Refuses layer >= layers (PE_ERR_LAYER_TYPE, `keys` says how many
+ * attention.
+ *
+ * sliding windows: sliding_window as the model's class reads it (its class
+ * default when absent, 0 when null), on every attention layer of Mistral,
+ * Mixtral, Phi-3 and Starcoder2; on the sliding_attention layers of Gemma 2,
+ * Gemma 3, Cohere 2, gpt-oss and OLMo 3; on Qwen2, Qwen3, Qwen2-VL,
+ * Qwen2.5-VL and SmolLM3 only when use_sliding_window is true, then on their
+ * sliding_attention layers, or without layer_types on layers i >=
+ * max_window_layers (default 28; 80 for the VL models). A sliding_window that
+ * is not null or a whole number from 1 to 2^32 - 1 is refused (PE_ERR_CONFIG
+ * naming it). Refuses layer >= layers (PE_ERR_LAYER_TYPE, `keys` says how many
  * there are), a config without a layer count (PE_ERR_CONFIG naming
  * num_hidden_layers), more than PE_CONFIG_MAX_LAYERS layers (PE_ERR_TOO_LARGE
  * naming the count's key) and malformed JSON (PE_ERR_CONFIG), with keys as in
@@ -1101,6 +1111,8 @@ typedef struct pe_config_layer {
     pe_layer_positions positions;
     uint32_t attention_chunk; /* Llama 4's chunked_attention layers: queries see only keys of their own block of
                                  attention_chunk_size positions (default 8192; null: 0); 0 for every other layer */
+    uint32_t sliding_window;  /* the layer's attention window as HF masks it: a query at q sees the keys
+                                 q - sliding_window < k <= q; 0: no window (see "sliding windows" above) */
     char kind[24];            /* NUL-terminated, as above */
     char layer_type[24];      /* "" or the layer type to give pe_config_read */
 } pe_config_layer;

@@ -1,7 +1,7 @@
 // The README's corpus table (between the config-corpus markers), generated from
 // the test corpus (tests/fixtures/configs-index.json and the configs) with the
 // package's own fromConfig: one row a model, its layers' schemes, bases,
-// scalings, heads and where the file came from. `node tests/support/corpus-table.js
+// scalings, sliding windows, heads and where the file came from. `node tests/support/corpus-table.js
 // --write` rewrites the README's table; tests/docs-corpus.test.js fails when it is stale.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -27,6 +27,13 @@ function schemes(layers) {
 
 const unique = (values) => [...new Set(values)].join(' / ');
 
+/** "4096 ×13" of the layers whose attention slides (fromConfig's slidingWindow), "–" when none does. */
+function windows(layers) {
+  const counts = new Map();
+  for (const l of layers) if (l.slidingWindow) counts.set(l.slidingWindow, (counts.get(l.slidingWindow) ?? 0) + 1);
+  return [...counts].map(([w, n]) => `${w} ×${n}`).join(', ') || '–';
+}
+
 function row(posenc, entry) {
   const text = readFileSync(new URL(`tests/fixtures/configs/${entry.file}`, root), 'utf8');
   const from = entry.copiedFrom.repo ?? 'code index';
@@ -45,9 +52,9 @@ function row(posenc, entry) {
         }),
       ) || '–';
     const kv = unique(d.layers.filter((l) => l.kvHeads > 0).map((l) => String(l.kvHeads)));
-    cells = [schemes(d.layers), base, scaling, `${d.heads ?? '–'} / ${kv || '–'}`];
+    cells = [schemes(d.layers), base, scaling, windows(d.layers), `${d.heads ?? '–'} / ${kv || '–'}`];
   } catch (error) {
-    cells = [`refused: ${error.code} (${error.argument})`, '–', '–', '–'];
+    cells = [`refused: ${error.code} (${error.argument})`, '–', '–', '–', '–'];
   }
   return `| ${entry.model} | ${cells.join(' | ')} | ${from} |`;
 }
@@ -56,8 +63,8 @@ function row(posenc, entry) {
 export function corpusTable(posenc) {
   const index = JSON.parse(readFileSync(new URL('tests/fixtures/configs-index.json', root), 'utf8'));
   const lines = [
-    '| model | layers (scheme ×count) | base | scaling | heads / kv heads | copied from |',
-    '|---|---|---|---|---|---|',
+    '| model | layers (scheme ×count) | base | scaling | sliding window ×layers | heads / kv heads | copied from |',
+    '|---|---|---|---|---|---|---|',
     ...index.entries.map((e) => row(posenc, e)),
   ];
   return lines.join('\n');

@@ -32,6 +32,43 @@ const CLASS_DEFAULTS = {
   vit: { image_size: 224, patch_size: 16 },
   whisper: { max_source_positions: 1500, max_target_positions: 448 },
 };
+// sliding_window / max_window_layers of each class that reads them (MistralConfig 4096, GptOssConfig 128,
+// Qwen2Config 4096 and 28, Qwen2VLConfig / Qwen2_5_VLConfig 4096 and 80; Mixtral, Phi3, Starcoder2 and
+// SmolLM3 default sliding_window to None).
+const WINDOW_DEFAULTS = {
+  mistral: { sliding_window: 4096 },
+  gemma2: { sliding_window: 4096 },
+  gemma3_text: { sliding_window: 4096 },
+  cohere2: { sliding_window: 4096 },
+  gpt_oss: { sliding_window: 128 },
+  olmo3: { sliding_window: 4096 },
+  qwen2: { sliding_window: 4096, max_window_layers: 28 },
+  qwen3: { sliding_window: 4096, max_window_layers: 28 },
+  qwen2_vl: { sliding_window: 4096, max_window_layers: 80 },
+  qwen2_5_vl: { sliding_window: 4096, max_window_layers: 80 },
+  smollm3: { max_window_layers: 28 },
+};
+// Which layers read sliding_window: every attention layer (MistralAttention, Phi3Attention, ... pass
+// config.sliding_window whatever the layer), the sliding_attention ones (Gemma2Attention & co.:
+// sliding_window if layer_types[i] == "sliding_attention"), or Qwen2's (Qwen2Config.__post_init__ drops the
+// window unless use_sliding_window, and names layers sliding from max_window_layers on).
+const WINDOW_EVERY = new Set(['mistral', 'mixtral', 'phi3', 'starcoder2']);
+const WINDOW_TYPED = new Set(['gemma2', 'gemma3', 'gemma3_text', 'cohere2', 'gpt_oss', 'olmo3']);
+const WINDOW_QWEN = new Set(['qwen2', 'qwen3', 'qwen2_vl', 'qwen2_5_vl', 'smollm3']);
+
+/** Layer i's sliding window as the model's attention reads it (a query at q sees q - w < k <= q); 0 none. */
+function windowOf(cfg, type, i, kind) {
+  const defaults = WINDOW_DEFAULTS[CLASS_OF[type] ?? type] ?? {};
+  const value = (key) => (cfg[key] === undefined ? defaults[key] : cfg[key]);
+  const w = value('sliding_window') ?? 0;
+  if (WINDOW_EVERY.has(type)) return w;
+  if (WINDOW_TYPED.has(type)) return kind === 'sliding_attention' ? w : 0;
+  if (!WINDOW_QWEN.has(type) || cfg.use_sliding_window !== true) return 0;
+  const slides = Array.isArray(cfg.layer_types)
+    ? cfg.layer_types[i] === 'sliding_attention'
+    : i >= (value('max_window_layers') ?? 28);
+  return slides ? w : 0;
+}
 const CLASS_OF = { gemma3: 'gemma3_text', llama4: 'llama4_text' };
 
 // Layouts: rotate_half on halves unless the model pairs adjacent elements.
@@ -64,7 +101,8 @@ export function textModel(config) {
 
 /**
  * Every layer's kind, positions ('rope', 'nope', 'no-attention', or the model's absolute scheme), kv heads
- * and attention chunk (Llama 4's chunked_attention layers: attention_chunk_size; 0 otherwise).
+ * attention chunk (Llama 4's chunked_attention layers: attention_chunk_size; 0 otherwise) and sliding
+ * window (windowOf; 0 without one).
  */
 export function hfLayers(config) {
   const { cfg, type, get } = textModel(config);
@@ -84,7 +122,7 @@ export function hfLayers(config) {
     for (let i = 0; i < encoder + decoder; i++) {
       const part = i < encoder ? 'encoder' : 'decoder';
       const h = get(`${part}_attention_heads`) ?? heads;
-      out.push({ kind: part, kvHeads: h, positions: absolute(type, part), chunk: 0 });
+      out.push({ kind: part, kvHeads: h, positions: absolute(type, part), chunk: 0, window: 0 });
     }
     return out;
   }
@@ -120,7 +158,8 @@ export function hfLayers(config) {
           ? 0
           : get('attention_chunk_size')
         : 0;
-    out.push({ kind, kvHeads: positions === 'no-attention' ? 0 : kv, positions, chunk });
+    const window = positions === 'no-attention' ? 0 : windowOf(cfg, type, i, kind);
+    out.push({ kind, kvHeads: positions === 'no-attention' ? 0 : kv, positions, chunk, window });
   }
   return out;
 }

@@ -27,9 +27,36 @@ static const struct {
     {"phi3", "original_max_position_embeddings"}, /* Phi3 reads it for longrope only */
 };
 
+/* How a model's attention slides, as its HF class reads sliding_window (masking_utils: a query sees the keys
+ * q - window < k <= q). */
+enum slide_rule {
+    SLIDE_NONE,  /* the class never reads sliding_window */
+    SLIDE_ALL,   /* every attention layer slides when it is a number (MistralAttention, Phi3, Starcoder2, Mixtral) */
+    SLIDE_TYPED, /* the layers named sliding_attention slide (Gemma 2/3, Cohere 2, gpt-oss, OLMo 3) */
+    SLIDE_QWEN   /* Qwen2Config: only when use_sliding_window; layer_types, else layers from max_window_layers on */
+};
+
+static enum slide_rule slide_rule_of(const pe_config_reader *r) {
+    if (pe_config_type_in(r, (const char *const[]){"mistral", "mixtral", "phi3", "starcoder2", NULL})) return SLIDE_ALL;
+    if (pe_config_type_in(
+            r, (const char *const[]){"gemma2", "gemma3", "gemma3_text", "cohere2", "gpt_oss", "olmo3", NULL}))
+        return SLIDE_TYPED;
+    if (pe_config_type_in(r, (const char *const[]){"qwen2", "qwen3", "qwen2_vl", "qwen2_vl_text", "qwen2_5_vl",
+                                                   "qwen2_5_vl_text", "smollm3", NULL}))
+        return SLIDE_QWEN;
+    return SLIDE_NONE;
+}
+
 void pe_config_mark_layer_keys(pe_config_reader *r) {
     size_t at;
     for (int k = 0; LAYER_KEYS[k]; k++) pe_config_get(r, r->cfg, LAYER_KEYS[k], &at);
+    /* The sliding keys are read only by the models whose class reads them (elsewhere they stay ignored). */
+    const enum slide_rule rule = slide_rule_of(r);
+    if (rule != SLIDE_NONE) pe_config_get(r, r->cfg, "sliding_window", &at);
+    if (rule == SLIDE_QWEN) {
+        pe_config_get(r, r->cfg, "use_sliding_window", &at);
+        pe_config_get(r, r->cfg, "max_window_layers", &at);
+    }
 }
 
 int pe_config_hf_ignores(const pe_config_reader *r, pe_json_span key) {
@@ -129,13 +156,40 @@ typedef struct layer_model {
     int llama4;        /* layer kinds chunked_attention (RoPE) and full_attention (NoPE), as Llama4TextConfig's */
     uint32_t chunk;    /* Llama 4's attention_chunk_size: default 8192, null 0 */
     uint32_t interval; /* no_rope_layer_interval when no_rope_layers is absent or empty */
-    int named;         /* every layer with positions names its kind as its layer type */
-    size_t dict;       /* rope_parameters, when it is present: layers whose kind it has name it */
+    enum slide_rule slide;
+    uint32_t window;      /* sliding_window as the class reads it (its default when absent, null 0); 0 none */
+    uint32_t window_from; /* SLIDE_QWEN without layer_types: max_window_layers (default 28), the first sliding one */
+    int named;            /* every layer with positions names its kind as its layer type */
+    size_t dict;          /* rope_parameters, when it is present: layers whose kind it has name it */
     int has_dict;
     const char *count_key; /* the key the layer count was read from */
 } layer_model;
 
+/* The sliding window of the model's sliding layers (m->slide, m->window, m->window_from). */
+static pe_status read_window(pe_config_reader *r, layer_model *m) {
+    size_t at;
+    double v = 0;
+    m->slide = slide_rule_of(r);
+    if (m->slide == SLIDE_NONE) return PE_OK;
+    if (m->slide == SLIDE_QWEN) {
+        /* Qwen2Config.__post_init__: sliding_window = sliding_window if use_sliding_window else None. */
+        if (!pe_json_find(&r->j, r->cfg, "use_sliding_window", &at) || pe_json_kind(&r->j, at) != 't') return PE_OK;
+        m->window_from = whole(r, "max_window_layers", 28);
+    }
+    if (given_null(r, "sliding_window")) return PE_OK;
+    if (pe_json_find(&r->j, r->cfg, "sliding_window", &at)) {
+        if (!pe_json_number(&r->j, at, &v) || !(v >= 1 && v <= 4294967295.0) || v != (double)(uint32_t)v)
+            return pe_config_refuse(r, PE_ERR_CONFIG, "sliding_window",
+                                    "must be null or a whole number from 1 to 2^32 - 1");
+    } else if (!pe_config_model_default(r, "sliding_window", &v)) {
+        v = 0; /* Mixtral, Phi-3, Starcoder2, SmolLM3: None */
+    }
+    m->window = (uint32_t)v;
+    return PE_OK;
+}
+
 static pe_status read_model(pe_config_reader *r, layer_model *m) {
+    pe_status s;
     memset(m, 0, sizeof *m);
     m->encoder = whole(r, "encoder_layers", 0);
     m->decoder = whole(r, "decoder_layers", 0);
@@ -206,6 +260,7 @@ static pe_status read_model(pe_config_reader *r, layer_model *m) {
                                     "must be null or a whole number from 1 to 2^32 - 1");
         m->chunk = (uint32_t)v;
     }
+    if ((s = read_window(r, m)) != PE_OK) return s;
     if (m->no_rope) {
         list_walk w = walk_of(r, "no_rope_layers");
         size_t value;
@@ -274,6 +329,13 @@ static pe_status answer_layer(pe_config_reader *r, const layer_model *m, uint32_
     }
     if (m->llama4 && !strcmp(l->kind, "chunked_attention")) l->attention_chunk = m->chunk;
     if (l->positions == PE_LAYER_NO_ATTENTION) l->kv_heads = 0;
+    /* The layer's attention window: every attention layer, the sliding_attention ones, or Qwen's from
+     * max_window_layers on (its layer_types default) unless the config lists the types. */
+    const int sliding = !strcmp(l->kind, "sliding_attention");
+    if (l->positions != PE_LAYER_NO_ATTENTION &&
+        (m->slide == SLIDE_ALL || (m->slide == SLIDE_TYPED && sliding) ||
+         (m->slide == SLIDE_QWEN && (types->present ? sliding : i >= m->window_from))))
+        l->sliding_window = m->window;
     if (l->positions == PE_LAYER_CONFIG && (m->named || (m->has_dict && pe_config_find(r, m->dict, l->kind, &at))))
         set_text(l->layer_type, l->kind);
     return PE_OK;

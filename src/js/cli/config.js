@@ -79,17 +79,19 @@ const textValue = ([, v, how]) => (how === 'list' ? v.join(',') : how ? v : numb
 const jsonValue = ([, v, how]) =>
   how === 'word' ? `"${v}"` : how === 'list' ? `[${v.join(',')}]` : how === 'raw' ? v : number(v);
 
-/** Text: "kind; kv_heads N; [attention_chunk N;] scheme ..." as the C side joins it. */
+/** Text: "kind; kv_heads N; [attention_chunk N;] [sliding_window N;] scheme ..." as the C side joins it. */
 function textOf(layer) {
   const [kind, heads, ...rest] = fields(layer);
   const chunk = layer.attentionChunk ? ` attention_chunk ${layer.attentionChunk};` : '';
-  return `${kind[1]}; kv_heads ${heads[1]};${chunk}` + rest.map((f) => ` ${f[0]} ${textValue(f)}`).join('');
+  const window = layer.slidingWindow ? ` sliding_window ${layer.slidingWindow};` : '';
+  return `${kind[1]}; kv_heads ${heads[1]};${chunk}${window}` + rest.map((f) => ` ${f[0]} ${textValue(f)}`).join('');
 }
 
 const jsonOf = (layer) => {
   const [kind, heads, ...rest] = fields(layer).map((f) => `"${f[0]}":${jsonValue(f)}`);
   const chunk = layer.attentionChunk ? [`"attention_chunk":${layer.attentionChunk}`] : [];
-  return [kind, heads, ...chunk, ...rest].join(',');
+  const window = layer.slidingWindow ? [`"sliding_window":${layer.slidingWindow}`] : [];
+  return [kind, heads, ...chunk, ...window, ...rest].join(',');
 };
 
 /** "0-3,5,7-9" of sorted indices. */

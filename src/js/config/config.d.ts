@@ -38,8 +38,17 @@ export interface ConfigRope {
  * positions: the model's scheme with its settings, or 'none' with why (NoPE attention, or no attention).
  * attentionChunk: Llama 4's chunked_attention layers, whose queries see only the keys of their own block
  * of that many positions (attention_chunk_size); absent for every other layer.
+ * slidingWindow: the layer's attention window where the config sets one (Mistral, Phi-3, Starcoder2,
+ * Gemma 2/3, Cohere 2, gpt-oss and OLMo 3 sliding layers, Qwen with use_sliding_window): a query at q
+ * sees the keys q - slidingWindow < k <= q, as HF masks them; absent on layers without a window.
  */
-export type ConfigLayer = { index: number; kind: string; kvHeads: number; attentionChunk?: number } & (
+export type ConfigLayer = {
+  index: number;
+  kind: string;
+  kvHeads: number;
+  attentionChunk?: number;
+  slidingWindow?: number;
+} & (
   | { scheme: 'rope'; rope: ConfigRope; layerType?: string }
   | { scheme: 'alibi'; heads: number }
   | { scheme: 'relative'; relative: 't5'; numBuckets: number; maxDistance: number }

@@ -152,6 +152,7 @@ export const CONFIG_LAYER = crossing(
     ['kv_heads', 'whole'],
     ['positions', 'whole'],
     ['attention_chunk', 'whole'],
+    ['sliding_window', 'whole'],
   ],
   {
     kind: 'NUL-terminated text at 0 of the text block (CONFIG_LAYER_TEXT)',

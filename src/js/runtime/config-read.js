@@ -352,7 +352,7 @@ export function configReader(runtime) {
   const LAYER_FIELDS = CONFIG_LAYER.length;
   const POSITIONS = ['config', 'nope', 'no-attention'];
 
-  const LAYER_STRUCT = 64; // sizeof(pe_config_layer): four 32-bit fields, kind[24], layer_type[24]
+  const LAYER_STRUCT = 68; // sizeof(pe_config_layer): five 32-bit fields, kind[24], layer_type[24]
 
   /**
    * Every layer of the config: [{ index, kind, layerType, positions, kvHeads }].
@@ -444,6 +444,7 @@ export function configReader(runtime) {
           positions: POSITIONS[out.positions],
           kvHeads: out.kv_heads,
           attentionChunk: out.attention_chunk,
+          slidingWindow: out.sliding_window,
         };
       }
       return layers;
@@ -457,6 +458,8 @@ export function configReader(runtime) {
     const { index, kind, kvHeads } = layer;
     // Llama 4's chunked layers: attention within blocks of attentionChunk positions.
     const chunk = layer.attentionChunk ? { attentionChunk: layer.attentionChunk } : {};
+    // Sliding layers: a query sees the slidingWindow keys up to itself.
+    if (layer.slidingWindow) chunk.slidingWindow = layer.slidingWindow;
     if (layer.positions !== 'config') {
       const none = layer.positions === 'nope' ? 'nope' : 'no-attention';
       return { index, kind, scheme: 'none', none, kvHeads, ...chunk };

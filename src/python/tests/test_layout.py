@@ -9,7 +9,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from posenc import _lib
+from posenc import _cli_config, _lib
 
 ROOT = Path(__file__).resolve().parents[3]
 HEADER_DIR = os.environ.get("POSENC_INCLUDE", str(ROOT / "src" / "core"))
@@ -22,6 +22,7 @@ STRUCTS = {
     "pe_xpos": _lib.Xpos,
     "pe_rotary": _lib.Rotary,
     "pe_config": _lib.Config,
+    "pe_config_layer": _cli_config.ConfigLayer,  # the CLI's mirror (posenc config)
 }
 
 

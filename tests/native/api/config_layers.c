@@ -165,6 +165,56 @@ void test_config_layers_refusals(void) {
     }
 }
 
+/* sliding_window per layer through the C API: Gemma 2's even layers, every Mistral layer (class default 4096 when
+ * absent, none when null), Qwen2's layers from max_window_layers on only with use_sliding_window, none for Llama;
+ * a malformed window is refused by name, out untouched. */
+void test_config_layers_sliding_window(void) {
+    char keys[1 << 12];
+    pe_config_layer out[6], pristine[6];
+    memset(pristine, 0x5c, sizeof pristine);
+    const struct {
+        const char *json;
+        uint32_t want[6];
+    } CASES[] = {
+        {"{\"model_type\": \"gemma2\", \"num_attention_heads\": 8, \"num_hidden_layers\": 6, \"sliding_window\": 4096}",
+         {4096, 0, 4096, 0, 4096, 0}},
+        {"{\"model_type\": \"mistral\", \"num_attention_heads\": 8, \"num_hidden_layers\": 6}",
+         {4096, 4096, 4096, 4096, 4096, 4096}},
+        {"{\"model_type\": \"mistral\", \"num_attention_heads\": 8, \"num_hidden_layers\": 6, \"sliding_window\": "
+         "null}",
+         {0, 0, 0, 0, 0, 0}},
+        {"{\"model_type\": \"qwen2\", \"num_attention_heads\": 8, \"num_hidden_layers\": 6, \"sliding_window\": 32, "
+         "\"max_window_layers\": 4}",
+         {0, 0, 0, 0, 0, 0}},
+        {"{\"model_type\": \"qwen2\", \"num_attention_heads\": 8, \"num_hidden_layers\": 6, \"sliding_window\": 32, "
+         "\"max_window_layers\": 4, \"use_sliding_window\": true}",
+         {0, 0, 0, 0, 32, 32}},
+        {"{\"model_type\": \"llama\", \"num_attention_heads\": 8, \"num_hidden_layers\": 6, \"sliding_window\": 32}",
+         {0, 0, 0, 0, 0, 0}},
+    };
+    for (size_t k = 0; k < sizeof CASES / sizeof CASES[0]; k++) {
+        EXPECT_STATUS(pe_config_layers_read(CASES[k].json, strlen(CASES[k].json), 0, 6, out, keys, sizeof keys), PE_OK,
+                      CASES[k].json);
+        for (int i = 0; i < 6; i++)
+            CHECK(out[i].sliding_window == CASES[k].want[i], "case %zu layer %d: window %u, want %u", k, i,
+                  out[i].sliding_window, CASES[k].want[i]);
+    }
+    const char *bad[] = {
+        "{\"model_type\": \"gemma2\", \"num_attention_heads\": 8, \"num_hidden_layers\": 6, \"sliding_window\": 0}",
+        "{\"model_type\": \"phi3\", \"num_attention_heads\": 8, \"num_hidden_layers\": 6, \"sliding_window\": 2.5}",
+        "{\"model_type\": \"gpt_oss\", \"num_attention_heads\": 8, \"num_hidden_layers\": 6, \"sliding_window\": "
+        "\"128\"}",
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        memcpy(out, pristine, sizeof out);
+        EXPECT_STATUS(pe_config_layers_read(bad[k], strlen(bad[k]), 0, 6, out, keys, sizeof keys), PE_ERR_CONFIG,
+                      bad[k]);
+        CHECK(!strcmp(keys, "sliding_window\nmust be null or a whole number from 1 to 2^32 - 1\n"),
+              "bad %zu: keys '%s'", k, keys);
+        CHECK(!memcmp(out, pristine, sizeof out), "bad %zu: out untouched", k);
+    }
+}
+
 /* 30,000 layers take about ten times 3,000's time, not a hundred (each layer read the whole config). */
 void test_config_layers_linear(void) {
     size_t small_length, large_length;

@@ -68,6 +68,7 @@
     X(config, test_config_values)                  \
     X(config, test_config_layers_batch)            \
     X(config, test_config_layers_refusals)         \
+    X(config, test_config_layers_sliding_window)   \
     X(config, test_config_layers_linear)
 
 #define API_DECLARE(family, name) void name(void);

@@ -144,7 +144,10 @@ export function presetFields(description) {
   }
 }
 
-/** Layers grouped by what they use, in the learner's words: "RoPE in 27 layers (…); no position at all … in 9". */
+/**
+ * Layers grouped by what they use, in the learner's words: "RoPE in 27 layers (…); no position at all … in 9";
+ * a sliding layer says its window ("…, each query seeing the last 512 positions").
+ */
 export function layerSummary(layers) {
   if (!layers?.length) return '';
   const groups = new Map();
@@ -154,9 +157,8 @@ export function layerSummary(layers) {
         ? l.none === 'nope'
           ? 'no position at all (NoPE attention)'
           : 'no attention (state-space layer), so no position'
-        : l.scheme === 'rope'
-          ? `RoPE${l.layerType ? ` (${l.layerType}, base ${l.rope.base})` : ''}`
-          : l.scheme;
+        : (l.scheme === 'rope' ? `RoPE${l.layerType ? ` (${l.layerType}, base ${l.rope.base})` : ''}` : l.scheme) +
+          (l.slidingWindow ? `, each query seeing the last ${l.slidingWindow} positions` : '');
     if (!groups.has(what)) groups.set(what, []);
     groups.get(what).push(l.index);
   }
