@@ -5,12 +5,13 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import os from 'node:os';
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { init, identify, PosencError } from '../src/js/index.js';
 import { expectRefusal } from './support/js-bits.js';
 import * as peers from './support/diagnose-peers.js';
 import { generator, seedFromEnv } from './support/random.js';
+import { sweep } from './support/quick.js';
 
 test.before(async () => {
   await init();
@@ -101,14 +102,35 @@ test('scaled caches with few rows or random per-pair factors: rope_scaling is nu
   }
 });
 
-test('a few rows of a YaRN or Llama 3 cache: every call returns, with parameters HF would accept or none', () => {
-  // Such caches once sent the core round forever (a negative wavelength snapped to round digits; a square root
-  // of infinity): the sweep runs in a child process that is killed after a minute, naming the case it was on.
+/**
+ * Runs tests/support/diagnose-few-rows.js over the shapes given (all of them without), in a child process killed
+ * when it prints nothing for 30 s (a call takes milliseconds; one that never returns is named by its case line).
+ * Returns its output lines.
+ */
+async function fewRowCaches(shapes) {
   const script = fileURLToPath(new URL('./support/diagnose-few-rows.js', import.meta.url));
-  const run = spawnSync(process.execPath, [script], { encoding: 'utf8', timeout: 60000 });
-  const lines = run.stdout.trim().split('\n');
+  const child = spawn(process.execPath, [script, ...(shapes ? [JSON.stringify(shapes)] : [])]);
+  let stdout = '';
+  let stderr = '';
+  let killed = false;
+  let watchdog;
+  const quiet = () => {
+    clearTimeout(watchdog);
+    watchdog = setTimeout(() => ((killed = true), child.kill('SIGKILL')), 30_000);
+  };
+  quiet();
+  child.stdout.on('data', (chunk) => ((stdout += chunk), quiet()));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  const status = await new Promise((resolve) => child.on('close', resolve));
+  clearTimeout(watchdog);
+  const lines = stdout.trim().split('\n');
   const last = lines.filter((line) => line.startsWith('case ')).pop();
-  assert.ok(run.status === 0, `${run.signal ? `killed (${run.signal}) on ${last}` : run.stderr.slice(-2000)}`);
+  assert.ok(status === 0 && !killed, killed ? `hung (killed after 30 s silent) on ${last}` : stderr.slice(-2000));
+  return lines;
+}
+
+/** Asserts each call's rope_scaling is null or parameters HF would accept; returns how many had one. */
+function checkFewRowScalings(lines) {
   const positive = [
     'factor',
     'original_max_position_embeddings',
@@ -128,9 +150,27 @@ test('a few rows of a YaRN or Llama 3 cache: every call returns, with parameters
       if (key in scaling) assert.ok(scaling[key] > 0 && Number.isFinite(scaling[key]), context);
     if (scaling.rope_type === 'llama3') assert.ok(scaling.high_freq_factor >= scaling.low_freq_factor, context);
   }
-  console.log(`  few-row caches: ${lines.length / 2} calls, ${scaled} with a rope_scaling`);
-  assert.is(lines.length, 2 * 4 * 5 * 23 * 2);
+  return scaled;
+}
+
+// Such caches once sent the core round forever (a negative wavelength snapped to round digits; a square root of
+// infinity): found at 9 x 72 (YaRN 4 over 2048) and 8 x 16 (YaRN 1.5 over 64). Each case is 4 scalings x 2 bases.
+test('a few rows of a YaRN or Llama 3 cache, at the shapes that once hung: every call returns, HF-valid or null', async () => {
+  const lines = await fewRowCaches({ dims: [16, 72], rows: [2, 12] });
+  const scaled = checkFewRowScalings(lines);
+  console.log(`  few-row caches (shapes that hung): ${lines.length / 2} calls, ${scaled} with a rope_scaling`);
+  assert.is(lines.length, 2 * 4 * 2 * 2 * 11);
 });
+
+sweep(test)(
+  'a few rows of a YaRN or Llama 3 cache: every call returns, with parameters HF would accept or none',
+  async () => {
+    const lines = await fewRowCaches();
+    const scaled = checkFewRowScalings(lines);
+    console.log(`  few-row caches: ${lines.length / 2} calls, ${scaled} with a rope_scaling`);
+    assert.is(lines.length, 2 * 4 * 5 * 23 * 2);
+  },
+);
 
 test('a sqrt(d) scale is reported', () => {
   const t = peers.marian(256, 64).map((v) => Math.fround(v * 8));

@@ -9,6 +9,7 @@ import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { native, nodeInProcess } from './support/cli-run.js';
+import { sweep } from './support/quick.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'posenc-identify-files-'));
 const floats = (n, v = 0.5) => Buffer.from(new Float32Array(n).fill(v).buffer);
@@ -147,18 +148,31 @@ async function same(path, options) {
   return a;
 }
 
-test('each malformed file: the same one-line message and exit status 1 from both CLIs, with each option', async () => {
+/** Writes each malformed file and runs both CLIs on it with each of these options, refused alike in one line. */
+async function refusedAlike(optionSets) {
   for (const [name, bytes] of Object.entries(FILES)) {
     const path = join(dir, name);
     writeFileSync(path, bytes);
-    for (const options of OPTIONS) {
+    for (const options of optionSets) {
       const run = await same(path, options);
       if (ACCEPTED.includes(`${name} ${options.join(' ')}`)) continue;
       assert.is(run.status, 1, `${name} ${options.join(' ')}: refused`);
       assert.match(run.stderr.toString(), /^posenc: [^\n]+\n$/, `${name}: one line`);
     }
   }
+}
+
+// The files alone, then with each option (the family loop leaves that sweep out; npm test runs both: every pair).
+test('each malformed file: the same one-line message and exit status 1 from both CLIs', async () => {
+  await refusedAlike(OPTIONS.filter((options) => options.length === 0));
 });
+
+sweep(test)(
+  'each malformed file with each option: the same one-line message and exit status 1 from both CLIs',
+  async () => {
+    await refusedAlike(OPTIONS.filter((options) => options.length > 0));
+  },
+);
 
 test('seeded mutations of valid files: both CLIs answer alike (message, status and output)', async () => {
   const seed = Number(process.env.POSENC_SEED ?? Date.now() % 100000);

@@ -12,15 +12,25 @@ import { fileURLToPath } from 'node:url';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 const SOURCE_ENDINGS = ['.js', '.c', '.h', '.ts', '.py', '.sh', '.md', '.in', '.html', '.css'];
+const SKIPPED_FOLDERS = ['node_modules', 'fixtures', 'corpus'];
+
+/** Source files under folder (relative to the root), never entering a skipped folder or following a link. */
+function sourcesUnder(folder) {
+  // Not readdirSync's recursive option: it follows links, and examples/node_modules/posenc links to the root,
+  // so it walked the repository again and again (minutes, and ENOENT while a browser test rebuilt build/site).
+  const files = [];
+  for (const entry of readdirSync(join(ROOT, folder), { withFileTypes: true })) {
+    const path = join(folder, entry.name);
+    if (entry.isDirectory() && !SKIPPED_FOLDERS.includes(entry.name)) files.push(...sourcesUnder(path));
+    else if (entry.isFile() && SOURCE_ENDINGS.some((ending) => entry.name.endsWith(ending))) files.push(path);
+  }
+  return files;
+}
+
 /** The files whose text is read: the sources, the test code, the docs and the build. */
 function readFiles() {
   const files = ['README.md', 'ARCHITECTURE.md', 'build.sh', 'Makefile'];
-  for (const folder of ['src', 'web/src', 'tests', 'bench', 'examples']) {
-    for (const path of readdirSync(join(ROOT, folder), { recursive: true })) {
-      const skip = ['node_modules', 'fixtures', 'corpus'].some((part) => path.split('/').includes(part));
-      if (!skip && SOURCE_ENDINGS.some((ending) => path.endsWith(ending))) files.push(join(folder, path));
-    }
-  }
+  for (const folder of ['src', 'web/src', 'tests', 'bench', 'examples']) files.push(...sourcesUnder(folder));
   return files.filter((file) => existsSync(join(ROOT, file)));
 }
 

@@ -76,12 +76,26 @@ test("runtime.d.ts's PosencErrorCode gathers every family's error codes", () => 
   assert.equal(sorted(gathered), sorted(declared));
 });
 
-test('both CLIs have one command table, the commands the registry lists', () => {
+test('the three CLIs have one command table each, the commands the registry lists', () => {
   const want = sorted(FAMILIES.flatMap((family) => family.commands));
   const js = /const COMMANDS = \[([^\]]+)\]/.exec(read('src/js/cli/main.js'))[1];
   assert.equal(sorted([...js.matchAll(/name: '([\w-]+)'/g)].map((m) => m[1])), want, 'src/js/cli/main.js');
   const c = /static const cli_command COMMANDS\[\] = \{([\s\S]+?)\n\};/.exec(read('src/cli/posenc.c'))[1];
   assert.equal(sorted([...c.matchAll(/\{"([\w-]+)",/g)].map((m) => m[1])), want, 'src/cli/posenc.c');
+  const py = /^COMMANDS: Dict\[str, ModuleType\] = \{([\s\S]+?)\n\}/m.exec(read('src/python/posenc/cli.py'))[1];
+  assert.equal(sorted([...py.matchAll(/^\s+"([\w-]+)":/gm)].map((m) => m[1])), want, 'src/python/posenc/cli.py');
+});
+
+test("the C API tests' families (tests/native/api/tests.h) are registered ones", () => {
+  // api-asan NAME runs a family's C tests (npm run test:family): a test filed under a name no family has
+  // would never run in the family loop. common holds the core's shared parts (statuses, kernels, math).
+  const filed = new Set([...read('tests/native/api/tests.h').matchAll(/^\s+X\((\w+), \w+\)/gm)].map((m) => m[1]));
+  assert.ok(filed.size >= 5, `only ${[...filed].join(', ')} found in tests.h: the pattern reads too little`);
+  const names = ['common', ...FAMILIES.map((family) => family.name)];
+  assert.equal(
+    [...filed].filter((name) => !names.includes(name)),
+    [],
+  );
 });
 
 test('each family has its folder in every layer, and every family folder is registered', () => {
