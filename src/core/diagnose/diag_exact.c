@@ -20,9 +20,9 @@
 
 #define NEIGHBOURS 2    /* ulps either side of a formula's inv_freq (a float32 exp or pow within an ulp) */
 #define ANGLE_TOL  2e-6 /* rad: a first-row angle from float32 sin and cos (plus a little noise) */
-#define TOTAL_NODES                                                                                               \
-    2000000                /* search steps over all candidates of a table (the corpus's reads take at most 1.6M): \
-                             bounds the time on tables no candidate fits */
+#define TOTAL_NODES                                                                                                   \
+    4000000 /* search steps over all candidates of a table, each branch a walk tries counted (the corpus's reads take \
+               at most 3.2M): bounds the time on tables no candidate fits */
 #define CACHE_NODES 100000 /* per cache reading (cos or sin): a cache column's two angles double the branches */
 #define CACHE_ROWS  16     /* rows a cache needs for this reading: fewer leave its recurrences loose */
 #define MAX_LEAVES  64     /* whole positions checked per candidate */
@@ -163,6 +163,7 @@ static void walk_start(const exact_search *s, double lo, double hi, branch_walk 
 static int walk_next(exact_search *s, uint32_t k, branch_walk *b, double *a, double *c_hi) {
     for (;;) {
         while (b->m <= b->m_hi) {
+            if (s->nodes++ > s->max_nodes) return 0; /* each branch tried is a step: a walk can try a million */
             const double c = (b->th + TWO_PI * b->m) / b->f, d = b->slack / b->f;
             b->m += 1.0;
             const double x = c - d > b->lo ? c - d : b->lo, y = c + d < b->hi ? c + d : b->hi;
