@@ -159,7 +159,8 @@ test('fromConfig is linear in the layer types (3,000 types took minutes)', () =>
   const small = Math.max(time(300), time(300));
   const large = time(3000);
   console.log(`  fromConfig: 300 layer types ${small.toFixed(0)} ms, 3000 ${large.toFixed(0)} ms`);
-  assert.ok(large < 25 * small + 500, `10x the layer types took ${(large / small).toFixed(1)}x the time`);
+  // Linear measured 2-5x under load (a fixed start), the whole config read per type 20x (71 s): 25x let that pass.
+  assert.ok(large < 12 * small + 2000, `10x the layer types took ${(large / small).toFixed(1)}x the time`);
   const text = JSON.stringify(manyTypes(3000));
   const t = performance.now();
   assert.is(Object.keys(posenc.fromConfig(text).layerTypes).length, 3000);

@@ -115,6 +115,19 @@ const HOSTILE = [
       '"rope_parameters":{"a":{"rope_theta":500},"b":{"rope_theta":1e400}}}',
   ],
   [
+    'hidden members: an earlier layer_types, layer count and dict that later ones replace',
+    '{"num_hidden_layers":9,"layer_types":["q","q"],"rope_parameters":{"q":{"rope_theta":0}},"model_type":"llama",' +
+      '"hidden_size":64,"num_attention_heads":4,"num_hidden_layers":2,"layer_types":["a","b"],' +
+      '"rope_param\\u0065ters":{"a":{"rope_theta":500},"b":{"rope_theta":600}}}',
+  ],
+  [
+    'hidden members at the top level and inside text_config, a hidden text_config',
+    '{"text_config":{"layer_types":["z"]},"model_type":"gemma3","model_type":"llama","text_config":{' +
+      '"rope_scaling":{"a":{"rope_theta":7}},"hidden_size":64,"num_attention_heads":4,"num_hidden_layers":2,' +
+      '"layer_types":["b","b"],"hidden_size":32,"rope_scaling":{"a":{"rope_theta":70},"b":{"rope_theta":80}},' +
+      '"layer_types":["a","b"]}}',
+  ],
+  [
     'an unknown key in a later type',
     '{"model_type":"llama","hidden_size":64,"num_attention_heads":4,"num_hidden_layers":2,"layer_types":["a","b"],' +
       '"rope_parameters":{"a":{"rope_theta":500},"b":{"rope_theta":5,"rope_wobble":1}}}',
@@ -159,6 +172,35 @@ test('a layer type read from the cut config answers as the whole config does', (
     for (const format of ['text', 'json']) sameRun(['config', file, '--format', format]);
   }
   assert.ok(checked >= 10, `${checked} layer types checked`);
+});
+
+/** A config like the JS fuzzer's config:3397795266: an earlier layer_types of `hidden` entries, then 30 types. */
+function hiddenList(hidden) {
+  const rope_parameters = {};
+  for (let i = 0; i < 30; i++) rope_parameters[`t${i}`] = { rope_theta: 1000 + i };
+  const early = JSON.stringify(new Array(hidden).fill('full_attention'));
+  const late = JSON.stringify({
+    ...base,
+    num_hidden_layers: 30,
+    layer_types: Object.keys(rope_parameters),
+    rope_parameters,
+  });
+  return `{"num_hidden_layers":${hidden},"layer_types":${early},${late.slice(1)}`;
+}
+
+test('posenc config: a 6.8 MB layer_types hidden by a later one costs nothing per layer type, the same bytes', () => {
+  const file = join(dir, 'hidden-list.json');
+  writeFileSync(file, hiddenList(200000));
+  const run = sameRun(['config', file]);
+  assert.is(run.status, 0, run.stderr.toString());
+  assert.ok(run.stdout.toString().includes('layer 29: t29; kv_heads 4; scheme rope base 1029 '));
+  // Each of the 30 types read the whole 6.8 MB several times over: 7 s of CPU native, past 20 s in Node, before
+  // the jump table (src/core/config/json.c) and the cut without hidden members; now a fraction of a second.
+  const native = cpu([NATIVE], ['config', file]);
+  const node = cpu([process.execPath, NODE_CLI], ['config', file]);
+  console.log(`  posenc config, 6.8 MB hidden list, 30 types (CPU s): native ${native}, node ${node}`);
+  assert.ok(native < 2, `native: ${native} s`);
+  assert.ok(node < 6, `node: ${node} s`);
 });
 
 test('1e400 as a base or factor is refused naming the key, where it read as infinity or the default', () => {

@@ -4,10 +4,14 @@
  * the whole config costs the whole config each time, quadratic in the layer
  * types (3,000 types: minutes); the cut keeps the text byte for byte but for
  * the dict, which holds only that type's entry, and layer_types, which names
- * only that type. pe_config_read reads the same entry, the same keys around
- * it and the same numbers as written (no number is parsed and printed again),
- * so the answer for that type is the whole config's. src/js/config/
- * config-read.js cuts the same way (the JS CLI prints the same bytes).
+ * only that type. Members of the config (and of the top level, when the
+ * config is text_config) that a later member of the same key hides are left
+ * out too: JSON reads only the last, and a hidden 6 MB list would otherwise be
+ * copied and read again for every type. pe_config_read reads the same entry,
+ * the same keys around it and the same numbers as written (no number is
+ * parsed and printed again), so the answer for that type is the whole
+ * config's. src/js/runtime/config-cut.js cuts the same way (the JS CLI prints
+ * the same bytes).
  *
  * The text is one the core accepted (valid JSON, an object, nested at most
  * PE_CONFIG_MAX_DEPTH): the scan below does not check the grammar again. */
@@ -21,18 +25,32 @@ typedef struct span {
     size_t at, end; /* bytes [at, end) of the text */
 } span;
 
-struct cli_config_cut {
-    const char *text;
-    size_t bytes;
-    span dict;       /* the keyed dict's value, braces included */
-    span types;      /* layer_types's value; types.end == 0 when absent */
-    size_t count;    /* the dict's members, duplicates included */
+/* A key set: the decoded keys of an object's members and an open-addressing table of them, where a repeated key
+ * leads to its last member (JSON's rule). */
+typedef struct keyset {
+    size_t count;    /* members, duplicates included */
     span *keys;      /* each member's key, quotes included */
     span *values;    /* each member's value */
     char *names;     /* the keys decoded, one after another */
     size_t *name_at; /* member k's decoded key: names[name_at[k] ... name_at[k + 1]) */
-    uint32_t *table; /* open addressing: member index + 1, 0 empty; the last of a key wins */
+    uint32_t *table; /* member index + 1, 0 empty */
     size_t mask;
+} keyset;
+
+/* A replaced part of the text: a member left out, the dict or layer_types. */
+typedef enum edit_kind { EDIT_DROP, EDIT_DICT, EDIT_TYPES } edit_kind;
+typedef struct edit {
+    span at;
+    edit_kind kind;
+} edit;
+
+struct cli_config_cut {
+    const char *text;
+    size_t bytes;
+    keyset dict; /* the keyed dict's members */
+    edit *edits; /* in text order, none overlapping */
+    size_t edit_count, edit_cap;
+    size_t copied; /* bytes of the text outside the edits */
 };
 
 static size_t space(const cli_config_cut *c, size_t i) {
@@ -159,13 +177,90 @@ static uint32_t hash(const char *p, size_t n) {
     return h;
 }
 
+static void keyset_free(keyset *k) {
+    free(k->keys);
+    free(k->values);
+    free(k->names);
+    free(k->name_at);
+    free(k->table);
+}
+
+/* The member of k whose decoded key is name[0 ... n), the last of that key; -1 when none. */
+static long keyset_find(const keyset *k, const char *name, size_t n) {
+    for (size_t slot = hash(name, n) & k->mask;; slot = (slot + 1) & k->mask) {
+        if (!k->table[slot]) return -1;
+        const size_t m = k->table[slot] - 1;
+        if (k->name_at[m + 1] - k->name_at[m] == n && !memcmp(k->names + k->name_at[m], name, n)) return (long)m;
+    }
+}
+
+/* The key set of the object at `object`; 0 when memory ran out. */
+static int keyset_build(const cli_config_cut *c, size_t object, keyset *k) {
+    memset(k, 0, sizeof *k);
+    span key, value;
+    for (size_t i = object + 1; member(c, &i, &key, &value);) k->count++;
+    if (k->count > UINT32_MAX / 4) return 0;
+    k->keys = malloc((k->count + 1) * sizeof *k->keys);
+    k->values = malloc((k->count + 1) * sizeof *k->values);
+    k->name_at = malloc((k->count + 1) * sizeof *k->name_at);
+    k->names = malloc(skip_value(c, object) - object);
+    size_t slots = 4;
+    while (slots < 2 * k->count) slots *= 2;
+    k->mask = slots - 1;
+    k->table = calloc(slots, sizeof *k->table);
+    if (!k->keys || !k->values || !k->name_at || !k->names || !k->table) return 0;
+    size_t m = 0, at = 0;
+    k->name_at[0] = 0;
+    for (size_t i = object + 1; member(c, &i, &k->keys[m], &k->values[m]); m++) {
+        const size_t n = decode(c, k->keys[m], k->names + at);
+        size_t slot = hash(k->names + at, n) & k->mask;
+        for (; k->table[slot]; slot = (slot + 1) & k->mask) {
+            const size_t other = k->table[slot] - 1;
+            if (k->name_at[other + 1] - k->name_at[other] == n &&
+                !memcmp(k->names + k->name_at[other], k->names + at, n))
+                break;
+        }
+        k->table[slot] = (uint32_t)m + 1; /* a repeated key: the later member takes the slot */
+        at += n;
+        k->name_at[m + 1] = at;
+    }
+    return 1;
+}
+
+static int add_edit(cli_config_cut *c, span at, edit_kind kind) {
+    if (c->edit_count == c->edit_cap) {
+        const size_t cap = 2 * c->edit_cap + 4;
+        edit *grown = realloc(c->edits, cap * sizeof *grown);
+        if (!grown) return 0;
+        c->edits = grown;
+        c->edit_cap = cap;
+    }
+    c->edits[c->edit_count++] = (edit){at, kind};
+    return 1;
+}
+
+/* Leaves out the members of `object` that a later member of the same key hides, each from its key to the next
+ * member's key (a hidden member is never the last); 0 when memory ran out. */
+static int drop_hidden(cli_config_cut *c, size_t object) {
+    keyset k;
+    int ok = keyset_build(c, object, &k);
+    for (size_t m = 0; ok && m + 1 < k.count; m++) {
+        const long last = keyset_find(&k, k.names + k.name_at[m], k.name_at[m + 1] - k.name_at[m]);
+        if (last != (long)m) ok = add_edit(c, (span){k.keys[m].at, k.keys[m + 1].at}, EDIT_DROP);
+    }
+    keyset_free(&k);
+    return ok;
+}
+
+static int by_position(const void *a, const void *b) {
+    const size_t x = ((const edit *)a)->at.at, y = ((const edit *)b)->at.at;
+    return (x > y) - (x < y);
+}
+
 void cli_config_cut_free(cli_config_cut *cut) {
     if (!cut) return;
-    free(cut->keys);
-    free(cut->values);
-    free(cut->names);
-    free(cut->name_at);
-    free(cut->table);
+    keyset_free(&cut->dict);
+    free(cut->edits);
     free(cut);
 }
 
@@ -175,44 +270,26 @@ cli_config_cut *cli_config_cut_new(const char *json, size_t bytes) {
     c->text = json;
     c->bytes = bytes;
     /* The object read as the config, then its dict, as the core picks them (a null value is absent). */
-    size_t cfg = space(c, 0);
-    span v;
+    const size_t root = space(c, 0);
+    size_t cfg = root;
+    span v, dict;
     if (cfg >= bytes || json[cfg] != '{') goto whole;
     if (find(c, cfg, "text_config", &v) && json[v.at] == '{') cfg = v.at;
-    if (!(find(c, cfg, "rope_parameters", &c->dict) && !is_null(c, c->dict)) &&
-        !(find(c, cfg, "rope_scaling", &c->dict) && !is_null(c, c->dict)))
+    if (!(find(c, cfg, "rope_parameters", &dict) && !is_null(c, dict)) &&
+        !(find(c, cfg, "rope_scaling", &dict) && !is_null(c, dict)))
         goto whole;
-    if (json[c->dict.at] != '{') goto whole;
-    if (find(c, cfg, "layer_types", &v)) c->types = v;
+    if (json[dict.at] != '{') goto whole;
+    if (!add_edit(c, dict, EDIT_DICT)) goto whole;
+    if (find(c, cfg, "layer_types", &v) && !add_edit(c, v, EDIT_TYPES)) goto whole;
+    if (!drop_hidden(c, cfg) || (cfg != root && !drop_hidden(c, root))) goto whole;
+    qsort(c->edits, c->edit_count, sizeof *c->edits, by_position);
+    c->copied = bytes;
+    for (size_t e = 0; e < c->edit_count; e++) c->copied -= c->edits[e].at.end - c->edits[e].at.at;
     /* Keyed by layer type: every value an object (counting the ones a later duplicate hides too; when one of
      * those is not, the config is read whole, which is always right). */
-    span key;
-    for (size_t i = c->dict.at + 1; member(c, &i, &key, &v); c->count++)
-        if (json[v.at] != '{') goto whole;
-    if (c->count == 0 || c->count > UINT32_MAX / 4) goto whole;
-    c->keys = malloc(c->count * sizeof *c->keys);
-    c->values = malloc(c->count * sizeof *c->values);
-    c->name_at = malloc((c->count + 1) * sizeof *c->name_at);
-    c->names = malloc(c->dict.end - c->dict.at);
-    size_t slots = 4;
-    while (slots < 2 * c->count) slots *= 2;
-    c->mask = slots - 1;
-    c->table = calloc(slots, sizeof *c->table);
-    if (!c->keys || !c->values || !c->name_at || !c->names || !c->table) goto whole;
-    size_t k = 0, at = 0;
-    for (size_t i = c->dict.at + 1; member(c, &i, &c->keys[k], &c->values[k]); k++) {
-        c->name_at[k] = at;
-        const size_t n = decode(c, c->keys[k], c->names + at);
-        size_t slot = hash(c->names + at, n) & c->mask;
-        for (; c->table[slot]; slot = (slot + 1) & c->mask) {
-            const size_t other = c->table[slot] - 1;
-            const size_t m = c->name_at[other + 1] - c->name_at[other];
-            if (m == n && !memcmp(c->names + c->name_at[other], c->names + at, n)) break;
-        }
-        c->table[slot] = (uint32_t)k + 1; /* a repeated key: the later member takes the slot */
-        at += n;
-        c->name_at[k + 1] = at;
-    }
+    if (!keyset_build(c, dict.at, &c->dict) || c->dict.count == 0) goto whole;
+    for (size_t m = 0; m < c->dict.count; m++)
+        if (json[c->dict.values[m].at] != '{') goto whole;
     return c;
 whole:
     cli_config_cut_free(c);
@@ -220,42 +297,28 @@ whole:
 }
 
 char *cli_config_cut_for(const cli_config_cut *c, const char *name, size_t *length) {
-    const size_t n = strlen(name);
-    size_t slot = hash(name, n) & c->mask, k;
-    for (;; slot = (slot + 1) & c->mask) {
-        if (!c->table[slot]) return NULL;
-        k = c->table[slot] - 1;
-        if (c->name_at[k + 1] - c->name_at[k] == n && !memcmp(c->names + c->name_at[k], name, n)) break;
-    }
-    const span key = c->keys[k], value = c->values[k];
-    /* The two replaced values in text order (layer_types may come before or after the dict, or be absent). */
-    span edits[2] = {c->dict, c->types};
-    int dict_first = !c->types.end || c->dict.at < c->types.at;
-    if (!dict_first) {
-        edits[0] = c->types;
-        edits[1] = c->dict;
-    }
+    const long k = keyset_find(&c->dict, name, strlen(name));
+    if (k < 0) return NULL;
+    const span key = c->dict.keys[k], value = c->dict.values[k];
     const size_t key_bytes = key.end - key.at, value_bytes = value.end - value.at;
-    const size_t total = c->bytes + 2 * key_bytes + value_bytes + 8;
-    char *out = malloc(total);
+    char *out = malloc(c->copied + 2 * key_bytes + value_bytes + 8);
     if (!out) return NULL;
     size_t from = 0, to = 0;
-    for (int e = 0; e < 2; e++) {
-        const span s = edits[e];
-        if (!s.end) continue;
-        memcpy(out + to, c->text + from, s.at - from);
-        to += s.at - from;
-        const int is_dict = s.at == c->dict.at;
-        out[to++] = is_dict ? '{' : '[';
+    for (size_t e = 0; e < c->edit_count; e++) {
+        const edit *x = &c->edits[e];
+        memcpy(out + to, c->text + from, x->at.at - from);
+        to += x->at.at - from;
+        from = x->at.end;
+        if (x->kind == EDIT_DROP) continue;
+        out[to++] = x->kind == EDIT_DICT ? '{' : '[';
         memcpy(out + to, c->text + key.at, key_bytes);
         to += key_bytes;
-        if (is_dict) {
+        if (x->kind == EDIT_DICT) {
             out[to++] = ':';
             memcpy(out + to, c->text + value.at, value_bytes);
             to += value_bytes;
         }
-        out[to++] = is_dict ? '}' : ']';
-        from = s.end;
+        out[to++] = x->kind == EDIT_DICT ? '}' : ']';
     }
     memcpy(out + to, c->text + from, c->bytes - from);
     *length = to + c->bytes - from;

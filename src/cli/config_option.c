@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config_cut.h"
 #include "config_option.h"
 #include "posenc.h"
 #include "read_input.h"
@@ -32,6 +33,40 @@ int cli_read_config(const char *path, const char *layer_type, cli_config *config
     return code;
 }
 
+/* With no layer type named, fromConfig (the JS CLI) reads every layer type the core listed in `keys`, in order, each
+ * from the config cut to its entry (config_cut.h), and a refusal in one of them is its answer: the same here, before
+ * "--layer-type is required". PE_ERR_LAYER_TYPE (keys untouched) when every type reads, else the first refusal
+ * with its two lines in keys (keys_bytes >= 256); PE_ERR_NULL when memory ran out. */
+static pe_status read_each_type(const char *text, size_t bytes, char *keys, size_t keys_bytes) {
+    char *names = malloc(strlen(keys) + 1);
+    cli_config_cut *cut = cli_config_cut_new(text, bytes);
+    pe_status st = names ? PE_ERR_LAYER_TYPE : PE_ERR_NULL;
+    if (names) strcpy(names, keys);
+    for (char *p = names; st == PE_ERR_LAYER_TYPE && p && *p;) {
+        char *end = strchr(p, '\n');
+        if (end) *end = '\0';
+        size_t n = bytes;
+        char *one = cut ? cli_config_cut_for(cut, p, &n) : NULL;
+        const char *read = one ? one : text;
+        double *factors = malloc((n / 2 + 2) * sizeof *factors);
+        char *lines = malloc(8 * n + 256);
+        pe_config c;
+        pe_status got =
+            factors && lines ? pe_config_read(read, n, p, factors, n / 2 + 2, &c, lines, 8 * n + 256) : PE_ERR_NULL;
+        if (got != PE_OK) {
+            st = got;
+            if (lines) snprintf(keys, keys_bytes, "%s", lines);
+        }
+        free(one);
+        free(factors);
+        free(lines);
+        p = end ? end + 1 : NULL;
+    }
+    cli_config_cut_free(cut);
+    free(names);
+    return st;
+}
+
 int cli_interpret_config(const char *text, size_t bytes, const char *layer_type, cli_config *config, char **error) {
     memset(config, 0, sizeof *config);
     int code = 0;
@@ -43,6 +78,11 @@ int cli_interpret_config(const char *text, size_t bytes, const char *layer_type,
     }
     pe_status st =
         pe_config_read(text, bytes, layer_type, config->factors, bytes / 2 + 2, &config->config, keys, 8 * bytes + 256);
+    if (st == PE_ERR_LAYER_TYPE && !layer_type && keys[0]) st = read_each_type(text, bytes, keys, 8 * bytes + 256);
+    if (st == PE_ERR_NULL) {
+        free(keys);
+        return cli_fail(error, 1, "out of memory");
+    }
     if (st == PE_OK || (st == PE_ERR_LAYER_TYPE && !layer_type && keys[0])) {
         /* More layers than PE_CONFIG_MAX_LAYERS: refused, as the JS CLI's fromConfig refuses its per-layer answer. */
         char *layer_keys = malloc(8 * bytes + 256);

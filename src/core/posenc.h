@@ -1004,7 +1004,9 @@ PE_API pe_status pe_inv_freq_diagnosis_json(const pe_inv_freq_diagnosis *d, char
  * JSON.parse read it: a key given twice means its last value (the earlier
  * ones are neither read nor listed); keys and strings are compared with
  * their escapes decoded ("rope\u005ftheta" is rope_theta); keys are named in
- * `keys` as JSON.stringify writes them. Limits: json_bytes at most
+ * `keys` as JSON.stringify writes them. A base (rope_theta, rotary_emb_base,
+ * rope_local_base_freq, global_ or local_rope_theta) outside 1 < base <=
+ * PE_MAX_BASE is refused (PE_ERR_SCALING naming it). Limits: json_bytes at most
  * PE_CONFIG_MAX_BYTES (else PE_ERR_TOO_LARGE, before anything is read);
  * objects and arrays nested at most PE_CONFIG_MAX_DEPTH deep (else
  * PE_ERR_CONFIG naming "(config)" and the limit); strings strict UTF-8. Time

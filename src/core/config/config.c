@@ -226,6 +226,13 @@ pe_status pe_config_open(pe_config_reader *r, const char *json, size_t json_byte
                                 "nests objects and arrays deeper than 1000 levels, posenc's limit for a config.json");
     if (verdict != PE_JSON_VALID || pe_json_kind(&r->j, 0) != '{')
         return pe_config_refuse(r, PE_ERR_CONFIG, "(config)", "must be a JSON object: the text of a config.json");
+    /* The jump table at the top of the scratch, when it leaves 7 * json_bytes for the lines and the indexes: the
+     * reading walks the config's members dozens of times, and without it each walk scans every value again. */
+    const size_t jump_bytes = pe_json_jump_slots(json_bytes) * sizeof(uint32_t), top = r->scratch_low & ~(size_t)3;
+    if (top >= jump_bytes && top - jump_bytes >= 7 * json_bytes + 1024) {
+        r->scratch_low = top - jump_bytes;
+        pe_json_jumps(&r->j, (uint32_t *)(void *)(r->keys + r->scratch_low));
+    }
     size_t at;
     if (pe_config_get(r, r->root, "text_config", &at) && pe_json_kind(&r->j, at) == '{') {
         r->cfg = at;

@@ -99,9 +99,11 @@ static pe_status number_or_default(pe_config_reader *r, const char *key, double 
     size_t at;
     if (pe_config_get(r, r->cfg, key, &at)) {
         if (!pe_json_number(&r->j, at, value)) return pe_config_refuse(r, PE_ERR_SCALING, key, "must be a number");
-        return *value - *value == 0 ? PE_OK /* 1e400 reads as infinity */
-                                    : pe_config_refuse(r, PE_ERR_SCALING, key,
-                                                       "must be a finite number: it is past the range of a double");
+        if (!(*value - *value == 0)) /* 1e400 reads as infinity */
+            return pe_config_refuse(r, PE_ERR_SCALING, key,
+                                    "must be a finite number: it is past the range of a double");
+        return *value > 1.0 && *value <= PE_MAX_BASE ? PE_OK
+                                                     : pe_config_refuse(r, PE_ERR_SCALING, key, PE_CONFIG_BASE_RANGE);
     }
     return pe_config_model_default(r, key, value) ? PE_OK
                                                   : pe_config_refuse(r, PE_ERR_SCALING, key, "must be a number");

@@ -8,7 +8,15 @@
 #include "../posenc.h"
 #include "json.h"
 
-#define PE_CONFIG_MAX_USED    96
+#define PE_CONFIG_MAX_USED 96
+
+/* A RoPE base key's range (posenc.h's 1 < base <= PE_MAX_BASE): HF computes inv_freq = 1 / base^(2i/d) from
+ * whatever the config says, so 0 gives an infinite frequency, a negative base NaN, and one below 1 frequencies that
+ * grow with i; none is a model, all are typos or a wrong key. */
+#define PE_CONFIG_BASE_RANGE                                                                               \
+    "must be above 1 and at most 1e300: RoPE's frequencies are base^(-2i/d), infinite at 0, NaN below 0, " \
+    "rising below 1"
+
 #define PE_CONFIG_MAX_INDEXES 8 /* objects whose duplicate keys are found through a hash index */
 
 /* Which member of an object is the last of its key (a duplicate key's earlier

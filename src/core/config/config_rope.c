@@ -369,15 +369,23 @@ pe_status pe_config_read_rope(pe_config_reader *r, const char *layer_type, doubl
     int theta_given = 0;
     pe_config_model_default(r, "rope_theta", &base); /* the class's default when absent (Gemma 3: 10^6) */
     static const char *const BASES[] = {"rope_theta", "rotary_emb_base"};
+    const char *base_key = NULL;
     for (int k = 0; k < 2 && !theta_given; k++)
         if (pe_config_get(r, r->cfg, BASES[k], &at)) {
             if (!pe_json_number(j, at, &base)) return pe_config_refuse(r, PE_ERR_SCALING, BASES[k], "must be a number");
             if (!(base - base == 0)) return pe_config_refuse(r, PE_ERR_SCALING, BASES[k], FINITE);
             theta_given = 1;
+            base_key = BASES[k];
         }
     if ((s = dict_number(r, &d, "rope_theta", &v, &present)) != PE_OK) return s;
     if (present) base = v;
+    const double given = base;
     if ((s = pe_config_split_base(r, local, theta_given, &base)) != PE_OK) return s;
+    /* The base the layers use, when a key gave it (split bases check their own keys, config_defaults.c). */
+    if (base == given && !(base > 1.0 && base <= PE_MAX_BASE)) {
+        if (present) return refuse_key(r, PE_ERR_SCALING, &d, "rope_theta", PE_CONFIG_BASE_RANGE);
+        if (base_key) return pe_config_refuse(r, PE_ERR_SCALING, base_key, PE_CONFIG_BASE_RANGE);
+    }
 
     if (pe_config_get(r, r->cfg, "rotary", &at) && pe_json_kind(j, at) != 't') /* GPT-J's switch */
         return pe_config_refuse(r, PE_ERR_SCALING, "rotary", "must be true: a RoPE model without rotary is not RoPE");

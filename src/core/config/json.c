@@ -169,9 +169,69 @@ static size_t skip_value(const pe_json *j, size_t at, int *too_deep) {
     }
 }
 
+/* ---- the jump table (json.h) ---- */
+
+size_t pe_json_jump_slots(size_t bytes) {
+    size_t slots = 16;
+    while (slots < 4 * (bytes / PE_JSON_JUMP_MIN) + 16) slots *= 2;
+    return 2 * slots; /* start + 1, end: a load of a half at most */
+}
+
+static uint32_t jump_hash(size_t at) {
+    return (uint32_t)at * 2654435761u;
+}
+
+/* Past the value at `at` from the table, or 0 when it is not there. */
+static size_t jump(const pe_json *j, size_t at) {
+    if (!j->jumps) return 0;
+    for (uint32_t s = jump_hash(at) & j->jump_mask;; s = (s + 1) & j->jump_mask) {
+        const uint32_t *slot = j->jumps + 2 * s;
+        if (slot[0] == 0) return 0;
+        if (slot[0] == at + 1) return slot[1];
+    }
+}
+
+void pe_json_jumps(pe_json *j, uint32_t *slots) {
+    const size_t count = pe_json_jump_slots(j->bytes) / 2, room = count / 2;
+    const uint32_t mask = (uint32_t)(count - 1);
+    memset(slots, 0, 2 * count * sizeof *slots);
+    uint32_t open[PE_CONFIG_MAX_DEPTH]; /* the checked document nests at most this deep */
+    size_t depth = 0, used = 0;
+    const char *t = j->text;
+    for (size_t i = 0; i < j->bytes && used < room; i++) {
+        size_t start = i, end = 0;
+        if (t[i] == '"') {
+            for (i++; t[i] != '"'; i++) /* checked: every string closes, every escape is whole */
+                if (t[i] == '\\') i++;
+            end = i + 1;
+        } else if (t[i] == '{' || t[i] == '[') {
+            open[depth++] = (uint32_t)i;
+        } else if (t[i] == '}' || t[i] == ']') {
+            start = open[--depth];
+            end = i + 1;
+        }
+        if (!end || end - start < PE_JSON_JUMP_MIN) continue;
+        uint32_t s = jump_hash(start) & mask;
+        while (slots[2 * s]) s = (s + 1) & mask;
+        slots[2 * s] = (uint32_t)start + 1;
+        slots[2 * s + 1] = (uint32_t)end;
+        used++;
+    }
+    j->jumps = slots;
+    j->jump_mask = mask;
+}
+
 static size_t skip(const pe_json *j, size_t at) {
     int too_deep = 0;
-    return skip_value(j, at, &too_deep);
+    at = pe_json_space(j, at);
+    const size_t end = jump(j, at);
+    return end ? end : skip_value(j, at, &too_deep);
+}
+
+/* Past the closing quote of the checked string at `at`. */
+static size_t checked_string_end(const pe_json *j, size_t at) {
+    const size_t end = jump(j, at);
+    return end ? end : string_end(j, at);
 }
 
 pe_json_verdict pe_json_check(const pe_json *j) {
@@ -189,7 +249,7 @@ static int next_item(const pe_json *j, size_t container, size_t *cursor, pe_json
     if (i >= j->bytes || j->text[i] == '}' || j->text[i] == ']') return 0;
     if (j->text[i] == ',') i = pe_json_space(j, i + 1);
     if (key) {
-        size_t end = string_end(j, i);
+        size_t end = checked_string_end(j, i);
         key->at = i + 1;
         key->length = end - i - 2;
         i = pe_json_space(j, end) + 1; /* past ':' */
@@ -348,7 +408,7 @@ int pe_json_string(const pe_json *j, size_t at, pe_json_span *span) {
     at = pe_json_space(j, at);
     if (at >= j->bytes || j->text[at] != '"') return 0;
     span->at = at + 1;
-    span->length = string_end(j, at) - at - 2;
+    span->length = checked_string_end(j, at) - at - 2;
     return 1;
 }
 

@@ -19,7 +19,14 @@
 typedef struct pe_json {
     const char *text; /* not NUL-terminated: `bytes` bytes */
     size_t bytes;
+    /* Optional (pe_json_jumps): where each long value ends, so that walking past it costs no scan. NULL: every
+     * value is scanned, which makes a walk over an object cost the bytes of its values. */
+    const uint32_t *jumps;
+    uint32_t jump_mask;
 } pe_json;
+
+/* A value this long or longer is found in the jump table; a shorter one is scanned (at most this many bytes). */
+#define PE_JSON_JUMP_MIN 512u
 
 /* A string's raw bytes between its quotes (escapes left as written). */
 typedef struct pe_json_span {
@@ -31,6 +38,17 @@ typedef enum pe_json_verdict { PE_JSON_VALID = 0, PE_JSON_MALFORMED = 1, PE_JSON
 
 /* Whether the text is one JSON value with only whitespace around it. */
 pe_json_verdict pe_json_check(const pe_json *j);
+
+/* The uint32 slots pe_json_jumps takes for a document of `bytes` bytes (at most PE_CONFIG_MAX_BYTES): a
+ * power of two, two a value: at most bytes / 8 bytes of memory. */
+size_t pe_json_jump_slots(size_t bytes);
+
+/* Records in slots (pe_json_jump_slots(j->bytes) of them) where every string, object and array of at least
+ * PE_JSON_JUMP_MIN bytes of the checked document j ends, and makes j's walks use them: walking an object's members
+ * (pe_json_member, pe_json_find) then costs the members, not the bytes of their values, so a reading that walks a
+ * config many times stays linear in its size. One pass; values past the table's room (never in a document of
+ * one level) are scanned as before. */
+void pe_json_jumps(pe_json *j, uint32_t *slots);
 
 /* The offset of the first non-space byte at or after `at`. */
 size_t pe_json_space(const pe_json *j, size_t at);

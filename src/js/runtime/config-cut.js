@@ -4,8 +4,12 @@
 // CLI. Reading each layer type of the whole config costs the whole config each
 // time, quadratic in the types; the cut keeps the text byte for byte but for
 // the dict, which holds only that type's entry, and layer_types, which names
-// only that type. Numbers stay as written: parsing and printing the config
-// again would turn 1e400 into null (the default base) and reorder keys.
+// only that type. Members of the config (and of the top level, when the
+// config is text_config) that a later member of the same key hides are left
+// out too: JSON reads only the last, and a hidden 6 MB list would otherwise be
+// copied and read again for every type. Numbers stay as written: parsing and
+// printing the config again would turn 1e400 into null (the default base) and
+// reorder keys.
 //
 // The bytes are a config the core accepted (valid JSON, an object): the scan
 // does not check the grammar again.
@@ -77,7 +81,8 @@ export function configCut(bytes) {
   const isNull = ([at, end]) => end - at === 4 && decoder.decode(bytes.subarray(at, end)) === 'null';
   const present = (v) => v !== undefined && !isNull(v);
 
-  let cfg = space(0);
+  const root = space(0);
+  let cfg = root;
   if (bytes[cfg] !== 0x7b) return null;
   const text = find(cfg, 'text_config');
   if (text !== undefined && bytes[text[0]] === 0x7b) cfg = text[0];
@@ -89,19 +94,33 @@ export function configCut(bytes) {
   const entries = members(dict[0]);
   if (entries.length === 0 || entries.some((m) => bytes[m.value[0]] !== 0x7b)) return null;
   const byName = new Map(entries.map((m) => [keyOf(m.key), m])); // a repeated key: the later member wins
-  const edits = [dict, types].filter((s) => s !== undefined).sort((a, b) => a[0] - b[0]);
+  const edits = [
+    { span: dict, kind: 'dict' },
+    ...(types !== undefined ? [{ span: types, kind: 'types' }] : []),
+    ...hidden(cfg),
+    ...(cfg !== root ? hidden(root) : []),
+  ].sort((a, b) => a.span[0] - b.span[0]);
+  /** The members of `object` a later member of the same key hides, each from its key to the next member's key. */
+  function hidden(object) {
+    const list = members(object);
+    const keys = list.map((m) => keyOf(m.key));
+    const last = new Map(keys.map((k, i) => [k, i]));
+    return list.flatMap((m, i) =>
+      last.get(keys[i]) !== i ? [{ span: [m.key[0], list[i + 1].key[0]], kind: 'drop' }] : [],
+    );
+  }
   return (name) => {
     const entry = byName.get(name);
     if (entry === undefined) return null;
     const key = bytes.subarray(...entry.key);
     const parts = [];
     let from = 0;
-    for (const s of edits) {
-      parts.push(bytes.subarray(from, s[0]));
-      if (s === dict) parts.push(Uint8Array.of(0x7b), key, Uint8Array.of(0x3a), bytes.subarray(...entry.value));
-      else parts.push(Uint8Array.of(0x5b), key);
-      parts.push(Uint8Array.of(s === dict ? 0x7d : 0x5d));
-      from = s[1];
+    for (const { span, kind } of edits) {
+      parts.push(bytes.subarray(from, span[0]));
+      from = span[1];
+      if (kind === 'dict')
+        parts.push(Uint8Array.of(0x7b), key, Uint8Array.of(0x3a), bytes.subarray(...entry.value), Uint8Array.of(0x7d));
+      else if (kind === 'types') parts.push(Uint8Array.of(0x5b), key, Uint8Array.of(0x5d));
     }
     parts.push(bytes.subarray(from));
     const out = new Uint8Array(parts.reduce((sum, p) => sum + p.length, 0));

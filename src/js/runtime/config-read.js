@@ -250,7 +250,6 @@ export function configReader(runtime) {
   const STATUS_CONFIG = statusOf('PE_ERR_CONFIG');
   const STATUS_LAYER_TYPE = statusOf('PE_ERR_LAYER_TYPE');
   const STATUS_SCALING = statusOf('PE_ERR_SCALING');
-  const STATUS_SCRATCH = statusOf('PE_ERR_SCRATCH');
   const STATUS_TOO_LARGE = statusOf('PE_ERR_TOO_LARGE');
 
   /**
@@ -328,16 +327,8 @@ export function configReader(runtime) {
         const path = lines[0].startsWith('(') ? 'config' : `config.${lines[0]}`;
         throw new PosencError(code, `config key '${lines[0]}' ${lines[1]}`, path, undefined);
       }
-      if (status === STATUS_SCRATCH) {
-        // The factors' room holds more numbers than the text can: the lists are shorter than rotary_dim / 2.
-        throw new PosencError(
-          'BAD_SCALING',
-          "config's longrope short_factor and long_factor must hold rotary_dim / 2 numbers each; its head_dim " +
-            '(or hidden_size / num_attention_heads) asks for more numbers than the lists hold',
-          'config',
-          undefined,
-        );
-      }
+      // PE_ERR_SCRATCH cannot come back: factorsCount holds as many numbers as the text can, and the core
+      // checks longrope's lists (rotary_dim / 2 numbers each) before the room for them.
       runtime.check(status);
       const fields = readFields(CONFIG, runtime.doubles(outAt, FIELDS));
       const factors = runtime.doubles(factorsAt, Math.min(factorsCount, fields['rope.rotary_dim'])).slice();
@@ -538,15 +529,17 @@ export function configReader(runtime) {
         return undefined;
       throw error;
     }
-    let cut; // made once, when a layer type is missing (fromConfig with layerType: every other type)
-    for (const layer of read) {
+    // With a layerType, its layers only: another type is neither read nor answered for (a refusal in it is not
+    // this call's, as the native `rope --config --layer-type` reads that type alone).
+    const wanted = layerType === undefined ? read : read.filter((l) => l.layerType === layerType);
+    let cut; // made once, when a layer type is missing
+    for (const layer of wanted) {
       const key = layer.layerType ?? '';
       if (layer.positions !== 'config' || byType.has(key)) continue;
       if (key !== '' && cut === undefined) cut = configCut(bytes);
       byType.set(key, readBytes((key !== '' && cut?.(key)) || bytes, key).description);
     }
-    const all = read.map((layer) => layerEntry(layer, byType));
-    return layerType === undefined ? all : all.filter((l) => l.layerType === layerType);
+    return wanted.map((layer) => layerEntry(layer, byType));
   }
 
   /** Layer `layer` of the config: its layer type for readConfigOnce, or a coded refusal when it has no positions. */
