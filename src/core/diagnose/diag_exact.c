@@ -39,6 +39,7 @@ typedef struct exact_search {
     const double *theta2; /* h: a cache column's other angle (cos: -theta, sin: pi - theta), or NULL (pairs) */
     const double *tol;    /* h: a cache column's angle tolerance (its cell's rounding over the slope), or NULL */
     int cache, cache_cos; /* a cache column of cos (or sin) values, stored as storage */
+    double amp;           /* a cache's float32 amplitude (HF's attention_factor, 1 unscaled) */
     pe_dtype storage;
     float *inv;          /* h: the formula's float32 inv_freq (f32) or NULL: exact[] in float64 */
     const double *exact; /* h: float64 frequencies (exact recipe) */
@@ -87,9 +88,10 @@ static uint32_t pair_fit(const exact_search *s, uint32_t k, double q, int v, dou
         pe_sincos(angle_of(s, p, f), &sn, &cs);
         if (s->cache) { /* HF: cos or sin in float32, then the storage dtype */
             const double x = s->cache_cos ? cs : sn, a = diag_at(&w->v, r, w->col_sin[k]);
-            const double y = diag_round_storage(s->storage, (double)(float)x), u = diag_ulp(s->storage, y);
+            const double y = diag_round_storage(s->storage, (double)(float)((double)(float)x * s->amp)),
+                         u = diag_ulp(s->storage, y);
             within += a - y <= 1.001 * u && y - a <= 1.001 * u;
-            *e2 += (a - x) * (a - x);
+            *e2 += (a - x * s->amp) * (a - x * s->amp);
             continue;
         }
         const double a = diag_at(&w->v, r, w->col_sin[k]), b = diag_at(&w->v, r, w->col_cos[k]);
@@ -390,34 +392,41 @@ int diag_exact_table(diag_work *w, pe_diagnosis *d, pe_diag_recipe *formula, dou
  * the first STEP_ROWS rows: no first position enters), and the line log w_k = a - k ln(T) / h through those that
  * turn enough per row to be read (0.02 to 3 rad): T the base, e^-a HF's linear factor. Returns 0 when too few
  * columns are read. */
-static int cache_line(diag_work *w, double *base, double *factor, double *rel_b, double *rel_a) {
-    const uint32_t h = w->h, first = w->first_row, rows = w->v.rows;
+int diag_cache_step(const diag_work *w, uint32_t k, double *wk, double *rel) {
+    const uint32_t first = w->first_row, rows = w->v.rows, c = w->col_sin[k];
     const uint32_t last = rows - first > STEP_ROWS ? first + STEP_ROWS : rows;
+    double tu = 0.0, uu = 0.0;
+    uint32_t n = 0;
+    for (uint32_t r = first + 1; r + 1 < last; r++) {
+        if (w->zero[r - 1] || w->zero[r] || w->zero[r + 1]) continue;
+        const double u = diag_at(&w->v, r, c);
+        tu += (diag_at(&w->v, r - 1, c) + diag_at(&w->v, r + 1, c)) * u, uu += u * u, n++;
+    }
+    if (n < 6 || !(uu > 0.0)) return 0;
+    const double k2 = tu / uu;
+    double e2 = 0.0;
+    for (uint32_t r = first + 1; r + 1 < last; r++) {
+        if (w->zero[r - 1] || w->zero[r] || w->zero[r + 1]) continue;
+        const double e = diag_at(&w->v, r - 1, c) + diag_at(&w->v, r + 1, c) - k2 * diag_at(&w->v, r, c);
+        e2 += e * e;
+    }
+    const double half = 0.5 * k2;
+    if (!(half < 0.9998 && half > -0.99)) return 0;
+    const double sn = diag_sqrt(1.0 - half * half);
+    *wk = diag_atan2(sn, half);
+    const double sd_k2 = diag_sqrt((e2 / (n - 1) + 1e-14) / uu);
+    *rel = 0.5 * sd_k2 / sn / *wk;
+    return *rel <= 0.1;
+}
+
+static int cache_line(diag_work *w, double *base, double *factor, double *rel_b, double *rel_a) {
+    const uint32_t h = w->h;
     double *y = w->tmp, *sd = w->psd;
     uint32_t usable = 0;
     for (uint32_t k = 0; k < h; k++) {
-        const uint32_t c = w->col_sin[k];
-        double tu = 0.0, uu = 0.0;
-        uint32_t n = 0;
+        double wk, rel;
         sd[k] = 0.0;
-        for (uint32_t r = first + 1; r + 1 < last; r++) {
-            if (w->zero[r - 1] || w->zero[r] || w->zero[r + 1]) continue;
-            const double u = diag_at(&w->v, r, c);
-            tu += (diag_at(&w->v, r - 1, c) + diag_at(&w->v, r + 1, c)) * u, uu += u * u, n++;
-        }
-        if (n < 6 || !(uu > 0.0)) continue;
-        const double k2 = tu / uu;
-        double e2 = 0.0;
-        for (uint32_t r = first + 1; r + 1 < last; r++) {
-            if (w->zero[r - 1] || w->zero[r] || w->zero[r + 1]) continue;
-            const double e = diag_at(&w->v, r - 1, c) + diag_at(&w->v, r + 1, c) - k2 * diag_at(&w->v, r, c);
-            e2 += e * e;
-        }
-        const double half = 0.5 * k2;
-        if (!(half < 0.9998 && half > -0.99)) continue;
-        const double sn = diag_sqrt(1.0 - half * half), wk = diag_atan2(sn, half);
-        const double sd_k2 = diag_sqrt((e2 / (n - 1) + 1e-14) / uu), rel = 0.5 * sd_k2 / sn / wk;
-        if (rel > 0.1) continue;
+        if (!diag_cache_step(w, k, &wk, &rel)) continue;
         y[k] = pe_log(wk), sd[k] = rel, usable++;
     }
     if (usable < 3) return 0;
@@ -474,10 +483,9 @@ int diag_exact_cache(diag_work *w, pe_diagnosis *d, double *rms) {
     else
         factor = diag_snap(factor, f_tol, &factor_round);
     if (!base_round || !factor_round || factor < 1.0) return 0;
-    /* scratch as diag_exact_table; the second angles and the tolerances past them */
-    double *theta = w->freq, *theta2 = w->freq_sd, *tol = w->sigma, *exact = w->mx;
+    /* scratch: the exact frequencies and HF's float32 inv_freq (the search's own in diag_exact_cache_at) */
+    double *exact = w->mx;
     float *inv = (float *)w->phase0;
-    signed char *path = (signed char *)w->chunk, *best_path = path + h;
     pe_diagnosis trial = *d;
     trial.rule = 0, trial.base = base, trial.base_round = 1;
     trial.scaling = factor == 1.0 ? PE_DIAG_SCALING_NONE : PE_DIAG_SCALING_LINEAR, trial.factor = factor;
@@ -485,13 +493,30 @@ int diag_exact_cache(diag_work *w, pe_diagnosis *d, double *rms) {
     for (uint32_t k = 0; k < h; k++) exact[k] = pe_exp_nonpositive(-(k * log_base) / h) / factor;
     for (uint32_t j = 0; j < h; j++) w->order[j] = h - 1 - j;
     if (!diag_inv_formula(w, &trial, PE_DIAG_RECIPE_F32_HF, 0, inv)) return 0;
+    double share;
+    if (!diag_exact_cache_at(w, d, inv, 1.0, NULL, &share, rms)) return 0;
+    d->rule = 0, d->base = base, d->base_round = 1;
+    if (d->base_digits < 1) d->base_digits = 1;
+    d->scaling = trial.scaling, d->factor = factor;
+    for (uint32_t k = 0; k < h; k++) w->model_w[k] = exact[k];
+    return 1;
+}
+
+int diag_exact_cache_at(diag_work *w, pe_diagnosis *d, const float *inv, double amp, uint64_t *budget, double *share,
+                        double *rms) {
+    const uint32_t h = w->h;
+    uint32_t r0 = w->first_row;
+    while (r0 < w->v.rows && w->zero[r0]) r0++;
+    if (h < 4 || r0 + CACHE_ROWS > w->v.rows || !(amp > 0.0)) return 0;
+    double *theta = w->freq, *theta2 = w->freq_sd, *tol = w->sigma;
+    signed char *path = (signed char *)w->chunk, *best_path = path + h;
     diag_pick_samples(w);
     exact_search best = {0};
     best.best_share = -1.0;
     int best_cos = 1;
     for (int is_cos = 1; is_cos >= 0; is_cos--) {
         for (uint32_t k = 0; k < h; k++) {
-            double u = diag_at(&w->v, r0, w->col_sin[k]);
+            double u = diag_at(&w->v, r0, w->col_sin[k]) / amp;
             u = u > 1.0 ? 1.0 : u < -1.0 ? -1.0 : u;
             const double root = diag_sqrt(1.0 - u * u);
             double a = is_cos ? diag_atan2(root, u) : diag_atan2(u, root);
@@ -499,28 +524,25 @@ int diag_exact_cache(diag_work *w, pe_diagnosis *d, double *rms) {
             double b = is_cos ? TWO_PI - a : DIAG_PI - a;
             theta[k] = a, theta2[k] = b < 0.0 ? b + TWO_PI : b;
             /* the cell's rounding (an ulp of the storage) through the slope of acos or asin */
-            const double du = diag_ulp(d->storage, u) + NOISE_CELL,
+            const double du = (diag_ulp(d->storage, u * amp) + NOISE_CELL) / amp,
                          slope = root > diag_sqrt(2.0 * du) ? root : diag_sqrt(2.0 * du);
             tol[k] = du / slope + ANGLE_TOL;
             if (tol[k] > DIAG_PI) tol[k] = DIAG_PI;
         }
         exact_search s = {0};
-        s.w = w, s.theta = theta, s.theta2 = theta2, s.tol = tol, s.exact = exact, s.r0 = r0, s.path = path;
-        s.best_path = best_path + h, s.best_share = -1.0, s.inv = inv, s.f32 = 1;
-        s.cache = 1, s.cache_cos = is_cos, s.storage = d->storage;
+        s.w = w, s.theta = theta, s.theta2 = theta2, s.tol = tol, s.r0 = r0, s.path = path;
+        s.best_path = best_path + h, s.best_share = -1.0, s.inv = (float *)inv, s.f32 = 1;
+        s.cache = 1, s.cache_cos = is_cos, s.storage = d->storage, s.amp = (double)(float)amp;
         s.limit = (double)PE_MAX_POSITION - (w->v.rows - r0);
-        s.max_nodes = CACHE_NODES;
+        s.max_nodes = budget ? (*budget < CACHE_NODES ? *budget : CACHE_NODES) : CACHE_NODES;
         descend(&s, 0, 0.0, s.limit);
+        if (budget) *budget -= s.nodes < *budget ? s.nodes : *budget;
         if (s.best_share < 0.0 || !(s.best_share > best.best_share)) continue;
         best = s, best_cos = is_cos;
         for (uint32_t k = 0; k < h; k++) best_path[k] = s.best_path[k];
     }
     if (best.best_share < 0.0 || best.found != 1) return 0;
-    d->rule = 0, d->base = base, d->base_round = 1;
-    if (d->base_digits < 1) d->base_digits = 1;
-    d->scaling = trial.scaling, d->factor = factor;
     for (uint32_t k = 0; k < h; k++) {
-        w->model_w[k] = exact[k];
         const double f = (double)inv[k];
         w->w[k] = f + best_path[k] * ulp32(f);
         w->sigma[k] = 0.0;
@@ -531,7 +553,8 @@ int diag_exact_cache(diag_work *w, pe_diagnosis *d, double *rms) {
     d->offset_known = d->offset >= 0.0;
     d->offset_sd = 0.0;
     d->offset_searched = (double)PE_MAX_POSITION - (w->v.rows - w->first_row);
-    d->scale = 1.0;
+    d->scale = (double)(float)amp;
+    *share = best.best_share;
     *rms = best.best_rms;
     return 1;
 }

@@ -7,6 +7,7 @@
  *   diag_rule.c      base, frequency rule and RoPE scaling from the frequencies
  *   diag_scaling.c   that scaling in HF's rope_scaling parameters
  *   diag_exact.c     a float32 table read with each recipe's own frequencies, at any first position
+ *   diag_exact_scaled.c  a YaRN or Llama 3 cache read at HF's parameter sets, at any first position
  *   diag_recipe.c    which precision recipe reproduces the cells
  *   diag_compare.c   error against the exact table; distances when nothing fits
  *   diag_text.c      the verdict in words and as JSON
@@ -188,6 +189,23 @@ int diag_exact_table(diag_work *w, pe_diagnosis *d, pe_diag_recipe *formula, dou
  * factor from each column's recurrence, each column's two angles at the first row (cos: +-theta, sin: theta,
  * pi - theta), tried as cos and as sin. Sets cache_cos, src, scaling and factor too; *rms as diag_exact_table. */
 int diag_exact_cache(diag_work *w, pe_diagnosis *d, double *rms);
+
+/* diag_exact.c: a cache column's frequency from its recurrence (least squares 2 cos(w) over the first rows, no
+ * first position enters) and its relative sd; 0 when the column turns too little or too much per row to tell. */
+int diag_cache_step(const diag_work *w, uint32_t k, double *wk, double *rel);
+/* diag_exact.c: a cos or sin cache read at the float32 inv_freq inv (HF's, any scaling; falling with k, w->order
+ * set by the caller) and amplitude amp (HF's attention_factor, taken in float32): the first position searched
+ * over [0, 2^31) as cos and as sin. On success (1) sets cache_cos, src, offset, scale and w (the inv values the
+ * cells fit, within NEIGHBOURS ulps), *share (cells within an ulp) and *rms; the rest is the caller's. Uses freq,
+ * freq_sd, sigma and the chunk as scratch. budget (or NULL): search steps left, spent here. */
+int diag_exact_cache_at(diag_work *w, pe_diagnosis *d, const float *inv, double amp, uint64_t *budget, double *share,
+                        double *rms);
+/* diag_exact_scaled.c: a YaRN or Llama 3 cache at any first position: each column's frequency from its
+ * recurrence, HF's canonical parameter sets (common bases, beta_fast 32 / beta_slow 1, low_freq_factor 1 /
+ * high_freq_factor 4, power-of-two contexts) ranked against them, the best few read exactly by
+ * diag_exact_cache_at. On success (1) sets the scaling, its band, base, model_w and what diag_exact_cache_at
+ * sets. */
+int diag_exact_cache_scaled(diag_work *w, pe_diagnosis *d, double *rms);
 
 /* diag_compare.c */
 /* Position of the first row read: the fitted offset, whole, >= 0, keeping positions below 2^31. */

@@ -200,8 +200,11 @@ int diag_columns_sinusoidal(const diag_work *w) {
             double e = diag_at(&w->v, r - 1, c) + diag_at(&w->v, r + 1, c) - k * diag_at(&w->v, r, c);
             e2 += e * e;
         }
-        /* a column that turns (cos(w) below 0.9999 over a row) counts; the others agree with anything */
-        if (!(k < 1.9998 && k > -2.0001)) continue;
+        /* a column that turns (cos(w) below 0.9999 over a row, by more than four standard errors of k: a
+         * bfloat16 column near zero that hardly turns reads k a few 1e-4 off 2) counts; the others agree with
+         * anything */
+        const double margin = 4.0 * diag_sqrt(e2 / ((double)(n - 1) * uu)), tol = margin > 2e-4 ? margin : 2e-4;
+        if (!(k < 2.0 - tol && k > -2.0001)) continue;
         turning++;
         fitting += e2 < 0.0025 * 4.0 * uu; /* the residual within 10% of the column's rms (of 2 v) */
         peak_lo = peak < peak_lo ? peak : peak_lo, peak_hi = peak > peak_hi ? peak : peak_hi;

@@ -124,13 +124,35 @@ static void within_noise(pe_diagnosis *d, pe_diag_recipe formula, double rms) {
  * first position (float32 angles near 2^24 hide the position's last digits from the phase lines): read again
  * with each recipe's own frequencies at any first position (diag_exact.c). Wins when it identifies the table. */
 static void fit_exact(diag_work *w, pe_diagnosis *d) {
+    /* a scaled cache identified with fitted frequencies at parameters off HF's canonical sets (YaRN's betas not
+     * 32 and 1): HF's own sets are read too, and one the cells fit (alone) wins */
+    if (d->kind == PE_DIAG_COS_SIN && d->pairs > 0 && d->identified && d->scaling == PE_DIAG_SCALING_YARN &&
+        !(d->beta_fast == 32.0 && d->beta_slow == 1.0)) {
+        pe_diagnosis alt = *d;
+        double rms;
+        if (!diag_exact_cache_scaled(w, &alt, &rms)) return;
+        finish(w, &alt);
+        within_noise(&alt, PE_DIAG_RECIPE_F32_FITTED, rms);
+        if (alt.identified) *d = alt;
+        return;
+    }
     if (d->kind == PE_DIAG_COS_SIN && d->pairs > 0 && !d->identified) {
         pe_diagnosis alt = *d;
         double rms;
-        if (!diag_exact_cache(w, &alt, &rms)) return;
+        if (diag_exact_cache(w, &alt, &rms)) {
+            finish(w, &alt);
+            name_recipe(w, &alt, PE_DIAG_RECIPE_F32_HF);
+            within_noise(&alt, PE_DIAG_RECIPE_F32_HF, rms);
+            if (alt.identified) {
+                *d = alt;
+                return;
+            }
+        }
+        /* not an unscaled or linear cache: HF's YaRN and Llama 3 parameter sets */
+        alt = *d;
+        if (!diag_exact_cache_scaled(w, &alt, &rms)) return;
         finish(w, &alt);
-        name_recipe(w, &alt, PE_DIAG_RECIPE_F32_HF);
-        within_noise(&alt, PE_DIAG_RECIPE_F32_HF, rms);
+        within_noise(&alt, PE_DIAG_RECIPE_F32_FITTED, rms);
         if (alt.identified) *d = alt;
         return;
     }

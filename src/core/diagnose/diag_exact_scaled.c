@@ -1,0 +1,198 @@
+/* A YaRN or Llama 3 cos/sin cache read exactly at any first position.
+ *
+ * A scaled cache is an unscaled one with some frequencies changed. The phase
+ * lines (diag_phase.c) cannot read them far from position 0: a float32 angle
+ * f32(p * inv_freq) is off by half an ulp of the product (0.03 rad at
+ * p = 10^6), and the slow columns hardly turn over a few rows. Each column's
+ * recurrence v(x - 1) + v(x + 1) = 2 cos(w) v(x) does not see the first
+ * position, so it gives the columns that turn (diag_cache_step). HF's
+ * parameter sets are few: a common rope_theta, YaRN's ramp from beta_fast 32
+ * and beta_slow 1 at a power-of-two original context, Llama 3's bands at
+ * low_freq_factor 1 and high_freq_factor 4. Each is regenerated as HF
+ * computes it in float32 (diag_freqs_recipes.c), ranked by its distance to
+ * the columns read, and the best few are read cell by cell with the first
+ * position searched over [0, 2^31) (diag_exact_cache_at): the cells, not the
+ * ranking, decide. What the cells leave open (which beta pair, which context
+ * with the same ramp) is HF's canonical choice, as the verdict says. */
+#include "diag_freqs.h"
+#include "diag_internal.h"
+#include "math/f64math.h"
+
+#define TWO_PI    6.283185307179586
+#define TRIES     12   /* candidates read cell by cell, best ranked first */
+#define MAX_CHI   64.0 /* mean squared distance (in sds) past which a candidate is not read */
+#define MIN_READ  4    /* columns the recurrence must read */
+#define MIN_ROWS  32   /* rows read: fewer leave most candidates tied, each then searched to the budget */
+#define SHARE_MIN 0.99 /* cells within an ulp for a reading to count */
+/* search steps over every candidate: bounds the time (hundredths of a second for a 32-row cache); the check
+ * that no second candidate fits stops there too (a verdict then rests on the candidates read) */
+#define BUDGET    400000
+#define NOISE_RMS 1e-5 /* or rms off the candidate (relative to the amplitude): noise on it */
+
+static const double BASES[] = {10000.0, 500000.0, 1e6, 100000.0, 50000.0, 5e6, 1e7};
+/* original_max_position_embeddings, the common first (a tie in the ranking keeps this order) */
+static const double CONTEXTS[] = {8192, 4096, 2048, 32768, 16384, 131072, 65536, 1024, 512, 262144, 524288, 1048576};
+static const double YARN_FACTORS[] = {2, 4, 8, 16, 32, 40, 64, 128};
+static const double LLAMA3_FACTORS[] = {8, 16, 32, 4, 2};
+
+typedef struct candidate {
+    freq_model m;
+    double chi;
+} candidate;
+
+static double floor_of(double x) {
+    const double r = diag_round_int(x);
+    return r > x ? r - 1.0 : r;
+}
+
+static double ceil_of(double x) {
+    const double r = diag_round_int(x);
+    return r < x ? r + 1.0 : r;
+}
+
+/* HF's find_correction_dim: d ln(L0 / (2 pi beta)) / (2 ln theta). */
+static double correction_dim(double beta, double dim, double theta, double l0) {
+    return dim * pe_log(l0 / (TWO_PI * beta)) / (2.0 * pe_log(theta));
+}
+
+/* Mean squared distance of the model's frequencies from the columns read (y: log w, sd: its relative sd). */
+static double distance(const freq_model *m, const double *y, const double *sd, uint32_t h) {
+    double chi = 0.0;
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < h; k++) {
+        if (!(sd[k] > 0.0)) continue;
+        const double f = freq_value(m, k), e = (y[k] - pe_log(f)) / sd[k];
+        chi += e * e, n++;
+    }
+    return n ? chi / n : 1e300;
+}
+
+/* Keeps the TRIES best candidates, in order (list holds *count). */
+static void keep(candidate *list, uint32_t *count, const freq_model *m, double chi) {
+    if (!(chi < MAX_CHI)) return;
+    uint32_t at = *count < TRIES ? *count : TRIES;
+    while (at > 0 && list[at - 1].chi > chi) at--;
+    if (at >= TRIES) return;
+    for (uint32_t j = (*count < TRIES ? *count : TRIES - 1); j > at; j--) list[j] = list[j - 1];
+    list[at].m = *m, list[at].chi = chi;
+    if (*count < TRIES) (*count)++;
+}
+
+/* The amplitudes to try: HF's default attention factor for the model (YaRN: 0.1 ln factor + 1) and 1 (YaRN
+ * with mscale equal to mscale_all_dim, Llama 3), each only when the cells' peak allows it. */
+static uint32_t amplitudes(const freq_model *m, double peak, double *amp) {
+    uint32_t n = 0;
+    const double yarn = 0.1 * pe_log(m->factor) + 1.0;
+    if (m->scaling == PE_DIAG_SCALING_YARN && peak <= yarn * 1.01 && peak > 0.8 * yarn) amp[n++] = yarn;
+    if (peak <= 1.01 && peak > 0.8) amp[n++] = 1.0;
+    return n;
+}
+
+int diag_exact_cache_scaled(diag_work *w, pe_diagnosis *d, double *rms) {
+    const uint32_t h = w->h;
+    if (d->kind != PE_DIAG_COS_SIN || h < 8 || d->storage == PE_DTYPE_FLOAT64 || w->v.rows - w->first_row < MIN_ROWS)
+        return 0;
+    /* the columns the recurrence reads, in tmp (log w) and psd (relative sd) */
+    double *y = w->tmp, *sd = w->psd, peak = 0.0;
+    uint32_t read = 0;
+    for (uint32_t k = 0; k < h; k++) {
+        double wk, rel;
+        sd[k] = 0.0;
+        if (!diag_cache_step(w, k, &wk, &rel)) continue;
+        /* the float32 angle's rounding and the storage's bound how well a column is read */
+        const double floor = 2.0 * diag_ulp(d->storage, 1.0);
+        y[k] = pe_log(wk), sd[k] = rel > floor ? rel : floor, read++;
+    }
+    /* a float32 angle's rounding can make every step of a column the same multiple of its quantum (a residual
+     * of 0 and a mean off by a quantum over the rows): the median sd is every column's floor (as cache_line) */
+    double median = 0.0;
+    for (uint32_t k = 0; k < h; k++) {
+        if (!(sd[k] > 0.0)) continue;
+        uint32_t below = 0, equal = 0;
+        for (uint32_t j = 0; j < h; j++) below += sd[j] > 0.0 && sd[j] < sd[k], equal += sd[j] == sd[k];
+        if (2 * below <= read && 2 * (below + equal) >= read) median = sd[k];
+    }
+    for (uint32_t k = 0; k < h; k++)
+        if (sd[k] > 0.0 && sd[k] < median) sd[k] = median;
+    for (uint32_t r = w->first_row; r < w->v.rows; r++)
+        for (uint32_t c = 0; c < w->v.cols; c++) {
+            const double a = diag_at(&w->v, r, c);
+            peak = a > peak ? a : -a > peak ? -a : peak;
+        }
+    if (read < MIN_READ) return 0;
+    candidate list[TRIES];
+    uint32_t count = 0;
+    const double dim = 2.0 * h;
+    for (unsigned b = 0; b < sizeof BASES / sizeof BASES[0]; b++) {
+        freq_model m = {0};
+        m.recipe = PE_DIAG_RECIPE_F32_HF, m.base = BASES[b], m.dim = 2 * h, m.rule = 0, m.count = h;
+        /* Llama 3 first: its bands change only slow columns, so it ties with any YaRN whose ramp lies there too */
+        for (unsigned c = 0; c < sizeof CONTEXTS / sizeof CONTEXTS[0]; c++) {
+            m.original_max = CONTEXTS[c];
+            m.scaling = PE_DIAG_SCALING_LLAMA3, m.low_freq_factor = 1.0, m.high_freq_factor = 4.0;
+            for (unsigned f = 0; f < sizeof LLAMA3_FACTORS / sizeof LLAMA3_FACTORS[0]; f++) {
+                m.factor = LLAMA3_FACTORS[f];
+                keep(list, &count, &m, distance(&m, y, sd, h));
+            }
+        }
+        for (unsigned c = 0; c < sizeof CONTEXTS / sizeof CONTEXTS[0]; c++) {
+            const double l0 = CONTEXTS[c];
+            m.original_max = l0;
+            /* YaRN, truncated as HF's default: low = max(floor(c_fast), 0), high = min(ceil(c_slow), d - 1) */
+            double low = floor_of(correction_dim(32.0, dim, m.base, l0)),
+                   high = ceil_of(correction_dim(1.0, dim, m.base, l0));
+            low = low > 0.0 ? low : 0.0, high = high < dim - 1.0 ? high : dim - 1.0;
+            if (!(low < h && high > 0.0)) continue;
+            m.scaling = PE_DIAG_SCALING_YARN, m.ramp_low = low, m.ramp_high = high;
+            for (unsigned f = 0; f < sizeof YARN_FACTORS / sizeof YARN_FACTORS[0]; f++) {
+                m.factor = YARN_FACTORS[f];
+                keep(list, &count, &m, distance(&m, y, sd, h));
+            }
+        }
+    }
+    float *inv = (float *)w->phase0, *winner = (float *)w->fx; /* fx and fy: 2 DIAG_FIT_SAMPLES doubles */
+    if (h > 4 * DIAG_FIT_SAMPLES) return 0;
+    for (uint32_t j = 0; j < h; j++) w->order[j] = h - 1 - j; /* both scalings keep the frequencies falling */
+    int found = -1;
+    double found_amp = 1.0;
+    uint64_t budget = BUDGET;
+    for (uint32_t c = 0; c < count; c++) {
+        const freq_model *m = &list[c].m;
+        for (uint32_t k = 0; k < h; k++) inv[k] = (float)freq_value(m, k);
+        if (found >= 0) { /* the same float32 values under other parameters: the same reading */
+            uint32_t k = 0;
+            while (k < h && inv[k] == winner[k]) k++;
+            if (k == h) continue;
+        }
+        double amp[2], share;
+        const uint32_t amps = amplitudes(m, peak, amp);
+        for (uint32_t a = 0; a < amps; a++) {
+            pe_diagnosis trial = *d;
+            if (!diag_exact_cache_at(w, &trial, inv, amp[a], &budget, &share, rms) ||
+                !(share >= SHARE_MIN || *rms < NOISE_RMS))
+                continue;
+            /* a second parameter set the cells fit as well: they do not fix the scaling, and no guess is made */
+            if (found >= 0) return 0;
+            found = (int)c, found_amp = amp[a];
+            for (uint32_t k = 0; k < h; k++) winner[k] = inv[k];
+            break;
+        }
+    }
+    if (found < 0) return 0;
+    /* the winner read again (the other candidates' readings wrote the working arrays) */
+    const freq_model *m = &list[found].m;
+    double share;
+    for (uint32_t k = 0; k < h; k++) inv[k] = winner[k];
+    if (!diag_exact_cache_at(w, d, inv, found_amp, NULL, &share, rms)) return 0;
+    d->rule = 0, d->base = m->base, d->base_round = 1;
+    if (d->base_digits < 1) d->base_digits = 1;
+    d->scaling = m->scaling, d->factor = m->factor;
+    if (m->scaling == PE_DIAG_SCALING_YARN)
+        d->band_low = m->ramp_low, d->band_high = m->ramp_high;
+    else
+        d->band_low = m->original_max / m->low_freq_factor, d->band_high = m->original_max / m->high_freq_factor;
+    freq_model exact = *m;
+    exact.recipe = PE_DIAG_RECIPE_EXACT;
+    for (uint32_t k = 0; k < h; k++) w->model_w[k] = freq_value(&exact, k);
+    return 1;
+}
