@@ -22,7 +22,7 @@ import {
   wavelength,
 } from '../compute/encoding.js';
 import { fixed6, sig6 } from '../draw/format.js';
-import { onCursor, setCursor } from '../state/cursor.js';
+import { cursorPosition, onCursor, setCursor } from '../state/cursor.js';
 import { drawColorBar, drawTitle, paintGrid } from '../draw/heatmap-draw.js';
 import { drawAxes } from '../draw/heatmap-axes.js';
 import { waitForWorker } from './scheduler.js';
@@ -128,6 +128,11 @@ export function createHeatmapView({ canvas, marker, cursorLine, readout, summary
     );
     describeGrid(grid);
     if (cell && (cell.row >= d || cell.col >= length)) cell = null;
+    // A position another view pointed at before this one first drew (view was null then): mark it now.
+    const shared = cursorPosition();
+    if (!cell && shared != null && shared >= offset && shared < offset + length) {
+      cell = { row: view.j0, col: shared - offset };
+    }
     showCell();
   }
 
