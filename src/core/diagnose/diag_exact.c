@@ -222,6 +222,20 @@ static void descend(exact_search *s, uint32_t j, double lo, double hi) {
     }
 }
 
+/* Every positive sd[k] raised to the median of the positive ones (count: how many the caller read): a float32
+ * angle's rounding can leave a pair's or column's steps all alike (sd near 0), which says nothing of its share. */
+void diag_floor_at_median(double *sd, uint32_t h, uint32_t count) {
+    double median = 0.0;
+    for (uint32_t k = 0; k < h; k++) {
+        if (!(sd[k] > 0.0)) continue;
+        uint32_t below = 0, equal = 0;
+        for (uint32_t j = 0; j < h; j++) below += sd[j] > 0.0 && sd[j] < sd[k], equal += sd[j] == sd[k];
+        if (2 * below <= count && 2 * (below + equal) >= count) median = sd[k];
+    }
+    for (uint32_t k = 0; k < h; k++)
+        if (sd[k] > 0.0 && sd[k] < median) sd[k] = median;
+}
+
 /* Frequencies from the rows' angle steps (the mean step over consecutive read rows, and its sd), and the base of
  * each rule from the weighted line log w_k = -k ln(T) / n through w_0 = 1. A float32 angle's rounding can leave
  * every step of a pair the same multiple of its quantum (sd 0, the mean off by up to a quantum / rows): each
@@ -255,17 +269,9 @@ static int base_from_steps(diag_work *w, double *t_paper, double *t_t2t, double 
     }
     /* a float32 angle's rounding is relative: every pair's step is off by about the same share, which a pair whose
      * steps all round alike hides; the median share is every pair's floor */
-    double median = 0.0;
-    uint32_t usable = 0;
+    uint32_t usable = 0; /* sd[0] stays 0: the anchor */
     for (uint32_t k = 1; k < h; k++) usable += sd[k] > 0.0;
-    for (uint32_t k = 1; k < h && usable; k++) {
-        if (!(sd[k] > 0.0)) continue;
-        uint32_t below = 0, equal = 0;
-        for (uint32_t j = 1; j < h; j++) below += sd[j] > 0.0 && sd[j] < sd[k], equal += sd[j] == sd[k];
-        if (2 * below <= usable && 2 * (below + equal) >= usable) median = sd[k];
-    }
-    for (uint32_t k = 1; k < h; k++)
-        if (sd[k] > 0.0 && sd[k] < median) sd[k] = median;
+    diag_floor_at_median(sd, h, usable);
     double b = 0.0, sd_b = 1.0, chi = 0.0;
     for (int round = 0; round < 4; round++) {
         double sxx = 0.0, sxy = 0.0;
@@ -431,15 +437,7 @@ static int cache_line(diag_work *w, double *base, double *factor, double *rel_b,
     }
     if (usable < 3) return 0;
     /* as base_from_steps: the median share as every column's floor, then each raised to its residual */
-    double median = 0.0;
-    for (uint32_t k = 0; k < h; k++) {
-        if (!(sd[k] > 0.0)) continue;
-        uint32_t below = 0, equal = 0;
-        for (uint32_t j = 0; j < h; j++) below += sd[j] > 0.0 && sd[j] < sd[k], equal += sd[j] == sd[k];
-        if (2 * below <= usable && 2 * (below + equal) >= usable) median = sd[k];
-    }
-    for (uint32_t k = 0; k < h; k++)
-        if (sd[k] > 0.0 && sd[k] < median) sd[k] = median;
+    diag_floor_at_median(sd, h, usable);
     double a = 0.0, b = 0.0, var_a = 1.0, var_b = 1.0, chi = 1.0;
     for (int round = 0; round < 4; round++) {
         double su = 0.0, sk = 0.0, skk = 0.0, sy = 0.0, sky = 0.0;

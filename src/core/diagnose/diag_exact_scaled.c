@@ -105,15 +105,7 @@ int diag_exact_cache_scaled(diag_work *w, pe_diagnosis *d, double *rms) {
     }
     /* a float32 angle's rounding can make every step of a column the same multiple of its quantum (a residual
      * of 0 and a mean off by a quantum over the rows): the median sd is every column's floor (as cache_line) */
-    double median = 0.0;
-    for (uint32_t k = 0; k < h; k++) {
-        if (!(sd[k] > 0.0)) continue;
-        uint32_t below = 0, equal = 0;
-        for (uint32_t j = 0; j < h; j++) below += sd[j] > 0.0 && sd[j] < sd[k], equal += sd[j] == sd[k];
-        if (2 * below <= read && 2 * (below + equal) >= read) median = sd[k];
-    }
-    for (uint32_t k = 0; k < h; k++)
-        if (sd[k] > 0.0 && sd[k] < median) sd[k] = median;
+    diag_floor_at_median(sd, h, read);
     for (uint32_t r = w->first_row; r < w->v.rows; r++)
         for (uint32_t c = 0; c < w->v.cols; c++) {
             const double a = diag_at(&w->v, r, c);

@@ -193,6 +193,8 @@ int diag_exact_cache(diag_work *w, pe_diagnosis *d, double *rms);
 /* diag_exact.c: a cache column's frequency from its recurrence (least squares 2 cos(w) over the first rows, no
  * first position enters) and its relative sd; 0 when the column turns too little or too much per row to tell. */
 int diag_cache_step(const diag_work *w, uint32_t k, double *wk, double *rel);
+/* diag_exact.c: each positive sd[k] (of h) raised to the median of the positive ones, count of them read. */
+void diag_floor_at_median(double *sd, uint32_t h, uint32_t count);
 /* diag_exact.c: a cos or sin cache read at the float32 inv_freq inv (HF's, any scaling; falling with k, w->order
  * set by the caller) and amplitude amp (HF's attention_factor, taken in float32): the first position searched
  * over [0, 2^31) as cos and as sin. On success (1) sets cache_cos, src, offset, scale and w (the inv values the

@@ -7,16 +7,20 @@ import { readInput, MAX_CONFIG_BYTES } from './read-input.js';
 
 const quoted = (names) => names.map((n) => `'${n}'`).join(', ');
 
-/** fromConfig of the file for layerType (or undefined), or the CLI's failure. */
-export function readConfigOption(posenc, path, layerType) {
-  const bytes = readInput('--config', 'a config.json', path, MAX_CONFIG_BYTES);
-  let text;
+/** A config file's text for the CLI option or command `what` (capped at MAX_CONFIG_BYTES), or the CLI's failure. */
+export function readConfigText(what, path) {
+  const bytes = readInput(what, 'a config.json', path, MAX_CONFIG_BYTES);
   try {
     // Strict UTF-8 with a BOM kept, as the core reads the bytes (which refuses both).
-    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
   } catch {
     fail("config key '(config)' must be a JSON object: the text of a config.json", 1);
   }
+}
+
+/** fromConfig of the file for layerType (or undefined), or the CLI's failure. */
+export function readConfigOption(posenc, path, layerType) {
+  const text = readConfigText('--config', path);
   let description;
   try {
     description = posenc.fromConfig(text, layerType === undefined ? undefined : { layerType });

@@ -1,7 +1,7 @@
 // `posenc config FILE [options]`, mirrored by src/cli/config_command.c (same
 // options, checks, messages and bytes): what every layer of a model uses,
 // from fromConfig's per-layer answer; layers with one description share a line.
-import { readInput, MAX_CONFIG_BYTES } from './read-input.js';
+import { readConfigText } from './config-option.js';
 import { instantiate } from '../instance.js';
 import { PosencError } from '../runtime/errors.js';
 import { fail } from './args.js';
@@ -110,14 +110,7 @@ export async function run(given, write) {
   const format = formatOption(given, ['text', 'json'], 'text or json');
   const path = given.get('FILE');
   if (path === undefined) fail("config needs a FILE: a model's config.json (see posenc config --help)");
-  const bytes = readInput('config', 'a config.json', path, MAX_CONFIG_BYTES);
-  let text;
-  try {
-    // Strict UTF-8 with a BOM kept, as the core reads the bytes (which refuses both), as config-option.js does.
-    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
-  } catch {
-    fail("config key '(config)' must be a JSON object: the text of a config.json", 1);
-  }
+  const text = readConfigText('config', path);
   const posenc = await instantiate();
   let layers;
   let ignored = [];
