@@ -390,6 +390,8 @@ it('scaling choices move the RoPE bands as each type defines', async () => {
   const seen = {};
   for (const type of ['none', 'linear', 'dynamic', 'yarn', 'llama3']) {
     if (type !== 'none') await redrawAfter(page, () => page.selectOption('#ctl-rs', type));
+    // A frame may draw other views first (its budget splits the work): wait for the RoPE view itself.
+    await caughtUp(page, '#rope-facts');
     seen[type] = await bands();
     prints.add((await canvasPrint(page, '#rope-wavelength canvas')).hash);
     assert.match(
@@ -417,6 +419,7 @@ it('scaling choices move the RoPE bands as each type defines', async () => {
   }
   // A refused parameter set is explained, not drawn.
   await redrawAfter(page, () => typeValue(page, '#ctl-rhi', '0.5'));
+  await caughtUp(page, '#rope-status');
   assert.match(await page.textContent('#rope-status'), 'high_freq_factor');
   noProblems('rope scaling');
 });

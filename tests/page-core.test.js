@@ -11,6 +11,7 @@ import { browserSession } from './support/browser-session.js';
 import {
   allCanvases,
   canvasPrint,
+  caughtUp,
   centre,
   checkControlSteps,
   drawEveryView,
@@ -157,6 +158,7 @@ it('a URL with parameters restores the view', async () => {
   await redrawAfter(page, () => typeValue(page, '#ctl-len', '500'));
   await redrawAfter(page, () => typeValue(page, '#ctl-base', '500'));
   await redrawAfter(page, () => typeValue(page, '#ctl-off', '7'));
+  await caughtUp(page, '#heatmap-canvas'); // the frame counted may have drawn another view first
   assert.is((await canvasPrint(page, '#heatmap-canvas')).hash, fromUrl.hash);
   noProblems('restore');
 });
