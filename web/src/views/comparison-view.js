@@ -53,6 +53,9 @@ const QK_TEXT = {
 
 /** Panel width: four in a row on a wide page, two on a medium one, one on a phone. */
 /** The heads whose profile is drawn: all when asked (or at most five), else five spread ones and the chosen. */
+/** The profiles' chart height: a little under half on a phone, so the view stays well inside two screens there. */
+const profileHeight = () => (compactScreen() ? 140 : plotHeight(300));
+
 export function profileHeads(heads, chosen, all) {
   if (all || heads <= 5) return new Set(Array.from({ length: heads }, (_, h) => h));
   const picked = new Set([0, heads - 1, Math.min(chosen, heads - 1)]);
@@ -260,7 +263,7 @@ export function createComparisonView(elements) {
       x: deltas,
       series,
       yRange: [-1.05, 1.05],
-      height: plotHeight(300),
+      height: profileHeight(),
     });
   }
 
@@ -291,7 +294,7 @@ export function createComparisonView(elements) {
       yLabel: compactScreen() ? 'bias' : 'bias added to the score',
       x: deltas,
       series,
-      height: plotHeight(300),
+      height: profileHeight(),
     });
   }
 

@@ -172,7 +172,7 @@ export function createRotationView(elements) {
     // Three to a row on a phone (two at 150 px would stack the circles a screen tall).
     const narrow = width < 450;
     const cellW = narrow ? Math.floor(width / 3) : 150;
-    const cellH = narrow ? 144 : 178;
+    const cellH = narrow ? 132 : 178;
     // As many per row as fit, spread over balanced rows (8 → 4 + 4 rather than 5 + 3).
     const fit = Math.max(1, Math.min(shown.length, Math.floor(width / cellW)));
     const perRow = Math.ceil(shown.length / Math.ceil(shown.length / fit));
@@ -216,7 +216,7 @@ export function createRotationView(elements) {
     shown.forEach((pair, n) => {
       const cx = (n % perRow) * cellW + cellW / 2;
       const top = 40 + Math.floor(n / perRow) * cellH;
-      const r = narrow ? 36 : 46;
+      const r = narrow ? 32 : 46;
       const cy = top + r + 10;
       const color = pairColor(n);
       ctx.strokeStyle = colors.grid;
