@@ -395,6 +395,7 @@ export function createRotationView(elements) {
       `<strong>${bandDeviation.toExponential(1)}</strong>. Solid: row p = ${offset + mid}; dashed: row p = ${offset}.`;
     similarityOut.dataset.minNorm = stats ? String(stats.normMin) : '';
     similarityOut.dataset.maxNorm = stats ? String(stats.normMax) : '';
+    similarityOut.dataset.bandDeviation = String(bandDeviation);
   }
 
   return { render };
