@@ -20,15 +20,25 @@ export function drawAxes(ctx, rect, colors, { xDomain, yDomain, xLabel, yLabel, 
     .range([rect.x, rect.x + rect.w]);
   ctx.textAlign = 'center';
   ctx.textBaseline = 'top';
-  const xLabels = [];
-  for (const t of integerTicks(x0, x1, xTicks)) {
+  // As many ticks as asked for, fewer when their labels would touch (a phone's narrow plot at a long length).
+  const ticks = spacedTicks(
+    x0,
+    x1,
+    xTicks,
+    (t) => xs(t + 0.5),
+    (t) => ctx.measureText(tickLabel(t)).width,
+  );
+  const boxes = [];
+  for (const t of ticks) {
     const px = xs(t + 0.5);
+    const half = ctx.measureText(tickLabel(t)).width / 2;
     ctx.fillRect(Math.round(px) - 0.5, rect.y + rect.h, 1, 4);
     ctx.fillText(tickLabel(t), px, rect.y + rect.h + 6);
-    xLabels.push(tickLabel(t));
+    boxes.push(`${(px - half).toFixed(1)} ${(px + half).toFixed(1)}`);
   }
-  // The tick labels as text, for tests and for the figure's text alternative.
-  ctx.canvas.dataset.xTicks = xLabels.join(' | ');
+  // The tick labels as text, for tests and for the figure's text alternative; their extents in CSS px, for tests.
+  ctx.canvas.dataset.xTicks = ticks.map(tickLabel).join(' | ');
+  ctx.canvas.dataset.xTickBoxes = boxes.join(', ');
   const [y0, y1] = yDomain;
   const ys = scaleLinear()
     .domain([y0, y1])
@@ -57,4 +67,22 @@ export function integerTicks(lo, hi, count) {
     .domain([lo, hi - 1])
     .ticks(count)
     .filter((t) => Number.isInteger(t) && t >= lo && t < hi);
+}
+
+// Clear space between two neighbouring tick labels, in CSS px.
+const TICK_GAP = 8;
+
+/**
+ * Nice integer ticks in [lo, hi), at most count, thinned (count lowered) until no two neighbouring labels come
+ * within TICK_GAP: at(t) is a tick's centre, width(t) its label's width, both in CSS px.
+ */
+export function spacedTicks(lo, hi, count, at, width) {
+  for (let n = count; n > 1; n--) {
+    const ticks = integerTicks(lo, hi, n);
+    const clear = ticks.every(
+      (t, i) => i === 0 || at(t) - width(t) / 2 - (at(ticks[i - 1]) + width(ticks[i - 1]) / 2) >= TICK_GAP,
+    );
+    if (clear) return ticks;
+  }
+  return integerTicks(lo, hi, 1);
 }

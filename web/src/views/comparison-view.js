@@ -53,6 +53,9 @@ const QK_TEXT = {
 
 /** Panel width: four in a row on a wide page, two on a medium one, one on a phone. */
 /** The heads whose profile is drawn: all when asked (or at most five), else five spread ones and the chosen. */
+/** The profiles' chart height: a little under half on a phone, so the view stays well inside two screens there. */
+const profileHeight = () => (compactScreen() ? 140 : plotHeight(300));
+
 export function profileHeads(heads, chosen, all) {
   if (all || heads <= 5) return new Set(Array.from({ length: heads }, (_, h) => h));
   const picked = new Set([0, heads - 1, Math.min(chosen, heads - 1)]);
@@ -260,7 +263,7 @@ export function createComparisonView(elements) {
       x: deltas,
       series,
       yRange: [-1.05, 1.05],
-      height: plotHeight(300),
+      height: profileHeight(),
     });
   }
 
@@ -291,13 +294,14 @@ export function createComparisonView(elements) {
       yLabel: compactScreen() ? 'bias' : 'bias added to the score',
       x: deltas,
       series,
-      height: plotHeight(300),
+      height: profileHeight(),
     });
   }
 
   function writeFacts(W, { sin, learnedSim, rope, source, slopes, state, d }) {
     const sinSpread = largestSpread(diagonalProfile(sin, W));
     const learnedSpread = largestSpread(diagonalProfile(learnedSim, W));
+    const ropeSpread = largestSpread(diagonalProfile(rope, W));
     const items = [
       `Window: positions 0–${W - 1} in every panel` +
         (W < state.cw
@@ -307,7 +311,7 @@ export function createComparisonView(elements) {
       `Sinusoidal: each diagonal j − i is constant to within ${sinSpread.toExponential(1)}: the similarity depends only on the offset.`,
       `Learned (${source.label}): along one diagonal the similarity varies by up to ${fixed6(learnedSpread)}; ` +
         'nothing forces a learned table to depend only on the offset.',
-      `RoPE (${QK_TEXT[state.qk]}): each diagonal constant to within ${largestSpread(diagonalProfile(rope, W)).toExponential(1)}: ` +
+      `RoPE (${QK_TEXT[state.qk]}): each diagonal constant to within ${ropeSpread.toExponential(1)}: ` +
         'the score of a rotated query and key depends only on j − i.' +
         (state.qk === 'ones' && !modelPanelRope(state)
           ? ' With all-ones vectors it is exactly the sinusoidal curve.'
@@ -317,7 +321,12 @@ export function createComparisonView(elements) {
     ];
     facts.replaceChildren(...items.map((text) => Object.assign(document.createElement('li'), { textContent: text })));
     facts.dataset.window = String(W);
-    facts.dataset.learnedSpread = String(learnedSpread);
+    // The facts as numbers, for the test that holds the caption to them at every d.
+    Object.assign(facts.dataset, {
+      learnedSpread: String(learnedSpread),
+      sinSpread: String(sinSpread),
+      ropeSpread: String(ropeSpread),
+    });
   }
 
   /** Hover: one cell (i, j) read in all four panels at once. */

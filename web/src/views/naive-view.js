@@ -104,6 +104,9 @@ export function createNaiveView({ raw, norm, sin, facts }) {
             `${fixed6(stats.stepMin)} … ${fixed6(stats.stepMax)} over this whole table: the same at every position and for every length.`
           : 'Sinusoidal: every value in [−1, 1]; measuring the step between neighbours over the whole table…',
     ];
+    // The sinusoid's step as numbers, for the test that holds the caption ("a constant step") to them at every d.
+    facts.dataset.stepMin = stats && length >= 2 ? String(stats.stepMin) : '';
+    facts.dataset.stepMax = stats && length >= 2 ? String(stats.stepMax) : '';
     facts.replaceChildren(
       ...items.map((t) => {
         const li = document.createElement('li');

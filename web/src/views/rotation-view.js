@@ -141,16 +141,26 @@ export function createRotationView(elements) {
     const { p, k } = state;
     const rows = sinusoidalAt([p, p + k], { dim: d, base, layout });
     const half = d / 2;
+    // The residual over every pair in one loop without allocating (d / 2 = 1024 pairs on a drag of d); the
+    // drawn pairs (at most 8 circles and the matrix's 8 blocks) are described apart.
     let residual = 0;
-    const pairs = [];
     for (let i = 0; i < half; i++) {
       const js = columnOf(i, 'sin', d, layout);
       const jc = columnOf(i, 'cos', d, layout);
       const angle = k * frequency(i, d, base);
-      const [rs, rc] = rotatePair(rows[js], rows[jc], angle);
+      const cs = Math.cos(angle);
+      const sn = Math.sin(angle);
+      const rs = rows[js] * cs + rows[jc] * sn;
+      const rc = rows[jc] * cs - rows[js] * sn;
       residual = Math.max(residual, Math.abs(rs - rows[d + js]), Math.abs(rc - rows[d + jc]));
-      pairs.push({ i, angle, from: [rows[js], rows[jc]], to: [rows[d + js], rows[d + jc]], rotated: [rs, rc] });
     }
+    const pairAt = (i) => {
+      const js = columnOf(i, 'sin', d, layout);
+      const jc = columnOf(i, 'cos', d, layout);
+      const angle = k * frequency(i, d, base);
+      const rotated = rotatePair(rows[js], rows[jc], angle);
+      return { i, angle, from: [rows[js], rows[jc]], to: [rows[d + js], rows[d + jc]], rotated };
+    };
     residualOut.innerHTML =
       `max over all ${d} columns of |R(k)·PE(p) − PE(p+k)| = <strong id="residual-value">${residual.toExponential(2)}</strong>` +
       ` for p = ${p}, k = ${k} (float32 values from the package, rotation in double)`;
@@ -159,20 +169,21 @@ export function createRotationView(elements) {
     // On a phone the matrix keeps to 240 px: full width, it alone would take half a screen.
     const matrixWidth = total >= 860 ? 300 : Math.min(total, compactScreen() ? 240 : total);
     const circlesWidth = total >= 860 ? total - matrixWidth - 16 : total;
-    drawCircles(
-      circlePairs(d, base).map((i) => pairs[i]),
+    drawCircles(circlePairs(d, base).map(pairAt), state, circlesWidth, colors);
+    drawMatrix(
+      Array.from({ length: Math.min(MATRIX_PAIRS, half) }, (_, i) => pairAt(i)),
       state,
-      circlesWidth,
+      half,
+      matrixWidth,
       colors,
     );
-    drawMatrix(pairs.slice(0, MATRIX_PAIRS), state, half, matrixWidth, colors);
   }
 
   function drawCircles(shown, state, width, colors) {
     // Three to a row on a phone (two at 150 px would stack the circles a screen tall).
     const narrow = width < 450;
     const cellW = narrow ? Math.floor(width / 3) : 150;
-    const cellH = narrow ? 144 : 178;
+    const cellH = narrow ? 132 : 178;
     // As many per row as fit, spread over balanced rows (8 → 4 + 4 rather than 5 + 3).
     const fit = Math.max(1, Math.min(shown.length, Math.floor(width / cellW)));
     const perRow = Math.ceil(shown.length / Math.ceil(shown.length / fit));
@@ -213,10 +224,11 @@ export function createRotationView(elements) {
     ctx.fillText('R(k)·PE(p)', 176, legendY);
     if (width >= 440) ctx.fillText('arc: the turn k·w mod 2π', 262, legendY);
 
+    const labels = [];
     shown.forEach((pair, n) => {
       const cx = (n % perRow) * cellW + cellW / 2;
       const top = 40 + Math.floor(n / perRow) * cellH;
-      const r = narrow ? 36 : 46;
+      const r = narrow ? 32 : 46;
       const cy = top + r + 10;
       const color = pairColor(n);
       ctx.strokeStyle = colors.grid;
@@ -246,23 +258,26 @@ export function createRotationView(elements) {
       ringAt(ctx, cx + r * c0, cy - r * s0, color);
       dotAt(ctx, cx + r * c1, cy - r * s1, color);
       crossAt(ctx, cx + r * cr, cy - r * sr, colors.fg);
-      ctx.fillStyle = colors.fg;
-      ctx.font = colors.font;
-      ctx.textAlign = 'center';
-      ctx.textBaseline = 'top';
-      const w = frequency(pair.i, tableShape().dim, tableShape().base);
-      ctx.font = `600 ${colors.font}`;
-      ctx.fillText(`pair ${pair.i}`, cx, cy + r + 10);
-      ctx.font = colors.font;
-      ctx.fillText(`w = ${sig6(w)}`, cx, cy + r + 26);
-      ctx.fillStyle = colors.muted;
       const turns = Math.floor(pair.angle / TAU);
-      ctx.fillText(
-        `turn ${((turn * 180) / Math.PI).toFixed(2)}°${turns > 0 ? ` + ${turns}×360°` : ''}`,
-        cx,
-        cy + r + 42,
-      );
+      const w = frequency(pair.i, tableShape().dim, tableShape().base);
+      labels.push({
+        x: cx,
+        y: cy + r,
+        name: `pair ${pair.i}`,
+        w: `w = ${sig6(w)}`,
+        turn: `turn ${((turn * 180) / Math.PI).toFixed(2)}°${turns > 0 ? ` + ${turns}×360°` : ''}`,
+      });
     });
+    // The labels by font, one font change each rather than three per circle (each change parses the font).
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'top';
+    ctx.fillStyle = colors.fg;
+    ctx.font = `600 ${colors.font}`;
+    for (const label of labels) ctx.fillText(label.name, label.x, label.y + 10);
+    ctx.font = colors.font;
+    for (const label of labels) ctx.fillText(label.w, label.x, label.y + 26);
+    ctx.fillStyle = colors.muted;
+    for (const label of labels) ctx.fillText(label.turn, label.x, label.y + 42);
   }
 
   function drawMatrix(pairs, state, half, width, colors) {
@@ -273,18 +288,17 @@ export function createRotationView(elements) {
     ctx.fillStyle = colors.bg;
     ctx.fillRect(0, 0, width, height);
     const rect = { x: 28, y: 40, w: size, h: size };
-    // Entries in interleaved order: block i maps (sin_i, cos_i) to (sin_i', cos_i').
-    const entry = (row, col) => {
-      if (row >> 1 !== col >> 1) return 0;
-      const { angle } = pairs[row >> 1];
+    // Entries in interleaved order: block i maps (sin_i, cos_i) to (sin_i', cos_i'). Laid out once as an array:
+    // painted from a function, each of the matrix's ~60,000 pixels would take its own cos and sin.
+    const entries = new Float64Array(n * n);
+    pairs.forEach(({ angle }, i) => {
       const c = Math.cos(angle);
       const s = Math.sin(angle);
-      return [
-        [c, s],
-        [-s, c],
-      ][row & 1][col & 1];
-    };
-    paintGrid(ctx, ratio, rect, n, n, entry, DIVERGING_LUT, -1, 1);
+      entries.set([c, s], 2 * i * n + 2 * i);
+      entries.set([-s, c], (2 * i + 1) * n + 2 * i);
+    });
+    const entry = (row, col) => entries[row * n + col];
+    paintGrid(ctx, ratio, rect, n, n, { array: entries, rowStride: n, colStride: 1 }, DIVERGING_LUT, -1, 1);
     ctx.strokeStyle = colors.muted;
     ctx.lineWidth = 1;
     ctx.strokeRect(rect.x - 0.5, rect.y - 0.5, rect.w + 1, rect.h + 1);
@@ -395,6 +409,7 @@ export function createRotationView(elements) {
       `<strong>${bandDeviation.toExponential(1)}</strong>. Solid: row p = ${offset + mid}; dashed: row p = ${offset}.`;
     similarityOut.dataset.minNorm = stats ? String(stats.normMin) : '';
     similarityOut.dataset.maxNorm = stats ? String(stats.normMax) : '';
+    similarityOut.dataset.bandDeviation = String(bandDeviation);
   }
 
   return { render };

@@ -16,6 +16,10 @@ const SPAN = 300; // offsets −SPAN … SPAN
 const HEADS = 8;
 
 /** RoPE's score of the query at offset 0 with keys at every offset. */
+const fixed3 = (v) => v.toFixed(3);
+// A rise the eye sees: 1% of the plot's axis (−1.05 … 1.05), two pixels or so on a 200 px plot.
+const RIPPLE_SEEN = 0.02;
+
 function ropeScores(d, base) {
   const n = 2 * SPAN + 1;
   const x = rope(new Float32Array(n * d).fill(1), { length: n, heads: 1, headDim: d, base, layout: 'interleaved' });
@@ -121,14 +125,35 @@ export function createT5DistanceView({ buckets, others, facts, readout }) {
       ],
     };
     cursor.refresh();
+    // RoPE's score ahead of the query: how far it rises again after falling (its ripple: a visible oscillation
+    // or none) and its largest size beyond half the span (how far it decays). With one pair it is cos(Δ), which
+    // never decays; with many, the pairs' turns average out into a smooth fall.
+    let low = Infinity;
+    let ripple = 0;
+    let far = 0;
+    for (let k = SPAN; k < x.length; k++) {
+      low = Math.min(low, ropeScore[k]);
+      ripple = Math.max(ripple, ropeScore[k] - low);
+    }
+    for (let k = 0; k < x.length; k++) if (Math.abs(x[k]) >= SPAN / 2) far = Math.max(far, Math.abs(ropeScore[k]));
+    Object.assign(facts.dataset, { ropeRipple: String(ripple), ropeFar: String(far) });
+    const pairs = `${state.d / 2} pair${state.d === 2 ? '' : 's'}`;
+    const ropeText =
+      ripple < RIPPLE_SEEN
+        ? `RoPE's score falls smoothly, the turns of its ${pairs} averaging out (no rise over ` +
+          `${ripple.toExponential(0)}); beyond ±${SPAN / 2} it stays within ±${fixed3(far)}.`
+        : far > 0.9
+          ? `RoPE's score oscillates without decaying: with ${pairs} it still reaches ${fixed3(far)} beyond ` +
+            `±${SPAN / 2}; more pairs, each turning at its own rate, make the sum decay.`
+          : `RoPE's score oscillates (rising again by up to ${fixed3(ripple)}) and decays: beyond ±${SPAN / 2} ` +
+            `it stays within ±${fixed3(far)}.`;
     const starts = [];
     for (let k = SPAN; k >= 0; k--) if (k === SPAN || encoder[k] !== encoder[k + 1]) starts.push(SPAN - k);
     facts.textContent =
       `T5's encoder gives keys behind the query buckets 0–15 and keys ahead 16–31; behind, each ` +
       `bucket starts at distance ${starts.join(', ')}: one bucket per distance up to 7, then log-spaced, all distances ` +
       `from ${starts[starts.length - 1]} on share bucket ${encoder[0]}. ALiBi's penalty grows without bound ` +
-      `(head 0's bias is ${bias[0]} at offset −${SPAN}), so its factor on the weights falls to 0; RoPE's ` +
-      'score oscillates and decays.';
+      `(head 0's bias is ${bias[0]} at offset −${SPAN}), so its factor on the weights falls to 0. ${ropeText}`;
   }
 
   return { render };
