@@ -24,6 +24,20 @@ test('posenc config: the same text and JSON in both CLIs for every corpus config
   console.log(`config-cli: ${INDEX.entries.length} configs, ${lines} lines identical in both CLIs`);
 });
 
+test('posenc config: windows, two-sided ones marked, as fromConfig says (ModernBERT, Mistral v0.1, GLM-4)', async () => {
+  for (const name of ['modernbert-large-zeroshot-v2.0.json', 'mistral-7b-v0.1.json', 'glm-4-9b-chat.json']) {
+    const run = await sameRunInProcess(['config', file(name), '--format', 'json']);
+    assert.is(run.status, 0, name);
+    const layers = posenc.fromConfig(readFileSync(file(name), 'utf8')).layers;
+    JSON.parse(run.stdout.toString()).layers.forEach((p, i) => {
+      assert.is(p.sliding_window, layers[i].slidingWindow, `${name} layer ${i}: window`);
+      assert.is(p.sliding_bidirectional, layers[i].slidingBidirectional ? 1 : undefined, `${name} layer ${i}`);
+    });
+  }
+  const text = (await sameRunInProcess(['config', file('modernbert-large-zeroshot-v2.0.json')])).stdout.toString();
+  assert.match(text, /sliding_attention; kv_heads 16; sliding_window 64; sliding_bidirectional 1;/);
+});
+
 test("posenc config --format json: one object a layer, as fromConfig's layers say", async () => {
   for (const name of ['gemma-3-4b-it.json', 'smollm3-3b-base.json', 'ai21-jamba-1.5-mini.json', 'whisper-tiny.json']) {
     const run = await sameRunInProcess(['config', file(name), '--format', 'json']);

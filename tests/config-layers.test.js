@@ -50,6 +50,7 @@ for (const entry of INDEX.entries) {
       assert.is(g.kvHeads, w.kvHeads, `${where}: kv heads`);
       assert.is(g.attentionChunk ?? 0, w.chunk, `${where}: attention chunk`);
       assert.is(g.slidingWindow ?? 0, w.window, `${where}: sliding window`);
+      assert.is(g.slidingBidirectional === true, w.bidirectional, `${where}: two-sided window`);
       if (w.positions === 'nope' || w.positions === 'no-attention') {
         assert.is(g.scheme, 'none', `${where}: scheme`);
         assert.is(g.none, w.positions, `${where}: why none`);
@@ -280,6 +281,105 @@ test('sliding windows: each layer reads its window as its model does', () => {
       () => posenc.fromConfig(edit('gemma-2-2b.json', { sliding_window: bad })),
       (e) => e.code === 'BAD_CONFIG' && e.message.includes("'sliding_window'"),
       `sliding_window ${JSON.stringify(bad)}`,
+    );
+  }
+});
+
+// Qwen2-MoE and Qwen3-MoE read sliding_window their own way (support/hf-layers.js's windowOf, from transformers'
+// configuration_qwen2_moe.py, configuration_qwen3_moe.py and their modular files): both only with
+// use_sliding_window; Qwen2-MoE then on its sliding_attention layers, by default the even layers below
+// max_window_layers; Qwen3-MoE on every layer, max_window_layers unread (so left in `ignored`).
+test('sliding windows: Qwen2-MoE and Qwen3-MoE as their classes read them', () => {
+  const agree = (config, why) => {
+    const got = posenc.fromConfig(config).layers;
+    const want = hfLayers(config);
+    assert.is(got.length, want.length, why);
+    want.forEach((w, i) => assert.is(got[i].slidingWindow ?? 0, w.window, `${why}, layer ${i}`));
+    return got.map((l) => l.slidingWindow ?? 0);
+  };
+  const moe = (type, change) => {
+    const c = { ...JSON.parse(text('qwen3-30b-a3b.json')), model_type: type };
+    for (const [key, value] of Object.entries(change))
+      if (value === undefined) delete c[key];
+      else c[key] = value;
+    return c;
+  };
+  // As shipped (use_sliding_window false, max_window_layers 48): no window, and Qwen3-MoE never reads the count.
+  assert.equal(new Set(agree(moe('qwen3_moe', {}), 'qwen3-30b-a3b')), new Set([0]));
+  const shipped = posenc.fromConfig(text('qwen3-30b-a3b.json')).ignored;
+  assert.ok(shipped.includes('max_window_layers'), 'Qwen3-MoE leaves max_window_layers unread');
+  assert.not.ok(shipped.includes('use_sliding_window'));
+  // Qwen3-MoE: every layer once use_sliding_window is on (the class default 4096 when absent).
+  const on = { use_sliding_window: true, sliding_window: 1024 };
+  assert.equal(new Set(agree(moe('qwen3_moe', on), 'qwen3 moe on')), new Set([1024]));
+  const absent = agree(moe('qwen3_moe', { use_sliding_window: true, sliding_window: undefined }), 'qwen3 moe default');
+  assert.equal(new Set(absent), new Set([4096]));
+  assert.equal(new Set(agree(moe('qwen3_moe', { ...on, max_window_layers: 3 }), 'qwen3 moe count')), new Set([1024]));
+  // Qwen2-MoE: the even layers below max_window_layers (48 here, then 28 by default, then 5).
+  const q2 = agree(moe('qwen2_moe', on), 'qwen2 moe');
+  assert.equal([q2[0], q2[1], q2[2], q2[46], q2[47]], [1024, 0, 1024, 1024, 0]);
+  const q2default = agree(moe('qwen2_moe', { ...on, max_window_layers: undefined }), 'qwen2 moe default count');
+  assert.equal([q2default[26], q2default[27], q2default[28], q2default[30]], [1024, 0, 0, 0]);
+  const q2five = agree(moe('qwen2_moe', { ...on, max_window_layers: 5 }), 'qwen2 moe five');
+  assert.equal(q2five.slice(0, 7), [1024, 0, 1024, 0, 1024, 0, 0]);
+  assert.equal(new Set(agree(moe('qwen2_moe', { max_window_layers: 5 }), 'qwen2 moe off')), new Set([0]));
+  const typed = Array.from({ length: 48 }, (_, i) => (i % 3 ? 'full_attention' : 'sliding_attention'));
+  assert.equal(
+    agree(moe('qwen2_moe', { ...on, layer_types: typed }), 'qwen2 moe typed').slice(0, 4),
+    [1024, 0, 0, 1024],
+  );
+  for (const type of ['qwen2_moe', 'qwen3_moe'])
+    assert.throws(
+      () => posenc.fromConfig(moe(type, { use_sliding_window: true, sliding_window: -1 })),
+      (e) => e.code === 'BAD_CONFIG' && e.message.includes("'sliding_window'"),
+      type,
+    );
+});
+
+// ModernBERT (an encoder): its sliding_attention layers see local_attention // 2 keys on each side, as
+// ModernBertConfig.sliding_window and masking_utils' bidirectional overlay give it (support/hf-layers.js).
+test('sliding windows: ModernBERT local layers reach local_attention // 2 both ways', () => {
+  const base = JSON.parse(text('modernbert-large-zeroshot-v2.0.json'));
+  const read = (change) => {
+    const c = { ...base, ...change };
+    for (const [key, value] of Object.entries(change)) if (value === undefined) delete c[key];
+    const got = posenc.fromConfig(c);
+    const want = hfLayers(c);
+    want.forEach((w, i) => {
+      assert.is(got.layers[i].slidingWindow ?? 0, w.window, `layer ${i}`);
+      assert.is(got.layers[i].slidingBidirectional === true, w.bidirectional, `layer ${i}: two-sided`);
+    });
+    return got;
+  };
+  const shipped = read({});
+  assert.equal(
+    shipped.layers.slice(0, 4).map((l) => [l.kind, l.slidingWindow ?? 0, l.slidingBidirectional ?? false]),
+    [
+      ['full_attention', 0, false],
+      ['sliding_attention', 64, true],
+      ['sliding_attention', 64, true],
+      ['full_attention', 0, false],
+    ],
+  );
+  assert.not.ok(shipped.ignored.includes('local_attention'), 'local_attention is read');
+  assert.is(read({ local_attention: undefined }).layers[1].slidingWindow, 64, "ModernBertConfig's 128");
+  assert.is(read({ local_attention: 257 }).layers[2].slidingWindow, 128, 'floor division');
+  // A v5-style file listing layer_types: the listed sliding layers slide, whatever global_attn_every_n_layers says.
+  const kinds = Array.from({ length: base.num_hidden_layers }, (_, i) =>
+    i % 2 ? 'sliding_attention' : 'full_attention',
+  );
+  const typed = { layer_types: kinds };
+  assert.equal(
+    read(typed)
+      .layers.slice(0, 3)
+      .map((l) => l.slidingWindow ?? 0),
+    [0, 64, 0],
+  );
+  for (const bad of [1, 0, -2, 2.5, '128', null, [128]]) {
+    assert.throws(
+      () => posenc.fromConfig({ ...base, local_attention: bad }),
+      (e) => e.code === 'BAD_CONFIG' && e.message.includes("'local_attention'"),
+      `local_attention ${JSON.stringify(bad)}`,
     );
   }
 });

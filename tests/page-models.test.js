@@ -204,6 +204,11 @@ test("the preset note names the sliding layers' window, as fromConfig reads it",
     'RoPE, each query seeing the last 2047 positions in every layer',
   );
   assert.not.match(summary('meta-llama-3-8b.json'), 'seeing');
+  // ModernBERT, an encoder: its local layers' window reaches both ways.
+  assert.match(
+    summary('modernbert-large-zeroshot-v2.0.json'),
+    'RoPE (sliding_attention, base 10000), each query seeing 64 positions on either side in 18 layers',
+  );
 });
 
 test("view 7 samples distances up to 2^20, past every preset's context", () => {

@@ -393,6 +393,7 @@ int cli_run_config(const cli_given *given, FILE *out, char **error) {
         if (l->attention_chunk)
             put(t, as_json ? ",\"attention_chunk\":%u" : " attention_chunk %u;", l->attention_chunk);
         if (l->sliding_window) put(t, as_json ? ",\"sliding_window\":%u" : " sliding_window %u;", l->sliding_window);
+        if (l->sliding_bidirectional) put(t, as_json ? ",\"sliding_bidirectional\":1" : " sliding_bidirectional 1;");
         if (l->positions != PE_LAYER_CONFIG) {
             scheme_fields(t, as_json, l, NULL);
             continue;

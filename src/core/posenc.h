@@ -1093,7 +1093,15 @@ PE_API pe_status pe_config_read(const char *json, size_t json_bytes, const char 
  * Gemma 3, Cohere 2, gpt-oss and OLMo 3; on Qwen2, Qwen3, Qwen2-VL,
  * Qwen2.5-VL and SmolLM3 only when use_sliding_window is true, then on their
  * sliding_attention layers, or without layer_types on layers i >=
- * max_window_layers (default 28; 80 for the VL models). A sliding_window that
+ * max_window_layers (default 28; 80 for the VL models); Qwen2-MoE likewise
+ * but, without layer_types, on the even layers i < max_window_layers
+ * (Qwen2MoeConfig's layer_types); Qwen3-MoE only when use_sliding_window is
+ * true, then on every layer (max_window_layers unread); ModernBERT's
+ * sliding_attention layers: local_attention // 2 (default 128 // 2 = 64),
+ * two-sided (sliding_bidirectional 1: a query at q sees |q - k| <= 64, as
+ * ModernBertConfig.sliding_window and masking_utils' bidirectional overlay;
+ * a local_attention that is not a whole number from 2 to 2^32 - 1 is refused
+ * naming it). A sliding_window that
  * is not null or a whole number from 1 to 2^32 - 1 is refused (PE_ERR_CONFIG
  * naming it). Refuses layer >= layers (PE_ERR_LAYER_TYPE, `keys` says how many
  * there are), a config without a layer count (PE_ERR_CONFIG naming
@@ -1111,12 +1119,14 @@ typedef struct pe_config_layer {
     uint32_t layers;   /* how many layers the config describes (encoder then decoder ones) */
     uint32_t kv_heads; /* key/value heads of this layer; 0 without attention */
     pe_layer_positions positions;
-    uint32_t attention_chunk; /* Llama 4's chunked_attention layers: queries see only keys of their own block of
-                                 attention_chunk_size positions (default 8192; null: 0); 0 for every other layer */
-    uint32_t sliding_window;  /* the layer's attention window as HF masks it: a query at q sees the keys
-                                 q - sliding_window < k <= q; 0: no window (see "sliding windows" above) */
-    char kind[24];            /* NUL-terminated, as above */
-    char layer_type[24];      /* "" or the layer type to give pe_config_read */
+    uint32_t attention_chunk;       /* Llama 4's chunked_attention layers: queries see only keys of their own block of
+                                       attention_chunk_size positions (default 8192; null: 0); 0 for every other layer */
+    uint32_t sliding_window;        /* the layer's attention window as HF masks it: a query at q sees the keys
+                                       q - sliding_window < k <= q; 0: no window (see "sliding windows" above) */
+    uint32_t sliding_bidirectional; /* 1: the window is two-sided (ModernBERT, an encoder): a query at q sees the
+                                       keys |q - k| <= sliding_window; 0 otherwise */
+    char kind[24];                  /* NUL-terminated, as above */
+    char layer_type[24];            /* "" or the layer type to give pe_config_read */
 } pe_config_layer;
 
 PE_API pe_status pe_config_layer_read(const char *json, size_t json_bytes, uint32_t layer, pe_config_layer *out,

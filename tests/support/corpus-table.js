@@ -27,10 +27,13 @@ function schemes(layers) {
 
 const unique = (values) => [...new Set(values)].join(' / ');
 
-/** "4096 ×13" of the layers whose attention slides (fromConfig's slidingWindow), "–" when none does. */
+/** "4096 ×13" of the layers whose attention slides (fromConfig's slidingWindow; "±64" a two-sided one), "–" when none does. */
 function windows(layers) {
   const counts = new Map();
-  for (const l of layers) if (l.slidingWindow) counts.set(l.slidingWindow, (counts.get(l.slidingWindow) ?? 0) + 1);
+  for (const l of layers) {
+    const w = l.slidingWindow && `${l.slidingBidirectional ? '±' : ''}${l.slidingWindow}`;
+    if (w) counts.set(w, (counts.get(w) ?? 0) + 1);
+  }
   return [...counts].map(([w, n]) => `${w} ×${n}`).join(', ') || '–';
 }
 

@@ -6,7 +6,8 @@
 // modeling_cohere*.py, modeling_llama4.py, modeling_glm.py, modeling_gpt_oss.py,
 // modeling_qwen3_5.py, modeling_whisper.py, modeling_bart.py, modeling_t5.py,
 // modeling_bloom.py, modeling_mpt.py, modeling_mt5.py, modeling_vit.py; Falcon-40B's first config: the authors' modelling_RW.py,
-// rotate_half with base 10000, n_head_kv key/value heads) and modeling_rope_utils.py's frequency
+// rotate_half with base 10000, n_head_kv key/value heads; GLM-4's first release: the authors' modeling_chatglm.py,
+// see chatglmRope) and modeling_rope_utils.py's frequency
 // functions (support/rope-reference.js). Nothing here calls posenc; the config
 // is read as Python's json.load gives it to HF.
 import { hfDefault, hfLinear, hfDynamic, hfYarn, hfLlama3, hfLongrope } from './rope-reference.js';
@@ -22,7 +23,12 @@ const CLASS_DEFAULTS = {
     sliding_window_pattern: 6,
     max_position_embeddings: 131072,
   },
-  modernbert: { global_rope_theta: 160000, local_rope_theta: 10000, global_attn_every_n_layers: 3 },
+  modernbert: {
+    global_rope_theta: 160000,
+    local_rope_theta: 10000,
+    global_attn_every_n_layers: 3,
+    local_attention: 128,
+  },
   llama4_text: { no_rope_layer_interval: 4, rope_theta: 500000, attention_chunk_size: 8192 },
   smollm3: { no_rope_layer_interval: 4, rope_theta: 2e6 },
   cohere2: { sliding_window_pattern: 4 },
@@ -47,6 +53,8 @@ const WINDOW_DEFAULTS = {
   qwen2_vl: { sliding_window: 4096, max_window_layers: 80 },
   qwen2_5_vl: { sliding_window: 4096, max_window_layers: 80 },
   smollm3: { max_window_layers: 28 },
+  qwen2_moe: { sliding_window: 4096, max_window_layers: 28 },
+  qwen3_moe: { sliding_window: 4096 },
 };
 // Which layers read sliding_window: every attention layer (MistralAttention, Phi3Attention, ... pass
 // config.sliding_window whatever the layer), the sliding_attention ones (Gemma2Attention & co.:
@@ -55,6 +63,10 @@ const WINDOW_DEFAULTS = {
 const WINDOW_EVERY = new Set(['mistral', 'mixtral', 'phi3', 'starcoder2']);
 const WINDOW_TYPED = new Set(['gemma2', 'gemma3', 'gemma3_text', 'cohere2', 'gpt_oss', 'olmo3']);
 const WINDOW_QWEN = new Set(['qwen2', 'qwen3', 'qwen2_vl', 'qwen2_5_vl', 'smollm3']);
+// The MoE classes (transformers main, configuration_qwen2_moe.py / configuration_qwen3_moe.py and their modular
+// files): both drop sliding_window unless use_sliding_window. Qwen2MoeAttention slides on layer_types[i] ==
+// "sliding_attention", whose default is "(i + 1) % 2 and i < max_window_layers"; Qwen3MoeAttention takes
+// config.sliding_window on every layer (Qwen3MoeModel is MixtralModel, one sliding mask for all layers).
 
 /** Layer i's sliding window as the model's attention reads it (a query at q sees q - w < k <= q); 0 none. */
 function windowOf(cfg, type, i, kind) {
@@ -63,6 +75,16 @@ function windowOf(cfg, type, i, kind) {
   const w = value('sliding_window') ?? 0;
   if (WINDOW_EVERY.has(type)) return w;
   if (WINDOW_TYPED.has(type)) return kind === 'sliding_attention' ? w : 0;
+  // ModernBertConfig.sliding_window = local_attention // 2 on each side of the query (modular_modernbert.py; the
+  // bidirectional overlay of masking_utils: |q - k| <= sliding_window), on its sliding_attention layers only.
+  if (type === 'modernbert') return kind === 'sliding_attention' ? Math.floor((cfg.local_attention ?? 128) / 2) : 0;
+  if ((type === 'qwen2_moe' || type === 'qwen3_moe') && cfg.use_sliding_window !== true) return 0;
+  if (type === 'qwen3_moe') return w;
+  if (type === 'qwen2_moe') {
+    const typed = Array.isArray(cfg.layer_types) ? cfg.layer_types[i] : null;
+    const slides = typed ? typed === 'sliding_attention' : (i + 1) % 2 !== 0 && i < value('max_window_layers');
+    return slides ? w : 0;
+  }
   if (!WINDOW_QWEN.has(type) || cfg.use_sliding_window !== true) return 0;
   const slides = Array.isArray(cfg.layer_types)
     ? cfg.layer_types[i] === 'sliding_attention'
@@ -101,13 +123,17 @@ export function textModel(config) {
 
 /**
  * Every layer's kind, positions ('rope', 'nope', 'no-attention', or the model's absolute scheme), kv heads
- * attention chunk (Llama 4's chunked_attention layers: attention_chunk_size; 0 otherwise) and sliding
- * window (windowOf; 0 without one).
+ * attention chunk (Llama 4's chunked_attention layers: attention_chunk_size; 0 otherwise), sliding
+ * window (windowOf; 0 without one) and whether that window is two-sided (bidirectional).
  */
 export function hfLayers(config) {
   const { cfg, type, get } = textModel(config);
   const heads = get('num_attention_heads') ?? get('n_head') ?? get('n_heads') ?? get('num_heads');
+  // ChatGLM's SelfAttention: multi_query_group_num key/value groups when multi_query_attention, else every head.
+  const chatglmKv =
+    type === 'chatglm' ? (cfg.multi_query_attention === true ? get('multi_query_group_num') : heads) : null;
   const kv =
+    chatglmKv ??
     get('num_key_value_heads') ??
     get('num_kv_heads') ??
     get('n_head_kv') ??
@@ -122,7 +148,7 @@ export function hfLayers(config) {
     for (let i = 0; i < encoder + decoder; i++) {
       const part = i < encoder ? 'encoder' : 'decoder';
       const h = get(`${part}_attention_heads`) ?? heads;
-      out.push({ kind: part, kvHeads: h, positions: absolute(type, part), chunk: 0, window: 0 });
+      out.push({ kind: part, kvHeads: h, positions: absolute(type, part), chunk: 0, window: 0, bidirectional: false });
     }
     return out;
   }
@@ -159,7 +185,8 @@ export function hfLayers(config) {
           : get('attention_chunk_size')
         : 0;
     const window = positions === 'no-attention' ? 0 : windowOf(cfg, type, i, kind);
-    out.push({ kind, kvHeads: positions === 'no-attention' ? 0 : kv, positions, chunk, window });
+    const bidirectional = window > 0 && type === 'modernbert'; // an encoder's window reaches both ways
+    out.push({ kind, kvHeads: positions === 'no-attention' ? 0 : kv, positions, chunk, window, bidirectional });
   }
   return out;
 }
@@ -191,6 +218,7 @@ export function learnedRows(config) {
  */
 export function hfRopeLayer(config, kind) {
   const { cfg, type, get } = textModel(config);
+  if (type === 'chatglm') return chatglmRope(get);
   const heads = get('num_attention_heads') ?? get('n_head');
   const hidden = get('hidden_size') ?? get('n_embd') ?? get('d_model');
   const headDim =
@@ -240,4 +268,30 @@ export function hfRopeLayer(config, kind) {
     ? { section: dict.mrope_section, interleaved: dict.mrope_interleaved === true }
     : null;
   return { headDim, rotaryDim, base, layout, ropeType, original, at, mrope };
+}
+
+/**
+ * GLM-4's first release (THUDM/glm-4-9b-chat, model_type chatglm) as its modeling_chatglm.py builds RoPE:
+ * ChatGLMModel: rotary_dim = kv_channels (None: hidden_size // num_attention_heads), RotaryEmbedding(rotary_dim // 2,
+ * rope_ratio); forward_impl(seq_len, n_elem = that dim): base = 10000 * rope_ratio, theta = 1 / base **
+ * (arange(0, n_elem, 2) / n_elem); apply_rotary_pos_emb: rot_dim = 2 * len(theta) leading dims of each head, viewed
+ * as (rot_dim / 2, 2) pairs of neighbours. Written here in float64, without rope-reference.js's HF functions.
+ */
+function chatglmRope(get) {
+  const headDim = get('kv_channels') ?? Math.floor(get('hidden_size') / get('num_attention_heads'));
+  const nElem = Math.floor(headDim / 2);
+  const base = 10000 * (get('rope_ratio') ?? 1);
+  const theta = [];
+  for (let i = 0; i < nElem; i += 2) theta.push(1 / base ** (i / nElem));
+  const w = Float64Array.from(theta);
+  return {
+    headDim,
+    rotaryDim: 2 * theta.length,
+    base,
+    layout: 'interleaved',
+    ropeType: 'default',
+    original: get('seq_length'),
+    at: () => ({ w, attention: 1 }),
+    mrope: null,
+  };
 }

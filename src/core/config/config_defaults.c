@@ -40,6 +40,8 @@ static const struct {
     {"olmo3", "sliding_window", 4096},
     {"qwen2", "sliding_window", 4096},
     {"qwen3", "sliding_window", 4096},
+    {"qwen2_moe", "sliding_window", 4096},
+    {"qwen3_moe", "sliding_window", 4096},
     {"qwen2_vl", "sliding_window", 4096},
     {"qwen2_vl", "max_window_layers", 80},
     {"qwen2_5_vl", "sliding_window", 4096},

@@ -25,6 +25,7 @@ static const struct {
     {"bloom", "offset_alibi"},                    /* in bigscience's configs; BloomConfig has no such argument */
     {"mpt", "learned_pos_emb"},                   /* MptConfig keeps it; MptModel has no position table (ALiBi only) */
     {"phi3", "original_max_position_embeddings"}, /* Phi3 reads it for longrope only */
+    {"chatglm", "original_rope"}, /* modeling_chatglm.py keeps it as RotaryEmbedding.original_impl, never used */
 };
 
 /* How a model's attention slides, as its HF class reads sliding_window (masking_utils: a query sees the keys
@@ -33,7 +34,11 @@ enum slide_rule {
     SLIDE_NONE,  /* the class never reads sliding_window */
     SLIDE_ALL,   /* every attention layer slides when it is a number (MistralAttention, Phi3, Starcoder2, Mixtral) */
     SLIDE_TYPED, /* the layers named sliding_attention slide (Gemma 2/3, Cohere 2, gpt-oss, OLMo 3) */
-    SLIDE_QWEN   /* Qwen2Config: only when use_sliding_window; layer_types, else layers from max_window_layers on */
+    SLIDE_QWEN,  /* Qwen2Config: only when use_sliding_window; layer_types, else layers from max_window_layers on */
+    SLIDE_QWEN2_MOE, /* Qwen2MoeConfig: only when use_sliding_window; layer_types, else the even layers below
+                        max_window_layers (its __post_init__: (i + 1) % 2 and i < max_window_layers) */
+    SLIDE_QWEN3_MOE, /* Qwen3MoeConfig: only when use_sliding_window, then every layer (MixtralModel's mask) */
+    SLIDE_MODERNBERT /* the sliding_attention layers, two-sided: |q - k| <= local_attention // 2 */
 };
 
 static enum slide_rule slide_rule_of(const pe_config_reader *r) {
@@ -44,6 +49,9 @@ static enum slide_rule slide_rule_of(const pe_config_reader *r) {
     if (pe_config_type_in(r, (const char *const[]){"qwen2", "qwen3", "qwen2_vl", "qwen2_vl_text", "qwen2_5_vl",
                                                    "qwen2_5_vl_text", "smollm3", NULL}))
         return SLIDE_QWEN;
+    if (pe_config_type_in(r, (const char *const[]){"qwen2_moe", NULL})) return SLIDE_QWEN2_MOE;
+    if (pe_config_type_in(r, (const char *const[]){"qwen3_moe", NULL})) return SLIDE_QWEN3_MOE;
+    if (pe_config_type_in(r, (const char *const[]){"modernbert", NULL})) return SLIDE_MODERNBERT;
     return SLIDE_NONE;
 }
 
@@ -52,11 +60,13 @@ void pe_config_mark_layer_keys(pe_config_reader *r) {
     for (int k = 0; LAYER_KEYS[k]; k++) pe_config_get(r, r->cfg, LAYER_KEYS[k], &at);
     /* The sliding keys are read only by the models whose class reads them (elsewhere they stay ignored). */
     const enum slide_rule rule = slide_rule_of(r);
-    if (rule != SLIDE_NONE) pe_config_get(r, r->cfg, "sliding_window", &at);
-    if (rule == SLIDE_QWEN) {
+    if (rule == SLIDE_MODERNBERT)
+        pe_config_get(r, r->cfg, "local_attention", &at);
+    else if (rule != SLIDE_NONE)
+        pe_config_get(r, r->cfg, "sliding_window", &at);
+    if (rule == SLIDE_QWEN || rule == SLIDE_QWEN2_MOE || rule == SLIDE_QWEN3_MOE)
         pe_config_get(r, r->cfg, "use_sliding_window", &at);
-        pe_config_get(r, r->cfg, "max_window_layers", &at);
-    }
+    if (rule == SLIDE_QWEN || rule == SLIDE_QWEN2_MOE) pe_config_get(r, r->cfg, "max_window_layers", &at);
 }
 
 int pe_config_hf_ignores(const pe_config_reader *r, pe_json_span key) {
@@ -99,6 +109,10 @@ static uint32_t kv_heads_of(pe_config_reader *r, uint32_t heads) {
     const int new_architecture =
         pe_json_find(&r->j, r->cfg, "new_decoder_architecture", &at) && pe_json_kind(&r->j, at) == 't';
     if (multi_query && !new_architecture) return 1;
+    /* ChatGLM's SelfAttention (config_reader.c's read_kv_heads reads the same). */
+    if (type_is(r, (const char *const[]){"chatglm", NULL}) &&
+        !(pe_json_find(&r->j, r->cfg, "multi_query_attention", &at) && pe_json_kind(&r->j, at) == 't'))
+        return heads;
     for (int k = 0; NAMES[k]; k++) {
         uint32_t v = whole(r, NAMES[k], 0);
         if (v) return v;
@@ -158,7 +172,7 @@ typedef struct layer_model {
     uint32_t interval; /* no_rope_layer_interval when no_rope_layers is absent or empty */
     enum slide_rule slide;
     uint32_t window;      /* sliding_window as the class reads it (its default when absent, null 0); 0 none */
-    uint32_t window_from; /* SLIDE_QWEN without layer_types: max_window_layers (default 28), the first sliding one */
+    uint32_t window_from; /* SLIDE_QWEN, SLIDE_QWEN2_MOE without layer_types: max_window_layers (default 28) */
     int named;            /* every layer with positions names its kind as its layer type */
     size_t dict;          /* rope_parameters, when it is present: layers whose kind it has name it */
     int has_dict;
@@ -171,10 +185,23 @@ static pe_status read_window(pe_config_reader *r, layer_model *m) {
     double v = 0;
     m->slide = slide_rule_of(r);
     if (m->slide == SLIDE_NONE) return PE_OK;
-    if (m->slide == SLIDE_QWEN) {
-        /* Qwen2Config.__post_init__: sliding_window = sliding_window if use_sliding_window else None. */
+    if (m->slide == SLIDE_MODERNBERT) {
+        /* ModernBertConfig: local_attention (default 128) is the whole window; sliding_window = local_attention // 2
+         * on each side (v4's eager mask: distance <= local_attention // 2; v5: the bidirectional overlay). */
+        v = 128;
+        const int given = given_null(r, "local_attention") || pe_json_find(&r->j, r->cfg, "local_attention", &at);
+        /* null included: HF's None // 2 fails when the model is built */
+        if (given && (given_null(r, "local_attention") || !pe_json_number(&r->j, at, &v) ||
+                      !(v >= 2 && v <= 4294967295.0) || v != (double)(uint32_t)v))
+            return pe_config_refuse(r, PE_ERR_CONFIG, "local_attention", "must be a whole number from 2 to 2^32 - 1");
+        m->window = (uint32_t)v / 2;
+        return PE_OK;
+    }
+    if (m->slide == SLIDE_QWEN || m->slide == SLIDE_QWEN2_MOE || m->slide == SLIDE_QWEN3_MOE) {
+        /* Qwen2Config.__post_init__ (and the MoE classes'): sliding_window = sliding_window if use_sliding_window
+         * else None (Qwen2-MoE: 0). */
         if (!pe_json_find(&r->j, r->cfg, "use_sliding_window", &at) || pe_json_kind(&r->j, at) != 't') return PE_OK;
-        m->window_from = whole(r, "max_window_layers", 28);
+        if (m->slide != SLIDE_QWEN3_MOE) m->window_from = whole(r, "max_window_layers", 28);
     }
     if (given_null(r, "sliding_window")) return PE_OK;
     if (pe_json_find(&r->j, r->cfg, "sliding_window", &at)) {
@@ -333,9 +360,12 @@ static pe_status answer_layer(pe_config_reader *r, const layer_model *m, uint32_
      * max_window_layers on (its layer_types default) unless the config lists the types. */
     const int sliding = !strcmp(l->kind, "sliding_attention");
     if (l->positions != PE_LAYER_NO_ATTENTION &&
-        (m->slide == SLIDE_ALL || (m->slide == SLIDE_TYPED && sliding) ||
-         (m->slide == SLIDE_QWEN && (types->present ? sliding : i >= m->window_from))))
+        (m->slide == SLIDE_ALL || m->slide == SLIDE_QWEN3_MOE ||
+         ((m->slide == SLIDE_TYPED || m->slide == SLIDE_MODERNBERT) && sliding) ||
+         (m->slide == SLIDE_QWEN && (types->present ? sliding : i >= m->window_from)) ||
+         (m->slide == SLIDE_QWEN2_MOE && (types->present ? sliding : i % 2 == 0 && i < m->window_from))))
         l->sliding_window = m->window;
+    l->sliding_bidirectional = l->sliding_window && m->slide == SLIDE_MODERNBERT;
     if (l->positions == PE_LAYER_CONFIG && (m->named || (m->has_dict && pe_config_find(r, m->dict, l->kind, &at))))
         set_text(l->layer_type, l->kind);
     return PE_OK;

@@ -208,6 +208,9 @@ static pe_status read_kv_heads(pe_config_reader *r, pe_config *c) {
     const int multi_query = config_flag(r, "multi_query");
     const int new_architecture = config_flag(r, "new_decoder_architecture");
     if (multi_query && !new_architecture) c->kv_heads = 1;
+    /* ChatGLM's SelfAttention: multi_query_group_num groups only when multi_query_attention is on. */
+    if (pe_config_type_in(r, (const char *const[]){"chatglm", NULL}) && !config_flag(r, "multi_query_attention"))
+        c->kv_heads = c->heads;
     if (c->kv_heads == 0) c->kv_heads = c->heads;
     return PE_OK;
 }

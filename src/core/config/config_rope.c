@@ -12,13 +12,16 @@ static const char *const ROPE_TYPES[] = {
     "olmo", "olmo2", "starcoder2", "cohere", "granite", "persimmon", "falcon", "internlm2", "mistral3", "cohere2",
     "smollm3", "llama4", "llama4_text", "qwen3_vl", "qwen3_vl_text", "qwen3_5", "qwen3_5_text", "qwen3_next", "gpt_oss",
     "olmo3", "ministral3", "glm", "glm4", "modernbert", "minicpm", "exaone4",
+    /* GLM-4's first release (THUDM/glm-4-9b-chat, June 2024): the authors' modeling_chatglm.py (trust_remote_code),
+     * before transformers' "glm" port; see chatglm_rope below. */
+    "chatglm",
     /* Falcon's first published configs (tiiuae/falcon-40b, -7b, May 2023): the authors' modelling_RW.py,
      * rotate_half RoPE with base 10000, before transformers' "falcon" port. */
     "RefinedWeb", "RefinedWebModel", NULL};
 /* Pairs (x[2i], x[2i+1]): GPT-J's rotate_every_two; DeepSeek's reference code permutes to it. */
 /* Cohere's and GLM's rotate_half take x[..., ::2] and x[..., 1::2]; Llama 4 views pairs as complex numbers. */
-static const char *const INTERLEAVED_TYPES[] = {"gptj", "codegen", "deepseek_v2", "deepseek_v3", "cohere", "cohere2",
-                                                "glm",  "glm4",    "llama4",      "llama4_text", NULL};
+static const char *const INTERLEAVED_TYPES[] = {"gptj", "codegen", "deepseek_v2", "deepseek_v3", "cohere",  "cohere2",
+                                                "glm",  "glm4",    "llama4",      "llama4_text", "chatglm", NULL};
 
 /* Keys each rope_type reads besides rope_type, type, rope_theta and partial_rotary_factor. */
 static const struct {
@@ -330,6 +333,45 @@ static pe_status scaling_numbers(pe_config_reader *r, const dict *d, size_t type
     return PE_OK;
 }
 
+/* ChatGLM / GLM-4 as the authors' modeling_chatglm.py builds it: ChatGLMModel makes
+ * RotaryEmbedding(rotary_dim // 2, rope_ratio) with rotary_dim = kv_channels (else hidden_size //
+ * num_attention_heads), so the first half of each head rotates, theta_i = (10000 * rope_ratio)^(-2i / n_elem)
+ * with n_elem = rotary_dim // 2 (forward_impl: base = base * self.rope_ratio), on adjacent pairs
+ * (apply_rotary_pos_emb reshapes x[..., :rot_dim] to (rot_dim / 2, 2)). No scaling dict, no rope_theta. */
+static pe_status chatglm_rope(pe_config_reader *r, pe_config *c) {
+    size_t at;
+    uint32_t dim = 0;
+    pe_status s = pe_config_count(r, r->cfg, "kv_channels", 0, &dim);
+    if (s != PE_OK) return s;
+    if (!dim && c->heads) dim = c->hidden_size / c->heads;
+    if (!dim)
+        return pe_config_refuse(r, PE_ERR_CONFIG, "kv_channels",
+                                "needed (or hidden_size and num_attention_heads): ChatGLM's head size");
+    double ratio = 1.0; /* ChatGLMConfig's default */
+    if (pe_config_get(r, r->cfg, "rope_ratio", &at) &&
+        (!pe_json_number(&r->j, at, &ratio) || !(10000.0 * ratio > 1.0 && ratio <= PE_MAX_BASE / 10000.0)))
+        return pe_config_refuse(r, PE_ERR_SCALING, "rope_ratio",
+                                "must be a number that makes the base 10000 * rope_ratio above 1 and at most 1e300");
+    static const char *const NOT_CHATGLM[] = {"rope_scaling", "rope_parameters", "rope_theta", "partial_rotary_factor",
+                                              "rotary_pct",   "rotary_dim",      NULL};
+    for (int k = 0; NOT_CHATGLM[k]; k++)
+        if (pe_config_get(r, r->cfg, NOT_CHATGLM[k], &at) && pe_json_kind(&r->j, at) != 'n')
+            return pe_config_refuse(r, PE_ERR_SCALING, NOT_CHATGLM[k],
+                                    "is not read by modeling_chatglm.py (ChatGLM's base is 10000 * rope_ratio)");
+    const uint32_t rotary = dim / 2;
+    if (rotary < 2 || rotary % 2)
+        return pe_config_refuse(r, PE_ERR_CONFIG, "kv_channels",
+                                "must be a multiple of 4: ChatGLM rotates kv_channels / 2 dimensions, in pairs");
+    c->rope.head_dim = dim;
+    c->rope.rotary_dim = rotary;
+    c->rope.heads = c->heads;
+    c->rope.base = 10000.0 * ratio;
+    c->rope.layout = PE_LAYOUT_INTERLEAVED;
+    c->rope.order = PE_ROPE_BLHD;
+    c->rope.scaling.type = PE_ROPE_SCALING_NONE;
+    return PE_OK;
+}
+
 pe_status pe_config_read_rope(pe_config_reader *r, const char *layer_type, double *factors, size_t factors_count,
                               pe_config *c) {
     const pe_json *j = &r->j;
@@ -337,6 +379,14 @@ pe_status pe_config_read_rope(pe_config_reader *r, const char *layer_type, doubl
     pe_status s;
     uint32_t dim;
     c->kind = PE_CONFIG_ROPE;
+    if (pe_config_type_in(r, (const char *const[]){"chatglm", NULL})) {
+        if (layer_type) { /* one RoPE for all layers: no layer types */
+            r->keys_length = 0;
+            r->keys[0] = '\0';
+            return PE_ERR_LAYER_TYPE;
+        }
+        return chatglm_rope(r, c);
+    }
     if ((s = head_dim(r, c, &dim)) != PE_OK) return s;
     dict d;
     int local;

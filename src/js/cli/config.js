@@ -79,11 +79,13 @@ const textValue = ([, v, how]) => (how === 'list' ? v.join(',') : how ? v : numb
 const jsonValue = ([, v, how]) =>
   how === 'word' ? `"${v}"` : how === 'list' ? `[${v.join(',')}]` : how === 'raw' ? v : number(v);
 
-/** Text: "kind; kv_heads N; [attention_chunk N;] [sliding_window N;] scheme ..." as the C side joins it. */
+/** Text: "kind; kv_heads N; [attention_chunk N;] [sliding_window N;] [sliding_bidirectional 1;] scheme ...", as C joins it. */
 function textOf(layer) {
   const [kind, heads, ...rest] = fields(layer);
   const chunk = layer.attentionChunk ? ` attention_chunk ${layer.attentionChunk};` : '';
-  const window = layer.slidingWindow ? ` sliding_window ${layer.slidingWindow};` : '';
+  const window =
+    (layer.slidingWindow ? ` sliding_window ${layer.slidingWindow};` : '') +
+    (layer.slidingBidirectional ? ' sliding_bidirectional 1;' : '');
   return `${kind[1]}; kv_heads ${heads[1]};${chunk}${window}` + rest.map((f) => ` ${f[0]} ${textValue(f)}`).join('');
 }
 
@@ -91,6 +93,7 @@ const jsonOf = (layer) => {
   const [kind, heads, ...rest] = fields(layer).map((f) => `"${f[0]}":${jsonValue(f)}`);
   const chunk = layer.attentionChunk ? [`"attention_chunk":${layer.attentionChunk}`] : [];
   const window = layer.slidingWindow ? [`"sliding_window":${layer.slidingWindow}`] : [];
+  if (layer.slidingBidirectional) window.push('"sliding_bidirectional":1');
   return [kind, heads, ...chunk, ...window, ...rest].join(',');
 };
 

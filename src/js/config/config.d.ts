@@ -39,8 +39,11 @@ export interface ConfigRope {
  * attentionChunk: Llama 4's chunked_attention layers, whose queries see only the keys of their own block
  * of that many positions (attention_chunk_size); absent for every other layer.
  * slidingWindow: the layer's attention window where the config sets one (Mistral, Phi-3, Starcoder2,
- * Gemma 2/3, Cohere 2, gpt-oss and OLMo 3 sliding layers, Qwen with use_sliding_window): a query at q
- * sees the keys q - slidingWindow < k <= q, as HF masks them; absent on layers without a window.
+ * Gemma 2/3, Cohere 2, gpt-oss and OLMo 3 sliding layers, Qwen with use_sliding_window, ModernBERT's local
+ * layers): a query at q sees the keys q - slidingWindow < k <= q, as HF masks them; absent on layers
+ * without a window.
+ * slidingBidirectional: true when the window is two-sided (ModernBERT, an encoder: local_attention // 2
+ * keys on each side, a query at q sees |q - k| <= slidingWindow); absent otherwise.
  */
 export type ConfigLayer = {
   index: number;
@@ -48,6 +51,7 @@ export type ConfigLayer = {
   kvHeads: number;
   attentionChunk?: number;
   slidingWindow?: number;
+  slidingBidirectional?: true;
 } & (
   | { scheme: 'rope'; rope: ConfigRope; layerType?: string }
   | { scheme: 'alibi'; heads: number }

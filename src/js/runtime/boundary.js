@@ -153,6 +153,7 @@ export const CONFIG_LAYER = crossing(
     ['positions', 'whole'],
     ['attention_chunk', 'whole'],
     ['sliding_window', 'whole'],
+    ['sliding_bidirectional', 'whole'],
   ],
   {
     kind: 'NUL-terminated text at 0 of the text block (CONFIG_LAYER_TEXT)',

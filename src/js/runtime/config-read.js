@@ -343,7 +343,7 @@ export function configReader(runtime) {
   const LAYER_FIELDS = CONFIG_LAYER.length;
   const POSITIONS = ['config', 'nope', 'no-attention'];
 
-  const LAYER_STRUCT = 68; // sizeof(pe_config_layer): five 32-bit fields, kind[24], layer_type[24]
+  const LAYER_STRUCT = 72; // sizeof(pe_config_layer): six 32-bit fields, kind[24], layer_type[24]
 
   /**
    * Every layer of the config: [{ index, kind, layerType, positions, kvHeads }].
@@ -436,6 +436,7 @@ export function configReader(runtime) {
           kvHeads: out.kv_heads,
           attentionChunk: out.attention_chunk,
           slidingWindow: out.sliding_window,
+          slidingBidirectional: out.sliding_bidirectional,
         };
       }
       return layers;
@@ -451,6 +452,8 @@ export function configReader(runtime) {
     const chunk = layer.attentionChunk ? { attentionChunk: layer.attentionChunk } : {};
     // Sliding layers: a query sees the slidingWindow keys up to itself.
     if (layer.slidingWindow) chunk.slidingWindow = layer.slidingWindow;
+    // ModernBERT's local layers: the window reaches slidingWindow keys on both sides (|q - k| <= slidingWindow).
+    if (layer.slidingBidirectional) chunk.slidingBidirectional = true;
     if (layer.positions !== 'config') {
       const none = layer.positions === 'nope' ? 'nope' : 'no-attention';
       return { index, kind, scheme: 'none', none, kvHeads, ...chunk };

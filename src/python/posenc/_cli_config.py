@@ -36,7 +36,7 @@ class ConfigLayer(ctypes.Structure):
     """pe_config_layer."""
 
     _fields_ = [("layers", _lib.u32), ("kv_heads", _lib.u32), ("positions", _lib.enum),
-                ("attention_chunk", _lib.u32), ("sliding_window", _lib.u32), ("kind", ctypes.c_char * 24), ("layer_type", ctypes.c_char * 24)]
+                ("attention_chunk", _lib.u32), ("sliding_window", _lib.u32), ("sliding_bidirectional", _lib.u32), ("kind", ctypes.c_char * 24), ("layer_type", ctypes.c_char * 24)]
 
 
 _lib.lib.pe_config_layer_read.restype = _lib.enum
@@ -179,6 +179,8 @@ def run(given: Given, write: Callable[[bytes], None]) -> None:
             head += f',"attention_chunk":{layer.attention_chunk}' if as_json else f" attention_chunk {layer.attention_chunk};"
         if layer.sliding_window:  # the layer's attention window
             head += f',"sliding_window":{layer.sliding_window}' if as_json else f" sliding_window {layer.sliding_window};"
+        if layer.sliding_bidirectional:  # ModernBERT's two-sided window
+            head += ',"sliding_bidirectional":1' if as_json else " sliding_bidirectional 1;"
         _scheme(f, layer, config)
         descs.append(head + "".join(f.parts))
     ignored = ignored or []

@@ -166,8 +166,9 @@ void test_config_layers_refusals(void) {
 }
 
 /* sliding_window per layer through the C API: Gemma 2's even layers, every Mistral layer (class default 4096 when
- * absent, none when null), Qwen2's layers from max_window_layers on only with use_sliding_window, none for Llama;
- * a malformed window is refused by name, out untouched. */
+ * absent, none when null), Qwen2's layers from max_window_layers on only with use_sliding_window, Qwen2-MoE's even
+ * layers below it, every Qwen3-MoE layer, ModernBERT's local layers two-sided (local_attention // 2), none for
+ * Llama; a malformed window is refused by name, out untouched. */
 void test_config_layers_sliding_window(void) {
     char keys[1 << 12];
     pe_config_layer out[6], pristine[6];
@@ -191,6 +192,19 @@ void test_config_layers_sliding_window(void) {
          {0, 0, 0, 0, 32, 32}},
         {"{\"model_type\": \"llama\", \"num_attention_heads\": 8, \"num_hidden_layers\": 6, \"sliding_window\": 32}",
          {0, 0, 0, 0, 0, 0}},
+        {"{\"model_type\": \"qwen2_moe\", \"num_attention_heads\": 8, \"num_hidden_layers\": 6, \"sliding_window\": "
+         "32, "
+         "\"max_window_layers\": 4, \"use_sliding_window\": true}",
+         {32, 0, 32, 0, 0, 0}},
+        {"{\"model_type\": \"qwen3_moe\", \"num_attention_heads\": 8, \"num_hidden_layers\": 6, "
+         "\"max_window_layers\": 4, \"use_sliding_window\": true}",
+         {4096, 4096, 4096, 4096, 4096, 4096}},
+        {"{\"model_type\": \"qwen3_moe\", \"num_attention_heads\": 8, \"num_hidden_layers\": 6, \"sliding_window\": "
+         "32}",
+         {0, 0, 0, 0, 0, 0}},
+        {"{\"model_type\": \"modernbert\", \"num_attention_heads\": 8, \"num_hidden_layers\": 6, \"local_attention\": "
+         "129}",
+         {0, 64, 64, 0, 64, 64}},
     };
     for (size_t k = 0; k < sizeof CASES / sizeof CASES[0]; k++) {
         EXPECT_STATUS(pe_config_layers_read(CASES[k].json, strlen(CASES[k].json), 0, 6, out, keys, sizeof keys), PE_OK,
@@ -198,7 +212,19 @@ void test_config_layers_sliding_window(void) {
         for (int i = 0; i < 6; i++)
             CHECK(out[i].sliding_window == CASES[k].want[i], "case %zu layer %d: window %u, want %u", k, i,
                   out[i].sliding_window, CASES[k].want[i]);
+        /* Only ModernBERT's window is two-sided, and only where there is one. */
+        const int modernbert = strstr(CASES[k].json, "modernbert") != NULL;
+        for (int i = 0; i < 6; i++)
+            CHECK(out[i].sliding_bidirectional == (uint32_t)(modernbert && CASES[k].want[i]),
+                  "case %zu layer %d: two-sided %u", k, i, out[i].sliding_bidirectional);
     }
+    const char *local = "{\"model_type\": \"modernbert\", \"num_attention_heads\": 8, \"num_hidden_layers\": 6, "
+                        "\"local_attention\": 1}";
+    memcpy(out, pristine, sizeof out);
+    EXPECT_STATUS(pe_config_layers_read(local, strlen(local), 0, 6, out, keys, sizeof keys), PE_ERR_CONFIG, local);
+    CHECK(!strcmp(keys, "local_attention\nmust be a whole number from 2 to 2^32 - 1\n"), "local_attention: keys '%s'",
+          keys);
+    CHECK(!memcmp(out, pristine, sizeof out), "local_attention: out untouched");
     const char *bad[] = {
         "{\"model_type\": \"gemma2\", \"num_attention_heads\": 8, \"num_hidden_layers\": 6, \"sliding_window\": 0}",
         "{\"model_type\": \"phi3\", \"num_attention_heads\": 8, \"num_hidden_layers\": 6, \"sliding_window\": 2.5}",

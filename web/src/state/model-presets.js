@@ -158,7 +158,11 @@ export function layerSummary(layers) {
           ? 'no position at all (NoPE attention)'
           : 'no attention (state-space layer), so no position'
         : (l.scheme === 'rope' ? `RoPE${l.layerType ? ` (${l.layerType}, base ${l.rope.base})` : ''}` : l.scheme) +
-          (l.slidingWindow ? `, each query seeing the last ${l.slidingWindow} positions` : '');
+          (!l.slidingWindow
+            ? ''
+            : l.slidingBidirectional // ModernBERT's local layers: the window reaches both ways
+              ? `, each query seeing ${l.slidingWindow} positions on either side`
+              : `, each query seeing the last ${l.slidingWindow} positions`);
     if (!groups.has(what)) groups.set(what, []);
     groups.get(what).push(l.index);
   }
