@@ -98,6 +98,19 @@ for (const [name, params, fn, dtype] of DYNAMIC) {
   });
 }
 
+// LongRoPE's amplitude sqrt(1 + ln factor / ln original) gives factor and original as powers of two; a float16
+// cache holds the amplitude only to half its ulp (5e-4), which must not lose them.
+test('Phi-3 LongRoPE f16 sin from position 0: factor and original from the amplitude', () => {
+  const scaling = { ...peers.PHI3_MINI_128K, seqLen: 8192 };
+  const cells = peers.llamaCache(32, 96, { base: 10000, scaling, fn: 'sin', dtype: 'float16' });
+  const r = identify(cells, { rows: 32, dim: 96 });
+  const where = r.verdict;
+  assert.ok(r.identified, where);
+  assert.is(r.ropeScaling?.rope_type, 'longrope', where);
+  assert.is(r.ropeScaling.factor, 32, where);
+  assert.is(r.ropeScaling.original_max_position_embeddings, 4096, where);
+});
+
 test('prints the CPU time of 8192 x 1024 at several first positions', () => {
   for (const start of [0, 65537, 1000003]) {
     const tables = [
