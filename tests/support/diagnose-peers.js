@@ -183,7 +183,8 @@ export function hfRopeInvFreq(dim, base, scaling) {
       const e = f(1 - ramp);
       return f(f(interpolation * f(1 - e)) + f(extrapolation * e));
     });
-    return { inv, attention: 0.1 * Math.log(factor) + 1 };
+    // attention_factor given (DeepSeek-V3's mscale == mscale_all_dim gives 1), else 0.1 ln(factor) + 1
+    return { inv, attention: scaling.attention ?? 0.1 * Math.log(factor) + 1 };
   }
   if (type === 'llama3') {
     const { factor, original: L0, low = 1, high = 4 } = scaling;

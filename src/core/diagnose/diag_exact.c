@@ -425,7 +425,7 @@ int diag_cache_step(const diag_work *w, uint32_t k, double *wk, double *rel) {
     return *rel <= 0.1;
 }
 
-static int cache_line(diag_work *w, double *base, double *factor, double *rel_b, double *rel_a) {
+int diag_cache_line(diag_work *w, double *base, double *factor, double *rel_b, double *rel_a) {
     const uint32_t h = w->h;
     double *y = w->tmp, *sd = w->psd;
     uint32_t usable = 0;
@@ -472,7 +472,7 @@ int diag_exact_cache(diag_work *w, pe_diagnosis *d, double *rms) {
     while (r0 < w->v.rows && w->zero[r0]) r0++;
     if (r0 + CACHE_ROWS > w->v.rows) return 0;
     double base, factor, rel_b, rel_a;
-    if (!cache_line(w, &base, &factor, &rel_b, &rel_a)) return 0;
+    if (!diag_cache_line(w, &base, &factor, &rel_b, &rel_a)) return 0;
     int base_round, factor_round = 1;
     base = diag_snap(base, 5.0 * rel_b > 1e-6 ? 5.0 * rel_b : 1e-6, &base_round);
     const double f_tol = 5.0 * rel_a > 1e-6 ? 5.0 * rel_a : 1e-6;

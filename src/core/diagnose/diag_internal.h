@@ -8,6 +8,7 @@
  *   diag_scaling.c   that scaling in HF's rope_scaling parameters
  *   diag_exact.c     a float32 table read with each recipe's own frequencies, at any first position
  *   diag_exact_scaled.c  a YaRN or Llama 3 cache read at HF's parameter sets, at any first position
+ *   diag_exact_dynamic.c a dynamic NTK cache read at HF's rescaled base, at any first position
  *   diag_recipe.c    which precision recipe reproduces the cells
  *   diag_compare.c   error against the exact table; distances when nothing fits
  *   diag_text.c      the verdict in words and as JSON
@@ -190,6 +191,15 @@ int diag_exact_table(diag_work *w, pe_diagnosis *d, pe_diag_recipe *formula, dou
  * pi - theta), tried as cos and as sin. Sets cache_cos, src, scaling and factor too; *rms as diag_exact_table. */
 int diag_exact_cache(diag_work *w, pe_diagnosis *d, double *rms);
 
+/* diag_exact.c: the line log w_k = a - k ln(T) / h through the columns diag_cache_step reads: *base T,
+ * *factor e^-a (HF's linear factor) and their relative sds; 0 when fewer than 3 columns are read. */
+int diag_cache_line(diag_work *w, double *base, double *factor, double *rel_b, double *rel_a);
+/* diag_exact_dynamic.c: a cos or sin cache at HF's dynamic NTK base rope_theta alpha^(d / (d - 2)): the base
+ * from the columns' recurrences, alpha the roundest value within its precision (alpha - 1 a multiple of 1 / 2^j)
+ * the cells fit at HF's float32 inv_freq, at any first position. On success (1) sets base (the dynamic one, not
+ * round), rule, scaling NONE (diag_scaling.c names it), dynamic_alpha, rope_theta, model_w and what
+ * diag_exact_cache_at sets. */
+int diag_exact_cache_dynamic(diag_work *w, pe_diagnosis *d, double *rms);
 /* diag_exact.c: a cache column's frequency from its recurrence (least squares 2 cos(w) over the first rows, no
  * first position enters) and its relative sd; 0 when the column turns too little or too much per row to tell. */
 int diag_cache_step(const diag_work *w, uint32_t k, double *wk, double *rel);

@@ -123,16 +123,20 @@ static void llama3(pe_diagnosis *d) {
     d->high_freq_factor = round_param(d->original_max / d->band_high, 1e-3);
 }
 
-/* The base of a cache is not round: HF's dynamic NTK rule from a common rope_theta below it. */
+/* The base of a cache is not round: HF's dynamic NTK rule from a common rope_theta below it (or the one the
+ * exact reading, diag_exact_dynamic.c, found with its alpha: then the cells fixed the base and it is dynamic
+ * even when no round factor and power-of-two original give alpha at the cache's length). */
 static void dynamic(const diag_work *w, pe_diagnosis *d) {
     const double dim = 2.0 * d->pairs, positions = d->offset + (double)(d->rows - w->first_row);
-    double theta = 0.0;
-    for (int k = 0; k < COMMON_BASE_COUNT; k++)
+    const int read_exactly = d->dynamic_alpha > 1.0 && d->rope_theta > 0.0 && d->rope_theta < d->base;
+    double theta = read_exactly ? d->rope_theta : 0.0;
+    for (int k = 0; k < COMMON_BASE_COUNT && !read_exactly; k++)
         if (COMMON_BASES[k] < d->base * (1.0 - 1e-6) && COMMON_BASES[k] > theta) theta = COMMON_BASES[k];
     if (theta == 0.0 || dim < 4.0) return;
     d->rope_theta = theta;
-    d->dynamic_alpha = diag_exp(pe_log(d->base / theta) * (dim - 2.0) / dim);
+    if (!read_exactly) d->dynamic_alpha = diag_exp(pe_log(d->base / theta) * (dim - 2.0) / dim);
     d->seq_len = positions;
+    if (read_exactly) d->scaling = PE_DIAG_SCALING_DYNAMIC; /* factor, original: canonical below, when round */
     /* alpha - 1 = f (L / L0 - 1): the largest power-of-two L0 below L with f round */
     for (double l0 = 0x1p30; l0 >= 64.0; l0 /= 2.0) {
         if (l0 >= positions) continue;
@@ -189,8 +193,11 @@ static void longrope(const diag_work *w, pe_diagnosis *d) {
     /* HF's default attention sqrt(1 + ln f / ln L0), f = max_position_embeddings / L0: the smallest power-of-two
      * L0 giving a power-of-two f */
     double q = d->scale * d->scale - 1.0;
+    /* the amplitude is read to half an ulp of the storage (float16: 5e-4 of it), so q = ln f / ln L0 to
+     * 2 A dA, and f = L0^q to ln(L0) 2 A dA relative */
+    const double dq = d->scale * diag_ulp(d->storage, d->scale);
     for (double l0 = 256.0; l0 <= 0x1p24 && q > 0.0; l0 *= 2.0) {
-        double f = power_of_two_near(diag_exp(q * pe_log(l0)), 1e-4);
+        double f = power_of_two_near(diag_exp(q * pe_log(l0)), 1e-4 + pe_log(l0) * dq);
         if (f > 1.0) {
             d->factor = f;
             d->original_max = l0;

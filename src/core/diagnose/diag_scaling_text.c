@@ -36,6 +36,18 @@ static void llama3_words(diag_sink *s, const pe_diagnosis *d, int full) {
 }
 
 static void dynamic_words(diag_sink *s, const pe_diagnosis *d, int full) {
+    if (!(d->factor > 0)) {
+        /* the cells fixed the base, but no round factor and power-of-two original give it at the cache's length */
+        diag_put(s, "dynamic NTK (rope_type dynamic) from rope_theta %.9g, alpha %.9g", d->rope_theta,
+                 d->dynamic_alpha);
+        if (full)
+            diag_put(s,
+                     "; the data fix only the base, rope_theta alpha^(d/(d-2)): factor, "
+                     "original_max_position_embeddings and the sequence length L HF rebuilt the cache at (L at least "
+                     "%.0f, the cache's last position + 1) are one relation, factor (L / original - 1) = %.9g",
+                     d->seq_len, d->dynamic_alpha - 1.0);
+        return;
+    }
     diag_put(s,
              "dynamic NTK (rope_type dynamic), factor %.6g, original_max_position_embeddings %.6g, rope_theta %.9g, "
              "built at sequence length %.0f",
@@ -60,7 +72,12 @@ static void longrope_words(diag_sink *s, const pe_diagnosis *d, int full) {
     diag_put(s, "; %s:", which);
     for (uint32_t k = 0; k < d->pair_factors; k++) diag_put(s, " %.6g", d->pair_factor[k]);
     diag_put(s, "; the data fix only factor_k rope_theta^(2k/d) (rope_theta: the common base making most round)");
-    if (d->factor > 0) diag_put(s, "; amplitude = sqrt(1 + ln factor / ln original_max_position_embeddings)");
+    if (d->factor > 0)
+        diag_put(s,
+                 "; amplitude = sqrt(1 + ln factor / ln original_max_position_embeddings): the data fix only ln "
+                 "factor / ln original_max_position_embeddings = %.6g (factor and original the smallest powers of "
+                 "two giving it)",
+                 d->attention_factor * d->attention_factor - 1.0);
 }
 
 void diag_scaling_words(diag_sink *s, const pe_diagnosis *d, int full) {
@@ -115,7 +132,7 @@ void diag_scaling_json(diag_sink *s, const pe_diagnosis *d) {
         key(s, "low_freq_factor", d->low_freq_factor);
         key(s, "high_freq_factor", d->high_freq_factor);
     }
-    if (d->scaling == PE_DIAG_SCALING_DYNAMIC) key(s, "seq_len", d->seq_len);
+    if (d->scaling == PE_DIAG_SCALING_DYNAMIC && d->factor > 0) key(s, "seq_len", d->seq_len);
     if (d->scaling == PE_DIAG_SCALING_PER_PAIR) {
         diag_put(s, ",\"%s\":[",
                  d->long_factors == 1   ? "long_factor"

@@ -122,19 +122,22 @@ static void within_noise(pe_diagnosis *d, pe_diag_recipe formula, double rms) {
 
 /* A float32 table the reading did not identify, identified only with fitted inv_freq values, or without its
  * first position (float32 angles near 2^24 hide the position's last digits from the phase lines): read again
- * with each recipe's own frequencies at any first position (diag_exact.c). Wins when it identifies the table. */
-static void fit_exact(diag_work *w, pe_diagnosis *d) {
+ * with each recipe's own frequencies at any first position (diag_exact.c). Wins when it identifies the table.
+ * Returns 1 when a cache was identified at one of HF's parameter sets regenerated value by value (which no
+ * reading with fitted frequencies may overrule: fitted ones describe only the columns that turn). */
+static int fit_exact(diag_work *w, pe_diagnosis *d) {
     /* a scaled cache identified with fitted frequencies at parameters off HF's canonical sets (YaRN's betas not
      * 32 and 1): HF's own sets are read too, and one the cells fit (alone) wins */
     if (d->kind == PE_DIAG_COS_SIN && d->pairs > 0 && d->identified && d->scaling == PE_DIAG_SCALING_YARN &&
         !(d->beta_fast == 32.0 && d->beta_slow == 1.0)) {
         pe_diagnosis alt = *d;
         double rms;
-        if (!diag_exact_cache_scaled(w, &alt, &rms)) return;
+        if (!diag_exact_cache_scaled(w, &alt, &rms)) return 0;
         finish(w, &alt);
         within_noise(&alt, PE_DIAG_RECIPE_F32_FITTED, rms);
-        if (alt.identified) *d = alt;
-        return;
+        if (!alt.identified) return 0;
+        *d = alt;
+        return 1;
     }
     if (d->kind == PE_DIAG_COS_SIN && d->pairs > 0 && !d->identified) {
         pe_diagnosis alt = *d;
@@ -145,28 +148,40 @@ static void fit_exact(diag_work *w, pe_diagnosis *d) {
             within_noise(&alt, PE_DIAG_RECIPE_F32_HF, rms);
             if (alt.identified) {
                 *d = alt;
-                return;
+                return 1;
+            }
+        }
+        /* at a base that is not round: HF's dynamic NTK base from a common rope_theta */
+        alt = *d;
+        if (diag_exact_cache_dynamic(w, &alt, &rms)) {
+            finish(w, &alt);
+            within_noise(&alt, PE_DIAG_RECIPE_F32_HF, rms);
+            if (alt.identified) {
+                *d = alt;
+                return 1;
             }
         }
         /* not an unscaled or linear cache: HF's YaRN and Llama 3 parameter sets */
         alt = *d;
-        if (!diag_exact_cache_scaled(w, &alt, &rms)) return;
+        if (!diag_exact_cache_scaled(w, &alt, &rms)) return 0;
         finish(w, &alt);
         within_noise(&alt, PE_DIAG_RECIPE_F32_FITTED, rms);
-        if (alt.identified) *d = alt;
-        return;
+        if (!alt.identified) return 0;
+        *d = alt;
+        return 1;
     }
     if (d->kind != PE_DIAG_TABLE || d->storage != PE_DTYPE_FLOAT32 || d->pairs == 0 ||
         (d->identified && d->recipe != PE_DIAG_RECIPE_F32_FITTED && d->offset_known))
-        return;
+        return 0;
     pe_diagnosis alt = *d;
     pe_diag_recipe formula;
     double rms;
-    if (!diag_exact_table(w, &alt, &formula, &rms)) return;
+    if (!diag_exact_table(w, &alt, &formula, &rms)) return 0;
     finish(w, &alt);
     name_recipe(w, &alt, formula);
     within_noise(&alt, formula, rms);
     if (alt.identified) *d = alt;
+    return 0;
 }
 
 /* from0: a cache read as starting at position 0 (diag_cache0.c) */
@@ -210,8 +225,8 @@ static void fit(diag_work *w, pe_diagnosis *d, pe_diag_kind kind) {
     const pe_diagnosis before = *d;
     const diag_view full = w->v;
     fit_reading(w, d, kind, 0);
-    fit_exact(w, d);
-    if (d->kind != PE_DIAG_COS_SIN || (d->identified && !(d->offset_known && d->offset == 0.0))) return;
+    const int at_hf_set = fit_exact(w, d);
+    if (d->kind != PE_DIAG_COS_SIN || (d->identified && (at_hf_set || !(d->offset_known && d->offset == 0.0)))) return;
     /* a cache that starts at position 0, or that the reading at any position does not identify: the reading
      * from position 0 too, which fits each column's frequency from its own cells (scaled caches of few rows,
      * LongRoPE's factors); it wins when it identifies the cache */
