@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "commands.h"
-#include "config_cut.h"
 #include "config_option.h"
 #include "posenc.h"
 #include "read_input.h"
@@ -259,8 +258,7 @@ static void typed_free(typed *t) {
 }
 
 /* What fromConfig (src/js/runtime/config-read.js) reads before the layers, in its order, so that both CLIs meet the
- * same refusal first: the config for no layer type, then each layer type it lists, in the list's order, each from
- * the config cut to its own entry (config_cut.h: linear in the types). */
+ * same refusal first: the config for no layer type, then each layer type it lists, in the list's order. */
 static int read_types(const char *json, size_t bytes, int as_json, typed *t, char **error) {
     memset(t, 0, sizeof *t);
     char *keys = malloc(8 * bytes + 256);
@@ -304,20 +302,30 @@ static int read_types(const char *json, size_t bytes, int as_json, typed *t, cha
         const uint32_t k = t->sorted[j];
         t->primary[k] = j && !strcmp(t->name[t->sorted[j - 1]], t->name[k]) ? t->primary[t->sorted[j - 1]] : k;
     }
-    cli_config_cut *cut = cli_config_cut_new(json, bytes);
-    for (uint32_t k = 0; !code && k < t->count; k++) {
-        if (t->primary[k] != k) continue;
+    /* Every type in one reading (pe_config_read_types); a refusal is worded as `rope --config --layer-type` words
+     * that type's, which reads the config for it alone. */
+    pe_config *configs = malloc(t->count * sizeof *configs);
+    double *all_factors = malloc((bytes / 2 + 2) * sizeof *all_factors);
+    char *lines = malloc(8 * bytes + 256);
+    uint32_t refused = t->count;
+    const pe_status got = configs && all_factors && lines
+                              ? pe_config_read_types(json, bytes, all_factors, bytes / 2 + 2, configs, t->count, lines,
+                                                     8 * bytes + 256, &refused)
+                              : PE_ERR_NULL;
+    if (got == PE_ERR_NULL) {
+        code = cli_fail(error, 1, "out of memory");
+    } else if (got != PE_OK) {
         cli_config cfg = {0};
-        size_t cut_bytes = 0;
-        char *cut_text = cut ? cli_config_cut_for(cut, t->name[k], &cut_bytes) : NULL;
-        code = cut_text ? cli_interpret_config(cut_text, cut_bytes, t->name[k], &cfg, error)
-                        : cli_interpret_config(json, bytes, t->name[k], &cfg, error);
-        free(cut_text);
-        const pe_config_layer with_positions = {.positions = PE_LAYER_CONFIG};
-        if (!code) scheme_fields(&t->scheme[k], as_json, &with_positions, &cfg.config);
+        code = cli_interpret_config(json, bytes, refused < t->count ? t->name[refused] : NULL, &cfg, error);
         cli_free_config(&cfg);
+        if (!code) code = cli_fail(error, 1, "%s", pe_status_str(got));
     }
-    cli_config_cut_free(cut);
+    const pe_config_layer with_positions = {.positions = PE_LAYER_CONFIG};
+    for (uint32_t k = 0; !code && k < t->count; k++)
+        if (t->primary[k] == k) scheme_fields(&t->scheme[k], as_json, &with_positions, &configs[k]);
+    free(configs);
+    free(all_factors);
+    free(lines);
     return code;
 }
 
@@ -369,8 +377,6 @@ int cli_run_config(const cli_given *given, FILE *out, char **error) {
     char *done = calloc(n, 1);
     text ignored = {0};
     int have_ignored = 0;
-    /* A layer type the config does not list, read from the config cut to its own entry (config_cut.h). */
-    cli_config_cut *cut = NULL;
     if (!layers || !by_kind || !slot || !descs || !schemes || !done) code = cli_fail(error, 1, "out of memory");
     if (!code && (st = pe_config_layers_read(json, bytes, 0, n, layers, keys, 8 * bytes + 256)) != PE_OK)
         code = refuse(st, keys, error);
@@ -381,7 +387,6 @@ int cli_run_config(const cli_given *given, FILE *out, char **error) {
         qsort(by_kind, n, sizeof *by_kind, by_type);
         for (uint32_t k = 0; k < n; k++)
             slot[by_kind[k]] = k && !by_type(&by_kind[k - 1], &by_kind[k]) ? slot[by_kind[k - 1]] : by_kind[k];
-        if (n > 0 && layers[by_kind[n - 1]].layer_type[0]) cut = cli_config_cut_new(json, bytes);
     }
     for (uint32_t i = 0; !code && i < n; i++) {
         const pe_config_layer *l = &layers[i];
@@ -406,12 +411,9 @@ int cli_run_config(const cli_given *given, FILE *out, char **error) {
         }
         const int fresh = !done[slot[i]];
         if (fresh || !have_ignored) {
+            /* a layer type the config does not list (its refusal), or the first layer's when there are none */
             cli_config cfg = {0};
-            size_t cut_bytes = 0;
-            char *cut_text = cut ? cli_config_cut_for(cut, l->layer_type, &cut_bytes) : NULL;
-            code = cut_text ? cli_interpret_config(cut_text, cut_bytes, l->layer_type, &cfg, error)
-                            : cli_interpret_config(json, bytes, l->layer_type[0] ? l->layer_type : NULL, &cfg, error);
-            free(cut_text);
+            code = cli_interpret_config(json, bytes, l->layer_type[0] ? l->layer_type : NULL, &cfg, error);
             if (!code && !have_ignored) {
                 /* The keys that config changes nothing for: the read of the first layer with positions. */
                 char *list = malloc(8 * bytes + 256);
@@ -445,7 +447,6 @@ int cli_run_config(const cli_given *given, FILE *out, char **error) {
             code = print_groups(out, descs, n, ignored.at, error);
         }
     }
-    cli_config_cut_free(cut);
     typed_free(&types);
     for (uint32_t i = 0; schemes && i < n; i++) free(schemes[i].at);
     free(schemes);

@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config_cut.h"
 #include "config_option.h"
 #include "posenc.h"
 #include "read_input.h"
@@ -33,37 +32,27 @@ int cli_read_config(const char *path, const char *layer_type, cli_config *config
     return code;
 }
 
-/* With no layer type named, fromConfig (the JS CLI) reads every layer type the core listed in `keys`, in order, each
- * from the config cut to its entry (config_cut.h), and a refusal in one of them is its answer: the same here, before
- * "--layer-type is required". PE_ERR_LAYER_TYPE (keys untouched) when every type reads, else the first refusal
- * with its two lines in keys (keys_bytes >= 256); PE_ERR_NULL when memory ran out. */
+/* With no layer type named, fromConfig (the JS CLI) reads every layer type the core listed in `keys`, in order, and
+ * a refusal in one of them is its answer: the same here, before "--layer-type is required", in one reading of the
+ * config for all of them (pe_config_read_types: one reading a type was quadratic in the types). PE_ERR_LAYER_TYPE
+ * (keys untouched) when every type reads, else the first refusal with its two lines in keys (keys_bytes >=
+ * 8 * bytes + 256); PE_ERR_NULL when memory ran out. */
 static pe_status read_each_type(const char *text, size_t bytes, char *keys, size_t keys_bytes) {
-    char *names = malloc(strlen(keys) + 1);
-    cli_config_cut *cut = cli_config_cut_new(text, bytes);
-    pe_status st = names ? PE_ERR_LAYER_TYPE : PE_ERR_NULL;
-    if (names) strcpy(names, keys);
-    for (char *p = names; st == PE_ERR_LAYER_TYPE && p && *p;) {
-        char *end = strchr(p, '\n');
-        if (end) *end = '\0';
-        size_t n = bytes;
-        char *one = cut ? cli_config_cut_for(cut, p, &n) : NULL;
-        const char *read = one ? one : text;
-        double *factors = malloc((n / 2 + 2) * sizeof *factors);
-        char *lines = malloc(8 * n + 256);
-        pe_config c;
-        pe_status got =
-            factors && lines ? pe_config_read(read, n, p, factors, n / 2 + 2, &c, lines, 8 * n + 256) : PE_ERR_NULL;
-        if (got != PE_OK) {
-            st = got;
-            if (lines) snprintf(keys, keys_bytes, "%s", lines);
-        }
-        free(one);
-        free(factors);
-        free(lines);
-        p = end ? end + 1 : NULL;
-    }
-    cli_config_cut_free(cut);
-    free(names);
+    uint32_t types = 0;
+    for (const char *p = keys; *p; p++) types += *p == '\n';
+    pe_config *configs = malloc((types + 1) * sizeof *configs);
+    double *factors = malloc((bytes / 2 + 2) * sizeof *factors);
+    char *lines = malloc(keys_bytes);
+    pe_status st = configs && factors && lines ? pe_config_read_types(text, bytes, factors, bytes / 2 + 2, configs,
+                                                                      types, lines, keys_bytes, NULL)
+                                               : PE_ERR_NULL;
+    if (st == PE_OK)
+        st = PE_ERR_LAYER_TYPE;
+    else if (st != PE_ERR_NULL)
+        memcpy(keys, lines, strlen(lines) + 1);
+    free(configs);
+    free(factors);
+    free(lines);
     return st;
 }
 

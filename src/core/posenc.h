@@ -1057,6 +1057,22 @@ typedef struct pe_config {
 PE_API pe_status pe_config_read(const char *json, size_t json_bytes, const char *layer_type, double *factors,
                                 size_t factors_count, pe_config *out, char *keys, size_t keys_bytes);
 
+/* Every layer type of a config whose RoPE differs by layer type, in one
+ * reading: out[t] is what pe_config_read answers for the t-th layer type it
+ * lists (layer_type NULL), in time linear in json_bytes and the types, where
+ * one pe_config_read a type costs the whole config each time. count is out's
+ * room: at least the types (else PE_ERR_OUT_SIZE). Each type's longrope lists
+ * follow the previous type's in factors (factors_count >= json_bytes / 2 + 2
+ * always suffices). Refusals: pe_config_read's for no layer type;
+ * PE_ERR_LAYER_TYPE with `keys` empty when the RoPE is one for every layer
+ * (or there is none); else the first type's refusal, `keys` as
+ * pe_config_read writes it, and *refused (when not NULL) that type's index
+ * (count when no one type's reading refused). On success `keys` lists the keys the last type's
+ * reading did not use, less the other types' entries. keys_bytes as
+ * pe_config_read's. Nothing is written to out or factors on refusal. */
+PE_API pe_status pe_config_read_types(const char *json, size_t json_bytes, double *factors, size_t factors_count,
+                                      pe_config *out, uint32_t count, char *keys, size_t keys_bytes, uint32_t *refused);
+
 /* One layer of a model, as its config and HF's modeling code lay the layers
  * out (pe_config_layer_read). Layer i's positions are those pe_config_read
  * describes for layer_type (NULL when layer_type is ""), unless positions says

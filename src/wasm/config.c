@@ -16,6 +16,21 @@ int pe_wasm_config_read(const char *json, size_t json_bytes, const char *layer_t
     return PE_OK;
 }
 
+/* Every layer type (posenc.h, pe_config_read_types) through `configs`, the caller's room for count of them, then
+ * CONFIG's doubles at fields + PE_WASM_CONFIG_DOUBLES * t for type t (its longrope lists stay in factors). */
+_Static_assert(sizeof(pe_config) == 296, "config-read.js's CONFIG_STRUCT");
+EXPORT("pe_wasm_config_read_types")
+int pe_wasm_config_read_types(const char *json, size_t json_bytes, double *factors, size_t factors_count,
+                              pe_config *configs, uint32_t count, double *fields, char *keys, size_t keys_bytes,
+                              uint32_t *refused) {
+    pe_status s =
+        pe_config_read_types(json, json_bytes, factors, factors_count, configs, count, keys, keys_bytes, refused);
+    if (s != PE_OK) return s;
+    for (uint32_t t = 0; t < count; t++) /* count: the types pe_config_read listed (config-read.js) */
+        pe_wasm_config_out(&configs[t], fields + (size_t)PE_WASM_CONFIG_DOUBLES * t);
+    return PE_OK;
+}
+
 /* Layers 0 ... count - 1 (posenc.h, pe_config_layers_read) through `layers`, the caller's room for count of
  * them, then as pe_wasm_config_layer writes one: CONFIG_LAYER's doubles at out + PE_WASM_CONFIG_LAYER_DOUBLES * k
  * and the text block (CONFIG_LAYER_TEXT, 48 bytes) at text + 48k for layer k. */

@@ -229,6 +229,67 @@ static void same_reading(const char *json, size_t json_bytes, const char *layer,
     free(factors2);
 }
 
+/* The fields of two readings, the longrope lists compared by value (they live in different factors). */
+static int same_config(const pe_config *x, const pe_config *y) {
+    pe_config a = *x, b = *y;
+    if (a.longrope && b.longrope) {
+        const size_t half = a.rope.rotary_dim / 2;
+        if (memcmp(a.short_factor, b.short_factor, half * sizeof(double)) ||
+            memcmp(a.long_factor, b.long_factor, half * sizeof(double)))
+            return 0;
+    }
+    a.short_factor = a.long_factor = b.short_factor = b.long_factor = NULL;
+    a.rope.scaling.short_factor = a.rope.scaling.long_factor = NULL;
+    b.rope.scaling.short_factor = b.rope.scaling.long_factor = NULL;
+    return memcmp(&a, &b, sizeof a) == 0;
+}
+
+/* pe_config_read_types answers each listed layer type (`list`: pe_config_read's lines for no layer type) as
+ * pe_config_read does, refuses with the first type's refusal and its index, and writes nothing then. */
+static void same_types(const char *json, size_t json_bytes, const char *list) {
+    const char *call = "pe_config_read_types";
+    uint32_t types = 0;
+    for (const char *p = list; *p; p++) types += *p == '\n';
+    const size_t keys_bytes = 8 * json_bytes + 256, factors_count = json_bytes / 2 + 2;
+    char *names = malloc(strlen(list) + 1), *keys = malloc(keys_bytes), *want = malloc(keys_bytes);
+    double *one = malloc(factors_count * sizeof(double));
+    guarded out_g, factors_g;
+    pe_config *out = guard_alloc(&out_g, types * sizeof *out);
+    double *factors = guard_alloc(&factors_g, factors_count * sizeof(double));
+    if (!names || !keys || !want || !one) abort();
+    uint32_t refused = 0;
+    const pe_status st =
+        pe_config_read_types(json, json_bytes, factors, factors_count, out, types, keys, keys_bytes, &refused);
+    trace(call, st);
+    guard_check(&out_g, call, st != PE_OK);
+    guard_check(&factors_g, call, st != PE_OK);
+    strcpy(names, list);
+    pe_status first = PE_OK;
+    uint32_t at = types;
+    char *name = names;
+    for (uint32_t t = 0; t < types && first == PE_OK; t++) {
+        char *end = strchr(name, '\n');
+        *end = '\0';
+        pe_config c;
+        const pe_status s = pe_config_read(json, json_bytes, name, one, factors_count, &c, want, keys_bytes);
+        if (s != PE_OK) {
+            first = s, at = t;
+        } else if (st == PE_OK && !same_config(&c, &out[t])) {
+            fail("another reading of a layer type than pe_config_read's", call);
+        }
+        name = end + 1;
+    }
+    if (st != first) fail("another status than the first layer type's reading", call);
+    if (st != PE_OK && (refused != at || strcmp(keys, want) != 0))
+        fail("another refusal (keys or index) than the first layer type's reading", call);
+    guard_free(&out_g);
+    guard_free(&factors_g);
+    free(names);
+    free(keys);
+    free(want);
+    free(one);
+}
+
 void fuzz_config(bytes *in) {
     static const char *const LAYERS[] = {NULL, "full_attention", "sliding_attention", "", "chunked_attention"};
     const char *call = "pe_config_read";
@@ -274,6 +335,7 @@ void fuzz_config(bytes *in) {
     if (null_case < 0 && !short_keys && json_bytes <= 4096) {
         same_reading(json, json_bytes, layer, st, out, factors, factors_count, keys);
         check_layers(json, json_bytes, layer_mode, range_from, range_count);
+        if (!layer && st == PE_ERR_LAYER_TYPE && keys[0]) same_types(json, json_bytes, keys);
     }
     guard_free(&json_g);
     guard_free(&factors_g);

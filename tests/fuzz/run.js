@@ -5,24 +5,35 @@
 // the run exits non-zero; add it to tests/fuzz/corpus/ once fixed. Then the
 // JS/CLI fuzzer (tests/fuzz/js/run.js) runs as long.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
-/** Runs the harness for `seconds` on the seeds; returns spawnSync's result (text output). */
-export function fuzz(seconds, { stdio = 'pipe' } = {}) {
-  mkdirSync(`${root}build/fuzz/corpus`, { recursive: true });
+/**
+ * Runs the harness for at most `seconds` on the seeds; returns spawnSync's result (text output). `runs`: stop
+ * after that many inputs (libFuzzer's -runs, the seeds' replay included); `seed`: libFuzzer's random seed (else
+ * a new one each run); `fresh`: new inputs go to an emptied build/fuzz/test-corpus, so the run starts from the
+ * checked-in seeds alone, not from what earlier runs in this clone kept in build/fuzz/corpus.
+ */
+export function fuzz(seconds, { stdio = 'pipe', runs, seed, fresh = false } = {}) {
+  const corpus = `${root}build/fuzz/${fresh ? 'test-corpus' : 'corpus'}`;
+  if (fresh) rmSync(corpus, { recursive: true, force: true });
+  mkdirSync(corpus, { recursive: true });
   return spawnSync(
     `${root}build/test/fuzz-api`,
     [
       `-max_total_time=${seconds}`,
+      ...(runs === undefined ? [] : [`-runs=${runs}`]),
+      ...(seed === undefined ? [] : [`-seed=${seed}`]),
       '-max_len=1024',
-      '-timeout=30', // wall s: the fuzz build runs ~40x native (a 4M-step exact search: 0.19 s native, 7.5 s CPU here)
+      // wall s: the fuzz build runs ~40x native; its exact searches are capped at 200k steps (build.sh), at most
+      // about 0.6 s CPU each here, so 30 s leaves room for a loaded machine
+      '-timeout=30',
       '-rss_limit_mb=2048',
       '-print_final_stats=1',
       `-artifact_prefix=${root}build/fuzz/`,
-      `${root}build/fuzz/corpus`,
+      corpus,
       `${root}tests/fuzz/corpus`,
     ],
     { encoding: 'utf8', stdio },

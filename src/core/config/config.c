@@ -158,7 +158,7 @@ static pe_status read_kind(pe_config_reader *r, const char *layer_type, double *
     const pe_json *j = &r->j;
     size_t at, attn;
     int shaw = 0;
-    if (pe_config_type_in(r, RELATIVE_TYPES) || pe_json_find(j, r->cfg, "relative_attention_num_buckets", &at))
+    if (pe_config_type_in(r, RELATIVE_TYPES) || pe_config_find(r, r->cfg, "relative_attention_num_buckets", &at))
         return read_relative(r, c, 0);
     if (pe_config_type_in(r, (const char *const[]){"mamba", "mamba2", "falcon_mamba", "jamba", NULL})) {
         c->kind = PE_CONFIG_NONE; /* state-space layers, and Jamba's attention without positions */
@@ -169,7 +169,7 @@ static pe_status read_kind(pe_config_reader *r, const char *layer_type, double *
     int alibi_flag = pe_config_get(r, r->cfg, "alibi", &at) && pe_json_kind(j, at) == 't';
     if (pe_config_type_in(r, (const char *const[]){"bloom", NULL}) || mpt_alibi || alibi_flag) return read_alibi(r, c);
     for (int k = 0; ROPE_KEYS[k]; k++)
-        if (pe_json_find(j, r->cfg, ROPE_KEYS[k], &at))
+        if (pe_config_find(r, r->cfg, ROPE_KEYS[k], &at))
             return pe_config_read_rope(r, layer_type, factors, factors_count, c);
     if (pe_config_rope_type(r)) return pe_config_read_rope(r, layer_type, factors, factors_count, c);
     if (pe_config_type_in(r, SINUSOIDAL_TYPES)) {
@@ -199,20 +199,26 @@ static pe_status read_kind(pe_config_reader *r, const char *layer_type, double *
                             "names no position scheme posenc knows, and the config has no RoPE, ALiBi or T5 keys");
 }
 
-/* A top-level key about positions that nothing read and that turns something on. */
+/* A top-level key about positions that nothing read and that turns something on. The keys that could be (about
+ * positions, on, not ignored by HF's class) are the document's, collected once: a reading marks at most
+ * PE_CONFIG_MAX_USED keys, so the first unread one is among the first PE_CONFIG_MAX_USED + 1 of them, and a
+ * reading for each layer type (pe_config_read_types) costs no walk of the config. */
 static pe_status refuse_unread_position_keys(pe_config_reader *r) {
-    size_t at;
-    pe_json_span key;
-    pe_config_iter it;
     pe_config_mark_layer_keys(r); /* read by pe_config_layer_read (config_layers.c) */
-    pe_config_iter_init(r, &it, r->cfg);
-    while (pe_config_next(r, &it, &key, &at)) {
-        if (pe_config_used(r, r->cfg, key) || !is_position_key(r, key) || is_off(&r->j, at) ||
-            pe_config_hf_ignores(r, key))
-            continue;
-        return pe_config_refuse_span(r, PE_ERR_SCALING, key,
-                                     "changes the position encoding and posenc does not read it for this model");
+    if (!r->candidates_ready) {
+        size_t at;
+        pe_json_span key;
+        pe_config_iter it;
+        pe_config_iter_init(r, &it, r->cfg);
+        while (r->candidate_count < PE_CONFIG_MAX_USED + 1 && pe_config_next(r, &it, &key, &at))
+            if (is_position_key(r, key) && !is_off(&r->j, at) && !pe_config_hf_ignores(r, key))
+                r->candidate[r->candidate_count++] = key;
+        r->candidates_ready = 1;
     }
+    for (int k = 0; k < r->candidate_count; k++)
+        if (!pe_config_used(r, r->cfg, r->candidate[k]))
+            return pe_config_refuse_span(r, PE_ERR_SCALING, r->candidate[k],
+                                         "changes the position encoding and posenc does not read it for this model");
     return PE_OK;
 }
 
@@ -246,24 +252,109 @@ pe_status pe_config_open(pe_config_reader *r, const char *json, size_t json_byte
     return PE_OK;
 }
 
-pe_status pe_config_read(const char *json, size_t json_bytes, const char *layer_type, double *factors,
-                         size_t factors_count, pe_config *out, char *keys, size_t keys_bytes) {
+/* One layer type's reading of an opened document into *c (nothing written elsewhere but keys). */
+static pe_status read_one(pe_config_reader *r, const char *layer_type, double *factors, size_t factors_count,
+                          pe_config *c) {
+    memset(c, 0, sizeof *c);
+    pe_status s = pe_config_read_sizes(r, c);
+    if (s == PE_OK) s = read_kind(r, layer_type, factors, factors_count, c);
+    if (s == PE_OK) s = refuse_unread_position_keys(r);
+    return s;
+}
+
+/* The arguments both entry points share, checked: PE_OK or the refusal. */
+static pe_status check_args(const char *json, size_t json_bytes, const double *factors, size_t factors_count,
+                            const void *out, char *keys, size_t keys_bytes) {
     if (keys && keys_bytes) keys[0] = '\0'; /* keys is NUL-terminated whatever the answer */
     if (!json || !out || !keys || (!factors && factors_count)) return PE_ERR_NULL;
     if (json_bytes > PE_CONFIG_MAX_BYTES) return PE_ERR_TOO_LARGE;
     if (keys_bytes < 256 || (keys_bytes - 256) / 8 < json_bytes) return PE_ERR_OUT_SIZE;
-    pe_config_reader r;
-    pe_status opened = pe_config_open(&r, json, json_bytes, keys, keys_bytes);
-    if (opened != PE_OK) return opened;
-    pe_config c;
-    memset(&c, 0, sizeof c);
-    pe_status s = pe_config_read_sizes(&r, &c);
-    if (s == PE_OK) s = read_kind(&r, layer_type, factors, factors_count, &c);
-    if (s == PE_OK) s = refuse_unread_position_keys(&r);
+    return PE_OK;
+}
+
+pe_status pe_config_read(const char *json, size_t json_bytes, const char *layer_type, double *factors,
+                         size_t factors_count, pe_config *out, char *keys, size_t keys_bytes) {
+    pe_status s = check_args(json, json_bytes, factors, factors_count, out, keys, keys_bytes);
     if (s != PE_OK) return s;
+    pe_config_reader r;
+    if ((s = pe_config_open(&r, json, json_bytes, keys, keys_bytes)) != PE_OK) return s;
+    pe_config c;
+    if ((s = read_one(&r, layer_type, factors, factors_count, &c)) != PE_OK) return s;
     pe_config_list_unused(&r);
     if (r.overflow) return PE_ERR_OUT_SIZE;
     pe_config_write_factors(&r, factors);
     *out = c;
     return PE_OK;
+}
+
+/* The reader as the document's opening left it, before the next layer type's reading: no lines, no keys read
+ * but the opening's, no lists, no index past the document's (an entry's index is its type's alone). */
+typedef struct reader_mark {
+    int used_count, index_count;
+    size_t scratch_low;
+} reader_mark;
+
+static void restart(pe_config_reader *r, reader_mark m) {
+    r->used_count = m.used_count;
+    r->index_count = m.index_count;
+    r->scratch_low = m.scratch_low;
+    r->keys_length = 0;
+    r->keys[0] = '\0';
+    r->overflow = 0;
+    r->factor_lists[0] = r->factor_lists[1] = 0;
+    r->factor_half = 0;
+}
+
+pe_status pe_config_read_types(const char *json, size_t json_bytes, double *factors, size_t factors_count,
+                               pe_config *out, uint32_t count, char *keys, size_t keys_bytes, uint32_t *refused) {
+    if (refused) *refused = count;
+    pe_status s = check_args(json, json_bytes, factors, factors_count, out, keys, keys_bytes);
+    if (s != PE_OK) return s;
+    pe_config_reader r;
+    if ((s = pe_config_open(&r, json, json_bytes, keys, keys_bytes)) != PE_OK) return s;
+    r.batch = 1;
+    const int opened_used = r.used_count;
+    pe_config c;
+    /* The reading for no layer type: its refusal, or the list of the types. */
+    s = read_one(&r, NULL, factors, factors_count, &c);
+    if (s == PE_OK || (s == PE_ERR_LAYER_TYPE && r.keys_length == 0)) {
+        r.keys_length = 0, keys[0] = '\0';
+        return PE_ERR_LAYER_TYPE; /* one RoPE for every layer (or none): no layer types */
+    }
+    if (s != PE_ERR_LAYER_TYPE) return s;
+    uint32_t types = 0;
+    for (size_t k = 0; k < r.keys_length; k++) types += keys[k] == '\n';
+    if (types > count) {
+        r.keys_length = 0, keys[0] = '\0';
+        return PE_ERR_OUT_SIZE;
+    }
+    /* The names move to the top of the scratch, one NUL-terminated after another; the lines start again at 0. */
+    const size_t names_bytes = r.keys_length;
+    /* the names (a key of the text each, or Gemma's two) leave the lines most of keys_bytes */
+    if (names_bytes >= r.scratch_low) return PE_ERR_OUT_SIZE; /* cannot happen with the documented size */
+    char *names = keys + r.scratch_low - names_bytes;
+    memmove(names, keys, names_bytes);
+    for (size_t k = 0; k < names_bytes; k++)
+        if (names[k] == '\n') names[k] = '\0';
+    const reader_mark mark = {opened_used, r.index_count, r.scratch_low - names_bytes};
+    /* Every type read twice: first to refuse before anything is written, then to write. */
+    for (int write = 0; write < 2; write++) {
+        size_t used = 0; /* factors taken by the types before */
+        const char *name = names;
+        for (uint32_t t = 0; t < types; t++, name += strlen(name) + 1) {
+            restart(&r, mark);
+            s = read_one(&r, name, factors ? factors + used : NULL, factors_count - used, &c);
+            if (s != PE_OK && refused) *refused = t;
+            if (s != PE_OK) return s;
+            if (r.overflow) return PE_ERR_OUT_SIZE;
+            const size_t taken = 2 * (size_t)r.factor_half;
+            if (write) {
+                pe_config_write_factors(&r, factors + used);
+                out[t] = c;
+            }
+            used += taken;
+            if (write && t + 1 == types) pe_config_list_unused(&r); /* the last type's, as pe_config_read lists */
+        }
+    }
+    return r.overflow ? PE_ERR_OUT_SIZE : PE_OK;
 }

@@ -66,13 +66,14 @@ static const char *class_of(const pe_config_reader *r) {
 
 int pe_config_model_default(const pe_config_reader *r, const char *key, double *value) {
     size_t at;
-    if (pe_json_find(&r->j, r->cfg, key, &at)) return 0; /* given: no default */
     const char *alias = class_of(r);
     for (size_t k = 0; k < sizeof DEFAULTS / sizeof DEFAULTS[0]; k++) {
         if (strcmp(DEFAULTS[k].key, key)) continue;
         if (alias ? strcmp(alias, DEFAULTS[k].model_type)
                   : !pe_json_span_is(&r->j, r->model_type, DEFAULTS[k].model_type))
             continue;
+        /* given: no default (looked for only now: a scan of cfg's members, once a layer type) */
+        if (pe_json_find(&r->j, r->cfg, key, &at)) return 0;
         *value = DEFAULTS[k].value;
         return 1;
     }

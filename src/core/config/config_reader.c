@@ -238,7 +238,8 @@ static void list_unused(pe_config_reader *r, size_t object, const char *prefix, 
     pe_config_iter_init(r, &it, object);
     while (pe_config_next(r, &it, &key, &at)) {
         if (!pe_config_used(r, object, key)) {
-            pe_config_write_key(r, prefix, key);
+            /* one layer type's reading of every type's dict: the other types' entries are theirs, not unused */
+            if (!(r->batch && r->types_dict && object == r->types_dict)) pe_config_write_key(r, prefix, key);
             continue;
         }
         int inner = 0;

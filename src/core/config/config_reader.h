@@ -56,6 +56,15 @@ typedef struct pe_config_reader {
      * factors only once the whole config is accepted: a refusal writes nothing but keys */
     size_t factor_lists[2];
     uint32_t factor_half; /* numbers per list; 0 when the config has none */
+    /* Facts of the document that every layer type's reading shares (pe_config_read_types keeps them): */
+    size_t dict_seen;      /* the RoPE dict whose members were counted (0: none yet) */
+    uint32_t dict_objects; /* its live members */
+    int dict_all;          /* 1 when each is an object (keyed by layer type) */
+    size_t types_dict;     /* a dict keyed by layer type, once found (0: none) */
+    int batch;             /* 1 inside pe_config_read_types: the unused keys leave out the other types' entries */
+    int candidates_ready;  /* candidate[] below was collected */
+    int candidate_count;   /* the first top-level position keys that are on and not HF-ignored, in text order: */
+    pe_json_span candidate[PE_CONFIG_MAX_USED + 1]; /* one more than keys a reading marks, so one is always unread */
 } pe_config_reader;
 
 void pe_config_reader_init(pe_config_reader *r, const char *json, size_t json_bytes, char *keys, size_t keys_bytes);

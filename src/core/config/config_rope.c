@@ -79,7 +79,7 @@ static pe_status head_dim(pe_config_reader *r, pe_config *c, uint32_t *dim) {
     size_t at;
     pe_status s;
     if (pe_config_type_in(r, (const char *const[]){"deepseek_v2", "deepseek_v3", NULL}) ||
-        pe_json_find(&r->j, r->cfg, "qk_rope_head_dim", &at)) {
+        pe_config_find(r, r->cfg, "qk_rope_head_dim", &at)) {
         s = pe_config_count(r, r->cfg, "qk_rope_head_dim", 0, dim);
         if (s == PE_OK && *dim == 0)
             return pe_config_refuse(r, PE_ERR_CONFIG, "qk_rope_head_dim",
@@ -115,14 +115,20 @@ static pe_status pick_dict(pe_config_reader *r, const char *layer_type, dict *d,
         d->at = pe_json_space(&r->j, at);
         snprintf(d->name, sizeof d->name, "%s", top); /* pe_config_refuse adds the prefix (text_config.) */
     }
-    /* Per layer type: every value of the dict is an object. */
-    int objects = 0, all = 1;
+    /* Per layer type: every value of the dict is an object. Counted once a document: pe_config_read_types reads
+     * every layer type with one reader, and a walk a type would make it quadratic in the types. */
     pe_config_iter it;
-    if (d->at) pe_config_iter_init(r, &it, d->at);
-    while (d->at && pe_config_next(r, &it, &key, &value)) {
-        objects++;
-        all = all && pe_json_kind(&r->j, value) == '{';
+    if (d->at && r->dict_seen != d->at) {
+        r->dict_seen = d->at;
+        r->dict_objects = 0, r->dict_all = 1;
+        pe_config_iter_init(r, &it, d->at);
+        while (pe_config_next(r, &it, &key, &value)) {
+            r->dict_objects++;
+            r->dict_all = r->dict_all && pe_json_kind(&r->j, value) == '{';
+        }
     }
+    const uint32_t objects = d->at ? r->dict_objects : 0;
+    const int all = d->at ? r->dict_all : 1;
     /* Gemma 3's rope_local_base_freq, ModernBERT's two thetas: unless the dict is already per layer type. */
     int gemma_local = !(objects > 0 && all) && pe_config_split_bases(r);
     if (!(objects > 0 && all) && !gemma_local) {
@@ -146,8 +152,9 @@ static pe_status pick_dict(pe_config_reader *r, const char *layer_type, dict *d,
         pe_config_write_line(r, "", "sliding_attention", 17);
         return PE_ERR_LAYER_TYPE;
     }
-    c->layer_types = (uint32_t)objects;
-    if (layer_type && pe_json_find(&r->j, d->at, layer_type, &value)) {
+    c->layer_types = objects;
+    r->types_dict = d->at;
+    if (layer_type && pe_config_find(r, d->at, layer_type, &value)) { /* through the dict's index */
         pe_config_get(r, d->at, layer_type, &value);
         d->at = pe_json_space(&r->j, value);
         size_t n = strlen(d->name);

@@ -332,6 +332,21 @@ export const EXPORTS = Object.freeze({
     core: 'pe_config_read',
     params: ['json', 'json_bytes', 'layer_type', 'factors', 'factors_count', 'out', 'keys', 'keys_bytes'],
   },
+  pe_wasm_config_read_types: {
+    core: 'pe_config_read_types',
+    params: [
+      'json',
+      'json_bytes',
+      'factors',
+      'factors_count',
+      'configs',
+      'count',
+      'fields',
+      'keys',
+      'keys_bytes',
+      'refused',
+    ],
+  },
   pe_wasm_config_layer: {
     core: 'pe_config_layer_read',
     params: ['json', 'json_bytes', 'layer', 'out', 'text', 'keys', 'keys_bytes'],

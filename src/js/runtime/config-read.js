@@ -8,7 +8,6 @@
 import { PosencError, describe } from './errors.js';
 import { CONFIG, CONFIG_LAYER, CONFIG_LAYER_TEXT, readFields } from './boundary.js';
 import { alibiSlopes } from './alibi-slopes.js';
-import { configCut } from './config-cut.js';
 
 const FIELDS = CONFIG.length;
 const KINDS = ['', 'rope', 'alibi', 'sinusoidal', 'learned', 'relative', 'none'];
@@ -252,6 +251,19 @@ export function configReader(runtime) {
   const STATUS_SCALING = statusOf('PE_ERR_SCALING');
   const STATUS_TOO_LARGE = statusOf('PE_ERR_TOO_LARGE');
 
+  /** A refusal of the core's config reading, its key and reason as `keys` gave them (nothing for PE_OK). */
+  function refuseKeys(status, lines) {
+    if (status === STATUS_CONFIG || status === STATUS_SCALING) {
+      const code = status === STATUS_CONFIG ? 'BAD_CONFIG' : 'BAD_SCALING';
+      // '(config)' is the core's name for the whole document.
+      const path = lines[0].startsWith('(') ? 'config' : `config.${lines[0]}`;
+      throw new PosencError(code, `config key '${lines[0]}' ${lines[1]}`, path, undefined);
+    }
+    // PE_ERR_SCRATCH cannot come back: factorsCount holds as many numbers as the text can, and the core
+    // checks longrope's lists (rotary_dim / 2 numbers each) before the room for them.
+    runtime.check(status);
+  }
+
   /**
    * Reads `config` for `layerType`: { description, ignored } or, when the RoPE
    * differs by layer type and none (or an unknown one) was named, { layerTypes }.
@@ -321,21 +333,78 @@ export function configReader(runtime) {
         error.layerTypes = lines; // for callers that word their own message (the CLI)
         throw error;
       }
-      if (status === STATUS_CONFIG || status === STATUS_SCALING) {
-        const code = status === STATUS_CONFIG ? 'BAD_CONFIG' : 'BAD_SCALING';
-        // '(config)' is the core's name for the whole document.
-        const path = lines[0].startsWith('(') ? 'config' : `config.${lines[0]}`;
-        throw new PosencError(code, `config key '${lines[0]}' ${lines[1]}`, path, undefined);
-      }
-      // PE_ERR_SCRATCH cannot come back: factorsCount holds as many numbers as the text can, and the core
-      // checks longrope's lists (rotary_dim / 2 numbers each) before the room for them.
-      runtime.check(status);
+      refuseKeys(status, lines);
       const fields = readFields(CONFIG, runtime.doubles(outAt, FIELDS));
       const factors = runtime.doubles(factorsAt, Math.min(factorsCount, fields['rope.rotary_dim'])).slice();
       return { description: describeFields(fields, factors), ignored: lines };
     } finally {
       runtime.free(base);
     }
+  }
+
+  const CONFIG_STRUCT = 296; // sizeof(pe_config) in wasm32 (src/wasm/config.c asserts it)
+
+  /**
+   * Every layer type of a config keyed by them, the `names` the core listed, in one reading
+   * (pe_config_read_types; one reading a type was quadratic in the types): { descriptions } in the names' order
+   * and the last type's ignored keys, or the first type's refusal as readBytes throws it for that type.
+   */
+  function readTypes(bytes, names) {
+    const count = names.length;
+    const factorsCount = Math.ceil(bytes.length / 2) + 2;
+    const keysBytes = 8 * bytes.length + 256;
+    const align = (at) => Math.ceil(at / 16) * 16;
+    const base = runtime.malloc(
+      16 + bytes.length + 16 + 8 * factorsCount + 16 + count * (CONFIG_STRUCT + 8 * FIELDS) + 16 + keysBytes + 16,
+      'config',
+    );
+    let refusedType;
+    try {
+      const jsonAt = base;
+      const factorsAt = align(jsonAt + bytes.length + 1);
+      const configsAt = align(factorsAt + 8 * factorsCount);
+      const outAt = align(configsAt + count * CONFIG_STRUCT);
+      const keysAt = outAt + 8 * FIELDS * count;
+      const refusedAt = align(keysAt + keysBytes);
+      runtime.bytes(0).set(bytes, jsonAt);
+      const status = wasm.pe_wasm_config_read_types(
+        jsonAt,
+        bytes.length,
+        factorsAt,
+        factorsCount,
+        configsAt,
+        count,
+        outAt,
+        keysAt,
+        keysBytes,
+        refusedAt,
+      );
+      const keysText = runtime.bytes(keysAt, keysBytes);
+      const lines = new TextDecoder()
+        .decode(keysText.subarray(0, keysText.indexOf(0)))
+        .split('\n')
+        .filter((l) => l !== '');
+      if (status !== STATUS_OK) {
+        refusedType = new Uint32Array(runtime.bytes(refusedAt, 4).slice().buffer)[0];
+        if (refusedType >= count) refuseKeys(status, lines);
+      } else {
+        const doubles = runtime.doubles(outAt, FIELDS * count).slice();
+        const descriptions = [];
+        let used = 0; // each longrope type's lists follow the previous one's in factors
+        for (let t = 0; t < count; t++) {
+          const fields = readFields(CONFIG, doubles.subarray(FIELDS * t, FIELDS * (t + 1)));
+          const take = Math.min(factorsCount - used, fields['rope.rotary_dim']);
+          descriptions.push(describeFields(fields, runtime.doubles(factorsAt + 8 * used, take).slice()));
+          if (fields.longrope) used += fields['rope.rotary_dim'];
+        }
+        return { descriptions, ignored: lines };
+      }
+    } finally {
+      runtime.free(base);
+    }
+    // One type refused: read alone, it throws that refusal in readBytes' words (its layerType named).
+    readBytes(bytes, names[refusedType]);
+    throw new Error(`config: layer type ${refusedType} refused in one reading and not alone`);
   }
 
   const STATUS_OK = statusOf('PE_OK');
@@ -501,20 +570,17 @@ export function configReader(runtime) {
       const byType = new Map([['', first.description]]);
       return withoutUndefined({ ...first.description, layers: layers(byType), ignored: first.ignored });
     }
-    const names = [...new Set(first.layerTypes)];
+    const names = first.layerTypes; // each once: the dict's keys (the last of a repeated one) or Gemma's two
     const layerTypes = {};
     const byType = new Map();
-    let last;
-    // Each type from the config cut to its own entry (config-cut.js): linear in the types, where reading the
-    // whole config once a type was quadratic.
-    const cut = configCut(bytes);
-    for (const name of names) {
-      last = readBytes(cut?.(name) ?? bytes, name);
-      byType.set(name, last.description);
-      Object.defineProperty(layerTypes, name, { value: last.description.rope, enumerable: true, writable: true });
-    }
-    const { rope: _, ...common } = last.description;
-    return withoutUndefined({ ...common, layerTypes, layers: layers(byType), ignored: last.ignored });
+    const read = readTypes(bytes, names);
+    names.forEach((name, t) => {
+      const description = read.descriptions[t];
+      byType.set(name, description);
+      Object.defineProperty(layerTypes, name, { value: description.rope, enumerable: true, writable: true });
+    });
+    const { rope: _, ...common } = read.descriptions[names.length - 1];
+    return withoutUndefined({ ...common, layerTypes, layers: layers(byType), ignored: read.ignored });
   }
 
   /**
@@ -535,12 +601,11 @@ export function configReader(runtime) {
     // With a layerType, its layers only: another type is neither read nor answered for (a refusal in it is not
     // this call's, as the native `rope --config --layer-type` reads that type alone).
     const wanted = layerType === undefined ? read : read.filter((l) => l.layerType === layerType);
-    let cut; // made once, when a layer type is missing
     for (const layer of wanted) {
       const key = layer.layerType ?? '';
       if (layer.positions !== 'config' || byType.has(key)) continue;
-      if (key !== '' && cut === undefined) cut = configCut(bytes);
-      byType.set(key, readBytes((key !== '' && cut?.(key)) || bytes, key).description);
+      // a type fromConfig did not read: the layerType asked for, or one the config does not list (its refusal)
+      byType.set(key, readBytes(bytes, key).description);
     }
     return wanted.map((layer) => layerEntry(layer, byType));
   }

@@ -1,11 +1,14 @@
 // RoPE keyed by thousands of layer types (issue 25): `posenc config` read the
 // whole config once per layer type in both CLIs (3,000 types: 109 s native,
-// 53 s in the JS CLI, whose fromConfig with a layerType did the same). Each
-// type is now read from the config cut to its own entry (src/cli/config_cut.c,
-// src/js/runtime/config-cut.js), which must answer as the whole config does:
-// checked here on hostile texts (escaped and repeated keys, text_config,
-// rope_scaling, brackets inside strings, 1e400) against fromConfig with a
-// layerType, which reads the whole text, and both CLIs against each other.
+// 53 s in the JS CLI, whose fromConfig with a layerType did the same). Then
+// each type was read from the config cut to its own entry, which still carried
+// everything outside the dict: 3,000 types beside a 1000 x 1000 number array
+// took 82.8 s native. Now the core reads every type from one opened document
+// (pe_config_read_types), which must answer for each type as pe_config_read
+// does for it alone: checked here on hostile texts (escaped and repeated keys,
+// text_config, rope_scaling, brackets inside strings, 1e400) against
+// fromConfig with a layerType, which reads the whole text for that type, and
+// both CLIs against each other.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
@@ -13,7 +16,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { instantiate, PosencError } from '../src/js/index.js';
-import { configCut } from '../src/js/runtime/config-cut.js';
 import { NATIVE, NODE_CLI, sameRun } from './support/cli-run.js';
 
 const posenc = await instantiate({ simd: true });
@@ -144,34 +146,89 @@ function answer(call) {
   }
 }
 
-test('a layer type read from the cut config answers as the whole config does', () => {
-  const encoder = new TextEncoder();
+test('every layer type read in one reading answers as the whole config read for that type alone', () => {
   let checked = 0;
   for (const [name, text] of HOSTILE) {
-    const cut = configCut(encoder.encode(text));
-    assert.ok(cut !== null, `${name}: the config is keyed by layer type`);
     const whole = answer(() => posenc.fromConfig(text));
     const types = whole.layerTypes ? Object.keys(whole.layerTypes) : ['a', 'b'];
     for (const type of types) {
       // The whole text read once for this type (ropeFrequencies reads one layer type, no per-layer answer).
-      const frequencies = (config) =>
-        answer(() => Array.from(posenc.ropeFrequencies({ config, layerType: type, length: 3 })));
-      const one = frequencies(text);
-      // No cut for a type the core names escaped (a key with a quote): that one is read whole.
-      if (cut(type) === null) continue;
-      const cutText = new TextDecoder().decode(cut(type));
-      assert.equal(frequencies(cutText), one, `${name}, ${type}: the same frequencies or refusal`);
-      if (!whole.code) {
-        const d = answer(() => posenc.fromConfig(cutText, { layerType: type }));
-        assert.equal(whole.layerTypes[type], d.rope, `${name}, ${type}: fromConfig's layerTypes`);
+      const one = answer(() => Array.from(posenc.ropeFrequencies({ config: text, layerType: type, length: 3 })));
+      if (whole.code) {
+        // A refusal: the first type that refuses alone refuses the whole answer, in the same words.
+        if (one.code) {
+          assert.equal(whole, one, `${name}, ${type}: the first refusing type's refusal`);
+          checked++;
+          break;
+        }
+        continue;
       }
+      assert.ok(!one.code, `${name}, ${type}: ${JSON.stringify(one)}`);
+      const alone = answer(() => posenc.fromConfig(text, { layerType: type }));
+      assert.equal(whole.layerTypes[type], alone.rope, `${name}, ${type}: fromConfig's layerTypes`);
       checked++;
     }
     const file = join(dir, 'hostile.json');
     writeFileSync(file, text);
     for (const format of ['text', 'json']) sameRun(['config', file, '--format', format]);
   }
-  assert.ok(checked >= 10, `${checked} layer types checked`);
+  assert.ok(checked >= 12, `${checked} layer types checked`);
+});
+
+/** n layer types beside a side x side number array outside the dict (side 0: none). */
+function typesBeside(n, side) {
+  const rope_parameters = {};
+  for (let i = 0; i < n; i++) rope_parameters[`t${i}`] = { rope_type: 'default', rope_theta: 1000 + i };
+  const table = Array.from({ length: side }, (_, i) => Array.from({ length: side }, (_, j) => (i * side + j) % 997));
+  return JSON.stringify({
+    model_type: 'llama',
+    hidden_size: 64,
+    num_attention_heads: 4,
+    num_hidden_layers: n,
+    layer_types: Object.keys(rope_parameters),
+    rope_parameters,
+    extra_table: table,
+  });
+}
+
+test('many layer types beside a large remainder: linear in both CLIs and fromConfig, the same bytes', () => {
+  // 1,000 types beside a 1.9 MB array: each type read with everything outside the dict cost 1,000 readings of the
+  // array (quadratic); one reading costs the array once plus the types. The references are the two parts alone.
+  const parts = { both: typesBeside(1000, 700), types: typesBeside(1000, 0), table: typesBeside(1, 700) };
+  const files = {};
+  for (const [key, text] of Object.entries(parts)) {
+    files[key] = join(dir, `beside-${key}.json`);
+    writeFileSync(files[key], text);
+  }
+  const run = sameRun(['config', files.both]);
+  assert.is(run.status, 0, run.stderr.toString());
+  assert.ok(run.stdout.toString().includes('layer 999: t999; kv_heads 4; scheme rope base 1999 '));
+  const seconds = (call) => {
+    let best = Infinity;
+    for (let k = 0; k < 2; k++) {
+      const started = process.cpuUsage();
+      call();
+      const used = process.cpuUsage(started);
+      best = Math.min(best, (used.user + used.system) / 1e6);
+    }
+    return best;
+  };
+  const times = {};
+  for (const key of Object.keys(parts)) {
+    times[`fromConfig ${key}`] = seconds(() => posenc.fromConfig(parts[key]));
+    for (const [cli, program] of [
+      ['native', [NATIVE]],
+      ['node', [process.execPath, NODE_CLI]],
+    ])
+      times[`${cli} ${key}`] = Math.min(cpu(program, ['config', files[key]]), cpu(program, ['config', files[key]]));
+  }
+  console.log(`  1,000 types beside a 1.9 MB array (CPU s): ${JSON.stringify(times)}`);
+  for (const who of ['fromConfig', 'native', 'node']) {
+    const both = times[`${who} both`],
+      parts2 = times[`${who} types`] + times[`${who} table`];
+    // Linear: about the parts' sum (each CLI's start counted twice there); quadratic was hundreds of times it.
+    assert.ok(both < 4 * parts2 + 1, `${who}: ${both.toFixed(2)} s, the parts alone ${parts2.toFixed(2)} s`);
+  }
 });
 
 /** A config like the JS fuzzer's config:3397795266: an earlier layer_types of `hidden` entries, then 30 types. */
