@@ -205,6 +205,13 @@ void fuzz_null_sweep(void) {
     if (pe_config_read(json, json_bytes, NULL, factors, 64, NULL, keys, sizeof keys) != PE_ERR_NULL)
         fail("a NULL out was not refused", call);
     NULL_CASE(pe_config_read, json, json_bytes, NULL, (double *)small, 8, (pe_config *)text, NULL, 64);
+    NULL_CASE(pe_config_read_types, json, json_bytes, (double *)small, 8, (pe_config *)text, 1, NULL, 64, NULL);
+    keys[0] = 'x';
+    if (pe_config_read_types(NULL, json_bytes, factors, 64, &config, 1, keys, sizeof keys, NULL) != PE_ERR_NULL ||
+        keys[0] ||
+        pe_config_read_types(json, json_bytes, factors, 64, NULL, 1, keys, sizeof keys, NULL) != PE_ERR_NULL ||
+        pe_config_read_types(json, json_bytes, NULL, 8, &config, 1, keys, sizeof keys, NULL) != PE_ERR_NULL)
+        fail("a NULL json, out or factors was not refused, keys left as a string", "pe_config_read_types");
     NULL_CASE(pe_config_layer_read, json, json_bytes, 0, (pe_config_layer *)text, NULL, 64);
     NULL_CASE(pe_config_layers_read, json, json_bytes, 0, 1, (pe_config_layer *)text, NULL, 64);
     if (pe_config_layer_read(json, json_bytes, 0, NULL, keys, sizeof keys) != PE_ERR_NULL ||
