@@ -217,24 +217,26 @@ test('Llama 4 Instruct: llama3 scaling with low_freq_factor = high_freq_factor (
   );
 });
 
+/** Asserts every layer's sliding window is the one HF's classes give (hfLayers); returns posenc's windows. */
+function windowsAgree(config, why) {
+  const got = posenc.fromConfig(config).layers;
+  const want = hfLayers(config);
+  assert.is(got.length, want.length, why);
+  want.forEach((w, i) => assert.is(got[i].slidingWindow ?? 0, w.window, `${why}, layer ${i}`));
+  return got.map((l) => l.slidingWindow ?? 0);
+}
+
 // Sliding windows as each model's class reads sliding_window (support/hf-layers.js's windowOf, from the config
 // classes and attention modules): the corpus's own values, then the rules each one has: class defaults, an
 // explicit null, Qwen's use_sliding_window and max_window_layers, layer_types, malformed values refused by name.
 test('sliding windows: each layer reads its window as its model does', () => {
-  const agree = (config, why) => {
-    const got = posenc.fromConfig(config).layers;
-    const want = hfLayers(config);
-    assert.is(got.length, want.length, why);
-    want.forEach((w, i) => assert.is(got[i].slidingWindow ?? 0, w.window, `${why}, layer ${i}`));
-    return got.map((l) => l.slidingWindow ?? 0);
-  };
   const corpus = (file) => JSON.parse(text(file));
   // The shipped values: Gemma 2's 4096 on its even layers, gpt-oss's 128 on its sliding ones, Phi-3's 2047 everywhere.
-  assert.equal(agree(corpus('gemma-2-2b.json'), 'gemma-2-2b').slice(0, 4), [4096, 0, 4096, 0]);
-  assert.equal(agree(corpus('gpt-oss-120b.json'), 'gpt-oss-120b').slice(0, 2), [128, 0]);
-  assert.equal(new Set(agree(corpus('phi-3-mini-4k-instruct.json'), 'phi-3-mini-4k')), new Set([2047]));
-  assert.equal(new Set(agree(corpus('mistral-7b-instruct-v0.3.json'), 'mistral v0.3: null')), new Set([0]));
-  assert.equal(agree(corpus('gemma-3-1b-it.json'), 'gemma-3-1b').slice(4, 7), [512, 0, 512]);
+  assert.equal(windowsAgree(corpus('gemma-2-2b.json'), 'gemma-2-2b').slice(0, 4), [4096, 0, 4096, 0]);
+  assert.equal(windowsAgree(corpus('gpt-oss-120b.json'), 'gpt-oss-120b').slice(0, 2), [128, 0]);
+  assert.equal(new Set(windowsAgree(corpus('phi-3-mini-4k-instruct.json'), 'phi-3-mini-4k')), new Set([2047]));
+  assert.equal(new Set(windowsAgree(corpus('mistral-7b-instruct-v0.3.json'), 'mistral v0.3: null')), new Set([0]));
+  assert.equal(windowsAgree(corpus('gemma-3-1b-it.json'), 'gemma-3-1b').slice(4, 7), [512, 0, 512]);
   const edit = (file, change) => {
     const c = corpus(file);
     const t = c.text_config ?? c;
@@ -245,35 +247,37 @@ test('sliding windows: each layer reads its window as its model does', () => {
   };
   // Class defaults when the key is absent: MistralConfig 4096, Phi3Config None.
   assert.equal(
-    new Set(agree(edit('mistral-7b-instruct-v0.3.json', { sliding_window: undefined }), 'mistral')),
+    new Set(windowsAgree(edit('mistral-7b-instruct-v0.3.json', { sliding_window: undefined }), 'mistral')),
     new Set([4096]),
   );
   assert.equal(
-    new Set(agree(edit('phi-3-mini-4k-instruct.json', { sliding_window: undefined }), 'phi-3')),
+    new Set(windowsAgree(edit('phi-3-mini-4k-instruct.json', { sliding_window: undefined }), 'phi-3')),
     new Set([0]),
   );
-  assert.equal(agree(edit('gemma-2-2b.json', { sliding_window: undefined }), 'gemma 2').slice(0, 2), [4096, 0]);
-  assert.equal(agree(edit('gemma-2-2b.json', { sliding_window: null }), 'gemma 2 null').slice(0, 2), [0, 0]);
+  assert.equal(windowsAgree(edit('gemma-2-2b.json', { sliding_window: undefined }), 'gemma 2').slice(0, 2), [4096, 0]);
+  assert.equal(windowsAgree(edit('gemma-2-2b.json', { sliding_window: null }), 'gemma 2 null').slice(0, 2), [0, 0]);
   // Qwen: nothing slides unless use_sliding_window; then the layers from max_window_layers on, or layer_types'.
-  assert.equal(new Set(agree(corpus('qwen3-8b.json'), 'qwen3 as shipped')), new Set([0]));
-  const qwen = agree(
+  assert.equal(new Set(windowsAgree(corpus('qwen3-8b.json'), 'qwen3 as shipped')), new Set([0]));
+  const qwen = windowsAgree(
     edit('qwen3-8b.json', { use_sliding_window: true, sliding_window: 1024, max_window_layers: 30 }),
     'q',
   );
   assert.equal([qwen[29], qwen[30], qwen[35]], [0, 1024, 1024]);
   const defaults = { use_sliding_window: true, sliding_window: undefined, max_window_layers: undefined };
-  const absent = agree(edit('qwen3-8b.json', defaults), 'Qwen3Config defaults');
+  const absent = windowsAgree(edit('qwen3-8b.json', defaults), 'Qwen3Config defaults');
   assert.equal([absent[27], absent[28]], [0, 4096]);
   assert.equal(
-    new Set(agree(edit('qwen2.5-vl-7b-instruct.json', { use_sliding_window: true }), 'qwen2.5-vl: from layer 80')),
+    new Set(
+      windowsAgree(edit('qwen2.5-vl-7b-instruct.json', { use_sliding_window: true }), 'qwen2.5-vl: from layer 80'),
+    ),
     new Set([0]),
   );
   const typed = Array.from({ length: 36 }, (_, i) => (i % 3 ? 'full_attention' : 'sliding_attention'));
   const listed = { use_sliding_window: true, sliding_window: 64, layer_types: typed };
-  assert.equal(agree(edit('qwen3-8b.json', listed), 'qwen3 layer_types').slice(0, 4), [64, 0, 0, 64]);
+  assert.equal(windowsAgree(edit('qwen3-8b.json', listed), 'qwen3 layer_types').slice(0, 4), [64, 0, 0, 64]);
   // A model whose class never reads sliding_window leaves it ignored and answers no window.
   const llama = edit('llama-3.1-8b-instruct.json', { sliding_window: 4096 });
-  assert.equal(new Set(agree(llama, 'llama')), new Set([0]));
+  assert.equal(new Set(windowsAgree(llama, 'llama')), new Set([0]));
   assert.ok(posenc.fromConfig(llama).ignored.includes('sliding_window'));
   assert.not.ok(posenc.fromConfig(corpus('gemma-2-2b.json')).ignored.includes('sliding_window'));
   for (const bad of ['4096', 0, -1, 1.5, [4096], 2 ** 32]) {
@@ -290,13 +294,6 @@ test('sliding windows: each layer reads its window as its model does', () => {
 // use_sliding_window; Qwen2-MoE then on its sliding_attention layers, by default the even layers below
 // max_window_layers; Qwen3-MoE on every layer, max_window_layers unread (so left in `ignored`).
 test('sliding windows: Qwen2-MoE and Qwen3-MoE as their classes read them', () => {
-  const agree = (config, why) => {
-    const got = posenc.fromConfig(config).layers;
-    const want = hfLayers(config);
-    assert.is(got.length, want.length, why);
-    want.forEach((w, i) => assert.is(got[i].slidingWindow ?? 0, w.window, `${why}, layer ${i}`));
-    return got.map((l) => l.slidingWindow ?? 0);
-  };
   const moe = (type, change) => {
     const c = { ...JSON.parse(text('qwen3-30b-a3b.json')), model_type: type };
     for (const [key, value] of Object.entries(change))
@@ -305,27 +302,33 @@ test('sliding windows: Qwen2-MoE and Qwen3-MoE as their classes read them', () =
     return c;
   };
   // As shipped (use_sliding_window false, max_window_layers 48): no window, and Qwen3-MoE never reads the count.
-  assert.equal(new Set(agree(moe('qwen3_moe', {}), 'qwen3-30b-a3b')), new Set([0]));
+  assert.equal(new Set(windowsAgree(moe('qwen3_moe', {}), 'qwen3-30b-a3b')), new Set([0]));
   const shipped = posenc.fromConfig(text('qwen3-30b-a3b.json')).ignored;
   assert.ok(shipped.includes('max_window_layers'), 'Qwen3-MoE leaves max_window_layers unread');
   assert.not.ok(shipped.includes('use_sliding_window'));
   // Qwen3-MoE: every layer once use_sliding_window is on (the class default 4096 when absent).
   const on = { use_sliding_window: true, sliding_window: 1024 };
-  assert.equal(new Set(agree(moe('qwen3_moe', on), 'qwen3 moe on')), new Set([1024]));
-  const absent = agree(moe('qwen3_moe', { use_sliding_window: true, sliding_window: undefined }), 'qwen3 moe default');
+  assert.equal(new Set(windowsAgree(moe('qwen3_moe', on), 'qwen3 moe on')), new Set([1024]));
+  const absent = windowsAgree(
+    moe('qwen3_moe', { use_sliding_window: true, sliding_window: undefined }),
+    'qwen3 moe default',
+  );
   assert.equal(new Set(absent), new Set([4096]));
-  assert.equal(new Set(agree(moe('qwen3_moe', { ...on, max_window_layers: 3 }), 'qwen3 moe count')), new Set([1024]));
+  assert.equal(
+    new Set(windowsAgree(moe('qwen3_moe', { ...on, max_window_layers: 3 }), 'qwen3 moe count')),
+    new Set([1024]),
+  );
   // Qwen2-MoE: the even layers below max_window_layers (48 here, then 28 by default, then 5).
-  const q2 = agree(moe('qwen2_moe', on), 'qwen2 moe');
+  const q2 = windowsAgree(moe('qwen2_moe', on), 'qwen2 moe');
   assert.equal([q2[0], q2[1], q2[2], q2[46], q2[47]], [1024, 0, 1024, 1024, 0]);
-  const q2default = agree(moe('qwen2_moe', { ...on, max_window_layers: undefined }), 'qwen2 moe default count');
+  const q2default = windowsAgree(moe('qwen2_moe', { ...on, max_window_layers: undefined }), 'qwen2 moe default count');
   assert.equal([q2default[26], q2default[27], q2default[28], q2default[30]], [1024, 0, 0, 0]);
-  const q2five = agree(moe('qwen2_moe', { ...on, max_window_layers: 5 }), 'qwen2 moe five');
+  const q2five = windowsAgree(moe('qwen2_moe', { ...on, max_window_layers: 5 }), 'qwen2 moe five');
   assert.equal(q2five.slice(0, 7), [1024, 0, 1024, 0, 1024, 0, 0]);
-  assert.equal(new Set(agree(moe('qwen2_moe', { max_window_layers: 5 }), 'qwen2 moe off')), new Set([0]));
+  assert.equal(new Set(windowsAgree(moe('qwen2_moe', { max_window_layers: 5 }), 'qwen2 moe off')), new Set([0]));
   const typed = Array.from({ length: 48 }, (_, i) => (i % 3 ? 'full_attention' : 'sliding_attention'));
   assert.equal(
-    agree(moe('qwen2_moe', { ...on, layer_types: typed }), 'qwen2 moe typed').slice(0, 4),
+    windowsAgree(moe('qwen2_moe', { ...on, layer_types: typed }), 'qwen2 moe typed').slice(0, 4),
     [1024, 0, 0, 1024],
   );
   for (const type of ['qwen2_moe', 'qwen3_moe'])

@@ -21,18 +21,26 @@ import { NATIVE, NODE_CLI, sameRun } from './support/cli-run.js';
 const posenc = await instantiate({ simd: true });
 const dir = mkdtempSync(join(tmpdir(), 'posenc-types-'));
 
-/** n layer types, each its own RoPE base, one layer each, as transformers v5 writes them. */
-function manyTypes(n) {
+/**
+ * n layer types, each its own RoPE base, one layer each, as transformers v5 writes them; beside them (side > 0) a
+ * side x side number array outside the dict.
+ */
+function manyTypes(n, side = 0) {
   const rope_parameters = {};
   for (let i = 0; i < n; i++) rope_parameters[`t${i}`] = { rope_type: 'default', rope_theta: 1000 + i };
-  return JSON.stringify({
+  const config = {
     model_type: 'llama',
     hidden_size: 64,
     num_attention_heads: 4,
     num_hidden_layers: n,
     layer_types: Object.keys(rope_parameters),
     rope_parameters,
-  });
+  };
+  if (side > 0)
+    config.extra_table = Array.from({ length: side }, (_, i) =>
+      Array.from({ length: side }, (_, j) => (i * side + j) % 997),
+    );
+  return JSON.stringify(config);
 }
 
 /** CPU seconds of one CLI run (bash's `time` of the child: the machine is shared, wall time says little). */
@@ -175,26 +183,10 @@ test('every layer type read in one reading answers as the whole config read for 
   assert.ok(checked >= 12, `${checked} layer types checked`);
 });
 
-/** n layer types beside a side x side number array outside the dict (side 0: none). */
-function typesBeside(n, side) {
-  const rope_parameters = {};
-  for (let i = 0; i < n; i++) rope_parameters[`t${i}`] = { rope_type: 'default', rope_theta: 1000 + i };
-  const table = Array.from({ length: side }, (_, i) => Array.from({ length: side }, (_, j) => (i * side + j) % 997));
-  return JSON.stringify({
-    model_type: 'llama',
-    hidden_size: 64,
-    num_attention_heads: 4,
-    num_hidden_layers: n,
-    layer_types: Object.keys(rope_parameters),
-    rope_parameters,
-    extra_table: table,
-  });
-}
-
 test('many layer types beside a large remainder: linear in both CLIs and fromConfig, the same bytes', () => {
   // 1,000 types beside a 1.9 MB array: each type read with everything outside the dict cost 1,000 readings of the
   // array (quadratic); one reading costs the array once plus the types. The references are the two parts alone.
-  const parts = { both: typesBeside(1000, 700), types: typesBeside(1000, 0), table: typesBeside(1, 700) };
+  const parts = { both: manyTypes(1000, 700), types: manyTypes(1000, 0), table: manyTypes(1, 700) };
   const files = {};
   for (const [key, text] of Object.entries(parts)) {
     files[key] = join(dir, `beside-${key}.json`);

@@ -251,6 +251,15 @@ export function configReader(runtime) {
   const STATUS_SCALING = statusOf('PE_ERR_SCALING');
   const STATUS_TOO_LARGE = statusOf('PE_ERR_TOO_LARGE');
 
+  /** The lines of the NUL-terminated `keys` text the core wrote at keysAt (keysBytes of room), empty ones dropped. */
+  function keyLines(keysAt, keysBytes) {
+    const keysText = runtime.bytes(keysAt, keysBytes);
+    return new TextDecoder()
+      .decode(keysText.subarray(0, keysText.indexOf(0)))
+      .split('\n')
+      .filter((l) => l !== '');
+  }
+
   /** A refusal of the core's config reading, its key and reason as `keys` gave them (nothing for PE_OK). */
   function refuseKeys(status, lines) {
     if (status === STATUS_CONFIG || status === STATUS_SCALING) {
@@ -309,11 +318,7 @@ export function configReader(runtime) {
         keysAt,
         keysBytes,
       );
-      const keysText = runtime.bytes(keysAt, keysBytes);
-      const lines = new TextDecoder()
-        .decode(keysText.subarray(0, keysText.indexOf(0)))
-        .split('\n')
-        .filter((l) => l !== '');
+      const lines = keyLines(keysAt, keysBytes);
       if (status === STATUS_LAYER_TYPE) {
         if (layerType === undefined) return { layerTypes: lines };
         const error =
@@ -379,11 +384,7 @@ export function configReader(runtime) {
         keysBytes,
         refusedAt,
       );
-      const keysText = runtime.bytes(keysAt, keysBytes);
-      const lines = new TextDecoder()
-        .decode(keysText.subarray(0, keysText.indexOf(0)))
-        .split('\n')
-        .filter((l) => l !== '');
+      const lines = keyLines(keysAt, keysBytes);
       if (status !== STATUS_OK) {
         refusedType = new Uint32Array(runtime.bytes(refusedAt, 4).slice().buffer)[0];
         if (refusedType >= count) refuseKeys(status, lines);
@@ -423,11 +424,7 @@ export function configReader(runtime) {
   function readLayers(bytes) {
     const keysBytes = 8 * bytes.length + 256;
     const refusal = (status, keysAt) => {
-      const keysText = runtime.bytes(keysAt, keysBytes);
-      const lines = new TextDecoder()
-        .decode(keysText.subarray(0, keysText.indexOf(0)))
-        .split('\n')
-        .filter((l) => l !== '');
+      const lines = keyLines(keysAt, keysBytes);
       if ((status === STATUS_CONFIG || status === STATUS_TOO_LARGE) && lines.length >= 2) {
         throw new PosencError(
           status === STATUS_CONFIG ? 'BAD_CONFIG' : 'TOO_LARGE',
