@@ -116,4 +116,48 @@ test('posenc config: a missing file, a bad format and a config without layers fa
   rmSync(dir, { recursive: true, force: true });
 });
 
+// HF indexes layer_types and no_rope_layers by layer: anything but a list there (or a layer type that is not a
+// short name) fails when the model is built. Both CLIs and fromConfig refuse it naming the key, where the native
+// CLI asked for --layer-type and the JS one refused a layerType "" (the ten-minute fuzz, config:1668755482).
+test('posenc config: layer_types and no_rope_layers that are not lists are refused by name, alike', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'posenc-config-'));
+  const base = { model_type: 'llama', hidden_size: 64, num_attention_heads: 4, num_hidden_layers: 4 };
+  const typed = { rope_parameters: { t0: { rope_theta: 1000 }, t1: { rope_theta: 1001 } } };
+  const cases = [
+    ['layer_types', { ...base, ...typed, layer_types: 7 }],
+    ['layer_types', { ...base, ...typed, layer_types: { t0: 1 } }],
+    ['layer_types', { ...base, ...typed, layer_types: ['t0', 1, 't1', 't0'] }],
+    ['layer_types', { ...base, layer_types: ['t0', 'x'.repeat(24), 't0', 't0'] }],
+    ['no_rope_layers', { ...base, model_type: 'smollm3', no_rope_layers: 3 }],
+  ];
+  for (const [key, config] of cases) {
+    const path = join(dir, 'c.json');
+    writeFileSync(path, JSON.stringify(config));
+    const run = await sameRunInProcess(['config', path]); // status, stdout and stderr byte for byte
+    assert.is(run.status, 1, JSON.stringify(config));
+    assert.match(run.stderr.toString(), `config key '${key}' must `);
+    try {
+      posenc.fromConfig(config);
+      assert.unreachable(`fromConfig accepted ${JSON.stringify(config)}`);
+    } catch (e) {
+      assert.is(e.code, 'BAD_CONFIG');
+      assert.match(e.message, `'${key}'`);
+    }
+  }
+  // The fuzz case itself: duplicates leave layer_types 7 (the last one wins, as in JSON.parse).
+  writeFileSync(
+    join(dir, 'dup.json'),
+    '{"model_type":"llama","hidden_size":64,"num_attention_heads":4,"num_hidden_layers":4,"layer_types":7,' +
+      '"layer_types":["t0","t1","t1","t0"],"rope_parameters":{"t0":{"rope_theta":1000},"t1":{"rope_theta":1001}},' +
+      '"layer_types":7}',
+  );
+  const dup = await sameRunInProcess(['config', join(dir, 'dup.json')]);
+  assert.match(dup.stderr.toString(), "config key 'layer_types' must be a list");
+  // A list still answers: the types listed, each with its own base.
+  writeFileSync(join(dir, 'ok.json'), JSON.stringify({ ...base, ...typed, layer_types: ['t0', 't1', 't1', 't0'] }));
+  const ok = (await sameRunInProcess(['config', join(dir, 'ok.json')])).stdout.toString();
+  assert.match(ok, /^layers 0,3: t0; kv_heads 4; scheme rope base 1000 /m);
+  rmSync(dir, { recursive: true, force: true });
+});
+
 test.run();

@@ -1119,7 +1119,9 @@ PE_API pe_status pe_config_read_types(const char *json, size_t json_bytes, doubl
  * a local_attention that is not a whole number from 2 to 2^32 - 1 is refused
  * naming it). A sliding_window that
  * is not null or a whole number from 1 to 2^32 - 1 is refused (PE_ERR_CONFIG
- * naming it). Refuses layer >= layers (PE_ERR_LAYER_TYPE, `keys` says how many
+ * naming it), as is a layer_types or no_rope_layers that is given but not a
+ * list, or a layer_types entry that is not a string of at most 23 bytes (HF
+ * indexes both by layer). Refuses layer >= layers (PE_ERR_LAYER_TYPE, `keys` says how many
  * there are), a config without a layer count (PE_ERR_CONFIG naming
  * num_hidden_layers), more than PE_CONFIG_MAX_LAYERS layers (PE_ERR_TOO_LARGE
  * naming the count's key) and malformed JSON (PE_ERR_CONFIG), with keys as in

@@ -215,6 +215,26 @@ static pe_status read_window(pe_config_reader *r, layer_model *m) {
     return PE_OK;
 }
 
+/* layer_types and no_rope_layers, when given (not null), must be lists: HF indexes them by layer, so a number or an
+ * object there fails when the model is built, and reading it as absent would answer for a config HF cannot load.
+ * Each layer type is a name of at most 23 bytes (pe_config_layer.layer_type). One pass over each list. */
+static pe_status check_lists(pe_config_reader *r) {
+    size_t at;
+    if (pe_json_find(&r->j, r->cfg, "no_rope_layers", &at) && pe_json_kind(&r->j, at) != '[')
+        return pe_config_refuse(r, PE_ERR_CONFIG, "no_rope_layers", "must be a list of 0 or 1, one a layer");
+    if (!pe_json_find(&r->j, r->cfg, "layer_types", &at)) return PE_OK;
+    if (pe_json_kind(&r->j, at) != '[')
+        return pe_config_refuse(r, PE_ERR_CONFIG, "layer_types", "must be a list of layer type names, one a layer");
+    list_walk w = walk_of(r, "layer_types");
+    size_t value;
+    pe_json_span name;
+    while (next_element(r, &w, &value))
+        if (!pe_json_string(&r->j, value, &name) || name.length > 23)
+            return pe_config_refuse(r, PE_ERR_CONFIG, "layer_types",
+                                    "must list layer type names (strings of at most 23 bytes), one a layer");
+    return PE_OK;
+}
+
 static pe_status read_model(pe_config_reader *r, layer_model *m) {
     pe_status s;
     memset(m, 0, sizeof *m);
@@ -294,6 +314,7 @@ static pe_status read_model(pe_config_reader *r, layer_model *m) {
         m->no_rope_listed = next_element(r, &w, &value);
         if (!m->no_rope_listed) m->interval = whole(r, "no_rope_layer_interval", 4);
     }
+    if ((s = check_lists(r)) != PE_OK) return s;
     /* The positions differ by layer type (Gemma 3, ModernBERT, v5's per-type rope_parameters; Whisper's
      * encoder and decoder tables): name it. */
     m->named = pe_config_split_bases(r) || type_is(r, (const char *const[]){"whisper", NULL});
