@@ -120,15 +120,38 @@ if stale "$BOUNDARY" src/js/runtime/boundary.js src/wasm/boundary-gen.js src/cor
     node src/wasm/boundary-gen.js "$BOUNDARY" # rewrites it only when its text changes
 fi
 EMFLAGS+=(-Ibuild/gen)
+# The page loads the wasm before its first view draws, so its bytes count (tests/page-live.test.js weighs them).
+# Code that runs once per call, the config reader and identify's rules, fits and texts, is compiled for size
+# (-Os: 8.5 kB gzip less); the kernels and identify's loops over every value (the five files named here) stay -O3,
+# as fast as before. A new file under config/ or diagnose/ is compiled for size unless it is named here.
+HOT_WASM=()
+COLD_WASM=()
+for src in "${CORE_SRC[@]}"; do
+    case $src in
+        src/core/diagnose/diagnose.c | src/core/diagnose/diag_recipe.c | src/core/diagnose/diag_exact.c | \
+            src/core/diagnose/diag_phase.c | src/core/diagnose/diag_offset.c) HOT_WASM+=("$src") ;;
+        src/core/config/* | src/core/diagnose/*) COLD_WASM+=("$src") ;;
+        *) HOT_WASM+=("$src") ;;
+    esac
+done
+# wasm_build OUT OBJDIR FLAG...: the cold files compiled -Os into OBJDIR (one emcc run; their names are unique,
+# else the link misses a symbol and fails), then linked -O3 with the rest.
+wasm_build() {
+    local out=$1 objs=$2 root=$PWD
+    shift 2
+    rm -rf "$objs" && mkdir -p "$objs"
+    (cd "$objs" && emcc -c -Os "${WARN[@]/#-Isrc/-I$root/src}" "${FP[@]}" "-I$root/build/gen" "$@" "${COLD_WASM[@]/#/$root/}")
+    emcc "${EMFLAGS[@]}" "$@" -o "$out" "${HOT_WASM[@]}" src/wasm/*.c "$objs"/*.o
+}
 if stale build/wasm/posenc-simd.wasm "${CORE_DEPS[@]}" src/wasm "$BOUNDARY"; then
     say "wasm simd"
     # Bulk memory: memcpy is one memory.copy, which the engine runs as its C library's copy (alibi.c's rows).
     # Engines with wasm SIMD all have it; the scalar build stays without, for the oldest.
-    emcc "${EMFLAGS[@]}" -msimd128 -mbulk-memory -o build/wasm/posenc-simd.wasm "${CORE_SRC[@]}" src/wasm/*.c
+    wasm_build build/wasm/posenc-simd.wasm build/obj-wasm/simd -msimd128 -mbulk-memory
 fi
 if stale build/wasm/posenc.wasm "${CORE_DEPS[@]}" src/wasm "$BOUNDARY"; then
     say "wasm scalar"
-    emcc "${EMFLAGS[@]}" -o build/wasm/posenc.wasm "${CORE_SRC[@]}" src/wasm/*.c
+    wasm_build build/wasm/posenc.wasm build/obj-wasm/scalar
 fi
 
 [ "$ONLY_WASM" = 1 ] && exit 0

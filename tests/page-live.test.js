@@ -5,17 +5,19 @@
 // drawing step, and what each task over 50 ms was made of (from a Chromium
 // performance trace of the drag: CPU time of the canvas replay at the
 // compositor commit, animation-frame script, style, layout, GC…); asserts a
-// redraw per input, no task over twice the 50 ms bound in CPU time, and each
-// view's median from input to the frame that draws it under twice the 33 ms
-// bound times the load's stretch of the main thread in that drag (wall over
-// CPU time of its tasks; this machine's load varies, the figures are printed).
-// Then prints the per-view table: every control × every view that drew.
+// redraw per input, no task over 1.5 times the 50 ms bound in CPU time, and
+// each view's median from input to the frame that draws it under twice the
+// 33 ms bound times the load's stretch of the main thread in that drag (wall
+// over CPU time of its tasks; this machine's load varies, the figures are
+// printed). Then prints the per-view table: every control × every view that
+// drew. Also: the squiggles chart is reused when the length changes, and the
+// first view's gzip weight.
 import { readFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { browserSession } from './support/browser-session.js';
-import { open, settledOnScreen } from './support/browser-page.js';
+import { caughtUp, open, settledOnScreen } from './support/browser-page.js';
 import { dragSlider, settleAt, startRecording, stopRecording } from './support/browser-live.js';
 import { describeLongTasks, mainThreadTasks, startTrace } from './support/browser-trace.js';
 
@@ -91,15 +93,61 @@ for (const size of SIZES) {
         );
       }
       // The issue's bound is 50 ms, read from the printout (a loaded machine stretches even CPU time); asserted is
-      // twice it, which load does not reach and a return of the stroked dense lines (150–230 ms CPU) does.
+      // one and a half times it, which load did not reach (51 ms at most with a load of 8 on two cores, session 36)
+      // and a return of the stroked dense lines (150–230 ms CPU) does. A new chart in a drag (60–75 ms) has its own
+      // test below, which load cannot blur.
       assert.ok(tasks.length > 0, 'the trace saw the page’s main thread');
-      assert.ok(tasks[0].cpuMs <= 2 * LONG_TASK_MS, `a task of ${tasks[0].cpuMs.toFixed(0)} ms CPU`);
+      assert.ok(tasks[0].cpuMs <= 1.5 * LONG_TASK_MS, `a task of ${tasks[0].cpuMs.toFixed(0)} ms CPU`);
       const wanted = Math.max(1, Math.ceil(size.share * live.inputs));
       assert.ok(live.redrawn >= wanted, `${live.redrawn} of ${live.inputs} inputs redrawn before the next one`);
       noProblems(`${size.name}, ${slider}`);
     });
   }
 }
+
+// The default size's first length-drag inputs were 58–64 ms tasks: each crossing (stroked lines to column spans, one
+// line to a min/max envelope per column) made a new uPlot chart, whose DOM, layout and first draw cost 25–30 ms. The
+// chart now keeps its shape across them (a hidden twin stands for the envelope's min line), so it is reused.
+it('the squiggles chart is reused while the length crosses into spans and envelopes (no new chart in a drag)', async () => {
+  const { page, server } = session;
+  await open(page, server.url);
+  await settleAt(page, '#ctl-len-range', '#squiggles');
+  await page.evaluate(() => {
+    document.querySelector('#squiggles-plot .uplot').dataset.first = '1';
+  });
+  const titles = [];
+  for (const length of [300, 700, 1500, 4000, 8192, 256]) {
+    await page.evaluate((value) => {
+      const slider = document.getElementById('ctl-len-range');
+      slider.value = String(value);
+      slider.dispatchEvent(new Event('input', { bubbles: true }));
+    }, length);
+    await caughtUp(page, '#squiggles-plot');
+    titles.push(
+      await page.$eval('#squiggles-plot', (plot) => ({
+        title: plot.querySelector('.u-title')?.textContent ?? '',
+        same: plot.querySelector('.uplot')?.dataset.first === '1',
+      })),
+    );
+  }
+  console.log(
+    `  squiggles while the length changes: ${titles.map((t) => `${t.same ? 'same chart' : 'NEW chart'}: ${t.title}`).join('; ')}`,
+  );
+  assert.ok(
+    titles.some((t) => t.title.includes('envelope')),
+    'the lengths reach the min/max envelope',
+  );
+  assert.ok(
+    titles.some((t) => !t.title.includes('envelope')),
+    'and the exact lines',
+  );
+  assert.equal(
+    titles.filter((t) => !t.same).map((t) => t.title),
+    [],
+    'a length change made a new chart',
+  );
+  noProblems('squiggles reuse');
+});
 
 it('prints the per-view timing table of every drag', () => {
   if (session.skip) return;
@@ -136,8 +184,10 @@ it('prints the per-view timing table of every drag', () => {
 // session 33's merge measured 169.9 kB: the wasm (104.7 kB) gained identify's exact search at any first position
 // (diag_exact.c), the layer-type cut and Llama 4's chunks. 177 kB since session 35's merge measured 175.1 kB: the wasm
 // (110.0 kB) gained the one-pass layer-type reader, GLM-4's chatglm reading and identify's dynamic NTK
-// search, the page (9.7 kB) the phone bars' layout; winning it back (a smaller wasm for the first view) is issue 30's.
-const FIRST_VIEW_BUDGET = 177_000;
+// search, the page (9.7 kB) the phone bars' layout. Won back to 166.9 kB in session 36: the code that runs once per
+// call (the config reader, identify's rules, fits and texts) is compiled for size (build.sh; wasm 110.0 → 101.9 kB,
+// identify as fast); budget: that plus 2.5%.
+const FIRST_VIEW_BUDGET = 171_000;
 // The README's figure for the first view ("weighs about N kB gzip"): within 3% of what this test measures.
 const README_FIRST_VIEW = Number(
   /first view weighs about (\d+) kB gzip/.exec(await readFile(new URL('../README.md', import.meta.url), 'utf8'))[1],

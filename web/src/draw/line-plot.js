@@ -18,6 +18,9 @@ function layerFor(u, w, h) {
   return layer;
 }
 
+// A series uPlot leaves alone: the draw hook paints it (spans), or it is hidden.
+const noPaths = () => null;
+
 /**
  * A draw hook that paints every series as column spans (see column-spans.js), bands first, then lines, in one
  * image over the plot area, for a chart whose series have no paths of their own (spec.spans).
@@ -45,7 +48,9 @@ function spansHook(spec) {
     };
     const xs = pixelsOf(u.data[0], toX);
     const ranges = u.data.map((values, i) =>
-      i === 0 ? null : columnRanges(xs, pixelsOf(values, toY), left, width, top, top + height),
+      i === 0 || spec.series[i - 1].hidden
+        ? null
+        : columnRanges(xs, pixelsOf(values, toY), left, width, top, top + height),
     );
     const { canvas, ctx, image } = layerFor(u, width, height);
     const pixels = new Uint32Array(image.data.buffer);
@@ -56,6 +61,7 @@ function spansHook(spec) {
     }));
     paintBands(pixels, width, height, bands, left, top);
     spec.series.forEach((s, n) => {
+      if (s.hidden) return;
       const dash = s.dash?.map((px) => Math.round(px * ratio));
       const pad = ((s.width ?? 1.5) * ratio) / 2;
       paintColumns(pixels, width, height, ranges[n + 1], left, top, hexRgba(s.stroke), pad, dash);
@@ -67,10 +73,13 @@ function spansHook(spec) {
 
 /**
  * container: element to fill. spec: { title, xLabel, yLabel, x (array), series: [{ label, values, stroke,
- * dash, width }], bands: [[upperIndex, lowerIndex, fill]], height, yRange: [lo, hi] | undefined,
+ * dash, width, hidden }], bands: [[upperIndex, lowerIndex, fill]], height, yRange: [lo, hi] | undefined,
  * onCursor(xValue | null), spans: boolean }. Series indices in bands count from 1 (0 is x), as uPlot does.
  * spans: the series are dense (points under two device pixels apart) and drawn as column spans, not paths;
- * their strokes are then "#rrggbb" and band fills "#rrggbbaa".
+ * their strokes are then "#rrggbb" and band fills "#rrggbbaa". hidden: a series kept but not drawn, so a view
+ * whose series count changes with the data (an envelope's min and max, or one exact line) keeps its chart: the
+ * chart is reused while the options' shape stays (drawing with spans or paths does not change it), and making a
+ * new one is a long task in a drag.
  */
 export function drawLinePlot(container, spec) {
   const colors = themeColors();
@@ -105,7 +114,7 @@ export function drawLinePlot(container, spec) {
         dash: s.dash,
         points: { show: false },
         spanGaps: false,
-        ...(spec.spans ? { paths: () => null } : {}),
+        ...(spec.spans || s.hidden ? { paths: noPaths } : {}),
       })),
     ],
     // With spans the draw hook paints the bands too (uPlot fills a band while drawing its upper edge's path).
@@ -121,7 +130,8 @@ export function drawLinePlot(container, spec) {
       ],
     },
   };
-  return mountPlot(container, opts, [spec.x, ...spec.series.map((s) => s.values)]);
+  const shown = spec.series.filter((s) => !s.hidden).length;
+  return mountPlot(container, opts, [spec.x, ...spec.series.map((s) => s.values)], shown);
 }
 
 export { plotIn };

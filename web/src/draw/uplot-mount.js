@@ -31,9 +31,16 @@ function readFromKeyboard(container) {
   });
 }
 
-/** What must match for a chart to be reused: every option but the title, series labels and hooks (functions by source). */
+// uPlot's own path builder for a series that gives none (straight segments between points).
+const linearPaths = uPlot.paths.linear();
+
+/**
+ * What must match for a chart to be reused: every option but the title, hooks and each series' label, stroke
+ * width and path builder (uPlot reads those three when it draws), functions compared by source.
+ */
 function shapeOf(opts) {
-  const shape = { ...opts, title: undefined, hooks: undefined, series: opts.series.map((s) => ({ ...s, label: '' })) };
+  const series = opts.series.map(({ label, width, paths, ...rest }) => rest);
+  const shape = { ...opts, title: undefined, hooks: undefined, series };
   return JSON.stringify(shape, (_, value) => (typeof value === 'function' ? String(value) : value));
 }
 
@@ -47,6 +54,8 @@ function update(plot, opts, data) {
   Object.assign(plot.hooks, opts.hooks ?? {});
   opts.series.forEach((s, n) => {
     plot.series[n].label = s.label;
+    // setData below drops every series' cached path, so these take effect in this very draw.
+    if (n > 0) Object.assign(plot.series[n], { width: s.width ?? 1, paths: s.paths ?? linearPaths });
   });
   const title = plot.root.querySelector('.u-title');
   if (title) title.textContent = opts.title ?? '';
@@ -60,9 +69,9 @@ function update(plot, opts, data) {
 }
 
 /** Draws data in container: into its chart when the shape is the same, else in a new chart replacing it. */
-export function mountPlot(container, opts, data) {
-  // How many curves share the axis (tests hold the default to at most five).
-  const curves = String(opts.series.length - 1);
+export function mountPlot(container, opts, data, shown = opts.series.length - 1) {
+  // How many curves share the axis (tests hold the default to at most five); shown: those drawn.
+  const curves = String(shown);
   if (container.dataset.curves !== curves) container.dataset.curves = curves;
   const shape = shapeOf(opts);
   const old = plots.get(container);

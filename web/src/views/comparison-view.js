@@ -54,7 +54,7 @@ const QK_TEXT = {
 /** Panel width: four in a row on a wide page, two on a medium one, one on a phone. */
 /** The heads whose profile is drawn: all when asked (or at most five), else five spread ones and the chosen. */
 /** The profiles' chart height: a little under half on a phone, so the view stays well inside two screens there. */
-const profileHeight = () => (compactScreen() ? 140 : plotHeight(300));
+const profileHeight = () => (compactScreen() ? 110 : plotHeight(300));
 
 export function profileHeads(heads, chosen, all) {
   if (all || heads <= 5) return new Set(Array.from({ length: heads }, (_, h) => h));

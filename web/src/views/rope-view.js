@@ -39,8 +39,8 @@ function frequencies(state, type) {
   return { w: result.frequencies, attentionFactor: result.attentionFactor };
 }
 
-/** Log-scaled charts keep 200 px on a phone: at half height their decades and labels overlap. */
-const ropePlotHeight = (h) => Math.max(200, plotHeight(h));
+/** Log-scaled charts keep 170 px on a phone: at half height (150) their decades and labels overlap. */
+const ropePlotHeight = (h) => Math.max(170, plotHeight(h));
 
 export function createRopeView({ speed, wavelength, bands, readout, facts, config, status, plots }) {
   const needsDraw = createRedrawGuard();

@@ -119,12 +119,14 @@ export function createSquigglesView({ container, legend, readout }) {
         const values = Float64Array.from(preview.rows, (_, b) => preview.table[b * d + j]);
         series.push({ label: `d${j} (sampled)`, values, stroke: color, dash, width: 1 });
         // Shaped as the envelope that replaces it (a min line on the max, an empty band), so its chart is reused.
-        if (envelope) {
-          series.push({ label: `d${j} (sampled)`, values, stroke: color, dash, width: 1 });
-          bands.push([series.length - 1, series.length, `${color}33`]);
-        }
+        series.push({ label: `d${j} (sampled)`, values, stroke: color, dash, width: 1, hidden: !envelope });
+        if (envelope) bands.push([series.length - 1, series.length, `${color}33`]);
       } else if (!envelope) {
-        series.push({ label: `d${j}`, values: Float64Array.from(exact[n].hi), stroke: color, dash });
+        // With a hidden twin where the envelope has its min line: the chart keeps its shape (and is reused) when a
+        // drag of the length crosses into envelopes.
+        const values = Float64Array.from(exact[n].hi);
+        series.push({ label: `d${j}`, values, stroke: color, dash, width: 1.5 });
+        series.push({ label: `d${j}`, values, stroke: color, dash, width: 1, hidden: true });
       } else {
         series.push({ label: `d${j} max`, values: Float64Array.from(exact[n].hi), stroke: color, dash, width: 1 });
         series.push({ label: `d${j} min`, values: Float64Array.from(exact[n].lo), stroke: color, dash, width: 1 });
