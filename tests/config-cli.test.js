@@ -73,7 +73,9 @@ test("posenc config: Llama 4's chunked layers print their attention_chunk, alike
   writeFileSync(join(dir, 'llama4.json'), JSON.stringify({ model_type: 'llama4', text_config }));
   const text = (await sameRunInProcess(['config', join(dir, 'llama4.json')])).stdout.toString();
   assert.match(text, /^layers 0-2,4-6: chunked_attention; kv_heads 8; attention_chunk 8192; scheme rope base 500000 /m);
-  assert.match(text, /^layers 3,7: full_attention; kv_heads 8; scheme none none nope$/m);
+  // Llama4TextConfig's attn_temperature_tuning (default on) scales the NoPE layers' queries.
+  const nope = 'full_attention; kv_heads 8; query_scale 1 + 1.0000000000000001e-01 ln(1 + floor((p + 1) / 8192));';
+  assert.ok(text.includes(`\nlayers 3,7: ${nope} scheme none none nope\n`), text);
   const run = await sameRunInProcess(['config', join(dir, 'llama4.json'), '--format', 'json']);
   const printed = JSON.parse(run.stdout.toString()).layers;
   assert.equal(
@@ -81,6 +83,21 @@ test("posenc config: Llama 4's chunked layers print their attention_chunk, alike
     [8192, 8192, 8192, 0, 8192, 8192, 8192, 0],
   );
   rmSync(dir, { recursive: true, force: true });
+});
+
+test("posenc config: Devstral Small 2's query scale by position, as fromConfig says, alike in both CLIs", async () => {
+  const name = 'devstral-small-2-24b-instruct.json';
+  const run = await sameRunInProcess(['config', file(name), '--format', 'json']);
+  assert.is(run.status, 0);
+  const layers = posenc.fromConfig(readFileSync(file(name), 'utf8')).layers;
+  JSON.parse(run.stdout.toString()).layers.forEach((p, i) =>
+    assert.equal(p.query_scale, layers[i].queryScale, `layer ${i}`),
+  );
+  const text = (await sameRunInProcess(['config', file(name)])).stdout.toString();
+  assert.match(
+    text,
+    /^layers 0-39: attention; kv_heads 8; query_scale 1 \+ 1.0000000000000001e-01 ln\(1 \+ floor\(p \/ 8192\)\); scheme rope base 100000000 /m,
+  );
 });
 
 test('posenc config: sliding layers print their sliding_window, alike in both CLIs', async () => {

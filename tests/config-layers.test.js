@@ -3,7 +3,8 @@
 // against HF's modeling code written out independently in float64
 // (support/hf-layers.js): each layer's kind, scheme (or none, and why), key/value
 // heads, RoPE head and rotary dims, base, layout, frequencies and attention
-// factor (1e-12 relative, at lengths 0, the original context and past it); ALiBi
+// factor (1e-12 relative, at lengths 0, the original context and past it); the
+// query scale by position (Ministral 3, Llama 4's NoPE layers); ALiBi
 // heads; learned and sinusoidal tables; T5 buckets. Keys that are truly unknown
 // are refused naming their path; rope({ config, layer }) refuses NoPE layers.
 import { test } from 'uvu';
@@ -18,22 +19,39 @@ const INDEX = JSON.parse(readFileSync(new URL('./fixtures/configs-index.json', i
 const text = (file) => readFileSync(new URL(`./fixtures/configs/${file}`, import.meta.url), 'utf8');
 const TOLERANCE = 1e-12;
 
-// Configs whose keys posenc cannot honour, refused with the key's path (HF reads them; posenc does not compute them).
-const REFUSED = {
-  'devstral-small-2-24b-instruct.json': 'text_config.rope_parameters.llama_4_scaling_beta', // ministral3's query scaling
-};
+// Positions where a query scale is compared: around the steps of floor((p + shift) / length), and far out.
+const SCALE_POSITIONS = (length) => [
+  0,
+  1,
+  length - 2,
+  length - 1,
+  length,
+  2 * length - 1,
+  2 * length,
+  7 * length + 3,
+  1e6,
+  2 ** 31 - 1,
+];
+
+/** Asserts posenc's query scale (the layer's queryScale) is the one HF's modeling code applies (w.queryScale). */
+function queryScaleAgrees(got, want, where) {
+  if (!want) {
+    assert.is(got, undefined, `${where}: no query scale`);
+    return;
+  }
+  assert.ok(got, `${where}: a query scale`);
+  // posenc.h's formula, evaluated here from the reported fields.
+  const scale = (p) => 1 + got.beta * Math.log(1 + Math.floor((p + got.shift) / got.length));
+  for (const p of SCALE_POSITIONS(got.length)) {
+    const e = Math.abs(scale(p) - want(p)) / want(p);
+    assert.ok(e <= 1e-15, `${where}, position ${p}: query scale ${scale(p)}, HF ${want(p)}`);
+  }
+}
 
 for (const entry of INDEX.entries) {
   test(`${entry.model}: every layer as HF's modeling code builds it`, () => {
     const configText = text(entry.file);
     const config = JSON.parse(configText);
-    if (REFUSED[entry.file]) {
-      assert.throws(
-        () => posenc.fromConfig(configText),
-        (e) => e.code === 'BAD_SCALING' && e.message.includes(`'${REFUSED[entry.file]}'`),
-      );
-      return;
-    }
     const got = posenc.fromConfig(configText);
     const want = hfLayers(config);
     assert.is(got.layers.length, want.length, 'layer count');
@@ -51,6 +69,7 @@ for (const entry of INDEX.entries) {
       assert.is(g.attentionChunk ?? 0, w.chunk, `${where}: attention chunk`);
       assert.is(g.slidingWindow ?? 0, w.window, `${where}: sliding window`);
       assert.is(g.slidingBidirectional === true, w.bidirectional, `${where}: two-sided window`);
+      queryScaleAgrees(g.queryScale, w.queryScale, where);
       if (w.positions === 'nope' || w.positions === 'no-attention') {
         assert.is(g.scheme, 'none', `${where}: scheme`);
         assert.is(g.none, w.positions, `${where}: why none`);
@@ -385,6 +404,111 @@ test('sliding windows: ModernBERT local layers reach local_attention // 2 both w
       `local_attention ${JSON.stringify(bad)}`,
     );
   }
+});
+
+// The query scale (posenc.h, "query scale"): Ministral 3 multiplies every layer's queries by
+// 1 + beta ln(1 + floor(p / L)) from its rope dict, Llama 4 its NoPE layers' by 1 + attn_scale ln(1 + floor((p + 1) /
+// floor_scale)) under attn_temperature_tuning; each against support/hf-layers.js's queryScaleOf (HF's code).
+test('query scale: Ministral 3 on every layer, Llama 4 on its NoPE layers, as HF scales the queries', () => {
+  const devstral = () => JSON.parse(text('devstral-small-2-24b-instruct.json'));
+  const agree = (config, why) => {
+    const got = posenc.fromConfig(config);
+    hfLayers(config).forEach((w, i) => queryScaleAgrees(got.layers[i].queryScale, w.queryScale, `${why}, layer ${i}`));
+    return got;
+  };
+  const shipped = agree(devstral(), 'devstral');
+  assert.equal(
+    new Set(shipped.layers.map((l) => JSON.stringify(l.queryScale))),
+    new Set(['{"beta":0.1,"length":8192,"shift":0}']),
+  );
+  assert.not.ok(
+    shipped.ignored.some((k) => k.includes('llama_4_scaling_beta')),
+    'llama_4_scaling_beta is read',
+  );
+  // Ministral 3's steps at p = 8192, Llama 4's one position earlier (its + 1).
+  const ministral = shipped.layers[0].queryScale;
+  const step = (q, p) => 1 + q.beta * Math.log(1 + Math.floor((p + q.shift) / q.length));
+  assert.equal([step(ministral, 8191), step(ministral, 8192)], [1, 1 + 0.1 * Math.log(2)]);
+  const edited = (change) => {
+    const c = devstral();
+    Object.assign(c.text_config.rope_parameters, change);
+    for (const [key, value] of Object.entries(change))
+      if (value === undefined) delete c.text_config.rope_parameters[key];
+    return c;
+  };
+  assert.is(agree(edited({ llama_4_scaling_beta: 0.25 }), 'beta 0.25').layers[7].queryScale.beta, 0.25);
+  assert.is(agree(edited({ original_max_position_embeddings: 4096 }), 'L 4096').layers[7].queryScale.length, 4096);
+  for (const key of ['llama_4_scaling_beta', 'original_max_position_embeddings'])
+    assert.throws(
+      () => posenc.fromConfig(edited({ [key]: undefined })),
+      (e) => e.code === 'BAD_CONFIG' && e.message.includes(`'text_config.rope_parameters.${key}'`),
+      `${key} absent: HF's forward fails`,
+    );
+  assert.throws(
+    () => posenc.fromConfig(edited({ llama_4_scaling_beta: '0.1' })),
+    (e) => e.code === 'BAD_SCALING' && e.message.includes("'text_config.rope_parameters.llama_4_scaling_beta'"),
+  );
+  // Another model's dict does not take the key (MistralAttention scales nothing).
+  const mistral = JSON.parse(text('mistral-7b-instruct-v0.3.json'));
+  mistral.rope_scaling = { rope_type: 'default', llama_4_scaling_beta: 0.1 };
+  assert.throws(
+    () => posenc.fromConfig(mistral),
+    (e) => e.code === 'BAD_SCALING' && e.message.includes("'rope_scaling.llama_4_scaling_beta'"),
+  );
+  // Ministral3Attention slides on every layer when sliding_window is set.
+  const sliding = devstral();
+  sliding.text_config.sliding_window = 4096;
+  assert.equal(new Set(windowsAgree(sliding, 'devstral sliding')), new Set([4096]));
+
+  // Llama 4: Llama4TextConfig's defaults turn it on; its NoPE layers only.
+  const llama = (change) => {
+    const c = scout();
+    for (const [key, value] of Object.entries(change))
+      if (value === undefined) delete c.text_config[key];
+      else c.text_config[key] = value;
+    return c;
+  };
+  const byDefault = agree(llama({}), 'scout').layers;
+  assert.equal([byDefault[0].queryScale, byDefault[3].queryScale], [undefined, { beta: 0.1, length: 8192, shift: 1 }]);
+  assert.is(step(byDefault[3].queryScale, 8191), 1 + 0.1 * Math.log(2));
+  const tuned = agree(llama({ attn_temperature_tuning: 4, floor_scale: 1024, attn_scale: 0.2 }), 'tuned');
+  assert.equal(tuned.layers[7].queryScale, { beta: 0.2, length: 1024, shift: 1 });
+  assert.not.ok(tuned.ignored.some((k) => /attn_temperature_tuning|floor_scale|attn_scale/.test(k)));
+  for (const off of [false, 0, null])
+    assert.is(agree(llama({ attn_temperature_tuning: off }), `tuning ${off}`).layers[3].queryScale, undefined);
+  const bad = [
+    ['attn_temperature_tuning', 'yes'],
+    ['floor_scale', 0],
+    ['floor_scale', -8192],
+    ['floor_scale', '8192'],
+    ['floor_scale', null],
+    ['attn_scale', null],
+    ['attn_scale', [0.1]],
+  ];
+  for (const [key, value] of bad)
+    assert.throws(
+      () => posenc.fromConfig(llama({ [key]: value })),
+      (e) => e.code === 'BAD_CONFIG' && e.message.includes(`'text_config.${key}'`),
+      `${key} ${JSON.stringify(value)}`,
+    );
+  assert.ok(posenc.fromConfig(llama({ attn_temperature_tuning: false, floor_scale: 0 })), 'unread when off');
+  // A model without the scale leaves the keys ignored.
+  const plain = JSON.parse(text('llama-3.1-8b-instruct.json'));
+  plain.attn_scale = 0.1;
+  const read = posenc.fromConfig(plain);
+  assert.ok(read.ignored.includes('attn_scale'));
+  assert.ok(read.layers.every((l) => l.queryScale === undefined));
+});
+
+// rope() rotates; the query scale is a separate factor the layer reports (never applied by rope()).
+test('rope({ config, layer }) of Ministral 3 rotates only: the query scale is left to the caller', () => {
+  const devstral = text('devstral-small-2-24b-instruct.json');
+  const layer = posenc.fromConfig(devstral).layers[0];
+  const x = Float32Array.from({ length: 3 * 32 * 128 }, (_, k) => Math.cos(k / 7));
+  const byConfig = posenc.rope(x.slice(), { config: devstral, layer: 0, offset: 20000, length: 3, heads: 32 });
+  const { headDim, base, layout, scaling } = layer.rope;
+  const plain = posenc.rope(x.slice(), { headDim, base, layout, scaling, offset: 20000, length: 3, heads: 32 });
+  assert.equal(Array.from(byConfig), Array.from(plain));
 });
 
 test('rope({ config, layer }) rotates as that layer does, and refuses a NoPE layer with NO_POSITIONS', () => {

@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { instantiate } from '../src/js/index.js';
 import {
   MODEL_FIELDS,
+  MODEL_GROUPS,
   MODEL_PRESETS,
   layerSummary,
   presetConfigText,
@@ -27,7 +28,7 @@ import {
 import { FIELDS, defaultState } from '../web/src/state/fields.js';
 import { ropeScalingDict } from '../web/src/state/rope-scaling.js';
 import { MAX_DISTANCE, sampleDistances } from '../web/src/compute/long-range.js';
-import { hfLayers, hfRopeLayer, textModel } from './support/hf-layers.js';
+import { hfLayers, hfRopeLayer, learnedOffset, learnedRows, textModel } from './support/hf-layers.js';
 import { browserSession } from './support/browser-session.js';
 import { caughtUp, open } from './support/browser-page.js';
 
@@ -43,8 +44,79 @@ test('every preset names a config of the corpus, and the menu covers its familie
     else assert.ok(preset.set && preset.about, `${preset.id}: no config file, so its fields are given`);
   }
   const kinds = new Set(MODEL_PRESETS.filter((p) => p.file).map((p) => pe.fromConfig(presetText(p)).kind));
-  assert.equal([...kinds].sort(), ['alibi', 'learned', 'none', 'relative', 'rope']);
+  assert.equal([...kinds].sort(), ['alibi', 'learned', 'none', 'relative', 'rope', 'sinusoidal']);
   assert.ok(FIELDS.model.choices.length === MODEL_PRESETS.length + 1, 'every preset is a URL value of model');
+  // Every family of the corpus (its text model's model_type) has a model in the menu.
+  const family = (file) => textModel(JSON.parse(readFileSync(configPath(file), 'utf8'))).type;
+  const offered = new Set(MODEL_PRESETS.filter((p) => p.file).map((p) => family(p.file)));
+  for (const entry of INDEX.entries)
+    assert.ok(offered.has(family(entry.file)), `${entry.model}: no model of its family (${family(entry.file)})`);
+  assert.is(new Set(MODEL_PRESETS.map((p) => p.id)).size, MODEL_PRESETS.length, 'ids are unique');
+});
+
+// What each menu group (an <optgroup>) and each word of a model's name claim, held to its config as HF's code reads
+// it (support/hf-layers.js), so a preset filed or named wrongly fails.
+const positioned = (layers) => layers.filter((l) => l.positions !== 'nope' && l.positions !== 'no-attention');
+const GROUP_HOLDS = {
+  tables: ({ layers }) => layers.every((l) => l.positions === 'learned' || l.positions === 'sinusoidal'),
+  rope: ({ layers, rope }) =>
+    layers.every((l) => l.positions === 'rope') &&
+    new Set(layers.map((l) => `${l.kind} ${l.window}`)).size === 1 &&
+    !rope.mrope,
+  local: ({ layers }) =>
+    layers.every((l) => l.positions === 'rope') && new Set(layers.map((l) => `${l.kind} ${l.window}`)).size > 1,
+  mrope: ({ layers, rope }) => layers.every((l) => l.positions === 'rope') && rope.mrope !== null,
+  none: ({ layers }) => positioned(layers).length < layers.length,
+  bias: ({ layers }) => layers.every((l) => l.positions === 'alibi' || l.positions === 'relative'),
+};
+const NAME_CLAIMS = [
+  [/YaRN/, ({ rope }) => rope.ropeType === 'yarn'],
+  [/LongRoPE/, ({ rope }) => rope.ropeType === 'longrope'],
+  [/dynamic NTK/, ({ rope }) => rope.ropeType === 'dynamic'],
+  [/partial rotary|half of each head/, ({ rope }) => rope.rotaryDim < rope.headDim],
+  [/pairs side by side/, ({ rope }) => rope.layout === 'interleaved'],
+  [/interleaved mrope/, ({ rope }) => rope.mrope?.interleaved === true],
+  [/\(mrope\)/, ({ rope }) => rope.mrope?.interleaved === false],
+  [/sliding window/, ({ layers }) => layers.some((l) => l.window > 0)],
+  [/local and global/, ({ layers }) => new Set(layers.map((l) => `${l.kind} ${l.window}`)).size > 1],
+  [/queries scaled by position/, ({ layers }) => layers.some((l) => l.queryScale)],
+  [/NoPE/, ({ layers }) => layers.some((l) => l.positions === 'nope')],
+  [/Mamba/, ({ layers }) => layers.some((l) => l.kind === 'mamba')],
+  [
+    /linear attention in 3 of 4/,
+    ({ layers }) => layers.filter((l) => l.kind === 'linear_attention').length * 4 === layers.length * 3,
+  ],
+  [/no positions at all/, ({ layers }) => positioned(layers).length === 0],
+  [/ALiBi/, ({ layers }) => layers.every((l) => l.positions === 'alibi')],
+  [/relative buckets/, ({ layers }) => layers.every((l) => l.positions === 'relative')],
+  [
+    /sinusoidal encoder, learned decoder/,
+    ({ layers }) =>
+      layers.some((l) => l.kind === 'encoder' && l.positions === 'sinusoidal') &&
+      layers.some((l) => l.kind === 'decoder' && l.positions === 'learned'),
+  ],
+  [/rows from 2/, ({ type }) => learnedOffset(type) === 2],
+  [/197 patches/, ({ config }) => learnedRows(config) === 197],
+];
+
+test('each model sits in the group its config belongs to, and its name says only what its config does', () => {
+  const groups = new Set(MODEL_GROUPS.map((g) => g.id));
+  for (const preset of MODEL_PRESETS) {
+    assert.ok(groups.has(preset.group), `${preset.id}: group ${preset.group} is one of MODEL_GROUPS`);
+    if (!preset.file) continue;
+    const config = JSON.parse(presetText(preset));
+    const layers = hfLayers(config);
+    const ropeLayer = positioned(layers).find((l) => l.positions === 'rope');
+    const rope = ropeLayer ? hfRopeLayer(config, ropeLayer.kind) : { mrope: null };
+    const facts = { config, layers, rope, type: textModel(config).type };
+    assert.ok(GROUP_HOLDS[preset.group](facts), `${preset.id}: its config does not belong to group ${preset.group}`);
+    for (const [claim, holds] of NAME_CLAIMS)
+      if (claim.test(preset.name)) assert.ok(holds(facts), `${preset.id}: its name says ${claim}, its config not`);
+  }
+  assert.ok(
+    MODEL_GROUPS.every((g) => MODEL_PRESETS.some((p) => p.group === g.id)),
+    'no empty group',
+  );
 });
 
 const HF_TYPE = { default: 'none', mrope: 'none' };
@@ -92,8 +164,10 @@ for (const preset of MODEL_PRESETS.filter((p) => p.file)) {
     } else if (description.kind === 'alibi') {
       assert.is(fields.heads, get('n_head') ?? get('num_attention_heads') ?? get('n_heads'), 'ALiBi heads');
     } else if (description.kind === 'learned') {
-      assert.is(fields.d, get('hidden_size') ?? get('n_embd'), 'table width');
-      assert.is(fields.len, get('max_position_embeddings') ?? get('n_positions'), 'table rows');
+      assert.is(fields.d, get('hidden_size') ?? get('n_embd') ?? get('d_model'), 'table width');
+      assert.is(fields.len, learnedRows(config), 'table rows');
+    } else if (description.kind === 'sinusoidal') {
+      assert.equal(fields, { d: get('d_model') }, "the sinusoidal table's width");
     } else {
       assert.equal(fields, {}, 'a model without a table or RoPE sets nothing');
     }
@@ -204,6 +278,12 @@ test("the preset note names the sliding layers' window, as fromConfig reads it",
     'RoPE, each query seeing the last 2047 positions in every layer',
   );
   assert.not.match(summary('meta-llama-3-8b.json'), 'seeing');
+  // Devstral Small 2 (Ministral 3): every layer's queries grow with position, as its layers' queryScale says.
+  assert.match(
+    summary('devstral-small-2-24b-instruct.json'),
+    'RoPE, queries × (1 + 0.1 ln(1 + ⌊p / 8192⌋)) at position p in every layer',
+  );
+  assert.not.match(summary('meta-llama-3-8b.json'), 'queries');
   // ModernBERT, an encoder: its local layers' window reaches both ways.
   assert.match(
     summary('modernbert-large-zeroshot-v2.0.json'),

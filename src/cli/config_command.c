@@ -73,6 +73,25 @@ static void number(text *t, double v) {
     put(t, "%s", buffer);
 }
 
+/* The layer's query scale (posenc.h): json "query_scale":{"beta":B,"length":L,"shift":S}, text the factor as a
+ * formula in the position p, " query_scale 1 + B ln(1 + floor((p + S) / L));" (floor(p / L) when S is 0). */
+static void query_scale(text *t, int json, const pe_config_layer *l) {
+    put(t, json ? ",\"query_scale\":{\"beta\":" : " query_scale 1 + ");
+    number(t, l->query_scale_beta);
+    if (json) {
+        put(t, ",\"length\":");
+        number(t, l->query_scale_length);
+        put(t, ",\"shift\":%u}", l->query_scale_shift);
+        return;
+    }
+    if (l->query_scale_shift)
+        put(t, " ln(1 + floor((p + %u) / ", l->query_scale_shift);
+    else
+        put(t, " ln(1 + floor(p / ");
+    number(t, l->query_scale_length);
+    put(t, "));");
+}
+
 /* One field: text "name value" after a space, json "name":value after a comma. */
 static void field(text *t, int json, const char *name, double v) {
     put(t, json ? ",\"%s\":" : " %s ", name);
@@ -399,6 +418,7 @@ int cli_run_config(const cli_given *given, FILE *out, char **error) {
             put(t, as_json ? ",\"attention_chunk\":%u" : " attention_chunk %u;", l->attention_chunk);
         if (l->sliding_window) put(t, as_json ? ",\"sliding_window\":%u" : " sliding_window %u;", l->sliding_window);
         if (l->sliding_bidirectional) put(t, as_json ? ",\"sliding_bidirectional\":1" : " sliding_bidirectional 1;");
+        if (l->query_scale_length > 0) query_scale(t, as_json, l);
         if (l->positions != PE_LAYER_CONFIG) {
             scheme_fields(t, as_json, l, NULL);
             continue;

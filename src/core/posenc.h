@@ -1126,7 +1126,26 @@ PE_API pe_status pe_config_read_types(const char *json, size_t json_bytes, doubl
  * num_hidden_layers), more than PE_CONFIG_MAX_LAYERS layers (PE_ERR_TOO_LARGE
  * naming the count's key) and malformed JSON (PE_ERR_CONFIG), with keys as in
  * pe_config_read (same size rule). Each call reads the whole config: for many
- * layers, pe_config_layers_read answers them in one reading. */
+ * layers, pe_config_layers_read answers them in one reading.
+ *
+ * query scale: a layer whose attention multiplies its queries by a factor
+ * that grows with position ("attention temperature"), after RoPE and before
+ * q . k, says so: its queries at position p (the token's index in the whole
+ * sequence, cache included: HF's cache_position) are multiplied by
+ *     s(p) = 1 + query_scale_beta * ln(1 + floor((p + query_scale_shift) /
+ *            query_scale_length))
+ * (exactly 1 while p + shift < length). Ministral 3 (model_type ministral3,
+ * Devstral Small 2, Mistral 3's text model): every layer, beta =
+ * llama_4_scaling_beta and length = original_max_position_embeddings of its
+ * rope_parameters (HF's Ministral3Attention and _get_llama_4_attn_scale),
+ * shift 0; both needed (HF's forward fails without them: PE_ERR_CONFIG
+ * naming the key; beta a finite number, length a finite number above 0).
+ * Llama 4: its NoPE layers when attn_temperature_tuning is true or a
+ * non-zero number (default true; null, false or 0: none), beta = attn_scale
+ * (default 0.1, a finite number), length = floor_scale (default 8192, a
+ * finite number above 0), shift 1 (Llama4TextAttention). query_scale_length
+ * 0: the layer's queries are not scaled (beta and shift are then 0). posenc
+ * reports the factor; pe_rope and the other calls never apply it. */
 typedef enum pe_layer_positions {
     PE_LAYER_CONFIG = 0,      /* the positions pe_config_read describes for layer_type */
     PE_LAYER_NOPE = 1,        /* attention without positions */
@@ -1143,6 +1162,9 @@ typedef struct pe_config_layer {
                                        q - sliding_window < k <= q; 0: no window (see "sliding windows" above) */
     uint32_t sliding_bidirectional; /* 1: the window is two-sided (ModernBERT, an encoder): a query at q sees the
                                        keys |q - k| <= sliding_window; 0 otherwise */
+    double query_scale_beta;        /* the query scale (see "query scale" above); 0 without one */
+    double query_scale_length;      /* positions per step of the scale, above 0; 0: no query scale */
+    uint32_t query_scale_shift;     /* added to the position before dividing: 0 (Ministral 3) or 1 (Llama 4) */
     char kind[24];                  /* NUL-terminated, as above */
     char layer_type[24];            /* "" or the layer type to give pe_config_read */
 } pe_config_layer;

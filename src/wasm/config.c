@@ -34,7 +34,7 @@ int pe_wasm_config_read_types(const char *json, size_t json_bytes, double *facto
 /* Layers 0 ... count - 1 (posenc.h, pe_config_layers_read) through `layers`, the caller's room for count of
  * them, then as pe_wasm_config_layer writes one: CONFIG_LAYER's doubles at out + PE_WASM_CONFIG_LAYER_DOUBLES * k
  * and the text block (CONFIG_LAYER_TEXT, 48 bytes) at text + 48k for layer k. */
-_Static_assert(sizeof(pe_config_layer) == 72, "config-read.js's LAYER_STRUCT");
+_Static_assert(sizeof(pe_config_layer) == 96, "config-read.js's LAYER_STRUCT");
 EXPORT("pe_wasm_config_layers")
 int pe_wasm_config_layers(const char *json, size_t json_bytes, uint32_t count, pe_config_layer *layers, double *out,
                           char *text, char *keys, size_t keys_bytes) {

@@ -3,7 +3,7 @@
 // config classes and modeling files (transformers 4.5x / 5.0:
 // configuration_gemma3.py, configuration_llama4.py, configuration_smollm3.py,
 // configuration_cohere2.py, configuration_jamba.py, configuration_modernbert.py,
-// modeling_cohere*.py, modeling_llama4.py, modeling_glm.py, modeling_gpt_oss.py,
+// modeling_cohere*.py, modeling_llama4.py, modeling_ministral3.py, modeling_glm.py, modeling_gpt_oss.py,
 // modeling_qwen3_5.py, modeling_whisper.py, modeling_bart.py, modeling_t5.py,
 // modeling_bloom.py, modeling_mpt.py, modeling_mt5.py, modeling_vit.py; Falcon-40B's first config: the authors' modelling_RW.py,
 // rotate_half with base 10000, n_head_kv key/value heads; GLM-4's first release: the authors' modeling_chatglm.py,
@@ -60,7 +60,8 @@ const WINDOW_DEFAULTS = {
 // config.sliding_window whatever the layer), the sliding_attention ones (Gemma2Attention & co.:
 // sliding_window if layer_types[i] == "sliding_attention"), or Qwen2's (Qwen2Config.__post_init__ drops the
 // window unless use_sliding_window, and names layers sliding from max_window_layers on).
-const WINDOW_EVERY = new Set(['mistral', 'mixtral', 'phi3', 'starcoder2']);
+// Ministral3Attention passes sliding_window on every layer too (Ministral3Config default None).
+const WINDOW_EVERY = new Set(['mistral', 'mixtral', 'phi3', 'starcoder2', 'ministral3']);
 const WINDOW_TYPED = new Set(['gemma2', 'gemma3', 'gemma3_text', 'cohere2', 'gpt_oss', 'olmo3']);
 const WINDOW_QWEN = new Set(['qwen2', 'qwen3', 'qwen2_vl', 'qwen2_5_vl', 'smollm3']);
 // The MoE classes (transformers main, configuration_qwen2_moe.py / configuration_qwen3_moe.py and their modular
@@ -124,7 +125,8 @@ export function textModel(config) {
 /**
  * Every layer's kind, positions ('rope', 'nope', 'no-attention', or the model's absolute scheme), kv heads
  * attention chunk (Llama 4's chunked_attention layers: attention_chunk_size; 0 otherwise), sliding
- * window (windowOf; 0 without one) and whether that window is two-sided (bidirectional).
+ * window (windowOf; 0 without one), whether that window is two-sided (bidirectional) and its query
+ * scale (queryScaleOf: a function of the position, or null).
  */
 export function hfLayers(config) {
   const { cfg, type, get } = textModel(config);
@@ -148,7 +150,8 @@ export function hfLayers(config) {
     for (let i = 0; i < encoder + decoder; i++) {
       const part = i < encoder ? 'encoder' : 'decoder';
       const h = get(`${part}_attention_heads`) ?? heads;
-      out.push({ kind: part, kvHeads: h, positions: absolute(type, part), chunk: 0, window: 0, bidirectional: false });
+      const positions = absolute(type, part);
+      out.push({ kind: part, kvHeads: h, positions, chunk: 0, window: 0, bidirectional: false, queryScale: null });
     }
     return out;
   }
@@ -186,9 +189,43 @@ export function hfLayers(config) {
         : 0;
     const window = positions === 'no-attention' ? 0 : windowOf(cfg, type, i, kind);
     const bidirectional = window > 0 && type === 'modernbert'; // an encoder's window reaches both ways
-    out.push({ kind, kvHeads: positions === 'no-attention' ? 0 : kv, positions, chunk, window, bidirectional });
+    const queryScale = positions === 'no-attention' ? null : queryScaleOf(cfg, type, positions);
+    out.push({
+      kind,
+      kvHeads: positions === 'no-attention' ? 0 : kv,
+      positions,
+      chunk,
+      window,
+      bidirectional,
+      queryScale,
+    });
   }
   return out;
+}
+
+/**
+ * The factor a layer multiplies its queries by at position p (HF's cache_position), as a function, or null when the
+ * layer scales none. Ministral3Attention, after apply_rotary_pos_emb: query_states * _get_llama_4_attn_scale(
+ * cache_position, rope_parameters.get("llama_4_scaling_beta"), rope_parameters.get("original_max_position_embeddings")),
+ * that is 1 + beta * log(1 + floor(positions / max)). Llama4TextAttention, on layers without RoPE when
+ * config.attn_temperature_tuning is truthy (Llama4TextConfig defaults: True, floor_scale 8192, attn_scale 0.1):
+ * log1p(floor((positions + 1) / floor_scale)) * attn_scale + 1.
+ */
+function queryScaleOf(cfg, type, positions) {
+  if (type === 'ministral3') {
+    const dict = cfg.rope_parameters ?? cfg.rope_scaling;
+    const beta = dict.llama_4_scaling_beta;
+    const max = dict.original_max_position_embeddings;
+    return (p) => 1 + beta * Math.log(1 + Math.floor(p / max));
+  }
+  if ((type === 'llama4' || type === 'llama4_text') && positions === 'nope') {
+    const tuning = cfg.attn_temperature_tuning === undefined ? true : cfg.attn_temperature_tuning;
+    if (!tuning) return null; // Python's truth: None, False, 0
+    const floorScale = cfg.floor_scale ?? 8192;
+    const attnScale = cfg.attn_scale ?? 0.1;
+    return (p) => Math.log1p(Math.floor((p + 1) / floorScale)) * attnScale + 1;
+  }
+  return null;
 }
 
 function absolute(type, part) {

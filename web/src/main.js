@@ -10,7 +10,14 @@ import { NUMBER_CONTROLS, syncControls, wireNumber } from './state/controls.js';
 import { createNotes } from './state/notes.js';
 import { cursorPosition, setCursor } from './state/cursor.js';
 import { wirePlayer } from './state/player.js';
-import { MODEL_FIELDS, MODEL_PRESETS, presetById, presetFields, presetNote } from './state/model-presets.js';
+import {
+  MODEL_FIELDS,
+  MODEL_GROUPS,
+  MODEL_PRESETS,
+  presetById,
+  presetFields,
+  presetNote,
+} from './state/model-presets.js';
 import { clearModelConfig, useModelConfig } from './state/model-config.js';
 import { FIELDS } from './state/fields.js';
 import { onSummaryReady, updateTable } from './compute/encoding.js';
@@ -413,7 +420,17 @@ function applyConfig(text, source) {
   $('preset-note').textContent = presetNote({ name: source, tensor: '' }, description);
 }
 
-$('ctl-preset').append(...MODEL_PRESETS.map((preset) => new Option(preset.name, preset.id)));
+// The menu grouped by what the models use (MODEL_GROUPS), an <optgroup> each.
+$('ctl-preset').append(
+  ...MODEL_GROUPS.map((group) => {
+    const element = document.createElement('optgroup');
+    element.label = group.label;
+    element.append(
+      ...MODEL_PRESETS.filter((p) => p.group === group.id).map((preset) => new Option(preset.name, preset.id)),
+    );
+    return element;
+  }),
+);
 $('ctl-preset').addEventListener('change', (event) => {
   const preset = presetById(event.target.value);
   if (preset) choosePreset(preset);

@@ -18,6 +18,9 @@ static const char *const LAYER_KEYS[] = {"no_rope_layers",
                                          "attention_chunk_size",
                                          NULL};
 
+/* Llama4TextConfig's keys of the query scale its NoPE layers apply (posenc.h, "query scale"). */
+static const char *const LLAMA4_SCALE_KEYS[] = {"attn_temperature_tuning", "floor_scale", "attn_scale", NULL};
+
 /* Keys about positions that HF's class for the model never reads: listed as ignored, not refused. */
 static const struct {
     const char *model_type, *key;
@@ -42,7 +45,8 @@ enum slide_rule {
 };
 
 static enum slide_rule slide_rule_of(const pe_config_reader *r) {
-    if (pe_config_type_in(r, (const char *const[]){"mistral", "mixtral", "phi3", "starcoder2", NULL})) return SLIDE_ALL;
+    if (pe_config_type_in(r, (const char *const[]){"mistral", "mixtral", "phi3", "starcoder2", "ministral3", NULL}))
+        return SLIDE_ALL;
     if (pe_config_type_in(
             r, (const char *const[]){"gemma2", "gemma3", "gemma3_text", "cohere2", "gpt_oss", "olmo3", NULL}))
         return SLIDE_TYPED;
@@ -67,6 +71,9 @@ void pe_config_mark_layer_keys(pe_config_reader *r) {
     if (rule == SLIDE_QWEN || rule == SLIDE_QWEN2_MOE || rule == SLIDE_QWEN3_MOE)
         pe_config_get(r, r->cfg, "use_sliding_window", &at);
     if (rule == SLIDE_QWEN || rule == SLIDE_QWEN2_MOE) pe_config_get(r, r->cfg, "max_window_layers", &at);
+    /* Llama 4's query scale on its NoPE layers (read_query_scale) */
+    if (pe_config_type_in(r, (const char *const[]){"llama4", "llama4_text", NULL}))
+        for (int k = 0; LLAMA4_SCALE_KEYS[k]; k++) pe_config_get(r, r->cfg, LLAMA4_SCALE_KEYS[k], &at);
 }
 
 int pe_config_hf_ignores(const pe_config_reader *r, pe_json_span key) {
@@ -177,6 +184,10 @@ typedef struct layer_model {
     size_t dict;          /* rope_parameters, when it is present: layers whose kind it has name it */
     int has_dict;
     const char *count_key; /* the key the layer count was read from */
+    /* The query scale (posenc.h, "query scale"): on every attention layer (Ministral 3) or the NoPE ones (Llama 4) */
+    double scale_beta, scale_length; /* scale_length 0: none */
+    uint32_t scale_shift;
+    int scale_nope_only;
 } layer_model;
 
 /* The sliding window of the model's sliding layers (m->slide, m->window, m->window_from). */
@@ -232,6 +243,72 @@ static pe_status check_lists(pe_config_reader *r) {
         if (!pe_json_string(&r->j, value, &name) || name.length > 23)
             return pe_config_refuse(r, PE_ERR_CONFIG, "layer_types",
                                     "must list layer type names (strings of at most 23 bytes), one a layer");
+    return PE_OK;
+}
+
+/* A finite number member of object, or fallback when absent; refused (naming `name`) when null or not one, or
+ * when positive and it is not above 0. */
+static pe_status scale_number(pe_config_reader *r, size_t object, const char *name, const char *shown, int positive,
+                              double fallback, double *v) {
+    size_t at;
+    char reason[160];
+    snprintf(reason, sizeof reason, "must be a finite number%s: the query scale 1 + beta ln(1 + floor(p / length))",
+             positive ? " above 0" : "");
+    *v = fallback;
+    const int null = object == r->cfg && given_null(r, name);
+    if (!null && !pe_json_find(&r->j, object, name, &at)) return PE_OK;
+    if (null || !pe_json_number(&r->j, at, v) || !(*v - *v == 0) || (positive && !(*v > 0)))
+        return pe_config_refuse(r, PE_ERR_CONFIG, shown, reason);
+    return PE_OK;
+}
+
+/* The model's query scale: Ministral 3's from its rope dict (HF's Ministral3Attention: llama_4_scaling_beta and
+ * original_max_position_embeddings, read with .get(), so without them its forward fails), Llama 4's from
+ * attn_temperature_tuning, attn_scale and floor_scale (Llama4TextConfig's defaults True, 0.1, 8192). */
+static pe_status read_query_scale(pe_config_reader *r, layer_model *m) {
+    size_t at;
+    double v;
+    pe_status s;
+    if (type_is(r, (const char *const[]){"ministral3", NULL})) {
+        const char *dict = pe_json_find(&r->j, r->cfg, "rope_parameters", &at) ? "rope_parameters" : "rope_scaling";
+        char beta[64], length[64];
+        snprintf(beta, sizeof beta, "%s.llama_4_scaling_beta", dict);
+        snprintf(length, sizeof length, "%s.original_max_position_embeddings", dict);
+        const int object = m->has_dict && pe_json_kind(&r->j, m->dict) == '{';
+        if (!object || !pe_json_find(&r->j, m->dict, "llama_4_scaling_beta", &at))
+            return pe_config_refuse(r, PE_ERR_CONFIG, beta,
+                                    "needed: Ministral 3 multiplies its queries by 1 + beta ln(1 + floor(p / "
+                                    "original_max_position_embeddings)) and HF's forward fails without it");
+        if ((s = scale_number(r, m->dict, "llama_4_scaling_beta", beta, 0, 0, &m->scale_beta)) != PE_OK) return s;
+        if (!pe_json_find(&r->j, m->dict, "original_max_position_embeddings", &at))
+            return pe_config_refuse(r, PE_ERR_CONFIG, length,
+                                    "needed with llama_4_scaling_beta: Ministral 3's query scale divides the "
+                                    "position by it, and HF's forward fails without it");
+        if ((s = scale_number(r, m->dict, "original_max_position_embeddings", length, 1, 0, &m->scale_length)) != PE_OK)
+            return s;
+        m->scale_shift = 0;
+        return PE_OK;
+    }
+    if (!m->llama4) return PE_OK;
+    int on = 1; /* Llama4TextConfig's default; None, False and 0 turn it off (Python's truth) */
+    if (given_null(r, "attn_temperature_tuning")) {
+        on = 0;
+    } else if (pe_json_find(&r->j, r->cfg, "attn_temperature_tuning", &at)) {
+        const char kind = pe_json_kind(&r->j, at);
+        if (kind == 't' || kind == 'f')
+            on = kind == 't';
+        else if (pe_json_number(&r->j, at, &v))
+            on = v != 0;
+        else
+            return pe_config_refuse(r, PE_ERR_CONFIG, "attn_temperature_tuning",
+                                    "must be true, false, null or a number: Llama 4 scales its NoPE layers' queries "
+                                    "when it is true");
+    }
+    if (!on) return PE_OK;
+    if ((s = scale_number(r, r->cfg, "attn_scale", "attn_scale", 0, 0.1, &m->scale_beta)) != PE_OK) return s;
+    if ((s = scale_number(r, r->cfg, "floor_scale", "floor_scale", 1, 8192, &m->scale_length)) != PE_OK) return s;
+    m->scale_shift = 1;
+    m->scale_nope_only = 1;
     return PE_OK;
 }
 
@@ -321,7 +398,7 @@ static pe_status read_model(pe_config_reader *r, layer_model *m) {
     /* The dict pe_config_read keys by layer type: rope_parameters, else rope_scaling (config_rope.c's pick_dict). */
     m->has_dict = pe_json_find(&r->j, r->cfg, "rope_parameters", &m->dict) ||
                   pe_json_find(&r->j, r->cfg, "rope_scaling", &m->dict);
-    return PE_OK;
+    return read_query_scale(r, m);
 }
 
 /* Layer i of the model into l; types and no_rope are walks standing at element i of layer_types and
@@ -387,6 +464,12 @@ static pe_status answer_layer(pe_config_reader *r, const layer_model *m, uint32_
          (m->slide == SLIDE_QWEN2_MOE && (types->present ? sliding : i % 2 == 0 && i < m->window_from))))
         l->sliding_window = m->window;
     l->sliding_bidirectional = l->sliding_window && m->slide == SLIDE_MODERNBERT;
+    if (m->scale_length > 0 && l->positions != PE_LAYER_NO_ATTENTION &&
+        (!m->scale_nope_only || l->positions == PE_LAYER_NOPE)) {
+        l->query_scale_beta = m->scale_beta;
+        l->query_scale_length = m->scale_length;
+        l->query_scale_shift = m->scale_shift;
+    }
     if (l->positions == PE_LAYER_CONFIG && (m->named || (m->has_dict && pe_config_find(r, m->dict, l->kind, &at))))
         set_text(l->layer_type, l->kind);
     return PE_OK;

@@ -23,6 +23,8 @@ static const char *const ROPE_TYPES[] = {
 static const char *const INTERLEAVED_TYPES[] = {"gptj", "codegen", "deepseek_v2", "deepseek_v3", "cohere",  "cohere2",
                                                 "glm",  "glm4",    "llama4",      "llama4_text", "chatglm", NULL};
 
+static const char *const MINISTRAL3[] = {"ministral3", NULL};
+
 /* Keys each rope_type reads besides rope_type, type, rope_theta and partial_rotary_factor. */
 static const struct {
     const char *type;
@@ -203,6 +205,9 @@ static pe_status known_keys(pe_config_reader *r, const dict *d, size_t type) {
         for (int k = 0; k < 4 && !known; k++) known = pe_json_span_is(&r->j, key, COMMON[k]);
         for (int k = 0; k < 9 && TYPES[type].keys[k] && !known; k++)
             known = pe_json_span_is(&r->j, key, TYPES[type].keys[k]);
+        /* Ministral 3's query scale, whatever the rope_type (its class skips it in the rope validation): described
+         * per layer (config_layers.c), never part of the rotation. */
+        if (!known && pe_config_type_in(r, MINISTRAL3)) known = pe_json_span_is(&r->j, key, "llama_4_scaling_beta");
         if (known) continue;
         char name[200];
         name[pe_json_canonical_prefix(&r->j, key, name, sizeof name - 1)] = '\0'; /* its first characters name it */
@@ -455,6 +460,8 @@ pe_status pe_config_read_rope(pe_config_reader *r, const char *layer_type, doubl
     c->rope.layout = interleaved ? PE_LAYOUT_INTERLEAVED : PE_LAYOUT_SPLIT;
     c->rope.order = PE_ROPE_BLHD;
     if ((s = mrope_section(r, &d, c)) != PE_OK) return s;
+    if (pe_config_type_in(r, MINISTRAL3) && (s = dict_number(r, &d, "llama_4_scaling_beta", &v, &present)) != PE_OK)
+        return s; /* read (and checked) here, reported by the per-layer answer as the layers' query scale */
     if (!strcmp(TYPES[type].type, "longrope")) return longrope(r, &d, rotary, factors, factors_count, c);
     return scaling_numbers(r, &d, type, c);
 }

@@ -79,14 +79,27 @@ const textValue = ([, v, how]) => (how === 'list' ? v.join(',') : how ? v : numb
 const jsonValue = ([, v, how]) =>
   how === 'word' ? `"${v}"` : how === 'list' ? `[${v.join(',')}]` : how === 'raw' ? v : number(v);
 
-/** Text: "kind; kv_heads N; [attention_chunk N;] [sliding_window N;] [sliding_bidirectional 1;] scheme ...", as C joins it. */
+/**
+ * Text: "kind; kv_heads N; [attention_chunk N;] [sliding_window N;] [sliding_bidirectional 1;] [query_scale ...;]
+ * scheme ...", as C joins it.
+ */
 function textOf(layer) {
   const [kind, heads, ...rest] = fields(layer);
   const chunk = layer.attentionChunk ? ` attention_chunk ${layer.attentionChunk};` : '';
   const window =
     (layer.slidingWindow ? ` sliding_window ${layer.slidingWindow};` : '') +
     (layer.slidingBidirectional ? ' sliding_bidirectional 1;' : '');
-  return `${kind[1]}; kv_heads ${heads[1]};${chunk}${window}` + rest.map((f) => ` ${f[0]} ${textValue(f)}`).join('');
+  return (
+    `${kind[1]}; kv_heads ${heads[1]};${chunk}${window}${queryScaleText(layer.queryScale)}` +
+    rest.map((f) => ` ${f[0]} ${textValue(f)}`).join('')
+  );
+}
+
+/** The layer's query scale as a formula in the position p (C's query_scale); '' without one. */
+function queryScaleText(q) {
+  if (!q) return '';
+  const step = q.shift ? `(p + ${q.shift}) / ${number(q.length)}` : `p / ${number(q.length)}`;
+  return ` query_scale 1 + ${number(q.beta)} ln(1 + floor(${step}));`;
 }
 
 const jsonOf = (layer) => {
@@ -94,6 +107,8 @@ const jsonOf = (layer) => {
   const chunk = layer.attentionChunk ? [`"attention_chunk":${layer.attentionChunk}`] : [];
   const window = layer.slidingWindow ? [`"sliding_window":${layer.slidingWindow}`] : [];
   if (layer.slidingBidirectional) window.push('"sliding_bidirectional":1');
+  const q = layer.queryScale;
+  if (q) window.push(`"query_scale":{"beta":${number(q.beta)},"length":${number(q.length)},"shift":${q.shift}}`);
   return [kind, heads, ...chunk, ...window, ...rest].join(',');
 };
 

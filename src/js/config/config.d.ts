@@ -44,6 +44,12 @@ export interface ConfigRope {
  * without a window.
  * slidingBidirectional: true when the window is two-sided (ModernBERT, an encoder: local_attention // 2
  * keys on each side, a query at q sees |q - k| <= slidingWindow); absent otherwise.
+ * queryScale: a layer that multiplies its queries (after RoPE, before q·k) by a factor that grows with
+ * position: at position p (the token's index in the whole sequence, cache included: HF's cache_position)
+ * the factor is 1 + beta · ln(1 + floor((p + shift) / length)). Ministral 3 (Devstral Small 2): every layer,
+ * rope_parameters' llama_4_scaling_beta and original_max_position_embeddings, shift 0. Llama 4: its NoPE
+ * layers under attn_temperature_tuning, attn_scale and floor_scale, shift 1. Absent otherwise. rope() with
+ * `{ config, layer }` only rotates: it never applies this factor.
  */
 export type ConfigLayer = {
   index: number;
@@ -52,6 +58,7 @@ export type ConfigLayer = {
   attentionChunk?: number;
   slidingWindow?: number;
   slidingBidirectional?: true;
+  queryScale?: { beta: number; length: number; shift: number };
 } & (
   | { scheme: 'rope'; rope: ConfigRope; layerType?: string }
   | { scheme: 'alibi'; heads: number }

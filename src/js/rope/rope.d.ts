@@ -436,7 +436,9 @@ export interface FromModelConfig {
   /**
    * A layer index (0 … layers − 1): rotate as that layer does (its layer type picked from the config, as
    * fromConfig's `layers` says). A layer without positions (NoPE, Mamba, linear attention) is refused with
-   * NO_POSITIONS; an index out of range with BAD_LAYER. Not with layerType.
+   * NO_POSITIONS; an index out of range with BAD_LAYER. Not with layerType. Only the rotation: a layer whose
+   * queries are also scaled by position (Ministral 3, Llama 4's NoPE layers: fromConfig's `queryScale`) is
+   * rotated without that factor, which the caller applies.
    */
   layer?: number;
 }

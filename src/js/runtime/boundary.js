@@ -154,6 +154,9 @@ export const CONFIG_LAYER = crossing(
     ['attention_chunk', 'whole'],
     ['sliding_window', 'whole'],
     ['sliding_bidirectional', 'whole'],
+    ['query_scale_beta', 'double'],
+    ['query_scale_length', 'double'],
+    ['query_scale_shift', 'whole'],
   ],
   {
     kind: 'NUL-terminated text at 0 of the text block (CONFIG_LAYER_TEXT)',

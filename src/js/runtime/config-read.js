@@ -413,7 +413,9 @@ export function configReader(runtime) {
   const LAYER_FIELDS = CONFIG_LAYER.length;
   const POSITIONS = ['config', 'nope', 'no-attention'];
 
-  const LAYER_STRUCT = 72; // sizeof(pe_config_layer): six 32-bit fields, kind[24], layer_type[24]
+  // sizeof(pe_config_layer): six 32-bit fields, two doubles, one 32-bit field (and 4 bytes of padding), kind[24],
+  // layer_type[24]
+  const LAYER_STRUCT = 96;
 
   /**
    * Every layer of the config: [{ index, kind, layerType, positions, kvHeads }].
@@ -503,6 +505,10 @@ export function configReader(runtime) {
           attentionChunk: out.attention_chunk,
           slidingWindow: out.sliding_window,
           slidingBidirectional: out.sliding_bidirectional,
+          queryScale:
+            out.query_scale_length > 0
+              ? { beta: out.query_scale_beta, length: out.query_scale_length, shift: out.query_scale_shift }
+              : undefined,
         };
       }
       return layers;
@@ -520,6 +526,8 @@ export function configReader(runtime) {
     if (layer.slidingWindow) chunk.slidingWindow = layer.slidingWindow;
     // ModernBERT's local layers: the window reaches slidingWindow keys on both sides (|q - k| <= slidingWindow).
     if (layer.slidingBidirectional) chunk.slidingBidirectional = true;
+    // Ministral 3's and Llama 4's queries scaled by position: 1 + beta ln(1 + floor((p + shift) / length)).
+    if (layer.queryScale) chunk.queryScale = layer.queryScale;
     if (layer.positions !== 'config') {
       const none = layer.positions === 'nope' ? 'nope' : 'no-attention';
       return { index, kind, scheme: 'none', none, kvHeads, ...chunk };

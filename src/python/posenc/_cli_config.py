@@ -36,7 +36,9 @@ class ConfigLayer(ctypes.Structure):
     """pe_config_layer."""
 
     _fields_ = [("layers", _lib.u32), ("kv_heads", _lib.u32), ("positions", _lib.enum),
-                ("attention_chunk", _lib.u32), ("sliding_window", _lib.u32), ("sliding_bidirectional", _lib.u32), ("kind", ctypes.c_char * 24), ("layer_type", ctypes.c_char * 24)]
+                ("attention_chunk", _lib.u32), ("sliding_window", _lib.u32), ("sliding_bidirectional", _lib.u32),
+                ("query_scale_beta", ctypes.c_double), ("query_scale_length", ctypes.c_double),
+                ("query_scale_shift", _lib.u32), ("kind", ctypes.c_char * 24), ("layer_type", ctypes.c_char * 24)]
 
 
 _lib.lib.pe_config_layer_read.restype = _lib.enum
@@ -127,6 +129,15 @@ def _scheme(f: _Fields, layer: ConfigLayer, c: _lib.Config) -> None:
         f.word("frequencies", "paper" if c.frequencies == 0 else "tensor2tensor")
 
 
+def _query_scale(layer: ConfigLayer, as_json: bool) -> str:
+    """The layer's query scale: json {beta, length, shift}, text 1 + B ln(1 + floor((p + S) / L))."""
+    beta, length, shift = _number(layer.query_scale_beta), _number(layer.query_scale_length), layer.query_scale_shift
+    if as_json:
+        return f',"query_scale":{{"beta":{beta},"length":{length},"shift":{shift}}}'
+    step = f"(p + {shift}) / {length}" if shift else f"p / {length}"
+    return f" query_scale 1 + {beta} ln(1 + floor({step}));"
+
+
 def _layer(text: bytes, index: int, keys: ctypes.Array) -> Tuple[int, ConfigLayer]:
     layer = ConfigLayer()
     status = _lib.lib.pe_config_layer_read(text, len(text), index, ctypes.byref(layer), keys, len(keys))
@@ -181,6 +192,8 @@ def run(given: Given, write: Callable[[bytes], None]) -> None:
             head += f',"sliding_window":{layer.sliding_window}' if as_json else f" sliding_window {layer.sliding_window};"
         if layer.sliding_bidirectional:  # ModernBERT's two-sided window
             head += ',"sliding_bidirectional":1' if as_json else " sliding_bidirectional 1;"
+        if layer.query_scale_length > 0:  # Ministral 3's and Llama 4's queries scaled by position
+            head += _query_scale(layer, as_json)
         _scheme(f, layer, config)
         descs.append(head + "".join(f.parts))
     ignored = ignored or []

@@ -241,6 +241,72 @@ void test_config_layers_sliding_window(void) {
     }
 }
 
+/* The query scale (posenc.h, "query scale"): Ministral 3's on every layer from its rope dict, Llama 4's on its NoPE
+ * layers (every 4th by default) from Llama4TextConfig's keys or defaults; none elsewhere; a missing or malformed key
+ * refused by name with out untouched. */
+void test_config_layers_query_scale(void) {
+    char keys[1 << 12];
+    pe_config_layer out[4], pristine[4];
+    memset(pristine, 0x5c, sizeof pristine);
+    const struct {
+        const char *json;
+        double beta, length;
+        uint32_t shift;
+        int every; /* 1: every layer; 0: layer 3 only (Llama 4's NoPE layer); -1: none */
+    } CASES[] = {
+        {"{\"model_type\": \"ministral3\", \"num_attention_heads\": 8, \"num_hidden_layers\": 4, \"rope_parameters\": "
+         "{\"rope_type\": \"yarn\", \"factor\": 16, \"original_max_position_embeddings\": 16384, \"rope_theta\": 1e6, "
+         "\"llama_4_scaling_beta\": 0.1}}",
+         0.1, 16384, 0, 1},
+        {"{\"model_type\": \"llama4_text\", \"num_attention_heads\": 8, \"num_hidden_layers\": 4}", 0.1, 8192, 1, 0},
+        {"{\"model_type\": \"llama4_text\", \"num_attention_heads\": 8, \"num_hidden_layers\": 4, "
+         "\"attn_temperature_tuning\": 4, \"floor_scale\": 31, \"attn_scale\": 0.25}",
+         0.25, 31, 1, 0},
+        {"{\"model_type\": \"llama4_text\", \"num_attention_heads\": 8, \"num_hidden_layers\": 4, "
+         "\"attn_temperature_tuning\": false, \"floor_scale\": 0}",
+         0, 0, 0, -1},
+        {"{\"model_type\": \"llama\", \"num_attention_heads\": 8, \"num_hidden_layers\": 4, \"attn_scale\": 0.1}", 0, 0,
+         0, -1},
+    };
+    for (size_t k = 0; k < sizeof CASES / sizeof CASES[0]; k++) {
+        EXPECT_STATUS(pe_config_layers_read(CASES[k].json, strlen(CASES[k].json), 0, 4, out, keys, sizeof keys), PE_OK,
+                      CASES[k].json);
+        for (int i = 0; i < 4; i++) {
+            const int scaled = CASES[k].every == 1 || (CASES[k].every == 0 && i == 3);
+            CHECK(out[i].query_scale_beta == (scaled ? CASES[k].beta : 0) &&
+                      out[i].query_scale_length == (scaled ? CASES[k].length : 0) &&
+                      out[i].query_scale_shift == (scaled ? CASES[k].shift : 0),
+                  "case %zu layer %d: scale %g, %g, %u", k, i, out[i].query_scale_beta, out[i].query_scale_length,
+                  out[i].query_scale_shift);
+        }
+    }
+    const struct {
+        const char *json, *keys;
+    } BAD[] = {
+        {"{\"model_type\": \"ministral3\", \"num_attention_heads\": 8, \"num_hidden_layers\": 4, \"rope_parameters\": "
+         "{\"rope_type\": \"default\", \"rope_theta\": 1e6}}",
+         "rope_parameters.llama_4_scaling_beta\n"},
+        {"{\"model_type\": \"ministral3\", \"num_attention_heads\": 8, \"num_hidden_layers\": 4, \"rope_parameters\": "
+         "{\"rope_type\": \"default\", \"llama_4_scaling_beta\": 0.1}}",
+         "rope_parameters.original_max_position_embeddings\n"},
+        {"{\"model_type\": \"llama4_text\", \"num_attention_heads\": 8, \"num_hidden_layers\": 4, \"floor_scale\": 0}",
+         "floor_scale\n"},
+        {"{\"model_type\": \"llama4_text\", \"num_attention_heads\": 8, \"num_hidden_layers\": 4, \"attn_scale\": "
+         "null}",
+         "attn_scale\n"},
+        {"{\"model_type\": \"llama4_text\", \"num_attention_heads\": 8, \"num_hidden_layers\": 4, "
+         "\"attn_temperature_tuning\": \"yes\"}",
+         "attn_temperature_tuning\n"},
+    };
+    for (size_t k = 0; k < sizeof BAD / sizeof BAD[0]; k++) {
+        memcpy(out, pristine, sizeof out);
+        EXPECT_STATUS(pe_config_layers_read(BAD[k].json, strlen(BAD[k].json), 0, 4, out, keys, sizeof keys),
+                      PE_ERR_CONFIG, BAD[k].json);
+        CHECK(!strncmp(keys, BAD[k].keys, strlen(BAD[k].keys)), "bad %zu: keys '%s'", k, keys);
+        CHECK(!memcmp(out, pristine, sizeof out), "bad %zu: out untouched", k);
+    }
+}
+
 /* 30,000 layers take about ten times 3,000's time, not a hundred (each layer read the whole config). */
 void test_config_layers_linear(void) {
     size_t small_length, large_length;

@@ -69,7 +69,8 @@
     X(config, test_config_layers_batch)            \
     X(config, test_config_layers_refusals)         \
     X(config, test_config_layers_sliding_window)   \
-    X(config, test_config_layers_linear)
+    X(config, test_config_layers_linear)           \
+    X(config, test_config_layers_query_scale)
 
 #define API_DECLARE(family, name) void name(void);
 API_TESTS(API_DECLARE)
