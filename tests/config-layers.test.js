@@ -211,6 +211,50 @@ test('Llama 4: chunked_attention on its RoPE layers (attention_chunk_size), full
   );
 });
 
+// Cohere 2 (Command R7B's model type; no whole copy of its published file was found, so this object is not in the
+// corpus): Cohere2Attention rotates only where the layer slides, and every sliding_window_pattern-th layer is
+// full attention without positions. Checked against hf-layers.js's reading of the class.
+test('Cohere 2: sliding layers rotate, every 4th layer is full attention without positions', () => {
+  const r7b = (change = {}) => ({
+    model_type: 'cohere2',
+    hidden_size: 4096,
+    num_attention_heads: 32,
+    num_key_value_heads: 8,
+    num_hidden_layers: 32,
+    rope_theta: 50000.0,
+    sliding_window: 4096,
+    sliding_window_pattern: 4,
+    ...change,
+  });
+  for (const [config, why] of [
+    [r7b(), 'pattern 4'],
+    [r7b({ sliding_window_pattern: 3 }), 'pattern 3'],
+    [r7b({ sliding_window_pattern: undefined }), "Cohere2Config's default pattern"],
+  ]) {
+    const got = posenc.fromConfig(JSON.parse(JSON.stringify(config))).layers;
+    const want = hfLayers(JSON.parse(JSON.stringify(config)));
+    assert.is(got.length, 32, why);
+    want.forEach((w, i) => {
+      assert.equal(
+        [got[i].kind, got[i].scheme === 'none' ? 'nope' : got[i].scheme, got[i].slidingWindow ?? 0, got[i].kvHeads],
+        [w.kind, w.positions, w.window, w.kvHeads],
+        `${why}, layer ${i}`,
+      );
+    });
+    assert.ok(got.some((l) => l.scheme === 'none') && got.some((l) => l.scheme === 'rope'), why);
+  }
+  const layers = posenc.fromConfig(r7b()).layers;
+  assert.equal(
+    layers.slice(0, 4).map((l) => [l.kind, l.scheme]),
+    [
+      ['sliding_attention', 'rope'],
+      ['sliding_attention', 'rope'],
+      ['sliding_attention', 'rope'],
+      ['full_attention', 'none'],
+    ],
+  );
+});
+
 test('Llama 4 Instruct: llama3 scaling with low_freq_factor = high_freq_factor (no middle band), as HF computes it', () => {
   const instruct = scout();
   instruct.text_config.rope_scaling = {
