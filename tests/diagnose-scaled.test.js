@@ -58,6 +58,19 @@ for (const [name, base, scaling, fn, dtype, hf] of CASES) {
   });
 }
 
+// A YaRN x4 bfloat16 cos cache at first position 779461, one of the seeded misses above (lead's sweep): while it is
+// not identified its nearest reading must not call it a sin cache (it once did, "first position undetermined").
+test('YaRN x4 bf16 cos at 779461: a miss never names it a sin cache', () => {
+  const cells = peers.llamaCache(32, 128, { base: 10000, scaling: YARN, fn: 'cos', dtype: 'bfloat16', start: 779461 });
+  const r = identify(cells, { rows: 32, dim: 128 });
+  if (r.identified) {
+    assert.is(r.cache, 'cos', r.verdict);
+    assert.is(r.offset, 779461, r.verdict);
+    return;
+  }
+  assert.match(r.verdict, /^no known convention reproduces the cells; nearest: RoPE cos/, r.verdict);
+});
+
 // A YaRN cache from position 0 of few rows: its slow columns hardly turn, so frequencies fitted to the cells
 // describe only the fast ones (a fit once gave factor 5.71 and beta_fast 16 for DeepSeek-V3's factor 40 with full
 // confidence); HF's parameter sets read cell by cell decide, and no fitted reading overrules them.
