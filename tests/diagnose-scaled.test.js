@@ -58,6 +58,19 @@ for (const [name, base, scaling, fn, dtype, hf] of CASES) {
   });
 }
 
+// A YaRN x4 bfloat16 cos cache at first position 779461, one of the seeded misses above (lead's sweep): while it is
+// not identified its nearest reading must not call it a sin cache (it once did, "first position undetermined").
+test('YaRN x4 bf16 cos at 779461: a miss never names it a sin cache', () => {
+  const cells = peers.llamaCache(32, 128, { base: 10000, scaling: YARN, fn: 'cos', dtype: 'bfloat16', start: 779461 });
+  const r = identify(cells, { rows: 32, dim: 128 });
+  if (r.identified) {
+    assert.is(r.cache, 'cos', r.verdict);
+    assert.is(r.offset, 779461, r.verdict);
+    return;
+  }
+  assert.match(r.verdict, /^no known convention reproduces the cells; nearest: RoPE cos/, r.verdict);
+});
+
 // A YaRN cache from position 0 of few rows: its slow columns hardly turn, so frequencies fitted to the cells
 // describe only the fast ones (a fit once gave factor 5.71 and beta_fast 16 for DeepSeek-V3's factor 40 with full
 // confidence); HF's parameter sets read cell by cell decide, and no fitted reading overrules them.
@@ -121,6 +134,41 @@ test('Phi-3 LongRoPE f16 sin from position 0: factor and original from the ampli
   assert.is(r.ropeScaling.factor, 32, where);
   assert.is(r.ropeScaling.original_max_position_embeddings, 4096, where);
 });
+
+// A LongRoPE cache of 32 bfloat16 rows from position 0: its slow columns never leave A cos(0) to bfloat16's ulp, so
+// any factor above a bound reproduces them (a fit once stated 0.04 to 2.46 for Phi-3's 2 to 2.95 with full
+// confidence). Every factor stated must be the config's; every factor left open must have a range holding it.
+for (const [name, fn, dtype, list] of [
+  ['bf16 short cos', 'cos', 'bfloat16', 'short'],
+  ['f16 long sin', 'sin', 'float16', 'long'],
+]) {
+  test(`Phi-3 LongRoPE ${name} from position 0, 32 rows: no factor the cells do not fix`, () => {
+    const scaling = { ...peers.PHI3_MINI_128K, seqLen: list === 'long' ? 8192 : 4096 };
+    const cells = peers.llamaCache(32, 96, { base: 10000, scaling, fn, dtype });
+    const r = identify(cells, { rows: 32, dim: 96 });
+    const where = r.verdict;
+    assert.ok(r.identified, where);
+    assert.is(r.offset, 0, where);
+    assert.is(r.ropeScaling?.rope_type, 'longrope', where);
+    // 32 rows from position 0 may be the start of a cache built with either list
+    const got = r.ropeScaling.factors;
+    assert.ok(Array.isArray(got) && got.length === 48, where);
+    const want = peers.PHI3_MINI_128K[list].map(Math.fround);
+    let open = 0;
+    want.forEach((x, k) => {
+      const [lo, hi] = r.pairFactorRanges[k];
+      assert.ok(
+        lo <= x * (1 + 2e-5) && (hi === null || x <= hi * (1 + 2e-5)),
+        `pair ${k}: ${x} outside [${lo}, ${hi}]`,
+      );
+      if (got[k] === null) open++;
+      else assert.ok(Math.abs(got[k] - x) <= 1e-4 * x, `pair ${k}: ${got[k]} stated, config ${x}: ${where}`);
+    });
+    assert.is(r.pairFactorsOpen, open, where);
+    assert.ok(open > 0, `32 rows cannot fix every factor: ${where}`);
+    assert.match(r.verdict, new RegExp(`${open} of the 48 factors not fixed by these rows`), where);
+  });
+}
 
 test('prints the CPU time of 8192 x 1024 at several first positions', () => {
   for (const start of [0, 65537, 1000003]) {

@@ -873,6 +873,12 @@ typedef struct pe_diagnosis {
      * cos were not correctly rounded (PyTorch's float32 sin/cos are an ulp off at some cells) */
     double recipe_exact_share;
     uint32_t zero_last_columns; /* trailing columns of zeros read past (fairseq pads an odd embedding_dim with one) */
+    /* PER_PAIR: the factors whose columns reproduce every cell checked, around the fit (hi 1e300: no upper bound,
+     * a column that hardly turns over the rows); pair_factors_open counts the pairs whose bracket holds more than
+     * one two-decimal value and is wider than 2e-4 (relative): their pair_factor is a middle, not a reading */
+    double pair_factor_lo[PE_DIAG_PAIR_FACTORS], pair_factor_hi[PE_DIAG_PAIR_FACTORS];
+    uint32_t pair_factors_open;
+    unsigned char pair_factor_open[PE_DIAG_PAIR_FACTORS]; /* 1: that pair's factor is left open */
 } pe_diagnosis;
 
 /* Scratch bytes for a rows x cols table. About 8 * cols * 300 + pe_scratch_size(cols). */

@@ -6,6 +6,7 @@
  *   diag_phase.c     per-pair frequencies and phases, the first position
  *   diag_rule.c      base, frequency rule and RoPE scaling from the frequencies
  *   diag_scaling.c   that scaling in HF's rope_scaling parameters
+ *   diag_pair_range.c  how far the cells fix LongRoPE's per-pair factors
  *   diag_exact.c     a float32 table read with each recipe's own frequencies, at any first position
  *   diag_exact_scaled.c  a YaRN or Llama 3 cache read at HF's parameter sets, at any first position
  *   diag_exact_dynamic.c a dynamic NTK cache read at HF's rescaled base, at any first position
@@ -157,6 +158,11 @@ double diag_snap(double x, double rel, int *round);
  * recipe and the error, which it leaves as they are). */
 void diag_scaling_params(diag_work *w, pe_diagnosis *d);
 
+/* diag_pair_range.c: each listed LongRoPE factor bracketed by the cells (pair_factor_lo/hi), at amplitude amp and
+ * base e^log_theta; a factor the bracket fixes replaces the fit (two decimals when it holds one such value).
+ * Returns the pairs left open. */
+uint32_t diag_pair_ranges(const diag_work *w, pe_diagnosis *d, double amp, double log_theta);
+
 /* diag_text.c: text appended to a caller buffer, cut short when full (used counts what was asked). */
 typedef struct diag_sink {
     char *out;
@@ -167,7 +173,8 @@ void diag_put(diag_sink *s, const char *format, ...);
 /* diag_scaling_text.c */
 /* The scaling in words; full adds what the data fix and the LongRoPE factors. */
 void diag_scaling_words(diag_sink *s, const pe_diagnosis *d, int full);
-/* "ropeScaling":{...} (HF's names) or null, and "pairFactors":[...], each followed by a comma. */
+/* "ropeScaling":{...} (HF's names) or null, and for LongRoPE "pairFactorsOpen" and "pairFactorRanges", each
+ * followed by a comma. */
 void diag_scaling_json(diag_sink *s, const pe_diagnosis *d);
 
 /* diag_recipe.c */

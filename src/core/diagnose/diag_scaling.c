@@ -188,22 +188,37 @@ static void longrope(const diag_work *w, pe_diagnosis *d) {
     d->factor = 0.0;
     d->long_factors = -1;
     d->attention_factor = 0.0;
-    if (close_to(d->scale, 1.0, 1e-6)) return;
-    d->attention_factor = d->scale;
-    /* HF's default attention sqrt(1 + ln f / ln L0), f = max_position_embeddings / L0: the smallest power-of-two
-     * L0 giving a power-of-two f */
-    double q = d->scale * d->scale - 1.0;
-    /* the amplitude is read to half an ulp of the storage (float16: 5e-4 of it), so q = ln f / ln L0 to
-     * 2 A dA, and f = L0^q to ln(L0) 2 A dA relative */
-    const double dq = d->scale * diag_ulp(d->storage, d->scale);
-    for (double l0 = 256.0; l0 <= 0x1p24 && q > 0.0; l0 *= 2.0) {
-        double f = power_of_two_near(diag_exp(q * pe_log(l0)), 1e-4 + pe_log(l0) * dq);
-        if (f > 1.0) {
-            d->factor = f;
-            d->original_max = l0;
-            d->long_factors = d->offset + (double)(d->rows - w->first_row) > l0;
-            return;
+    double amp = d->scale;
+    if (!close_to(d->scale, 1.0, 1e-6)) {
+        d->attention_factor = d->scale;
+        /* HF's default attention sqrt(1 + ln f / ln L0), f = max_position_embeddings / L0: the smallest
+         * power-of-two L0 giving a power-of-two f */
+        double q = d->scale * d->scale - 1.0;
+        /* the amplitude is read to half an ulp of the storage (float16: 5e-4 of it), so q = ln f / ln L0 to
+         * 2 A dA, and f = L0^q to ln(L0) 2 A dA relative */
+        const double dq = d->scale * diag_ulp(d->storage, d->scale);
+        for (double l0 = 256.0; l0 <= 0x1p24 && q > 0.0; l0 *= 2.0) {
+            double f = power_of_two_near(diag_exp(q * pe_log(l0)), 1e-4 + pe_log(l0) * dq);
+            if (f > 1.0) {
+                d->factor = f;
+                d->original_max = l0;
+                /* HF takes long_factor for a cache built past L0 positions, short_factor up to it: rows within
+                 * the first L0 positions may be either (a longer cache's first rows), and only rows past L0 tell */
+                d->long_factors = d->offset + (double)(d->rows - w->first_row) > l0 ? 1 : -1;
+                /* the attention factor HF computes from them, not the amplitude read to the storage's ulp */
+                amp = d->attention_factor = diag_sqrt(1.0 + pe_log(f) / pe_log(l0));
+                break;
+            }
         }
+    }
+    /* the factors as far as the cells fix them */
+    d->pair_factors_open = diag_pair_ranges(w, d, amp, log_theta);
+    if (d->pair_factors == 0) return;
+    d->band_low = 1e300, d->band_high = 0.0;
+    for (uint32_t k = 0; k < d->pair_factors; k++) {
+        const double e = d->pair_factor[k];
+        if (e > 0.0 && e < d->band_low) d->band_low = e;
+        if (e > d->band_high) d->band_high = e;
     }
 }
 
@@ -227,5 +242,9 @@ void diag_scaling_params(diag_work *w, pe_diagnosis *d) {
                         &d->beta_fast,  &d->beta_slow,    &d->low_freq_factor, &d->high_freq_factor,
                         &d->mscale,     &d->seq_len,      &d->dynamic_alpha};
     for (unsigned k = 0; k < sizeof fields / sizeof fields[0]; k++) finite_or_zero(fields[k]);
-    for (uint32_t k = 0; k < d->pair_factors; k++) finite_or_zero(&d->pair_factor[k]);
+    for (uint32_t k = 0; k < d->pair_factors; k++) {
+        finite_or_zero(&d->pair_factor[k]);
+        finite_or_zero(&d->pair_factor_lo[k]);
+        finite_or_zero(&d->pair_factor_hi[k]);
+    }
 }

@@ -60,18 +60,48 @@ static void dynamic_words(diag_sink *s, const pe_diagnosis *d, int full) {
             d->dynamic_alpha - 1.0);
 }
 
+/* One factor as the cells fix it: the value, or its bracket when open ("at least" without an upper bound). */
+static void factor_words(diag_sink *s, const pe_diagnosis *d, uint32_t k) {
+    const double lo = d->pair_factor_lo[k], hi = d->pair_factor_hi[k];
+    if (!d->pair_factor_open[k])
+        diag_put(s, " %.6g", d->pair_factor[k]);
+    else if (hi >= 1e299)
+        diag_put(s, " >=%.4g", lo);
+    else
+        diag_put(s, " %.4g..%.4g", lo, hi);
+}
+
+/* Which list HF took: long_factor past original_max_position_embeddings, short_factor up to it. */
+static const char *which_factors(const pe_diagnosis *d) {
+    return d->long_factors == 1 ? "long_factor" : d->long_factors == 0 ? "short_factor" : "factors";
+}
+
 static void longrope_words(diag_sink *s, const pe_diagnosis *d, int full) {
-    const char *which = d->long_factors == 1   ? "long_factor"
-                        : d->long_factors == 0 ? "short_factor"
-                                               : "per-pair factors";
+    const char *which = which_factors(d);
     diag_put(s, "LongRoPE (rope_type longrope), %s from %.4g to %.4g at rope_theta %.9g", which, d->band_low,
              d->band_high, d->rope_theta);
+    if (d->long_factors == -1 && d->factor > 0) diag_put(s, " (short_factor or long_factor: these rows do not tell)");
+    if (d->pair_factors_open > 0)
+        diag_put(s, ", %u of the %u factors not fixed by these rows (ranges below)", d->pair_factors_open,
+                 d->pair_factors);
     if (d->factor > 0) diag_put(s, ", factor %.6g, original_max_position_embeddings %.6g", d->factor, d->original_max);
     if (d->attention_factor > 0) diag_put(s, ", attention_factor %.6g", d->attention_factor);
     if (!full) return;
     diag_put(s, "; %s:", which);
-    for (uint32_t k = 0; k < d->pair_factors; k++) diag_put(s, " %.6g", d->pair_factor[k]);
-    diag_put(s, "; the data fix only factor_k rope_theta^(2k/d) (rope_theta: the common base making most round)");
+    for (uint32_t k = 0; k < d->pair_factors; k++) factor_words(s, d, k);
+    if (d->pair_factors_open > 0)
+        diag_put(s,
+                 "; a range is every factor whose column, regenerated as HF does (float32 inv_freq and angles, times "
+                 "the attention factor, rounded to the storage), reproduces every cell checked: the column turns too "
+                 "little over these rows to fix it (>=: no upper bound, the column hardly leaves its value at angle "
+                 "0); more rows, or rows further from position 0, fix it");
+    diag_put(s, "; the data fix only factor_k rope_theta^(2k/d) (rope_theta: the common base making most round; a "
+                "factor with one two-decimal value in its range is given as that value)");
+    if (d->long_factors == -1 && d->factor > 0)
+        diag_put(s,
+                 "; HF takes long_factor for a cache built past original_max_position_embeddings positions and "
+                 "short_factor up to it: rows within the first %.6g positions are either",
+                 d->original_max);
     if (d->factor > 0)
         diag_put(s,
                  "; amplitude = sqrt(1 + ln factor / ln original_max_position_embeddings): the data fix only ln "
@@ -134,13 +164,26 @@ void diag_scaling_json(diag_sink *s, const pe_diagnosis *d) {
     }
     if (d->scaling == PE_DIAG_SCALING_DYNAMIC && d->factor > 0) key(s, "seq_len", d->seq_len);
     if (d->scaling == PE_DIAG_SCALING_PER_PAIR) {
-        diag_put(s, ",\"%s\":[",
-                 d->long_factors == 1   ? "long_factor"
-                 : d->long_factors == 0 ? "short_factor"
-                                        : "factors");
-        for (uint32_t k = 0; k < d->pair_factors; k++)
-            diag_put(s, "%s%.7g", k ? "," : "", d->pair_factor[k]); /* 7 digits: as fitted */
+        diag_put(s, ",\"%s\":[", which_factors(d));
+        /* 7 digits: as fitted; null for a factor the rows leave open (pairFactorRanges gives its range) */
+        for (uint32_t k = 0; k < d->pair_factors; k++) {
+            if (d->pair_factor_open[k])
+                diag_put(s, "%snull", k ? "," : "");
+            else
+                diag_put(s, "%s%.7g", k ? "," : "", d->pair_factor[k]);
+        }
         diag_put(s, "]");
     }
     diag_put(s, "},");
+    if (d->scaling != PE_DIAG_SCALING_PER_PAIR) return;
+    /* each factor's range [lo, hi] (hi null: no upper bound) */
+    diag_put(s, "\"pairFactorsOpen\":%u,\"pairFactorRanges\":[", d->pair_factors_open);
+    for (uint32_t k = 0; k < d->pair_factors; k++) {
+        diag_put(s, "%s[%.7g,", k ? "," : "", d->pair_factor_lo[k]);
+        if (d->pair_factor_hi[k] >= 1e299)
+            diag_put(s, "null]");
+        else
+            diag_put(s, "%.7g]", d->pair_factor_hi[k]);
+    }
+    diag_put(s, "],");
 }

@@ -106,7 +106,15 @@ static const char *layout_name(const pe_diagnosis *d) {
 /* "split layout (sines first)" or "cos cache, halves duplicated (rotate_half pairing)". */
 static void convention(diag_sink *s, const pe_diagnosis *d) {
     if (d->kind == PE_DIAG_COS_SIN) {
-        diag_put(s, "RoPE %s cache, ", d->cache_cos ? "cos" : "sin");
+        /* a first position left open leaves cos and sin open too: a shift of the positions turns the phases of
+         * one into nearly the other's (a nearest reading once named a cos cache a sin one) */
+        if (!d->identified && !d->offset_known)
+            diag_put(s,
+                     "RoPE cos or sin cache (%s fits a little better; with the first position undetermined the "
+                     "cells do not tell them apart), ",
+                     d->cache_cos ? "cos" : "sin");
+        else
+            diag_put(s, "RoPE %s cache, ", d->cache_cos ? "cos" : "sin");
         diag_put(s, "%s",
                  d->duplicated == 1   ? "halves duplicated (rotate_half pairing: GPT-NeoX, HF Llama)"
                  : d->duplicated == 2 ? "neighbours duplicated (interleaved pairing: GPT-J)"

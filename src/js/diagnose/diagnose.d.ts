@@ -40,10 +40,11 @@ export interface IdentifyRopeScaling {
   high_freq_factor?: number;
   /** dynamic: the sequence length the cache was built at (not a config key). */
   seq_len?: number;
-  short_factor?: number[];
-  long_factor?: number[];
-  /** longrope when short or long cannot be told. */
-  factors?: number[];
+  /** longrope: null for a factor the cells leave open (its range is in pairFactorRanges). */
+  short_factor?: (number | null)[];
+  long_factor?: (number | null)[];
+  /** longrope when short or long cannot be told (rows within the first original_max_position_embeddings). */
+  factors?: (number | null)[];
 }
 
 /** What identify() found: every fact the verdict states, and the verdict itself. */
@@ -92,6 +93,10 @@ export interface Identification {
   originalRange: [number, number];
   /** The RoPE scaling in HF's rope_scaling names, or null when the frequencies are not scaled. */
   ropeScaling: IdentifyRopeScaling | null;
+  /** per-pair (LongRoPE): how many factors the cells leave open (null in ropeScaling's list). */
+  pairFactorsOpen?: number;
+  /** per-pair: each factor's range [lo, hi] whose regenerated column reproduces every cell checked; hi null: no upper bound. */
+  pairFactorRanges?: [number, number | null][];
   recipe: IdentifyRecipe;
   /** Another recipe these rows cannot tell apart, or ''. */
   recipeTied: IdentifyRecipe | '';
