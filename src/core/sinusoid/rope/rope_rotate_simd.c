@@ -16,17 +16,27 @@
 
 #if PE_HAVE_SIMD
 
+/* One step of halves: the four pairs at a, b (= a + half), c and s. */
+static inline void halves_step(float *a, float *b, const float *c, const float *s) {
+    v128_t x1 = wasm_v128_load(a), x2 = wasm_v128_load(b);
+    v128_t cv = wasm_v128_load(c), sv = wasm_v128_load(s);
+    wasm_v128_store(a, wasm_f32x4_add(wasm_f32x4_mul(x1, cv), wasm_f32x4_mul(x2, sv)));
+    wasm_v128_store(b, wasm_f32x4_sub(wasm_f32x4_mul(x2, cv), wasm_f32x4_mul(x1, sv)));
+}
+
+/* Eight pairs a step through pointers bumped once per step: the loads and
+ * stores then carry their offsets as immediates, where indexing each from i
+ * made V8 compute an address per access (and check the stack per step). */
 static void halves(float *v, const float *c, const float *s, uint32_t half) {
-    uint32_t i = 0;
-    for (; i + 4 <= half; i += 4) {
-        v128_t a = wasm_v128_load(v + i), b = wasm_v128_load(v + half + i);
-        v128_t cv = wasm_v128_load(c + i), sv = wasm_v128_load(s + i);
-        v128_t a2 = wasm_f32x4_add(wasm_f32x4_mul(a, cv), wasm_f32x4_mul(b, sv));
-        v128_t b2 = wasm_f32x4_sub(wasm_f32x4_mul(b, cv), wasm_f32x4_mul(a, sv));
-        wasm_v128_store(v + i, a2);
-        wasm_v128_store(v + half + i, b2);
+    float *a = v, *b = v + half;
+    const float *end = c + (half & ~7u);
+    for (; c != end; a += 8, b += 8, c += 8, s += 8) {
+        halves_step(a, b, c, s);
+        halves_step(a + 4, b + 4, c + 4, s + 4);
     }
-    if (i < half) pe_rope_halves_scalar(v, c, s, half, i);
+    uint32_t i = half & ~7u;
+    if (i + 4 <= half) halves_step(a, b, c, s), c += 4, s += 4, i += 4;
+    if (i < half) pe_rope_halves_scalar(v, c - i, s - i, half, i);
 }
 
 static void adjacent(float *v, const float *c, const float *s, uint32_t rotary_dim) {
