@@ -357,7 +357,8 @@ export function ropePlans(runtime) {
       if (heads === undefined && c.heads === 0) {
         refuse('BAD_HEADS', 'heads', 'given (the heads x holds), or x a tensor with dims', heads);
       }
-      if (heads === undefined && c.heads !== c.kvHeads) reading = inferHeads(c, o, xLength, data);
+      // Each head count reads the id lists: copied first, so a getter runs once and both readings see its value.
+      if (heads === undefined && c.heads !== c.kvHeads) reading = inferHeads(c, idListsCopied(o), xLength, data);
       else heads ??= c.heads;
     }
     if (reading === null) {
