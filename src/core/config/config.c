@@ -77,19 +77,9 @@ static pe_status read_alibi(pe_config_reader *r, pe_config *c) {
     }
     if (c->heads == 0)
         return pe_config_refuse(r, PE_ERR_CONFIG, "n_head", "needed for ALiBi: the number of attention heads");
-    if (c->heads > PE_MAX_HEADS) { /* one slope a head: pe_alibi_* take at most PE_MAX_HEADS */
-        static const char *const HEADS[] = {"num_attention_heads", "n_head", "n_heads", "num_heads", NULL};
-        const char *key = "n_head";
-        size_t at;
-        double v;
-        for (int k = 0; HEADS[k]; k++)
-            if (pe_json_find(&r->j, r->cfg, HEADS[k], &at) && pe_json_number(&r->j, at, &v) && v == c->heads) {
-                key = HEADS[k];
-                break;
-            }
-        return pe_config_refuse(r, PE_ERR_CONFIG, key,
+    if (c->heads > PE_MAX_HEADS) /* one slope a head: pe_alibi_* take at most PE_MAX_HEADS */
+        return pe_config_refuse(r, PE_ERR_CONFIG, r->heads_key,
                                 "must be at most 65536 for ALiBi (PE_MAX_HEADS: one slope a head)");
-    }
     return PE_OK;
 }
 

@@ -177,10 +177,11 @@ pe_status pe_config_count(pe_config_reader *r, size_t object, const char *name, 
 }
 
 /* The first of the names present (all marked as read). */
-static pe_status first_count(pe_config_reader *r, const char *const *names, uint32_t *value) {
+static pe_status first_count(pe_config_reader *r, const char *const *names, uint32_t *value, const char **key) {
     *value = 0;
     for (int k = 0; names[k]; k++) {
         pe_status s = pe_config_count(r, r->cfg, names[k], 0, value);
+        if (key && *value) *key = names[k];
         if (s != PE_OK || *value) return s;
     }
     return PE_OK;
@@ -201,7 +202,7 @@ static int config_flag(pe_config_reader *r, const char *name) {
 static pe_status read_kv_heads(pe_config_reader *r, pe_config *c) {
     static const char *const KV_HEADS[] = {"num_key_value_heads", "num_kv_heads", "n_head_kv", "multi_query_group_num",
                                            NULL};
-    pe_status s = first_count(r, KV_HEADS, &c->kv_heads);
+    pe_status s = first_count(r, KV_HEADS, &c->kv_heads, NULL);
     if (s != PE_OK) return s;
     double v; /* Gemma3TextConfig's 4 when text_config leaves it out, as config_layers.c reads it */
     if (!c->kv_heads && pe_config_model_default(r, "num_key_value_heads", &v)) c->kv_heads = (uint32_t)v;
@@ -219,9 +220,10 @@ pe_status pe_config_read_sizes(pe_config_reader *r, pe_config *c) {
     static const char *const HEADS[] = {"num_attention_heads", "n_head", "n_heads", "num_heads", NULL};
     static const char *const HIDDEN[] = {"hidden_size", "n_embd", "d_model", NULL};
     static const char *const POSITIONS[] = {"max_position_embeddings", "n_positions", "max_seq_len", NULL};
-    pe_status s = first_count(r, HEADS, &c->heads);
-    if (s == PE_OK) s = first_count(r, HIDDEN, &c->hidden_size);
-    if (s == PE_OK) s = first_count(r, POSITIONS, &c->max_positions);
+    r->heads_key = "n_head";
+    pe_status s = first_count(r, HEADS, &c->heads, &r->heads_key);
+    if (s == PE_OK) s = first_count(r, HIDDEN, &c->hidden_size, NULL);
+    if (s == PE_OK) s = first_count(r, POSITIONS, &c->max_positions, NULL);
     double v; /* the config class's defaults for what the file leaves out (config_defaults.c) */
     if (s == PE_OK && !c->heads && pe_config_model_default(r, "num_attention_heads", &v)) c->heads = (uint32_t)v;
     if (s == PE_OK && !c->max_positions && pe_config_model_default(r, "max_position_embeddings", &v))

@@ -41,6 +41,7 @@ typedef struct pe_config_reader {
     size_t root, cfg;        /* offsets of the top-level object and of the config read */
     const char *prefix;      /* "" or "text_config.": names keys of cfg in messages */
     pe_json_span model_type; /* its bytes; length 0 when absent */
+    const char *heads_key;   /* the key pe_config_read_sizes took the head count from ("n_head" when none) */
     struct {
         size_t object;
         const char *name;
