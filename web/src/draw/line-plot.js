@@ -4,6 +4,7 @@
 import { availableWidth, themeColors } from './canvas.js';
 import { mountPlot, plotIn, cursorHooks } from './uplot-mount.js';
 import { bandRanges, columnRanges, hexRgba, paintBands, paintColumns } from './column-spans.js';
+import { strokeWidths } from './stroke-width.js';
 
 const layers = new WeakMap(); // chart → { canvas, ctx, image }: where its spans are painted, kept while the size stays
 
@@ -84,6 +85,7 @@ function spansHook(spec) {
 export function drawLinePlot(container, spec) {
   const colors = themeColors();
   const width = Math.max(200, availableWidth(container, 600));
+  const strokeWidth = strokeWidths(spec, width, window.devicePixelRatio || 1);
   const axis = (label) => ({
     label,
     stroke: colors.fg,
@@ -107,10 +109,10 @@ export function drawLinePlot(container, spec) {
     axes: [axis(spec.xLabel), { ...axis(spec.yLabel), size: 56 }],
     series: [
       { label: spec.xLabel },
-      ...spec.series.map((s) => ({
+      ...spec.series.map((s, n) => ({
         label: s.label,
         stroke: s.stroke,
-        width: s.width ?? 1.5,
+        width: strokeWidth[n],
         dash: s.dash,
         points: { show: false },
         spanGaps: false,
