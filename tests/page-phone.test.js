@@ -64,6 +64,41 @@ it('the comparison panels’ titles are whole and inside their canvases on a pho
   noProblems('phone titles');
 });
 
+// At 110 px with an x label and uPlot's 50 px x axis, the similarity chart's plot was 18 px tall and its y axis
+// showed only 0: the line plots a phone draws short (the comparison's two profiles, the RoPE and precision charts)
+// keep a plot that reads, at least three labelled y ticks on at least 60 px.
+it('the line plots drawn on a phone keep a readable plot: three y ticks or more on 60 px or more', async () => {
+  const { page, server } = session;
+  await page.setViewportSize(PHONE);
+  for (const query of ['', '?d=2048&len=8192']) {
+    await open(page, `${server.url}${query}`);
+    await drawEveryView(page);
+    const charts = await page.$$eval('[data-y-ticks]', (all) =>
+      all
+        .filter((c) => c.getClientRects().length)
+        .map((c) => ({
+          id: c.id,
+          ticks: c.dataset.yTicks.split(' | ').filter(Boolean),
+          height: Number(c.dataset.plotHeight),
+        })),
+    );
+    console.log(
+      `  ${query || 'default'}: ${charts.map((c) => `${c.id} ${c.height} px, y ${c.ticks.join(' ')}`).join('; ')}`,
+    );
+    assert.ok(
+      ['cmp-profile', 'cmp-alibi-profile'].every((id) => charts.some((c) => c.id === id)),
+      'the comparison’s two profiles are among them',
+    );
+    const cramped = charts.filter((c) => c.ticks.length < 3 || c.height < 60);
+    assert.equal(
+      cramped.map((c) => `${c.id}: ${c.height} px, y ${c.ticks.join(' ')}`),
+      [],
+      'cramped charts',
+    );
+  }
+  noProblems('phone charts');
+});
+
 it('each view’s control bar on a phone: every control whole, inside its bar and on the screen', async () => {
   const { page, server } = session;
   await page.setViewportSize(PHONE);

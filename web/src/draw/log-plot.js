@@ -36,8 +36,9 @@ function powerSplits(lo, hi, base, most) {
 /**
  * container: element to fill. spec: { title, xLabel, yLabel, x, series: [{ label, values, stroke, dash,
  * width }], height, xLog: 2 | 10 | undefined, yLog: 2 | 10 | undefined, xRange, yRange, markers: [{ axis:
- * 'x' | 'y', value, label, color, row, bottom, align }], legendColumns (on wide screens),
- * onCursor(xValue | null) }.
+ * 'x' | 'y', value, label, color, row, bottom, align }], legendColumns (on wide screens), xAxisSize (px under
+ * the plot for the x ticks, uPlot's 50 if not given), ySpace (the least px between y ticks, uPlot's 30), onCursor(xValue | null) }. An xLabel of null draws no x
+ * label and takes no room for one (uPlot keeps 30 px for any label, even an empty one).
  */
 export function drawLogPlot(container, spec) {
   const colors = themeColors();
@@ -54,7 +55,8 @@ export function drawLogPlot(container, spec) {
     ticks: { stroke: colors.grid, width: 1 },
     font: colors.font,
     labelFont: colors.font,
-    ...(horizontal ? {} : { size: 62 }),
+    ...(horizontal ? (spec.xAxisSize ? { size: spec.xAxisSize } : {}) : { size: 62 }),
+    ...(!horizontal && spec.ySpace ? { space: spec.ySpace } : {}),
     ...(log
       ? {
           splits: (u, axisIndex, lo, hi) =>
@@ -95,6 +97,7 @@ export function drawLogPlot(container, spec) {
         (u) => {
           drawMarkers(u, spec.markers ?? [], colors);
           drawLegend(u, spec.series, colors, columns, legendH);
+          describeAxes(container, u);
         },
       ],
       ...cursorHooks(spec.onCursor),
@@ -104,6 +107,17 @@ export function drawLogPlot(container, spec) {
 }
 
 export { plotIn as logPlotIn };
+
+/**
+ * For tests: the y tick labels uPlot drew (its axis's `_values`, kept after each draw) and the plot's height in CSS
+ * px, so a chart too short to read (one tick) shows. Written only on a change.
+ */
+function describeAxes(container, u) {
+  const ticks = (u.axes[1]._values ?? []).filter((v) => v != null && v !== '').join(' | ');
+  const height = String(Math.round(u.bbox.height / uPlot.pxRatio));
+  if (container.dataset.yTicks !== ticks) container.dataset.yTicks = ticks;
+  if (container.dataset.plotHeight !== height) container.dataset.plotHeight = height;
+}
 
 /** Dashed vertical or horizontal lines at given values, each with a label. */
 function drawMarkers(u, markers, colors) {

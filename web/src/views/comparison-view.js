@@ -53,8 +53,14 @@ const QK_TEXT = {
 
 /** Panel width: four in a row on a wide page, two on a medium one, one on a phone. */
 /** The heads whose profile is drawn: all when asked (or at most five), else five spread ones and the chosen. */
-/** The profiles' chart height: a little under half on a phone, so the view stays well inside two screens there. */
-const profileHeight = () => (compactScreen() ? 110 : plotHeight(300));
+/** The profiles' chart height: about half on a phone, so the view stays well inside two screens there. */
+const profileHeight = () => (compactScreen() ? 124 : plotHeight(300));
+/**
+ * A phone's profile charts spend their height on the plot: no x label (the title says what x is: the offset j − i;
+ * uPlot keeps 30 px for any label), a 32 px x axis (uPlot's is 50) and y ticks down to 20 px apart (uPlot's 30),
+ * so the 80 px plot labels three. At 110 px with uPlot's axes, the plot was 18 px tall and its y axis showed only 0.
+ */
+const profileAxes = (xLabel) => (compactScreen() ? { xLabel: null, xAxisSize: 32, ySpace: 20 } : { xLabel });
 
 export function profileHeads(heads, chosen, all) {
   if (all || heads <= 5) return new Set(Array.from({ length: heads }, (_, h) => h));
@@ -258,7 +264,7 @@ export function createComparisonView(elements) {
     ];
     drawLogPlot(profile, {
       title: 'Similarity against offset j − i',
-      xLabel: 'offset j − i (positions)',
+      ...profileAxes('offset j − i (positions)'),
       yLabel: 'cosine',
       x: deltas,
       series,
@@ -289,7 +295,7 @@ export function createComparisonView(elements) {
     }
     drawLogPlot(alibiProfile, {
       title: `ALiBi bias against offset, ${drawn.size} of ${state.heads} heads`,
-      xLabel: 'offset j − i (positions)',
+      ...profileAxes('offset j − i (positions)'),
       // uPlot cuts an axis label longer than the plot's height (half on a phone).
       yLabel: compactScreen() ? 'bias' : 'bias added to the score',
       x: deltas,
