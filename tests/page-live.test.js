@@ -19,7 +19,7 @@ import * as assert from 'uvu/assert';
 import { browserSession } from './support/browser-session.js';
 import { caughtUp, open, settledOnScreen } from './support/browser-page.js';
 import { dragSlider, settleAt, startRecording, stopRecording } from './support/browser-live.js';
-import { describeLongTasks, mainThreadTasks, startTrace } from './support/browser-trace.js';
+import { describeLongTasks, mainThreadEvents, mainThreadTasks, startTrace } from './support/browser-trace.js';
 
 const session = browserSession(test);
 const { it, noProblems } = session;
@@ -147,6 +147,32 @@ it('the squiggles chart is reused while the length crosses into spans and envelo
     'a length change made a new chart',
   );
   noProblems('squiggles reuse');
+});
+
+// Chromium gives a 2D canvas up to three buffers, allocated at the commits after its first three draws (3–14 ms
+// each for the page's larger canvases, in the frame's own task). Drawn once at load, the rotation view's canvases
+// paid the other two in the first frames of a drag of p: one 24–30 ms task, 20–29 ms of it the commit (most of
+// it Canvas2DResourceProvider::ProduceCanvasResource, one call of 20–30 ms). The page now touches each drawn
+// canvas twice while idle after its first draw (web/src/draw/canvas-warm.js); a drag then allocates none.
+it('a drag allocates no canvas buffer: the page did while idle (p and k at the rotation view)', async () => {
+  const { page, server } = session;
+  const report = [];
+  for (const slider of ['#ctl-p-range', '#ctl-k-range']) {
+    await open(page, server.url);
+    await settleAt(page, slider);
+    const stopTrace = await startTrace(page, ['blink']);
+    await dragSlider(page, slider, { steps: 10, dx: 6, gapMs: 30 });
+    await caughtUp(page, '#rotation');
+    const events = await stopTrace();
+    const produced = mainThreadEvents(events, 'Canvas2DResourceProvider::ProduceCanvasResource');
+    const largest = Math.max(0, ...produced);
+    report.push(`${slider}: ${produced.length} canvas buffers handed over, the largest ${largest.toFixed(1)} ms CPU`);
+    assert.ok(produced.length >= 8, `${slider}: the drag redrew the rotation's canvases (${produced.length})`);
+    // An allocation of the rotation's circles (802 × 396 px) costs 6–14 ms; a recycled buffer 0.0–0.4 ms.
+    assert.ok(largest <= 4, `${slider}: a canvas buffer took ${largest.toFixed(1)} ms CPU (allocated in the drag)`);
+  }
+  console.log(`  ${report.join('; ')}`);
+  noProblems('canvas buffers');
 });
 
 it('prints the per-view timing table of every drag', () => {

@@ -88,7 +88,8 @@ export async function stopRecording(page) {
 
 /**
  * Scrolls a figure (or the control) to where the drag will happen and waits until every view near the
- * viewport is loaded and drawn, so the recording sees the drag, not a view's first load.
+ * viewport is loaded and drawn and the page has warmed its canvases, so the recording sees the drag, not a
+ * view's first load.
  */
 export async function settleAt(page, selector, view = null) {
   await page.evaluate(
@@ -96,6 +97,8 @@ export async function settleAt(page, selector, view = null) {
     [selector, view],
   );
   await settledOnScreen(page);
+  // As a reader finds the page: idle, its canvases' buffers allocated (web/src/draw/canvas-warm.js).
+  await page.waitForFunction(() => !('warming' in document.body.dataset), null, { timeout: 20_000 });
   await frames(page, 2);
 }
 

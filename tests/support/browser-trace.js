@@ -29,13 +29,16 @@ const PARTS = {
 // The DevTools timeline's own categories (tasks, script, style, layout, paint, commit) and V8's (GC).
 const CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'toplevel'];
 
-/** Starts a trace of page's renderer; resolves to stop(), which resolves to the trace events. */
-export async function startTrace(page) {
+/**
+ * Starts a trace of page's renderer (with more trace categories if given, e.g. 'blink' for the canvas buffers);
+ * resolves to stop(), which resolves to the trace events.
+ */
+export async function startTrace(page, more = []) {
   const cdp = await page.context().newCDPSession(page);
   const events = [];
   cdp.on('Tracing.dataCollected', ({ value }) => events.push(...value));
   await cdp.send('Tracing.start', {
-    traceConfig: { includedCategories: CATEGORIES },
+    traceConfig: { includedCategories: [...CATEGORIES, ...more] },
     transferMode: 'ReportEvents',
   });
   return async () => {
@@ -100,4 +103,14 @@ export function describeLongTasks(tasks, limitMs = 50, shown = 2) {
   if (tasks.length === 0) return 'none seen';
   if (long.length === 0) return `none over ${limitMs} ms CPU; the longest: ${describeTask(tasks[0])}`;
   return `${long.length} over ${limitMs} ms CPU: ${long.slice(0, shown).map(describeTask).join('; ')}`;
+}
+
+/** CPU ms of each renderer main-thread trace event called name, in the order they ran. */
+export function mainThreadEvents(events, name) {
+  const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
+  if (!main) return [];
+  return events
+    .filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && e.name === name)
+    .sort((a, b) => a.ts - b.ts)
+    .map((e) => ms(e.tdur ?? e.dur));
 }

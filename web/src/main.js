@@ -23,6 +23,7 @@ import { FIELDS } from './state/fields.js';
 import { onSummaryReady, updateTable } from './compute/encoding.js';
 import { createWhyView } from './views/why-view.js';
 import { createScheduler } from './views/scheduler.js';
+import { warmCanvases } from './draw/canvas-warm.js';
 import { createLearnedPanel } from './io/learned-panel.js';
 import { wireExports } from './io/exporters.js';
 import { applyTheme, watchSystemTheme } from './draw/theme.js';
@@ -243,6 +244,7 @@ function prepareTable() {
 
 const scheduler = createScheduler({
   prepare: prepareTable,
+  onFirstDraw: warmCanvases,
   entries: views.map((entry) => ({
     section: $(entry.section),
     draw: () => (entry.view?.render ? drawStep(entry, () => entry.view.render(state)) : undefined),

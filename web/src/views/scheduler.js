@@ -34,9 +34,9 @@ export const FRAME_BUDGET_MS = 12;
 /**
  * prepare(): work every frame needs first (the encoding table; false when it failed); entries:
  * [{ section: Element, draw(): undefined | (() => …), load?(): Promise }]: draw may return the rest of
- * its work; now(): the clock in ms (tests give their own). Returns { request(sections), enable(), drawAll() }.
+ * its work; onFirstDraw(section): called once a view has first drawn; now(): the clock in ms (tests give their own). Returns { request(sections), enable(), drawAll() }.
  */
-export function createScheduler({ prepare, entries, onFrame, now = () => performance.now() }) {
+export function createScheduler({ prepare, entries, onFrame, onFirstDraw, now = () => performance.now() }) {
   const stale = new Set(entries);
   const onScreen = new Set();
   const rest = new Map(); // entry → the rest of its last draw, run in a later frame
@@ -119,7 +119,10 @@ export function createScheduler({ prepare, entries, onFrame, now = () => perform
       drew ||= !more?.waiting;
       // The figure shows something now: its export buttons may work (io/exporters.js watches this).
       const marks = entry.section.dataset; // (the scheduler's unit test gives plain objects)
-      if (!more?.waiting && marks && !marks.drawn) marks.drawn = '1';
+      if (!more?.waiting && marks && !marks.drawn) {
+        marks.drawn = '1';
+        onFirstDraw?.(entry.section);
+      }
       times.push(`${entry.section.id} ${(now() - t0).toFixed(0)}`);
     }
     if (drew) renders += 1; // a frame whose views all wait for the worker drew nothing
