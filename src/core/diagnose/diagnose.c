@@ -21,7 +21,7 @@ static uint32_t plan_dim(uint32_t rows, uint32_t cols) {
 }
 
 typedef struct layout_sizes {
-    size_t zero, ints, doubles, fit, samples, values, chunk, plan, total;
+    size_t zero, ints, doubles, fit, samples, values, chunk, memo, plan, total;
 } layout_sizes;
 
 static pe_status sizes(uint32_t rows, uint32_t cols, layout_sizes *s) {
@@ -37,7 +37,9 @@ static pe_status sizes(uint32_t rows, uint32_t cols, layout_sizes *s) {
     s->samples = align16(2 * DIAG_SAMPLES * sizeof(uint32_t));
     s->values = align16(((size_t)DIAG_SAMPLES + 4) * dim * sizeof(double)); /* + the tried inv_freq arrays */
     s->chunk = align16((size_t)DIAG_CHUNK * dim * sizeof(float));
-    s->total = s->zero + s->ints + s->doubles + s->fit + s->samples + s->values + s->chunk + align16(s->plan) + 16;
+    s->memo = align16(2 * 2 * DIAG_MEMO_CAP * sizeof(double));
+    s->total =
+        s->zero + s->ints + s->doubles + s->fit + s->samples + s->values + s->chunk + s->memo + align16(s->plan) + 16;
     return PE_OK;
 }
 
@@ -64,6 +66,7 @@ static void carve(diag_work *w, const layout_sizes *s, void *scratch, size_t n) 
     w->sample = (uint32_t *)p, w->positions = w->sample + DIAG_SAMPLES, p += s->samples;
     w->values = (double *)p, p += s->values;
     w->chunk = (float *)p, p += s->chunk;
+    w->memo[0].lo_hi = (double *)p, w->memo[1].lo_hi = w->memo[0].lo_hi + 2 * DIAG_MEMO_CAP, p += s->memo;
     w->plan_memory = p;
     w->plan_bytes = s->plan;
 }
