@@ -385,6 +385,7 @@ int diag_exact_table(diag_work *w, pe_diagnosis *d, pe_diag_recipe *formula, dou
     if (r0 + 1 >= w->v.rows) return 0;
     double t_paper, t_t2t, rel;
     if (!base_from_steps(w, &t_paper, &t_t2t, &rel)) return 0;
+    w->searched |= PE_DIAG_SEARCHED_EXACT_TABLE;
     const double tol = 5.0 * rel > 2e-6 ? 5.0 * rel : 2e-6;
     int paper_round, t2t_round;
     const double paper = diag_snap(t_paper, tol, &paper_round), t2t = diag_snap(t_t2t, tol, &t2t_round);
@@ -428,6 +429,7 @@ int diag_exact_table(diag_work *w, pe_diagnosis *d, pe_diag_recipe *formula, dou
                     s.inv = inv, s.f32 = 1;
                 }
                 descend(&s, 0, 0.0, s.limit);
+                diag_searched_to(w, s.limit, s.nodes > s.max_nodes);
                 spent += s.nodes;
                 if (s.best_share < 0.0) continue;
                 int better = best.best_share < 0.0 || s.best_share > best.best_share + 1e-9 ||
@@ -583,6 +585,7 @@ int diag_exact_cache(diag_work *w, pe_diagnosis *d, double *rms) {
     for (uint32_t j = 0; j < h; j++) w->order[j] = h - 1 - j;
     if (!diag_inv_formula(w, &trial, PE_DIAG_RECIPE_F32_HF, 0, inv)) return 0;
     double share;
+    w->searched |= PE_DIAG_SEARCHED_EXACT_CACHE;
     if (!diag_exact_cache_at(w, d, inv, 1.0, NULL, &share, rms)) return 0;
     d->rule = 0, d->base = base, d->base_round = 1;
     if (d->base_digits < 1) d->base_digits = 1;
@@ -623,6 +626,7 @@ int diag_exact_cache_at(diag_work *w, pe_diagnosis *d, const float *inv, double 
         s.limit = (double)PE_MAX_POSITION - (w->v.rows - r0);
         s.max_nodes = budget ? (*budget < CACHE_NODES ? *budget : CACHE_NODES) : CACHE_NODES;
         search(&s, &w->memo[is_cos]);
+        diag_searched_to(w, s.limit, s.nodes > s.max_nodes);
         if (budget) *budget -= s.nodes < *budget ? s.nodes : *budget;
         if (s.best_share < 0.0 || !(s.best_share > best.best_share)) continue;
         best = s, best_cos = is_cos;

@@ -60,6 +60,7 @@ int diag_exact_cache_dynamic(diag_work *w, pe_diagnosis *d, double *rms) {
             for (uint32_t k = 0; k < h; k++) w->order[k] = h - 1 - k;
             if (!diag_inv_formula(w, &trial, PE_DIAG_RECIPE_F32_HF, 0, inv)) return 0;
             double share;
+            w->searched |= PE_DIAG_SEARCHED_DYNAMIC, w->searched_candidates++;
             if (!diag_exact_cache_at(w, &trial, inv, 1.0, &budget, &share, rms) ||
                 !(share >= SHARE_MIN || *rms < NOISE_RMS))
                 continue;

@@ -236,6 +236,7 @@ int diag_exact_cache_scaled(diag_work *w, pe_diagnosis *d, double *rms) {
         }
         double amp[2], share;
         const uint32_t amps = amplitudes(m, peak, d->storage, amp);
+        w->searched |= PE_DIAG_SEARCHED_SCALED, w->searched_candidates++;
         for (uint32_t a = 0; a < amps; a++) {
             pe_diagnosis trial = *d;
             const int fit = diag_exact_cache_at(w, &trial, inv, amp[a], &budget, &share, rms);

@@ -117,7 +117,17 @@ typedef struct diag_work {
     size_t plan_bytes;
     float *chunk;      /* DIAG_CHUNK rows of 2h floats */
     diag_memo memo[2]; /* a cache search's, read as sin [0] and as cos [1] */
+    /* what was searched (pe_diagnosis.searched...): gathered over every reading, tried ones included */
+    uint32_t searched, searched_candidates;
+    double searched_positions;
+    int searched_budget_spent;
 } diag_work;
+
+/* A search of first positions [0, limit] ran (cut short by its step budget when spent). */
+static inline void diag_searched_to(diag_work *w, double limit, int spent) {
+    if (limit + 1.0 > w->searched_positions) w->searched_positions = limit + 1.0;
+    if (spent) w->searched_budget_spent = 1;
+}
 
 #define DIAG_CHUNK       64u
 #define DIAG_FIT_SAMPLES 1024u

@@ -198,6 +198,7 @@ static void fit_reading(diag_work *w, pe_diagnosis *d, pe_diag_kind kind, int fr
         diag_fit_cache(w, d);
     if (from0 && d->kind == PE_DIAG_TABLE) return;
     d->pairs = w->h;
+    w->searched |= from0 ? PE_DIAG_SEARCHED_FROM0 : PE_DIAG_SEARCHED_PHASE;
     if (!(d->scale > 0.0)) return;
     diag_fit_rule(w, d);
     if (!from0) {
@@ -270,6 +271,7 @@ static int try_grid(diag_work *w, pe_diagnosis *d) {
         for (uint32_t y = 1; y < side && ok; y++) ok = same_cells(&full, first + y * width, half, first + y, 0, half);
         if (!ok) continue;
         pe_diagnosis one = *d;
+        w->searched |= PE_DIAG_SEARCHED_GRID;
         w->v.rows = first + width;
         w->v.cols = half;
         one.rows = width;
@@ -362,6 +364,9 @@ pe_status pe_diagnose(const float *table, uint32_t rows, uint32_t cols, pe_diag_
         diag_zero_rows(w, &fresh);
         d->sinusoidal = diag_columns_sinusoidal(w);
     }
+    d->searched = w->searched, d->searched_candidates = w->searched_candidates;
+    d->searched_budget_spent = w->searched_budget_spent;
+    d->searched_positions = w->searched_positions > d->offset_searched ? w->searched_positions : d->offset_searched;
     if (!d->identified && d->cols <= PE_MAX_DIM) {
         pe_diagnosis fresh = before;
         w->v = full;
