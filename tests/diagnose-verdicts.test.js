@@ -8,6 +8,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { init, identify, sinusoidal } from '../src/js/index.js';
 import { peerTables } from './support/table-peers.js';
+import * as peers from './support/diagnose-peers.js';
 
 test.before(async () => {
   await init();
@@ -76,6 +77,46 @@ test('what was searched is said when nothing fits, and nothing sinusoidal is cal
   assert.ok(far.identified || /structure of sinusoids; searched: first positions 0 to/.test(far.verdict), far.verdict);
   assert.not.ok(n.identified, n.verdict);
   assert.match(n.verdict, /nearest: .*base 10000.*searched: first positions 0 to/);
+});
+
+// A miss lists what was searched, in words and as facts: the first positions (to 2^31 - rows, the exact searches'
+// range), the bases, layouts, recipes and RoPE scalings tried, and the reading nearest. A YaRN x4 bfloat16 cos cache
+// at base 12345 (no rope_theta HF's sets hold) at first position 500000: a sinusoidal cache no reading explains.
+test('a miss says what was searched: positions, bases, layouts, recipes, scalings, nearest', () => {
+  const scaling = { type: 'yarn', factor: 4, original: 2048 };
+  const cells = peers.llamaCache(32, 128, { base: 12345, scaling, fn: 'cos', dtype: 'bfloat16', start: 500000 });
+  const r = identify(cells, { rows: 32, dim: 128 });
+  assert.not.ok(r.identified, r.verdict);
+  assert.ok(r.sinusoidal, r.verdict);
+  assert.match(r.verdict, /^no known convention reproduces the cells; nearest: RoPE cos/);
+  assert.match(r.verdict, /searched: first positions 0 to 2147483617\b/);
+  for (const part of [
+    /bases: any .*rope_theta 1e4, 5e4, 1e5, 5e5, 1e6, 5e6, 1e7/,
+    /layouts: interleaved and split pairs .*cos\/sin caches/,
+    /recipes: exact, numpy float64 angles, float32 angles/,
+    /scalings: none and linear .*YaRN \(factors 2 to 128.*Llama 3 \(factors 2 to 32.*\d+ parameter sets read cell by cell/,
+  ])
+    assert.match(r.verdict, part);
+  const s = r.searched;
+  assert.is(s.positions, 2 ** 31 - 31);
+  assert.ok(s.readings.includes('scaled') && s.readings.includes('phase-lines'), JSON.stringify(s));
+  assert.ok(s.candidates > 0, JSON.stringify(s));
+  assert.equal(s.bases, ['any', 10000, 50000, 100000, 500000, 1000000, 5000000, 10000000]);
+  for (const layout of ['interleaved', 'split', 'cos-sin halves']) assert.ok(s.layouts.includes(layout), layout);
+  for (const recipe of ['exact', 'float32-hf', 'bfloat16']) assert.ok(s.recipes.includes(recipe), recipe);
+  for (const scaling of ['none', 'linear', 'yarn', 'llama3']) assert.ok(s.scalings.includes(scaling), scaling);
+  // a table: no RoPE scaling is tried, and none is listed
+  const t = identify(
+    exact(512, 64, 10000, 5000).table.map((v, k) => v + 1e-4 * Math.sin(k * 12.9898)),
+    {
+      rows: 512,
+      dim: 64,
+    },
+  );
+  assert.not.ok(t.identified, t.verdict);
+  assert.match(t.verdict, /searched: first positions 0 to \d+.*; bases: any.*; layouts: .*; recipes: /);
+  assert.not.match(t.verdict, /scalings: /);
+  assert.equal(t.searched.scalings, []);
 });
 
 test.run();

@@ -803,6 +803,15 @@ typedef enum pe_diag_scaling {
 #define PE_DIAG_NEAREST      4   /* candidates listed when nothing fits */
 #define PE_DIAG_PAIR_FACTORS 256 /* LongRoPE factors listed (head dims up to 512) */
 
+/* pe_diagnosis.searched: the readings that ran. */
+#define PE_DIAG_SEARCHED_PHASE       1u  /* phase lines: frequencies fitted at any base, the first position from them */
+#define PE_DIAG_SEARCHED_EXACT_TABLE 2u  /* a float32 table at each recipe's inv_freq, positions to 2^31 */
+#define PE_DIAG_SEARCHED_EXACT_CACHE 4u  /* a cache unscaled or linear at HF's float32 inv_freq, positions to 2^31 */
+#define PE_DIAG_SEARCHED_DYNAMIC     8u  /* dynamic NTK at common rope_theta values */
+#define PE_DIAG_SEARCHED_SCALED      16u /* YaRN and Llama 3 at HF's canonical parameter sets */
+#define PE_DIAG_SEARCHED_FROM0       32u /* a cache read from position 0, each column's frequency fitted (LongRoPE) */
+#define PE_DIAG_SEARCHED_GRID        64u /* a 2-D grid (MAE) */
+
 typedef struct pe_diagnosis {
     /* shape */
     uint32_t rows, cols;              /* as read (after transposing back) */
@@ -879,6 +888,11 @@ typedef struct pe_diagnosis {
     double pair_factor_lo[PE_DIAG_PAIR_FACTORS], pair_factor_hi[PE_DIAG_PAIR_FACTORS];
     uint32_t pair_factors_open;
     unsigned char pair_factor_open[PE_DIAG_PAIR_FACTORS]; /* 1: that pair's factor is left open */
+    /* what the reading searched (every verdict; the text lists it when no convention reproduces the cells) */
+    uint32_t searched;            /* PE_DIAG_SEARCHED_* bits: the readings that ran */
+    double searched_positions;    /* the widest range of first positions a reading covered: [0, searched_positions) */
+    uint32_t searched_candidates; /* HF parameter sets (dynamic NTK, YaRN, Llama 3) read cell by cell */
+    int searched_budget_spent;    /* 1: a step budget ended a search before its range's end */
 } pe_diagnosis;
 
 /* Scratch bytes for a rows x cols table. About 8 * cols * 300 + pe_scratch_size(cols). */

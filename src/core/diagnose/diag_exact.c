@@ -13,7 +13,10 @@
  * angles then fix the position: pair by pair from the lowest frequency, each
  * branch 2 pi m of a pair narrows the interval of positions the pairs so far
  * allow (a depth-first search: a wrong branch dies within a pair or two), and
- * every whole position left is checked on every sampled cell. */
+ * every whole position left is checked on every sampled cell. A slow pair's
+ * neighbours are walked as one where their angles part by little, and a cache
+ * search keeps what its slowest pairs left (a memo) for the next candidate
+ * with the same slow frequencies. */
 #include "diag_internal.h"
 #include "math/f64math.h"
 #include "math/sincos.h"
@@ -34,6 +37,7 @@
 #define ACCEPT_RMS  1e-5   /* rms off the candidate (relative to the amplitude) for a reading to count */
 #define TWO_PI      6.283185307179586
 #define NOISE_CELL  1e-6 /* a cache cell's noise allowed beside its rounding (a cache printed to 6 decimals) */
+#define MERGE_ANGLE 0.02 /* rad: neighbours' angles parting by less (and the slack) are walked as one */
 #define STEP_ROWS   512  /* rows whose angle steps give the base */
 #define LEAF_ROWS   64   /* sampled rows a whole position is checked on */
 
@@ -61,6 +65,7 @@ typedef struct exact_search {
     uint32_t leaves;
     double checked[MAX_LEAVES]; /* whole positions checked */
     double limit;               /* positions of the first read row: [0, limit] */
+    diag_memo *record;          /* or NULL: intervals reaching depth DIAG_MEMO_DEPTH are stored here, not walked */
 } exact_search;
 
 static double ulp32(double x) {
@@ -156,41 +161,52 @@ static void check_leaf(exact_search *s, double q) {
  * [lo, hi], for each neighbour f of its inv_freq in turn (0, -1, 1, -2, 2 ulps). */
 typedef struct branch_walk {
     double lo, hi;
-    int v, step, span, phases;
+    int v, step, span, phases, merged;
     double th;
-    double m, m_hi, f, slack;
+    double m, m_hi, f, f_lo, f_hi, slack;
 } branch_walk;
 
 static void walk_start(const exact_search *s, double lo, double hi, branch_walk *b) {
     b->lo = lo, b->hi = hi, b->step = -1, b->span = s->f32 ? NEIGHBOURS : 0, b->phases = s->theta2 ? 2 : 1;
     b->m = 1.0, b->m_hi = 0.0; /* empty: the first walk_next moves to the first neighbour */
+    b->merged = 0;
 }
 
-/* The next branch of pair k meeting [lo, hi], as [*a, *c_hi] (the path records its neighbour); 0 when none. */
+/* The next branch of pair k meeting [lo, hi], as [*a, *c_hi] (the path records its neighbour); 0 when none. A
+ * branch of merged neighbours is the hull of theirs: (theta + 2 pi m -+ slack) over the highest and lowest. */
 static int walk_next(exact_search *s, uint32_t k, branch_walk *b, double *a, double *c_hi) {
     for (;;) {
         while (b->m <= b->m_hi) {
             if (s->nodes++ > s->max_nodes) return 0; /* each branch tried is a step: a walk can try a million */
-            const double c = (b->th + TWO_PI * b->m) / b->f, d = b->slack / b->f;
+            const double at = b->th + TWO_PI * b->m, c_lo = (at - b->slack) / b->f_hi, c_up = (at + b->slack) / b->f_lo;
             b->m += 1.0;
-            const double x = c - d > b->lo ? c - d : b->lo, y = c + d < b->hi ? c + d : b->hi;
+            const double x = c_lo > b->lo ? c_lo : b->lo, y = c_up < b->hi ? c_up : b->hi;
             if (x <= y) {
                 s->path[k] = (signed char)b->v;
                 *a = x, *c_hi = y;
                 return 1;
             }
         }
-        if (++b->step > (2 * b->span + 1) * b->phases - 1) return 0;
+        if (++b->step > (b->merged ? 1 : 2 * b->span + 1) * b->phases - 1) return 0;
         const int n = b->step / b->phases; /* the neighbour; then each of a cache column's two angles */
         b->v = n == 0 ? 0 : (n % 2 ? -(n + 1) / 2 : n / 2); /* 0, -1, 1, -2, 2 */
         b->th = b->step % b->phases ? s->theta2[k] : s->theta[k];
-        b->f = freq_of(s, k, b->v);
+        b->f = b->f_lo = b->f_hi = freq_of(s, k, b->v);
         if (!(b->f > 0.0)) continue;
         /* the angle's own rounding at the interval's top, and the position's (float32 past 2^24) */
         b->slack = (s->tol ? s->tol[k] : ANGLE_TOL) + 1e-15 * b->hi * b->f;
         if (s->f32) b->slack += 0.5 * ulp32(b->hi * b->f) + 0.5 * ulp32(b->hi) * b->f;
-        const double m_lo = (b->lo * b->f - b->slack - b->th) / TWO_PI;
-        b->m_hi = (b->hi * b->f + b->slack - b->th) / TWO_PI;
+        if (b->step == 0 && b->span > 0) {
+            /* neighbours whose angles over [lo, hi] part by less than the slack and MERGE_ANGLE: one walk of
+             * their hulls finds the branches of all in a fifth of the steps (a slow pair over a long interval);
+             * the leaf picks each pair's neighbour */
+            const double up = freq_of(s, k, b->span), down = freq_of(s, k, -b->span);
+            b->merged = down > 0.0 && (up - down) * b->hi <= b->slack + MERGE_ANGLE;
+            if (b->merged) b->f_lo = down, b->f_hi = up;
+        } else if (b->merged)
+            b->f_lo = freq_of(s, k, -b->span), b->f_hi = freq_of(s, k, b->span);
+        const double m_lo = (b->lo * b->f_lo - b->slack - b->th) / TWO_PI;
+        b->m_hi = (b->hi * b->f_hi + b->slack - b->th) / TWO_PI;
         b->m = diag_round_int(m_lo + 0.5);
         if (b->m < m_lo) b->m += 1.0;
         if (b->m_hi - b->m > 1e6) b->m = b->m_hi + 1.0; /* never on an ordered search: a pair far too fast */
@@ -205,7 +221,7 @@ static void descend(exact_search *s, uint32_t j, double lo, double hi) {
     if (s->nodes++ > s->max_nodes || s->leaves >= MAX_LEAVES) return;
     branch_walk b;
     double a, c;
-    for (; j < w->h && hi - lo < 4.0; j++) {
+    for (; j < w->h && hi - lo < 4.0 && !(s->record && j == DIAG_MEMO_DEPTH); j++) { /* recorded at the depth */
         double hull_lo = 1e300, hull_hi = -1e300;
         walk_start(s, lo, hi, &b);
         while (walk_next(s, w->order[j], &b, &a, &c))
@@ -213,6 +229,11 @@ static void descend(exact_search *s, uint32_t j, double lo, double hi) {
         if (hull_lo > hull_hi) return;
         lo = hull_lo, hi = hull_hi;
         s->nodes++;
+    }
+    if (s->record && j == DIAG_MEMO_DEPTH) {
+        diag_memo *m = s->record;
+        if (m->count < DIAG_MEMO_CAP) m->lo_hi[2 * m->count] = lo, m->lo_hi[2 * m->count + 1] = hi;
+        m->count++; /* past the cap: not kept */
     }
     if (j == w->h) {
         double q = diag_round_int(lo);
@@ -225,6 +246,56 @@ static void descend(exact_search *s, uint32_t j, double lo, double hi) {
         descend(s, j + 1, a, c);
         if (s->nodes > s->max_nodes) return;
     }
+}
+
+/* 1 when memo m holds the intervals of a search's first DIAG_MEMO_DEPTH pairs: the same cells read the same way
+ * (view, first row, storage, amplitude as float32, cos or sin) at the same float32 frequencies of the same pairs. */
+static int memo_holds(const diag_memo *m, const diag_work *w, uint32_t r0, pe_dtype storage, double amp, int cache_cos,
+                      const float *inv) {
+    if (!m->valid || m->cache_cos != cache_cos || m->r0 != r0 || m->storage != storage || m->amp != amp ||
+        memcmp(&m->v, &w->v, sizeof m->v) != 0)
+        return 0;
+    for (uint32_t j = 0; j < DIAG_MEMO_DEPTH; j++)
+        if (m->pair[j] != w->order[j] || m->inv[j] != inv[w->order[j]]) return 0;
+    return 1;
+}
+
+/* The first row a cache reading starts from (past leading zero rows). */
+static uint32_t cache_r0(const diag_work *w) {
+    uint32_t r0 = w->first_row;
+    while (r0 < w->v.rows && w->zero[r0]) r0++;
+    return r0;
+}
+
+int diag_memo_covers(const diag_work *w, pe_dtype storage, const float *inv, double amp) {
+    const uint32_t r0 = cache_r0(w);
+    amp = (double)(float)amp;
+    return memo_holds(&w->memo[0], w, r0, storage, amp, 0, inv) && memo_holds(&w->memo[1], w, r0, storage, amp, 1, inv);
+}
+
+/* The search from position 0 to s->limit, through the memo of its first pairs when a cache search has one (else
+ * walked whole, recording the memo on the way: the search keeps its order, lowest positions first, so a budget
+ * spent before the end still finds what it would have; a memo cut short by the cap, the budget or the leaves is
+ * not kept). */
+static void search(exact_search *s, diag_memo *m) {
+    const diag_work *w = s->w;
+    if (!m || !s->f32 || w->h <= DIAG_MEMO_DEPTH) {
+        descend(s, 0, 0.0, s->limit);
+        return;
+    }
+    if (memo_holds(m, w, s->r0, s->storage, s->amp, s->cache_cos, s->inv)) {
+        for (uint32_t i = 0; i < m->count && s->nodes <= s->max_nodes && s->leaves < MAX_LEAVES; i++)
+            descend(s, DIAG_MEMO_DEPTH, m->lo_hi[2 * i], m->lo_hi[2 * i + 1]);
+        return;
+    }
+    m->valid = 0, m->count = 0;
+    s->record = m;
+    descend(s, 0, 0.0, s->limit);
+    s->record = NULL;
+    if (s->nodes > s->max_nodes || s->leaves >= MAX_LEAVES || m->count > DIAG_MEMO_CAP) return;
+    m->valid = 1, m->cache_cos = s->cache_cos, m->v = w->v, m->r0 = s->r0, m->storage = s->storage;
+    m->amp = s->amp;
+    for (uint32_t j = 0; j < DIAG_MEMO_DEPTH; j++) m->pair[j] = w->order[j], m->inv[j] = s->inv[w->order[j]];
 }
 
 /* Every positive sd[k] raised to the median of the positive ones (count: how many the caller read): a float32
@@ -314,6 +385,7 @@ int diag_exact_table(diag_work *w, pe_diagnosis *d, pe_diag_recipe *formula, dou
     if (r0 + 1 >= w->v.rows) return 0;
     double t_paper, t_t2t, rel;
     if (!base_from_steps(w, &t_paper, &t_t2t, &rel)) return 0;
+    w->searched |= PE_DIAG_SEARCHED_EXACT_TABLE;
     const double tol = 5.0 * rel > 2e-6 ? 5.0 * rel : 2e-6;
     int paper_round, t2t_round;
     const double paper = diag_snap(t_paper, tol, &paper_round), t2t = diag_snap(t_t2t, tol, &t2t_round);
@@ -357,6 +429,7 @@ int diag_exact_table(diag_work *w, pe_diagnosis *d, pe_diag_recipe *formula, dou
                     s.inv = inv, s.f32 = 1;
                 }
                 descend(&s, 0, 0.0, s.limit);
+                diag_searched_to(w, s.limit, s.nodes > s.max_nodes);
                 spent += s.nodes;
                 if (s.best_share < 0.0) continue;
                 int better = best.best_share < 0.0 || s.best_share > best.best_share + 1e-9 ||
@@ -470,9 +543,24 @@ int diag_cache_line(diag_work *w, double *base, double *factor, double *rel_b, d
     return diag_finite(*base) && diag_finite(*factor);
 }
 
+double diag_cache_peak(const diag_work *w) {
+    double peak = 0.0;
+    for (uint32_t r = w->first_row; r < w->v.rows; r++)
+        for (uint32_t c = 0; c < w->v.cols; c++) {
+            const double a = diag_at(&w->v, r, c);
+            peak = a > peak ? a : -a > peak ? -a : peak;
+        }
+    return peak;
+}
+
+int diag_peak_allows(pe_dtype storage, double peak, double amp) {
+    return peak <= diag_round_storage(storage, (double)(float)amp) + PEAK_NOISE;
+}
+
 int diag_exact_cache(diag_work *w, pe_diagnosis *d, double *rms) {
     const uint32_t h = w->h;
-    if (d->kind != PE_DIAG_COS_SIN || h < 4) return 0;
+    /* a cell above 1: a scaled amplitude (YaRN's attention factor), no unscaled or linear cache */
+    if (d->kind != PE_DIAG_COS_SIN || h < 4 || !diag_peak_allows(d->storage, diag_cache_peak(w), 1.0)) return 0;
     uint32_t r0 = w->first_row;
     while (r0 < w->v.rows && w->zero[r0]) r0++;
     if (r0 + CACHE_ROWS > w->v.rows) return 0;
@@ -497,6 +585,7 @@ int diag_exact_cache(diag_work *w, pe_diagnosis *d, double *rms) {
     for (uint32_t j = 0; j < h; j++) w->order[j] = h - 1 - j;
     if (!diag_inv_formula(w, &trial, PE_DIAG_RECIPE_F32_HF, 0, inv)) return 0;
     double share;
+    w->searched |= PE_DIAG_SEARCHED_EXACT_CACHE;
     if (!diag_exact_cache_at(w, d, inv, 1.0, NULL, &share, rms)) return 0;
     d->rule = 0, d->base = base, d->base_round = 1;
     if (d->base_digits < 1) d->base_digits = 1;
@@ -507,9 +596,7 @@ int diag_exact_cache(diag_work *w, pe_diagnosis *d, double *rms) {
 
 int diag_exact_cache_at(diag_work *w, pe_diagnosis *d, const float *inv, double amp, uint64_t *budget, double *share,
                         double *rms) {
-    const uint32_t h = w->h;
-    uint32_t r0 = w->first_row;
-    while (r0 < w->v.rows && w->zero[r0]) r0++;
+    const uint32_t h = w->h, r0 = cache_r0(w);
     if (h < 4 || r0 + CACHE_ROWS > w->v.rows || !(amp > 0.0)) return 0;
     double *theta = w->freq, *theta2 = w->freq_sd, *tol = w->sigma;
     signed char *path = (signed char *)w->chunk, *best_path = path + h;
@@ -538,7 +625,8 @@ int diag_exact_cache_at(diag_work *w, pe_diagnosis *d, const float *inv, double 
         s.cache = 1, s.cache_cos = is_cos, s.storage = d->storage, s.amp = (double)(float)amp;
         s.limit = (double)PE_MAX_POSITION - (w->v.rows - r0);
         s.max_nodes = budget ? (*budget < CACHE_NODES ? *budget : CACHE_NODES) : CACHE_NODES;
-        descend(&s, 0, 0.0, s.limit);
+        search(&s, &w->memo[is_cos]);
+        diag_searched_to(w, s.limit, s.nodes > s.max_nodes);
         if (budget) *budget -= s.nodes < *budget ? s.nodes : *budget;
         if (s.best_share < 0.0 || !(s.best_share > best.best_share)) continue;
         best = s, best_cos = is_cos;

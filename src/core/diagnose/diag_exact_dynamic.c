@@ -30,7 +30,9 @@ static const double THETAS[] = {10000.0, 500000.0, 1e6, 100000.0, 50000.0, 5e6, 
 
 int diag_exact_cache_dynamic(diag_work *w, pe_diagnosis *d, double *rms) {
     const uint32_t h = w->h;
-    if (d->kind != PE_DIAG_COS_SIN || h < 4 || d->storage == PE_DTYPE_FLOAT64) return 0;
+    if (d->kind != PE_DIAG_COS_SIN || h < 4 || d->storage == PE_DTYPE_FLOAT64 ||
+        !diag_peak_allows(d->storage, diag_cache_peak(w), 1.0)) /* amplitude 1: a cell above it is scaled */
+        return 0;
     double base, factor, rel_b, rel_a;
     if (!diag_cache_line(w, &base, &factor, &rel_b, &rel_a)) return 0;
     /* a linear factor is no dynamic base: the line's intercept must be 1 within its precision */
@@ -58,6 +60,7 @@ int diag_exact_cache_dynamic(diag_work *w, pe_diagnosis *d, double *rms) {
             for (uint32_t k = 0; k < h; k++) w->order[k] = h - 1 - k;
             if (!diag_inv_formula(w, &trial, PE_DIAG_RECIPE_F32_HF, 0, inv)) return 0;
             double share;
+            w->searched |= PE_DIAG_SEARCHED_DYNAMIC, w->searched_candidates++;
             if (!diag_exact_cache_at(w, &trial, inv, 1.0, &budget, &share, rms) ||
                 !(share >= SHARE_MIN || *rms < NOISE_RMS))
                 continue;

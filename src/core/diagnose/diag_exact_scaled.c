@@ -12,22 +12,30 @@
  * computes it in float32 (diag_freqs_recipes.c), ranked by its distance to
  * the columns read, and the best few are read cell by cell with the first
  * position searched over [0, 2^31) (diag_exact_cache_at): the cells, not the
- * ranking, decide. What the cells leave open (which beta pair, which context
- * with the same ramp) is HF's canonical choice, as the verdict says. */
+ * ranking, decide. The cells' peak is the amplitude (a YaRN attention factor
+ * tells the factor, which the fast columns do not): candidates it names are
+ * read first. Candidates sharing their slowest pairs (one factor, several
+ * contexts) share the search's first levels (diag_exact.c's memo), so those
+ * are read next, a few dozen steps each. What the cells leave open (which
+ * beta pair, which context with the same ramp) is HF's canonical choice, as
+ * the verdict says. */
 #include "diag_freqs.h"
 #include "diag_internal.h"
 #include "math/f64math.h"
 
 #define TWO_PI    6.283185307179586
-#define TRIES     12   /* candidates read cell by cell, best ranked first */
+#define TRIES     40   /* candidates read cell by cell: the first three contexts' at one base, or the nearest */
 #define MAX_CHI   64.0 /* mean squared distance (in sds) past which a candidate is not read */
 #define MIN_READ  4    /* columns the recurrence must read */
 #define MIN_ROWS  32   /* rows read: fewer leave most candidates tied, each then searched to the budget */
 #define SHARE_MIN 0.99 /* cells within an ulp for a reading to count */
-/* search steps over every candidate: bounds the time (hundredths of a second for a 32-row cache); the check
- * that no second candidate fits stops there too (a verdict then rests on the candidates read) */
-#define BUDGET    400000
-#define NOISE_RMS 1e-5 /* or rms off the candidate (relative to the amplitude): noise on it */
+/* search steps over every candidate: bounds the time (a tenth of a second for a 32-row cache no set fits); the
+ * check that no second candidate fits stops there too (a verdict then rests on the candidates read). 1M reaches
+ * DeepSeek-V3's set (YaRN x40 at 4096, amplitude 1) behind the Llama 3 sets it ties with in a bfloat16 cache */
+#define BUDGET    1000000
+#define TIE       2.0   /* distances within this factor of the best are one */
+#define PEAK_NEAR 0.005 /* relative: a peak this close to a candidate's amplitude ranks it first */
+#define NOISE_RMS 1e-5  /* or rms off the candidate (relative to the amplitude): noise on it */
 
 static const double BASES[] = {10000.0, 500000.0, 1e6, 100000.0, 50000.0, 5e6, 1e7};
 /* original_max_position_embeddings, the common first (a tie in the ranking keeps this order) */
@@ -37,7 +45,10 @@ static const double LLAMA3_FACTORS[] = {8, 16, 32, 4, 2};
 
 typedef struct candidate {
     freq_model m;
-    double chi;
+    double chi;   /* distance from the columns read */
+    double tie;   /* chi, or TIE times the best of its rank when below: what the order compares */
+    int rank;     /* 0: the cells' peak is one of its amplitudes */
+    uint32_t seq; /* the order made: common bases and contexts first */
 } candidate;
 
 static double floor_of(double x) {
@@ -67,25 +78,107 @@ static double distance(const freq_model *m, const double *y, const double *sd, u
     return n ? chi / n : 1e300;
 }
 
-/* Keeps the TRIES best candidates, in order (list holds *count). */
-static void keep(candidate *list, uint32_t *count, const freq_model *m, double chi) {
-    if (!(chi < MAX_CHI)) return;
+/* 1 when candidate a is read before b: those whose amplitude is the cells' peak first (rank), then by distance,
+ * where distances within TIE times the best are one (the columns read cannot part them: HF's contexts whose
+ * ramps differ only where the recurrences read nothing, Llama 3 and YaRN changing only slow columns), then the
+ * order made (common bases and contexts first). */
+static int before(const candidate *a, const candidate *b) {
+    if (a->rank != b->rank) return a->rank < b->rank;
+    if (a->tie != b->tie) return a->tie < b->tie;
+    return a->seq < b->seq;
+}
+
+/* Keeps the TRIES first candidates in that order (list holds *count). */
+static void keep(candidate *list, uint32_t *count, const candidate *x) {
     uint32_t at = *count < TRIES ? *count : TRIES;
-    while (at > 0 && list[at - 1].chi > chi) at--;
+    while (at > 0 && before(x, &list[at - 1])) at--;
     if (at >= TRIES) return;
     for (uint32_t j = (*count < TRIES ? *count : TRIES - 1); j > at; j--) list[j] = list[j - 1];
-    list[at].m = *m, list[at].chi = chi;
+    list[at] = *x;
     if (*count < TRIES) (*count)++;
 }
 
 /* The amplitudes to try: HF's default attention factor for the model (YaRN: 0.1 ln factor + 1) and 1 (YaRN
- * with mscale equal to mscale_all_dim, Llama 3), each only when the cells' peak allows it. */
-static uint32_t amplitudes(const freq_model *m, double peak, double *amp) {
+ * with mscale equal to mscale_all_dim, Llama 3), each only when the cells' peak allows it: no cell exceeds the
+ * amplitude as stored (diag_peak_allows), and the peak is within 20% of it. */
+static uint32_t amplitudes(const freq_model *m, double peak, pe_dtype storage, double *amp) {
     uint32_t n = 0;
     const double yarn = 0.1 * pe_log(m->factor) + 1.0;
-    if (m->scaling == PE_DIAG_SCALING_YARN && peak <= yarn * 1.01 && peak > 0.8 * yarn) amp[n++] = yarn;
-    if (peak <= 1.01 && peak > 0.8) amp[n++] = 1.0;
+    if (diag_peak_allows(storage, peak, 1.0) && peak > 0.8) amp[n++] = 1.0; /* the nearer the peak first */
+    if (m->scaling == PE_DIAG_SCALING_YARN && diag_peak_allows(storage, peak, yarn) && peak > 0.8 * yarn)
+        amp[n++] = yarn;
     return n;
+}
+
+/* 1 when the cells' peak is within PEAK_NEAR of an amplitude as stored: some cell's angle is within 0.1 rad of
+ * 0 or pi, as in almost any cache of more than a few cells, and then the peak tells YaRN's factors apart (their
+ * amplitudes are 1.7% or more apart; the recurrences read only the fast columns, which the factor leaves alone). */
+static int peak_at(const freq_model *m, double peak, pe_dtype storage) {
+    double amp[2];
+    const uint32_t n = amplitudes(m, peak, storage, amp);
+    for (uint32_t a = 0; a < n; a++) {
+        const double top = diag_round_storage(storage, (double)(float)amp[a]);
+        if (top - peak <= diag_ulp(storage, top) + PEAK_NEAR * top) return 1;
+    }
+    return 0;
+}
+
+/* HF's canonical parameter sets, each the peak allows: pass 0 finds the best distance of each rank (best[2]),
+ * pass 1 keeps the first TRIES in read order. */
+typedef struct candidates {
+    const double *y, *sd; /* the columns read: log w and relative sd */
+    uint32_t h;
+    double peak;
+    pe_dtype storage;
+    double best[2];
+    candidate list[TRIES];
+    uint32_t count, made;
+} candidates;
+
+static void consider(candidates *cs, const freq_model *m, int pass) {
+    double amp[2];
+    if (!amplitudes(m, cs->peak, cs->storage, amp)) return;
+    candidate x;
+    x.m = *m, x.chi = distance(m, cs->y, cs->sd, cs->h), x.rank = !peak_at(m, cs->peak, cs->storage);
+    x.seq = cs->made++;
+    if (!(x.chi < MAX_CHI)) return;
+    if (pass == 0) {
+        if (x.chi < cs->best[x.rank]) cs->best[x.rank] = x.chi;
+        return;
+    }
+    x.tie = x.chi > TIE * cs->best[x.rank] ? x.chi : TIE * cs->best[x.rank];
+    keep(cs->list, &cs->count, &x);
+}
+
+static void enumerate(candidates *cs, int pass) {
+    const uint32_t h = cs->h;
+    const double dim = 2.0 * h;
+    cs->made = 0;
+    for (unsigned b = 0; b < sizeof BASES / sizeof BASES[0]; b++) {
+        freq_model m = {0};
+        m.recipe = PE_DIAG_RECIPE_F32_HF, m.base = BASES[b], m.dim = 2 * h, m.rule = 0, m.count = h;
+        /* each context's Llama 3 sets, then its YaRN ones: Llama 3's bands change only slow columns, so it ties
+         * with any YaRN whose ramp lies there too */
+        for (unsigned c = 0; c < sizeof CONTEXTS / sizeof CONTEXTS[0]; c++) {
+            const double l0 = CONTEXTS[c];
+            m.original_max = l0;
+            m.scaling = PE_DIAG_SCALING_LLAMA3, m.low_freq_factor = 1.0, m.high_freq_factor = 4.0;
+            for (unsigned f = 0; f < sizeof LLAMA3_FACTORS / sizeof LLAMA3_FACTORS[0]; f++) {
+                m.factor = LLAMA3_FACTORS[f];
+                consider(cs, &m, pass);
+            }
+            /* YaRN, truncated as HF's default: low = max(floor(c_fast), 0), high = min(ceil(c_slow), d - 1) */
+            double low = floor_of(correction_dim(32.0, dim, m.base, l0)),
+                   high = ceil_of(correction_dim(1.0, dim, m.base, l0));
+            low = low > 0.0 ? low : 0.0, high = high < dim - 1.0 ? high : dim - 1.0;
+            if (!(low < h && high > 0.0)) continue;
+            m.scaling = PE_DIAG_SCALING_YARN, m.ramp_low = low, m.ramp_high = high;
+            for (unsigned f = 0; f < sizeof YARN_FACTORS / sizeof YARN_FACTORS[0]; f++) {
+                m.factor = YARN_FACTORS[f];
+                consider(cs, &m, pass);
+            }
+        }
+    }
 }
 
 int diag_exact_cache_scaled(diag_work *w, pe_diagnosis *d, double *rms) {
@@ -106,49 +199,35 @@ int diag_exact_cache_scaled(diag_work *w, pe_diagnosis *d, double *rms) {
     /* a float32 angle's rounding can make every step of a column the same multiple of its quantum (a residual
      * of 0 and a mean off by a quantum over the rows): the median sd is every column's floor (as cache_line) */
     diag_floor_at_median(sd, h, read);
-    for (uint32_t r = w->first_row; r < w->v.rows; r++)
-        for (uint32_t c = 0; c < w->v.cols; c++) {
-            const double a = diag_at(&w->v, r, c);
-            peak = a > peak ? a : -a > peak ? -a : peak;
-        }
+    peak = diag_cache_peak(w);
     if (read < MIN_READ) return 0;
-    candidate list[TRIES];
-    uint32_t count = 0;
-    const double dim = 2.0 * h;
-    for (unsigned b = 0; b < sizeof BASES / sizeof BASES[0]; b++) {
-        freq_model m = {0};
-        m.recipe = PE_DIAG_RECIPE_F32_HF, m.base = BASES[b], m.dim = 2 * h, m.rule = 0, m.count = h;
-        /* Llama 3 first: its bands change only slow columns, so it ties with any YaRN whose ramp lies there too */
-        for (unsigned c = 0; c < sizeof CONTEXTS / sizeof CONTEXTS[0]; c++) {
-            m.original_max = CONTEXTS[c];
-            m.scaling = PE_DIAG_SCALING_LLAMA3, m.low_freq_factor = 1.0, m.high_freq_factor = 4.0;
-            for (unsigned f = 0; f < sizeof LLAMA3_FACTORS / sizeof LLAMA3_FACTORS[0]; f++) {
-                m.factor = LLAMA3_FACTORS[f];
-                keep(list, &count, &m, distance(&m, y, sd, h));
-            }
-        }
-        for (unsigned c = 0; c < sizeof CONTEXTS / sizeof CONTEXTS[0]; c++) {
-            const double l0 = CONTEXTS[c];
-            m.original_max = l0;
-            /* YaRN, truncated as HF's default: low = max(floor(c_fast), 0), high = min(ceil(c_slow), d - 1) */
-            double low = floor_of(correction_dim(32.0, dim, m.base, l0)),
-                   high = ceil_of(correction_dim(1.0, dim, m.base, l0));
-            low = low > 0.0 ? low : 0.0, high = high < dim - 1.0 ? high : dim - 1.0;
-            if (!(low < h && high > 0.0)) continue;
-            m.scaling = PE_DIAG_SCALING_YARN, m.ramp_low = low, m.ramp_high = high;
-            for (unsigned f = 0; f < sizeof YARN_FACTORS / sizeof YARN_FACTORS[0]; f++) {
-                m.factor = YARN_FACTORS[f];
-                keep(list, &count, &m, distance(&m, y, sd, h));
-            }
-        }
-    }
+    candidates cs = {0};
+    cs.y = y, cs.sd = sd, cs.h = h, cs.peak = peak, cs.storage = d->storage, cs.best[0] = cs.best[1] = MAX_CHI;
+    enumerate(&cs, 0);
+    enumerate(&cs, 1);
+    candidate *list = cs.list;
+    const uint32_t count = cs.count;
     float *inv = (float *)w->phase0, *winner = (float *)w->fx; /* fx and fy: 2 DIAG_FIT_SAMPLES doubles */
     if (h > 4 * DIAG_FIT_SAMPLES) return 0;
     for (uint32_t j = 0; j < h; j++) w->order[j] = h - 1 - j; /* both scalings keep the frequencies falling */
+    /* the winner's reading: its diagnosis, rms and the frequencies it fit (w->my: free once the offset is read) */
     int found = -1;
-    double found_amp = 1.0;
+    pe_diagnosis won = *d;
+    double won_rms = 0.0, *won_w = w->my;
     uint64_t budget = BUDGET;
-    for (uint32_t c = 0; c < count; c++) {
+    unsigned char done[TRIES] = {0};
+    for (uint32_t round = 0; round < count; round++) {
+        /* the next in order, or before it one whose slow pairs the memos have walked (nearly free to read) */
+        uint32_t c = count;
+        for (uint32_t i = 0; i < count && c == count; i++) {
+            if (done[i]) continue;
+            double amp[2];
+            for (uint32_t k = 0; k < h; k++) inv[k] = (float)freq_value(&list[i].m, k);
+            if (amplitudes(&list[i].m, peak, d->storage, amp) && diag_memo_covers(w, d->storage, inv, amp[0])) c = i;
+        }
+        for (uint32_t i = 0; i < count && c == count; i++)
+            if (!done[i]) c = i;
+        done[c] = 1;
         const freq_model *m = &list[c].m;
         for (uint32_t k = 0; k < h; k++) inv[k] = (float)freq_value(m, k);
         if (found >= 0) { /* the same float32 values under other parameters: the same reading */
@@ -157,25 +236,27 @@ int diag_exact_cache_scaled(diag_work *w, pe_diagnosis *d, double *rms) {
             if (k == h) continue;
         }
         double amp[2], share;
-        const uint32_t amps = amplitudes(m, peak, amp);
+        const uint32_t amps = amplitudes(m, peak, d->storage, amp);
+        w->searched |= PE_DIAG_SEARCHED_SCALED, w->searched_candidates++;
         for (uint32_t a = 0; a < amps; a++) {
             pe_diagnosis trial = *d;
-            if (!diag_exact_cache_at(w, &trial, inv, amp[a], &budget, &share, rms) ||
-                !(share >= SHARE_MIN || *rms < NOISE_RMS))
-                continue;
+            const int fit = diag_exact_cache_at(w, &trial, inv, amp[a], &budget, &share, rms);
+            if (!fit || !(share >= SHARE_MIN || *rms < NOISE_RMS)) continue;
             /* a second parameter set the cells fit as well: they do not fix the scaling, and no guess is made */
             if (found >= 0) return 0;
-            found = (int)c, found_amp = amp[a];
-            for (uint32_t k = 0; k < h; k++) winner[k] = inv[k];
+            found = (int)c, won = trial, won_rms = *rms;
+            for (uint32_t k = 0; k < h; k++) winner[k] = inv[k], won_w[k] = w->w[k];
             break;
         }
     }
     if (found < 0) return 0;
-    /* the winner read again (the other candidates' readings wrote the working arrays) */
+    /* the winner's reading restored (the other candidates' readings wrote the working arrays) */
     const freq_model *m = &list[found].m;
-    double share;
-    for (uint32_t k = 0; k < h; k++) inv[k] = winner[k];
-    if (!diag_exact_cache_at(w, d, inv, found_amp, NULL, &share, rms)) return 0;
+    *d = won, *rms = won_rms;
+    for (uint32_t k = 0; k < h; k++) {
+        w->w[k] = won_w[k], w->sigma[k] = 0.0;
+        w->src[w->col_sin[k]] = w->src[w->col_cos[k]] = won.cache_cos ? h + k : k;
+    }
     d->rule = 0, d->base = m->base, d->base_round = 1;
     if (d->base_digits < 1) d->base_digits = 1;
     d->scaling = m->scaling, d->factor = m->factor;

@@ -78,6 +78,22 @@ static inline double diag_narrow(double x, pe_dtype dtype) {
 /* Rows sampled for the recipe match and the distances. */
 #define DIAG_SAMPLES 192u
 
+/* The intervals of first positions left after a cache search's slowest DIAG_MEMO_DEPTH pairs (diag_exact.c):
+ * candidates that share those pairs' float32 frequencies (YaRN or Llama 3 at one factor, any context) and read
+ * the same cells the same way share them, so the walk over their many branches is done once. */
+#define DIAG_MEMO_DEPTH 3u
+#define DIAG_MEMO_CAP   1024u
+typedef struct diag_memo {
+    int valid, cache_cos;
+    diag_view v;
+    uint32_t r0, count;
+    pe_dtype storage;
+    double amp;
+    uint32_t pair[DIAG_MEMO_DEPTH];
+    float inv[DIAG_MEMO_DEPTH];
+    double *lo_hi; /* DIAG_MEMO_CAP intervals [lo, hi] */
+} diag_memo;
+
 typedef struct diag_work {
     diag_view v;
     unsigned char *zero;         /* rows: 1 for a row of zeros */
@@ -99,8 +115,19 @@ typedef struct diag_work {
     double *values; /* DIAG_SAMPLES * 2 * h doubles (a plan's float64 rows) */
     void *plan_memory;
     size_t plan_bytes;
-    float *chunk; /* DIAG_CHUNK rows of 2h floats */
+    float *chunk;      /* DIAG_CHUNK rows of 2h floats */
+    diag_memo memo[2]; /* a cache search's, read as sin [0] and as cos [1] */
+    /* what was searched (pe_diagnosis.searched...): gathered over every reading, tried ones included */
+    uint32_t searched, searched_candidates;
+    double searched_positions;
+    int searched_budget_spent;
 } diag_work;
+
+/* A search of first positions [0, limit] ran (cut short by its step budget when spent). */
+static inline void diag_searched_to(diag_work *w, double limit, int spent) {
+    if (limit + 1.0 > w->searched_positions) w->searched_positions = limit + 1.0;
+    if (spent) w->searched_budget_spent = 1;
+}
 
 #define DIAG_CHUNK       64u
 #define DIAG_FIT_SAMPLES 1024u
@@ -201,6 +228,12 @@ int diag_exact_cache(diag_work *w, pe_diagnosis *d, double *rms);
 /* diag_exact.c: the line log w_k = a - k ln(T) / h through the columns diag_cache_step reads: *base T,
  * *factor e^-a (HF's linear factor) and their relative sds; 0 when fewer than 3 columns are read. */
 int diag_cache_line(diag_work *w, double *base, double *factor, double *rel_b, double *rel_a);
+/* diag_exact.c: the largest |cell| of a cache's read rows, and whether a cache of amplitude amp (HF's attention
+ * factor, taken in float32) can hold it: cos and sin are at most 1 and every rounding on the way is monotone, so
+ * no cell exceeds the amplitude as stored, but for PEAK_NOISE (a cache printed to 6 decimals, or noise on it). */
+#define PEAK_NOISE 1e-5
+double diag_cache_peak(const diag_work *w);
+int diag_peak_allows(pe_dtype storage, double peak, double amp);
 /* diag_exact_dynamic.c: a cos or sin cache at HF's dynamic NTK base rope_theta alpha^(d / (d - 2)): the base
  * from the columns' recurrences, alpha the roundest value within its precision (alpha - 1 a multiple of 1 / 2^j)
  * the cells fit at HF's float32 inv_freq, at any first position. On success (1) sets base (the dynamic one, not
@@ -219,6 +252,9 @@ void diag_floor_at_median(double *sd, uint32_t h, uint32_t count);
  * freq_sd, sigma and the chunk as scratch. budget (or NULL): search steps left, spent here. */
 int diag_exact_cache_at(diag_work *w, pe_diagnosis *d, const float *inv, double amp, uint64_t *budget, double *share,
                         double *rms);
+/* diag_exact.c: 1 when the memos of both readings (cos and sin) hold the first pairs of a search at inv and amp:
+ * diag_exact_cache_at then walks only what they left (a few dozen steps, not tens of thousands). */
+int diag_memo_covers(const diag_work *w, pe_dtype storage, const float *inv, double amp);
 /* diag_exact_scaled.c: a YaRN or Llama 3 cache at any first position: each column's frequency from its
  * recurrence, HF's canonical parameter sets (common bases, beta_fast 32 / beta_slow 1, low_freq_factor 1 /
  * high_freq_factor 4, power-of-two contexts) ranked against them, the best few read exactly by

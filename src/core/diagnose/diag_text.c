@@ -159,6 +159,33 @@ static void nearest(diag_sink *s, const pe_diagnosis *d) {
                  d->nearest_distance[k]);
 }
 
+/* What was searched, as words (a verdict that names no convention says it: never "not sinusoidal" without the
+ * search behind it). */
+static void searched_words(diag_sink *s, const pe_diagnosis *d) {
+    const uint32_t b = d->searched;
+    diag_put(s, "searched: first positions 0 to %.0f", d->searched_positions);
+    if (d->searched_budget_spent)
+        diag_put(s, " (a step budget ended some searches early: those read what they reached)");
+    diag_put(s, "; bases: any (from the phase lines and the rows' angle steps)");
+    if (b & PE_DIAG_SEARCHED_SCALED)
+        diag_put(s, ", and for HF's scalings rope_theta 1e4, 5e4, 1e5, 5e5, 1e6, 5e6, 1e7");
+    diag_put(s, "; layouts: interleaved and split pairs (sines or cosines first), cos/sin caches (one column per "
+                "frequency, halves or neighbours duplicated)");
+    if (b & PE_DIAG_SEARCHED_GRID) diag_put(s, ", 2-D grids (MAE)");
+    diag_put(s, ", either orientation; recipes: exact, numpy float64 angles, float32 angles (HF, Keras, exp, fitted "
+                "inv_freq; sin/cos correctly rounded or PyTorch's, within an ulp), float16 and bfloat16 storage");
+    if (d->kind != PE_DIAG_COS_SIN) return;
+    diag_put(s, "; scalings: none and linear (any factor)");
+    if (b & PE_DIAG_SEARCHED_DYNAMIC) diag_put(s, ", dynamic NTK (alpha - 1 on a 1/2^j grid at those rope_theta)");
+    if (b & PE_DIAG_SEARCHED_SCALED)
+        diag_put(s,
+                 ", YaRN (factors 2 to 128, beta_fast 32, beta_slow 1) and Llama 3 (factors 2 to 32, "
+                 "low_freq_factor 1, high_freq_factor 4) at original contexts 512 to 1048576, %u parameter sets "
+                 "read cell by cell",
+                 d->searched_candidates);
+    if (b & PE_DIAG_SEARCHED_FROM0) diag_put(s, ", per-pair (LongRoPE) and fitted factors from position 0");
+}
+
 static void verdict(diag_sink *s, const pe_diagnosis *d) {
     if (d->rows - d->zero_rows < 2) {
         diag_put(s, "too few rows to read frequencies from (%u nonzero): nothing about the convention is determined",
@@ -168,12 +195,13 @@ static void verdict(diag_sink *s, const pe_diagnosis *d) {
     if (!d->sinusoidal && d->pairs > 0 && (d->kind == PE_DIAG_TABLE || d->duplicated)) {
         /* the columns have the structure of sinusoids (s^2 + c^2 constant, or a cache's duplicated halves):
          * never "learned or random"; say what was searched */
-        diag_put(s,
-                 "no known convention explains these %s, though they have the structure of sinusoids; searched: "
-                 "first positions 0 to %.0f, geometric frequencies at any base (paper, tensor2tensor), linear, YaRN, "
-                 "Llama 3 and per-pair scalings, recipes exact, float32 angles (HF, Keras, exp, fitted inv_freq), "
-                 "float16 and bfloat16",
-                 d->kind == PE_DIAG_TABLE ? "sine-cosine pairs" : "cache columns", d->offset_searched);
+        diag_put(s, "no known convention explains these %s, though they have the structure of sinusoids; ",
+                 d->kind == PE_DIAG_TABLE ? "sine-cosine pairs" : "cache columns");
+        searched_words(s, d);
+        if (d->nearest_distance[0] >= 0.0)
+            diag_put(s, "; nearest standard table: %s %s-first %s at base 10000 (rms distance %.3g of the data's)",
+                     d->nearest_layout[0] ? "split" : "interleaved", d->nearest_cos_first[0] ? "cos" : "sin",
+                     d->nearest_rule[0] ? "tensor2tensor" : "paper", d->nearest_distance[0]);
         return;
     }
     if (!d->sinusoidal) {
@@ -206,11 +234,8 @@ static void verdict(diag_sink *s, const pe_diagnosis *d) {
     if (!d->identified) {
         diag_put(s, "; only %.1f%% of sampled cells match a known recipe (noise, or another computation)",
                  100.0 * d->recipe_match);
-        diag_put(s,
-                 "; searched: first positions 0 to %.0f, any base, recipes exact, numpy float64 angles, float32 "
-                 "angles (HF, Keras, exp, fitted inv_freq; sin/cos correctly rounded or PyTorch's, within an ulp), "
-                 "float16 and bfloat16",
-                 d->offset_searched);
+        diag_put(s, "; ");
+        searched_words(s, d);
     }
 }
 
@@ -304,6 +329,31 @@ static void jstr(diag_sink *s, const char *key, const char *v) {
     diag_put(s, "\"%s\":\"%s\",", key, v);
 }
 
+/* "searched":{...}: the facts searched_words says, by name. */
+static void searched_json(diag_sink *s, const pe_diagnosis *d) {
+    static const char *const readings[] = {"phase-lines", "exact-table", "exact-cache", "dynamic",
+                                           "scaled",      "from-0",      "grid"};
+    diag_put(s, "\"searched\":{\"positions\":%.17g,\"budgetSpent\":%s,\"candidates\":%u,\"readings\":[",
+             d->searched_positions, d->searched_budget_spent ? "true" : "false", d->searched_candidates);
+    for (unsigned k = 0, first = 1; k < sizeof readings / sizeof readings[0]; k++)
+        if (d->searched & (1u << k)) diag_put(s, "%s\"%s\"", first ? "" : ",", readings[k]), first = 0;
+    diag_put(s, "],\"bases\":[\"any\"%s],",
+             d->searched & PE_DIAG_SEARCHED_SCALED ? ",10000,50000,100000,500000,1000000,5000000,10000000" : "");
+    diag_put(s,
+             "\"layouts\":[\"interleaved\",\"split\",\"cos-sin single\",\"cos-sin halves\",\"cos-sin "
+             "neighbours\"%s],",
+             d->searched & PE_DIAG_SEARCHED_GRID ? ",\"grid2d\"" : "");
+    diag_put(s, "\"recipes\":[\"exact\",\"float64-numpy\",\"float32-hf\",\"float32-keras\",\"float32-exp\","
+                "\"float32-fitted\",\"float16\",\"bfloat16\"],\"scalings\":[");
+    if (d->kind == PE_DIAG_COS_SIN) {
+        diag_put(s, "\"none\",\"linear\"");
+        if (d->searched & PE_DIAG_SEARCHED_DYNAMIC) diag_put(s, ",\"dynamic\"");
+        if (d->searched & PE_DIAG_SEARCHED_SCALED) diag_put(s, ",\"yarn\",\"llama3\"");
+        if (d->searched & PE_DIAG_SEARCHED_FROM0) diag_put(s, ",\"longrope\"");
+    }
+    diag_put(s, "]}");
+}
+
 pe_status pe_diagnosis_json(const pe_diagnosis *d, char *out, size_t out_bytes, size_t *written) {
     diag_sink s;
     pe_status st = open_sink(d, out, out_bytes, written, &s);
@@ -362,7 +412,9 @@ pe_status pe_diagnosis_json(const pe_diagnosis *d, char *out, size_t out_bytes, 
                  d->nearest_distance[k]);
         first = 0;
     }
-    diag_put(&s, "]}");
+    diag_put(&s, "],");
+    searched_json(&s, d);
+    diag_put(&s, "}");
     *written = s.used;
     return PE_OK;
 }

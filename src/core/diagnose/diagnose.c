@@ -21,7 +21,7 @@ static uint32_t plan_dim(uint32_t rows, uint32_t cols) {
 }
 
 typedef struct layout_sizes {
-    size_t zero, ints, doubles, fit, samples, values, chunk, plan, total;
+    size_t zero, ints, doubles, fit, samples, values, chunk, memo, plan, total;
 } layout_sizes;
 
 static pe_status sizes(uint32_t rows, uint32_t cols, layout_sizes *s) {
@@ -37,7 +37,9 @@ static pe_status sizes(uint32_t rows, uint32_t cols, layout_sizes *s) {
     s->samples = align16(2 * DIAG_SAMPLES * sizeof(uint32_t));
     s->values = align16(((size_t)DIAG_SAMPLES + 4) * dim * sizeof(double)); /* + the tried inv_freq arrays */
     s->chunk = align16((size_t)DIAG_CHUNK * dim * sizeof(float));
-    s->total = s->zero + s->ints + s->doubles + s->fit + s->samples + s->values + s->chunk + align16(s->plan) + 16;
+    s->memo = align16(2 * 2 * DIAG_MEMO_CAP * sizeof(double));
+    s->total =
+        s->zero + s->ints + s->doubles + s->fit + s->samples + s->values + s->chunk + s->memo + align16(s->plan) + 16;
     return PE_OK;
 }
 
@@ -64,6 +66,7 @@ static void carve(diag_work *w, const layout_sizes *s, void *scratch, size_t n) 
     w->sample = (uint32_t *)p, w->positions = w->sample + DIAG_SAMPLES, p += s->samples;
     w->values = (double *)p, p += s->values;
     w->chunk = (float *)p, p += s->chunk;
+    w->memo[0].lo_hi = (double *)p, w->memo[1].lo_hi = w->memo[0].lo_hi + 2 * DIAG_MEMO_CAP, p += s->memo;
     w->plan_memory = p;
     w->plan_bytes = s->plan;
 }
@@ -195,6 +198,7 @@ static void fit_reading(diag_work *w, pe_diagnosis *d, pe_diag_kind kind, int fr
         diag_fit_cache(w, d);
     if (from0 && d->kind == PE_DIAG_TABLE) return;
     d->pairs = w->h;
+    w->searched |= from0 ? PE_DIAG_SEARCHED_FROM0 : PE_DIAG_SEARCHED_PHASE;
     if (!(d->scale > 0.0)) return;
     diag_fit_rule(w, d);
     if (!from0) {
@@ -267,6 +271,7 @@ static int try_grid(diag_work *w, pe_diagnosis *d) {
         for (uint32_t y = 1; y < side && ok; y++) ok = same_cells(&full, first + y * width, half, first + y, 0, half);
         if (!ok) continue;
         pe_diagnosis one = *d;
+        w->searched |= PE_DIAG_SEARCHED_GRID;
         w->v.rows = first + width;
         w->v.cols = half;
         one.rows = width;
@@ -359,6 +364,9 @@ pe_status pe_diagnose(const float *table, uint32_t rows, uint32_t cols, pe_diag_
         diag_zero_rows(w, &fresh);
         d->sinusoidal = diag_columns_sinusoidal(w);
     }
+    d->searched = w->searched, d->searched_candidates = w->searched_candidates;
+    d->searched_budget_spent = w->searched_budget_spent;
+    d->searched_positions = w->searched_positions > d->offset_searched ? w->searched_positions : d->offset_searched;
     if (!d->identified && d->cols <= PE_MAX_DIM) {
         pe_diagnosis fresh = before;
         w->v = full;

@@ -119,6 +119,22 @@ export interface Identification {
     frequencies: 'paper' | 'tensor2tensor';
     distance: number;
   }[];
+  /** What the readings searched (the verdict lists it when no convention reproduces the cells). */
+  searched: {
+    /** First positions searched by the widest reading that ran: [0, positions). */
+    positions: number;
+    /** A step budget ended a search before its range's end (it read what it reached). */
+    budgetSpent: boolean;
+    /** HF parameter sets (dynamic NTK, YaRN, Llama 3) read cell by cell. */
+    candidates: number;
+    readings: ('phase-lines' | 'exact-table' | 'exact-cache' | 'dynamic' | 'scaled' | 'from-0' | 'grid')[];
+    /** 'any' (fitted), then the rope_theta values HF's scalings were tried at. */
+    bases: ('any' | number)[];
+    layouts: string[];
+    recipes: string[];
+    /** The RoPE scalings tried (caches only; empty for a table). */
+    scalings: ('none' | 'linear' | 'dynamic' | 'yarn' | 'llama3' | 'longrope')[];
+  };
   /** These facts as the core's JSON text, as `posenc identify --json` prints it. */
   json: string;
   /** The whole report, as `posenc identify` prints it. */
