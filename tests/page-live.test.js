@@ -19,6 +19,7 @@ import * as assert from 'uvu/assert';
 import { browserSession } from './support/browser-session.js';
 import { caughtUp, open, settledOnScreen } from './support/browser-page.js';
 import { dragSlider, settleAt, startRecording, stopRecording } from './support/browser-live.js';
+import { QUIET_MS } from '../web/src/compute/table-client.js';
 import { describeLongTasks, mainThreadEvents, mainThreadTasks, startTrace } from './support/browser-trace.js';
 
 const session = browserSession(test);
@@ -147,6 +148,77 @@ it('the squiggles chart is reused while the length crosses into spans and envelo
     'a length change made a new chart',
   );
   noProblems('squiggles reuse');
+});
+
+// At 2048 × 8192 a whole table takes the worker 0.2–1.4 s, and once begun it cannot be stopped: started on every
+// input, the drag's tables (one per input the worker got to) kept it busy past the drag's end and took a core from
+// the page's main thread (heatmap and rotation medians 59–92 ms, session 37). The client (table-client.js) now
+// asks for a new whole table only once the key has stayed QUIET_MS, and sends row tasks (the similarity) first.
+// Read from the messages the page posts to its worker: no whole table under a new key sooner than QUIET_MS after
+// an input, the rotation's similarity asked for during the drag, and the exact tables asked for after it.
+it('a drag at 2048 × 8192 starts no whole table in the worker until the input rests', async () => {
+  const { server } = session;
+  const page = await session.page.context().newPage();
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.addInitScript(() => {
+    const Base = window.Worker;
+    window.__posts = [];
+    window.Worker = class extends Base {
+      postMessage(message, transfer) {
+        window.__posts.push({ kind: message.kind, key: message.key, at: performance.now(), done: false });
+        const post = window.__posts.at(-1);
+        this.addEventListener('message', ({ data }) => data.id === message.id && (post.done = true));
+        super.postMessage(message, transfer);
+      }
+    };
+  });
+  try {
+    await open(page, `${server.url}?d=2048&len=8192`);
+    await settleAt(page, '#ctl-d-range', '#heatmap');
+    await page.waitForFunction(() => window.__posts.every((post) => post.done), null, { timeout: 30_000 });
+    const before = await page.evaluate(() => window.__posts.length);
+    await startRecording(page);
+    await dragSlider(page, '#ctl-d-range', { steps: 10, dx: 6, gapMs: 30, view: '#heatmap' });
+    await stopRecording(page);
+    // The views preview meanwhile, so the page settles before the last input's table is asked for: wait for it.
+    const asked = await page
+      .waitForFunction(
+        ([from, kinds]) =>
+          window.__posts.slice(from).some((post) => kinds.includes(post.kind)) &&
+          window.__posts.every((post) => post.done),
+        [before, ['grid', 'envelopes', 'rows']],
+        { timeout: 30_000 },
+      )
+      .then(
+        () => true,
+        () => false,
+      );
+    const { posts, inputs } = await page.evaluate(() => ({ posts: window.__posts, inputs: window.__live.inputs }));
+    const whole = new Set(['grid', 'envelopes', 'rows']);
+    let held = posts.slice(0, before).findLast((post) => whole.has(post.kind))?.key;
+    const early = [];
+    const newTables = [];
+    for (const post of posts.slice(before)) {
+      if (!whole.has(post.kind) || post.key === held) continue;
+      held = post.key;
+      const input = inputs.findLast((t) => t <= post.at);
+      newTables.push(`${post.kind} ${(post.at - input).toFixed(0)} ms after an input`);
+      // Timers never fire early; 2 ms for the clocks' coarsening.
+      if (post.at - input < QUIET_MS - 2) early.push(newTables.at(-1));
+    }
+    const during = posts.slice(before).filter((post) => post.kind === 'similarity' && post.at <= inputs.at(-1));
+    console.log(
+      `  d drag at 2048 × 8192: ${inputs.length} inputs over ${(inputs.at(-1) - inputs[0]).toFixed(0)} ms; ` +
+        `new whole tables asked: ${newTables.join(', ') || 'none'}; similarity asked ${during.length} times in the drag`,
+    );
+    assert.equal(early, [], `whole tables asked for sooner than ${QUIET_MS} ms after an input`);
+    assert.ok(asked && newTables.length >= 1, 'the exact table of the last input was asked for after the drag');
+    assert.ok(during.length >= 1, 'the rotation’s similarity was asked for during the drag');
+    assert.equal(errors, [], 'page errors');
+  } finally {
+    await page.close();
+  }
 });
 
 // Chromium gives a 2D canvas up to three buffers, allocated at the commits after its first three draws (3–14 ms

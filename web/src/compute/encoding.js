@@ -11,7 +11,6 @@
 // grow wasm memory and detach them.
 import { alloc, sinusoidal, sinusoidalAt } from '../../../src/js/index.js';
 import { columnEnvelopes, rowStats } from './aggregate.js';
-import { createTableClient } from './table-client.js';
 
 /** Tables above this many values (2^20, about 7 ms to compute here) go to the worker. */
 export const MAIN_THREAD_VALUES = 2 ** 20;
@@ -21,7 +20,27 @@ let key = '';
 let version = 0; // bumps whenever the table's contents change
 let shape = { length: 0, dim: 0, offset: 0, base: 10000, layout: 'interleaved' };
 let onWorkerResult = () => {};
-const client = createTableClient((kind) => onWorkerResult(kind));
+// The worker's client (table-client.js), loaded on the first request, since the first view asks none; the kinds
+// asked before it loaded are announced as answered once it has, so their views ask again.
+let client = null;
+let loading = null;
+const early = new Set();
+function ask(kind, request) {
+  if (client) return client.get(kind, key, request);
+  early.add(kind);
+  loading ??= import('./table-client.js').then(
+    ({ createTableClient }) => {
+      client = createTableClient((answered) => onWorkerResult(answered));
+      for (const asked of early) onWorkerResult(asked);
+      early.clear();
+    },
+    (error) => {
+      loading = null; // asked again on the next request
+      console.error(`table worker client: ${error.message}`);
+    },
+  );
+  return null;
+}
 
 /** Registers the callback run when the worker answers (kind: 'grid' | 'envelopes' | 'rows'). */
 export function onSummaryReady(callback) {
@@ -124,7 +143,7 @@ export function sampledRows(count, from = 0, to = shape.length) {
  * being computed.
  */
 export function heatGrid(viewport, maxCols, maxRows) {
-  return client.get('grid', key, { shape, viewport, maxCols, maxRows });
+  return ask('grid', { shape, viewport, maxCols, maxRows });
 }
 
 // Summaries of a small table, kept while the table and the request stay (views ask every frame).
@@ -144,18 +163,18 @@ export function envelopes(dims, buckets) {
       columnEnvelopes(buffer.array, shape.length, shape.dim, dims, buckets),
     );
   }
-  return client.get('envelopes', key, { shape, dims, buckets });
+  return ask('envelopes', { shape, dims, buckets });
 }
 
 /** The ranges of row norms and neighbour steps (aggregate.js rowStats); null while the worker computes them. */
 export function rowRanges() {
   if (!onWorker()) return keep('rows', '', () => rowStats(buffer.array, shape.length, shape.dim));
-  return client.get('rows', key, { shape });
+  return ask('rows', { shape });
 }
 
 /** The similarity matrix of the table's first `window` rows (similarity.js), from the worker; null until it answers. */
 export function similarityOf(window) {
-  return client.get('similarity', key, { shape, window });
+  return ask('similarity', { shape, window });
 }
 
 /**
@@ -163,7 +182,7 @@ export function similarityOf(window) {
  * the worker (null until it answers), since computing the rows whole here is a long task (70 µs per 2048-wide row).
  */
 export function columnsAt(rows, dims) {
-  if (onWorker()) return client.get('columns', key, { shape, rows: Array.from(rows), dims });
+  if (onWorker()) return ask('columns', { shape, rows: Array.from(rows), dims });
   return keep('columns', `${Array.from(rows).join(',')}|${dims.join(',')}`, () => {
     const table = buffer.array;
     const out = new Float32Array(dims.length * rows.length);
