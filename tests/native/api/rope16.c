@@ -214,3 +214,25 @@ void test_rope16_shared_rows(void) {
     check_cases(count, shared_row, usual, 0, "the same rows, each its own");
     check_cases(count, shared_row, huge, 1, "shared row, C or S >= 2^16 or NaN");
 }
+
+/* Rows that are no rotation: adjacent pairs whose odd S is the even one's S,
+ * not its negative (C = 0.8, S = 0.6 on both), every pattern as x1 and
+ * -40000 as x2. The float16 kernel's loop that leaves x untested takes only
+ * rotations: here an infinity in x1 would come out of it finite (0.8 * 65536
+ * - 0.6 * 40000 < 32768). Halves turn each pair by one C, S whatever the rows. */
+static void skewed_row(const format *f, pe_layout layout, uint16_t *x, float *cs, size_t count, const void *ctx) {
+    (void)ctx;
+    for (size_t k = 0; k < count; k++)
+        for (uint32_t i = 0; i < R / 2; i++) {
+            const uint32_t j1 = layout == PE_LAYOUT_SPLIT ? i : 2 * i,
+                           j2 = layout == PE_LAYOUT_SPLIT ? i + R / 2 : 2 * i + 1;
+            x[k * R + j1] = (uint16_t)(k * (R / 2) + i);
+            x[k * R + j2] = f->f16 ? 0xf8e2 : 0xc71c; /* -40000 (bfloat16: -39936) */
+            set_row(cs, k, layout, i, 0.8f, 0.6f);
+            cs[k * 2 * R + R + j2] = 0.6f; /* set_row's -S undone */
+        }
+}
+
+void test_rope16_skewed_rows(void) {
+    check_cases(65536 / (R / 2) + 1, skewed_row, NULL, 1, "rows that are no rotation");
+}

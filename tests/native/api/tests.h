@@ -46,6 +46,7 @@
     X(rope, test_rope16_every_pattern)             \
     X(rope, test_rope16_narrow_rounding)           \
     X(rope, test_rope16_shared_rows)               \
+    X(rope, test_rope16_skewed_rows)               \
     X(precision, test_narrow_refusals)             \
     X(precision, test_narrow_known_values)         \
     X(precision, test_narrow_sweep)                \

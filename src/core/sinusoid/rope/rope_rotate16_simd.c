@@ -28,13 +28,14 @@
 
 /* The loops' constants, built once per run (fields for the format at hand). */
 typedef struct consts {
-    v128_t one, fields, scale, exponent, offset, limit, rebias, signs; /* float16 */
-    v128_t upper, half;                                                /* bfloat16 (and one) */
+    v128_t one, fields, scale, exponent, offset, limit, rebias, signs, below; /* float16 */
+    v128_t upper, half;                                                       /* bfloat16 (and one) */
 } consts;
 
 /* Their words, in consts' order. |y| in [2^-14, 65536), i.e. y's exponent
  * from 113 to 142, is tested on y's upper 16 bits t as a signed 16-bit
- * comparison: (t << 1) + offset <= limit. */
+ * comparison: (t << 1) + offset <= limit; |y| in [2^-14, 32768) the same
+ * way, (t << 1) + offset <= below (f16_normal_step). */
 static const uint32_t F16_WORDS[] = {1,
                                      0x8fffe000u,
                                      0x77800000u /* 2^112 */,
@@ -42,7 +43,8 @@ static const uint32_t F16_WORDS[] = {1,
                                      0x0f000f00u /* 0x8000 - (113 << 8) */,
                                      0x9dff9dffu /* 0x8000 + (30 << 8) - 1 */,
                                      0xfffu - (112u << 23),
-                                     0x80008000u};
+                                     0x80008000u,
+                                     0x9cff9cffu /* 0x8000 + (29 << 8) - 1 */};
 static const uint32_t BF16_WORDS[] = {1, 0xffff0000u, 0x7fff};
 
 /* Read through a pointer neither clang nor the engine can follow, so they are
@@ -64,6 +66,7 @@ INLINE consts consts_for(int f16) {
         k.limit = wasm_v128_load32_splat(w + 5);
         k.rebias = wasm_v128_load32_splat(w + 6);
         k.signs = wasm_v128_load32_splat(w + 7);
+        k.below = wasm_v128_load32_splat(w + 8);
     } else {
         k.upper = wasm_v128_load32_splat(w + 1);
         k.half = wasm_v128_load32_splat(w + 2);
@@ -185,16 +188,12 @@ INLINE int narrow_pair(const v128_t *y, uint16_t *a, uint16_t *b, const consts *
     return 1;
 }
 
-/* One step: sixteen elements, eight at a and eight at b, rotated in place; 0
- * (nothing written) when the step needs the scalar kernel. Halves: pairs
- * (a[i], b[i]) by c0. Adjacent pairs: even lanes x1, odd lanes x2, a's by
- * c0 and b's by c1. */
-INLINE int step(uint16_t *a, uint16_t *b, coefs c0, coefs c1, const consts *k, pe_layout layout, int f16, int scaled) {
-    const v128_t xa = wasm_v128_load(a), xb = wasm_v128_load(b);
-    /* Float16's infinity or NaN in x, tested before the rotation with a branch
-     * of its own, so x need not be kept (on the stack, in Chromium) to the end. */
-    if (f16 && wasm_i8x16_bitmask(f16_special(xa, xb, k))) return 0;
-    v128_t ae, ao, be, bo, y[4];
+/* The four float32 results y[0..3] of a step from its loaded x: halves,
+ * pairs (a[i], b[i]) by c0; adjacent pairs, even lanes x1, odd lanes x2, a's
+ * by c0 and b's by c1. */
+INLINE void rotate(v128_t xa, v128_t xb, coefs c0, coefs c1, const consts *k, pe_layout layout, int f16, int scaled,
+                   v128_t *y) {
+    v128_t ae, ao, be, bo;
     widen(xa, &ae, &ao, k, f16, scaled);
     widen(xb, &be, &bo, k, f16, scaled);
     if (layout == PE_LAYOUT_SPLIT) {
@@ -208,7 +207,42 @@ INLINE int step(uint16_t *a, uint16_t *b, coefs c0, coefs c1, const consts *k, p
         y[2] = wasm_f32x4_add(wasm_f32x4_mul(be, c1.ce), wasm_f32x4_mul(bo, c1.se));
         y[3] = wasm_f32x4_add(wasm_f32x4_mul(bo, c1.co), wasm_f32x4_mul(be, c1.so));
     }
+}
+
+/* One step: sixteen elements, eight at a and eight at b, rotated in place; 0
+ * (nothing written) when the step needs the scalar kernel. */
+INLINE int step(uint16_t *a, uint16_t *b, coefs c0, coefs c1, const consts *k, pe_layout layout, int f16, int scaled) {
+    const v128_t xa = wasm_v128_load(a), xb = wasm_v128_load(b);
+    /* Float16's infinity or NaN in x, tested before the rotation with a branch
+     * of its own, so x need not be kept (on the stack, in Chromium) to the end. */
+    if (f16 && wasm_i8x16_bitmask(f16_special(xa, xb, k))) return 0;
+    v128_t y[4];
+    rotate(xa, xb, c0, c1, k, layout, f16, scaled, y);
     return narrow_pair(y, a, b, k, f16);
+}
+
+/* The common float16 step, on a row whose every pair is a rotation by a
+ * (C, S) with C^2 + S^2 >= ROTATION_NORM2 (split_row): every result a float16
+ * normal below 32768, or 0 with nothing written (the caller then takes the
+ * step with step()). No test of x: an infinity or NaN in x widens (without
+ * the 2^112 its C and S carry) as if it were a value v, 65536 <= |v| <
+ * 131072, and a rotation keeps the pair's norm times sqrt(C^2 + S^2), so one
+ * of its two results is at least 65536 sqrt(0.6 / 2) (1 - 2^-21) > 35000 in
+ * float32: the step fails the bound below 32768. Sixteen values then cost the
+ * arithmetic floor's work (bench/limits.c) and the results' test: V8's loop
+ * 78 instructions a step, 88 with x's test too, 95 before with a join of the
+ * two narrowing paths (Node, kernel alone, interleaved: 0.93x the time in L1
+ * and at 2048 x 32 x 128). */
+INLINE int f16_normal_step(uint16_t *a, uint16_t *b, coefs c0, coefs c1, const consts *k, pe_layout layout) {
+    v128_t y[4];
+    rotate(wasm_v128_load(a), wasm_v128_load(b), c0, c1, k, layout, 1, 1, y);
+    const v128_t ta = f16_tops(y[0], y[1]), tb = f16_tops(y[2], y[3]);
+    const v128_t top = wasm_i16x8_max(wasm_i16x8_add(wasm_i16x8_shl(ta, 1), k->offset),
+                                      wasm_i16x8_add(wasm_i16x8_shl(tb, 1), k->offset));
+    if (wasm_i8x16_bitmask(wasm_i16x8_gt(top, k->below))) return 0;
+    wasm_v128_store(a, f16_narrow_normal(y[0], y[1], ta, k));
+    wasm_v128_store(b, f16_narrow_normal(y[2], y[3], tb, k));
+    return 1;
 }
 
 /* The loops below hold no call (the scalar steps are the caller's), so the
@@ -232,7 +266,7 @@ INLINE coefs coefs_load(const float *split) {
  * Chromium). The split coefficients are read from memory at each step: loads
  * cost the engine less than the registers to hold them. */
 INLINE int shared_rows_run(uint16_t *x, size_t count, size_t stride, const float *split, uint32_t r, uint32_t first,
-                           uint32_t end, size_t *n_at, uint32_t *at_at, pe_layout layout, int f16) {
+                           uint32_t end, size_t *n_at, uint32_t *at_at, pe_layout layout, int f16, int normal) {
     const consts k = consts_for(f16);
     const int halves = layout == PE_LAYOUT_SPLIT;
     uint32_t at = *at_at;
@@ -243,7 +277,8 @@ INLINE int shared_rows_run(uint16_t *x, size_t count, size_t stride, const float
         const size_t other = halves ? r / 2 : 8;
         for (; a < stop; a += halves ? 8 : 16, q += halves ? 16 : 32) {
             const coefs c0 = coefs_load(q), c1 = halves ? c0 : coefs_load(q + 16);
-            if (!step(a, a + other, c0, c1, &k, layout, f16, 1)) {
+            if (!(normal ? f16_normal_step(a, a + other, c0, c1, &k, layout)
+                         : step(a, a + other, c0, c1, &k, layout, f16, 1))) {
                 *n_at = n;
                 *at_at = (uint32_t)(a - v);
                 return 0;
@@ -269,7 +304,7 @@ INLINE uint32_t vector_run(uint16_t *v, const float *c, const float *s, uint32_t
     static __attribute__((noinline)) int shared_rows_##name(uint16_t *x, size_t count, size_t stride,            \
                                                             const float *split, uint32_t r, uint32_t first,      \
                                                             uint32_t end, size_t *n_at, uint32_t *at_at) {       \
-        return shared_rows_run(x, count, stride, split, r, first, end, n_at, at_at, layout, f16);                \
+        return shared_rows_run(x, count, stride, split, r, first, end, n_at, at_at, layout, f16, 0);             \
     }                                                                                                            \
     static __attribute__((noinline))                                                                             \
     uint32_t vector_##name(uint16_t *v, const float *c, const float *s, uint32_t r, uint32_t at, uint32_t end) { \
@@ -280,6 +315,16 @@ RUNS(halves_bf16, PE_LAYOUT_SPLIT, 0)
 RUNS(adjacent_f16, PE_LAYOUT_INTERLEAVED, 1)
 RUNS(adjacent_bf16, PE_LAYOUT_INTERLEAVED, 0)
 
+/* The float16 rotation rows' loops of f16_normal_step alone. */
+#define NORMAL_RUNS(name, layout)                                                                           \
+    static __attribute__((noinline)) int normal_rows_##name(uint16_t *x, size_t count, size_t stride,       \
+                                                            const float *split, uint32_t r, uint32_t first, \
+                                                            uint32_t end, size_t *n_at, uint32_t *at_at) {  \
+        return shared_rows_run(x, count, stride, split, r, first, end, n_at, at_at, layout, 1, 1);          \
+    }
+NORMAL_RUNS(halves, PE_LAYOUT_SPLIT)
+NORMAL_RUNS(adjacent, PE_LAYOUT_INTERLEAVED)
+
 typedef int (*shared_rows_fn)(uint16_t *, size_t, size_t, const float *, uint32_t, uint32_t, uint32_t, size_t *,
                               uint32_t *);
 
@@ -287,15 +332,31 @@ typedef int (*shared_rows_fn)(uint16_t *, size_t, size_t, const float *, uint32_
 #define SPLIT_BLOCK_STEPS 16
 typedef uint32_t (*vector_fn)(uint16_t *, const float *, const float *, uint32_t, uint32_t, uint32_t);
 
-/* The C and S of `groups` runs of eight elements split for shared_vector_run:
+/* The least C^2 + S^2 of a pair f16_normal_step takes (its bound holds for
+ * any value above 0.5; 0.6 leaves room for float32's rounding here and there). */
+#define ROTATION_NORM2 0.6f
+
+/* The C and S of `groups` runs of eight elements split for shared_rows_run:
  * split[16 g ...] = even C, odd C, even S, odd S of run g, times 2^112 for
  * float16 (widen's multiply moved here: (w 2^-112)(c 2^112) is w c exactly,
  * so it rounds the same). A C or S of 2^16 or more becomes infinite, and so
  * does every result it touches: narrow_pair sends those steps to the scalar
- * kernel, as it does any infinity. */
-static void split_row(const float *c, const float *s, int groups, int f16, float *split) {
+ * kernel, as it does any infinity. Returns 1 when every pair is a rotation
+ * f16_normal_step may take: C^2 + S^2 >= ROTATION_NORM2 (not NaN), and for
+ * adjacent pairs the odd element's C and S the even one's C and -S (halves
+ * turn each pair by one C, S by construction). */
+static int split_row(const float *c, const float *s, int groups, int f16, pe_layout layout, float *split) {
+    v128_t ok = wasm_i32x4_splat(-1);
     for (int g = 0; g < groups; g++) {
         coefs q = coefs_at(c + 8 * g, s + 8 * g);
+        const v128_t least = wasm_f32x4_splat(ROTATION_NORM2);
+        ok = wasm_v128_and(
+            ok, wasm_f32x4_ge(wasm_f32x4_add(wasm_f32x4_mul(q.ce, q.ce), wasm_f32x4_mul(q.se, q.se)), least));
+        if (layout == PE_LAYOUT_SPLIT)
+            ok = wasm_v128_and(
+                ok, wasm_f32x4_ge(wasm_f32x4_add(wasm_f32x4_mul(q.co, q.co), wasm_f32x4_mul(q.so, q.so)), least));
+        else
+            ok = wasm_v128_and(ok, wasm_v128_and(wasm_f32x4_eq(q.co, q.ce), wasm_f32x4_eq(q.so, wasm_f32x4_neg(q.se))));
         if (f16) {
             const v128_t scale = wasm_f32x4_splat(0x1p112f);
             q = (coefs){wasm_f32x4_mul(q.ce, scale), wasm_f32x4_mul(q.co, scale), wasm_f32x4_mul(q.se, scale),
@@ -306,6 +367,21 @@ static void split_row(const float *c, const float *s, int groups, int f16, float
         wasm_v128_store(split + 16 * g + 8, q.se);
         wasm_v128_store(split + 16 * g + 12, q.so);
     }
+    return wasm_i32x4_all_true(ok);
+}
+
+/* Vectors n ... count - 1, steps from ... to - 1 (split: their split C, S),
+ * with shared_rows, the scalar kernel taking the steps it cannot; vector n
+ * from step at. */
+static void shared_rows_span(uint16_t *x, size_t count, size_t stride, const float *cs, const float *split, uint32_t r,
+                             uint32_t from, uint32_t to, size_t n, uint32_t at, pe_layout layout, int f16,
+                             shared_rows_fn shared_rows) {
+    const uint32_t step = layout == PE_LAYOUT_SPLIT ? 8 : 16;
+    while (!shared_rows(x, count, stride, split, r, from, to, &n, &at)) {
+        pe_rope_rotate16_span_scalar(x + n * stride, cs, cs + r, r, layout, f16, at, at + step);
+        at += step;
+        if (at == to) n++, at = from;
+    }
 }
 
 void pe_rope_rotate16_simd(uint16_t *x, size_t count, size_t stride, const float *cs, size_t cs_stride,
@@ -314,22 +390,39 @@ void pe_rope_rotate16_simd(uint16_t *x, size_t count, size_t stride, const float
     const uint32_t r = rotary_dim, step = split ? 8 : 16, end = split ? r / 2 : r, steps = end / step * step;
     const shared_rows_fn shared_rows = split ? (f16 ? shared_rows_halves_f16 : shared_rows_halves_bf16)
                                              : (f16 ? shared_rows_adjacent_f16 : shared_rows_adjacent_bf16);
+    const shared_rows_fn normal_rows = split ? normal_rows_halves : normal_rows_adjacent;
     const vector_fn vector =
         split ? (f16 ? vector_halves_f16 : vector_halves_bf16) : (f16 ? vector_adjacent_f16 : vector_adjacent_bf16);
     if (cs_stride == 0) {
         /* C and S split once per block of steps, then each vector's steps in
-         * that block, vector after vector. */
+         * that block, vector after vector: float16's runs of rotation steps
+         * with normal_rows, falling back to shared_rows for the rest of a
+         * vector from a step it cannot take (zeros and subnormals stay there
+         * a vector at a time, not a step); the other steps with shared_rows. */
         float split_cs[32 * SPLIT_BLOCK_STEPS];
         for (uint32_t first = 0; first < steps; first += SPLIT_BLOCK_STEPS * step) {
             const uint32_t last = steps - first < SPLIT_BLOCK_STEPS * step ? steps : first + SPLIT_BLOCK_STEPS * step;
+            uint32_t rotations = 0; /* bit j: step first + j step is a rotation */
             for (uint32_t at = first; at < last; at += step)
-                split_row(cs + at, cs + r + at, step / 8, f16, split_cs + 2 * (at - first));
-            size_t n = 0;
-            uint32_t at = first;
-            while (!shared_rows(x, count, stride, split_cs, r, first, last, &n, &at)) {
-                pe_rope_rotate16_span_scalar(x + n * stride, cs, cs + r, r, layout, f16, at, at + step);
-                at += step;
-                if (at == last) n++, at = first;
+                rotations |=
+                    (uint32_t)split_row(cs + at, cs + r + at, step / 8, f16, layout, split_cs + 2 * (at - first))
+                    << (at - first) / step;
+            if (!f16) rotations = 0; /* bfloat16's steps all take shared_rows */
+            for (uint32_t from = first, to; from < last; from = to) {
+                const uint32_t on = f16 ? rotations >> (from - first) / step & 1u : 0;
+                for (to = from + step; to < last && (rotations >> (to - first) / step & 1u) == on;) to += step;
+                const float *at_split = split_cs + 2 * (from - first);
+                if (!on) {
+                    shared_rows_span(x, count, stride, cs, at_split, r, from, to, 0, from, layout, f16, shared_rows);
+                    continue;
+                }
+                size_t n = 0;
+                uint32_t at = from;
+                while (!normal_rows(x, count, stride, at_split, r, from, to, &n, &at)) {
+                    shared_rows_span(x, n + 1, stride, cs, at_split, r, from, to, n, at, layout, f16, shared_rows);
+                    at = from;
+                    if (++n == count) break;
+                }
             }
         }
     } else {
