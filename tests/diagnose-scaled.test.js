@@ -47,6 +47,34 @@ for (const [name, base, scaling, fn, dtype, hf] of CASES) {
   });
 }
 
+// Linear caches far out, 32 rows: the columns' recurrences read the base loosely (a bfloat16 cache at factor 4:
+// 10^4 as 8.6e3 +- 41%; the slow columns hardly turn over the rows), and it snapped to the nearest round number
+// (9e3), which the cells refuse. The common rope_theta near it are read cell by cell too. These first positions
+// were missed before that (a seeded sweep of 144 linear caches, factors 2/4/8, bases 1e4/5e5, f32/f16/bf16: 129
+// right before, 144 after); each must come back with its first position, base and factor.
+const LINEAR_MISSES = [
+  ['bfloat16', 10000, 8, 'cos', 207910],
+  ['bfloat16', 500000, 8, 'sin', 113940],
+  ['bfloat16', 500000, 8, 'cos', 935590],
+  ['float16', 10000, 4, 'sin', 1065589],
+  ['float16', 10000, 8, 'cos', 867352],
+  ['float32', 10000, 8, 'cos', 872008],
+  ['float32', 500000, 8, 'cos', 983877],
+];
+test('linear caches far out whose base the recurrences read loosely', () => {
+  for (const [dtype, base, factor, fn, start] of LINEAR_MISSES) {
+    const cells = peers.llamaCache(32, 128, { base, scaling: { type: 'linear', factor }, fn, dtype, start });
+    const r = identify(cells, { rows: 32, dim: 128 });
+    const where = `${dtype} ${base} x${factor} ${fn} at ${start}: ${r.verdict}`;
+    assert.ok(r.identified, where);
+    assert.is(r.cache, fn, where);
+    assert.is(r.offset, start, where);
+    assert.is(r.base, base, where);
+    assert.is(r.ropeScaling?.rope_type, 'linear', where);
+    assert.is(r.ropeScaling.factor, factor, where);
+  }
+});
+
 // The YaRN x4 bfloat16 cos caches the lead's seeded sweep (session 35) found unread, 11 of 40 first positions in
 // [1e5, 1.1e6): the exact search spent its budget on candidates at YaRN factors the cells' peak rules out and on
 // the same slow pairs once per context. Each must be identified with its first position, base and factor.

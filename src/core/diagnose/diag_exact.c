@@ -36,10 +36,16 @@
 #define MAX_LEAVES  64     /* whole positions checked per candidate */
 #define ACCEPT_RMS  1e-5   /* rms off the candidate (relative to the amplitude) for a reading to count */
 #define TWO_PI      6.283185307179586
-#define NOISE_CELL  1e-6 /* a cache cell's noise allowed beside its rounding (a cache printed to 6 decimals) */
-#define MERGE_ANGLE 0.02 /* rad: neighbours' angles parting by less (and the slack) are walked as one */
-#define STEP_ROWS   512  /* rows whose angle steps give the base */
-#define LEAF_ROWS   64   /* sampled rows a whole position is checked on */
+#define NOISE_CELL  1e-6   /* a cache cell's noise allowed beside its rounding (a cache printed to 6 decimals) */
+#define MERGE_ANGLE 0.02   /* rad: neighbours' angles parting by less (and the slack) are walked as one */
+#define STEP_ROWS   512    /* rows whose angle steps give the base */
+#define LEAF_ROWS   64     /* sampled rows a whole position is checked on */
+#define BASE_SPAN   5.0    /* sds of a cache's base (in log) within which a common rope_theta is read */
+#define THETA_STEPS 400000 /* search steps over those rope_theta readings (as diag_exact_dynamic.c) */
+#define SHARE_MIN   0.99   /* cells within an ulp for such a reading to count */
+
+/* rope_theta values checkpoints use, the most common first (as diag_exact_dynamic.c's) */
+static const double THETAS[] = {10000.0, 500000.0, 1e6, 100000.0, 50000.0, 5e6, 1e7};
 
 /* One candidate: frequencies per pair (inv[k] + variant ulps) and how the angle is formed. */
 typedef struct exact_search {
@@ -557,6 +563,27 @@ int diag_peak_allows(pe_dtype storage, double peak, double amp) {
     return peak <= diag_round_storage(storage, (double)(float)amp) + PEAK_NOISE;
 }
 
+/* One base and linear factor read cell by cell (HF's float32 inv_freq): budget NULL is CACHE_NODES per reading.
+ * Writes d only when the cells were read at some first position; share is the sampled cells within an ulp. */
+static int cache_at_base(diag_work *w, pe_diagnosis *d, double base, double factor, uint64_t *budget, double *share,
+                         double *rms) {
+    const uint32_t h = w->h;
+    float *inv = (float *)w->phase0; /* HF's float32 inv_freq (the search's own in diag_exact_cache_at) */
+    pe_diagnosis trial = *d;
+    trial.rule = 0, trial.base = base, trial.base_round = 1;
+    trial.scaling = factor == 1.0 ? PE_DIAG_SCALING_NONE : PE_DIAG_SCALING_LINEAR, trial.factor = factor;
+    for (uint32_t j = 0; j < h; j++) w->order[j] = h - 1 - j;
+    if (!diag_inv_formula(w, &trial, PE_DIAG_RECIPE_F32_HF, 0, inv)) return 0;
+    w->searched |= PE_DIAG_SEARCHED_EXACT_CACHE;
+    if (!diag_exact_cache_at(w, d, inv, 1.0, budget, share, rms)) return 0;
+    d->rule = 0, d->base = base, d->base_round = 1;
+    if (d->base_digits < 1) d->base_digits = 1;
+    d->scaling = trial.scaling, d->factor = factor;
+    const double log_base = pe_log(base);
+    for (uint32_t k = 0; k < h; k++) w->model_w[k] = pe_exp_nonpositive(-(k * log_base) / h) / factor;
+    return 1;
+}
+
 int diag_exact_cache(diag_work *w, pe_diagnosis *d, double *rms) {
     const uint32_t h = w->h;
     /* a cell above 1: a scaled amplitude (YaRN's attention factor), no unscaled or linear cache */
@@ -564,34 +591,33 @@ int diag_exact_cache(diag_work *w, pe_diagnosis *d, double *rms) {
     uint32_t r0 = w->first_row;
     while (r0 < w->v.rows && w->zero[r0]) r0++;
     if (r0 + CACHE_ROWS > w->v.rows) return 0;
-    double base, factor, rel_b, rel_a;
-    if (!diag_cache_line(w, &base, &factor, &rel_b, &rel_a)) return 0;
+    double line_base, factor, rel_b, rel_a, share;
+    if (!diag_cache_line(w, &line_base, &factor, &rel_b, &rel_a)) return 0;
     int base_round, factor_round = 1;
-    base = diag_snap(base, 5.0 * rel_b > 1e-6 ? 5.0 * rel_b : 1e-6, &base_round);
+    const double base = diag_snap(line_base, 5.0 * rel_b > 1e-6 ? 5.0 * rel_b : 1e-6, &base_round);
     const double f_tol = 5.0 * rel_a > 1e-6 ? 5.0 * rel_a : 1e-6;
     if (factor - 1.0 < f_tol && 1.0 - factor < f_tol)
         factor = 1.0;
     else
         factor = diag_snap(factor, f_tol, &factor_round);
-    if (!base_round || !factor_round || factor < 1.0) return 0;
-    /* scratch: the exact frequencies and HF's float32 inv_freq (the search's own in diag_exact_cache_at) */
-    double *exact = w->mx;
-    float *inv = (float *)w->phase0;
-    pe_diagnosis trial = *d;
-    trial.rule = 0, trial.base = base, trial.base_round = 1;
-    trial.scaling = factor == 1.0 ? PE_DIAG_SCALING_NONE : PE_DIAG_SCALING_LINEAR, trial.factor = factor;
-    const double log_base = pe_log(base);
-    for (uint32_t k = 0; k < h; k++) exact[k] = pe_exp_nonpositive(-(k * log_base) / h) / factor;
-    for (uint32_t j = 0; j < h; j++) w->order[j] = h - 1 - j;
-    if (!diag_inv_formula(w, &trial, PE_DIAG_RECIPE_F32_HF, 0, inv)) return 0;
-    double share;
-    w->searched |= PE_DIAG_SEARCHED_EXACT_CACHE;
-    if (!diag_exact_cache_at(w, d, inv, 1.0, NULL, &share, rms)) return 0;
-    d->rule = 0, d->base = base, d->base_round = 1;
-    if (d->base_digits < 1) d->base_digits = 1;
-    d->scaling = trial.scaling, d->factor = factor;
-    for (uint32_t k = 0; k < h; k++) w->model_w[k] = exact[k];
-    return 1;
+    if (!factor_round || factor < 1.0) return 0;
+    if (base_round && cache_at_base(w, d, base, factor, NULL, &share, rms)) return 1;
+    /* a base the recurrences read loosely snaps to the round number nearest, seldom the model's: a bfloat16 cache
+     * of 32 rows with a linear factor 4 reads 10^4 as 8.6e3 +- 41% (its slow columns hardly turn over the rows, and
+     * the fast ones are few), which snaps to 9e3. The common rope_theta within BASE_SPAN sds are read too, the
+     * most common first, under a budget; the cells decide, and only a reading that reproduces them counts. */
+    uint64_t budget = THETA_STEPS;
+    for (unsigned t = 0; t < sizeof THETAS / sizeof THETAS[0] && budget > 0; t++) {
+        const double theta = THETAS[t], off = pe_log(theta / line_base);
+        if ((base_round && theta == base) || !(off <= BASE_SPAN * rel_b && -off <= BASE_SPAN * rel_b)) continue;
+        pe_diagnosis trial = *d;
+        w->searched_candidates++;
+        if (!cache_at_base(w, &trial, theta, factor, &budget, &share, rms)) continue;
+        if (!(share >= SHARE_MIN || *rms < ACCEPT_RMS)) continue;
+        *d = trial;
+        return 1;
+    }
+    return 0;
 }
 
 int diag_exact_cache_at(diag_work *w, pe_diagnosis *d, const float *inv, double amp, uint64_t *budget, double *share,
