@@ -284,8 +284,10 @@ it('prints the per-view timing table of every drag', () => {
 // (110.0 kB) gained the one-pass layer-type reader, GLM-4's chatglm reading and identify's dynamic NTK
 // search, the page (9.7 kB) the phone bars' layout. Won back to 166.9 kB in session 36: the code that runs once per
 // call (the config reader, identify's rules, fits and texts) is compiled for size (build.sh; wasm 110.0 → 101.9 kB,
-// identify as fast); budget: that plus 2.5%.
-const FIRST_VIEW_BUDGET = 171_000;
+// identify as fast); budget: that plus 2.5%. 176 kB since session 37's merge measured 173.9 kB: the wasm
+// (101.9 → 107.5 kB) gained identify's far YaRN/linear readings and its searched-space report (diag_exact.c,
+// one of the hot -O3 files) and the float16 rotation's fast step.
+const FIRST_VIEW_BUDGET = 176_000;
 // The README's figure for the first view ("weighs about N kB gzip"): within 3% of what this test measures.
 const README_FIRST_VIEW = Number(
   /first view weighs about (\d+) kB gzip/.exec(await readFile(new URL('../README.md', import.meta.url), 'utf8'))[1],
