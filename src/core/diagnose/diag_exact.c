@@ -41,11 +41,8 @@
 #define STEP_ROWS   512    /* rows whose angle steps give the base */
 #define LEAF_ROWS   64     /* sampled rows a whole position is checked on */
 #define BASE_SPAN   5.0    /* sds of a cache's base (in log) within which a common rope_theta is read */
-#define THETA_STEPS 400000 /* search steps over those rope_theta readings (as diag_exact_dynamic.c) */
+#define THETA_STEPS 400000 /* search steps over the diag_rope_thetas readings (as diag_exact_dynamic.c) */
 #define SHARE_MIN   0.99   /* cells within an ulp for such a reading to count */
-
-/* rope_theta values checkpoints use, the most common first (as diag_exact_dynamic.c's) */
-static const double THETAS[] = {10000.0, 500000.0, 1e6, 100000.0, 50000.0, 5e6, 1e7};
 
 /* One candidate: frequencies per pair (inv[k] + variant ulps) and how the angle is formed. */
 typedef struct exact_search {
@@ -607,8 +604,8 @@ int diag_exact_cache(diag_work *w, pe_diagnosis *d, double *rms) {
      * the fast ones are few), which snaps to 9e3. The common rope_theta within BASE_SPAN sds are read too, the
      * most common first, under a budget; the cells decide, and only a reading that reproduces them counts. */
     uint64_t budget = THETA_STEPS;
-    for (unsigned t = 0; t < sizeof THETAS / sizeof THETAS[0] && budget > 0; t++) {
-        const double theta = THETAS[t], off = pe_log(theta / line_base);
+    for (unsigned t = 0; t < DIAG_ROPE_THETA_COUNT && budget > 0; t++) {
+        const double theta = diag_rope_thetas[t], off = pe_log(theta / line_base);
         if ((base_round && theta == base) || !(off <= BASE_SPAN * rel_b && -off <= BASE_SPAN * rel_b)) continue;
         pe_diagnosis trial = *d;
         w->searched_candidates++;

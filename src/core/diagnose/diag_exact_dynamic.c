@@ -25,9 +25,6 @@
 #define BUDGET    400000  /* search steps over every candidate (as diag_exact_scaled.c) */
 #define MAX_ALPHA 65536.0 /* past it no checkpoint's factor and lengths reach */
 
-/* rope_theta values checkpoints use, the most common first. */
-static const double THETAS[] = {10000.0, 500000.0, 1e6, 100000.0, 50000.0, 5e6, 1e7};
-
 int diag_exact_cache_dynamic(diag_work *w, pe_diagnosis *d, double *rms) {
     const uint32_t h = w->h;
     if (d->kind != PE_DIAG_COS_SIN || h < 4 || d->storage == PE_DTYPE_FLOAT64 ||
@@ -42,8 +39,8 @@ int diag_exact_cache_dynamic(diag_work *w, pe_diagnosis *d, double *rms) {
     float *inv = (float *)w->phase0;
     uint64_t budget = BUDGET;
     uint32_t tries = 0;
-    for (unsigned t = 0; t < sizeof THETAS / sizeof THETAS[0]; t++) {
-        const double theta = THETAS[t];
+    for (unsigned t = 0; t < DIAG_ROPE_THETA_COUNT; t++) {
+        const double theta = diag_rope_thetas[t];
         if (!(base > theta * (1.0 + 1e-6))) continue;
         const double alpha = diag_exp(pe_log(base / theta) * to_alpha);
         if (!(alpha < MAX_ALPHA)) continue;

@@ -37,7 +37,6 @@
 #define PEAK_NEAR 0.005 /* relative: a peak this close to a candidate's amplitude ranks it first */
 #define NOISE_RMS 1e-5  /* or rms off the candidate (relative to the amplitude): noise on it */
 
-static const double BASES[] = {10000.0, 500000.0, 1e6, 100000.0, 50000.0, 5e6, 1e7};
 /* original_max_position_embeddings, the common first (a tie in the ranking keeps this order) */
 static const double CONTEXTS[] = {8192, 4096, 2048, 32768, 16384, 131072, 65536, 1024, 512, 262144, 524288, 1048576};
 static const double YARN_FACTORS[] = {2, 4, 8, 16, 32, 40, 64, 128};
@@ -154,9 +153,9 @@ static void enumerate(candidates *cs, int pass) {
     const uint32_t h = cs->h;
     const double dim = 2.0 * h;
     cs->made = 0;
-    for (unsigned b = 0; b < sizeof BASES / sizeof BASES[0]; b++) {
+    for (unsigned b = 0; b < DIAG_ROPE_THETA_COUNT; b++) {
         freq_model m = {0};
-        m.recipe = PE_DIAG_RECIPE_F32_HF, m.base = BASES[b], m.dim = 2 * h, m.rule = 0, m.count = h;
+        m.recipe = PE_DIAG_RECIPE_F32_HF, m.base = diag_rope_thetas[b], m.dim = 2 * h, m.rule = 0, m.count = h;
         /* each context's Llama 3 sets, then its YaRN ones: Llama 3's bands change only slow columns, so it ties
          * with any YaRN whose ramp lies there too */
         for (unsigned c = 0; c < sizeof CONTEXTS / sizeof CONTEXTS[0]; c++) {

@@ -75,6 +75,11 @@ static inline double diag_narrow(double x, pe_dtype dtype) {
     return (h & 0x8000) ? -v : v;
 }
 
+/* rope_theta values checkpoints use, the most common first: the bases every search at HF's own parameters tries
+ * (defined in diag_scaling.c). */
+#define DIAG_ROPE_THETA_COUNT 7u
+extern const double diag_rope_thetas[DIAG_ROPE_THETA_COUNT];
+
 /* Rows sampled for the recipe match and the distances. */
 #define DIAG_SAMPLES 192u
 

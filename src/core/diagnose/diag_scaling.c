@@ -25,9 +25,7 @@
 
 #define TWO_PI 6.283185307179586
 
-/* Bases that checkpoints use as rope_theta, the most common first. */
-static const double COMMON_BASES[] = {10000.0, 500000.0, 1000000.0, 100000.0, 50000.0, 5000000.0, 10000000.0};
-enum { COMMON_BASE_COUNT = sizeof COMMON_BASES / sizeof COMMON_BASES[0] };
+const double diag_rope_thetas[DIAG_ROPE_THETA_COUNT] = {10000.0, 500000.0, 1e6, 100000.0, 50000.0, 5e6, 1e7};
 
 static int close_to(double x, double target, double rel) {
     double e = x - target;
@@ -130,8 +128,8 @@ static void dynamic(const diag_work *w, pe_diagnosis *d) {
     const double dim = 2.0 * d->pairs, positions = d->offset + (double)(d->rows - w->first_row);
     const int read_exactly = d->dynamic_alpha > 1.0 && d->rope_theta > 0.0 && d->rope_theta < d->base;
     double theta = read_exactly ? d->rope_theta : 0.0;
-    for (int k = 0; k < COMMON_BASE_COUNT && !read_exactly; k++)
-        if (COMMON_BASES[k] < d->base * (1.0 - 1e-6) && COMMON_BASES[k] > theta) theta = COMMON_BASES[k];
+    for (int k = 0; k < DIAG_ROPE_THETA_COUNT && !read_exactly; k++)
+        if (diag_rope_thetas[k] < d->base * (1.0 - 1e-6) && diag_rope_thetas[k] > theta) theta = diag_rope_thetas[k];
     if (theta == 0.0 || dim < 4.0) return;
     d->rope_theta = theta;
     if (!read_exactly) d->dynamic_alpha = diag_exp(pe_log(d->base / theta) * (dim - 2.0) / dim);
@@ -167,10 +165,10 @@ static uint32_t round_factors(const diag_work *w, double log_theta) {
 
 static void longrope(const diag_work *w, pe_diagnosis *d) {
     uint32_t best = 0;
-    double theta = COMMON_BASES[0];
-    for (int k = 0; k < COMMON_BASE_COUNT; k++) {
-        uint32_t n = round_factors(w, pe_log(COMMON_BASES[k]));
-        if (n > best) best = n, theta = COMMON_BASES[k];
+    double theta = diag_rope_thetas[0];
+    for (int k = 0; k < DIAG_ROPE_THETA_COUNT; k++) {
+        uint32_t n = round_factors(w, pe_log(diag_rope_thetas[k]));
+        if (n > best) best = n, theta = diag_rope_thetas[k];
     }
     d->rope_theta = d->base = theta;
     d->base_round = 1;
