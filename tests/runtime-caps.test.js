@@ -59,6 +59,16 @@ test('a RoPE cache wasm32 cannot hold is TOO_LARGE naming maxPosition (was BAD_O
     'maxPosition',
     '2^22 rows',
   );
+  // Within wasm32 memory (2 GiB of halves' rows) but past the rows the core caches (PE_ROPE_MAX_CACHE_ROWS).
+  tooLarge(
+    () => posenc.createRope({ headDim: 128, heads: 1, maxPosition: 2 ** 20 + 1, cache: true }),
+    'maxPosition',
+    '2^20 + 1 rows',
+  );
+  // Left to decide, a cache of more rows than the core keeps is left out, even under 32 MiB.
+  const small = posenc.createRope({ headDim: 2, heads: 1, maxPosition: 2 ** 21 });
+  assert.is(small.cachedPositions, 0, 'headDim 2, 2^21 rows: no cache');
+  small.free();
 });
 
 test('a longrope config whose head_dim outgrows its factor lists is BAD_SCALING (was the core’s scratch status)', () => {

@@ -597,7 +597,8 @@ PE_API pe_status pe_recipe_table(const pe_sinusoid *enc, pe_recipe recipe, uint3
  * build. Like pe_plan it is not thread-safe, must not be moved or copied, and
  * needs no teardown.
  *
- * The cache holds 2 * rotary_dim floats per row; it is left out (cache_rows
+ * The cache holds rotary_dim floats per row for halves (PE_LAYOUT_SPLIT),
+ * 2 * rotary_dim for adjacent pairs; it is left out (cache_rows
  * taken as 0) for DYNAMIC scaling without a fixed sequence_length, whose
  * frequencies follow each call's sequence length. */
 typedef struct pe_rope_plan pe_rope_plan;

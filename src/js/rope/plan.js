@@ -14,6 +14,7 @@ import {
   checkNotDetached,
   MAX_RESULT,
   MAX_LIST,
+  LAYOUTS,
 } from '../runtime/validate.js';
 import { MAX_WASM_BYTES } from '../runtime/wasm-calls.js';
 import { WasmBuffer, isWasmBuffer } from '../runtime/wasm-buffer.js';
@@ -40,8 +41,11 @@ const ELEMENT_BYTES = [4, 2, 2, 8];
 export const APPLY_OPTIONS = ['length', 'offset', 'positions', 'positionIds', 'cuSeqlens', 'dtype', 'heads', 'as'];
 export const COS_SIN_OPTIONS = ['length', 'offset', 'positions', 'expand', 'dtype', 'as', 'float16'];
 // The cos/sin cache a plan keeps when maxPosition asks for one: at most this
-// many bytes (2 · rotaryDim floats a row), so r = 128 caches 32768 positions.
+// many bytes (rotaryDim floats a row for halves, 2 · rotaryDim for adjacent
+// pairs), so r = 128 in halves caches 65536 positions, and at most the rows
+// the core caches (PE_ROPE_MAX_CACHE_ROWS).
 const CACHE_BYTES = 32 * 2 ** 20;
+const MAX_CACHE_ROWS = 2 ** 20;
 // Position ids up to this many travel in the block each instance keeps for them.
 const KEPT_IDS = 64;
 const X_KINDS =
@@ -607,8 +611,10 @@ export function ropePlans(runtime) {
 
   /** A plan object for checked options c (createRope). */
   function makePlan(c, maxPosition, cache) {
-    const bytesPerRow = 2 * c.rotaryDim * 4;
-    const wanted = cache === undefined ? maxPosition * bytesPerRow <= CACHE_BYTES : cache;
+    // The core's laid-out rows (rope_kernels.h): halves keep C and S once a pair, adjacent pairs on every element.
+    const bytesPerRow = (c.layout === LAYOUTS.half ? 1 : 2) * c.rotaryDim * 4;
+    const wanted =
+      cache === undefined ? maxPosition * bytesPerRow <= CACHE_BYTES && maxPosition <= MAX_CACHE_ROWS : cache;
     // Dynamic NTK and LongRoPE: frequencies follow each call's L, so no cache.
     let cacheRows = wanted && c.scaling.type !== 2 && c.scaling.type !== 5 && c.axes.type !== 2 ? maxPosition : 0;
     if (c.xpos !== null && cacheRows > 0) {
@@ -622,6 +628,15 @@ export function ropePlans(runtime) {
         'TOO_LARGE',
         `a cos/sin cache of maxPosition = ${maxPosition} rows needs ${cacheRows * bytesPerRow} bytes; wasm32 ` +
           'memory holds at most 4 GiB: lower maxPosition or pass cache: false',
+        'maxPosition',
+        maxPosition,
+      );
+    }
+    if (cacheRows > MAX_CACHE_ROWS) {
+      throw new PosencError(
+        'TOO_LARGE',
+        `a cos/sin cache of maxPosition = ${maxPosition} rows: a plan caches at most 2^20 rows; lower ` +
+          'maxPosition or pass cache: false',
         'maxPosition',
         maxPosition,
       );

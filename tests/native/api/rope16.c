@@ -10,6 +10,7 @@
 
 #include "../api_check.h"
 #include "common/kernel_table.h"
+#include "sinusoid/rope/rope_kernels.h"
 #include "tests.h"
 
 #define R 40u /* rotary_dim: 20 pairs (halves: 16 by SIMD, 4 in the tail; adjacent: 32 + 8) */
@@ -69,7 +70,7 @@ static void check_rotation(const format *f, pe_layout layout, const uint16_t *x,
     const size_t n = count * R;
     uint16_t *want = malloc(n * 2), *got = malloc(n * 2);
     for (size_t k = 0; k < count; k++) {
-        const float *c = cs + k * 2 * R, *s = c + R;
+        const float *c = cs + k * 2 * R, *s = c + pe_rope_cs_floats(R, layout);
         for (uint32_t j = 0; j < R; j++) {
             const int split = layout == PE_LAYOUT_SPLIT, first = split ? j < R / 2 : j % 2 == 0;
             const uint32_t partner = split ? (first ? j + R / 2 : j - R / 2) : j ^ 1u;
@@ -97,13 +98,18 @@ static void check_rotation(const format *f, pe_layout layout, const uint16_t *x,
     free(got);
 }
 
-/* cs rows: row k's C and S in the layout (C's halves equal, S's opposite). */
+/* cs rows, 2R floats apart: row k's C and S in the layout (rope_kernels.h:
+ * halves pair i's once, adjacent pairs C on both elements, S and -S). */
 static void set_row(float *cs, size_t k, pe_layout layout, uint32_t i, float cv, float sv) {
-    float *c = cs + k * 2 * R, *s = c + R;
-    const uint32_t j1 = layout == PE_LAYOUT_SPLIT ? i : 2 * i, j2 = layout == PE_LAYOUT_SPLIT ? i + R / 2 : 2 * i + 1;
-    c[j1] = c[j2] = cv;
-    s[j1] = sv;
-    s[j2] = -sv;
+    float *c = cs + k * 2 * R, *s = c + pe_rope_cs_floats(R, layout);
+    if (layout == PE_LAYOUT_SPLIT) {
+        c[i] = cv;
+        s[i] = sv;
+        return;
+    }
+    c[2 * i] = c[2 * i + 1] = cv;
+    s[2 * i] = sv;
+    s[2 * i + 1] = -sv;
 }
 
 /* fill(f, layout, x, cs, count, ctx) sets count vectors of x and their C, S
@@ -229,7 +235,7 @@ static void skewed_row(const format *f, pe_layout layout, uint16_t *x, float *cs
             x[k * R + j1] = (uint16_t)(k * (R / 2) + i);
             x[k * R + j2] = f->f16 ? 0xf8e2 : 0xc71c; /* -40000 (bfloat16: -39936) */
             set_row(cs, k, layout, i, 0.8f, 0.6f);
-            cs[k * 2 * R + R + j2] = 0.6f; /* set_row's -S undone */
+            if (layout != PE_LAYOUT_SPLIT) cs[k * 2 * R + R + j2] = 0.6f; /* set_row's -S undone */
         }
 }
 

@@ -1,5 +1,6 @@
 /* rope_lay_out.c: the kernel that lays [sin | cos] rows out as the rotation's
- * [C | S] rows (rope_kernels.h), scalar and SIMD, against an oracle of its
+ * [C | S] rows (rope_kernels.h: halves keep C and S once, adjacent pairs on
+ * every element), scalar and SIMD, against an oracle of its
  * own: each product formed in double (exact: two floats' product has at most
  * 48 significant bits) and rounded once to float, the sign applied after.
  * Both layouts, both directions, attention factors 1 and not, r from 2 to
@@ -7,24 +8,29 @@
  * values; the output inside sentinel guards. */
 #include "../api_check.h"
 #include "common/kernel_table.h"
+#include "sinusoid/rope/rope_kernels.h"
 #include "tests.h"
 
 static const uint32_t DIMS[] = {2, 4, 6, 8, 10, 14, 16, 18, 34, 128, 136};
 static const float FACTORS[] = {1.0f, 0.70710677f, 1.3862944f};
 #define ROWS 5
 
-/* Row k of [C | S] as the oracle has it. */
+/* Row k of [C | S] as the oracle has it: halves C (r/2 floats) then S, each
+ * pair once; adjacent pairs C (r floats) then S, each element. */
 static void oracle_row(const float *raw, float *want, uint32_t r, pe_layout layout, float factor, int inverse) {
     const uint32_t half = r / 2;
     for (uint32_t i = 0; i < half; i++) {
         const float cv = (float)((double)raw[half + i] * (double)factor);
         const float sv = (float)((double)raw[i] * (double)factor);
         const float first = inverse ? sv : -sv;
-        const uint32_t j1 = layout == PE_LAYOUT_SPLIT ? i : 2 * i,
-                       j2 = layout == PE_LAYOUT_SPLIT ? i + half : 2 * i + 1;
-        want[j1] = want[j2] = cv;
-        want[r + j1] = first;
-        want[r + j2] = inverse ? -sv : sv;
+        if (layout == PE_LAYOUT_SPLIT) {
+            want[i] = cv;
+            want[half + i] = first;
+        } else {
+            want[2 * i] = want[2 * i + 1] = cv;
+            want[r + 2 * i] = first;
+            want[r + 2 * i + 1] = inverse ? -sv : sv;
+        }
     }
 }
 
@@ -48,14 +54,15 @@ void test_rope_lay_out(void) {
                 for (int inverse = 0; inverse < 2; inverse++) {
                     for (size_t f = 0; f < sizeof FACTORS / sizeof FACTORS[0]; f++) {
                         const pe_layout lay = layout ? PE_LAYOUT_SPLIT : PE_LAYOUT_INTERLEAVED;
-                        buffer out = buffer_new(ROWS * 2 * r);
+                        const uint32_t row = 2 * pe_rope_cs_floats(r, lay);
+                        buffer out = buffer_new(ROWS * row);
                         pe_kernel_table_current()->rope_lay_out(raw, out.data, ROWS, r, lay, FACTORS[f], inverse);
                         size_t bad = 0, first_bad = 0;
                         for (uint32_t k = 0; k < ROWS; k++) {
-                            oracle_row(raw + k * r, want + k * 2 * r, r, lay, FACTORS[f], inverse);
-                            for (uint32_t j = 0; j < 2 * r; j++)
-                                if (!same_bits(out.data[k * 2 * r + j], want[k * 2 * r + j]) && bad++ == 0)
-                                    first_bad = k * 2 * r + j;
+                            oracle_row(raw + k * r, want + k * row, r, lay, FACTORS[f], inverse);
+                            for (uint32_t j = 0; j < row; j++)
+                                if (!same_bits(out.data[k * row + j], want[k * row + j]) && bad++ == 0)
+                                    first_bad = k * row + j;
                         }
                         CHECK(bad == 0,
                               "%s kernels, r %u, %s, %s, factor %.9g: %zu wrong, first at %zu: %.9g want %.9g",

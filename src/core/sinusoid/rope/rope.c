@@ -26,6 +26,7 @@ struct pe_rope_plan {
     uint32_t magic;
     pe_rotary rope;
     uint32_t r, tile_rows, wide_floats, cache_rows;
+    uint32_t cs_row;    /* floats of a laid-out [C | S] row: 2 * pe_rope_cs_floats (rope_kernels.h) */
     uint32_t built_for; /* DYNAMIC's L the inner plan holds (0: unscaled), or PE_ROPE_NOT_BUILT */
     int built;          /* nonzero once the inner plan for built_for is whole: an L may equal PE_ROPE_NOT_BUILT */
     uint32_t tile_at;   /* cs holds the whole aligned tile of rows from this position, or PE_ROPE_NOT_BUILT */
@@ -80,14 +81,17 @@ static uint32_t cacheable_rows(const pe_rotary *rope, uint32_t cache_rows) {
 }
 
 /* Plan memory, aligned to 16: header | inner plan | w (then LongRoPE's short
- * and long factors, then xPos's lz) | raw | cs | wide | axis rows and ids (several axes only) | cache. */
-static size_t plan_bytes_for(uint32_t r, uint32_t cache_rows, int axes) {
+ * and long factors, then xPos's lz) | raw | cs | wide | axis rows and ids (several axes only) | cache
+ * (cache_rows laid-out rows; cs holds a tile of float64 rows too, so 2r floats a row). */
+static size_t plan_bytes_for(const pe_rotary *rope, uint32_t cache_rows) {
+    const uint32_t r = rotary_of(rope), cs_row = 2 * pe_rope_cs_floats(r, rope->layout);
+    const int axes = rope->axes.type != PE_ROPE_AXES_NONE;
     const size_t rows = tile_rows(r);
     return 16 + align16(sizeof(pe_rope_plan)) + align16(pe_plan_bytes(r)) +
            align16((size_t)4 * (r / 2) * sizeof(double)) + align16(rows * r * sizeof(float)) +
            align16(rows * 2 * r * sizeof(float)) + align16((size_t)wide_floats(r) * sizeof(float)) +
            (axes ? align16(rows * 2 * r * sizeof(float)) + align16(rows * sizeof(uint32_t)) : 0) +
-           (size_t)cache_rows * 2 * r * sizeof(float);
+           (size_t)cache_rows * cs_row * sizeof(float);
 }
 
 static pe_status check_rope(const pe_rotary *rope) {
@@ -116,7 +120,7 @@ pe_status pe_rope_plan_size(const pe_rotary *rope, uint32_t cache_rows, size_t *
     if (st != PE_OK) return st;
     if (cache_rows > PE_ROPE_MAX_CACHE_ROWS) return PE_ERR_TOO_LARGE;
     if (!bytes) return PE_ERR_NULL;
-    *bytes = plan_bytes_for(rotary_of(rope), cacheable_rows(rope, cache_rows), rope->axes.type != PE_ROPE_AXES_NONE);
+    *bytes = plan_bytes_for(rope, cacheable_rows(rope, cache_rows));
     return PE_OK;
 }
 
@@ -191,7 +195,7 @@ static pe_status build_for(pe_rope_plan *p, uint32_t seq_len) {
 static void xpos_scale_rows(pe_rope_plan *p, uint32_t first, const uint32_t *positions, uint32_t g, float *cs) {
     if (!pe_xpos_on(&p->rope.xpos)) return;
     pe_xpos_rows(&p->rope.xpos, p->lz, p->r, p->rope.layout, first, positions, g, p->raw, (double *)(void *)p->wide);
-    pe_kernel_table_current()->rope_xpos_scale(cs, p->raw, g, p->r);
+    pe_kernel_table_current()->rope_xpos_scale(cs, p->raw, g, p->cs_row / 2);
 }
 
 /* xPos: every position of a call within the scales' range (the extremes
@@ -240,6 +244,7 @@ pe_status pe_rope_plan_init(const pe_rotary *rope, uint32_t cache_rows, void *me
     p->magic = 0;
     p->rope = *rope;
     p->r = r;
+    p->cs_row = 2 * pe_rope_cs_floats(r, rope->layout);
     p->tile_rows = tile_rows(r);
     p->wide_floats = wide_floats(r);
     p->cache_rows = cacheable_rows(rope, cache_rows);
@@ -290,8 +295,8 @@ pe_status pe_rope_plan_init(const pe_rotary *rope, uint32_t cache_rows, void *me
     for (uint32_t l0 = 0; l0 < p->cache_rows; l0 += p->tile_rows) {
         const uint32_t g = p->cache_rows - l0 < p->tile_rows ? p->cache_rows - l0 : p->tile_rows;
         raw_rows(p, 0, NULL, l0, g, p->raw);
-        lay_out(p->raw, p->cache + (size_t)l0 * 2 * r, g, r, rope->layout, (float)p->factor, rope->inverse);
-        xpos_scale_rows(p, l0, NULL, g, p->cache + (size_t)l0 * 2 * r);
+        lay_out(p->raw, p->cache + (size_t)l0 * p->cs_row, g, r, rope->layout, (float)p->factor, rope->inverse);
+        xpos_scale_rows(p, l0, NULL, g, p->cache + (size_t)l0 * p->cs_row);
     }
     p->magic = PE_ROPE_PLAN_MAGIC;
     *plan = p;
@@ -345,13 +350,14 @@ static void rotate_vectors(const rotation *t, size_t x_at, size_t count, size_t 
 /* Rows l0 ... l0 + g - 1 of every batch item, with their [C | S] rows at cs. */
 static void rotate_rows(const pe_rope_plan *p, const rotation *t, size_t heads, size_t batch, uint32_t length,
                         uint32_t l0, uint32_t g, const float *cs) {
-    const size_t dim = p->rope.head_dim, r2 = (size_t)2 * p->r;
+    const size_t dim = p->rope.head_dim, cs_row = p->cs_row;
     for (size_t b = 0; b < batch; b++) {
         if (p->rope.order == PE_ROPE_BLHD) {
             for (uint32_t k = 0; k < g; k++)
-                rotate_vectors(t, ((b * length + l0 + k) * heads) * dim, heads, dim, cs + k * r2, 0);
+                rotate_vectors(t, ((b * length + l0 + k) * heads) * dim, heads, dim, cs + k * cs_row, 0);
         } else {
-            for (size_t h = 0; h < heads; h++) rotate_vectors(t, ((b * heads + h) * length + l0) * dim, g, dim, cs, r2);
+            for (size_t h = 0; h < heads; h++)
+                rotate_vectors(t, ((b * heads + h) * length + l0) * dim, g, dim, cs, cs_row);
         }
     }
 }
@@ -393,7 +399,7 @@ pe_status pe_rope_plan_apply_heads(pe_rope_plan *plan, pe_dtype dtype, uint32_t 
     }
 
     const uint32_t r = p->r, rows = p->tile_rows;
-    const size_t r2 = (size_t)2 * r;
+    const size_t cs_row = p->cs_row;
     const rotation t = {pe_kernel_table_current(), dtype, x, r, p->rope.layout};
     const size_t batch = x_count / slab;
     const int cached = end <= p->cache_rows && !(positions && p->runs.axes); /* the cache holds one-axis rows */
@@ -404,9 +410,10 @@ pe_status pe_rope_plan_apply_heads(pe_rope_plan *plan, pe_dtype dtype, uint32_t 
         const float *cs = p->cs;
         if (cached && !positions) {
             g = length - l0; /* the cache is one tile */
-            cs = p->cache + (size_t)(offset + l0) * r2;
+            cs = p->cache + (size_t)(offset + l0) * cs_row;
         } else if (cached) {
-            for (uint32_t k = 0; k < g; k++) memcpy(p->cs + k * r2, p->cache + positions[l0 + k] * r2, r2 * 4);
+            for (uint32_t k = 0; k < g; k++)
+                memcpy(p->cs + k * cs_row, p->cache + positions[l0 + k] * cs_row, cs_row * 4);
         } else if (!positions) {
             /* The whole aligned tile, kept for the next call: decoding one
              * token a call then makes cos/sin once per tile_rows tokens (the
@@ -419,7 +426,7 @@ pe_status pe_rope_plan_apply_heads(pe_rope_plan *plan, pe_dtype dtype, uint32_t 
                 xpos_scale_rows(p, start, NULL, rows, p->cs);
                 p->tile_at = start;
             }
-            cs = p->cs + (size_t)(offset + l0 - start) * r2;
+            cs = p->cs + (size_t)(offset + l0 - start) * cs_row;
         } else {
             p->tile_at = PE_ROPE_NOT_BUILT;
             raw_rows(p, offset, positions, l0, g, p->raw);
@@ -444,7 +451,7 @@ pe_status pe_rope(const pe_rotary *rope, uint32_t offset, uint32_t length, const
     uint32_t end;
     if ((st = check_positions(rope, length, offset, positions, &end)) != PE_OK) return st;
     if (!scratch) return PE_ERR_NULL;
-    if (scratch_bytes < plan_bytes_for(rotary_of(rope), 0, rope->axes.type != PE_ROPE_AXES_NONE)) return PE_ERR_SCRATCH;
+    if (scratch_bytes < plan_bytes_for(rope, 0)) return PE_ERR_SCRATCH;
     /* The plan is built for this call's sequence length from the start. */
     pe_rotary fixed = *rope;
     if (dynamic_unfixed(&fixed)) fixed.scaling.sequence_length = end;

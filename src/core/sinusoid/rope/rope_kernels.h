@@ -1,14 +1,20 @@
 /* Internal: RoPE's rotation kernel, and the scaled frequencies behind it.
  *
- * A tile row of cos/sin is laid out for the rotation as cs = [C | S], each
- * rotary_dim floats in the layout of x's pairs, so that every element is
+ * A tile row of cos/sin is laid out for the rotation as cs = [C | S] in the
+ * layout of x's pairs, so that every element is
  *
  *     x'[j] = x[j] * C[j] + x[partner(j)] * S[j]
  *
  * with partner(j) = j ^ 1 (adjacent pairs) or j +- rotary_dim/2 (halves),
  * C = cos * attention factor and S = -sin or +sin (times the factor) as the
  * direction asks. (-s) * x2 is exactly -(s * x2), so this is bit for bit
- * HF's x1 cos - x2 sin and x2 cos + x1 sin. */
+ * HF's x1 cos - x2 sin and x2 cos + x1 sin. Adjacent pairs keep C and S of
+ * every element (rotary_dim floats each); halves keep only the first half of
+ * each (rotary_dim/2 floats): the second halves would repeat C and negate S,
+ * which the kernels fold into their operations (x2' = x2 C - x1 S). The
+ * compact rows halve what prefill streams besides x: rows twice as long,
+ * their second halves skipped, made the rotation at 2048 x 32 x 128 1.4x
+ * as slow on memory, alike in every alignment to x (issue 29). */
 #ifndef PE_ROPE_KERNELS_H
 #define PE_ROPE_KERNELS_H
 
@@ -18,6 +24,11 @@
 
 #include "common/kernel_table.h"
 #include "posenc.h"
+
+/* Floats of C (and of S) in a laid-out row, which is [C | S]: 2 * this. */
+static inline uint32_t pe_rope_cs_floats(uint32_t rotary_dim, pe_layout layout) {
+    return layout == PE_LAYOUT_SPLIT ? rotary_dim / 2 : rotary_dim;
+}
 
 /* Rotates count head vectors x + k*stride with cs + k*cs_stride (cs_stride 0:
  * one row of cos/sin for all). Only the first rotary_dim elements change. */
@@ -31,10 +42,11 @@ void pe_rope_adjacent_scalar(float *v, const float *c, const float *s, uint32_t 
 
 /* pe_rope_lay_out_scalar/_simd (common/kernel_table.h): rows [sin | cos]
  * rows of the inner plan (r/2 + r/2 floats each, at raw) -> rows [C | S] rows
- * (2r floats each, at cs) in the layout of x's pairs, scaled by the attention
- * factor in float32 (HF: cos * factor, sin * factor):
- *     C = cos * factor on both elements of a pair,
- *     S = first, -first  with first = sign * (sin * factor),
+ * (2 * pe_rope_cs_floats(r, layout) floats each, at cs) in the layout of x's
+ * pairs, scaled by the attention factor in float32 (HF: cos * factor, sin *
+ * factor):
+ *     C = cos * factor on both elements of a pair (halves: once),
+ *     S = first, -first  with first = sign * (sin * factor) (halves: first),
  * sign -1 (x1' = x1 cos - x2 sin) or +1 when inverse. Decoding lays out a tile
  * every tile_rows tokens and prefill without a cache every tile, so it is a
  * kernel (issue 11: four times the cos/sin recurrence's time as a scalar loop

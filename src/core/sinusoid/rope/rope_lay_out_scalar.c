@@ -1,7 +1,8 @@
 /* RoPE's lay-out of cos/sin rows for the rotation, scalar reference: per
  * pair one float32 product for C, two for S (sin * factor, then the sign),
- * and S's negation for the pair's second element (rope_kernels.h). One loop
- * per layout, the test outside it: the scalar build runs this every tile. */
+ * and for adjacent pairs S's negation for the pair's second element
+ * (rope_kernels.h: halves keep each once). One loop per layout, the test
+ * outside it: the scalar build runs this every tile. */
 #include "sinusoid/rope/rope_kernels.h"
 
 void pe_rope_lay_out_row_scalar(const float *raw, float *cs, uint32_t r, pe_layout layout, float factor, int inverse,
@@ -9,14 +10,11 @@ void pe_rope_lay_out_row_scalar(const float *raw, float *cs, uint32_t r, pe_layo
     const uint32_t half = r / 2;
     const float first_sign = inverse ? 1.0f : -1.0f; /* S of x1: x1' = x1 cos - x2 sin */
     const float *sin_row = raw, *cos_row = raw + half;
-    float *c = cs, *s = cs + r;
+    float *c = cs, *s = cs + pe_rope_cs_floats(r, layout);
     if (layout == PE_LAYOUT_SPLIT) {
         for (uint32_t i = i0; i < half; i++) {
-            const float cv = cos_row[i] * factor, first = first_sign * sin_row[i] * factor;
-            c[i] = cv;
-            c[i + half] = cv;
-            s[i] = first;
-            s[i + half] = -first;
+            c[i] = cos_row[i] * factor;
+            s[i] = first_sign * sin_row[i] * factor;
         }
     } else {
         for (uint32_t i = i0; i < half; i++) {
@@ -31,6 +29,7 @@ void pe_rope_lay_out_row_scalar(const float *raw, float *cs, uint32_t r, pe_layo
 
 void pe_rope_lay_out_scalar(const float *raw, float *cs, uint32_t rows, uint32_t r, pe_layout layout, float factor,
                             int inverse) {
+    const size_t row = (size_t)2 * pe_rope_cs_floats(r, layout);
     for (uint32_t k = 0; k < rows; k++)
-        pe_rope_lay_out_row_scalar(raw + (size_t)k * r, cs + (size_t)k * 2 * r, r, layout, factor, inverse, 0);
+        pe_rope_lay_out_row_scalar(raw + (size_t)k * r, cs + k * row, r, layout, factor, inverse, 0);
 }

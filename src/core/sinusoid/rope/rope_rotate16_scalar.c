@@ -86,7 +86,7 @@ void pe_rope_rotate16_scalar(uint16_t *x, size_t count, size_t stride, const flo
                              uint32_t rotary_dim, pe_layout layout, int f16) {
     for (size_t k = 0; k < count; k++) {
         const float *c = cs + k * cs_stride;
-        pe_rope_rotate16_span_scalar(x + k * stride, c, c + rotary_dim, rotary_dim, layout, f16, 0,
-                                     layout == PE_LAYOUT_SPLIT ? rotary_dim / 2 : rotary_dim);
+        pe_rope_rotate16_span_scalar(x + k * stride, c, c + pe_rope_cs_floats(rotary_dim, layout), rotary_dim, layout,
+                                     f16, 0, layout == PE_LAYOUT_SPLIT ? rotary_dim / 2 : rotary_dim);
     }
 }

@@ -378,7 +378,8 @@ static void shared_rows_span(uint16_t *x, size_t count, size_t stride, const flo
                              shared_rows_fn shared_rows) {
     const uint32_t step = layout == PE_LAYOUT_SPLIT ? 8 : 16;
     while (!shared_rows(x, count, stride, split, r, from, to, &n, &at)) {
-        pe_rope_rotate16_span_scalar(x + n * stride, cs, cs + r, r, layout, f16, at, at + step);
+        pe_rope_rotate16_span_scalar(x + n * stride, cs, cs + pe_rope_cs_floats(r, layout), r, layout, f16, at,
+                                     at + step);
         at += step;
         if (at == to) n++, at = from;
     }
@@ -388,6 +389,7 @@ void pe_rope_rotate16_simd(uint16_t *x, size_t count, size_t stride, const float
                            uint32_t rotary_dim, pe_layout layout, int f16) {
     const int split = layout == PE_LAYOUT_SPLIT;
     const uint32_t r = rotary_dim, step = split ? 8 : 16, end = split ? r / 2 : r, steps = end / step * step;
+    const uint32_t n_cs = pe_rope_cs_floats(r, layout); /* S's offset from C */
     const shared_rows_fn shared_rows = split ? (f16 ? shared_rows_halves_f16 : shared_rows_halves_bf16)
                                              : (f16 ? shared_rows_adjacent_f16 : shared_rows_adjacent_bf16);
     const shared_rows_fn normal_rows = split ? normal_rows_halves : normal_rows_adjacent;
@@ -405,7 +407,7 @@ void pe_rope_rotate16_simd(uint16_t *x, size_t count, size_t stride, const float
             uint32_t rotations = 0; /* bit j: step first + j step is a rotation */
             for (uint32_t at = first; at < last; at += step)
                 rotations |=
-                    (uint32_t)split_row(cs + at, cs + r + at, step / 8, f16, layout, split_cs + 2 * (at - first))
+                    (uint32_t)split_row(cs + at, cs + n_cs + at, step / 8, f16, layout, split_cs + 2 * (at - first))
                     << (at - first) / step;
             if (!f16) rotations = 0; /* bfloat16's steps all take shared_rows */
             for (uint32_t from = first, to; from < last; from = to) {
@@ -429,14 +431,14 @@ void pe_rope_rotate16_simd(uint16_t *x, size_t count, size_t stride, const float
         for (size_t n = 0; n < count; n++) {
             uint16_t *v = x + n * stride;
             const float *c = cs + n * cs_stride;
-            for (uint32_t at = 0; (at = vector(v, c, c + r, r, at, steps)) < steps; at += step)
-                pe_rope_rotate16_span_scalar(v, c, c + r, r, layout, f16, at, at + step);
+            for (uint32_t at = 0; (at = vector(v, c, c + n_cs, r, at, steps)) < steps; at += step)
+                pe_rope_rotate16_span_scalar(v, c, c + n_cs, r, layout, f16, at, at + step);
         }
     }
     if (steps < end)
         for (size_t n = 0; n < count; n++) {
             const float *c = cs + n * cs_stride;
-            pe_rope_rotate16_span_scalar(x + n * stride, c, c + r, r, layout, f16, steps, end);
+            pe_rope_rotate16_span_scalar(x + n * stride, c, c + n_cs, r, layout, f16, steps, end);
         }
 }
 

@@ -1,7 +1,7 @@
 /* RoPE's rotation, four floats at a time with the scalar kernel's operations
  * per lane; rope_rotate_scalar.c finishes the tail. Halves: four pairs per
  * step, x1 and x2 from the two halves, one C and one S load for both (as the
- * scalar kernel: the second halves of C and S mirror the first). Adjacent
+ * scalar kernel: halves' rows hold C and S once, rope_kernels.h). Adjacent
  * pairs: two pairs per step, the partner of each lane by a swap within the
  * vector.
  *
@@ -54,7 +54,7 @@ void pe_rope_rotate_simd(float *x, size_t count, size_t stride, const float *cs,
                          pe_layout layout) {
     for (size_t k = 0; k < count; k++) {
         float *v = x + k * stride;
-        const float *c = cs + k * cs_stride, *s = c + rotary_dim;
+        const float *c = cs + k * cs_stride, *s = c + pe_rope_cs_floats(rotary_dim, layout);
         if (layout == PE_LAYOUT_SPLIT)
             halves(v, c, s, rotary_dim / 2);
         else

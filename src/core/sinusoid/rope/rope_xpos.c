@@ -4,6 +4,7 @@
  * positive t is 1 / exp(-t): the core's exp takes t <= 0 only, and the
  * division adds one rounding (2^-53), far below float32's half ulp. */
 #include "sinusoid/rope/rope_xpos.h"
+#include "sinusoid/rope/rope_kernels.h"
 
 #include "math/dd.h"
 #include "math/f64math.h"
@@ -84,14 +85,14 @@ void pe_xpos_scales(const pe_xpos *x, const double *lz, uint32_t half, uint32_t 
 
 void pe_xpos_rows(const pe_xpos *x, const double *lz, uint32_t r, pe_layout layout, uint32_t first,
                   const uint32_t *positions, uint32_t g, float *rows, double *work) {
-    const uint32_t half = r / 2;
+    const uint32_t half = r / 2, n = pe_rope_cs_floats(r, layout);
     for (uint32_t k = 0; k < g; k++) {
         pe_xpos_scales(x, lz, half, positions ? positions[k] : first + k, work);
-        float *row = rows + (size_t)k * r;
+        float *row = rows + (size_t)k * n;
         for (uint32_t i = 0; i < half; i++) {
             const float s = (float)work[i];
             if (layout == PE_LAYOUT_SPLIT)
-                row[i] = row[i + half] = s;
+                row[i] = s;
             else
                 row[2 * i] = row[2 * i + 1] = s;
         }

@@ -34,15 +34,17 @@ pe_status pe_xpos_check_position(const pe_xpos *x, uint32_t reach, uint32_t p);
 /* scale[i] (double) of position p for i < half: the role's exponent sign. */
 void pe_xpos_scales(const pe_xpos *x, const double *lz, uint32_t half, uint32_t p, double *scale);
 
-/* g float32 rows of r scales each, laid out like x's pairs (both elements of
- * pair i get scale i), for the positions first + k (positions NULL) or
+/* g float32 rows of pe_rope_cs_floats(r, layout) scales each, laid out like
+ * the [C | S] rows' C (pair i's scale once for halves, on both elements for
+ * adjacent pairs), for the positions first + k (positions NULL) or
  * positions[k]: the rows the xpos_scale kernel multiplies [C | S] rows by.
  * work holds half doubles. */
 void pe_xpos_rows(const pe_xpos *x, const double *lz, uint32_t r, pe_layout layout, uint32_t first,
                   const uint32_t *positions, uint32_t g, float *rows, double *work);
 
 /* pe_rope_xpos_scale_scalar/_simd (common/kernel_table.h): cs holds count
- * [C | S] rows of 2r floats (rope_kernels.h), scale count rows of r floats;
+ * [C | S] rows of 2r floats (rope_kernels.h: r is pe_rope_cs_floats of the
+ * rotary dimension and layout), scale count rows of r floats;
  * C[j] and S[j] of row k are each multiplied by scale[k][j] (float32
  * products). The scalar loop from element j0 of one row is the SIMD tail. */
 void pe_rope_xpos_scale_row_scalar(float *cs, const float *scale, uint32_t r, uint32_t j0);
