@@ -50,8 +50,28 @@ static void adjacent(float *v, const float *c, const float *s, uint32_t rotary_d
     pe_rope_adjacent_scalar(v, c, s, rotary_dim, j);
 }
 
+/* Halves in whole steps of eight pairs (rotary_dim a multiple of 16, as
+ * every model's): the vectors, like the pairs, through bumped pointers, with
+ * no tail and no layout test per vector. Per head of 128 the general loop
+ * below took ~30 instructions around its ~250 for the pairs in V8's code
+ * (registers spilled and reloaded, the tail's tests), this one ~17: prefill
+ * of 16 tokens (in cache) takes 0.84x the time (issue 29). */
+static void halves_whole(float *x, size_t count, size_t stride, const float *cs, size_t cs_stride, uint32_t half) {
+    for (float *v = x, *const last = x + count * stride; v != last; v += stride, cs += cs_stride) {
+        float *a = v, *b = v + half;
+        for (const float *c = cs, *s = cs + half, *const end = cs + half; c != end; a += 8, b += 8, c += 8, s += 8) {
+            halves_step(a, b, c, s);
+            halves_step(a + 4, b + 4, c + 4, s + 4);
+        }
+    }
+}
+
 void pe_rope_rotate_simd(float *x, size_t count, size_t stride, const float *cs, size_t cs_stride, uint32_t rotary_dim,
                          pe_layout layout) {
+    if (layout == PE_LAYOUT_SPLIT && rotary_dim % 16 == 0) {
+        halves_whole(x, count, stride, cs, cs_stride, rotary_dim / 2);
+        return;
+    }
     for (size_t k = 0; k < count; k++) {
         float *v = x + k * stride;
         const float *c = cs + k * cs_stride, *s = c + pe_rope_cs_floats(rotary_dim, layout);
