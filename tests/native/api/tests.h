@@ -43,6 +43,7 @@
     X(rope, test_xpos_refusals)                    \
     X(rope, test_xpos_plans)                       \
     X(rope, test_rope_lay_out)                     \
+    X(rope, test_rope_rotate_kernels)              \
     X(rope, test_rope16_every_pattern)             \
     X(rope, test_rope16_narrow_rounding)           \
     X(rope, test_rope16_shared_rows)               \
