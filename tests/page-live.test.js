@@ -286,8 +286,10 @@ it('prints the per-view timing table of every drag', () => {
 // call (the config reader, identify's rules, fits and texts) is compiled for size (build.sh; wasm 110.0 → 101.9 kB,
 // identify as fast); budget: that plus 2.5%. 176 kB since session 37's merge measured 173.9 kB: the wasm
 // (101.9 → 107.5 kB) gained identify's far YaRN/linear readings and its searched-space report (diag_exact.c,
-// one of the hot -O3 files) and the float16 rotation's fast step.
-const FIRST_VIEW_BUDGET = 176_000;
+// one of the hot -O3 files) and the float16 rotation's fast step. Won back to 170.2 kB in session 38: the model
+// menu (presets and config reader, 3.2 kB), the export buttons' wiring (1.4 kB) and the learned-table panel load
+// after the first view is drawn (main.js); budget: that plus 0.5%.
+const FIRST_VIEW_BUDGET = 171_000;
 // The README's figure for the first view ("weighs about N kB gzip"): within 3% of what this test measures.
 const README_FIRST_VIEW = Number(
   /first view weighs about (\d+) kB gzip/.exec(await readFile(new URL('../README.md', import.meta.url), 'utf8'))[1],
