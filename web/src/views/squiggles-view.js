@@ -48,7 +48,9 @@ export function createSquigglesView({ container, legend, readout }) {
     const at = p != null && p >= offset && p < offset + length;
     if (!at && compactScreen()) return HINT;
     const lines = [at ? `position p = ${p}` : HINT];
+    // The columns of the last render: a position pointed at before this d's first frame may find some past it.
     for (const j of dims) {
+      if (j >= d) continue;
       const { pair, kind } = columnInfo(j, d, layout);
       lines.push(
         `  dimension ${String(j).padStart(4)} (pair ${pair}, ${kind})  frequency ${sig6(frequency(pair, d, base))} rad/position` +
@@ -59,7 +61,7 @@ export function createSquigglesView({ container, legend, readout }) {
   }
 
   function onCursor(x) {
-    const p = x == null ? null : Math.round(x);
+    const p = x == null || !Number.isFinite(x) ? null : Math.round(x);
     if (p === lastP) return;
     lastP = p;
     readout.textContent = describe(p);
