@@ -5,12 +5,12 @@
 // drawing step, and what each task over 50 ms was made of (from a Chromium
 // performance trace of the drag: CPU time of the canvas replay at the
 // compositor commit, animation-frame script, style, layout, GC…); asserts a
-// redraw per input, no task over 1.5 times the 50 ms bound in CPU time, and
-// each view's median from input to the frame that draws it under twice the
-// 33 ms bound times the load's stretch of the main thread in that drag (wall
-// over CPU time of its tasks; this machine's load varies, the figures are
-// printed). Then prints the per-view table: every control × every view that
-// drew. Also: the squiggles chart is reused when the length changes, and the
+// redraw per input and the issue's bounds: no task over 50 ms CPU and each
+// view's median from input to the frame that draws it under 33 ms, as they are
+// when the machine is idle (a reference loop and the drag's own trace say so,
+// tests/support/machine-load.js); otherwise the median's bound is twice 33 ms
+// times the load they measured and the task's 50 ms times that load, at most 1.5. Then prints the per-view table: every
+// control × every view that drew. Also: the squiggles chart is reused when the length changes, and the
 // first view's gzip weight.
 import { readFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
@@ -21,6 +21,7 @@ import { caughtUp, open, settledOnScreen } from './support/browser-page.js';
 import { dragSlider, settleAt, startRecording, stopRecording } from './support/browser-live.js';
 import { QUIET_MS } from '../web/src/compute/table-client.js';
 import { describeLongTasks, mainThreadEvents, mainThreadTasks, startTrace } from './support/browser-trace.js';
+import { boundScale, machineStretch } from './support/machine-load.js';
 
 const session = browserSession(test);
 const { it, noProblems } = session;
@@ -56,6 +57,7 @@ for (const size of SIZES) {
       const { page, server } = session;
       await open(page, `${server.url}${size.query}`);
       await settleAt(page, slider, view);
+      const before = machineStretch();
       const stopTrace = await startTrace(page);
       await startRecording(page);
       await dragSlider(page, slider, { steps: 10, dx: 6, gapMs: 30, view });
@@ -73,32 +75,37 @@ for (const size of SIZES) {
           `    main-thread tasks in the trace: ${describeLongTasks(tasks, LONG_TASK_MS)}`,
       );
       // How much a loaded machine stretched the page's main thread during the drag: its tasks' wall time over their
-      // CPU time (1 on an idle machine; 5–7 with a dozen processes on two cores).
+      // CPU time (1 on an idle machine; 5–7 with a dozen processes on two cores), and a reference loop's around it.
       const sum = (key) => tasks.reduce((total, task) => total + task[key], 0);
       const stretch = Math.max(1, sum('wallMs') / sum('cpuMs'));
+      const scale = boundScale(before, stretch, machineStretch());
       table.push({
         size: size.name,
         control: `${slider}${view ? ` @${view}` : ''}`,
         live,
         cpuMs: tasks[0]?.cpuMs ?? 0,
         stretch,
+        scale,
       });
       assert.ok(live.inputs >= 8, `the drag sent ${live.inputs} input events`);
-      // The issue's bound is a 33 ms median from input to render; asserted is twice it, times the stretch the load
-      // put on the main thread during this very drag (wall-clock latencies grow with it, CPU time does not).
+      // The issue's bounds: 33 ms median from input to render, no task over 50 ms CPU; plain on an idle machine,
+      // else times the load measured, the median's twice that (wall-clock latencies grow with the load and its
+      // bursts, which a reference loop's median misses; CPU time much less: at most 1.5, which a
+      // load of 8 on two cores did not reach, session 36, and a return of the stroked dense lines, 150–230 ms, does).
+      // A new chart in a drag (60–75 ms) has its own test below, which load cannot blur.
       for (const [name, { medianMs }] of Object.entries(live.views)) {
-        const bound = 2 * RENDER_MS * stretch;
+        const bound = scale > 1 ? 2 * RENDER_MS * scale : RENDER_MS;
         assert.ok(
           medianMs <= bound,
           `${name}: median input-to-render ${medianMs.toFixed(1)} ms (bound ${bound.toFixed(0)} ms)`,
         );
       }
-      // The issue's bound is 50 ms, read from the printout (a loaded machine stretches even CPU time); asserted is
-      // one and a half times it, which load did not reach (51 ms at most with a load of 8 on two cores, session 36)
-      // and a return of the stroked dense lines (150–230 ms CPU) does. A new chart in a drag (60–75 ms) has its own
-      // test below, which load cannot blur.
       assert.ok(tasks.length > 0, 'the trace saw the page’s main thread');
-      assert.ok(tasks[0].cpuMs <= 1.5 * LONG_TASK_MS, `a task of ${tasks[0].cpuMs.toFixed(0)} ms CPU`);
+      const taskBound = LONG_TASK_MS * Math.min(1.5, scale);
+      assert.ok(
+        tasks[0].cpuMs <= taskBound,
+        `a task of ${tasks[0].cpuMs.toFixed(0)} ms CPU (bound ${taskBound.toFixed(0)})`,
+      );
       const wanted = Math.max(1, Math.ceil(size.share * live.inputs));
       assert.ok(live.redrawn >= wanted, `${live.redrawn} of ${live.inputs} inputs redrawn before the next one`);
       noProblems(`${size.name}, ${slider}`);
@@ -255,15 +262,16 @@ it('prints the per-view timing table of every drag', () => {
     const cell = (text, width) => String(text).padStart(width);
     console.log(
       `  ${size.name}: median input-to-render per view (ms), longest task (CPU ms in the trace), the load's ` +
-        'stretch of the main thread (wall / CPU time)',
+        'stretch of the main thread (wall / CPU time), the factor on the bounds (1: idle, the plain 33 and 50 ms)',
     );
     console.log(
-      `    ${'control'.padEnd(28)}${views.map((v) => cell(v, 12)).join('')}${cell('task', 8)}${cell('stretch', 9)}`,
+      `    ${'control'.padEnd(28)}${views.map((v) => cell(v, 12)).join('')}${cell('task', 8)}${cell('stretch', 9)}${cell('bounds ×', 10)}`,
     );
-    for (const { control, live, cpuMs, stretch } of rows) {
+    for (const { control, live, cpuMs, stretch, scale } of rows) {
       const medians = views.map((v) => cell(live.views[v] ? live.views[v].medianMs.toFixed(1) : '—', 12));
       console.log(
-        `    ${control.padEnd(28)}${medians.join('')}${cell(cpuMs.toFixed(0), 8)}${cell(stretch.toFixed(2), 9)}`,
+        `    ${control.padEnd(28)}${medians.join('')}${cell(cpuMs.toFixed(0), 8)}${cell(stretch.toFixed(2), 9)}` +
+          cell(scale.toFixed(2), 10),
       );
     }
   }
@@ -286,8 +294,10 @@ it('prints the per-view timing table of every drag', () => {
 // call (the config reader, identify's rules, fits and texts) is compiled for size (build.sh; wasm 110.0 → 101.9 kB,
 // identify as fast); budget: that plus 2.5%. 176 kB since session 37's merge measured 173.9 kB: the wasm
 // (101.9 → 107.5 kB) gained identify's far YaRN/linear readings and its searched-space report (diag_exact.c,
-// one of the hot -O3 files) and the float16 rotation's fast step.
-const FIRST_VIEW_BUDGET = 176_000;
+// one of the hot -O3 files) and the float16 rotation's fast step. Won back to 170.2 kB in session 38: the model
+// menu (presets and config reader, 3.2 kB), the export buttons' wiring (1.4 kB) and the learned-table panel load
+// after the first view is drawn (main.js); budget: that plus 0.5%.
+const FIRST_VIEW_BUDGET = 171_000;
 // The README's figure for the first view ("weighs about N kB gzip"): within 3% of what this test measures.
 const README_FIRST_VIEW = Number(
   /first view weighs about (\d+) kB gzip/.exec(await readFile(new URL('../README.md', import.meta.url), 'utf8'))[1],

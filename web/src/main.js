@@ -10,22 +10,11 @@ import { NUMBER_CONTROLS, syncControls, wireNumber } from './state/controls.js';
 import { createNotes } from './state/notes.js';
 import { cursorPosition, setCursor } from './state/cursor.js';
 import { wirePlayer } from './state/player.js';
-import {
-  MODEL_FIELDS,
-  MODEL_GROUPS,
-  MODEL_PRESETS,
-  presetById,
-  presetFields,
-  presetNote,
-} from './state/model-presets.js';
-import { clearModelConfig, useModelConfig } from './state/model-config.js';
 import { FIELDS } from './state/fields.js';
 import { onSummaryReady, updateTable } from './compute/encoding.js';
 import { createWhyView } from './views/why-view.js';
 import { createScheduler } from './views/scheduler.js';
 import { warmCanvases } from './draw/canvas-warm.js';
-import { createLearnedPanel } from './io/learned-panel.js';
-import { wireExports } from './io/exporters.js';
 import { applyTheme, watchSystemTheme } from './draw/theme.js';
 import { compactScreen } from './draw/canvas.js';
 import { wireAnchors } from './state/anchor.js';
@@ -41,7 +30,8 @@ urlNotes.forEach((text, n) => notes.set(`url${n}`, text));
 // The first view's figure is built at once; every other view is a dynamic import,
 // loaded when its section nears the viewport (the scheduler's load()), so the
 // first view's weight does not grow with the views below the fold.
-const learned = createLearnedPanel({ onChange: () => scheduler.request(['comparison']) });
+
+let learned = null; // the comparison view's learned-table panel, made with the view
 
 // Each view with the section it draws in: the view itself, or a function
 // loading it. A view that fails says so there and leaves the rest alone.
@@ -104,16 +94,21 @@ const views = [
   [
     'comparison',
     () =>
-      Promise.all([import('./views/comparison-view.js'), learned.ready()]).then(([{ createComparisonView }]) =>
-        createComparisonView({
-          canvases: { sin: $('cmp-sin'), learned: $('cmp-learned'), rope: $('cmp-rope'), alibi: $('cmp-alibi') },
-          profile: $('cmp-profile'),
-          alibiProfile: $('cmp-alibi-profile'),
-          readout: $('cmp-readout'),
-          facts: $('cmp-facts'),
-          learned,
-          allHeads: $('cmp-all-heads'),
-        }),
+      // Its learned table's panel (file drop, the shipped table) comes with it: none of the first view.
+      Promise.all([import('./views/comparison-view.js'), import('./io/learned-panel.js')]).then(
+        async ([{ createComparisonView }, { createLearnedPanel }]) => {
+          learned ??= createLearnedPanel({ onChange: () => scheduler.request(['comparison']) }); // once, if loaded again
+          await learned.ready();
+          return createComparisonView({
+            canvases: { sin: $('cmp-sin'), learned: $('cmp-learned'), rope: $('cmp-rope'), alibi: $('cmp-alibi') },
+            profile: $('cmp-profile'),
+            alibiProfile: $('cmp-alibi-profile'),
+            readout: $('cmp-readout'),
+            facts: $('cmp-facts'),
+            learned,
+            allHeads: $('cmp-all-heads'),
+          });
+        },
       ),
   ],
   [
@@ -350,8 +345,6 @@ watchSystemTheme(() => {
   }
 });
 
-wireExports(state, viewOf);
-
 // ---- model presets ---------------------------------------------------------
 // The wasm core, loaded once: the page starts drawing, and a model's config is read, when it is ready.
 const coreReady = init();
@@ -359,6 +352,21 @@ const coreReady = init();
 // that reading (state/model-presets.js), every other field a model can set goes back to its default.
 let modelSet = new Set(); // the fields the shown model's config set
 let modelRequest = 0; // the latest choice wins when configs load out of order
+
+// The models and their config reader: no part of the first view (3.6 kB gzip), loaded once it is drawn (or at
+// once when the URL names a model); the menu is filled when they arrive.
+let models = null;
+const loadModels = () =>
+  (models ??= Promise.all([import('./state/model-presets.js'), import('./state/model-config.js')]).then(
+    ([presets, config]) => {
+      fillMenu(presets);
+      return { ...presets, ...config };
+    },
+    (error) => {
+      models = null; // asked again by the next choice
+      throw error;
+    },
+  ));
 
 /** Fields set by hand: the page no longer shows the model (its config's longrope factors and mscale stay). */
 function forgetModel() {
@@ -371,7 +379,7 @@ function forgetModel() {
 }
 
 /** The fields a description sets, each clamped as the URL's are, over every model field's default. */
-function modelChanges(fields) {
+function modelChanges(MODEL_FIELDS, fields) {
   const changes = Object.fromEntries(MODEL_FIELDS.map((name) => [name, FIELDS[name].initial]));
   for (const [name, value] of Object.entries(fields)) changes[name] = clampField(name, String(value)).value;
   if (changes.rs === 'llama3' && changes.rlo >= changes.rhi) changes.rlo = FIELDS.rlo.initial;
@@ -381,71 +389,80 @@ function modelChanges(fields) {
 /** A preset's config text; the loaders of the corpus files come with the first model chosen. */
 const presetText = (preset) => import('./state/preset-files.js').then((files) => files.presetText(preset));
 
-/** Shows a preset: its config read, its fields set, the others reset; fresh: chosen now (not from the URL). */
-async function choosePreset(preset, { fresh = true } = {}) {
+/** Shows the model of this id: its config read, its fields set, the others reset; fresh: chosen now (not from the URL). */
+async function choosePreset(id, { fresh = true } = {}) {
   const request = ++modelRequest;
-  if (preset.tensor) $('learned-tensor').value = preset.tensor;
-  if (!preset.file) {
-    clearModelConfig();
-    modelSet = new Set(Object.keys(preset.set));
-    $('preset-note').textContent = presetNote(preset, null);
-    if (fresh) commit({ ...modelChanges(preset.set), model: preset.id });
-    return;
-  }
-  $('preset-note').textContent = `${preset.name}: reading its config.json…`;
+  let name = id;
   try {
+    const m = await loadModels();
+    const preset = m.presetById(id);
+    name = preset.name;
+    if (request !== modelRequest) return;
+    if (preset.tensor) $('learned-tensor').value = preset.tensor;
+    if (!preset.file) {
+      m.clearModelConfig();
+      modelSet = new Set(Object.keys(preset.set));
+      $('preset-note').textContent = m.presetNote(preset, null);
+      if (fresh) commit({ ...modelChanges(m.MODEL_FIELDS, preset.set), model: preset.id });
+      return;
+    }
+    $('preset-note').textContent = `${preset.name}: reading its config.json…`;
     const [text] = await Promise.all([presetText(preset), coreReady]);
     if (request !== modelRequest) return;
-    const description = useModelConfig(preset.id, text);
-    const fields = presetFields(description);
+    const description = m.useModelConfig(preset.id, text);
+    const fields = m.presetFields(description);
     modelSet = new Set(Object.keys(fields));
-    $('preset-note').textContent = presetNote(preset, description);
+    $('preset-note').textContent = m.presetNote(preset, description);
     viewOf('config').then((view) => view.load(text, `${preset.name}’s config.json`));
     // From the URL, a field the URL gives is the URL's (a page writes them with the model); the model sets the rest.
     const given = fresh ? new Set() : new Set(new URLSearchParams(location.search).keys());
-    const changes = Object.entries(modelChanges(fields)).filter(([name]) => !given.has(name));
+    const changes = Object.entries(modelChanges(m.MODEL_FIELDS, fields)).filter(([name]) => !given.has(name));
     commit({ ...Object.fromEntries(changes), model: preset.id });
   } catch (error) {
     if (request !== modelRequest) return;
-    $('preset-note').textContent = `${preset.name}: its config could not be read: ${error.message}`;
+    $('preset-note').textContent = `${name}: its config could not be read: ${error.message}`;
     console.error(error);
   }
 }
 
 /** A config.json the user dropped, chose or pasted in view 12: the views above show its scheme. */
-function applyConfig(text, source) {
-  modelRequest++;
-  const description = useModelConfig(source, text);
-  const fields = presetFields(description);
-  commit({ ...modelChanges(fields), model: '' });
+async function applyConfig(text, source) {
+  const request = ++modelRequest;
+  const m = await loadModels();
+  if (request !== modelRequest) return;
+  const description = m.useModelConfig(source, text);
+  const fields = m.presetFields(description);
+  commit({ ...modelChanges(m.MODEL_FIELDS, fields), model: '' });
   modelSet = new Set(Object.keys(fields));
-  $('preset-note').textContent = presetNote({ name: source, tensor: '' }, description);
+  $('preset-note').textContent = m.presetNote({ name: source, tensor: '' }, description);
 }
 
-// The menu grouped by what the models use (MODEL_GROUPS), an <optgroup> each.
-$('ctl-preset').append(
-  ...MODEL_GROUPS.map((group) => {
-    const element = document.createElement('optgroup');
-    element.label = group.label;
-    element.append(
-      ...MODEL_PRESETS.filter((p) => p.group === group.id).map((preset) => new Option(preset.name, preset.id)),
-    );
-    return element;
-  }),
-);
+/** The menu grouped by what the models use (MODEL_GROUPS), an <optgroup> each; the URL's model selected. */
+function fillMenu({ MODEL_GROUPS, MODEL_PRESETS }) {
+  $('ctl-preset').append(
+    ...MODEL_GROUPS.map((group) => {
+      const element = document.createElement('optgroup');
+      element.label = group.label;
+      element.append(
+        ...MODEL_PRESETS.filter((p) => p.group === group.id).map((preset) => new Option(preset.name, preset.id)),
+      );
+      return element;
+    }),
+  );
+  $('ctl-preset').value = state.model;
+}
 $('ctl-preset').addEventListener('change', (event) => {
-  const preset = presetById(event.target.value);
-  if (preset) choosePreset(preset);
+  if (event.target.value) choosePreset(event.target.value);
   else {
     forgetModel();
-    clearModelConfig();
-    commit({ model: '' });
+    modelRequest++;
+    loadModels().then((m) => {
+      m.clearModelConfig();
+      commit({ model: '' });
+    });
   }
 });
-if (state.model) {
-  $('ctl-preset').value = state.model;
-  choosePreset(presetById(state.model), { fresh: false });
-}
+if (state.model) choosePreset(state.model, { fresh: false });
 
 // ---- motion ----------------------------------------------------------------
 wirePlayer($('play-p'), {
@@ -512,6 +529,12 @@ coreReady
     scheduler.drawAll();
     performance.mark('posenc-first-view'); // the first screen is drawn (tests weigh what loaded until now)
     document.body.dataset.ready = '1';
+    // After the first view: the export buttons' wiring (they stay disabled until then) and the model menu.
+    import('./io/exporters.js').then(
+      ({ wireExports }) => wireExports(state, viewOf),
+      (error) => notes.set('error', `The export buttons could not be loaded: ${error.message}`),
+    );
+    loadModels().catch((error) => notes.set('error', `The model menu could not be loaded: ${error.message}`));
   })
   .catch((error) => {
     notes.set('error', `The posenc WebAssembly core could not be loaded: ${error.message}`);

@@ -1,7 +1,8 @@
 // The export buttons of every figure: PNG of its canvases and plots, CSV of
 // the numbers it plots, and the encoding table as CSV or NPY, named after the
-// state that drew them. The writers (and the plot registry, with uPlot) are
-// loaded on the first click, so the first view carries none of them.
+// state that drew them. This module is loaded once the first view is drawn
+// (main.js), the writers (and the plot registry, with uPlot) on the first
+// click, so the first view carries none of them.
 import { fullTable, tableShape } from '../compute/encoding.js';
 
 /** The writers and the plot registry, loaded once, on the first export (again on the next if that load failed). */
@@ -42,7 +43,7 @@ export function wireExports(state, viewOf) {
         else console.error(error);
       });
   };
-  disableUntilDrawn();
+  enableWhenDrawn();
   const plots = (...ids) => ids.map((id) => w.plotIn($(id))).filter(Boolean);
   const figures = {
     squiggles: () => w.downloadFigure(plots('squiggles-plot'), `${stem()}-squiggles.png`),
@@ -111,10 +112,11 @@ export function wireExports(state, viewOf) {
 
 /**
  * Export buttons work only on a drawn figure (a PNG of a canvas not yet drawn is
- * empty): each section's buttons stay disabled until the scheduler marks the
- * section data-drawn.
+ * empty): each section's buttons start disabled (web/index.html) and are enabled
+ * once the scheduler marks the section data-drawn (already, when this module
+ * arrives after the first view, or later).
  */
-function disableUntilDrawn() {
+function enableWhenDrawn() {
   const buttons = (section) => section.querySelectorAll('.actions button');
   const enable = (section) => {
     for (const button of buttons(section)) {
@@ -127,11 +129,7 @@ function disableUntilDrawn() {
   });
   for (const section of document.querySelectorAll('section')) {
     if (buttons(section).length === 0) continue;
-    if (section.dataset.drawn) continue;
-    for (const button of buttons(section)) {
-      button.disabled = true;
-      button.title = 'available once the figure has been drawn';
-    }
-    watch.observe(section, { attributes: true, attributeFilter: ['data-drawn'] });
+    if (section.dataset.drawn) enable(section);
+    else watch.observe(section, { attributes: true, attributeFilter: ['data-drawn'] });
   }
 }

@@ -3,8 +3,8 @@
 // shipped trained table (the generated example while it loads); the status
 // line says which, or why a file was refused. onChange() is called whenever
 // the table shown changes. The reader and the shipped table are loaded only
-// when needed (ready(), called as the comparison view loads, or a file), so
-// the first view carries neither.
+// when needed (ready(), called as the comparison view loads, or a file); the
+// panel itself is made when the comparison view loads (main.js).
 import { wireFileDrop } from './file-drop.js';
 
 const $ = (id) => document.getElementById(id);

@@ -5,8 +5,12 @@
 let position = null;
 const listeners = new Set();
 
-/** Points every view at position p (or nothing, null); source: the view that moved it, which is not told. */
+/**
+ * Points every view at position p (or nothing, null); source: the view that moved it, which is not told. A p that
+ * is no whole number (a chart's cursor over a degenerate axis gives NaN) points at nothing.
+ */
 export function setCursor(p, source = null) {
+  if (!Number.isInteger(p)) p = null;
   if (p === position) return;
   position = p;
   for (const [listener, owner] of listeners) if (owner !== source) listener(p);

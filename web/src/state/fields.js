@@ -2,7 +2,7 @@
 // the label its notes use. The URL parameter is the field's name. Contract:
 // numeric fields hold finite numbers inside [min, max] (integers when
 // `integer`, even when `even`); choice fields hold one of `choices`.
-import { MODEL_IDS } from './model-presets.js';
+import { MODEL_IDS } from './model-ids.js';
 
 export const DEFAULT_SENTENCES = ['The cat chased the mouse', 'The mouse chased the cat'];
 export const MAX_SQUIGGLE_DIMS = 16;
@@ -57,7 +57,7 @@ export const FIELDS = {
   rbs: real(0.01, 1024, 1, 'beta_slow'),
   rlo: real(0.01, 1024, 1, 'low_freq_factor'),
   rhi: real(0.01, 1024, 4, 'high_freq_factor'),
-  // The chosen model ('' for none): its config sets the fields above (state/model-presets.js).
+  // The chosen model ('' for none): its config sets the fields above (state/model-presets.js; ids: model-ids.js).
   model: { kind: 'choice', choices: ['', ...MODEL_IDS], initial: '', label: 'model' },
   // The page.
   theme: { kind: 'choice', choices: ['auto', 'light', 'dark'], initial: 'auto', label: 'theme' },

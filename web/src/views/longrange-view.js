@@ -8,9 +8,12 @@ import { pairColor } from '../draw/colormap.js';
 import { drawLogPlot } from '../draw/log-plot.js';
 import { fixed6 } from '../draw/format.js';
 import { csvColumns } from '../io/csv-columns.js';
-import { longRangeCurves, sampleDistances } from '../compute/long-range.js';
+import { longRangeSteps, sampleDistances } from '../compute/long-range.js';
 import { linkCursor, markPlotX } from './linked-cursor.js';
 import { modelConfigVersion, modelRope } from '../state/model-config.js';
+
+// One step of the curves' computation, in ms (the scheduler's frame budget is 12 ms).
+const STEP_MS = 6;
 
 const STYLE = {
   sinusoidal: { color: 0, width: 2.4 },
@@ -42,13 +45,38 @@ export function createLongRangeView({ plot, readout, facts, all }) {
     showAt(p);
   });
 
+  // The curves are computed in steps of at most STEP_MS (one curve at least; scheduler.js runs the rest in later
+  // frames: at head_dim 1024 all of them took one 60–110 ms task), and drawn once complete; a render under the same
+  // key continues the job a newer input cut short.
+  let job = null; // { state, everyCurve, distances, steps, result, n }: the computation under way
+
   function render(state) {
     const width = availableWidth(plot.parentElement, 900);
     const key = ['d', 'base', 'rhd', 'rbase', 'rf', 'rl0', 'rbf', 'rbs', 'rlo', 'rhi', 'heads'].map((k) => state[k]);
     const everyCurve = Boolean(all?.checked);
-    if (!needsDraw([...key, state.rs, everyCurve, modelConfigVersion(), width])) return;
-    const distances = sampleDistances();
-    const { curves: computed, refused } = longRangeCurves(state, distances, modelRope()?.scaling ?? null);
+    const fresh = needsDraw([...key, state.rs, everyCurve, modelConfigVersion(), width]);
+    if (!fresh && !job) return undefined;
+    if (fresh) {
+      const distances = sampleDistances();
+      const { steps, result } = longRangeSteps({ ...state }, distances, modelRope()?.scaling ?? null);
+      job = { state: { ...state }, everyCurve, distances, steps, result, n: 0 };
+    }
+    return step();
+  }
+
+  /** Runs curve steps for up to STEP_MS (one at least), then returns itself, or draws when all are done. */
+  function step() {
+    const start = performance.now();
+    do job.steps[job.n++]();
+    while (job.n < job.steps.length && performance.now() - start < STEP_MS);
+    if (job.n < job.steps.length) return step;
+    const { state, everyCurve, distances, result } = job;
+    job = null;
+    draw(state, everyCurve, distances, result);
+    return undefined;
+  }
+
+  function draw(state, everyCurve, distances, { curves: computed, refused }) {
     const curves = shownCurves(computed, state, everyCurve);
     const colors = themeColors();
     drawLogPlot(plot, {

@@ -67,6 +67,8 @@ const CURVES = [
   { key: 'recipe16', label: 'naive float16', color: 1, dash: [6, 4], width: 1.6 },
   { key: 'recipeBf16', label: 'naive bfloat16', color: 2, dash: [6, 4], width: 1.6 },
 ];
+// One step of the errors' computation, in ms (the scheduler's frame budget is 12 ms).
+const STEP_MS = 6;
 const RECIPES = { recipe32: 'float32-angle', recipe16: 'float16', recipeBf16: 'bfloat16' };
 
 export function createPrecisionView({ plot, readout, facts, all }) {
@@ -79,19 +81,34 @@ export function createPrecisionView({ plot, readout, facts, all }) {
     showAt(p);
   });
 
+  // The errors at every sampled position cost 6 package calls and ROWS × d float64 sines each: 1–3 ms per position
+  // at d = 2048, 150–300 ms in all, so they are computed in steps of at most STEP_MS (scheduler.js runs the rest in
+  // later frames) and drawn once complete; a render under the same key continues the job a newer input cut short.
+  let job = null; // { d, base, drawn, positions, errors, n }: the computation under way
+
   function render(state) {
     const width = availableWidth(plot.parentElement, 900);
     const { d, base } = state;
     // Four curves by default (float32 and bfloat16, posenc and naive); float16's pair on request.
     const drawn = all?.checked ? CURVES : CURVES.filter((c) => !c.key.endsWith('16') || c.key.endsWith('Bf16'));
-    if (!needsDraw([d, base, width, drawn.length])) return;
+    const fresh = needsDraw([d, base, width, drawn.length]);
+    if (!fresh && !job) return undefined;
+    if (fresh) {
+      const positions = samplePositions();
+      job = { d, base, drawn, positions, errors: Object.fromEntries(CURVES.map((c) => [c.key, []])), n: 0 };
+    }
+    return step();
+  }
+
+  /** Computes positions for up to STEP_MS (one at least), then returns itself, or draws when all are done. */
+  function step() {
+    const { d, base, positions, errors } = job;
     // The 16-bit outputs (Uint16Array bit patterns) read as numbers by the package.
     const posenc16 = (p, dtype) =>
       bitsToFloat32(sinusoidal({ length: ROWS, dim: d, base, offset: p, dtype }), { dtype });
-
-    const positions = samplePositions();
-    const errors = Object.fromEntries(CURVES.map((c) => [c.key, []]));
-    for (const p of positions) {
+    const start = performance.now();
+    do {
+      const p = positions[job.n++];
       const f32 = sinusoidal({ length: ROWS, dim: d, base, offset: p });
       errors.posenc32.push(worstError(f32, float64Rows(p, d, base)));
       errors.posenc16.push(worstError(posenc16(p, 'float16'), f32));
@@ -99,7 +116,15 @@ export function createPrecisionView({ plot, readout, facts, all }) {
       for (const [key, recipe] of Object.entries(RECIPES)) {
         errors[key].push(worstError(recipeTable({ recipe, length: ROWS, dim: d, base, offset: p }), f32));
       }
-    }
+    } while (job.n < positions.length && performance.now() - start < STEP_MS);
+    if (job.n < positions.length) return step;
+    const { drawn } = job;
+    job = null;
+    draw(d, base, drawn, positions, errors);
+    return undefined;
+  }
+
+  function draw(d, base, drawn, positions, errors) {
     const colors = themeColors();
     const firstBroken = (key) => positions[errors[key].findIndex((e) => e === Infinity)];
     drawLogPlot(plot, {

@@ -16,7 +16,7 @@ import {
   wavelength,
 } from '../compute/encoding.js';
 import { blockStarts } from '../compute/aggregate.js';
-import { createRedrawGuard, availableWidth } from '../draw/canvas.js';
+import { createRedrawGuard, availableWidth, compactScreen } from '../draw/canvas.js';
 import { fixed6, sig6 } from '../draw/format.js';
 import { shownDims } from '../state/dims.js';
 import { onCursor as onSharedCursor, setCursor } from '../state/cursor.js';
@@ -32,29 +32,36 @@ function legendEntry(j, pair, kind, color) {
   return item;
 }
 
+const HINT = 'Hover or tap the plot (or focus it and use the arrow keys) to read values.';
+
 export function createSquigglesView({ container, legend, readout }) {
   let state = null;
   let dims = [];
   let lastP = null;
   const needsDraw = createRedrawGuard();
 
+  // One line per column: its pair, frequency and wavelength, and its value at p once a position is pointed at.
+  // With none, the lines say what each column is on a desktop, where the room kept for them (render's
+  // min-height) would otherwise stand empty under the chart; a phone wraps them, so it shows the hint alone.
   function describe(p) {
     const { dim: d, offset, length, base, layout } = tableShape();
-    if (p == null || p < offset || p >= offset + length)
-      return 'Hover or tap the plot (or focus it and use the arrow keys) to read values.';
-    const lines = [`position p = ${p}`];
+    const at = p != null && p >= offset && p < offset + length;
+    if (!at && compactScreen()) return HINT;
+    const lines = [at ? `position p = ${p}` : HINT];
+    // The columns of the last render: a position pointed at before this d's first frame may find some past it.
     for (const j of dims) {
+      if (j >= d) continue;
       const { pair, kind } = columnInfo(j, d, layout);
       lines.push(
         `  dimension ${String(j).padStart(4)} (pair ${pair}, ${kind})  frequency ${sig6(frequency(pair, d, base))} rad/position` +
-          `  wavelength ${sig6(wavelength(pair, d, base))}  value ${fixed6(tableValue(p - offset, j))}`,
+          `  wavelength ${sig6(wavelength(pair, d, base))}${at ? `  value ${fixed6(tableValue(p - offset, j))}` : ''}`,
       );
     }
     return lines.join('\n');
   }
 
   function onCursor(x) {
-    const p = x == null ? null : Math.round(x);
+    const p = x == null || !Number.isFinite(x) ? null : Math.round(x);
     if (p === lastP) return;
     lastP = p;
     readout.textContent = describe(p);
