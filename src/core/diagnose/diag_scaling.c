@@ -128,7 +128,7 @@ static void dynamic(const diag_work *w, pe_diagnosis *d) {
     const double dim = 2.0 * d->pairs, positions = d->offset + (double)(d->rows - w->first_row);
     const int read_exactly = d->dynamic_alpha > 1.0 && d->rope_theta > 0.0 && d->rope_theta < d->base;
     double theta = read_exactly ? d->rope_theta : 0.0;
-    for (int k = 0; k < DIAG_ROPE_THETA_COUNT && !read_exactly; k++)
+    for (unsigned k = 0; k < DIAG_ROPE_THETA_COUNT && !read_exactly; k++)
         if (diag_rope_thetas[k] < d->base * (1.0 - 1e-6) && diag_rope_thetas[k] > theta) theta = diag_rope_thetas[k];
     if (theta == 0.0 || dim < 4.0) return;
     d->rope_theta = theta;
@@ -166,7 +166,7 @@ static uint32_t round_factors(const diag_work *w, double log_theta) {
 static void longrope(const diag_work *w, pe_diagnosis *d) {
     uint32_t best = 0;
     double theta = diag_rope_thetas[0];
-    for (int k = 0; k < DIAG_ROPE_THETA_COUNT; k++) {
+    for (unsigned k = 0; k < DIAG_ROPE_THETA_COUNT; k++) {
         uint32_t n = round_factors(w, pe_log(diag_rope_thetas[k]));
         if (n > best) best = n, theta = diag_rope_thetas[k];
     }
