@@ -59,7 +59,12 @@ export function problems(t, r, open = []) {
       // short_factor or long_factor: rows within the first original_max_position_embeddings positions may be
       // either list's (HF picks by the length the cache was built for), and then the verdict names neither
       const either = /^(short|long)_factor$/.test(key) && t.offset + r.rows <= t.hf.original_max_position_embeddings;
-      const value = r.ropeScaling[key] ?? (key === 'attention_factor' ? 1 : either ? r.ropeScaling.factors : undefined);
+      // rows past original_max_position_embeddings are long_factor's in HF (the list it takes for a cache built
+      // that far), whichever key the corpus's list came from
+      const past = /^(short|long)_factor$/.test(key) && !either;
+      const value =
+        (past ? r.ropeScaling.long_factor : r.ropeScaling[key]) ??
+        (key === 'attention_factor' ? 1 : either ? r.ropeScaling.factors : undefined);
       const close = (a, b) => typeof a === 'number' && Math.abs(a - b) <= 1e-4 * Math.abs(b);
       const inRange = (k, x) => {
         const [lo, hi] = r.pairFactorRanges?.[k] ?? [];

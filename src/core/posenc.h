@@ -812,6 +812,7 @@ typedef enum pe_diag_scaling {
 #define PE_DIAG_SEARCHED_SCALED      16u /* YaRN and Llama 3 at HF's canonical parameter sets */
 #define PE_DIAG_SEARCHED_FROM0       32u /* a cache read from position 0, each column's frequency fitted (LongRoPE) */
 #define PE_DIAG_SEARCHED_GRID        64u /* a 2-D grid (MAE) */
+#define PE_DIAG_SEARCHED_LONGROPE    128u /* LongRoPE at two-decimal factors the recurrences fix, positions to 2^31 */
 
 typedef struct pe_diagnosis {
     /* shape */

@@ -647,7 +647,9 @@ int diag_exact_cache_at(diag_work *w, pe_diagnosis *d, const float *inv, double 
         s.best_path = best_path + h, s.best_share = -1.0, s.inv = (float *)inv, s.f32 = 1;
         s.cache = 1, s.cache_cos = is_cos, s.storage = d->storage, s.amp = (double)(float)amp;
         s.limit = (double)PE_MAX_POSITION - (w->v.rows - r0);
-        s.max_nodes = budget ? (*budget < CACHE_NODES ? *budget : CACHE_NODES) : CACHE_NODES;
+        if (w->search_limit > 0.0 && w->search_limit < s.limit) s.limit = w->search_limit;
+        const uint64_t cap = w->reading_nodes ? w->reading_nodes : CACHE_NODES;
+        s.max_nodes = budget ? (*budget < cap ? *budget : cap) : cap;
         search(&s, &w->memo[is_cos]);
         diag_searched_to(w, s.limit, s.nodes > s.max_nodes);
         if (budget) *budget -= s.nodes < *budget ? s.nodes : *budget;

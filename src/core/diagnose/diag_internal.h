@@ -10,6 +10,7 @@
  *   diag_exact.c     a float32 table read with each recipe's own frequencies, at any first position
  *   diag_exact_scaled.c  a YaRN or Llama 3 cache read at HF's parameter sets, at any first position
  *   diag_exact_dynamic.c a dynamic NTK cache read at HF's rescaled base, at any first position
+ *   diag_exact_longrope.c a LongRoPE cache at the factors its recurrences fix, at any first position
  *   diag_recipe.c    which precision recipe reproduces the cells
  *   diag_compare.c   error against the exact table; distances when nothing fits
  *   diag_text.c      the verdict in words and as JSON
@@ -126,6 +127,11 @@ typedef struct diag_work {
     uint32_t searched, searched_candidates;
     double searched_positions;
     int searched_budget_spent;
+    double search_limit;    /* > 0: diag_exact_cache_at searches first positions [0, search_limit] only */
+    uint64_t reading_nodes; /* > 0: diag_exact_cache_at's steps per reading (cos or sin), else its own cap */
+    /* the LongRoPE reading's (diag_exact_longrope.c; else NULL): per column, the frequencies several two-decimal
+     * factors span that all fit the cells (0 when one does), for diag_pair_ranges to state as open */
+    const double *open_lo, *open_hi;
 } diag_work;
 
 /* A search of first positions [0, limit] ran (cut short by its step budget when spent). */
@@ -266,6 +272,12 @@ int diag_memo_covers(const diag_work *w, pe_dtype storage, const float *inv, dou
  * diag_exact_cache_at. On success (1) sets the scaling, its band, base, model_w and what diag_exact_cache_at
  * sets. */
 int diag_exact_cache_scaled(diag_work *w, pe_diagnosis *d, double *rms);
+/* diag_exact_longrope.c: a LongRoPE cache at any first position: the columns whose two-decimal factor their
+ * recurrence fixes (at a common rope_theta) read cell by cell by diag_exact_cache_at at HF's attention factors
+ * near the fitted amplitude, then each other column's frequency from its cells at that position. On success (1)
+ * sets the scaling (per pair), base, model_w and w (every column's inv_freq; 0 where no branch fits) and what
+ * diag_exact_cache_at sets. */
+int diag_exact_cache_longrope(diag_work *w, pe_diagnosis *d, double *rms);
 
 /* diag_compare.c */
 /* Position of the first row read: the fitted offset, whole, >= 0, keeping positions below 2^31. */

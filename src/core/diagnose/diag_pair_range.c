@@ -101,6 +101,12 @@ uint32_t diag_pair_ranges(const diag_work *w, pe_diagnosis *d, double amp, doubl
         d->pair_factor_open[k] = 0;
         if (!(w->w[k] > 0.0 && d->pair_factor[k] > 0.0)) continue;
         const uint32_t col = w->col_sin[k];
+        if (w->open_lo && w->open_lo[k] > 0.0) { /* several two-decimal factors fit, far apart: their span */
+            const double shape = diag_exp(-2.0 * k * log_theta / (2.0 * w->h));
+            d->pair_factor_lo[k] = shape / w->open_hi[k], d->pair_factor_hi[k] = shape / w->open_lo[k];
+            open++, d->pair_factor_open[k] = 1;
+            continue;
+        }
         const double wv = fitting_near(w, d, col, amp, w->w[k]);
         if (!(wv > 0.0)) continue; /* no frequency reproduces the column: the fit stands, as read */
         /* factor = 1 / (w theta^(2k/d)): the frequency's bracket upside down */

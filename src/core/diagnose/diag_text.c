@@ -184,6 +184,9 @@ static void searched_words(diag_sink *s, const pe_diagnosis *d) {
                  "read cell by cell",
                  d->searched_candidates);
     if (b & PE_DIAG_SEARCHED_FROM0) diag_put(s, ", per-pair (LongRoPE) and fitted factors from position 0");
+    if (b & PE_DIAG_SEARCHED_LONGROPE)
+        diag_put(s, ", LongRoPE at any first position (two-decimal factors the columns' recurrences fix, HF's "
+                    "attention factors)");
 }
 
 static void verdict(diag_sink *s, const pe_diagnosis *d) {
@@ -332,7 +335,7 @@ static void jstr(diag_sink *s, const char *key, const char *v) {
 /* "searched":{...}: the facts searched_words says, by name. */
 static void searched_json(diag_sink *s, const pe_diagnosis *d) {
     static const char *const readings[] = {"phase-lines", "exact-table", "exact-cache", "dynamic",
-                                           "scaled",      "from-0",      "grid"};
+                                           "scaled",      "from-0",      "grid",        "longrope"};
     diag_put(s, "\"searched\":{\"positions\":%.17g,\"budgetSpent\":%s,\"candidates\":%u,\"readings\":[",
              d->searched_positions, d->searched_budget_spent ? "true" : "false", d->searched_candidates);
     for (unsigned k = 0, first = 1; k < sizeof readings / sizeof readings[0]; k++)
@@ -349,7 +352,7 @@ static void searched_json(diag_sink *s, const pe_diagnosis *d) {
         diag_put(s, "\"none\",\"linear\"");
         if (d->searched & PE_DIAG_SEARCHED_DYNAMIC) diag_put(s, ",\"dynamic\"");
         if (d->searched & PE_DIAG_SEARCHED_SCALED) diag_put(s, ",\"yarn\",\"llama3\"");
-        if (d->searched & PE_DIAG_SEARCHED_FROM0) diag_put(s, ",\"longrope\"");
+        if (d->searched & (PE_DIAG_SEARCHED_FROM0 | PE_DIAG_SEARCHED_LONGROPE)) diag_put(s, ",\"longrope\"");
     }
     diag_put(s, "]}");
 }

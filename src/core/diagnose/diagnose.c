@@ -166,10 +166,22 @@ static int fit_exact(diag_work *w, pe_diagnosis *d) {
         }
         /* not an unscaled or linear cache: HF's YaRN and Llama 3 parameter sets */
         alt = *d;
-        if (!diag_exact_cache_scaled(w, &alt, &rms)) return 0;
+        if (diag_exact_cache_scaled(w, &alt, &rms)) {
+            finish(w, &alt);
+            within_noise(&alt, PE_DIAG_RECIPE_F32_FITTED, rms);
+            if (alt.identified) {
+                *d = alt;
+                return 1;
+            }
+        }
+        /* LongRoPE: per-column factors, read where the columns fix them */
+        alt = *d;
+        if (!diag_exact_cache_longrope(w, &alt, &rms)) return 0;
         finish(w, &alt);
-        within_noise(&alt, PE_DIAG_RECIPE_F32_FITTED, rms);
-        if (!alt.identified) return 0;
+        if (!alt.identified) {
+            w->open_lo = w->open_hi = NULL; /* that reading's, not another's */
+            return 0;
+        }
         *d = alt;
         return 1;
     }
