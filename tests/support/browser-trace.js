@@ -88,6 +88,37 @@ export function mainThreadTasks(events) {
     .sort((a, b) => b.cpuMs - a.cpuMs);
 }
 
+/**
+ * The renderer main thread's CPU ms between each pair of console.timeStamp(start) … console.timeStamp(end) marks,
+ * in order: of every task that ran (in part) between them, or, given names (trace event names, e.g.
+ * FireAnimationFrame), of only those events (outermost ones). On an idle machine an input's time to render is
+ * about its script's CPU plus the wait for the next frame; load stretches CPU time far less than wall time.
+ */
+export function cpuBetweenMarks(events, start, end, names = ['ThreadControllerImpl::RunTask']) {
+  const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
+  if (!main) return [];
+  const mine = events.filter((e) => e.pid === main.pid && e.tid === main.tid);
+  const counted = [];
+  for (const e of mine.filter((e) => e.ph === 'X' && names.includes(e.name)).sort((a, b) => a.ts - b.ts)) {
+    if (counted.length > 0 && e.ts < counted.at(-1).end) continue; // nested in the one before: counted there
+    counted.push({ ts: e.ts, end: e.ts + e.dur, cpuMs: ms(e.tdur ?? e.dur) });
+  }
+  const marks = mine
+    .filter((e) => e.name === 'TimeStamp' && [start, end].includes(e.args?.data?.message))
+    .sort((a, b) => a.ts - b.ts);
+  const spans = [];
+  let from = null;
+  for (const m of marks) {
+    if (m.args.data.message === start) from = m.ts;
+    else if (from !== null) {
+      const to = m.ts;
+      spans.push(counted.filter((t) => t.end > from && t.ts <= to).reduce((sum, t) => sum + t.cpuMs, 0));
+      from = null;
+    }
+  }
+  return spans;
+}
+
 /** A task as "41 ms CPU / 90 wall = animation-frame script 25 + paint 8 + commit (canvas replay) 3". */
 export function describeTask(task) {
   const parts = task.parts

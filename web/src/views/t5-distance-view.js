@@ -23,13 +23,21 @@ const RIPPLE_SEEN = 0.02;
 function ropeScores(d, base) {
   const n = 2 * SPAN + 1;
   const x = rope(new Float32Array(n * d).fill(1), { length: n, heads: 1, headDim: d, base, layout: 'interleaved' });
-  const dot = (a, b) => {
-    let sum = 0;
-    for (let t = 0; t < d; t++) sum += x[a * d + t] * x[b * d + t];
-    return sum;
-  };
-  const norm = Math.sqrt(dot(SPAN, SPAN));
-  return Array.from({ length: n }, (_, k) => dot(SPAN, k) / (norm * Math.sqrt(dot(k, k))));
+  // One pass over each key row: its dot product with the query's row and its own squared norm.
+  const q = SPAN * d;
+  let qq = 0;
+  for (let t = 0; t < d; t++) qq += x[q + t] * x[q + t];
+  const scores = new Array(n);
+  for (let k = 0; k < n; k++) {
+    let qk = 0;
+    let kk = 0;
+    for (let t = 0, r = k * d; t < d; t++, r++) {
+      qk += x[q + t] * x[r];
+      kk += x[r] * x[r];
+    }
+    scores[k] = qk / (Math.sqrt(qq) * Math.sqrt(kk));
+  }
+  return scores;
 }
 
 export function createT5DistanceView({ buckets, others, facts, readout }) {
@@ -64,34 +72,48 @@ export function createT5DistanceView({ buckets, others, facts, readout }) {
     return distance;
   });
 
-  function render(state) {
-    if (!needsDraw([state.d, state.base, buckets.clientWidth])) return;
-    const colors = themeColors();
+  // What no control changes (T5's buckets, ALiBi's bias and factors): computed once, on the first draw.
+  let fixed = null;
+  function fixedCurves() {
     const x = Array.from({ length: 2 * SPAN + 1 }, (_, k) => k - SPAN);
     // One query at key position SPAN among keys 0 … 2·SPAN: key k is at offset k − SPAN.
     const row = (bidirectional) =>
       Array.from(t5Buckets({ queryLength: 1, keyLength: 2 * SPAN + 1, offset: SPAN, bidirectional }));
-    const encoder = row(true);
-    const decoder = row(false);
-    drawLinePlot(buckets, {
-      title: "T5's bucket (32 buckets, max distance 128)",
-      xLabel: 'offset j − i (key − query)',
-      yLabel: 'bucket',
-      x,
-      series: [
-        { label: 'encoder (bidirectional)', values: encoder, stroke: colors.accent, width: 2 },
-        { label: 'decoder (causal)', values: decoder, stroke: colors.muted, dash: [6, 4] },
-      ],
-      onCursor,
-    });
     const bias = alibiBias({ heads: HEADS, queryLength: 1, keyLength: 2 * SPAN + 1, offset: SPAN });
-    const slopes = alibiSlopes(HEADS);
-    const ropeScore = ropeScores(state.d, state.base);
     // ALiBi's bias −m·|j − i| reaches −150 for head 0 within the span: drawn as the factor e^bias it puts on
     // the attention weights (1 at the query, falling towards 0), every head fits the axis RoPE's score needs.
     const factor = (head) => Array.from(bias.subarray(head * x.length, (head + 1) * x.length), Math.exp);
+    return {
+      x,
+      encoder: row(true),
+      decoder: row(false),
+      bias,
+      slopes: alibiSlopes(HEADS),
+      factors: [factor(0), factor(HEADS - 1)],
+    };
+  }
+  const bucketsNeedDraw = createRedrawGuard(); // the bucket plot: only its width or the theme redraws it
+
+  function render(state) {
+    if (!needsDraw([state.d, state.base, buckets.clientWidth])) return;
+    const colors = themeColors();
+    fixed ??= fixedCurves();
+    const { x, encoder, decoder, bias, slopes } = fixed;
+    if (bucketsNeedDraw([buckets.clientWidth]))
+      drawLinePlot(buckets, {
+        title: "T5's bucket (32 buckets, max distance 128)",
+        xLabel: 'offset j − i (key − query)',
+        yLabel: 'bucket',
+        x,
+        series: [
+          { label: 'encoder (bidirectional)', values: encoder, stroke: colors.accent, width: 2 },
+          { label: 'decoder (causal)', values: decoder, stroke: colors.muted, dash: [6, 4] },
+        ],
+        onCursor,
+      });
+    const ropeScore = ropeScores(state.d, state.base);
     const yRange = [-1.05, 1.05];
-    const drawn = [factor(0), factor(HEADS - 1), ropeScore];
+    const drawn = [...fixed.factors, ropeScore];
     others.dataset.yRange = yRange.join(' ');
     others.dataset.clipped = String(drawn.flat().filter((v) => v < yRange[0] || v > yRange[1]).length);
     drawLinePlot(others, {
