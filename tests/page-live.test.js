@@ -296,8 +296,10 @@ it('prints the per-view timing table of every drag', () => {
 // (101.9 → 107.5 kB) gained identify's far YaRN/linear readings and its searched-space report (diag_exact.c,
 // one of the hot -O3 files) and the float16 rotation's fast step. Won back to 170.2 kB in session 38: the model
 // menu (presets and config reader, 3.2 kB), the export buttons' wiring (1.4 kB) and the learned-table panel load
-// after the first view is drawn (main.js); budget: that plus 0.5%.
-const FIRST_VIEW_BUDGET = 171_000;
+// after the first view is drawn (main.js); budget: that plus 0.5%. 175 kB since the same session's merge
+// measured 173.6 kB: the wasm (107.5 → 110.9 kB) gained identify's LongRoPE reading at any first position
+// (diag_exact_longrope.c, compiled for size).
+const FIRST_VIEW_BUDGET = 175_000;
 // The README's figure for the first view ("weighs about N kB gzip"): within 3% of what this test measures.
 const README_FIRST_VIEW = Number(
   /first view weighs about (\d+) kB gzip/.exec(await readFile(new URL('../README.md', import.meta.url), 'utf8'))[1],
