@@ -28,14 +28,16 @@
 
 /* The loops' constants, built once per run (fields for the format at hand). */
 typedef struct consts {
-    v128_t one, fields, scale, exponent, offset, limit, rebias, signs, below; /* float16 */
-    v128_t upper, half;                                                       /* bfloat16 (and one) */
+    v128_t one, fields, scale, exponent, offset, limit, rebias, signs, below, rebias15; /* float16 */
+    v128_t upper, half;                                                                 /* bfloat16 (and one) */
 } consts;
 
 /* Their words, in consts' order. |y| in [2^-14, 65536), i.e. y's exponent
  * from 113 to 142, is tested on y's upper 16 bits t as a signed 16-bit
  * comparison: (t << 1) + offset <= limit; |y| in [2^-14, 32768) the same
- * way, (t << 1) + offset <= below (f16_normal_step). */
+ * way on y times 2^15, whose exponent is then 15 more, so that (t << 1)
+ * itself is the signed comparison's operand: (t << 1) <= below
+ * (f16_normal_step; rebias15 the rounding add's bias for y times 2^15). */
 static const uint32_t F16_WORDS[] = {1,
                                      0x8fffe000u,
                                      0x77800000u /* 2^112 */,
@@ -44,7 +46,8 @@ static const uint32_t F16_WORDS[] = {1,
                                      0x9dff9dffu /* 0x8000 + (30 << 8) - 1 */,
                                      0xfffu - (112u << 23),
                                      0x80008000u,
-                                     0x9cff9cffu /* 0x8000 + (29 << 8) - 1 */};
+                                     0x9cff9cffu /* 0x8000 + (29 << 8) - 1 */,
+                                     0xfffu - (127u << 23)};
 static const uint32_t BF16_WORDS[] = {1, 0xffff0000u, 0x7fff};
 
 /* Read through a pointer neither clang nor the engine can follow, so they are
@@ -67,6 +70,7 @@ INLINE consts consts_for(int f16) {
         k.rebias = wasm_v128_load32_splat(w + 6);
         k.signs = wasm_v128_load32_splat(w + 7);
         k.below = wasm_v128_load32_splat(w + 8);
+        k.rebias15 = wasm_v128_load32_splat(w + 9);
     } else {
         k.upper = wasm_v128_load32_splat(w + 1);
         k.half = wasm_v128_load32_splat(w + 2);
@@ -117,15 +121,16 @@ INLINE v128_t f16_tops(v128_t ye, v128_t yo) {
     return wasm_i16x8_shuffle(wasm_u32x4_shr(ye, 16), yo, 0, 9, 2, 11, 4, 13, 6, 15);
 }
 
-/* y (float32, a float16 normal) -> its half at bits 13-27 (28-30 clear) and
- * its sign at 31: the rounding add on the pattern, ties to the even half. */
-INLINE v128_t f16_normal(v128_t y, const consts *k) {
-    return wasm_i32x4_add(wasm_i32x4_add(y, k->rebias), wasm_v128_and(wasm_u32x4_shr(y, 13), k->one));
+/* y (float32, a float16 normal; times 2^15 with k->rebias15, else k->rebias)
+ * -> its half at bits 13-27 (28-30 clear) and its sign at 31: the rounding
+ * add on the pattern, ties to the even half. */
+INLINE v128_t f16_normal(v128_t y, v128_t rebias, const consts *k) {
+    return wasm_i32x4_add(wasm_i32x4_add(y, rebias), wasm_v128_and(wasm_u32x4_shr(y, 13), k->one));
 }
 
-/* Even and odd results y, all float16 normals, and their tops -> eight halves in x's order. */
-INLINE v128_t f16_narrow_normal(v128_t ye, v128_t yo, v128_t tops, const consts *k) {
-    const v128_t e = wasm_u32x4_shr(f16_normal(ye, k), 13), o = wasm_i32x4_shl(f16_normal(yo, k), 3);
+/* Even and odd results y, float16 normals as f16_normal's, and their tops -> eight halves in x's order. */
+INLINE v128_t f16_narrow_normal(v128_t ye, v128_t yo, v128_t tops, v128_t rebias, const consts *k) {
+    const v128_t e = wasm_u32x4_shr(f16_normal(ye, rebias, k), 13), o = wasm_i32x4_shl(f16_normal(yo, rebias, k), 3);
     return wasm_v128_or(wasm_i16x8_shuffle(e, o, 0, 9, 2, 11, 4, 13, 6, 15), wasm_v128_and(tops, k->signs));
 }
 
@@ -173,8 +178,8 @@ INLINE int narrow_pair(const v128_t *y, uint16_t *a, uint16_t *b, const consts *
     const v128_t top = wasm_i16x8_max(wasm_i16x8_add(wasm_i16x8_shl(ta, 1), k->offset),
                                       wasm_i16x8_add(wasm_i16x8_shl(tb, 1), k->offset));
     if (!wasm_i8x16_bitmask(wasm_i16x8_gt(top, k->limit))) {
-        wasm_v128_store(a, f16_narrow_normal(y[0], y[1], ta, k));
-        wasm_v128_store(b, f16_narrow_normal(y[2], y[3], tb, k));
+        wasm_v128_store(a, f16_narrow_normal(y[0], y[1], ta, k->rebias, k));
+        wasm_v128_store(b, f16_narrow_normal(y[2], y[3], tb, k->rebias, k));
         return 1;
     }
     /* Zeros and subnormals too: every |y| below 65536 (NaN is above all). */
@@ -222,26 +227,29 @@ INLINE int step(uint16_t *a, uint16_t *b, coefs c0, coefs c1, const consts *k, p
 }
 
 /* The common float16 step, on a row whose every pair is a rotation by a
- * (C, S) with C^2 + S^2 >= ROTATION_NORM2 (split_row): every result a float16
- * normal below 32768, or 0 with nothing written (the caller then takes the
- * step with step()). No test of x: an infinity or NaN in x widens (without
- * the 2^112 its C and S carry) as if it were a value v, 65536 <= |v| <
- * 131072, and a rotation keeps the pair's norm times sqrt(C^2 + S^2), so one
- * of its two results is at least 65536 sqrt(0.6 / 2) (1 - 2^-21) > 35000 in
- * float32: the step fails the bound below 32768. Sixteen values then cost the
+ * (C, S) with ROTATION_NORM2 <= C^2 + S^2 < 4 (split_row), C and S carrying
+ * 2^127, so y comes out times 2^15 (exactly: products and sums of float32
+ * normals, scaled by a power of two): every result a float16 normal below
+ * 32768, or 0 with nothing written (the caller then takes the step with
+ * step()). No test of x: an infinity or NaN in x widens (without the 2^112
+ * its C and S carry) as if it were a value v, 65536 <= |v| < 131072, and a
+ * rotation keeps the pair's norm times sqrt(C^2 + S^2), so one of its two
+ * results is at least 65536 sqrt(0.6 / 2) (1 - 2^-21) > 35000 in float32:
+ * the step fails the bound below 32768. Sixteen values then cost the
  * arithmetic floor's work (bench/limits.c) and the results' test: V8's loop
  * 78 instructions a step, 88 with x's test too, 95 before with a join of the
  * two narrowing paths (Node, kernel alone, interleaved: 0.93x the time in L1
- * and at 2048 x 32 x 128). */
+ * and at 2048 x 32 x 128). The 2^15 spares the test's two adds of an offset
+ * and a constant's register: 74.5 a step with normal_rows_halves2 (the
+ * floor's loop 68; issue 29). */
 INLINE int f16_normal_step(uint16_t *a, uint16_t *b, coefs c0, coefs c1, const consts *k, pe_layout layout) {
     v128_t y[4];
     rotate(wasm_v128_load(a), wasm_v128_load(b), c0, c1, k, layout, 1, 1, y);
     const v128_t ta = f16_tops(y[0], y[1]), tb = f16_tops(y[2], y[3]);
-    const v128_t top = wasm_i16x8_max(wasm_i16x8_add(wasm_i16x8_shl(ta, 1), k->offset),
-                                      wasm_i16x8_add(wasm_i16x8_shl(tb, 1), k->offset));
+    const v128_t top = wasm_i16x8_max(wasm_i16x8_shl(ta, 1), wasm_i16x8_shl(tb, 1));
     if (wasm_i8x16_bitmask(wasm_i16x8_gt(top, k->below))) return 0;
-    wasm_v128_store(a, f16_narrow_normal(y[0], y[1], ta, k));
-    wasm_v128_store(b, f16_narrow_normal(y[2], y[3], tb, k));
+    wasm_v128_store(a, f16_narrow_normal(y[0], y[1], ta, k->rebias15, k));
+    wasm_v128_store(b, f16_narrow_normal(y[2], y[3], tb, k->rebias15, k));
     return 1;
 }
 
@@ -252,6 +260,12 @@ INLINE int f16_normal_step(uint16_t *a, uint16_t *b, coefs c0, coefs c1, const c
 INLINE coefs coefs_load(const float *split) {
     return (coefs){wasm_v128_load(split), wasm_v128_load(split + 4), wasm_v128_load(split + 8),
                    wasm_v128_load(split + 12)};
+}
+
+/* A rotation step's split C and S (times 2^127) times 2^-15: the 2^112 step() expects, exactly. */
+INLINE coefs coefs_unscale(coefs q) {
+    const v128_t m = wasm_f32x4_splat(0x1p-15f);
+    return (coefs){wasm_f32x4_mul(q.ce, m), wasm_f32x4_mul(q.co, m), wasm_f32x4_mul(q.se, m), wasm_f32x4_mul(q.so, m)};
 }
 
 /* Steps `first` to `end` of the vectors x + n stride, n < count, which share
@@ -266,7 +280,8 @@ INLINE coefs coefs_load(const float *split) {
  * Chromium). The split coefficients are read from memory at each step: loads
  * cost the engine less than the registers to hold them. */
 INLINE int shared_rows_run(uint16_t *x, size_t count, size_t stride, const float *split, uint32_t r, uint32_t first,
-                           uint32_t end, size_t *n_at, uint32_t *at_at, pe_layout layout, int f16, int normal) {
+                           uint32_t end, size_t *n_at, uint32_t *at_at, pe_layout layout, int f16, int normal,
+                           int rescale) {
     const consts k = consts_for(f16);
     const int halves = layout == PE_LAYOUT_SPLIT;
     uint32_t at = *at_at;
@@ -276,7 +291,8 @@ INLINE int shared_rows_run(uint16_t *x, size_t count, size_t stride, const float
         const float *q = split + 2 * (at - first);
         const size_t other = halves ? r / 2 : 8;
         for (; a < stop; a += halves ? 8 : 16, q += halves ? 16 : 32) {
-            const coefs c0 = coefs_load(q), c1 = halves ? c0 : coefs_load(q + 16);
+            coefs c0 = coefs_load(q), c1 = halves ? c0 : coefs_load(q + 16);
+            if (rescale) c0 = coefs_unscale(c0), c1 = halves ? c0 : coefs_unscale(c1);
             if (!(normal ? f16_normal_step(a, a + other, c0, c1, &k, layout)
                          : step(a, a + other, c0, c1, &k, layout, f16, 1))) {
                 *n_at = n;
@@ -304,7 +320,7 @@ INLINE uint32_t vector_run(uint16_t *v, const float *c, const float *s, uint32_t
     static __attribute__((noinline)) int shared_rows_##name(uint16_t *x, size_t count, size_t stride,            \
                                                             const float *split, uint32_t r, uint32_t first,      \
                                                             uint32_t end, size_t *n_at, uint32_t *at_at) {       \
-        return shared_rows_run(x, count, stride, split, r, first, end, n_at, at_at, layout, f16, 0);             \
+        return shared_rows_run(x, count, stride, split, r, first, end, n_at, at_at, layout, f16, 0, 0);          \
     }                                                                                                            \
     static __attribute__((noinline))                                                                             \
     uint32_t vector_##name(uint16_t *v, const float *c, const float *s, uint32_t r, uint32_t at, uint32_t end) { \
@@ -315,15 +331,53 @@ RUNS(halves_bf16, PE_LAYOUT_SPLIT, 0)
 RUNS(adjacent_f16, PE_LAYOUT_INTERLEAVED, 1)
 RUNS(adjacent_bf16, PE_LAYOUT_INTERLEAVED, 0)
 
-/* The float16 rotation rows' loops of f16_normal_step alone. */
-#define NORMAL_RUNS(name, layout)                                                                           \
-    static __attribute__((noinline)) int normal_rows_##name(uint16_t *x, size_t count, size_t stride,       \
-                                                            const float *split, uint32_t r, uint32_t first, \
-                                                            uint32_t end, size_t *n_at, uint32_t *at_at) {  \
-        return shared_rows_run(x, count, stride, split, r, first, end, n_at, at_at, layout, 1, 1);          \
+/* The float16 rotation rows' loops: of f16_normal_step alone, and of step()
+ * on the same split rows (times 2^127) for the steps it cannot take. */
+#define NORMAL_RUNS(name, layout)                                                                             \
+    static __attribute__((noinline)) int normal_rows_##name(uint16_t *x, size_t count, size_t stride,         \
+                                                            const float *split, uint32_t r, uint32_t first,   \
+                                                            uint32_t end, size_t *n_at, uint32_t *at_at) {    \
+        return shared_rows_run(x, count, stride, split, r, first, end, n_at, at_at, layout, 1, 1, 0);         \
+    }                                                                                                         \
+    static __attribute__((noinline)) int rescaled_rows_##name(uint16_t *x, size_t count, size_t stride,       \
+                                                              const float *split, uint32_t r, uint32_t first, \
+                                                              uint32_t end, size_t *n_at, uint32_t *at_at) {  \
+        return shared_rows_run(x, count, stride, split, r, first, end, n_at, at_at, layout, 1, 0, 1);         \
     }
 NORMAL_RUNS(halves, PE_LAYOUT_SPLIT)
 NORMAL_RUNS(adjacent, PE_LAYOUT_INTERLEAVED)
+
+/* normal_rows_halves for runs of an even number of steps, two steps an
+ * iteration through bumped pointers (x's two halves and the split row), as
+ * rope_rotate_simd.c's halves_whole: the second step's loads and stores carry
+ * their offsets as immediates, and the loop's end, its stack check and its
+ * counters are paid once per two steps (V8: 149 instructions per two steps
+ * against 152 for normal_rows_halves; Node, kernel alone, interleaved: 0.98x
+ * its time in L1). Same contract as shared_rows_run, from step `first` of
+ * vector *n_at. */
+static __attribute__((noinline)) int normal_rows_halves2(uint16_t *x, size_t count, size_t stride, const float *split,
+                                                         uint32_t r, uint32_t first, uint32_t end, size_t *n_at,
+                                                         uint32_t *at_at) {
+    const consts k = consts_for(1);
+    const float *const split_end = split + 2 * (end - first);
+    for (uint16_t *v = x + *n_at * stride, *const last = x + count * stride; v != last; v += stride) {
+        uint16_t *a = v + first, *b = a + r / 2;
+        for (const float *q = split; q != split_end; a += 16, b += 16, q += 32) {
+            const coefs c0 = coefs_load(q), c1 = coefs_load(q + 16);
+            if (!f16_normal_step(a, b, c0, c0, &k, PE_LAYOUT_SPLIT)) goto stop;
+            if (!f16_normal_step(a + 8, b + 8, c1, c1, &k, PE_LAYOUT_SPLIT)) {
+                a += 8;
+                goto stop;
+            }
+            continue;
+        stop:
+            *n_at = (size_t)(v - x) / stride;
+            *at_at = (uint32_t)(a - v);
+            return 0;
+        }
+    }
+    return 1;
+}
 
 typedef int (*shared_rows_fn)(uint16_t *, size_t, size_t, const float *, uint32_t, uint32_t, uint32_t, size_t *,
                               uint32_t *);
@@ -336,29 +390,38 @@ typedef uint32_t (*vector_fn)(uint16_t *, const float *, const float *, uint32_t
  * any value above 0.5; 0.6 leaves room for float32's rounding here and there). */
 #define ROTATION_NORM2 0.6f
 
+/* C^2 + S^2 in [ROTATION_NORM2, 4) for every lane of ok's (all ones when so). */
+INLINE v128_t rotation_norms(v128_t ok, v128_t c, v128_t s) {
+    const v128_t n2 = wasm_f32x4_add(wasm_f32x4_mul(c, c), wasm_f32x4_mul(s, s));
+    return wasm_v128_and(ok, wasm_v128_and(wasm_f32x4_ge(n2, wasm_f32x4_splat(ROTATION_NORM2)),
+                                           wasm_f32x4_lt(n2, wasm_f32x4_splat(4.0f))));
+}
+
 /* The C and S of `groups` runs of eight elements split for shared_rows_run:
- * split[16 g ...] = even C, odd C, even S, odd S of run g, times 2^112 for
- * float16 (widen's multiply moved here: (w 2^-112)(c 2^112) is w c exactly,
- * so it rounds the same). A C or S of 2^16 or more becomes infinite, and so
- * does every result it touches: narrow_pair sends those steps to the scalar
- * kernel, as it does any infinity. Returns 1 when every pair is a rotation
- * f16_normal_step may take: C^2 + S^2 >= ROTATION_NORM2 (not NaN), and for
- * adjacent pairs the odd element's C and S the even one's C and -S (halves
- * turn each pair by one C, S by construction). */
+ * split[16 g ...] = even C, odd C, even S, odd S of run g, for float16 times
+ * 2^112 (widen's multiply moved here: (w 2^-112)(c 2^112) is w c exactly, so
+ * it rounds the same), or times 2^127 on a rotation step (f16_normal_step's
+ * scale; |C|, |S| < 2 keep it finite). A C or S of 2^16 or more becomes
+ * infinite, and so does every result it touches: narrow_pair sends those
+ * steps to the scalar kernel, as it does any infinity. Returns 1 when every
+ * pair is a rotation f16_normal_step may take: ROTATION_NORM2 <= C^2 + S^2 <
+ * 4 (not NaN), and for adjacent pairs the odd element's C and S the even
+ * one's C and -S (halves turn each pair by one C, S by construction). */
 static int split_row(const float *c, const float *s, int groups, int f16, pe_layout layout, float *split) {
     v128_t ok = wasm_i32x4_splat(-1);
     for (int g = 0; g < groups; g++) {
-        coefs q = coefs_at(c + 8 * g, s + 8 * g);
-        const v128_t least = wasm_f32x4_splat(ROTATION_NORM2);
-        ok = wasm_v128_and(
-            ok, wasm_f32x4_ge(wasm_f32x4_add(wasm_f32x4_mul(q.ce, q.ce), wasm_f32x4_mul(q.se, q.se)), least));
+        const coefs q = coefs_at(c + 8 * g, s + 8 * g);
+        ok = rotation_norms(ok, q.ce, q.se);
         if (layout == PE_LAYOUT_SPLIT)
-            ok = wasm_v128_and(
-                ok, wasm_f32x4_ge(wasm_f32x4_add(wasm_f32x4_mul(q.co, q.co), wasm_f32x4_mul(q.so, q.so)), least));
+            ok = rotation_norms(ok, q.co, q.so);
         else
             ok = wasm_v128_and(ok, wasm_v128_and(wasm_f32x4_eq(q.co, q.ce), wasm_f32x4_eq(q.so, wasm_f32x4_neg(q.se))));
+    }
+    const int rotation = wasm_i32x4_all_true(ok);
+    for (int g = 0; g < groups; g++) {
+        coefs q = coefs_at(c + 8 * g, s + 8 * g);
         if (f16) {
-            const v128_t scale = wasm_f32x4_splat(0x1p112f);
+            const v128_t scale = wasm_f32x4_splat(rotation ? 0x1p127f : 0x1p112f);
             q = (coefs){wasm_f32x4_mul(q.ce, scale), wasm_f32x4_mul(q.co, scale), wasm_f32x4_mul(q.se, scale),
                         wasm_f32x4_mul(q.so, scale)};
         }
@@ -367,7 +430,7 @@ static int split_row(const float *c, const float *s, int groups, int f16, pe_lay
         wasm_v128_store(split + 16 * g + 8, q.se);
         wasm_v128_store(split + 16 * g + 12, q.so);
     }
-    return wasm_i32x4_all_true(ok);
+    return rotation;
 }
 
 /* Vectors n ... count - 1, steps from ... to - 1 (split: their split C, S),
@@ -393,13 +456,15 @@ void pe_rope_rotate16_simd(uint16_t *x, size_t count, size_t stride, const float
     const shared_rows_fn shared_rows = split ? (f16 ? shared_rows_halves_f16 : shared_rows_halves_bf16)
                                              : (f16 ? shared_rows_adjacent_f16 : shared_rows_adjacent_bf16);
     const shared_rows_fn normal_rows = split ? normal_rows_halves : normal_rows_adjacent;
+    const shared_rows_fn rescaled_rows = split ? rescaled_rows_halves : rescaled_rows_adjacent;
     const vector_fn vector =
         split ? (f16 ? vector_halves_f16 : vector_halves_bf16) : (f16 ? vector_adjacent_f16 : vector_adjacent_bf16);
     if (cs_stride == 0) {
         /* C and S split once per block of steps, then each vector's steps in
          * that block, vector after vector: float16's runs of rotation steps
-         * with normal_rows, falling back to shared_rows for the rest of a
-         * vector from a step it cannot take (zeros and subnormals stay there
+         * with normal_rows, falling back to rescaled_rows (shared_rows on
+         * their 2^127 split rows) for the rest of a vector from a step it
+         * cannot take (zeros and subnormals stay there
          * a vector at a time, not a step); the other steps with shared_rows. */
         float split_cs[32 * SPLIT_BLOCK_STEPS];
         for (uint32_t first = 0; first < steps; first += SPLIT_BLOCK_STEPS * step) {
@@ -420,8 +485,11 @@ void pe_rope_rotate16_simd(uint16_t *x, size_t count, size_t stride, const float
                 }
                 size_t n = 0;
                 uint32_t at = from;
-                while (!normal_rows(x, count, stride, at_split, r, from, to, &n, &at)) {
-                    shared_rows_span(x, n + 1, stride, cs, at_split, r, from, to, n, at, layout, f16, shared_rows);
+                const shared_rows_fn rows = split && (to - from) % (2 * step) == 0
+                                                ? normal_rows_halves2
+                                                : normal_rows; /* whole pairs of steps */
+                while (!rows(x, count, stride, at_split, r, from, to, &n, &at)) {
+                    shared_rows_span(x, n + 1, stride, cs, at_split, r, from, to, n, at, layout, f16, rescaled_rows);
                     at = from;
                     if (++n == count) break;
                 }
