@@ -119,4 +119,29 @@ test('a miss says what was searched: positions, bases, layouts, recipes, scaling
   assert.equal(t.searched.scalings, []);
 });
 
+test("HF float32 caches past 2^24 (rows sharing a float32 position): RoPE, base, the grid's range, the search", () => {
+  // LlamaRotaryEmbedding takes position_ids.float(): past 2^24 consecutive positions round to one float32
+  // multiple of 2^k, so rows repeat in runs; no whole first position reproduces them
+  const CASES = [
+    // first position, rows, dim, the float32 grid's range of first positions, base read
+    [2 ** 24 + 3, 2048, 128, '16777216 to 33554431', true],
+    [9e8, 2048, 128, '536870912 to 1073741823', true],
+    [9e8, 256, 128, '536870912 to 1073741823', false],
+    [9e8, 32, 64, '268435456 or past', false], // two runs: a lower bound only
+  ];
+  for (const [start, rows, dim, range, baseRead] of CASES)
+    for (const fn of ['cos', 'sin']) {
+      const r = identify(peers.llamaCache(rows, dim, { fn, start }), { rows, dim });
+      const what = `${fn} @${start} ${rows}x${dim}: ${r.verdict}`;
+      assert.not.ok(r.identified && r.offset !== start, what); // never a wrong first position
+      if (r.identified) continue;
+      assert.not.match(r.verdict, /not sines and cosines|no two columns pair up|no known convention/, what);
+      assert.match(r.verdict, /RoPE cos or sin cache .*HF's RoPE recipe: position_ids\.float\(\)/, what);
+      assert.match(r.verdict, /known only to the float32 grid/, what);
+      assert.ok(r.verdict.includes(`first position ${range}`), what);
+      if (baseRead) assert.match(r.verdict, /base 10000 /, what);
+      assert.match(r.verdict, /searched: first positions 0 to/, what);
+    }
+});
+
 test.run();

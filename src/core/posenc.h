@@ -895,6 +895,12 @@ typedef struct pe_diagnosis {
     double searched_positions;    /* the widest range of first positions a reading covered: [0, searched_positions) */
     uint32_t searched_candidates; /* HF parameter sets (dynamic NTK, YaRN, Llama 3) read cell by cell */
     int searched_budget_spent;    /* 1: a step budget ended a search before its range's end */
+    /* positions rounded to float32 past 2^24 (HF's position_ids.float()) make consecutive rows repeat: the grid's
+     * step 2^k the runs show, the first position then in [2^(23+k), 2^(24+k)) (or, with fewer than two whole
+     * runs, a lower bound: position_grid is the least step the runs allow); 0 when rows do not repeat so */
+    uint32_t position_grid;
+    uint32_t distinct_rows;  /* position_grid: rows that differ from the row before (grid positions seen) */
+    int position_grid_whole; /* position_grid: 1 the step is read from two or more whole runs, 0 a lower bound */
 } pe_diagnosis;
 
 /* Scratch bytes for a rows x cols table. About 8 * cols * 300 + pe_scratch_size(cols). */

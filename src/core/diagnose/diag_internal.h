@@ -148,6 +148,8 @@ static inline void diag_searched_to(diag_work *w, double limit, int spent) {
 int diag_transposed(const float *table, uint32_t rows, uint32_t cols);
 void diag_zero_rows(diag_work *w, pe_diagnosis *d);
 pe_dtype diag_storage(const diag_view *v);
+/* Rows repeating in runs as float32 positions past 2^24 make them: sets position_grid, distinct_rows. */
+void diag_position_grid(const diag_view *v, pe_diagnosis *d);
 /* 1 when every column is a sinusoid of the row (a linear recurrence down the rows) of one amplitude. */
 int diag_columns_sinusoidal(const diag_work *w);
 /* Sets kind, layout, duplicated and the column arrays; returns 0 when no structure fits. */

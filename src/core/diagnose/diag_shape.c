@@ -66,6 +66,48 @@ void diag_zero_rows(diag_work *w, pe_diagnosis *d) {
     w->first_row = d->leading_zero_rows < v->rows ? d->leading_zero_rows : 0;
 }
 
+static int same_row(const diag_view *v, uint32_t a, uint32_t b) {
+    int zero = 1;
+    for (uint32_t c = 0; c < v->cols; c++) {
+        if (diag_at(v, a, c) != diag_at(v, b, c)) return 0;
+        zero = zero && diag_at(v, a, c) == 0.0;
+    }
+    return !zero; /* zero rows are padding, not positions */
+}
+
+/* A float32 position past 2^24 is a multiple of its ulp 2^k, k >= 1, so consecutive positions fall in runs of
+ * 2^k rows (ties to even: 2^k + 1 and 2^k - 1 in turn); the interior runs, which neither edge cuts, give 2^k. */
+void diag_position_grid(const diag_view *v, pe_diagnosis *d) {
+    uint32_t runs = 1, repeats = 0, run = 1, longest = 1, inner_rows = 0, inner_min = 0, inner_max = 0;
+    for (uint32_t r = 1; r <= v->rows; r++) {
+        if (r < v->rows && same_row(v, r, r - 1)) {
+            run++, repeats++;
+            continue;
+        }
+        if (run > longest) longest = run;
+        if (r < v->rows && runs > 1) { /* an interior run: not the first, not the last */
+            inner_rows += run;
+            inner_min = inner_min && inner_min < run ? inner_min : run;
+            inner_max = inner_max > run ? inner_max : run;
+        }
+        if (r < v->rows) runs++;
+        run = 1;
+    }
+    const uint32_t inner = runs > 2 ? runs - 2 : 0;
+    if (repeats * 3 < v->rows || longest < 2) return;
+    uint32_t grid = 2;
+    if (inner >= 2) {
+        while (grid * 3 * inner < inner_rows * 2) grid *= 2; /* the power of two nearest the mean run */
+        if (inner_min + 1 < grid || inner_max > grid + 1 || grid > (1u << 7)) return; /* not that grid */
+        d->position_grid_whole = 1;
+    } else {
+        while (grid + 1 < longest) grid *= 2; /* a run holds at most 2^k + 1 rows */
+        if (grid > (1u << 7)) return;         /* positions stop at 2^31: steps up to 2^7 */
+    }
+    d->position_grid = grid;
+    d->distinct_rows = runs;
+}
+
 pe_dtype diag_storage(const diag_view *v) {
     int bf16 = 1, f16 = 1;
     for (uint32_t r = 0; r < v->rows && (bf16 || f16); r++) {

@@ -189,7 +189,36 @@ static void searched_words(diag_sink *s, const pe_diagnosis *d) {
                     "attention factors)");
 }
 
+/* Rows in runs of a float32 grid: HF's cos/sin caches take position_ids.float(), so past 2^24 a run of rows
+ * shares one float32 position; the search reads whole positions and cannot place such rows, so say what they are. */
+static void position_grid_words(diag_sink *s, const pe_diagnosis *d) {
+    const double step = d->position_grid, lo = 8388608.0 * step;
+    diag_put(s,
+             "%s of positions rounded to float32 (HF's RoPE recipe: position_ids.float() @ inv_freq in float32, "
+             "then cos and sin, as LlamaRotaryEmbedding does)",
+             d->kind == PE_DIAG_COS_SIN && d->duplicated ? "RoPE cos or sin cache" : "sines and cosines");
+    if (d->base_round && d->base >= 2.0)
+        diag_put(s, ", base %g (read from the columns)", d->base);
+    else
+        diag_put(s, ", base not read from %u distinct rows", d->distinct_rows);
+    diag_put(s,
+             ": consecutive rows repeat in runs (%u distinct of %u), so the first position is past 2^24 and known "
+             "only to the float32 grid: ",
+             d->distinct_rows, d->rows - d->zero_rows);
+    if (d->position_grid_whole)
+        diag_put(s, "a step of %.0f, first position %.0f to %.0f (or just below, if the first rows do not repeat); ",
+                 step, lo, 2.0 * lo - 1.0);
+    else
+        diag_put(s, "a step of at least %.0f, first position %.0f or past; ", step, lo);
+    searched_words(s, d);
+    diag_put(s, " (whole positions, which cannot place rows that share one float32 position)");
+}
+
 static void verdict(diag_sink *s, const pe_diagnosis *d) {
+    if (!d->identified && d->position_grid) {
+        position_grid_words(s, d);
+        return;
+    }
     if (d->rows - d->zero_rows < 2) {
         diag_put(s, "too few rows to read frequencies from (%u nonzero): nothing about the convention is determined",
                  d->rows - d->zero_rows);

@@ -346,6 +346,7 @@ pe_status pe_diagnose(const float *table, uint32_t rows, uint32_t cols, pe_diag_
     carve(w, &s, scratch, rows > cols ? rows : cols);
     diag_zero_rows(w, d);
     d->storage = diag_storage(&w->v);
+    diag_position_grid(&w->v, d);
     const diag_view full = w->v;
     const pe_diagnosis before = *d;
     fit(w, d, kind);
