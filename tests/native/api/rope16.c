@@ -242,3 +242,38 @@ static void skewed_row(const format *f, pe_layout layout, uint16_t *x, float *cs
 void test_rope16_skewed_rows(void) {
     check_cases(65536 / (R / 2) + 1, skewed_row, NULL, 1, "rows that are no rotation");
 }
+
+/* An infinity or NaN in one pair of a vector whose other pairs are ordinary
+ * (1 and 0.5), all turned by one shared row at one angle, a multiple of 5
+ * degrees: true rotations whose other results are float16 normals, so the
+ * float16 kernel's fast step takes the step. That step leaves x untested
+ * and relies on its results' bound: an infinity widens there as some |v| in
+ * [65536, 131072), and at 45 degrees beside a partner of 1 both its results
+ * land near 46341, inside [32768, 65536); a bound of 65536 would pass them
+ * on as finite values. ctx: the angle in steps of 5 degrees. Vector k holds
+ * the special in pair k % (R/2), with combination k / (R/2) of 4 specials,
+ * 4 partners and which slot. */
+static void specials_turned(const format *f, pe_layout layout, uint16_t *x, float *cs, size_t count, const void *ctx) {
+    static const double partners[] = {1.0, 0.5, -1.0, 1000.0};
+    const uint16_t specials[] = {f->inf, (uint16_t)(f->inf | 0x8000), (uint16_t)(f->f16 ? 0x7e00 : 0x7fc0),
+                                 (uint16_t)(f->inf + 1)};
+    const double turn = (double)*(const unsigned *)ctx * 5.0 * 3.14159265358979323846 / 180.0;
+    const uint16_t one = nearest(f, 1.0), half = nearest(f, 0.5);
+    for (size_t k = 0; k < count; k++) {
+        const size_t combo = k / (R / 2) % 32;
+        const uint16_t special = specials[combo % 4], partner = nearest(f, partners[combo / 4 % 4]);
+        for (uint32_t i = 0; i < R / 2; i++) {
+            const uint32_t j1 = layout == PE_LAYOUT_SPLIT ? i : 2 * i,
+                           j2 = layout == PE_LAYOUT_SPLIT ? i + R / 2 : 2 * i + 1;
+            const int here = i == k % (R / 2), special_first = combo < 16;
+            x[k * R + j1] = !here ? one : special_first ? special : partner;
+            x[k * R + j2] = !here ? half : special_first ? partner : special;
+            set_row(cs, k, layout, i, (float)cos(turn), (float)sin(turn));
+        }
+    }
+}
+
+void test_rope16_specials_turned(void) {
+    for (unsigned angle = 0; angle < 72; angle++)
+        check_cases(32 * (R / 2), specials_turned, &angle, 1, "an infinity or NaN turned by a shared row");
+}

@@ -48,6 +48,7 @@
     X(rope, test_rope16_narrow_rounding)           \
     X(rope, test_rope16_shared_rows)               \
     X(rope, test_rope16_skewed_rows)               \
+    X(rope, test_rope16_specials_turned)           \
     X(precision, test_narrow_refusals)             \
     X(precision, test_narrow_known_values)         \
     X(precision, test_narrow_sweep)                \
