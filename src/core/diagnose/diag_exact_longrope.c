@@ -91,11 +91,7 @@ static int column_fits_at(const diag_work *w, const pe_diagnosis *d, uint32_t k,
         double s, c;
         pe_sincos(f32(inv * f32(p0 + (r - r0))), &s, &c);
         const double model = a32 * (d->cache_cos ? c : s), v = diag_at(&w->v, r, col), e = model - v;
-        /* as diag_pair_range.c: half an ulp of the storage above either, and two float32 ulps (PyTorch's cos
-         * and the product with the attention factor) */
-        const double av = v < 0.0 ? -v : v, am = model < 0.0 ? -model : model;
-        const double tol =
-            0.5 * diag_ulp(d->storage, (av > am ? av : am) * (1.0 + 0x1p-8)) + 2.0 * diag_ulp(PE_DTYPE_FLOAT32, a32);
+        const double tol = diag_cache_cell_tol(d->storage, v, model, a32);
         if (e > tol || -e > tol) return 0;
         *e2 += e * e;
     }

@@ -226,6 +226,14 @@ double diag_round_storage(pe_dtype storage, double x);
 int diag_inv_formula(const diag_work *w, const pe_diagnosis *d, pe_diag_recipe recipe, int variant, float *inv);
 double diag_ulp(pe_dtype storage, double x);
 
+/* How far a cos/sin cache's cell v may sit from the model value of HF's float32 recipe (attention factor a32):
+ * half an ulp of the storage above either |v| or |model| (conservative at a binade's edge), plus two float32
+ * ulps of a32 for PyTorch's float32 cos and the product with the attention factor. */
+static inline double diag_cache_cell_tol(pe_dtype storage, double v, double model, double a32) {
+    const double av = v < 0.0 ? -v : v, am = model < 0.0 ? -model : model;
+    return 0.5 * diag_ulp(storage, (av > am ? av : am) * (1.0 + 0x1p-8)) + 2.0 * diag_ulp(PE_DTYPE_FLOAT32, a32);
+}
+
 /* diag_exact.c: a float32 table (pairs) read exactly: the base from the rows' angle steps, each recipe's own
  * inv_freq (and its neighbours within NEIGHBOURS ulps), the first position searched over [0, 2^31). On success
  * (1) sets rule, base, offset, model_w (exact frequencies), w (the inv_freq values the cells fit) and *formula

@@ -37,11 +37,7 @@ static int column_fits(const diag_work *w, const pe_diagnosis *d, uint32_t col, 
         double s, c;
         pe_sincos(f32(inv * p), &s, &c);
         const double model = a32 * (d->cache_cos ? c : s), e = model - v;
-        /* the ulp above |v| on both sides: conservative at a binade's edge; PyTorch's float32 cos and the
-         * product with the attention factor add two float32 ulps */
-        const double av = v < 0.0 ? -v : v, am = model < 0.0 ? -model : model;
-        const double tol =
-            0.5 * diag_ulp(d->storage, (av > am ? av : am) * (1.0 + 0x1p-8)) + 2.0 * diag_ulp(PE_DTYPE_FLOAT32, a32);
+        const double tol = diag_cache_cell_tol(d->storage, v, model, a32);
         if (e > tol || -e > tol) return 0;
     }
     return 1;
