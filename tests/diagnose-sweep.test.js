@@ -13,8 +13,8 @@ import { makeSweep, runCase } from './support/identify-sweep.js';
 
 // The sample's cases not right today, and their class (identify-sweep.js's CLASSES).
 const KNOWN = {
-  // past 2^24 with 16 distinct rows: the float32 grid named, no base read, and called not sinusoidal
-  'hf-linear-bfloat16-sin-halves-16777219.npy': 'wrong',
+  // past 2^24 with 16 distinct rows: the float32 grid and the first position modulo 4 named, no base read
+  'hf-linear-bfloat16-sin-halves-16777219.npy': 'nearest',
   // LongRoPE far out: the long list read at 1,000,003 with no factor fixed
   'hf-longrope-long-float32-cos-halves-1000003.npy': 'nearest',
   // LongRoPE at 1.3e7: float32 angles past 2^23 rad at the fast pairs

@@ -303,6 +303,40 @@ static int try_grid(diag_work *w, pe_diagnosis *d) {
     return 0;
 }
 
+/* Rows repeating on a float32 position grid past 2^24 (HF's position_ids.float()): its grid points, one row a
+ * run, are a cache at whole positions of inv_freq times the step g (diag_grid_points), so a linear (or unscaled)
+ * cache reads there as linear with factor f / g at first position p / g. Mapped back, the row at the first grid
+ * point fixes the first position exactly. Other scalings are left to the verdict's words (their parameters do not
+ * scale with the step). Returns 1 when identified. */
+static int try_grid_points(diag_work *w, pe_diagnosis *d, const pe_diagnosis *before, const diag_view *full,
+                           pe_diag_kind kind) {
+    diag_view points;
+    uint32_t first;
+    if (!diag_grid_points(full, d, &points, &first) || points.rows < 8) return 0;
+    pe_diagnosis one = *before;
+    w->v = points;
+    one.rows = points.rows;
+    diag_zero_rows(w, &one);
+    fit(w, &one, kind);
+    w->v = *full;
+    const int linear = one.scaling == PE_DIAG_SCALING_LINEAR, unscaled = one.scaling == PE_DIAG_SCALING_NONE;
+    if (!one.identified || !one.offset_known || !(linear || unscaled)) return 0;
+    const double g = d->position_grid, factor = (linear ? one.factor : 1.0) * g;
+    one.scaling = factor == 1.0 ? PE_DIAG_SCALING_NONE : PE_DIAG_SCALING_LINEAR;
+    one.factor = factor == 1.0 ? 0.0 : factor;
+    one.offset = one.offset * g - (double)(first - before->leading_zero_rows);
+    one.offset_sd *= g;
+    one.first_above_1e6 = one.first_above_1e6 < 0 ? -1 : (int64_t)(one.first_above_1e6 * g);
+    one.first_above_1e3 = one.first_above_1e3 < 0 ? -1 : (int64_t)(one.first_above_1e3 * g);
+    one.rows = d->rows, one.cols = d->cols, one.transposed = d->transposed;
+    one.leading_zero_rows = d->leading_zero_rows, one.zero_rows = d->zero_rows;
+    one.first_inner_zero_row = d->first_inner_zero_row;
+    one.position_grid = d->position_grid, one.distinct_rows = d->distinct_rows;
+    one.position_grid_whole = d->position_grid_whole, one.position_grid_phase = d->position_grid_phase;
+    *d = one;
+    return 1;
+}
+
 static int zero_column(const diag_view *v, uint32_t c) {
     for (uint32_t r = 0; r < v->rows; r++)
         if (diag_at(v, r, c) != 0.0) return 0;
@@ -369,13 +403,24 @@ pe_status pe_diagnose(const float *table, uint32_t rows, uint32_t cols, pe_diag_
         }
         w->v = full;
     }
+    if (!d->identified && d->position_grid) try_grid_points(w, d, &before, &full, kind);
     if (!d->sinusoidal && d->rows - d->zero_rows >= 8) {
         /* no convention read, but the columns are sinusoids of the position (a cache at parameters outside the
          * search): never "learned or random"; the verdict says what was searched and the reading nearest */
         pe_diagnosis fresh = before;
         w->v = full;
         diag_zero_rows(w, &fresh);
-        d->sinusoidal = diag_columns_sinusoidal(w);
+        d->sinusoidal = diag_columns_sinusoidal(w, 0);
+        diag_view points;
+        uint32_t first;
+        if (!d->sinusoidal && diag_grid_points(&full, d, &points, &first)) {
+            /* rows repeating on a float32 grid: the columns are sinusoids of the grid points */
+            w->v = points;
+            diag_zero_rows(w, &fresh);
+            d->sinusoidal = diag_columns_sinusoidal(w, 1);
+            w->v = full;
+            diag_zero_rows(w, &fresh);
+        }
     }
     d->searched = w->searched, d->searched_candidates = w->searched_candidates;
     d->searched_budget_spent = w->searched_budget_spent;
