@@ -142,6 +142,19 @@ static int fit_exact(diag_work *w, pe_diagnosis *d) {
         *d = alt;
         return 1;
     }
+    /* an unscaled cache identified at a base that is not round (frequencies fitted from position 0): HF's dynamic
+     * NTK base from a common rope_theta, regenerated as HF does, wins when the cells fit it */
+    if (d->kind == PE_DIAG_COS_SIN && d->pairs > 0 && d->identified && d->scaling == PE_DIAG_SCALING_NONE &&
+        !d->base_round) {
+        pe_diagnosis alt = *d;
+        double rms;
+        if (!diag_exact_cache_dynamic(w, &alt, &rms)) return 0;
+        finish(w, &alt);
+        within_noise(&alt, PE_DIAG_RECIPE_F32_HF, rms);
+        if (!alt.identified) return 0;
+        *d = alt;
+        return 1;
+    }
     if (d->kind == PE_DIAG_COS_SIN && d->pairs > 0 && !d->identified) {
         pe_diagnosis alt = *d;
         double rms;
