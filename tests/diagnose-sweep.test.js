@@ -17,8 +17,8 @@ const KNOWN = {
   'hf-linear-bfloat16-sin-halves-16777219.npy': 'nearest',
   // LongRoPE far out: the long list read at 1,000,003 with no factor fixed
   'hf-longrope-long-float32-cos-halves-1000003.npy': 'nearest',
-  // LongRoPE at 1.3e7: float32 angles past 2^23 rad at the fast pairs
-  'hf-longrope-short-float16-cos-halves-13000000.npy': 'wrong',
+  // LongRoPE at 1.3e7: float32 angles past 2^23 rad blur the fast pairs; sinusoidal, not identified
+  'hf-longrope-short-float16-cos-halves-13000000.npy': 'missed',
   'hf-longrope-short-bfloat16-cos-halves-1000003.npy': 'open',
 };
 

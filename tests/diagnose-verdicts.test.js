@@ -9,6 +9,7 @@ import * as assert from 'uvu/assert';
 import { init, identify, sinusoidal } from '../src/js/index.js';
 import { peerTables } from './support/table-peers.js';
 import * as peers from './support/diagnose-peers.js';
+import { generator } from './support/random.js';
 
 test.before(async () => {
   await init();
@@ -117,6 +118,23 @@ test('a miss says what was searched: positions, bases, layouts, recipes, scaling
   assert.match(t.verdict, /searched: first positions 0 to \d+.*; bases: any.*; layouts: .*; recipes: /);
   assert.not.match(t.verdict, /scalings: /);
   assert.equal(t.searched.scalings, []);
+});
+
+test('noise and random walks stay not sinusoidal under the loose column count', () => {
+  // the loose count (a few slow columns fit) is for far-out float32 caches; tables of no sinusoid must fail it
+  const random = generator(24);
+  for (const rows of [16, 32, 128, 512])
+    for (const kind of ['noise', 'walk']) {
+      const dim = 64;
+      const table = new Float32Array(rows * dim);
+      for (let c = 0; c < dim; c++)
+        for (let r = 0, x = 0; r < rows; r++) {
+          x = kind === 'noise' ? random.next() - 0.5 : x + random.next() - 0.5;
+          table[r * dim + c] = 0.02 * x;
+        }
+      const r = identify(table, { rows, dim });
+      assert.not.ok(r.sinusoidal, `${kind} ${rows} rows: ${r.verdict}`);
+    }
 });
 
 test("HF float32 caches past 2^24 (rows sharing a float32 position): RoPE, base, the grid's range, the search", () => {

@@ -155,7 +155,8 @@ void diag_position_grid(const diag_view *v, pe_diagnosis *d);
  * multiple of the step); 0 when d's grid is not whole or its phase unknown. */
 int diag_grid_points(const diag_view *v, const pe_diagnosis *d, diag_view *out, uint32_t *first);
 /* 1 when every column is a sinusoid of the row (a linear recurrence down the rows) of one amplitude; loose: two
- * columns at least and an eighth of the turning ones (for rows a whole float32 position grid marks as HF's). */
+ * columns at least and an eighth of the turning ones (float32 angles past 2^23 rad, far out or on a float32
+ * position grid, blur all but the slow columns; noise and random walks still fail it). */
 int diag_columns_sinusoidal(const diag_work *w, int loose);
 /* Sets kind, layout, duplicated and the column arrays; returns 0 when no structure fits. */
 int diag_structure(diag_work *w, pe_diagnosis *d, pe_diag_kind kind);

@@ -423,7 +423,8 @@ pe_status pe_diagnose(const float *table, uint32_t rows, uint32_t cols, pe_diag_
         pe_diagnosis fresh = before;
         w->v = full;
         diag_zero_rows(w, &fresh);
-        d->sinusoidal = diag_columns_sinusoidal(w, 0);
+        /* the loose count too: far out (1.3e7) float32 angles blur the fast columns of a peer's cache */
+        d->sinusoidal = diag_columns_sinusoidal(w, 0) || diag_columns_sinusoidal(w, 1);
         diag_view points;
         uint32_t first;
         if (!d->sinusoidal && diag_grid_points(&full, d, &points, &first)) {
