@@ -128,33 +128,31 @@ static void within_noise(pe_diagnosis *d, pe_diag_recipe formula, double rms) {
  * with each recipe's own frequencies at any first position (diag_exact.c). Wins when it identifies the table.
  * Returns 1 when a cache was identified at one of HF's parameter sets regenerated value by value (which no
  * reading with fitted frequencies may overrule: fitted ones describe only the columns that turn). */
+/* An identified cache read again at HF's own parameters (read: an exact HF reading); the reading wins when the
+ * cells fit it. Returns 1 then. */
+static int reread_at_hf(diag_work *w, pe_diagnosis *d, int (*read)(diag_work *, pe_diagnosis *, double *),
+                        pe_diag_recipe formula) {
+    pe_diagnosis alt = *d;
+    double rms;
+    if (!read(w, &alt, &rms)) return 0;
+    finish(w, &alt);
+    within_noise(&alt, formula, rms);
+    if (!alt.identified) return 0;
+    *d = alt;
+    return 1;
+}
+
 static int fit_exact(diag_work *w, pe_diagnosis *d) {
     /* a scaled cache identified with fitted frequencies at parameters off HF's canonical sets (YaRN's betas not
      * 32 and 1): HF's own sets are read too, and one the cells fit (alone) wins */
     if (d->kind == PE_DIAG_COS_SIN && d->pairs > 0 && d->identified && d->scaling == PE_DIAG_SCALING_YARN &&
-        !(d->beta_fast == 32.0 && d->beta_slow == 1.0)) {
-        pe_diagnosis alt = *d;
-        double rms;
-        if (!diag_exact_cache_scaled(w, &alt, &rms)) return 0;
-        finish(w, &alt);
-        within_noise(&alt, PE_DIAG_RECIPE_F32_FITTED, rms);
-        if (!alt.identified) return 0;
-        *d = alt;
-        return 1;
-    }
+        !(d->beta_fast == 32.0 && d->beta_slow == 1.0))
+        return reread_at_hf(w, d, diag_exact_cache_scaled, PE_DIAG_RECIPE_F32_FITTED);
     /* an unscaled cache identified at a base that is not round (frequencies fitted from position 0): HF's dynamic
      * NTK base from a common rope_theta, regenerated as HF does, wins when the cells fit it */
     if (d->kind == PE_DIAG_COS_SIN && d->pairs > 0 && d->identified && d->scaling == PE_DIAG_SCALING_NONE &&
-        !d->base_round) {
-        pe_diagnosis alt = *d;
-        double rms;
-        if (!diag_exact_cache_dynamic(w, &alt, &rms)) return 0;
-        finish(w, &alt);
-        within_noise(&alt, PE_DIAG_RECIPE_F32_HF, rms);
-        if (!alt.identified) return 0;
-        *d = alt;
-        return 1;
-    }
+        !d->base_round)
+        return reread_at_hf(w, d, diag_exact_cache_dynamic, PE_DIAG_RECIPE_F32_HF);
     if (d->kind == PE_DIAG_COS_SIN && d->pairs > 0 && !d->identified) {
         pe_diagnosis alt = *d;
         double rms;
