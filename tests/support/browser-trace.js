@@ -145,3 +145,25 @@ export function mainThreadEvents(events, name) {
     .sort((a, b) => a.ts - b.ts)
     .map((e) => ms(e.tdur ?? e.dur));
 }
+
+/**
+ * The events of each console.timeStamp(start) … console.timeStamp(end) span, in order (the trace's metadata, such
+ * as thread names, kept in each), for mainThreadTasks of one span.
+ */
+export function eventsBetweenMarks(events, start, end) {
+  const marks = events
+    .filter((e) => e.name === 'TimeStamp' && [start, end].includes(e.args?.data?.message))
+    .sort((a, b) => a.ts - b.ts);
+  const meta = events.filter((e) => e.ph === 'M');
+  const spans = [];
+  let from = null;
+  for (const m of marks) {
+    if (m.args.data.message === start) from = m.ts;
+    else if (from !== null) {
+      const to = m.ts;
+      spans.push([...meta, ...events.filter((e) => e.ph !== 'M' && e.ts + (e.dur ?? 0) > from && e.ts <= to)]);
+      from = null;
+    }
+  }
+  return spans;
+}
