@@ -569,6 +569,35 @@ const figuresOf = (page, id) =>
       }),
   );
 
+/**
+ * Where a view's own controls sit against its figures (canvases and charts shown), as broken promises: every figure
+ * has a block of the view's controls above it or beside it, and no block lies below all of them (a reader sets a
+ * control, then looks down at what it changed). A view with no controls of its own is driven by the sticky bar.
+ */
+const controlsMisplaced = (page, id) =>
+  page.evaluate((id) => {
+    const shown = (el) => el.getClientRects().length > 0;
+    const section = document.getElementById(id);
+    const blocks = [...section.querySelectorAll('.figure-controls')]
+      .filter(shown)
+      .map((c) => c.getBoundingClientRect());
+    const figures = [...section.querySelectorAll('canvas, .plot')]
+      .filter((f) => shown(f) && !f.parentElement.closest('.plot'))
+      .map((f) => ({ name: f.id || f.className, box: f.getBoundingClientRect() }));
+    if (blocks.length === 0 || figures.length === 0) return [];
+    const above = (c, f) => c.bottom <= f.top + 1;
+    const beside = (c, f) => c.top < f.bottom && c.bottom > f.top && (c.right <= f.left + 1 || c.left >= f.right - 1);
+    const broken = figures
+      .filter(({ box }) => !blocks.some((c) => above(c, box) || beside(c, box)))
+      .map(({ name, box }) => `${id}: no controls above or beside ${name} (its top at ${box.top.toFixed(0)} px)`);
+    const lowest = Math.max(...figures.map((f) => f.box.bottom));
+    for (const c of blocks.filter((c) => c.top >= lowest - 1))
+      broken.push(
+        `${id}: controls at ${c.top.toFixed(0)} px, below every figure (the last ends at ${lowest.toFixed(0)})`,
+      );
+    return broken;
+  }, id);
+
 for (const walk of WALKS) {
   it(`every view, top to bottom: ${walk.name}`, async () => {
     const { page, server } = session;
@@ -598,6 +627,8 @@ for (const walk of WALKS) {
           broken.push(`${view.id}: figure ${f.name} has role ${f.role}, name "${f.label}"`);
         if (!/\d/.test(f.label + f.described)) broken.push(`${view.id}: figure ${f.name} states no number`);
       }
+      // On a desktop, the view's own controls above or beside its figures (issue 30's learner's order).
+      if (walk.size.width >= 1024) broken.push(...(await controlsMisplaced(page, view.id)));
       // The controls, each over its range, timed, the caption's claim read after each change.
       const stopTrace = await startTrace(page);
       const times = [];
