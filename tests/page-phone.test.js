@@ -66,8 +66,8 @@ it('the comparison panels’ titles are whole and inside their canvases on a pho
 
 // At 110 px with an x label and uPlot's 50 px x axis, the similarity chart's plot was 18 px tall and its y axis
 // showed only 0: the line plots a phone draws short (the comparison's two profiles, the RoPE and precision charts)
-// keep a plot that reads, at least three labelled y ticks on at least 60 px.
-it('the line plots drawn on a phone keep a readable plot: three y ticks or more on 60 px or more', async () => {
+// keep a plot that reads, at least three labelled y ticks on at least 60 px, and axis labels no longer than the plot's sides.
+it('the line plots drawn on a phone keep a readable plot: three y ticks or more on 60 px or more, labels whole', async () => {
   const { page, server } = session;
   await page.setViewportSize(PHONE);
   for (const query of ['', '?d=2048&len=8192']) {
@@ -80,6 +80,8 @@ it('the line plots drawn on a phone keep a readable plot: three y ticks or more 
           id: c.id,
           ticks: c.dataset.yTicks.split(' | ').filter(Boolean),
           height: Number(c.dataset.plotHeight),
+          width: Number(c.dataset.plotWidth),
+          labels: c.dataset.labelWidths.split(' ').map(Number), // x, y
         })),
     );
     console.log(
@@ -90,6 +92,11 @@ it('the line plots drawn on a phone keep a readable plot: three y ticks or more 
       'the comparison’s two profiles are among them',
     );
     const cramped = charts.filter((c) => c.ticks.length < 3 || c.height < 60);
+    // uPlot centres the y label on the plot and the canvas cuts what is longer (the long-range chart's was).
+    const cut = charts
+      .filter(({ labels: [x, y], width, height }) => !(x <= width && y <= height))
+      .map((c) => `${c.id}: labels x ${c.labels[0]}, y ${c.labels[1]} px on a plot of ${c.width} × ${c.height} px`);
+    assert.equal(cut, [], 'axis labels longer than their side of the plot');
     assert.equal(
       cramped.map((c) => `${c.id}: ${c.height} px, y ${c.ticks.join(' ')}`),
       [],

@@ -34,7 +34,8 @@ function powerSplits(lo, hi, base, most) {
 }
 
 /**
- * container: element to fill. spec: { title, xLabel, yLabel, x, series: [{ label, values, stroke, dash,
+ * container: element to fill. spec: { title, xLabel, yLabel (each a text or [longest, …, shortest]: the first that
+ * fits its side of the plot), x, series: [{ label, values, stroke, dash,
  * width }], height, xLog: 2 | 10 | undefined, yLog: 2 | 10 | undefined, xRange, yRange, markers: [{ axis:
  * 'x' | 'y', value, label, color, row, bottom, align }], legendColumns (on wide screens), xAxisSize (px under
  * the plot for the x ticks, uPlot's 50 if not given), ySpace (the least px between y ticks, uPlot's 30), onCursor(xValue | null) }. An xLabel of null draws no x
@@ -48,6 +49,15 @@ export function drawLogPlot(container, spec) {
   const columns = width >= 640 ? (spec.legendColumns ?? 1) : 1;
   const legendH = named ? Math.ceil(named / columns) * 16 + 16 : 0;
   const height = (spec.height ?? 280) + legendH;
+  // The plot's sides, which uPlot centres the axis labels on: the y axis's 62 px and the 12 px paddings, the x
+  // axis's ticks (50 px unless given) and its label's 30 px.
+  const xLabel = fittingLabel(spec.xLabel, width - 62 - 12, colors.font);
+  const plotH = spec.height ?? 280;
+  const yLabel = fittingLabel(
+    spec.yLabel,
+    plotH - 12 - (spec.xAxisSize ?? 50) - (xLabel === null ? 0 : 30),
+    colors.font,
+  );
   const axis = (label, log, horizontal) => ({
     label,
     stroke: colors.fg,
@@ -80,9 +90,9 @@ export function drawLogPlot(container, spec) {
     padding: [12, 12, legendH, 0],
     cursor: { drag: { x: false, y: false }, points: { show: false } },
     scales: { x: { time: false, ...scale(spec.xLog, spec.xRange) }, y: scale(spec.yLog, spec.yRange) },
-    axes: [axis(spec.xLabel, spec.xLog, true), axis(spec.yLabel, spec.yLog, false)],
+    axes: [axis(xLabel, spec.xLog, true), axis(yLabel, spec.yLog, false)],
     series: [
-      { label: spec.xLabel },
+      { label: xLabel },
       ...spec.series.map((s) => ({
         label: s.label,
         stroke: s.stroke,
@@ -108,15 +118,36 @@ export function drawLogPlot(container, spec) {
 
 export { plotIn as logPlotIn };
 
+let measure = null; // a 2-D context for text widths, made on the first label given as choices
+/**
+ * label: a text, or [longest, …, shortest] (a phone's short plots cut a long label): the first that fits in room
+ * CSS px, else the shortest.
+ */
+function fittingLabel(label, room, font) {
+  if (!Array.isArray(label)) return label;
+  measure ??= document.createElement('canvas').getContext('2d');
+  measure.font = font;
+  return label.find((text) => measure.measureText(text).width <= room) ?? label.at(-1);
+}
+
 /**
  * For tests: the y tick labels uPlot drew (its axis's `_values`, kept after each draw) and the plot's height in CSS
- * px, so a chart too short to read (one tick) shows. Written only on a change.
+ * px, so a chart too short to read (one tick) shows, and its axis labels' lengths beside the plot's width (a
+ * label longer than its side is cut). Written only on a change.
  */
 function describeAxes(container, u) {
   const ticks = (u.axes[1]._values ?? []).filter((v) => v != null && v !== '').join(' | ');
   const height = String(Math.round(u.bbox.height / uPlot.pxRatio));
   if (container.dataset.yTicks !== ticks) container.dataset.yTicks = ticks;
   if (container.dataset.plotHeight !== height) container.dataset.plotHeight = height;
+  // The labels' lengths and the plot's width in CSS px: uPlot centres each label on its side, the canvas cuts the rest.
+  u.ctx.save();
+  u.ctx.font = themeColors().font;
+  const labels = u.axes.map((axis) => Math.ceil(u.ctx.measureText(axis.label ?? '').width)).join(' ');
+  u.ctx.restore();
+  const width = String(Math.round(u.bbox.width / uPlot.pxRatio));
+  if (container.dataset.labelWidths !== labels) container.dataset.labelWidths = labels;
+  if (container.dataset.plotWidth !== width) container.dataset.plotWidth = width;
 }
 
 /** Dashed vertical or horizontal lines at given values, each with a label. */
