@@ -6,6 +6,7 @@
 import uPlot from 'uplot';
 import { availableWidth, themeColors } from './canvas.js';
 import { mountPlot, plotIn, cursorHooks } from './uplot-mount.js';
+import { describeAxes, fittingLabel } from './axis-labels.js';
 
 const SUPERSCRIPT = { '-': '⁻', 0: '⁰', 1: '¹', 2: '²', 3: '³', 4: '⁴', 5: '⁵', 6: '⁶', 7: '⁷', 8: '⁸', 9: '⁹' };
 const superscript = (n) => String(n).replace(/[-0-9]/g, (c) => SUPERSCRIPT[c]);
@@ -118,38 +119,6 @@ export function drawLogPlot(container, spec) {
 
 export { plotIn as logPlotIn };
 
-let measure = null; // a 2-D context for text widths, made on the first label given as choices
-/**
- * label: a text, or [longest, …, shortest] (a phone's short plots cut a long label): the first that fits in room
- * CSS px, else the shortest.
- */
-function fittingLabel(label, room, font) {
-  if (!Array.isArray(label)) return label;
-  measure ??= document.createElement('canvas').getContext('2d');
-  measure.font = font;
-  return label.find((text) => measure.measureText(text).width <= room) ?? label.at(-1);
-}
-
-/**
- * For tests: the y tick labels uPlot drew (its axis's `_values`, kept after each draw) and the plot's height in CSS
- * px, so a chart too short to read (one tick) shows, and its axis labels' lengths beside the plot's width (a
- * label longer than its side is cut). Written only on a change.
- */
-function describeAxes(container, u) {
-  const ticks = (u.axes[1]._values ?? []).filter((v) => v != null && v !== '').join(' | ');
-  const height = String(Math.round(u.bbox.height / uPlot.pxRatio));
-  if (container.dataset.yTicks !== ticks) container.dataset.yTicks = ticks;
-  if (container.dataset.plotHeight !== height) container.dataset.plotHeight = height;
-  // The labels' lengths and the plot's width in CSS px: uPlot centres each label on its side, the canvas cuts the rest.
-  u.ctx.save();
-  u.ctx.font = themeColors().font;
-  const labels = u.axes.map((axis) => Math.ceil(u.ctx.measureText(axis.label ?? '').width)).join(' ');
-  u.ctx.restore();
-  const width = String(Math.round(u.bbox.width / uPlot.pxRatio));
-  if (container.dataset.labelWidths !== labels) container.dataset.labelWidths = labels;
-  if (container.dataset.plotWidth !== width) container.dataset.plotWidth = width;
-}
-
 /** Dashed vertical or horizontal lines at given values, each with a label. */
 function drawMarkers(u, markers, colors) {
   const { ctx } = u;
@@ -173,19 +142,15 @@ function drawMarkers(u, markers, colors) {
       const room = left + width - position;
       const textW = ctx.measureText(m.label).width;
       const toRight = room > textW + 8 * ratio;
-      const x = position + (toRight ? 4 : -4) * ratio;
+      // Right of the line if it fits, else left of it; kept inside the plot (a phone's narrow plot put the
+      // precision chart's labels over its y axis).
+      const wanted = toRight ? position + 4 * ratio : position - 4 * ratio - textW;
+      const x = Math.max(left + 2 * ratio, Math.min(wanted, left + width - textW - 2 * ratio));
       // Labels stack from the top, or from the bottom when the top is where the curves are.
       const y = m.bottom ? top + height - (18 + 15 * (m.row ?? 0)) * ratio : top + (4 + 15 * (m.row ?? 0)) * ratio;
-      labelBackground(
-        ctx,
-        toRight ? x - 2 * ratio : x - textW - 2 * ratio,
-        y - ratio,
-        textW + 4 * ratio,
-        14 * ratio,
-        colors,
-      );
+      labelBackground(ctx, x - 2 * ratio, y - ratio, textW + 4 * ratio, 14 * ratio, colors);
       ctx.fillStyle = m.color ?? colors.fg;
-      ctx.textAlign = toRight ? 'left' : 'right';
+      ctx.textAlign = 'left';
       ctx.textBaseline = 'top';
       ctx.fillText(m.label, x, y);
     } else {
