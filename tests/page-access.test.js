@@ -1,9 +1,10 @@
 // Issue 30's accessibility checks: axe-core finds no violation at 390 and
-// 1440 px wide in both themes; every canvas is an image with a text
-// alternative that states a fact (a number); a skip link reaches the Contents
+// 1440 px wide in both themes (every canvas shown being an image whose text
+// states a number is page-walk's, view by view); a skip link reaches the Contents
 // and Alt+Shift shortcuts land on sections; a figure's export buttons are
-// disabled until it has drawn (a PNG pressed early threw before); and the CSV
-// of a 2048 × 8192 table is written in steps, with no long task.
+// disabled until it has drawn (a PNG pressed early threw before); at 2048 ×
+// 8192 every export works with no task over 50 ms (trace); and the CSV of a
+// 2048-wide table is written in steps, with no long task.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readFile } from 'node:fs/promises';
@@ -44,36 +45,6 @@ for (const width of [390, 1440]) {
     });
   }
 }
-
-it('every canvas is an image whose name and description state a fact', async () => {
-  const { page, server } = session;
-  await page.setViewportSize({ width: 1440, height: 900 });
-  await open(page, server.url);
-  await drawEveryView(page);
-  const canvases = await page.evaluate(() =>
-    [...document.querySelectorAll('canvas')].map((canvas) => {
-      const described = (canvas.getAttribute('aria-describedby') ?? '')
-        .split(/\s+/)
-        .filter(Boolean)
-        .map((id) => document.getElementById(id)?.textContent ?? '')
-        .join(' ');
-      const plot = canvas.closest('.plot');
-      return {
-        id: canvas.id || `${plot?.id ?? canvas.closest('section')?.id} chart`,
-        role: canvas.getAttribute('role'),
-        name: canvas.getAttribute('aria-label') ?? '',
-        text: described.trim(),
-      };
-    }),
-  );
-  assert.ok(canvases.length >= 20, `${canvases.length} canvases`);
-  for (const c of canvases) {
-    assert.is(c.role, 'img', `${c.id}: role`);
-    assert.ok(c.name.trim().length > 0, `${c.id}: no name`);
-    assert.ok(/\d/.test(c.name) || /\d/.test(c.text), `${c.id}: no fact in “${c.name}” / “${c.text.slice(0, 80)}”`);
-  }
-  noProblems('canvas roles');
-});
 
 it('the skip link is the first Tab stop and reaches the Contents; Alt+Shift shortcuts land on sections', async () => {
   const { page, server } = session;
