@@ -53,12 +53,10 @@ export function drawLogPlot(container, spec) {
   // The plot's sides, which uPlot centres the axis labels on: the y axis's 62 px and the 12 px paddings, the x
   // axis's ticks (50 px unless given) and its label's 30 px.
   const xLabel = fittingLabel(spec.xLabel, width - 62 - 12, colors.font);
-  const plotH = spec.height ?? 280;
-  const yLabel = fittingLabel(
-    spec.yLabel,
-    plotH - 12 - (spec.xAxisSize ?? 50) - (xLabel === null ? 0 : 30),
-    colors.font,
-  );
+  const plotH = (spec.height ?? 280) - 12 - (spec.xAxisSize ?? 50) - (xLabel === null ? 0 : 30);
+  const yLabel = fittingLabel(spec.yLabel, plotH, colors.font);
+  // Log y ticks at least 16 px apart (a phone's 78 px RoPE wavelength chart had nine labels touching).
+  const yTicks = Math.max(3, Math.min(10, Math.floor(plotH / 16)));
   const axis = (label, log, horizontal) => ({
     label,
     stroke: colors.fg,
@@ -71,7 +69,7 @@ export function drawLogPlot(container, spec) {
     ...(log
       ? {
           splits: (u, axisIndex, lo, hi) =>
-            powerSplits(lo, hi, log, horizontal ? Math.max(3, Math.floor(width / 70)) : 10),
+            powerSplits(lo, hi, log, horizontal ? Math.max(3, Math.floor(width / 70)) : yTicks),
           // The splits are already thinned: label every one (uPlot's log filter would blank some).
           filter: (u, splits) => splits,
           values: (u, splits) => splits.map((v) => (v == null ? '' : logTickLabel(v, log))),
