@@ -126,6 +126,10 @@ function drawMarkers(u, markers, colors) {
   ctx.font = `${Math.round(11 * ratio)}px system-ui, sans-serif`;
   ctx.lineWidth = ratio;
   ctx.setLineDash([5 * ratio, 4 * ratio]);
+  // The labels drawn so far, [x0, y0, x1, y1]: a vertical line's label moves a row along until it is clear of them
+  // (on a phone's short precision chart three labels and the promise's ran over each other).
+  const placed = [];
+  const clear = (x0, y0, w, h) => !placed.some(([a0, b0, a1, b1]) => x0 < a1 && a0 < x0 + w && y0 < b1 && b0 < y0 + h);
   for (const m of markers) {
     const position = u.valToPos(m.value, m.axis === 'x' ? 'x' : 'y', true);
     if (!Number.isFinite(position)) continue;
@@ -145,7 +149,14 @@ function drawMarkers(u, markers, colors) {
       const wanted = toRight ? position + 4 * ratio : position - 4 * ratio - textW;
       const x = Math.max(left + 2 * ratio, Math.min(wanted, left + width - textW - 2 * ratio));
       // Labels stack from the top, or from the bottom when the top is where the curves are.
-      const y = m.bottom ? top + height - (18 + 15 * (m.row ?? 0)) * ratio : top + (4 + 15 * (m.row ?? 0)) * ratio;
+      let y = m.bottom ? top + height - (18 + 15 * (m.row ?? 0)) * ratio : top + (4 + 15 * (m.row ?? 0)) * ratio;
+      const along = (m.bottom ? -15 : 15) * ratio;
+      for (let tries = 0; tries < 6 && !clear(x - 2 * ratio, y - ratio, textW + 4 * ratio, 14 * ratio); tries++) {
+        const next = y + along;
+        if (next < top || next + 14 * ratio > top + height) break; // no row left inside the plot
+        y = next;
+      }
+      placed.push([x - 2 * ratio, y - ratio, x + textW + 2 * ratio, y + 13 * ratio]);
       labelBackground(ctx, x - 2 * ratio, y - ratio, textW + 4 * ratio, 14 * ratio, colors);
       ctx.fillStyle = m.color ?? colors.fg;
       ctx.textAlign = 'left';
@@ -158,6 +169,8 @@ function drawMarkers(u, markers, colors) {
       ctx.stroke();
       const textW = ctx.measureText(m.label).width;
       const x = m.align === 'right' ? left + width - 4 * ratio : left + 4 * ratio;
+      const x0 = m.align === 'right' ? x - textW - 2 * ratio : x - 2 * ratio;
+      placed.push([x0, position - 15 * ratio, x0 + textW + 4 * ratio, position - 2 * ratio]);
       labelBackground(
         ctx,
         m.align === 'right' ? x - textW - 2 * ratio : x - 2 * ratio,
