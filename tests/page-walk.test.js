@@ -447,6 +447,11 @@ const VIEWS = [
   },
 ];
 
+// POSENC_VIEWS=rope,identify walks only those views (by id), for a quick loop on one view.
+const VIEWS_WALKED = process.env.POSENC_VIEWS
+  ? VIEWS.filter((view) => process.env.POSENC_VIEWS.split(',').includes(view.id))
+  : VIEWS;
+
 // ---- one change of one control, timed ---------------------------------------------------------------------------
 /**
  * Sets the control to value in the page and resolves to the ms from the change's events to the end of the first
@@ -582,7 +587,7 @@ for (const walk of WALKS) {
     // The reference loop once a walk (0.3 s under load); each view's own trace says how loaded its changes ran.
     const stretch = machineStretch();
     let settings = null; // the bar's fields as the walk's page opened
-    for (const view of VIEWS) {
+    for (const view of VIEWS_WALKED) {
       const viewStart = performance.now();
       // A fresh page at the top: the views above load while the link's jump is under way.
       if (walk.fresh || !settings) {
