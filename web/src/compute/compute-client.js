@@ -35,6 +35,15 @@ function start() {
     waiting.delete(kind);
     if (next) send(kind, next);
   };
+  // The worker's script failed to load or threw outside a task: no answer will come, so every request fails.
+  worker.onerror = (event) => {
+    event.preventDefault();
+    const error = new WorkerError(null, `compute worker: ${event.message ?? 'failed to start'}`);
+    for (const request of [...inFlight.values(), ...waiting.values()]) request.reject(error);
+    inFlight.clear();
+    waiting.clear();
+    worker = null; // the next request starts a new one
+  };
 }
 
 function send(kind, { args, transfer, resolve, reject }) {
@@ -43,9 +52,14 @@ function send(kind, { args, transfer, resolve, reject }) {
   worker.postMessage({ id, kind, args }, transfer);
 }
 
+/** Starts the worker (its wasm instance compiles meanwhile), so a first request does not wait for it. */
+export function startComputeWorker() {
+  if (!worker) start();
+}
+
 /** args go to the worker's task of this kind; transfer: buffers in args the caller gives up. */
 export function computeOff(kind, args, transfer = []) {
-  if (!worker) start();
+  startComputeWorker();
   return new Promise((resolve, reject) => {
     const request = { args, transfer, resolve, reject };
     if (!inFlight.has(kind)) return send(kind, request);

@@ -6,12 +6,14 @@
 // recipeTable) and shows the time it took, in this browser. Reading the table
 // and identify run in the compute worker (compute/compute-worker.js): the
 // example alone was a 0.6-0.8 s main-thread task.
-import { computeOff } from '../compute/compute-client.js';
+import { computeOff, startComputeWorker } from '../compute/compute-client.js';
 import { wireFileDrop } from '../io/file-drop.js';
 
 const $ = (id) => document.getElementById(id);
 
 export function mountIdentifyView() {
+  // The section is near the viewport: the worker gets ready before the first table comes (0.1-0.3 s under load).
+  startComputeWorker();
   const report = $('identify-report');
   const status = $('identify-status');
   const facts = $('identify-facts');

@@ -53,7 +53,7 @@ export function createPrecisionView({ plot, readout, facts, all }) {
       return waitForWorker(); // the last picture stays until the answer redraws the view
     }
     asked = want; // an answer still coming for another (d, base) is no longer wanted
-    if (!needsDraw([answer, width, drawn.length])) return undefined;
+    if (!needsDraw([answer.want, width, drawn.length])) return undefined;
     draw(d, base, drawn, answer);
     return undefined;
   }
