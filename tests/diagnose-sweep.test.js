@@ -22,13 +22,22 @@ const KNOWN = {
   'hf-longrope-short-bfloat16-cos-halves-1000003.npy': 'open',
 };
 
-let dir;
+// Cases the sweep found wrong and a fix made right (issue 24): a dynamic NTK float32 cache from position 0 (read as
+// unscaled at base 30527.7), a YaRN bfloat16 one (read as LongRoPE with open factors).
+const FIXED = ['hf-dynamic-float32-cos-single-0', 'hf-yarn-bfloat16-sin-halves-0'];
+
+let dir, fixedDir;
 test.before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'posenc-sweep-'));
+  fixedDir = mkdtempSync(join(tmpdir(), 'posenc-sweep-fixed-'));
   makeSweep(dir, ['--sample', '12', '--seed', '1']);
+  makeSweep(fixedDir, ['--names', FIXED.join(',')]);
   await init();
 });
-test.after(() => rmSync(dir, { recursive: true, force: true }));
+test.after(() => {
+  rmSync(dir, { recursive: true, force: true });
+  rmSync(fixedDir, { recursive: true, force: true });
+});
 
 test('the seeded sample of the sweep: each case in its class', () => {
   const { files } = JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8'));
@@ -40,6 +49,15 @@ test('the seeded sample of the sweep: each case in its class', () => {
     if (x.cls !== want) off.push(`${t.file}: ${x.cls} (want ${want}): ${x.wrong.join('; ')}: ${x.verdict}`);
   }
   assert.equal(off, []);
+});
+
+test('the cases fixed after the sweep found them are right', () => {
+  const { files } = JSON.parse(readFileSync(join(fixedDir, 'index.json'), 'utf8'));
+  assert.is(files.length, FIXED.length);
+  for (const t of files) {
+    const x = runCase(fixedDir, t);
+    assert.is(x.cls, 'right', `${t.file}: ${x.wrong.join('; ')}: ${x.verdict}`);
+  }
 });
 
 test.run();

@@ -8,11 +8,11 @@ positions FIRSTS. The arrays are made by make_corpus.py's functions, the
 peers' own recipes; nothing here calls posenc. tests/support/identify-sweep.js
 runs identify() on them and prints the confusion table.
 
-    /usr/bin/python3 tests/support/identify-sweep.py OUT_DIR [--sample N --seed S]
+    /usr/bin/python3 tests/support/identify-sweep.py OUT_DIR [--sample N --seed S] [--names A,B]
 
 writes OUT_DIR/*.npy and OUT_DIR/index.json (make_corpus.py's format); with
 --sample, N cases drawn without replacement by a seeded generator (the CI
-sample of tests/diagnose-sweep.test.js)."""
+sample of tests/diagnose-sweep.test.js); with --names, those cases alone."""
 import json
 import os
 import random
@@ -69,6 +69,9 @@ def main():
     args = sys.argv[1:]
     out_dir = args[0]
     every = cases()
+    if '--names' in args:  # the named cases alone (comma-separated, without .npy)
+        names = args[args.index('--names') + 1].split(',')
+        every = [case for case in every if case[0] in names]
     if '--sample' in args:
         rng = random.Random(int(args[args.index('--seed') + 1]) if '--seed' in args else 0)
         every = rng.sample(every, int(args[args.index('--sample') + 1]))

@@ -264,6 +264,9 @@ static void fit(diag_work *w, pe_diagnosis *d, pe_diag_kind kind) {
     fit_reading(w, &from0, kind, 1);
     if (from0.identified) {
         from0.offset_searched = d->offset_searched;
+        /* per-pair factors the rows leave open: a YaRN or Llama 3 set of HF's that fits every cell names them */
+        if (from0.scaling == PE_DIAG_SCALING_PER_PAIR && from0.pair_factors_open > 0)
+            reread_at_hf(w, &from0, diag_exact_cache_scaled, PE_DIAG_RECIPE_F32_FITTED);
         *d = from0;
     } else
         w->v = reading;
