@@ -71,13 +71,9 @@ const WALKS = process.env.WALK_ONLY
 // up to 41 ms but identify's 236–274 ms).
 // Identify left it once its input drew an "identifying…" state at once, the verdict following from the worker.
 const NOT_MET = [];
-// Not held to the task bound: a task's garbage collection. Major collections of 65–174 ms CPU struck wherever the
-// walk was after allocation-heavy views (precision's 97 × 6 fresh tables; rope; long range at 2048 × 8192, where one
-// page serves the walk), session 39. The tasks are printed whole; the bound holds their CPU less their GC.
-// h4's walks of 28 Nov, at d1bf329 and after precision moved to the worker, saw none over 20 ms CPU in a view's
-// longest task: not reproduced either way, so this stays until a walk can show them gone.
-const GC_NOT_MET = 'a task’s garbage collection (major collections of 65–174 ms CPU, session 39)';
-const withoutGC = (task) => task.cpuMs - (task.parts.find(([name]) => name === 'GC')?.[1] ?? 0);
+// Whole tasks, their garbage collection included, are held to the task bound. Session 39 saw major collections of
+// 65–174 ms CPU after allocation-heavy views (precision's 97 × 6 fresh tables, now in the compute worker); h4's three
+// whole walks of 28 Nov at b7b1604 (load 3.3–4.9) found no view's longest task over 27 ms CPU, its GC at most 20.
 
 /** The NOT_MET entries for a view in a walk; each excuses its `bound` ('median', 'task' or both when absent). */
 const notMet = (walk, view) => NOT_MET.filter((n) => n.view === view && (!n.walk || n.walk.test(walk.name)));
@@ -479,6 +475,9 @@ function changeTimed(page, { selector, then }, value, { id, done, shown, waitMs 
           fire(radio, 'change');
         } else {
           const el = document.querySelector(selector);
+          // A number box set to the value it has: the page ignores it (controls.js), so nothing is timed. (Timed,
+          // at 2048 × 8192 the offset's 0 after T = 10^7 waited 250–380 ms for the worker's grid for that T.)
+          if (el.type === 'number' && el.value === value) return finish(null);
           if (el.type === 'checkbox') el.checked = value;
           else el.value = value;
           fire(el, 'input');
@@ -636,7 +635,6 @@ for (const walk of WALKS) {
         scriptCpus,
         seconds: (performance.now() - viewStart) / 1000,
         longest: tasks[0],
-        worstWithoutGC: tasks.reduce((worst, task) => Math.max(worst, withoutGC(task)), 0),
         stretch: stretches.at(-1),
       });
       noProblems(`${walk.name}, ${view.id}`);
@@ -661,7 +659,6 @@ for (const walk of WALKS) {
           `${r.seconds.toFixed(0).padStart(5)}  ${r.longest ? describeTask(r.longest) : '—'}  ${r.stretch.toFixed(2)}`,
       );
     }
-    console.log(`    NOT MET for every view, not asserted: ${GC_NOT_MET}`);
     console.log(`    each change (ms): ${rows.map((r) => `${r.view}: ${r.perControl.join(', ')}`).join('; ')}`);
     assert.equal(broken, [], `${walk.name}: what the views broke`);
     for (const r of rows) {
@@ -682,12 +679,10 @@ for (const walk of WALKS) {
       if (!excuses(excused, 'median'))
         assert.ok(med <= bound, `${where}: median input-to-render ${med.toFixed(1)} ms (bound ${bound.toFixed(0)})`);
       const taskBound = JUMP_TASK_MS * Math.min(2, scale);
-      // Garbage collection is held apart (GC_NOT_MET): its tasks are printed, the rest of them bounded.
       if (!excuses(excused, 'task'))
         assert.ok(
-          r.worstWithoutGC <= taskBound,
-          `${where}: a task of ${r.worstWithoutGC.toFixed(0)} ms CPU without its GC (bound ${taskBound}); ` +
-            `the longest: ${describeTask(r.longest)}`,
+          (r.longest?.cpuMs ?? 0) <= taskBound,
+          `${where}: the longest task (bound ${taskBound} ms CPU): ${describeTask(r.longest)}`,
         );
     }
   });
