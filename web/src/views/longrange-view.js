@@ -84,7 +84,7 @@ export function createLongRangeView({ plot, readout, facts, all }) {
     drawLogPlot(plot, {
       title: 'Score between positions 0 and Δ, against the distance Δ',
       xLabel: 'distance Δ (positions)',
-      yLabel: 'cosine / attention factor',
+      yLabel: ['cosine / attention factor', 'score'],
       x: Float64Array.from(distances),
       xLog: 10,
       yRange: [-1.05, 1.05],
