@@ -14,6 +14,9 @@
  *                      multiply-subtract per pair of lanes, two demotes, one
  *                      shuffle, one store; inputs read from a small array in
  *                      L1, nothing carried from value to value.
+ *   limits_f64_floor_recur_order  the same work stored in the order of
+ *                      posenc's recurrence (sinusoid/recur_simd.c): eight
+ *                      rows at a time, 16 bytes of each row a step.
  *   limits_rope_apply  RoPE's limit: x rotated with the cos/sin cache given.
  *   limits_rope_apply_f16  the same for float16 x with nothing checked: the
  *                      arithmetic floor under an exact float16 rotation.
@@ -79,6 +82,25 @@ EXPORT("limits_f64_floor") void limits_f64_floor(float *dst, size_t n, const dou
         wasm_v128_store(dst + i + 4, wasm_i32x4_shuffle(wasm_f32x4_demote_f64x2_zero(c2),
                                                         wasm_f32x4_demote_f64x2_zero(c3), 0, 1, 4, 5));
     }
+}
+
+/* limits_f64_floor's work (the same src) stored eight rows at a time, four
+ * columns of each row a step, chunk after chunk across the rows: the order in
+ * which posenc's recurrence steps columns down a group of rows. rows a
+ * multiple of 8, dim of 4, dst 16-aligned. */
+EXPORT("limits_f64_floor_recur_order")
+void limits_f64_floor_recur_order(float *dst, size_t rows, size_t dim, const double *src) {
+    const v128_t k = wasm_f64x2_splat(1.999);
+    for (size_t n0 = 0; n0 < rows; n0 += 8)
+        for (size_t j = 0; j < dim; j += 4)
+            for (size_t n = 0; n < 8; n++) {
+                const double *s = src + (n & 3) * 4;
+                v128_t c0 = wasm_f64x2_sub(wasm_f64x2_mul(k, wasm_v128_load(s)), wasm_v128_load(s + 16));
+                v128_t c1 = wasm_f64x2_sub(wasm_f64x2_mul(k, wasm_v128_load(s + 2)), wasm_v128_load(s + 18));
+                wasm_v128_store(
+                    dst + (n0 + n) * dim + j,
+                    wasm_i32x4_shuffle(wasm_f32x4_demote_f64x2_zero(c0), wasm_f32x4_demote_f64x2_zero(c1), 0, 1, 4, 5));
+            }
 }
 
 /* RoPE's limit: x (rows, heads, dim) rotated in place by halves with the
