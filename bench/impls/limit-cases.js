@@ -56,8 +56,9 @@ export function limitCases(instance) {
       const src = floorInputs();
       return { run: () => lib.limits_f64_floor(ptr, n, src), release: () => lib.limits_free(src) };
     }),
-    // Not a limit: the same work stored in the recurrence's order (eight rows, 16 bytes of each a step), so
-    // that a table's ratio to it shows what its store order costs apart from its arithmetic.
+    // Not a limit: the same arithmetic as a recurrence stored in posenc's order (eight rows, 16 bytes of each a
+    // step), without the recurrence's state, seeds and plan: a table's ratio to it shows what those cost, and
+    // this row's ratio to the floor above what the store order costs.
     tableCase(
       "wasm SIMD float64→float32 floor in the recurrence's store order (reference)",
       (ptr, n, { length, dim }) => {
