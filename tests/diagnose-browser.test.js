@@ -56,6 +56,8 @@ it('pasted numbers are identified; a bad paste says which field', async () => {
   assert.match(await reportText(page), /^verdict: split layout \(sines first\), paper frequencies, base 10000/);
   await page.fill('#identify-paste', '0, 1\n0.84, x');
   await page.click('#identify-run');
+  // The worker reads the paste (web/src/compute/compute-worker.js): its refusal arrives a moment later.
+  await page.waitForFunction(() => document.getElementById('identify-status').className.includes('error'));
   assert.match(await page.$eval('#identify-status', (e) => e.textContent), /'x' is not a number/);
   noProblems('paste');
 });

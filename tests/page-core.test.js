@@ -300,20 +300,13 @@ function rotationResidual(p, k, d, base = 10000) {
   return worst;
 }
 
-it('exports: PNG of a figure, CSV and NPY of the table', async () => {
+it('exports: CSV and NPY of the table, the package’s values', async () => {
   const view = { d: 6, len: 5, base: 100, off: 3, layout: 'interleaved' };
   await open(page, `${server.url}?d=${view.d}&len=${view.len}&base=${view.base}&off=${view.off}&layout=interleaved`);
   await drawEveryView(page);
   const table = pe.sinusoidal({ length: view.len, dim: view.d, base: view.base, offset: view.off });
 
-  const buttons = await page.$$eval('[data-export]', (all) => all.map((b) => `[data-export="${b.dataset.export}"]`));
-  assert.is(buttons.length, 11, 'a PNG button per figure');
-  for (const button of buttons) {
-    const png = await downloadBytes(page, button);
-    assert.equal([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], `${button} PNG magic`);
-    assert.ok(png.length > 2000, `${button} PNG has content`);
-  }
-
+  // Each figure's PNG is page-access's export test (every button, at 2048 × 8192, in steps).
   const csv = (await downloadBytes(page, '#export-csv')).toString('utf8').trimEnd().split('\n');
   assert.is(csv.length, view.len + 1);
   assert.is(csv[0], 'position,d0,d1,d2,d3,d4,d5');

@@ -18,8 +18,87 @@ const SIZES = [
   { name: 'd = 2048, length = 8192', query: '?d=2048&len=8192' },
 ];
 
+// At 110 px with an x label and uPlot's 50 px x axis, the similarity chart's plot was 18 px tall and its y axis
+// showed only 0: the line plots a phone draws short (the comparison's two profiles, the RoPE and precision charts)
+// keep a plot that reads, at least three labelled y ticks on at least 60 px, and axis labels no longer than the plot's sides.
+async function checkCharts(page, query) {
+  const charts = await page.$$eval('[data-y-ticks]', (all) =>
+    all
+      .filter((c) => c.getClientRects().length)
+      .map((c) => ({
+        id: c.id,
+        ticks: c.dataset.yTicks.split(' | ').filter(Boolean),
+        height: Number(c.dataset.plotHeight),
+        width: Number(c.dataset.plotWidth),
+        labels: c.dataset.labelWidths.split(' ').map(Number), // x, y
+      })),
+  );
+  console.log(
+    `  ${query || 'default'}: ${charts.map((c) => `${c.id} ${c.height} px, y ${c.ticks.join(' ')}`).join('; ')}`,
+  );
+  assert.ok(
+    ['cmp-profile', 'cmp-alibi-profile'].every((id) => charts.some((c) => c.id === id)),
+    'the comparison’s two profiles are among them',
+  );
+  // Three ticks or more, and never so many that their labels (12 px) touch.
+  const cramped = charts.filter((c) => c.ticks.length < 3 || c.height < 60 || c.height / (c.ticks.length - 1) < 14);
+  // uPlot centres the y label on the plot and the canvas cuts what is longer (the long-range chart's was).
+  const cut = charts
+    .filter(({ labels: [x, y], width, height }) => !(x <= width && y <= height))
+    .map((c) => `${c.id}: labels x ${c.labels[0]}, y ${c.labels[1]} px on a plot of ${c.width} × ${c.height} px`);
+  assert.equal(cut, [], 'axis labels longer than their side of the plot');
+  assert.equal(
+    cramped.map((c) => `${c.id}: ${c.height} px, y ${c.ticks.join(' ')}`),
+    [],
+    'cramped charts',
+  );
+}
+
+/** Each view's control bar: every control whole, inside its bar and on the screen. */
+async function checkControlBars(page) {
+  // The bar's controls wrap onto as many rows as they need: each control (label, slider, box, button, menu) lies
+  // whole inside its bar and inside the screen's width, so none is behind the edge or reached only by scrolling.
+  const cut = await page.$$eval('main section[id] > .figure-controls', (rows) =>
+    rows.flatMap((row) => {
+      const box = row.getBoundingClientRect();
+      const where = (el, r) =>
+        `${row.closest('section').id} ${el.id || el.textContent.trim().slice(0, 20)}: ` +
+        `${r.left.toFixed(0)}–${r.right.toFixed(0)} × ${r.top.toFixed(0)}–${r.bottom.toFixed(0)} in ` +
+        `${box.left.toFixed(0)}–${box.right.toFixed(0)} × ${box.top.toFixed(0)}–${box.bottom.toFixed(0)}`;
+      const controls = [...row.querySelectorAll('input, select, button, label')].filter(
+        (el) => el.getClientRects().length,
+      );
+      const inside = (r) =>
+        r.top >= box.top - 0.5 &&
+        r.bottom <= box.bottom + 0.5 &&
+        r.left >= Math.max(0, box.left) - 0.5 &&
+        r.right <= Math.min(innerWidth, box.right) + 0.5;
+      const scrolled = row.scrollWidth > row.clientWidth + 1 ? [`${row.closest('section').id}: scrolls sideways`] : [];
+      return [
+        ...scrolled,
+        ...controls
+          .map((el) => [el, el.getBoundingClientRect()])
+          .filter(([, r]) => !inside(r))
+          .map(([el, r]) => where(el, r)),
+      ];
+    }),
+  );
+  assert.equal(cut, [], 'controls cut by the edge of their bar or of the screen');
+}
+
+/** The heatmap's x-axis labels (positions 0 … 8192 on a 300 px plot) do not run into each other. */
+async function checkHeatmapTicks(page) {
+  await caughtUp(page, '#heatmap canvas');
+  const boxes = await page.$eval('#heatmap canvas', (c) => [c.dataset.xTicks, c.dataset.xTickBoxes]);
+  console.log(`  heatmap x ticks: ${boxes[0]} at ${boxes[1]}`);
+  const spans = boxes[1].split(', ').map((b) => b.split(' ').map(Number));
+  assert.ok(spans.length >= 2, `heatmap x ticks: ${boxes[1]}`);
+  const touching = spans.slice(1).filter(([left], n) => left - spans[n][1] < 4);
+  assert.equal(touching, [], `heatmap x tick labels closer than 4 px: ${boxes[0]} at ${boxes[1]}`);
+}
+
 for (const size of SIZES) {
-  it(`no view is taller than two phone screens: ${size.name}`, async () => {
+  it(`every view drawn on a phone, ${size.name}: none taller than two screens, charts readable`, async () => {
     const { page, server } = session;
     await page.setViewportSize(PHONE);
     await open(page, `${server.url}${size.query}`);
@@ -32,6 +111,12 @@ for (const size of SIZES) {
     const limit = 2 * PHONE.height - MARGIN;
     const tall = heights.filter(([, h]) => h > limit).map(([id, h]) => `${id} ${h} px`);
     assert.equal(tall, [], `views taller than ${limit} px (two screens less ${MARGIN} px)`);
+    // The same page, every view drawn: its charts, and at the largest size its control bars and heatmap ticks.
+    await checkCharts(page, size.query);
+    if (size.query) {
+      await checkControlBars(page);
+      await checkHeatmapTicks(page);
+    }
     noProblems(size.name);
   });
 }
@@ -62,92 +147,6 @@ it('the comparison panels’ titles are whole and inside their canvases on a pho
   assert.equal(cut, [], 'panel titles cut off');
   assert.ok(titles[0].title.includes('cos(PE(i), PE(j))'), `the sinusoidal panel's title: ${titles[0].title}`);
   noProblems('phone titles');
-});
-
-// At 110 px with an x label and uPlot's 50 px x axis, the similarity chart's plot was 18 px tall and its y axis
-// showed only 0: the line plots a phone draws short (the comparison's two profiles, the RoPE and precision charts)
-// keep a plot that reads, at least three labelled y ticks on at least 60 px.
-it('the line plots drawn on a phone keep a readable plot: three y ticks or more on 60 px or more', async () => {
-  const { page, server } = session;
-  await page.setViewportSize(PHONE);
-  for (const query of ['', '?d=2048&len=8192']) {
-    await open(page, `${server.url}${query}`);
-    await drawEveryView(page);
-    const charts = await page.$$eval('[data-y-ticks]', (all) =>
-      all
-        .filter((c) => c.getClientRects().length)
-        .map((c) => ({
-          id: c.id,
-          ticks: c.dataset.yTicks.split(' | ').filter(Boolean),
-          height: Number(c.dataset.plotHeight),
-        })),
-    );
-    console.log(
-      `  ${query || 'default'}: ${charts.map((c) => `${c.id} ${c.height} px, y ${c.ticks.join(' ')}`).join('; ')}`,
-    );
-    assert.ok(
-      ['cmp-profile', 'cmp-alibi-profile'].every((id) => charts.some((c) => c.id === id)),
-      'the comparison’s two profiles are among them',
-    );
-    const cramped = charts.filter((c) => c.ticks.length < 3 || c.height < 60);
-    assert.equal(
-      cramped.map((c) => `${c.id}: ${c.height} px, y ${c.ticks.join(' ')}`),
-      [],
-      'cramped charts',
-    );
-  }
-  noProblems('phone charts');
-});
-
-it('each view’s control bar on a phone: every control whole, inside its bar and on the screen', async () => {
-  const { page, server } = session;
-  await page.setViewportSize(PHONE);
-  await open(page, `${server.url}?d=2048&len=8192`);
-  await drawEveryView(page);
-  // The bar's controls wrap onto as many rows as they need: each control (label, slider, box, button, menu) lies
-  // whole inside its bar and inside the screen's width, so none is behind the edge or reached only by scrolling.
-  const cut = await page.$$eval('main section[id] > .figure-controls', (rows) =>
-    rows.flatMap((row) => {
-      const box = row.getBoundingClientRect();
-      const where = (el, r) =>
-        `${row.closest('section').id} ${el.id || el.textContent.trim().slice(0, 20)}: ` +
-        `${r.left.toFixed(0)}–${r.right.toFixed(0)} × ${r.top.toFixed(0)}–${r.bottom.toFixed(0)} in ` +
-        `${box.left.toFixed(0)}–${box.right.toFixed(0)} × ${box.top.toFixed(0)}–${box.bottom.toFixed(0)}`;
-      const controls = [...row.querySelectorAll('input, select, button, label')].filter(
-        (el) => el.getClientRects().length,
-      );
-      const inside = (r) =>
-        r.top >= box.top - 0.5 &&
-        r.bottom <= box.bottom + 0.5 &&
-        r.left >= Math.max(0, box.left) - 0.5 &&
-        r.right <= Math.min(innerWidth, box.right) + 0.5;
-      const scrolled = row.scrollWidth > row.clientWidth + 1 ? [`${row.closest('section').id}: scrolls sideways`] : [];
-      return [
-        ...scrolled,
-        ...controls
-          .map((el) => [el, el.getBoundingClientRect()])
-          .filter(([, r]) => !inside(r))
-          .map(([el, r]) => where(el, r)),
-      ];
-    }),
-  );
-  assert.equal(cut, [], 'controls cut by the edge of their bar or of the screen');
-  noProblems('phone rows');
-});
-
-it('the heatmap’s x-axis labels do not run into each other on a phone at length 8192', async () => {
-  const { page, server } = session;
-  await page.setViewportSize(PHONE);
-  await open(page, `${server.url}?d=2048&len=8192`);
-  await caughtUp(page, '#heatmap canvas');
-  // The heatmap's x-axis labels (positions 0 … 8192 on a 300 px plot) with space between neighbours.
-  const boxes = await page.$eval('#heatmap canvas', (c) => [c.dataset.xTicks, c.dataset.xTickBoxes]);
-  console.log(`  heatmap x ticks: ${boxes[0]} at ${boxes[1]}`);
-  const spans = boxes[1].split(', ').map((b) => b.split(' ').map(Number));
-  assert.ok(spans.length >= 2, `heatmap x ticks: ${boxes[1]}`);
-  const touching = spans.slice(1).filter(([left], n) => left - spans[n][1] < 4);
-  assert.equal(touching, [], `heatmap x tick labels closer than 4 px: ${boxes[0]} at ${boxes[1]}`);
-  noProblems('phone ticks');
 });
 
 it('a view’s own controls stay on screen, clear of the parameter bar, while its figure is', async () => {

@@ -75,13 +75,6 @@ export function onWorker() {
   return shape.length * shape.dim > MAIN_THREAD_VALUES;
 }
 
-/** The whole table, row-major (length, dim): a fresh view of the buffer, or computed now for a large one (exports). */
-export function fullTable() {
-  if (!onWorker()) return buffer.array;
-  const { length, dim, offset, base, layout } = shape;
-  return sinusoidal({ length, dim, base, offset, layout });
-}
-
 /** Changes whenever the table does: views compare it to skip redundant work. */
 export function tableVersion() {
   return version;

@@ -23,14 +23,32 @@ export function sampleDistances() {
   return Int32Array.from([...out].sort((a, b) => a - b));
 }
 
-/** cos(PE(0), PE(Δ)) for each Δ: the row dot product over d/2 (each row's norm is √(d/2)). */
-export function sinusoidalCurve(distances, d, base) {
-  const rows = sinusoidalAt([0, ...distances], { dim: d, base });
-  return Float64Array.from(distances, (_, n) => {
-    let dot = 0;
-    for (let j = 0; j < d; j++) dot += rows[j] * rows[(n + 1) * d + j];
-    return dot / (d / 2);
-  });
+/** Distances per step of the sinusoidal curve: 64 rows of d = 2048 are 1-4 ms, the whole curve 10-37 ms. */
+const SINUSOID_CHUNK = 64;
+
+/**
+ * cos(PE(0), PE(Δ)) for each Δ (the row dot product over d/2: each row's norm is √(d/2)), as steps of
+ * SINUSOID_CHUNK distances into values (a Float64Array of distances.length), rows computed into one reused buffer.
+ */
+export function sinusoidalCurveSteps(distances, d, base, values) {
+  let first = null;
+  let rows = null;
+  const steps = [];
+  for (let from = 0; from < distances.length; from += SINUSOID_CHUNK) {
+    steps.push(() => {
+      first ??= sinusoidalAt([0], { dim: d, base });
+      const part = distances.subarray(from, from + SINUSOID_CHUNK);
+      const out = rows?.length === part.length * d ? rows : undefined; // the last, shorter part gets its own
+      const chunk = sinusoidalAt(part, { dim: d, base, out });
+      rows ??= chunk;
+      for (let n = 0; n < part.length; n++) {
+        let dot = 0;
+        for (let j = 0; j < d; j++) dot += first[j] * chunk[n * d + j];
+        values[from + n] = dot / (d / 2);
+      }
+    });
+  }
+  return steps;
 }
 
 /** cos(q, R(Δ)·k) for each Δ: k rotated by the package's rope to position Δ, q at position 0 (unrotated). */
@@ -68,68 +86,86 @@ export function pairSumCurve(distances, q, w) {
 }
 
 /**
- * All curves for a page state: { curves: [{ key, label, values }], refused: [sentences] }. The RoPE ones
- * use the RoPE view's head_dim, rope_theta and scaling parameters (factor,
- * original context…); the sinusoidal one the page's d and T; ALiBi the
- * steepest and gentlest of the comparison view's heads.
+ * All curves for a page state as steps (one RoPE curve each: at head_dim 1024 one costs 10–30 ms; the sinusoidal
+ * curve in chunks): { steps, result }, result ({ curves: [{ key, label, values }], refused: [sentences], cache })
+ * complete once every step has run. The RoPE curves use the RoPE view's head_dim, rope_theta and scaling parameters
+ * (factor, original context…); the sinusoidal one the page's d and T; ALiBi the steepest and gentlest of the
+ * comparison view's heads. cache: the result.cache of an earlier call with the same distances: the curves whose
+ * own inputs are unchanged are taken from it, not computed (a RoPE box leaves the sinusoidal curve, d the RoPE ones).
  */
-export function longRangeCurves(state, distances, modelScaling = null) {
-  const { steps, result } = longRangeSteps(state, distances, modelScaling);
-  for (const step of steps) step();
-  return result;
-}
-
-/**
- * The same curves as steps, one curve each (a RoPE curve at head_dim 1024 costs 10–30 ms): { steps, result }, result
- * filled in order as the steps run, complete once all have.
- */
-export function longRangeSteps(state, distances, modelScaling = null) {
+export function longRangeSteps(state, distances, modelScaling = null, cache = new Map()) {
   const headDim = state.rhd;
   const base = state.rbase;
   const q = toyEmbedding('rope query', headDim);
   const k = toyEmbedding('rope key', headDim);
-  const result = { curves: [], refused: [] };
-  const curve = (key, label, values) => () => result.curves.push({ key, label, values: values() });
-  const steps = [
-    curve('sinusoidal', `sinusoidal, d = ${state.d}, T = ${state.base}`, () =>
-      sinusoidalCurve(distances, state.d, state.base),
-    ),
-    curve('rope_same', 'RoPE, q = k', () => ropeCurve(distances, { headDim, base, q, k: q })),
-    curve('rope_random', 'RoPE, q, k independent', () => ropeCurve(distances, { headDim, base, q, k })),
-  ];
+  const steps = [];
+  const groups = []; // [key, { curves, refused }] in the order they are drawn and listed
+  /** A group of curves under the key of its own inputs; make(out) returns the steps that fill out. */
+  const group = (key, make) => {
+    const cached = cache.get(key);
+    const out = cached ?? { curves: [], refused: [] };
+    groups.push([key, out]);
+    if (!cached) steps.push(...make(out));
+  };
+  const curve = (out, key, label, values) => () => out.curves.push({ key, label, values: values() });
+
+  group(`sinusoidal|${state.d}|${state.base}`, (out) => {
+    const values = new Float64Array(distances.length);
+    out.curves.push({ key: 'sinusoidal', label: `sinusoidal, d = ${state.d}, T = ${state.base}`, values });
+    return sinusoidalCurveSteps(distances, state.d, state.base, values);
+  });
+  group(`rope|${headDim}|${base}`, (out) => [
+    curve(out, 'rope_same', 'RoPE, q = k', () => ropeCurve(distances, { headDim, base, q, k: q })),
+    curve(out, 'rope_random', 'RoPE, q, k independent', () => ropeCurve(distances, { headDim, base, q, k })),
+  ]);
   const types = ['linear', 'dynamic', 'yarn', 'llama3'];
   if (modelScaling?.rope_type === 'longrope') types.push('longrope');
   for (const type of types) {
-    steps.push(() => {
-      const scaling = ropeScalingDict({ ...state, rs: type }, modelScaling);
-      try {
-        const values =
-          type === 'dynamic' || type === 'longrope'
-            ? pairSumCurve(distances, q, ropeFrequencies({ headDim, base, scaling, length: MAX_DISTANCE }).frequencies)
-            : ropeCurve(distances, { headDim, base, scaling, q, k: q });
-        result.curves.push({
-          key: `rope_${type}`,
-          label: `RoPE ${type === 'dynamic' ? 'dynamic NTK' : type}, q = k`,
-          values,
-        });
-      } catch (error) {
-        // The RoPE view's parameters may be refused for one type (e.g. low_freq_factor ≥ high_freq_factor).
-        result.refused.push(`${type}: ${error.message}`);
-      }
-    });
+    const scaling = ropeScalingDict({ ...state, rs: type }, modelScaling);
+    group(`${type}|${headDim}|${base}|${JSON.stringify(scaling)}`, (out) => [
+      () => {
+        try {
+          const values =
+            type === 'dynamic' || type === 'longrope'
+              ? pairSumCurve(
+                  distances,
+                  q,
+                  ropeFrequencies({ headDim, base, scaling, length: MAX_DISTANCE }).frequencies,
+                )
+              : ropeCurve(distances, { headDim, base, scaling, q, k: q });
+          out.curves.push({
+            key: `rope_${type}`,
+            label: `RoPE ${type === 'dynamic' ? 'dynamic NTK' : type}, q = k`,
+            values,
+          });
+        } catch (error) {
+          // The RoPE view's parameters may be refused for one type (e.g. low_freq_factor ≥ high_freq_factor).
+          out.refused.push(`${type}: ${error.message}`);
+        }
+      },
+    ]);
   }
+  group(`alibi|${state.heads}`, (out) => [
+    () => {
+      const slopes = alibiSlopes(state.heads);
+      for (const [name, h] of [
+        ['steepest', 0],
+        ['gentlest', state.heads - 1],
+      ]) {
+        const m = slopes[h];
+        out.curves.push({
+          key: `alibi_head${h}`,
+          label: `ALiBi e^(−m·Δ), ${name} head (m = ${m.toPrecision(3)})`,
+          values: Float64Array.from(distances, (delta) => Math.exp(-m * delta)),
+        });
+      }
+    },
+  ]);
+  const result = { curves: [], refused: [], cache: new Map(groups) };
   steps.push(() => {
-    const slopes = alibiSlopes(state.heads);
-    for (const [name, h] of [
-      ['steepest', 0],
-      ['gentlest', state.heads - 1],
-    ]) {
-      const m = slopes[h];
-      result.curves.push({
-        key: `alibi_head${h}`,
-        label: `ALiBi e^(−m·Δ), ${name} head (m = ${m.toPrecision(3)})`,
-        values: Float64Array.from(distances, (delta) => Math.exp(-m * delta)),
-      });
+    for (const [, out] of groups) {
+      result.curves.push(...out.curves);
+      result.refused.push(...out.refused);
     }
   });
   return { steps, result };

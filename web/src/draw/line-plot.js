@@ -5,6 +5,7 @@ import { availableWidth, themeColors } from './canvas.js';
 import { mountPlot, plotIn, cursorHooks } from './uplot-mount.js';
 import { bandRanges, columnRanges, hexRgba, paintBands, paintColumns } from './column-spans.js';
 import { strokeWidths } from './stroke-width.js';
+import { describeAxes, fittingLabel } from './axis-labels.js';
 
 const layers = new WeakMap(); // chart → { canvas, ctx, image }: where its spans are painted, kept while the size stays
 
@@ -73,7 +74,8 @@ function spansHook(spec) {
 }
 
 /**
- * container: element to fill. spec: { title, xLabel, yLabel, x (array), series: [{ label, values, stroke,
+ * container: element to fill. spec: { title, xLabel, yLabel (each a text or [longest, …, shortest]: the first that
+ * fits its side of the plot, axis-labels.js), x (array), series: [{ label, values, stroke,
  * dash, width, hidden }], bands: [[upperIndex, lowerIndex, fill]], height, yRange: [lo, hi] | undefined,
  * onCursor(xValue | null), spans: boolean }. Series indices in bands count from 1 (0 is x), as uPlot does.
  * spans: the series are dense (points under two device pixels apart) and drawn as column spans, not paths;
@@ -94,10 +96,15 @@ export function drawLinePlot(container, spec) {
     font: colors.font,
     labelFont: colors.font,
   });
+  const height = spec.height ?? 260;
+  // The plot's sides, which uPlot centres the axis labels on: the y axis's 56 px, the x axis's 50 px of ticks and
+  // each axis's 30 px for its label, uPlot's paddings.
+  const xLabel = fittingLabel(spec.xLabel, width - 56 - 30 - 16, colors.font);
+  const yLabel = fittingLabel(spec.yLabel, height - 50 - 30 - 16, colors.font);
   const opts = {
     title: spec.title,
     width,
-    height: spec.height ?? 260,
+    height,
     pxAlign: 0,
     legend: { show: false },
     cursor: { drag: { x: false, y: false }, points: { show: false } },
@@ -106,9 +113,9 @@ export function drawLinePlot(container, spec) {
       x: spec.x.length === 1 ? { time: false, range: () => [spec.x[0] - 1, spec.x[0] + 1] } : { time: false },
       y: spec.yRange ? { range: () => spec.yRange } : { auto: true },
     },
-    axes: [axis(spec.xLabel), { ...axis(spec.yLabel), size: 56 }],
+    axes: [axis(xLabel), { ...axis(yLabel), size: 56 }],
     series: [
-      { label: spec.xLabel },
+      { label: xLabel },
       ...spec.series.map((s, n) => ({
         label: s.label,
         stroke: s.stroke,
@@ -123,7 +130,7 @@ export function drawLinePlot(container, spec) {
     bands: spec.spans ? [] : (spec.bands ?? []).map(([upper, lower, fill]) => ({ series: [upper, lower], fill })),
     hooks: {
       ...cursorHooks(spec.onCursor),
-      ...(spec.spans ? { draw: [spansHook(spec)] } : {}),
+      draw: [...(spec.spans ? [spansHook(spec)] : []), (u) => describeAxes(container, u)],
       // The x range drawn, readable by tests and assistive tools.
       setScale: [
         (u, key) => {

@@ -6,6 +6,7 @@
 import uPlot from 'uplot';
 import { availableWidth, themeColors } from './canvas.js';
 import { mountPlot, plotIn, cursorHooks } from './uplot-mount.js';
+import { describeAxes, fittingLabel } from './axis-labels.js';
 
 const SUPERSCRIPT = { '-': '⁻', 0: '⁰', 1: '¹', 2: '²', 3: '³', 4: '⁴', 5: '⁵', 6: '⁶', 7: '⁷', 8: '⁸', 9: '⁹' };
 const superscript = (n) => String(n).replace(/[-0-9]/g, (c) => SUPERSCRIPT[c]);
@@ -34,7 +35,8 @@ function powerSplits(lo, hi, base, most) {
 }
 
 /**
- * container: element to fill. spec: { title, xLabel, yLabel, x, series: [{ label, values, stroke, dash,
+ * container: element to fill. spec: { title, xLabel, yLabel (each a text or [longest, …, shortest]: the first that
+ * fits its side of the plot), x, series: [{ label, values, stroke, dash,
  * width }], height, xLog: 2 | 10 | undefined, yLog: 2 | 10 | undefined, xRange, yRange, markers: [{ axis:
  * 'x' | 'y', value, label, color, row, bottom, align }], legendColumns (on wide screens), xAxisSize (px under
  * the plot for the x ticks, uPlot's 50 if not given), ySpace (the least px between y ticks, uPlot's 30), onCursor(xValue | null) }. An xLabel of null draws no x
@@ -48,6 +50,13 @@ export function drawLogPlot(container, spec) {
   const columns = width >= 640 ? (spec.legendColumns ?? 1) : 1;
   const legendH = named ? Math.ceil(named / columns) * 16 + 16 : 0;
   const height = (spec.height ?? 280) + legendH;
+  // The plot's sides, which uPlot centres the axis labels on: the y axis's 62 px and the 12 px paddings, the x
+  // axis's ticks (50 px unless given) and its label's 30 px.
+  const xLabel = fittingLabel(spec.xLabel, width - 62 - 12, colors.font);
+  const plotH = (spec.height ?? 280) - 12 - (spec.xAxisSize ?? 50) - (xLabel === null ? 0 : 30);
+  const yLabel = fittingLabel(spec.yLabel, plotH, colors.font);
+  // Log y ticks at least 16 px apart (a phone's 78 px RoPE wavelength chart had nine labels touching).
+  const yTicks = Math.max(3, Math.min(10, Math.floor(plotH / 16)));
   const axis = (label, log, horizontal) => ({
     label,
     stroke: colors.fg,
@@ -60,7 +69,7 @@ export function drawLogPlot(container, spec) {
     ...(log
       ? {
           splits: (u, axisIndex, lo, hi) =>
-            powerSplits(lo, hi, log, horizontal ? Math.max(3, Math.floor(width / 70)) : 10),
+            powerSplits(lo, hi, log, horizontal ? Math.max(3, Math.floor(width / 70)) : yTicks),
           // The splits are already thinned: label every one (uPlot's log filter would blank some).
           filter: (u, splits) => splits,
           values: (u, splits) => splits.map((v) => (v == null ? '' : logTickLabel(v, log))),
@@ -80,9 +89,9 @@ export function drawLogPlot(container, spec) {
     padding: [12, 12, legendH, 0],
     cursor: { drag: { x: false, y: false }, points: { show: false } },
     scales: { x: { time: false, ...scale(spec.xLog, spec.xRange) }, y: scale(spec.yLog, spec.yRange) },
-    axes: [axis(spec.xLabel, spec.xLog, true), axis(spec.yLabel, spec.yLog, false)],
+    axes: [axis(xLabel, spec.xLog, true), axis(yLabel, spec.yLog, false)],
     series: [
-      { label: spec.xLabel },
+      { label: xLabel },
       ...spec.series.map((s) => ({
         label: s.label,
         stroke: s.stroke,
@@ -108,17 +117,6 @@ export function drawLogPlot(container, spec) {
 
 export { plotIn as logPlotIn };
 
-/**
- * For tests: the y tick labels uPlot drew (its axis's `_values`, kept after each draw) and the plot's height in CSS
- * px, so a chart too short to read (one tick) shows. Written only on a change.
- */
-function describeAxes(container, u) {
-  const ticks = (u.axes[1]._values ?? []).filter((v) => v != null && v !== '').join(' | ');
-  const height = String(Math.round(u.bbox.height / uPlot.pxRatio));
-  if (container.dataset.yTicks !== ticks) container.dataset.yTicks = ticks;
-  if (container.dataset.plotHeight !== height) container.dataset.plotHeight = height;
-}
-
 /** Dashed vertical or horizontal lines at given values, each with a label. */
 function drawMarkers(u, markers, colors) {
   const { ctx } = u;
@@ -128,6 +126,10 @@ function drawMarkers(u, markers, colors) {
   ctx.font = `${Math.round(11 * ratio)}px system-ui, sans-serif`;
   ctx.lineWidth = ratio;
   ctx.setLineDash([5 * ratio, 4 * ratio]);
+  // The labels drawn so far, [x0, y0, x1, y1]: a vertical line's label moves a row along until it is clear of them
+  // (on a phone's short precision chart three labels and the promise's ran over each other).
+  const placed = [];
+  const clear = (x0, y0, w, h) => !placed.some(([a0, b0, a1, b1]) => x0 < a1 && a0 < x0 + w && y0 < b1 && b0 < y0 + h);
   for (const m of markers) {
     const position = u.valToPos(m.value, m.axis === 'x' ? 'x' : 'y', true);
     if (!Number.isFinite(position)) continue;
@@ -142,19 +144,22 @@ function drawMarkers(u, markers, colors) {
       const room = left + width - position;
       const textW = ctx.measureText(m.label).width;
       const toRight = room > textW + 8 * ratio;
-      const x = position + (toRight ? 4 : -4) * ratio;
+      // Right of the line if it fits, else left of it; kept inside the plot (a phone's narrow plot put the
+      // precision chart's labels over its y axis).
+      const wanted = toRight ? position + 4 * ratio : position - 4 * ratio - textW;
+      const x = Math.max(left + 2 * ratio, Math.min(wanted, left + width - textW - 2 * ratio));
       // Labels stack from the top, or from the bottom when the top is where the curves are.
-      const y = m.bottom ? top + height - (18 + 15 * (m.row ?? 0)) * ratio : top + (4 + 15 * (m.row ?? 0)) * ratio;
-      labelBackground(
-        ctx,
-        toRight ? x - 2 * ratio : x - textW - 2 * ratio,
-        y - ratio,
-        textW + 4 * ratio,
-        14 * ratio,
-        colors,
-      );
+      let y = m.bottom ? top + height - (18 + 15 * (m.row ?? 0)) * ratio : top + (4 + 15 * (m.row ?? 0)) * ratio;
+      const along = (m.bottom ? -15 : 15) * ratio;
+      for (let tries = 0; tries < 6 && !clear(x - 2 * ratio, y - ratio, textW + 4 * ratio, 14 * ratio); tries++) {
+        const next = y + along;
+        if (next < top || next + 14 * ratio > top + height) break; // no row left inside the plot
+        y = next;
+      }
+      placed.push([x - 2 * ratio, y - ratio, x + textW + 2 * ratio, y + 13 * ratio]);
+      labelBackground(ctx, x - 2 * ratio, y - ratio, textW + 4 * ratio, 14 * ratio, colors);
       ctx.fillStyle = m.color ?? colors.fg;
-      ctx.textAlign = toRight ? 'left' : 'right';
+      ctx.textAlign = 'left';
       ctx.textBaseline = 'top';
       ctx.fillText(m.label, x, y);
     } else {
@@ -164,6 +169,8 @@ function drawMarkers(u, markers, colors) {
       ctx.stroke();
       const textW = ctx.measureText(m.label).width;
       const x = m.align === 'right' ? left + width - 4 * ratio : left + 4 * ratio;
+      const x0 = m.align === 'right' ? x - textW - 2 * ratio : x - 2 * ratio;
+      placed.push([x0, position - 15 * ratio, x0 + textW + 4 * ratio, position - 2 * ratio]);
       labelBackground(
         ctx,
         m.align === 'right' ? x - textW - 2 * ratio : x - 2 * ratio,

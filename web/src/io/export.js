@@ -66,24 +66,21 @@ const STEP_MS = 8;
 const yieldToInput = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 /**
- * The table of `shape` ({ length, dim, base, offset, layout }) as CSV, byte for
- * byte what `posenc table --format csv` prints. The rows are computed by the
- * package and formatted a few at a time, yielding to input between steps of
- * about STEP_MS, so a 8192 x 2048 table never freezes the page; each step asks
- * for its own rows (copied out), so no view into wasm memory is kept across a
- * yield. onProgress(rowsDone) is called after each step.
+ * The rows of the table of `shape` ({ length, dim, base, offset, layout }), computed by the package rowsPerCall at
+ * a time, each handed to part(rows, from, count), which returns the Blob part it makes of them; between steps of
+ * about STEP_MS the export yields to input, so a 8192 x 2048 table never freezes the page. Each call asks for its
+ * own rows (copied out), so no view into wasm memory is kept across a yield. onProgress(rowsDone) after each step.
  */
-export async function tableCsv({ length, dim, base, offset, layout }, onProgress = () => {}) {
-  const parts = [prologue('csv', length, dim)];
+async function tableParts({ length, dim, base, offset, layout }, rowsPerCall, part, onProgress) {
+  const parts = [];
   let r = 0;
-  const rowsPerCall = Math.max(1, Math.floor(4096 / dim));
   while (r < length) {
     const start = performance.now();
     while (r < length && performance.now() - start < STEP_MS) {
       const count = Math.min(rowsPerCall, length - r);
       const rows = sinusoidal({ length: count, dim, base, offset: offset + r, layout });
-      // A Blob per call: its text is encoded now, in this step, not all at once when the parts are joined.
-      parts.push(new Blob([formatRows('csv', rows, count, dim, r, offset + r)]));
+      // A Blob per call: its bytes are made now, in this step, not all at once when the parts are joined.
+      parts.push(new Blob([part(rows, r, count)]));
       r += count;
     }
     // Joined as they come (a Blob of Blobs copies no bytes), so the last join has few parts.
@@ -91,16 +88,33 @@ export async function tableCsv({ length, dim, base, offset, layout }, onProgress
     onProgress(r);
     if (r < length) await yieldToInput();
   }
+  return parts;
+}
+
+/** The table as CSV, byte for byte what `posenc table --format csv` prints, made in steps (tableParts). */
+export async function tableCsv(shape, onProgress = () => {}) {
+  const { length, dim, offset } = shape;
+  const rowsPerCall = Math.max(1, Math.floor(4096 / dim));
+  const rows = await tableParts(
+    shape,
+    rowsPerCall,
+    (values, r, count) => formatRows('csv', values, count, dim, r, offset + r),
+    onProgress,
+  );
   performance.mark('posenc-csv-formatted');
-  const blob = new Blob(parts, { type: 'text/csv' });
+  const blob = new Blob([prologue('csv', length, dim), ...rows], { type: 'text/csv' });
   performance.mark('posenc-csv-joined');
   return blob;
 }
 
-/** The table as NPY v1.0 (float32, shape (length, dim)), as `--format npy` writes it. */
-export function tableNpy(table, length, dim) {
-  // float32Bytes copies, so the blob does not hold a view into wasm memory.
-  return new Blob([npyHeader(length, dim), float32Bytes(table.subarray(0, length * dim))], {
-    type: 'application/octet-stream',
-  });
+/**
+ * The table as NPY v1.0 (float32, shape (length, dim)), as `--format npy` writes it, made in steps (tableParts):
+ * at 8192 x 2048 one call computed and copied its 64 MiB in one task of hundreds of ms.
+ */
+export async function tableNpy(shape, onProgress = () => {}) {
+  const rowsPerCall = Math.max(1, Math.floor(16384 / shape.dim));
+  // float32Bytes copies, so no part holds a view into wasm memory.
+  const rows = await tableParts(shape, rowsPerCall, (values) => float32Bytes(values), onProgress);
+  performance.mark('posenc-npy-formatted');
+  return new Blob([npyHeader(shape.length, shape.dim), ...rows], { type: 'application/octet-stream' });
 }

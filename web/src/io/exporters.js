@@ -3,7 +3,7 @@
 // state that drew them. This module is loaded once the first view is drawn
 // (main.js), the writers (and the plot registry, with uPlot) on the first
 // click, so the first view carries none of them.
-import { fullTable, tableShape } from '../compute/encoding.js';
+import { tableShape } from '../compute/encoding.js';
 
 /** The writers and the plot registry, loaded once, on the first export (again on the next if that load failed). */
 let writers = null;
@@ -83,31 +83,27 @@ export function wireExports(state, viewOf) {
       withWriters(() => tables[button.dataset.csv]()),
     );
   }
-  $('export-csv').addEventListener(
-    'click',
-    withWriters(async () => {
-      // Formatted in steps (the page stays responsive); the button says how far it got.
-      const button = $('export-csv');
-      const shape = { ...tableShape() };
-      button.disabled = true;
-      try {
-        const blob = await w.tableCsv(shape, (done) => {
-          button.textContent = `CSV ${Math.floor((100 * done) / shape.length)}%`;
-        });
-        w.download(blob, `${stem()}.csv`);
-      } finally {
-        button.textContent = 'CSV';
-        button.disabled = false;
-      }
-    }),
-  );
-  $('export-npy').addEventListener(
-    'click',
-    withWriters(() => {
-      const { length, dim } = tableShape();
-      w.download(w.tableNpy(fullTable(), length, dim), `${stem()}.npy`);
-    }),
-  );
+  // The table's two formats, made in steps (the page stays responsive); the button says how far it got.
+  const tableExport = (id, label, write) =>
+    $(id).addEventListener(
+      'click',
+      withWriters(async () => {
+        const button = $(id);
+        const shape = { ...tableShape() };
+        button.disabled = true;
+        try {
+          const blob = await write(shape, (done) => {
+            button.textContent = `${label} ${Math.floor((100 * done) / shape.length)}%`;
+          });
+          w.download(blob, `${stem()}.${label.toLowerCase()}`);
+        } finally {
+          button.textContent = label;
+          button.disabled = false;
+        }
+      }),
+    );
+  tableExport('export-csv', 'CSV', (shape, progress) => w.tableCsv(shape, progress));
+  tableExport('export-npy', 'NPY', (shape, progress) => w.tableNpy(shape, progress));
 }
 
 /**

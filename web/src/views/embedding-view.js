@@ -142,8 +142,8 @@ export function createEmbeddingView({ canvas, facts, wordSelect }) {
     const scaleText = state.scale ? `embedding × √d = ×${Math.sqrt(d).toFixed(2)}` : 'embedding (not scaled)';
     const titles =
       panelW >= 220
-        ? [scaleText, `encoding PE(p), p from ${offset}`, 'sum = embedding + PE (package add)']
-        : [state.scale ? 'embedding×√d' : 'embedding', 'PE(p)', 'sum'];
+        ? [[scaleText], [`encoding PE(p), p from ${offset}`], ['sum = embedding + PE (package add)']]
+        : [state.scale ? ['embedding×√d', 'emb.×√d', '×√d'] : ['embedding', 'emb.'], ['PE(p)'], ['sum']];
 
     let top = 0;
     sentences.forEach((s, n) => {
@@ -153,7 +153,9 @@ export function createEmbeddingView({ canvas, facts, wordSelect }) {
       ctx.fillStyle = colors.muted;
       ctx.textAlign = 'left';
       ctx.textBaseline = 'bottom';
-      titles.forEach((t, c) => ctx.fillText(t, labelW + c * (panelW + gap), y - 3));
+      // Each title within its panel and the gap after it (a phone's 57 px panels ran 'embedding×√d' into 'PE(p)').
+      const fits = (options) => options.find((t) => ctx.measureText(t).width <= panelW + gap - 4) ?? options.at(-1);
+      titles.forEach((t, c) => ctx.fillText(fits(t), labelW + c * (panelW + gap), y - 3));
       if (s.n > 0) {
         [s.scaled, s.encoding, s.sum].forEach((arr, c) => {
           const rect = { x: labelW + c * (panelW + gap), y, w: panelW, h: s.n * rowH };

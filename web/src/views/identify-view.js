@@ -3,54 +3,23 @@
 // convention the table follows and how far it is from exact. The report is the
 // core's own text, the same words `posenc identify` prints. An example button
 // identifies a generated 8192 x 1024 float32-angle table (posenc's
-// recipeTable) and shows the time it took, in this browser.
-import { identify, readTable, recipeTable, PosencError } from '../../../src/js/index.js';
+// recipeTable) and shows the time it took, in this browser. Reading the table
+// and identify run in the compute worker (compute/compute-worker.js): the
+// example alone was a 0.6-0.8 s main-thread task.
+import { computeOff, startComputeWorker } from '../compute/compute-client.js';
 import { wireFileDrop } from '../io/file-drop.js';
 
 const $ = (id) => document.getElementById(id);
 
-/** A field as a number (plain decimal, nan, [+-]inf(inity), as `posenc identify` reads CSV), else undefined. */
-function parseField(field) {
-  const word = field.replace(/^[+-]/, '').toLowerCase();
-  if (word === 'nan') return NaN;
-  if (word === 'inf' || word === 'infinity') return field.startsWith('-') ? -Infinity : Infinity;
-  return /^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$/.test(field) ? Number(field) : undefined;
-}
-
-/** Rows of numbers from text: one row per line, fields split by commas, semicolons or spaces; a first line of names is skipped. */
-export function parseRows(text) {
-  const rows = [];
-  for (const line of text.split('\n')) {
-    const fields = line.split(/[,;\s]+/).filter((f) => f.length > 0);
-    if (fields.length === 0) continue;
-    const numbers = fields.map(parseField);
-    const bad = numbers.indexOf(undefined);
-    if (bad >= 0) {
-      if (rows.length === 0 && numbers.every((n) => n === undefined)) continue; // a header line of names
-      throw new PosencError('BAD_FILE', `row ${rows.length + 1}: '${fields[bad]}' is not a number`);
-    }
-    if (rows.length && numbers.length !== rows[0].length) {
-      throw new PosencError(
-        'BAD_SHAPE',
-        `row ${rows.length + 1} has ${numbers.length} numbers; the first row has ${rows[0].length}`,
-      );
-    }
-    rows.push(numbers);
-  }
-  if (rows.length === 0) throw new PosencError('BAD_SHAPE', 'no numbers found: paste one row of the table per line');
-  return { table: Float32Array.from(rows.flat()), rows: rows.length, dim: rows[0].length };
-}
-
 export function mountIdentifyView() {
+  // The section is near the viewport: the worker gets ready before the first table comes (0.1-0.3 s under load).
+  startComputeWorker();
   const report = $('identify-report');
   const status = $('identify-status');
   const facts = $('identify-facts');
 
-  function show(source, { table, rows, dim }) {
-    const kind = $('identify-kind').value;
-    const t0 = performance.now();
-    const result = identify(table, { rows, dim, kind });
-    const ms = performance.now() - t0;
+  /** Shows the worker's verdict on one table. */
+  function show(source, { identification: result, rows, dim, ms }) {
     report.textContent = result.text;
     // The core's verdict, in its own words; an error against exact only means something for a match
     // (for a table that is no known convention there is no exact table to compare it with).
@@ -75,11 +44,15 @@ export function mountIdentifyView() {
     document.body.dataset.identified = result.identified ? '1' : '0';
   }
 
-  function guard(action) {
+  /** Asks the worker to identify (args: the table's source, see compute-worker.js), then shows its answer. */
+  async function identifyOff(source, args, transfer = []) {
+    status.textContent = 'identifying…';
+    status.className = 'file-status';
     try {
-      action();
+      const answer = await computeOff('identify', { ...args, kind: $('identify-kind').value }, transfer);
+      if (answer) show(source, answer.result); // null: a newer request overtook this one
     } catch (error) {
-      if (!(error instanceof PosencError)) throw error;
+      if (!error.code) throw error; // not the package refusing the table: a bug
       status.textContent = error.message;
       status.className = 'file-status error';
       report.textContent = '';
@@ -89,24 +62,13 @@ export function mountIdentifyView() {
 
   async function onFile(file) {
     const bytes = new Uint8Array(await file.arrayBuffer());
-    guard(() => {
-      const text = bytes.length > 0 && bytes[0] !== 0x93 && bytes[8] !== 0x7b;
-      const name = $('identify-tensor').value.trim() || undefined;
-      const read = text ? parseRows(new TextDecoder().decode(bytes)) : readTable(bytes, name ? { name } : undefined);
-      show(file.name, read);
-    });
+    const name = $('identify-tensor').value.trim() || undefined;
+    await identifyOff(file.name, { bytes, name }, [bytes.buffer]);
   }
 
   wireFileDrop({ zone: $('identify-drop'), input: $('identify-file'), onFile });
-  $('identify-run').addEventListener('click', () =>
-    guard(() => show('pasted numbers', parseRows($('identify-paste').value))),
-  );
+  $('identify-run').addEventListener('click', () => identifyOff('pasted numbers', { text: $('identify-paste').value }));
   $('identify-example').addEventListener('click', () =>
-    guard(() => {
-      const rows = 8192;
-      const dim = 1024;
-      const table = recipeTable({ recipe: 'float32-angle', length: rows, dim });
-      show("posenc's float32-angle recipe", { table, rows, dim });
-    }),
+    identifyOff("posenc's float32-angle recipe", { example: { recipe: 'float32-angle', rows: 8192, dim: 1024 } }),
   );
 }

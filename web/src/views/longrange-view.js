@@ -49,6 +49,7 @@ export function createLongRangeView({ plot, readout, facts, all }) {
   // frames: at head_dim 1024 all of them took one 60–110 ms task), and drawn once complete; a render under the same
   // key continues the job a newer input cut short.
   let job = null; // { state, everyCurve, distances, steps, result, n }: the computation under way
+  let curves = new Map(); // the last complete computation's curves by their own inputs (long-range.js)
 
   function render(state) {
     const width = availableWidth(plot.parentElement, 900);
@@ -58,7 +59,7 @@ export function createLongRangeView({ plot, readout, facts, all }) {
     if (!fresh && !job) return undefined;
     if (fresh) {
       const distances = sampleDistances();
-      const { steps, result } = longRangeSteps({ ...state }, distances, modelRope()?.scaling ?? null);
+      const { steps, result } = longRangeSteps({ ...state }, distances, modelRope()?.scaling ?? null, curves);
       job = { state: { ...state }, everyCurve, distances, steps, result, n: 0 };
     }
     return step();
@@ -72,6 +73,7 @@ export function createLongRangeView({ plot, readout, facts, all }) {
     if (job.n < job.steps.length) return step;
     const { state, everyCurve, distances, result } = job;
     job = null;
+    curves = result.cache;
     draw(state, everyCurve, distances, result);
     return undefined;
   }
@@ -82,7 +84,7 @@ export function createLongRangeView({ plot, readout, facts, all }) {
     drawLogPlot(plot, {
       title: 'Score between positions 0 and Δ, against the distance Δ',
       xLabel: 'distance Δ (positions)',
-      yLabel: 'cosine / attention factor',
+      yLabel: ['cosine / attention factor', 'score'],
       x: Float64Array.from(distances),
       xLog: 10,
       yRange: [-1.05, 1.05],

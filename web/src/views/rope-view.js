@@ -101,7 +101,7 @@ export function createRopeView({ speed, wavelength, bands, readout, facts, confi
     drawLogPlot(speed, {
       title: 'Rotation speed wᵢ of each pair (radians per position)',
       xLabel: 'pair i',
-      yLabel: 'wᵢ (rad / position)',
+      yLabel: ['wᵢ (rad / position)', 'wᵢ'],
       x: pairs,
       yLog: 10,
       series: [
@@ -115,7 +115,7 @@ export function createRopeView({ speed, wavelength, bands, readout, facts, confi
     drawLogPlot(wavelength, {
       title: 'Wavelength 2π / wᵢ against the context',
       xLabel: 'pair i',
-      yLabel: 'positions per turn',
+      yLabel: ['positions per turn', 'wavelength'],
       x: pairs,
       yLog: 2,
       series: [
@@ -140,8 +140,8 @@ export function createRopeView({ speed, wavelength, bands, readout, facts, confi
     const originalWavelengths = Array.from(plain.w, (w) => TAU / w);
     drawLogPlot(bands, {
       title: `How each scaling moves each band: scaled wᵢ / original wᵢ (factor ${state.rf}, L0 = ${state.rl0}, L = ${state.rlen})`,
-      xLabel: 'original wavelength of the pair (positions per turn)',
-      yLabel: 'scaled w / original w',
+      xLabel: ['original wavelength of the pair (positions per turn)', 'original wavelength'],
+      yLabel: ['scaled w / original w', 'w ratio'],
       x: originalWavelengths,
       xLog: 2,
       yLog: 2,

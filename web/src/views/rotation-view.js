@@ -389,14 +389,15 @@ export function createRotationView(elements) {
     const firstRow = Array.from(deltas, (delta) => (delta >= 0 ? sim[delta] : null));
     drawLinePlot(profile, {
       title: 'Profile along a row: the same curve for every p',
-      xLabel: 'offset q − p',
-      yLabel: 'cos similarity',
+      // A phone draws it short: no x label (the title names the row), so the plot keeps 60 px for three y ticks.
+      xLabel: compactScreen() ? null : 'offset q − p',
+      yLabel: ['cos similarity', 'cos'],
       x: deltas,
       series: [
         { label: `row p = ${offset + mid}`, values: midRow, stroke: pairColor(0), width: 2.5 },
         { label: `row p = ${offset}`, values: firstRow, stroke: pairColor(1), dash: [5, 4], width: 1.5 },
       ],
-      height: plotHeight(Math.max(220, height - 40)),
+      height: compactScreen() ? 130 : plotHeight(Math.max(220, height - 40)),
       yRange: [-1.05, 1.05],
     });
     const expected = Math.sqrt(d / 2);
