@@ -137,6 +137,33 @@ test('noise and random walks stay not sinusoidal under the loose column count', 
     }
 });
 
+test('far-out caches of one column per frequency are sinusoidal, not learned or random', () => {
+  // at 1.3e7 float32 angles blur the fast columns and past 2^24 rows repeat in runs: the strict and the loose
+  // counts find too few turning columns that fit; the slow ones still follow the recurrence within their steps
+  const single = (rows, dim, options) => {
+    const halves = peers.llamaCache(rows, dim, options);
+    return Float32Array.from(
+      { length: (rows * dim) / 2 },
+      (_, k) => halves[Math.floor(k / (dim / 2)) * dim + (k % (dim / 2))],
+    );
+  };
+  const SCALINGS = [
+    undefined,
+    { type: 'linear', factor: 4 },
+    { type: 'yarn', factor: 16, original: 4096, attention: 1 },
+  ];
+  for (const start of [13e6, 2 ** 24 + 3])
+    for (const scaling of SCALINGS)
+      for (const fn of ['cos', 'sin'])
+        for (const dtype of ['float32', 'bfloat16']) {
+          const r = identify(single(32, 128, { fn, start, scaling, dtype }), { rows: 32, dim: 64 });
+          const what = `${fn} ${dtype} ${scaling?.type ?? 'default'} @${start}: ${r.verdict}`;
+          assert.ok(r.sinusoidal, what);
+          assert.not.match(r.verdict, /learned or random|no two columns pair up/, what);
+          if (!r.identified) assert.match(r.verdict, /searched: first positions 0 to \d+/, what);
+        }
+});
+
 test("HF float32 caches past 2^24 (rows sharing a float32 position): RoPE, base, the grid's range, the search", () => {
   // LlamaRotaryEmbedding takes position_ids.float(): past 2^24 consecutive positions round to one float32
   // multiple of 2^k, so rows repeat in runs; no whole first position reproduces them

@@ -249,15 +249,16 @@ int diag_columns_sinusoidal(const diag_work *w, int loose) {
     const uint32_t first = w->first_row, rows = w->v.rows, cols = w->v.cols;
     const uint32_t last = rows - first > 2048 ? first + 2048 : rows;
     if (last < first + 8 || cols < 2) return 0;
-    uint32_t turning = 0, fitting = 0;
+    uint32_t turning = 0, fitting = 0, arcs = 0, exact = 0;
     double peak_lo = 1e300, peak_hi = 0.0;
     for (uint32_t c = 0; c < cols; c++) {
-        double tu = 0.0, uu = 0.0, peak = 0.0;
+        double tu = 0.0, uu = 0.0, peak = 0.0, steps = 0.0;
         uint32_t n = 0;
         for (uint32_t r = first + 1; r + 1 < last; r++) {
             if (w->zero[r - 1] || w->zero[r] || w->zero[r + 1]) continue;
             double u = diag_at(&w->v, r, c), t = diag_at(&w->v, r - 1, c) + diag_at(&w->v, r + 1, c);
-            tu += t * u, uu += u * u, n++;
+            double step = diag_at(&w->v, r + 1, c) - u;
+            tu += t * u, uu += u * u, steps += step * step, n++;
             peak = u > peak ? u : -u > peak ? -u : peak;
         }
         if (n < 6 || !(uu > 0.0)) continue;
@@ -271,6 +272,13 @@ int diag_columns_sinusoidal(const diag_work *w, int loose) {
         /* a column that turns (cos(w) below 0.9999 over a row, by more than four standard errors of k: a
          * bfloat16 column near zero that hardly turns reads k a few 1e-4 off 2) counts; the others agree with
          * anything */
+        /* measured against the row-to-row steps, not the values: a slow column far out (where too few rows turn it
+         * to count) still follows the recurrence to within a small part of its step; noise, random walks and
+         * uniform tables leave a residual as large as their steps (ratio 0.2 to 2 at 16 to 512 rows) */
+        if (n >= 6 && steps > 0.0 && k > -2.0001 && k < 2.0001) {
+            arcs += e2 <= 0.1 * steps;
+            exact += e2 <= 1e-4 * steps; /* a column at the storage's precision (an exactly rounded angle) */
+        }
         const double margin = 4.0 * diag_sqrt(e2 / ((double)(n - 1) * uu)), tol = margin > 2e-4 ? margin : 2e-4;
         if (!(k < 2.0 - tol && k > -2.0001)) continue;
         turning++;
@@ -279,7 +287,10 @@ int diag_columns_sinusoidal(const diag_work *w, int loose) {
     }
     /* most turning columns fit, and their peaks are one amplitude's (a column turning over few rows may peak
      * lower) */
-    if (loose) /* float32 angles past 2^23 rad blur all but the slowest columns: two that fit, of the turning 8th */
-        return fitting >= 2 && fitting * 8 >= turning && peak_hi > 0.0 && peak_lo > 0.2 * peak_hi;
+    if (loose) /* float32 angles past 2^23 rad blur all but the slowest columns: two that fit, of the turning 8th;
+                * or, where those are too few over the rows (one column per frequency, 16 grid points), two slow
+                * columns on the recurrence within a tenth of their steps, or one at the storage's precision */
+        return (fitting >= 2 && fitting * 8 >= turning && peak_hi > 0.0 && peak_lo > 0.2 * peak_hi) || arcs >= 2 ||
+               exact >= 1;
     return turning >= 2 && fitting * 10 >= turning * 9 && peak_hi > 0.0 && peak_lo > 0.2 * peak_hi;
 }
