@@ -35,6 +35,7 @@ import { landing, landingProblems } from './support/browser-landing.js';
 import { startTrace, mainThreadTasks, describeTask, cpuBetweenMarks } from './support/browser-trace.js';
 import { boundScale, machineStretch } from './support/machine-load.js';
 import { generator, seedFromEnv } from './support/random.js';
+import { hfDefault, hfLlama3, hfYarn } from './support/rope-reference.js';
 
 const session = browserSession(test);
 const { it, noProblems } = session;
@@ -92,6 +93,53 @@ const SCRIPT_EVENTS = ['EventDispatch', 'FireAnimationFrame', 'TimerFire', 'Func
 // On a loaded machine the median's bound is 33 ms times the measured load, times this margin: the reference loop's
 // median stretch misses the load's bursts (medians of 84–88 ms at a measured load of 2–2.5, session 38).
 const LOADED_MARGIN = 2;
+
+/** The RoPE view's YaRN or Llama 3 facts against HF's per-pair ratios (rope-reference.js), read off its boxes. */
+async function thresholdScalingProblems(page, rs, what) {
+  const box = async (id) => Number(await page.inputValue(id));
+  const [dim, base, factor, orig] = [
+    await box('#ctl-rhd'),
+    await box('#ctl-rbase'),
+    await box('#ctl-rf'),
+    await box('#ctl-rl0'),
+  ];
+  const [betaFast, betaSlow, low, high] = [
+    await box('#ctl-rbf'),
+    await box('#ctl-rbs'),
+    await box('#ctl-rlo'),
+    await box('#ctl-rhi'),
+  ];
+  const status = (await page.textContent('#rope-status')).trim();
+  // Llama 3 needs low_freq_factor < high_freq_factor; the package refuses the rest and the page shows why.
+  if (rs === 'llama3' && !(high >= low))
+    return /high_freq_factor|low_freq_factor/.test(status)
+      ? []
+      : [`${what}: low ${low} above high ${high} not explained`];
+  if (rs === 'yarn' && betaFast < betaSlow !== /beta_fast .* below beta_slow/.test(status))
+    return [`${what}: beta_fast ${betaFast}, beta_slow ${betaSlow}, status "${status}"`];
+  const params = { factor, original_max_position_embeddings: orig };
+  const want =
+    rs === 'yarn'
+      ? hfYarn(dim, base, { ...params, beta_fast: betaFast, beta_slow: betaSlow }).w
+      : hfLlama3(dim, base, { ...params, low_freq_factor: low, high_freq_factor: high }).w;
+  const plain = hfDefault(dim, base);
+  const ratios = Array.from(want, (w, i) => w / plain[i]);
+  const f = await data(page, '#rope-facts');
+  const [moved, lo, hi] = [Number(f.moved), Number(f.ratioMin), Number(f.ratioMax)];
+  const problems = [];
+  // moved counts |ratio − 1| > 1e-12 on the package's values, which agree with HF's to ~1e-14.
+  const surelyMoved = ratios.filter((r) => Math.abs(r - 1) > 1e-10).length;
+  const perhapsMoved = ratios.filter((r) => Math.abs(r - 1) > 1e-14).length;
+  if (moved < surelyMoved || moved > perhapsMoved) problems.push(`${what}: HF moves ${surelyMoved}–${perhapsMoved}`);
+  if (!close(lo, Math.min(...ratios), 1e-9) || !close(hi, Math.max(...ratios), 1e-9))
+    problems.push(`${what}: HF's ratios run ${Math.min(...ratios)} … ${Math.max(...ratios)}`);
+  // The caption's claim: the slower the pair, the more it is slowed, never past the factor nor sped up.
+  const rising = ratios.findIndex((r, i) => i > 0 && r > ratios[i - 1] * (1 + 1e-12));
+  const backwards = rs === 'yarn' && betaFast < betaSlow;
+  if (!backwards && (rising >= 0 || hi > 1 + 1e-9 || lo < (1 / factor) * (1 - 1e-9)))
+    problems.push(`${what}: HF's ratio rises at pair ${rising} or leaves [1/factor, 1]`);
+  return problems;
+}
 
 // ---- the values a control is set to ------------------------------------------------------------------------------
 // A number control: its ends and `between` seeded values (log-spaced where the range spans decades).
@@ -307,10 +355,17 @@ const VIEWS = [
       number('#ctl-rf', 1, 128, { step: 'any', log: true }),
       number('#ctl-rl0', 16, 1_048_576, { log: true }),
       number('#ctl-rlen', 16, 16_777_216, { log: true }),
+      // The menu ends on yarn: its thresholds, then Llama 3's (a low above high is refused, and said).
+      number('#ctl-rbf', 0.01, 1024, { step: 'any', log: true }),
+      number('#ctl-rbs', 0.01, 1024, { step: 'any', log: true }),
+      choices('#ctl-rs', ['llama3']),
+      number('#ctl-rlo', 0.01, 1024, { step: 'any', log: true }),
+      number('#ctl-rhi', 0.01, 1024, { step: 'any', log: true }),
     ],
-    // "which pairs each scaling slows down: linear all of them, YaRN and Llama 3 only the slow ones": scaled over
-    // original speed is 1/factor for every pair under linear; under YaRN and Llama 3 no pair is slowed by more
-    // than the factor nor sped up; with no scaling none moves.
+    // "which pairs each scaling slows down: linear all of them, YaRN and Llama 3 the slow ones most": scaled over
+    // original speed is 1/factor for every pair under linear; under YaRN and Llama 3 each pair's ratio is HF's
+    // (the test's own float64 copy of HF's formulas, rope-reference.js), never rising from the fast pairs to the
+    // slow ones unless beta_fast < beta_slow, which the page must then say; with no scaling none moves.
     async claim(page) {
       const f = await data(page, '#rope-facts');
       const rs = await page.inputValue('#ctl-rs');
@@ -323,8 +378,7 @@ const VIEWS = [
         const all = factor > 1 ? moved === pairs : moved === 0;
         return all && close(lo, 1 / factor, 1e-6) && close(hi, 1 / factor, 1e-6) ? [] : [what];
       }
-      if (rs === 'yarn' || rs === 'llama3')
-        return hi <= 1 + 1e-9 && lo >= (1 / factor) * (1 - 1e-6) && moved <= pairs ? [] : [what];
+      if (rs === 'yarn' || rs === 'llama3') return thresholdScalingProblems(page, rs, what);
       return moved <= pairs && hi <= 1 + 1e-9 ? [] : [what]; // dynamic and longrope slow pairs down, never speed up
     },
   },

@@ -79,7 +79,12 @@ export function createRopeView({ speed, wavelength, bands, readout, facts, confi
       status.textContent = `posenc refused these RoPE parameters: ${error.message}`;
       return;
     }
-    status.textContent = '';
+    // HF's config check warns when beta_fast < beta_slow: YaRN's ramp then runs backwards. Drawn, and said.
+    status.textContent =
+      state.rs === 'yarn' && state.rbf < state.rbs
+        ? `beta_fast (${state.rbf}) is below beta_slow (${state.rbs}), which HF warns about: YaRN's ramp then runs ` +
+          'backwards, slowing the fast pairs and leaving the slow ones.'
+        : '';
     const half = plain.w.length;
     const pairs = Array.from({ length: half }, (_, i) => i);
     const name = METHOD_NAMES[state.rs];
