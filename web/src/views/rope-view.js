@@ -154,7 +154,7 @@ export function createRopeView({ speed, wavelength, bands, readout, facts, confi
         points: half <= 24,
       })),
       markers: thresholdMarkers(state, colors),
-      height: ropePlotHeight(320),
+      height: plotHeight(320, 244), // the band labels need 150 px of plot on a phone
     });
 
     shown = { plain: plain.w, scaled: scaled.w, name };
