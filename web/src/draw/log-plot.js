@@ -186,6 +186,21 @@ function drawMarkers(u, markers, colors) {
     }
   }
   ctx.restore();
+  describeMarkers(u, placed);
+}
+
+/**
+ * For tests: the marker labels' boxes and the plot's box, in CSS px from the canvas's corner ("x0 y0 x1 y1",
+ * boxes joined by ", "), so a label over another or over an axis shows. Written only on a change.
+ */
+function describeMarkers(u, placed) {
+  const css = (box) => box.map((v) => Math.round(v / uPlot.pxRatio)).join(' ');
+  const { left, top, width, height } = u.bbox;
+  const data = u.root.parentElement.dataset;
+  const boxes = placed.map(css).join(', ');
+  const plot = css([left, top, left + width, top + height]);
+  if (data.markerBoxes !== boxes) data.markerBoxes = boxes;
+  if (data.markerPlot !== plot) data.markerPlot = plot;
 }
 
 /** A translucent patch of the background under a marker's label, so lines do not cross its text. */
