@@ -85,10 +85,8 @@ async function checkControlBars(page) {
   );
   assert.equal(cut, [], 'controls cut by the edge of their bar or of the screen');
 }
-// The log charts' plot heights with marker labels: 150 px, but for RoPE's speed and wavelength charts, 78 px on a
-// phone: the RoPE view has 31 px left of its two screens (a known shortfall, issue 30; they need to fold or merge).
+// A log chart's plot with marker labels, at least (precision's was 98 px on a phone, RoPE's speed chart 78).
 const MARKED_PLOT_PX = 150;
-const SHORT_ON_PHONE = { 'rope-speed': 78, 'rope-wavelength': 78 };
 
 // Boxes "x0 y0 x1 y1" as the drawing code writes them (CSS px from the canvas's corner).
 const boxes = (text) => (text ? text.split(', ').map((b) => b.split(' ').map(Number)) : []);
@@ -116,9 +114,7 @@ async function checkChartText(page, where) {
   for (const chart of charts) {
     const labels = boxes(chart.labels);
     const [plot] = boxes(chart.plot);
-    // A log chart with marker labels keeps room for them and its curves (precision's was 98 px on a phone).
-    const least = SHORT_ON_PHONE[chart.id] ?? MARKED_PLOT_PX;
-    if (!chart.stacked && labels.length && plot[3] - plot[1] < least)
+    if (!chart.stacked && labels.length && plot[3] - plot[1] < MARKED_PLOT_PX)
       problems.push(`${chart.id}: a plot ${plot[3] - plot[1]} px tall`);
     labels.forEach((a, n) => {
       for (const b of labels.slice(n + 1)) if (overlap(a, b)) problems.push(`${chart.id}: ${a} over ${b}`);

@@ -12,9 +12,14 @@ let measure = null; // a 2-D context for text widths, made on the first label gi
  */
 export function fittingLabel(label, room, font) {
   if (!Array.isArray(label)) return label;
+  return label.find((text) => textWidth(text, font) <= room) ?? label.at(-1);
+}
+
+/** The width of text in a CSS font, in CSS px. */
+export function textWidth(text, font) {
   measure ??= document.createElement('canvas').getContext('2d');
   measure.font = font;
-  return label.find((text) => measure.measureText(text).width <= room) ?? label.at(-1);
+  return measure.measureText(text).width;
 }
 
 /**

@@ -56,7 +56,7 @@ export const compactScreen = () => matchMedia('(max-width: 640px)').matches;
 
 /**
  * A chart's height: h on a desktop; on a phone `phone` (half of h unless given), so no view is taller than two of
- * its screens. A log chart spends 92 px on its x axis, x label and margins: 244 keeps 150 px for its curves.
+ * its screens. A log chart spends 62 px of a phone's height on its x axis, x label and margins: 214 keeps 150.
  */
 export const plotHeight = (h, phone = Math.round(h * 0.5)) => (compactScreen() ? phone : h);
 

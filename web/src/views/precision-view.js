@@ -96,7 +96,7 @@ export function createPrecisionView({ plot, readout, facts, all }) {
         { axis: 'x', value: 65504, label: 'float16 max 65504', color: pairColor(1), row: 0, bottom: true },
       ],
       legendColumns: 2,
-      height: plotHeight(380, 244), // its marker labels need 150 px of plot on a phone
+      height: plotHeight(380, 214), // its marker labels need 150 px of plot on a phone
       onCursor: cursor.fromChart((x) => {
         const at = showAt(x);
         markPlotX(plot, at);
