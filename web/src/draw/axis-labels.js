@@ -23,8 +23,8 @@ export function textWidth(text, font) {
 }
 
 /**
- * For tests: the y tick labels uPlot drew (its axis's `_values`, kept after each draw) and the plot's height in CSS
- * px, so a chart too short to read (one tick) shows, and its axis labels' lengths beside the plot's width (a
+ * For tests: the y tick labels uPlot drew (its axis's `_values`, kept after each draw), the curves' names and the
+ * plot's height in CSS px, so a chart too short to read (one tick) shows, and its axis labels' lengths beside the plot's width (a
  * label longer than its side is cut). Written only on a change.
  */
 export function describeAxes(container, u) {
@@ -39,5 +39,11 @@ export function describeAxes(container, u) {
   u.ctx.restore();
   const width = String(Math.round(u.bbox.width / uPlot.pxRatio));
   if (container.dataset.labelWidths !== labels) container.dataset.labelWidths = labels;
+  // The curves' names, so a test can tell which are drawn (the legend is painted on the canvas).
+  const series = u.series
+    .slice(1)
+    .map((s) => s.label ?? '')
+    .join(' | ');
+  if (container.dataset.series !== series) container.dataset.series = series;
   if (container.dataset.plotWidth !== width) container.dataset.plotWidth = width;
 }
