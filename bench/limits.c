@@ -14,9 +14,16 @@
  *                      multiply-subtract per pair of lanes, two demotes, one
  *                      shuffle, one store; inputs read from a small array in
  *                      L1, nothing carried from value to value.
+ *   limits_f64_floor_recur_order  the same arithmetic as a recurrence
+ *                      stored in the order of posenc's (sinusoid/
+ *                      recur_simd.c): eight rows at a time, 16 bytes of
+ *                      each row a step.
  *   limits_rope_apply  RoPE's limit: x rotated with the cos/sin cache given.
  *   limits_rope_apply_f16  the same for float16 x with nothing checked: the
  *                      arithmetic floor under an exact float16 rotation.
+ *   limits_rope_apply_f16_tested  that floor plus the one test an exact
+ *                      kernel that rotates in place cannot skip: every
+ *                      result a float16 normal, checked before x is written.
  *
  * Compiled with -mbulk-memory so the memset below is a single memory.fill
  * instruction, not a loop. */
@@ -81,6 +88,35 @@ EXPORT("limits_f64_floor") void limits_f64_floor(float *dst, size_t n, const dou
     }
 }
 
+/* limits_f64_floor's work stored in the order of posenc's recurrence
+ * (sinusoid/recur_simd.c's group4): four columns stepped down eight rows at
+ * a time, 16 bytes of each row a step, chunk after chunk across the rows,
+ * each value the one before times k less the one before that, as there. A
+ * chunk's two starting rows are read from src (L1), and nothing is written
+ * back: the recurrence without its state's stores, its seeds and its plan.
+ * Reading src at every value instead, as limits_f64_floor does, made this
+ * loop slower than a recurrence at 2048 x 1024 (in V8, 1.49-1.6x the
+ * address-order floor against 1.30x). rows a multiple of 8, dim of 4. */
+EXPORT("limits_f64_floor_recur_order")
+void limits_f64_floor_recur_order(float *dst, size_t rows, size_t dim, const double *src) {
+    const v128_t k = wasm_f64x2_splat(1.999);
+    for (size_t n0 = 0; n0 < rows; n0 += 8)
+        for (size_t j = 0; j < dim; j += 4) {
+            const double *s = src + (j & 12);
+            v128_t a0 = wasm_v128_load(s), a1 = wasm_v128_load(s + 2);
+            v128_t b0 = wasm_v128_load(s + 16), b1 = wasm_v128_load(s + 18);
+            float *o = dst + n0 * dim + j;
+            for (size_t n = 0; n < 8; n += 2, o += 2 * dim) {
+                wasm_v128_store(o, wasm_i32x4_shuffle(wasm_f32x4_demote_f64x2_zero(a0),
+                                                      wasm_f32x4_demote_f64x2_zero(a1), 0, 1, 4, 5));
+                a0 = wasm_f64x2_sub(wasm_f64x2_mul(k, b0), a0), a1 = wasm_f64x2_sub(wasm_f64x2_mul(k, b1), a1);
+                wasm_v128_store(o + dim, wasm_i32x4_shuffle(wasm_f32x4_demote_f64x2_zero(b0),
+                                                            wasm_f32x4_demote_f64x2_zero(b1), 0, 1, 4, 5));
+                b0 = wasm_f64x2_sub(wasm_f64x2_mul(k, a0), b0), b1 = wasm_f64x2_sub(wasm_f64x2_mul(k, a1), b1);
+            }
+        }
+}
+
 /* RoPE's limit: x (rows, heads, dim) rotated in place by halves with the
  * cos/sin cache given, cos and sin of (rows, dim/2) (ONNX RotaryEmbedding's
  * cos_cache/sin_cache): x1' = x1 c - x2 s, x2' = x2 c + x1 s, four pairs per
@@ -110,20 +146,27 @@ void limits_rope_apply(float *x, const float *cos, const float *sin, size_t rows
  * float16 kernel does on every value: widen (the 15 low bits moved into
  * float32's fields, the 2^112 that makes it exact carried by cos and sin),
  * rotate, round, narrow; each lane pair holds an even and an odd element, so
- * no lane changes width. dim/2 a multiple of 8, dim at most 1024. */
-EXPORT("limits_rope_apply_f16")
-void limits_rope_apply_f16(uint16_t *x, const float *cos, const float *sin, size_t rows, size_t heads, size_t dim) {
+ * no lane changes width. With `tested`, a step also checks that its sixteen
+ * results are float16 normals below 32768 before it writes x (posenc's fast
+ * step, rope_rotate16_simd.c: cos and sin carry 2^127, so the results come
+ * out times 2^15 and one signed comparison of their top halves shifted left
+ * by one bounds both ends), and writes nothing when they are not. dim/2 a
+ * multiple of 8, dim at most 1024. */
+static inline __attribute__((always_inline)) void rope_apply_f16(uint16_t *x, const float *cos, const float *sin,
+                                                                 size_t rows, size_t heads, size_t dim, int tested) {
     const size_t half = dim / 2;
     /* The constants are loaded through a pointer the compiler cannot follow, so the engine holds them (in
      * registers or on the stack) instead of rebuilding each as an immediate at every use in the loop, three
      * instructions each in Chromium's V8 (read in its --perf-prof code dump): posenc's kernel does the same. */
-    static const uint32_t words[] = {0x8fffe000u, 1, 0xfffu - (112u << 23), 0x80008000u};
+    static const uint32_t words[] = {0x8fffe000u,           1,          0xfffu - (112u << 23), 0x80008000u,
+                                     0xfffu - (127u << 23), 0x9cff9cffu};
     const uint32_t *w = words;
     __asm__("" : "+r"(w));
     const v128_t fields = wasm_v128_load32_splat(w), one = wasm_v128_load32_splat(w + 1);
-    const v128_t rebias = wasm_v128_load32_splat(w + 2), signs = wasm_v128_load32_splat(w + 3);
-    const v128_t scale = wasm_f32x4_splat(0x1p112f);
-    float split[1024]; /* per run of eight: even cos, odd cos, even sin, odd sin, times 2^112 */
+    const v128_t rebias = wasm_v128_load32_splat(w + (tested ? 4 : 2)), signs = wasm_v128_load32_splat(w + 3);
+    const v128_t below = wasm_v128_load32_splat(w + 5);
+    const v128_t scale = wasm_f32x4_splat(tested ? 0x1p127f : 0x1p112f);
+    float split[1024]; /* per run of eight: even cos, odd cos, even sin, odd sin, times the scale */
     for (size_t l = 0; l < rows; l++) {
         const float *c = cos + l * half, *s = sin + l * half;
         for (size_t i = 0; i < half; i += 8) {
@@ -149,7 +192,13 @@ void limits_rope_apply_f16(uint16_t *x, const float *cos, const float *sin, size
                                wasm_f32x4_sub(wasm_f32x4_mul(ao, co), wasm_f32x4_mul(bo, so)),
                                wasm_f32x4_add(wasm_f32x4_mul(be, ce), wasm_f32x4_mul(ae, se)),
                                wasm_f32x4_add(wasm_f32x4_mul(bo, co), wasm_f32x4_mul(ao, so))};
-                v128_t out[2];
+                v128_t tops[2], out[2];
+                for (int k = 0; k < 2; k++)
+                    tops[k] = wasm_i16x8_shuffle(wasm_u32x4_shr(y[2 * k], 16), y[2 * k + 1], 0, 9, 2, 11, 4, 13, 6, 15);
+                if (tested) {
+                    const v128_t top = wasm_i16x8_max(wasm_i16x8_shl(tops[0], 1), wasm_i16x8_shl(tops[1], 1));
+                    if (wasm_i8x16_bitmask(wasm_i16x8_gt(top, below))) continue;
+                }
                 for (int k = 0; k < 2; k++) {
                     const v128_t ye = y[2 * k], yo = y[2 * k + 1];
                     /* The rounding add on the pattern (ties to even), the bias taken off on the way. */
@@ -159,12 +208,22 @@ void limits_rope_apply_f16(uint16_t *x, const float *cos, const float *sin, size
                         wasm_i32x4_add(wasm_i32x4_add(yo, rebias), wasm_v128_and(wasm_u32x4_shr(yo, 13), one));
                     const v128_t halves =
                         wasm_i16x8_shuffle(wasm_u32x4_shr(ne, 13), wasm_i32x4_shl(no, 3), 0, 9, 2, 11, 4, 13, 6, 15);
-                    const v128_t tops = wasm_i16x8_shuffle(wasm_u32x4_shr(ye, 16), yo, 0, 9, 2, 11, 4, 13, 6, 15);
-                    out[k] = wasm_v128_or(halves, wasm_v128_and(tops, signs));
+                    out[k] = wasm_v128_or(halves, wasm_v128_and(tops[k], signs));
                 }
                 wasm_v128_store(v + i, out[0]);
                 wasm_v128_store(v + half + i, out[1]);
             }
         }
     }
+}
+
+EXPORT("limits_rope_apply_f16")
+void limits_rope_apply_f16(uint16_t *x, const float *cos, const float *sin, size_t rows, size_t heads, size_t dim) {
+    rope_apply_f16(x, cos, sin, rows, heads, dim, 0);
+}
+
+EXPORT("limits_rope_apply_f16_tested")
+void limits_rope_apply_f16_tested(uint16_t *x, const float *cos, const float *sin, size_t rows, size_t heads,
+                                  size_t dim) {
+    rope_apply_f16(x, cos, sin, rows, heads, dim, 1);
 }

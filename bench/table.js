@@ -28,8 +28,11 @@ function aligned(header, lines, rightAligned) {
 
 function targetCell(row) {
   if (!row.target) return '';
-  const { max, holds } = row.target;
-  return `≤ ${max}× ${holds ? '✓' : '✗'}`;
+  const { max, holds, floors = [] } = row.target;
+  const beside = floors.map(
+    (f) => `${f.ratio.toFixed(2)}× ${/store order/.test(f.impl) ? 'its store-order floor' : 'the floor'}`,
+  );
+  return `≤ ${max}× ${holds ? '✓' : '✗'}${beside.length ? ` (${beside.join(', ')})` : ''}`;
 }
 
 export function formatResults(rows) {

@@ -1,6 +1,9 @@
 // The page's identify never calls a constant or random table a match, in any
 // kind, and says no error against exact for a table it could not match; a real
 // sinusoidal table (the package's own) is still identified, so the check can fail.
+// Each request draws its "identifying…" state (with the table's shape) in the
+// input's own task, only the newest request's verdict is shown, and a refused
+// table is said in words, not thrown.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { init, sinusoidal } from '../src/js/index.js';
@@ -52,6 +55,54 @@ it('constant and random tables are never a match, and no error against exact is 
   assert.is(real.identified, '1', real.text);
   assert.match(real.text, /error against exact: [0-9]/);
   noProblems('identify');
+});
+
+it('a request shows its shape at once; the newest wins; a refusal is text', async () => {
+  const { page, server } = session;
+  await open(page, server.url);
+  await caughtUp(page, '#identify-run');
+  await page.selectOption('#identify-kind', 'auto');
+  await page.fill('#identify-paste', '0.5 0.5 0.5 0.5\n'.repeat(16));
+  // The example, then the paste while the example runs: what the facts show, in order, read as each is set.
+  const seen = await page.evaluate(
+    () =>
+      new Promise((resolve) => {
+        const facts = document.getElementById('identify-facts');
+        const seen = [];
+        const watch = new MutationObserver(() => {
+          seen.push({ pending: facts.dataset.pending, identified: facts.dataset.identified, text: facts.textContent });
+          if (facts.dataset.identified !== undefined) {
+            watch.disconnect();
+            setTimeout(() => resolve(seen), 1500); // an older verdict arriving late would be seen
+          }
+        });
+        watch.observe(facts, { attributes: true, childList: true });
+        document.getElementById('identify-example').click();
+        const drawnAtOnce = facts.textContent;
+        document.getElementById('identify-run').click();
+        seen.unshift({ atOnce: drawnAtOnce });
+      }),
+  );
+  assert.match(seen[0].atOnce, /8192 × 1024.*identifying…/, 'the example, before any frame');
+  const verdicts = seen.filter((s) => s.identified !== undefined);
+  assert.ok(
+    seen.some((s) => s.pending === '1' && /pasted numbers, 16 × 4/.test(s.text)),
+    JSON.stringify(seen),
+  );
+  assert.is(verdicts.length >= 1, true);
+  assert.ok(
+    verdicts.every((s) => s.identified === '0' && /pasted numbers/.test(s.text)),
+    `only the paste's verdict: ${JSON.stringify(verdicts)}`,
+  );
+  // A table the package refuses: its reason where the verdict goes, nothing thrown.
+  await page.fill('#identify-paste', '1 2\n3 x');
+  await page.click('#identify-run');
+  await page.waitForFunction(() => document.getElementById('identify-facts').dataset.failed !== undefined);
+  const failed = await page.$eval('#identify-facts', (el) => ({ ...el.dataset, text: el.textContent }));
+  assert.is(failed.failed, 'BAD_FILE');
+  assert.match(failed.text, /not identified: .*'x' is not a number/);
+  assert.match(await page.textContent('#identify-status'), /'x' is not a number/);
+  noProblems('identify, superseded and refused');
 });
 
 test.run();

@@ -16,9 +16,15 @@ export function limitCases(instance) {
     return ptr;
   };
   const floats = (ptr, n) => new Float32Array(memory.buffer, ptr, n);
+  // The floors' 32 float64 inputs (limits.c), read from L1.
+  const floorInputs = () => {
+    const src = alloc(32 * 8);
+    new Float64Array(memory.buffer, src, 32).fill(0.375);
+    return src;
+  };
 
-  // A table-sized runner: makeRun(ptr, n) gets n floats of output and returns
-  // { run, release? }; the output is freed with it.
+  // A table-sized runner: makeRun(ptr, n, job) gets n floats of output (the
+  // job's length × dim) and returns { run, release? }; the output is freed with it.
   const tableCase = (name, makeRun, extra = {}) => ({
     name,
     kind: 'table',
@@ -27,7 +33,7 @@ export function limitCases(instance) {
     prepare({ length, dim }) {
       const n = length * dim;
       const ptr = alloc(n * 4);
-      const { run, release } = makeRun(ptr, n);
+      const { run, release } = makeRun(ptr, n, { length, dim });
       return {
         run,
         dispose: () => {
@@ -47,10 +53,22 @@ export function limitCases(instance) {
     // Not a limit: the least arithmetic per value of any float64 kernel with
     // float32 output (limits.c), the floor under posenc's recurrence.
     tableCase('wasm SIMD float64→float32 floor (reference)', (ptr, n) => {
-      const src = alloc(32 * 8);
-      new Float64Array(memory.buffer, src, 32).fill(0.375);
+      const src = floorInputs();
       return { run: () => lib.limits_f64_floor(ptr, n, src), release: () => lib.limits_free(src) };
     }),
+    // Not a limit: the same arithmetic as a recurrence stored in posenc's order (eight rows, 16 bytes of each a
+    // step), without the recurrence's state, seeds and plan: a table's ratio to it shows what those cost, and
+    // this row's ratio to the floor above what the store order costs.
+    tableCase(
+      "wasm SIMD float64→float32 floor in the recurrence's store order (reference)",
+      (ptr, n, { length, dim }) => {
+        const src = floorInputs();
+        return {
+          run: () => lib.limits_f64_floor_recur_order(ptr, length, dim, src),
+          release: () => lib.limits_free(src),
+        };
+      },
+    ),
     {
       name: 'wasm SIMD x += table (limit)',
       kind: 'add',

@@ -140,6 +140,8 @@ export function posencCases(pe, label = 'SIMD') {
 
 /** The float16 rotation's arithmetic floor: a reference row beside the float16 target. */
 export const F16_FLOOR = 'wasm SIMD float16 rotation, cache given, nothing checked (floor)';
+/** That floor plus the results' range test an exact in-place kernel cannot skip: the second reference row. */
+export const F16_TESTED_FLOOR = 'wasm SIMD float16 rotation, cache given, results range-tested (floor)';
 
 /** The limits: a wasm SIMD rotation with the cache given, and memory.fill for the ALiBi bias. */
 export function limitRopeCases(instance) {
@@ -160,6 +162,29 @@ export function limitRopeCases(instance) {
     return { x, cos, sin, dispose: () => [x, cos, sin].forEach((p) => lib.limits_free(p)) };
   };
   const name = 'wasm SIMD rotation, cos/sin cache given (limit)';
+  // x is turned forth and back on alternate calls (sin, then -sin), so it stays near its 1.0s: turned the same
+  // way call after call, some values pass near zero, which the unchecked floor rounds wrongly (its x fills with
+  // garbage) and the tested one leaves unwritten, a step skipped from then on.
+  const f16Floor = (floorName, apply) => ({
+    name: floorName,
+    kind: 'prefill',
+    speed: 'fast',
+    prepare(job) {
+      const { length, heads, dim } = job;
+      const c = cache(0, length, dim);
+      const sizes = [length * heads * dim * 2, c.cos.length * 4, c.sin.length * 4, c.sin.length * 4];
+      const [x, cos, sin, minusSin] = sizes.map(alloc);
+      new Uint16Array(lib.memory.buffer, x, length * heads * dim).fill(0x3c00); // 1.0, as posenc's row
+      new Float32Array(lib.memory.buffer, cos, c.cos.length).set(c.cos);
+      new Float32Array(lib.memory.buffer, sin, c.sin.length).set(c.sin);
+      new Float32Array(lib.memory.buffer, minusSin, c.sin.length).set(c.sin.map((v) => -v));
+      let back = false;
+      return {
+        run: () => apply(x, cos, (back = !back) ? sin : minusSin, length, heads, dim),
+        dispose: () => [x, cos, sin, minusSin].forEach((p) => lib.limits_free(p)),
+      };
+    },
+  });
   return [
     {
       name,
@@ -192,25 +217,11 @@ export function limitRopeCases(instance) {
         };
       },
     },
-    // Not a limit: float16 x rotated with the cache given and every value taken to be a float16 normal,
-    // nothing checked (bench/limits.c): the arithmetic floor under an exact float16 kernel.
-    {
-      name: F16_FLOOR,
-      kind: 'prefill',
-      speed: 'fast',
-      prepare(job) {
-        const { length, heads, dim } = job;
-        const c = cache(0, length, dim);
-        const [x, cos, sin] = [length * heads * dim * 2, c.cos.length * 4, c.sin.length * 4].map(alloc);
-        new Uint16Array(lib.memory.buffer, x, length * heads * dim).fill(0x3c00); // 1.0, as posenc's row
-        new Float32Array(lib.memory.buffer, cos, c.cos.length).set(c.cos);
-        new Float32Array(lib.memory.buffer, sin, c.sin.length).set(c.sin);
-        return {
-          run: () => lib.limits_rope_apply_f16(x, cos, sin, length, heads, dim),
-          dispose: () => [x, cos, sin].forEach((p) => lib.limits_free(p)),
-        };
-      },
-    },
+    // Not limits: float16 x rotated with the cache given and every value taken to be a float16 normal,
+    // nothing checked (bench/limits.c): the arithmetic floor under an exact float16 kernel; and that floor
+    // with each step's results tested before x is written, as an exact kernel rotating in place must.
+    f16Floor(F16_FLOOR, lib.limits_rope_apply_f16),
+    f16Floor(F16_TESTED_FLOOR, lib.limits_rope_apply_f16_tested),
     {
       ...fill,
       kind: 'alibi',

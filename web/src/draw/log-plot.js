@@ -38,14 +38,15 @@ function powerSplits(lo, hi, base, most) {
  * container: element to fill. spec: { title, xLabel, yLabel (each a text or [longest, …, shortest]: the first that
  * fits its side of the plot), x, series: [{ label, values, stroke, dash,
  * width }], height, xLog: 2 | 10 | undefined, yLog: 2 | 10 | undefined, xRange, yRange, markers: [{ axis:
- * 'x' | 'y', value, label, color, row, bottom, align }], legendColumns (on a phone only as many as fit), xAxisSize
- * (px under the plot for the x ticks; uPlot's 50 if not given, 32 on a phone), ySpace (the least px between y ticks, uPlot's 30), onCursor(xValue | null) }. An xLabel of null draws no x
- * label and takes no room for one (uPlot keeps 30 px for any label, even an empty one).
+ * 'x' | 'y', value, label, color, row, bottom, align, side ('left' | 'right' of an x marker's line; else where it
+ * fits) }], legendColumns (on a phone only as many as fit), xAxisSize (px under the plot for the x ticks; uPlot's
+ * 50 if not given, 32 on a phone), ySpace (the least px between y ticks, uPlot's 30), onCursor(xValue | null) }. An
+ * xLabel of null draws no x label and takes no room for one (uPlot keeps 30 px for any label, even an empty one).
  */
 export function drawLogPlot(container, spec) {
   const colors = themeColors();
   const width = Math.max(220, availableWidth(container, 600));
-  // Room under the x axis for the legend: one column on narrow screens.
+  // Room under the x axis for the legend: on narrow screens as many columns as fit.
   const named = spec.series.filter((s) => s.label && !s.hideInLegend).length;
   const columns = width >= 640 ? (spec.legendColumns ?? 1) : legendColumnsThatFit(spec, width);
   const legendH = named ? Math.ceil(named / columns) * 16 + 16 : 0;
@@ -147,7 +148,7 @@ function drawMarkers(u, markers, colors) {
       ctx.stroke();
       const room = left + width - position;
       const textW = ctx.measureText(m.label).width;
-      const toRight = room > textW + 8 * ratio;
+      const toRight = m.side ? m.side === 'right' : room > textW + 8 * ratio;
       // Right of the line if it fits, else left of it; kept inside the plot (a phone's narrow plot put the
       // precision chart's labels over its y axis).
       const wanted = toRight ? position + 4 * ratio : position - 4 * ratio - textW;

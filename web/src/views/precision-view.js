@@ -89,12 +89,7 @@ export function createPrecisionView({ plot, readout, facts, all }) {
         dash: c.dash,
         width: c.width,
       })),
-      markers: [
-        { axis: 'y', value: PROMISE, label: 'posenc float32 promise: 6e-8', color: colors.muted, align: 'right' },
-        { axis: 'x', value: 256, label: 'bfloat16 integers stop at 256', color: pairColor(2), row: 2, bottom: true },
-        { axis: 'x', value: 2048, label: 'float16 integers stop at 2048', color: pairColor(1), row: 1, bottom: true },
-        { axis: 'x', value: 65504, label: 'float16 max 65504', color: pairColor(1), row: 0, bottom: true },
-      ],
+      markers: markers(availableWidth(plot.parentElement, 900) < 640, drawn, colors),
       legendColumns: 2,
       height: plotHeight(380, 214), // its marker labels need 150 px of plot on a phone
       onCursor: cursor.fromChart((x) => {
@@ -180,3 +175,29 @@ export function createPrecisionView({ plot, readout, facts, all }) {
 
 const describeWorst = (e, broken) =>
   e === Infinity ? `non-finite (NaN or ∞) from position ${broken}` : `up to ${e.toPrecision(2)}`;
+
+/**
+ * The promise's line and where float16 and bfloat16 stop holding integers. On a narrow plot (a phone: about 240 px
+ * wide and 100 px tall) the long labels ran over the y axis, into each other and over posenc's curves: there the
+ * labels are short and only the drawn types' markers show; the promise's sits left above its line, the x markers'
+ * in the bottom row under posenc's curves (256's to the left of its line, 2048's to the right), 65504's at the top.
+ */
+function markers(narrow, drawn, colors) {
+  const promise = { axis: 'y', value: PROMISE, color: colors.muted };
+  const limit = (value, color, label, more) => ({ axis: 'x', value, color: pairColor(color), label, ...more });
+  if (!narrow)
+    return [
+      { ...promise, label: 'posenc float32 promise: 6e-8', align: 'right' },
+      limit(256, 2, 'bfloat16 integers stop at 256', { row: 2, bottom: true }),
+      limit(2048, 1, 'float16 integers stop at 2048', { row: 1, bottom: true }),
+      limit(65504, 1, 'float16 max 65504', { row: 0, bottom: true }),
+    ];
+  const float16 = drawn.some((c) => c.key === 'posenc16' || c.key === 'recipe16');
+  return [
+    { ...promise, label: 'f32 promise 6e-8', align: 'left' },
+    limit(256, 2, 'bf16 ints ≤ 256', { row: 0, bottom: true, side: 'left' }),
+    ...(float16
+      ? [limit(2048, 1, 'f16 ints ≤ 2048', { row: 0, bottom: true }), limit(65504, 1, 'f16 max 65504', { row: 0 })]
+      : []),
+  ];
+}
