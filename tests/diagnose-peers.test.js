@@ -158,11 +158,12 @@ const CASES = [
       frequencies: 'paper',
       base: 10000 * ((2 * 5000) / 2048 - 1) ** (128 / 126),
       offset: 0,
-      scaling: 'none',
-      recipe: 'float32-angle-fitted',
-      // undetermined: the base and the relation factor (seq_len / original - 1) = alpha - 1 are reported
+      // HF's dynamic base from rope_theta 10000 regenerated and read cell by cell (alpha - 1 = 369/128 on the
+      // 1/2^j grid); factor, original and seq_len stay one relation: factor (seq_len / original - 1) = alpha - 1
+      scaling: 'dynamic',
+      recipe: 'float32-angle-hf',
       dynamicAlpha: (2 * 5000) / 2048 - 1,
-      text: /factor \(seq_len \/ original_max_position_embeddings - 1\) = 2\.8828/,
+      text: /alpha 3\.8828125.*factor \(L \/ original - 1\) = 2\.8828125/s,
     },
   ],
   [

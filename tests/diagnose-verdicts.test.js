@@ -9,6 +9,7 @@ import * as assert from 'uvu/assert';
 import { init, identify, sinusoidal } from '../src/js/index.js';
 import { peerTables } from './support/table-peers.js';
 import * as peers from './support/diagnose-peers.js';
+import { generator } from './support/random.js';
 
 test.before(async () => {
   await init();
@@ -119,6 +120,23 @@ test('a miss says what was searched: positions, bases, layouts, recipes, scaling
   assert.equal(t.searched.scalings, []);
 });
 
+test('noise and random walks stay not sinusoidal under the loose column count', () => {
+  // the loose count (a few slow columns fit) is for far-out float32 caches; tables of no sinusoid must fail it
+  const random = generator(24);
+  for (const rows of [16, 32, 128, 512])
+    for (const kind of ['noise', 'walk']) {
+      const dim = 64;
+      const table = new Float32Array(rows * dim);
+      for (let c = 0; c < dim; c++)
+        for (let r = 0, x = 0; r < rows; r++) {
+          x = kind === 'noise' ? random.next() - 0.5 : x + random.next() - 0.5;
+          table[r * dim + c] = 0.02 * x;
+        }
+      const r = identify(table, { rows, dim });
+      assert.not.ok(r.sinusoidal, `${kind} ${rows} rows: ${r.verdict}`);
+    }
+});
+
 test("HF float32 caches past 2^24 (rows sharing a float32 position): RoPE, base, the grid's range, the search", () => {
   // LlamaRotaryEmbedding takes position_ids.float(): past 2^24 consecutive positions round to one float32
   // multiple of 2^k, so rows repeat in runs; no whole first position reproduces them
@@ -140,7 +158,36 @@ test("HF float32 caches past 2^24 (rows sharing a float32 position): RoPE, base,
       assert.match(r.verdict, /known only to the float32 grid/, what);
       assert.ok(r.verdict.includes(`first position ${range}`), what);
       if (baseRead) assert.match(r.verdict, /base 10000 /, what);
-      assert.match(r.verdict, /searched: first positions 0 to/, what);
+      assert.match(r.verdict, /searched: (first positions 0 to [1-9]|no first position \(no reading placed)/, what);
+      // the grid's facts by name; where two whole runs or more show, the runs' breaks fix the first position
+      // modulo twice the step (a run of 2^k + 1 rows is centred on an even mantissa), and the grid points'
+      // columns (8 at least) show the sinusoids
+      assert.ok(r.positionGrid >= 2 && r.distinctRows >= 1, what);
+      const whole = range.includes(' to ');
+      assert.is(r.positionGridWhole, whole, what);
+      assert.is(r.positionGridPhase, whole ? start % (2 * r.positionGrid) : -1, what);
+      if (whole) assert.ok(r.verdict.includes(`and ${start % (2 * r.positionGrid)} modulo ${2 * r.positionGrid}`));
+      if (r.distinctRows >= 8) assert.ok(r.sinusoidal, what);
+    }
+});
+
+test('HF linear caches past 2^24: read at the grid points, identified with the exact first position', () => {
+  // one row a run, at the float32 grid's points, is a cache of inv_freq times the step at whole positions; the
+  // row at the first point fixes the first position (the whole reading does not identify these)
+  for (const factor of [2, 4])
+    for (const fn of ['cos', 'sin']) {
+      const start = 2 ** 24 + 3;
+      const r = identify(peers.llamaCache(64, 128, { fn, start, scaling: { type: 'linear', factor } }), {
+        rows: 64,
+        dim: 128,
+      });
+      const what = `linear ${factor} ${fn}: ${r.verdict}`;
+      assert.ok(r.identified, what);
+      assert.is(r.offset, start, what);
+      assert.is(r.ropeScaling?.rope_type, 'linear', what);
+      assert.is(r.ropeScaling?.factor, factor, what);
+      assert.is(r.base, 10000, what);
+      assert.is(r.positionGrid, 2, what);
     }
 });
 

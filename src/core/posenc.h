@@ -901,6 +901,9 @@ typedef struct pe_diagnosis {
     uint32_t position_grid;
     uint32_t distinct_rows;  /* position_grid: rows that differ from the row before (grid positions seen) */
     int position_grid_whole; /* position_grid: 1 the step is read from two or more whole runs, 0 a lower bound */
+    /* position_grid_whole: the first nonzero row's position modulo 2 position_grid, read from where the runs break
+     * (a run of 2^k + 1 rows is centred on a grid point whose float32 mantissa is even, 0 mod 2^(k+1)); -1 unknown */
+    int32_t position_grid_phase;
 } pe_diagnosis;
 
 /* Scratch bytes for a rows x cols table. About 8 * cols * 300 + pe_scratch_size(cols). */

@@ -148,10 +148,16 @@ static inline void diag_searched_to(diag_work *w, double limit, int spent) {
 int diag_transposed(const float *table, uint32_t rows, uint32_t cols);
 void diag_zero_rows(diag_work *w, pe_diagnosis *d);
 pe_dtype diag_storage(const diag_view *v);
-/* Rows repeating in runs as float32 positions past 2^24 make them: sets position_grid, distinct_rows. */
+/* Rows repeating in runs as float32 positions past 2^24 make them: sets position_grid, distinct_rows,
+ * position_grid_whole and position_grid_phase (after diag_zero_rows). */
 void diag_position_grid(const diag_view *v, pe_diagnosis *d);
-/* 1 when every column is a sinusoid of the row (a linear recurrence down the rows) of one amplitude. */
-int diag_columns_sinusoidal(const diag_work *w);
+/* out: v's rows at the grid's points (one a run, every position_grid-th from row *first, whose position is a
+ * multiple of the step); 0 when d's grid is not whole or its phase unknown. */
+int diag_grid_points(const diag_view *v, const pe_diagnosis *d, diag_view *out, uint32_t *first);
+/* 1 when every column is a sinusoid of the row (a linear recurrence down the rows) of one amplitude; loose: two
+ * columns at least and an eighth of the turning ones (float32 angles past 2^23 rad, far out or on a float32
+ * position grid, blur all but the slow columns; noise and random walks still fail it). */
+int diag_columns_sinusoidal(const diag_work *w, int loose);
 /* Sets kind, layout, duplicated and the column arrays; returns 0 when no structure fits. */
 int diag_structure(diag_work *w, pe_diagnosis *d, pe_diag_kind kind);
 

@@ -76,9 +76,13 @@ static int same_row(const diag_view *v, uint32_t a, uint32_t b) {
 }
 
 /* A float32 position past 2^24 is a multiple of its ulp 2^k, k >= 1, so consecutive positions fall in runs of
- * 2^k rows (ties to even: 2^k + 1 and 2^k - 1 in turn); the interior runs, which neither edge cuts, give 2^k. */
+ * 2^k rows (ties to even: 2^k + 1 and 2^k - 1 in turn); the interior runs, which neither edge cuts, give 2^k.
+ * An interior run is centred on its grid point, 0 mod 2^(k+1) for the long runs (an even mantissa wins the ties),
+ * 2^k mod 2^(k+1) for the short ones: that fixes the first row's position modulo 2^(k+1). */
 void diag_position_grid(const diag_view *v, pe_diagnosis *d) {
     uint32_t runs = 1, repeats = 0, run = 1, longest = 1, inner_rows = 0, inner_min = 0, inner_max = 0;
+    uint32_t inner_start = 0, inner_len = 0; /* the first interior run */
+    d->position_grid_phase = -1;
     for (uint32_t r = 1; r <= v->rows; r++) {
         if (r < v->rows && same_row(v, r, r - 1)) {
             run++, repeats++;
@@ -89,6 +93,7 @@ void diag_position_grid(const diag_view *v, pe_diagnosis *d) {
             inner_rows += run;
             inner_min = inner_min && inner_min < run ? inner_min : run;
             inner_max = inner_max > run ? inner_max : run;
+            if (!inner_len) inner_start = r - run, inner_len = run;
         }
         if (r < v->rows) runs++;
         run = 1;
@@ -100,12 +105,33 @@ void diag_position_grid(const diag_view *v, pe_diagnosis *d) {
         while (grid * 3 * inner < inner_rows * 2) grid *= 2; /* the power of two nearest the mean run */
         if (inner_min + 1 < grid || inner_max > grid + 1 || grid > (1u << 7)) return; /* not that grid */
         d->position_grid_whole = 1;
+        if (inner_start >= d->leading_zero_rows) {
+            const int64_t period = 2 * (int64_t)grid, centre = inner_len > grid ? 0 : grid;
+            const int64_t middle = (int64_t)inner_start + (inner_len - 1) / 2 - d->leading_zero_rows;
+            d->position_grid_phase = (int32_t)(((centre - middle) % period + period) % period);
+        }
     } else {
         while (grid + 1 < longest) grid *= 2; /* a run holds at most 2^k + 1 rows */
         if (grid > (1u << 7)) return;         /* positions stop at 2^31: steps up to 2^7 */
     }
     d->position_grid = grid;
     d->distinct_rows = runs;
+}
+
+/* The rows of a whole position grid at its grid points, one a run: every position_grid-th row from the first
+ * whose position is a multiple of the step. Their float32 positions are exact and evenly spaced, so they are a
+ * cache at whole positions of the inv_freq times the step (a power of two: the float32 products scale exactly).
+ * 0 when the phase is unknown. */
+int diag_grid_points(const diag_view *v, const pe_diagnosis *d, diag_view *out, uint32_t *first) {
+    if (!d->position_grid_whole || d->position_grid_phase < 0) return 0;
+    const uint32_t g = d->position_grid;
+    *first = d->leading_zero_rows + (g - (uint32_t)d->position_grid_phase % g) % g;
+    if (*first >= v->rows) return 0;
+    *out = *v;
+    out->data = v->data + (size_t)*first * v->rs;
+    out->rs = v->rs * g;
+    out->rows = (v->rows - *first + g - 1) / g;
+    return 1;
 }
 
 pe_dtype diag_storage(const diag_view *v) {
@@ -219,7 +245,7 @@ int diag_structure(diag_work *w, pe_diagnosis *d, pe_diag_kind kind) {
  * column v obeys v(x - 1) + v(x + 1) = 2 cos(w) v(x) (least squares cos(w) per column) to within a few percent
  * of its rms (a float32 angle at position 10^6 is 0.03 rad off; bfloat16 cells 0.4%), and the columns share one
  * amplitude. A learned or random table fails the recurrence; a constant column says nothing. */
-int diag_columns_sinusoidal(const diag_work *w) {
+int diag_columns_sinusoidal(const diag_work *w, int loose) {
     const uint32_t first = w->first_row, rows = w->v.rows, cols = w->v.cols;
     const uint32_t last = rows - first > 2048 ? first + 2048 : rows;
     if (last < first + 8 || cols < 2) return 0;
@@ -253,5 +279,7 @@ int diag_columns_sinusoidal(const diag_work *w) {
     }
     /* most turning columns fit, and their peaks are one amplitude's (a column turning over few rows may peak
      * lower) */
+    if (loose) /* float32 angles past 2^23 rad blur all but the slowest columns: two that fit, of the turning 8th */
+        return fitting >= 2 && fitting * 8 >= turning && peak_hi > 0.0 && peak_lo > 0.2 * peak_hi;
     return turning >= 2 && fitting * 10 >= turning * 9 && peak_hi > 0.0 && peak_lo > 0.2 * peak_hi;
 }

@@ -163,7 +163,10 @@ static void nearest(diag_sink *s, const pe_diagnosis *d) {
  * search behind it). */
 static void searched_words(diag_sink *s, const pe_diagnosis *d) {
     const uint32_t b = d->searched;
-    diag_put(s, "searched: first positions 0 to %.0f", d->searched_positions);
+    if (d->searched_positions >= 1.0)
+        diag_put(s, "searched: first positions 0 to %.0f", d->searched_positions);
+    else
+        diag_put(s, "searched: no first position (no reading placed the rows)");
     if (d->searched_budget_spent)
         diag_put(s, " (a step budget ended some searches early: those read what they reached)");
     diag_put(s, "; bases: any (from the phase lines and the rows' angle steps)");
@@ -205,7 +208,10 @@ static void position_grid_words(diag_sink *s, const pe_diagnosis *d) {
              ": consecutive rows repeat in runs (%u distinct of %u), so the first position is past 2^24 and known "
              "only to the float32 grid: ",
              d->distinct_rows, d->rows - d->zero_rows);
-    if (d->position_grid_whole)
+    if (d->position_grid_whole && d->position_grid_phase >= 0)
+        diag_put(s, "a step of %.0f, first position %.0f to %.0f and %d modulo %.0f (where the runs break); ", step, lo,
+                 2.0 * lo - 1.0, d->position_grid_phase, 2.0 * step);
+    else if (d->position_grid_whole)
         diag_put(s, "a step of %.0f, first position %.0f to %.0f (or just below, if the first rows do not repeat); ",
                  step, lo, 2.0 * lo - 1.0);
     else
@@ -400,6 +406,10 @@ pe_status pe_diagnosis_json(const pe_diagnosis *d, char *out, size_t out_bytes, 
     jnum(&s, "gridWidth", d->grid_width);
     jnum(&s, "zeroLastColumns", d->zero_last_columns);
     jnum(&s, "firstInnerZeroRow", (double)d->first_inner_zero_row);
+    jnum(&s, "positionGrid", d->position_grid);
+    jnum(&s, "distinctRows", d->distinct_rows);
+    diag_put(&s, "\"positionGridWhole\":%s,", d->position_grid_whole ? "true" : "false");
+    jnum(&s, "positionGridPhase", d->position_grid_phase);
     jstr(&s, "storage", storage_name(d->storage));
     diag_put(&s, "\"sinusoidal\":%s,\"identified\":%s,", d->sinusoidal ? "true" : "false",
              d->identified ? "true" : "false");

@@ -128,20 +128,31 @@ static void within_noise(pe_diagnosis *d, pe_diag_recipe formula, double rms) {
  * with each recipe's own frequencies at any first position (diag_exact.c). Wins when it identifies the table.
  * Returns 1 when a cache was identified at one of HF's parameter sets regenerated value by value (which no
  * reading with fitted frequencies may overrule: fitted ones describe only the columns that turn). */
+/* An identified cache read again at HF's own parameters (read: an exact HF reading); the reading wins when the
+ * cells fit it. Returns 1 then. */
+static int reread_at_hf(diag_work *w, pe_diagnosis *d, int (*read)(diag_work *, pe_diagnosis *, double *),
+                        pe_diag_recipe formula) {
+    pe_diagnosis alt = *d;
+    double rms;
+    if (!read(w, &alt, &rms)) return 0;
+    finish(w, &alt);
+    within_noise(&alt, formula, rms);
+    if (!alt.identified) return 0;
+    *d = alt;
+    return 1;
+}
+
 static int fit_exact(diag_work *w, pe_diagnosis *d) {
     /* a scaled cache identified with fitted frequencies at parameters off HF's canonical sets (YaRN's betas not
      * 32 and 1): HF's own sets are read too, and one the cells fit (alone) wins */
     if (d->kind == PE_DIAG_COS_SIN && d->pairs > 0 && d->identified && d->scaling == PE_DIAG_SCALING_YARN &&
-        !(d->beta_fast == 32.0 && d->beta_slow == 1.0)) {
-        pe_diagnosis alt = *d;
-        double rms;
-        if (!diag_exact_cache_scaled(w, &alt, &rms)) return 0;
-        finish(w, &alt);
-        within_noise(&alt, PE_DIAG_RECIPE_F32_FITTED, rms);
-        if (!alt.identified) return 0;
-        *d = alt;
-        return 1;
-    }
+        !(d->beta_fast == 32.0 && d->beta_slow == 1.0))
+        return reread_at_hf(w, d, diag_exact_cache_scaled, PE_DIAG_RECIPE_F32_FITTED);
+    /* an unscaled cache identified at a base that is not round (frequencies fitted from position 0): HF's dynamic
+     * NTK base from a common rope_theta, regenerated as HF does, wins when the cells fit it */
+    if (d->kind == PE_DIAG_COS_SIN && d->pairs > 0 && d->identified && d->scaling == PE_DIAG_SCALING_NONE &&
+        !d->base_round)
+        return reread_at_hf(w, d, diag_exact_cache_dynamic, PE_DIAG_RECIPE_F32_HF);
     if (d->kind == PE_DIAG_COS_SIN && d->pairs > 0 && !d->identified) {
         pe_diagnosis alt = *d;
         double rms;
@@ -253,6 +264,9 @@ static void fit(diag_work *w, pe_diagnosis *d, pe_diag_kind kind) {
     fit_reading(w, &from0, kind, 1);
     if (from0.identified) {
         from0.offset_searched = d->offset_searched;
+        /* per-pair factors the rows leave open: a YaRN or Llama 3 set of HF's that fits every cell names them */
+        if (from0.scaling == PE_DIAG_SCALING_PER_PAIR && from0.pair_factors_open > 0)
+            reread_at_hf(w, &from0, diag_exact_cache_scaled, PE_DIAG_RECIPE_F32_FITTED);
         *d = from0;
     } else
         w->v = reading;
@@ -301,6 +315,40 @@ static int try_grid(diag_work *w, pe_diagnosis *d) {
         return 1;
     }
     return 0;
+}
+
+/* Rows repeating on a float32 position grid past 2^24 (HF's position_ids.float()): its grid points, one row a
+ * run, are a cache at whole positions of inv_freq times the step g (diag_grid_points), so a linear (or unscaled)
+ * cache reads there as linear with factor f / g at first position p / g. Mapped back, the row at the first grid
+ * point fixes the first position exactly. Other scalings are left to the verdict's words (their parameters do not
+ * scale with the step). Returns 1 when identified. */
+static int try_grid_points(diag_work *w, pe_diagnosis *d, const pe_diagnosis *before, const diag_view *full,
+                           pe_diag_kind kind) {
+    diag_view points;
+    uint32_t first;
+    if (!diag_grid_points(full, d, &points, &first) || points.rows < 8) return 0;
+    pe_diagnosis one = *before;
+    w->v = points;
+    one.rows = points.rows;
+    diag_zero_rows(w, &one);
+    fit(w, &one, kind);
+    w->v = *full;
+    const int linear = one.scaling == PE_DIAG_SCALING_LINEAR, unscaled = one.scaling == PE_DIAG_SCALING_NONE;
+    if (!one.identified || !one.offset_known || !(linear || unscaled)) return 0;
+    const double g = d->position_grid, factor = (linear ? one.factor : 1.0) * g;
+    one.scaling = factor == 1.0 ? PE_DIAG_SCALING_NONE : PE_DIAG_SCALING_LINEAR;
+    one.factor = factor == 1.0 ? 0.0 : factor;
+    one.offset = one.offset * g - (double)(first - before->leading_zero_rows);
+    one.offset_sd *= g;
+    one.first_above_1e6 = one.first_above_1e6 < 0 ? -1 : (int64_t)(one.first_above_1e6 * g);
+    one.first_above_1e3 = one.first_above_1e3 < 0 ? -1 : (int64_t)(one.first_above_1e3 * g);
+    one.rows = d->rows, one.cols = d->cols, one.transposed = d->transposed;
+    one.leading_zero_rows = d->leading_zero_rows, one.zero_rows = d->zero_rows;
+    one.first_inner_zero_row = d->first_inner_zero_row;
+    one.position_grid = d->position_grid, one.distinct_rows = d->distinct_rows;
+    one.position_grid_whole = d->position_grid_whole, one.position_grid_phase = d->position_grid_phase;
+    *d = one;
+    return 1;
 }
 
 static int zero_column(const diag_view *v, uint32_t c) {
@@ -369,13 +417,25 @@ pe_status pe_diagnose(const float *table, uint32_t rows, uint32_t cols, pe_diag_
         }
         w->v = full;
     }
+    if (!d->identified && d->position_grid) try_grid_points(w, d, &before, &full, kind);
     if (!d->sinusoidal && d->rows - d->zero_rows >= 8) {
         /* no convention read, but the columns are sinusoids of the position (a cache at parameters outside the
          * search): never "learned or random"; the verdict says what was searched and the reading nearest */
         pe_diagnosis fresh = before;
         w->v = full;
         diag_zero_rows(w, &fresh);
-        d->sinusoidal = diag_columns_sinusoidal(w);
+        /* the loose count too: far out (1.3e7) float32 angles blur the fast columns of a peer's cache */
+        d->sinusoidal = diag_columns_sinusoidal(w, 0) || diag_columns_sinusoidal(w, 1);
+        diag_view points;
+        uint32_t first;
+        if (!d->sinusoidal && diag_grid_points(&full, d, &points, &first)) {
+            /* rows repeating on a float32 grid: the columns are sinusoids of the grid points */
+            w->v = points;
+            diag_zero_rows(w, &fresh);
+            d->sinusoidal = diag_columns_sinusoidal(w, 1);
+            w->v = full;
+            diag_zero_rows(w, &fresh);
+        }
     }
     d->searched = w->searched, d->searched_candidates = w->searched_candidates;
     d->searched_budget_spent = w->searched_budget_spent;

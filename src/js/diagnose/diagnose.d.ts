@@ -58,6 +58,16 @@ export interface Identification {
   zeroLastColumns: number;
   /** The first row of zeros after a nonzero one (fairseq's padding_idx row), -1 when none. */
   firstInnerZeroRow: number;
+  /** Rows repeating in runs as HF's position_ids.float() makes them past 2^24: the float32 grid's step 2^k the
+   *  runs show (the first position then in [2^(23+k), 2^(24+k))), 0 when rows do not repeat so. */
+  positionGrid: number;
+  /** positionGrid: rows that differ from the row before (grid points seen). */
+  distinctRows: number;
+  /** positionGrid: true when read from two whole runs or more, false when a lower bound. */
+  positionGridWhole: boolean;
+  /** positionGridWhole: the first nonzero row's position modulo 2 positionGrid, from where the runs break; -1
+   *  unknown. */
+  positionGridPhase: number;
   storage: 'float32' | 'float16' | 'bfloat16';
   sinusoidal: boolean;
   identified: boolean;

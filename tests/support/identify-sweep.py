@@ -1,0 +1,90 @@
+#!/usr/bin/python3
+"""The identify() sweep beyond the checked-in corpus (issue 24): every HF
+scaling of make_corpus.py (default, linear, dynamic NTK, YaRN and DeepSeek's
+YaRN, Llama 3, LongRoPE short and long) x float32 / float16 / bfloat16 x cos /
+sin x halves / single, and the table peers (the tutorial in float32 and
+float64, fairseq, Marian, tensor2tensor, Keras, GPT-J), each at the first
+positions FIRSTS. The arrays are made by make_corpus.py's functions, the
+peers' own recipes; nothing here calls posenc. tests/support/identify-sweep.js
+runs identify() on them and prints the confusion table.
+
+    /usr/bin/python3 tests/support/identify-sweep.py OUT_DIR [--sample N --seed S] [--names A,B]
+
+writes OUT_DIR/*.npy and OUT_DIR/index.json (make_corpus.py's format); with
+--sample, N cases drawn without replacement by a seeded generator (the CI
+sample of tests/diagnose-sweep.test.js); with --names, those cases alone."""
+import json
+import os
+import random
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, '..', 'fixtures', 'identify-peers'))
+
+import make_corpus as mc  # noqa: E402  (the peers' recipes, after the path is set)
+
+# 2^24 + 3: past float32's whole numbers, where HF's position_ids.float() rounds positions in runs
+FIRSTS = [0, 100, 65537, 1000003, 13000000, 2**24 + 3]
+ROWS = 32
+TABLE_DIM = 64
+
+
+def tables():
+    """(name, maker, truth) for each table peer, as make_corpus.build writes them."""
+    t = mc.table_truth
+    return [
+        ('tutorial-f32', lambda s: mc.tutorial(ROWS, TABLE_DIM, s, 'float32'),
+         lambda s: t('interleaved', 'paper', s, 'float32-angle-exp')),
+        # .double() angles: past 10^7 their float64 rounding shows in the float32 cells (numpy's float64 recipe)
+        ('tutorial-f64', lambda s: mc.tutorial(ROWS, TABLE_DIM, s, 'float64'),
+         lambda s: t('interleaved', 'paper', s, 'exact' if s < 10**7 else 'float64-numpy')),
+        ('fairseq', lambda s: mc.fairseq(ROWS, TABLE_DIM, s),
+         lambda s: t('split', 'tensor2tensor', s, 'float32-angle-exp')),
+        ('marian', lambda s: mc.marian(ROWS, TABLE_DIM, s), lambda s: t('split', 'paper', s, 'exact')),
+        ('t2t', lambda s: mc.tensor2tensor(ROWS, TABLE_DIM, s),
+         lambda s: t('split', 'tensor2tensor', s, 'float32-angle-exp')),
+        ('keras-f32', lambda s: mc.keras(ROWS, TABLE_DIM, s, 'float32'),
+         lambda s: t('interleaved', 'paper', s, 'float32-angle-keras')),
+        ('gptj', lambda s: mc.gptj(ROWS, TABLE_DIM, s), lambda s: t('split', 'paper', s, 'float32-angle-hf')),
+    ]
+
+
+def cases():
+    """Every case of the sweep, in a fixed order: (name, make) with make() -> (tensor, truth)."""
+    out = []
+    for scaling in mc.SCALINGS:
+        for dtype in mc.DTYPES:
+            for fn in ('cos', 'sin'):
+                for layout in ('halves', 'single'):
+                    for start in FIRSTS:
+                        out.append((f'hf-{scaling}-{dtype}-{fn}-{layout}-{start}',
+                                    lambda a=(scaling, dtype, start, ROWS, fn, layout): mc.hf_cache(*a)))
+    for name, make, truth in tables():
+        for start in FIRSTS:
+            out.append((f'{name}-{start}', lambda m=make, t=truth, s=start: (m(s), t(s))))
+    return out
+
+
+def main():
+    args = sys.argv[1:]
+    out_dir = args[0]
+    every = cases()
+    if '--names' in args:  # the named cases alone (comma-separated, without .npy)
+        names = args[args.index('--names') + 1].split(',')
+        every = [case for case in every if case[0] in names]
+    if '--sample' in args:
+        rng = random.Random(int(args[args.index('--seed') + 1]) if '--seed' in args else 0)
+        every = rng.sample(every, int(args[args.index('--sample') + 1]))
+    os.makedirs(out_dir, exist_ok=True)
+    index = []
+    for name, make in every:
+        tensor, truth = make()
+        mc.save(out_dir, name, tensor, truth, index)
+    with open(os.path.join(out_dir, 'index.json'), 'w') as f:
+        json.dump({'generator': 'tests/support/identify-sweep.py ' + ' '.join(args[1:]),
+                   'torch': mc.torch.__version__, 'numpy': mc.np.__version__, 'files': index}, f, indent=1)
+    print(f'{len(index)} files in {out_dir}')
+
+
+if __name__ == '__main__':
+    main()
