@@ -131,6 +131,28 @@ async function checkChartText(page, where) {
   assert.equal(problems, [], `chart text running into other text or the axes, ${where}`);
 }
 
+/** Each checkbox level with its label's first line of text (on the baseline a 24 px box stood 7 px above it). */
+async function checkCheckboxes(page, where) {
+  const offsets = await page.$$eval('label input[type="checkbox"]', (boxes) =>
+    boxes
+      .filter((box) => box.getClientRects().length)
+      .map((box) => {
+        const text = document.createTreeWalker(box.closest('label'), NodeFilter.SHOW_TEXT);
+        let node = text.nextNode();
+        while (node && !node.textContent.trim()) node = text.nextNode();
+        const range = document.createRange();
+        range.selectNodeContents(node);
+        const line = range.getClientRects()[0];
+        const r = box.getBoundingClientRect();
+        return [box.id, line.top + line.height / 2 - (r.top + r.height / 2)];
+      }),
+  );
+  console.log(`  ${where}: checkbox to text ${offsets.map(([id, dy]) => `${id} ${dy.toFixed(1)}`).join(', ')} px`);
+  assert.ok(offsets.length >= 4, `${where}: the checkboxes were found`);
+  const off = offsets.filter(([, dy]) => Math.abs(dy) > 3).map(([id, dy]) => `${id} ${dy.toFixed(1)} px`);
+  assert.equal(off, [], `${where}: checkboxes off their label's line`);
+}
+
 /** The heatmap's x-axis labels (positions 0 … 8192 on a 300 px plot) do not run into each other. */
 async function checkHeatmapTicks(page) {
   await caughtUp(page, '#heatmap canvas');
@@ -159,6 +181,7 @@ for (const size of SIZES) {
     // The same page, every view drawn: its charts, and at the largest size its control bars and heatmap ticks.
     await checkCharts(page, size.query);
     await checkChartText(page, `390 px, ${size.name}`);
+    if (!size.query) await checkCheckboxes(page, '390 px');
     if (size.query) {
       await checkControlBars(page);
       await checkHeatmapTicks(page);
@@ -173,6 +196,7 @@ it('chart text clear of other text and of the axes on a desktop', async () => {
   await open(page, server.url);
   await drawEveryView(page);
   await checkChartText(page, '1440 px');
+  await checkCheckboxes(page, '1440 px');
   noProblems('desktop chart text');
 });
 
