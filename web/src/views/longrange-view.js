@@ -100,7 +100,7 @@ export function createLongRangeView({ plot, readout, facts, all }) {
       }),
       markers: [{ axis: 'x', value: state.rl0, label: `original context L0 = ${state.rl0}`, color: colors.muted }],
       legendColumns: 2,
-      height: plotHeight(400),
+      height: plotHeight(400, 214),
       onCursor: cursor.fromChart((x) => {
         const at = showAt(x);
         markPlotX(plot, at);
