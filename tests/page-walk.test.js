@@ -399,6 +399,9 @@ const VIEWS = [
       const broken = [];
       if (!(far < Math.abs(near))) broken.push(`sinusoidal: near ${near}, far ${far}`);
       if (!(farRope < Math.abs(nearRope))) broken.push(`RoPE: near ${nearRope}, far ${farRope}`);
+      // Its heading: "score against distance up to 2^20".
+      const farthest = Number(await page.getAttribute('#longrange-plot', 'data-distance-max'));
+      if (!(farthest >= 2 ** 20)) broken.push(`the farthest distance drawn is ${farthest}, not 2^20`);
       return broken;
     },
   },

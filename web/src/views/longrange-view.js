@@ -81,6 +81,7 @@ export function createLongRangeView({ plot, readout, facts, all }) {
   function draw(state, everyCurve, distances, { curves: computed, refused }) {
     const curves = shownCurves(computed, state, everyCurve);
     const colors = themeColors();
+    plot.dataset.distanceMax = String(distances.at(-1)); // the farthest Δ drawn (the heading promises 2^20)
     drawLogPlot(plot, {
       title: 'Score between positions 0 and Δ, against the distance Δ',
       xLabel: 'distance Δ (positions)',
