@@ -3,13 +3,18 @@
 // sinusoidal table (the package's own) is still identified, so the check can fail.
 // Each request draws its "identifying…" state (with the table's shape) in the
 // input's own task, only the newest request's verdict is shown, and a refused
-// table is said in words, not thrown.
+// table is said in words, not thrown. A .safetensors file with several tensors
+// is refused naming them until the tensor box names one, which is then read.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { init, sinusoidal } from '../src/js/index.js';
 import { browserSession } from './support/browser-session.js';
 import { caughtUp, open } from './support/browser-page.js';
 import { rng } from './support/random.js';
+import { safetensorsFile } from './support/learned-files.js';
 
 await init();
 const session = browserSession(test);
@@ -103,6 +108,46 @@ it('a request shows its shape at once; the newest wins; a refusal is text', asyn
   assert.match(failed.text, /not identified: .*'x' is not a number/);
   assert.match(await page.textContent('#identify-status'), /'x' is not a number/);
   noProblems('identify, superseded and refused');
+});
+
+it('the tensor box picks a table out of a .safetensors file with several', async () => {
+  const { page, server } = session;
+  await open(page, server.url);
+  await caughtUp(page, '#identify-run');
+  await page.selectOption('#identify-kind', 'auto');
+  const { next } = rng('  identify tensor names');
+  const f32 = (values) => new Uint8Array(Float32Array.from(values).buffer);
+  const file = safetensorsFile({
+    noise: { dtype: 'F32', shape: [rows, dim], data: f32(Array.from({ length: rows * dim }, () => 2 * next() - 1)) },
+    pe: { dtype: 'F32', shape: [rows, dim], data: f32(sinusoidal({ length: rows, dim })) },
+  });
+  const dir = await mkdtemp(join(tmpdir(), 'posenc-identify-'));
+  const path = join(dir, 'two.safetensors');
+  await writeFile(path, file);
+  /** Picks the file with `name` in the tensor box; returns the facts once a verdict or a refusal is shown. */
+  const pick = async (name) => {
+    await page.fill('#identify-tensor', name);
+    await page.$eval('#identify-facts', (el) => {
+      delete el.dataset.identified;
+      delete el.dataset.failed;
+    });
+    await page.setInputFiles('#identify-file', path);
+    await page.waitForFunction(() => {
+      const { identified, failed } = document.getElementById('identify-facts').dataset;
+      return identified !== undefined || failed !== undefined;
+    });
+    return page.$eval('#identify-facts', (el) => ({ ...el.dataset, text: el.textContent }));
+  };
+  const unnamed = await pick('');
+  assert.is(unnamed.identified === '1', false, `no name, two tensors: ${unnamed.text}`);
+  assert.match(unnamed.text, /noise/, `the refusal names the tensors: ${unnamed.text}`);
+  assert.match(unnamed.text, /\bpe\b/, `the refusal names the tensors: ${unnamed.text}`);
+  const table = await pick('pe');
+  assert.is(table.identified, '1', table.text);
+  const noise = await pick('noise');
+  assert.is(noise.identified, '0', noise.text);
+  await rm(dir, { recursive: true, force: true });
+  noProblems('identify a named tensor');
 });
 
 test.run();

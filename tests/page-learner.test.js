@@ -92,8 +92,7 @@ it('captions speak the learner’s words: API names only in the "for engineers" 
   await open(page, server.url);
   const names = Object.keys(api).filter((n) => /^[a-z]/.test(n) && n.length > 4 && n !== 'init');
   const found = await page.$$eval(
-    // The config view (12) is the model-menu work's; its captions name the keys and calls a config is read by.
-    'section:not(#config) :is(.caption, .look, .drop-text) code, .explain code',
+    'section :is(.caption, .look, .drop-text) code, .explain code',
     (codes, names) => codes.map((c) => c.textContent.trim()).filter((t) => names.includes(t.replace(/\(.*$/, ''))),
     names,
   );

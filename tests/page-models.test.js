@@ -220,6 +220,10 @@ it('a model chosen after another resets what the first set, and survives a reloa
   );
   await caughtUp(page, '#rope-facts');
   assert.is(await page.textContent('#rope-status'), '', 'longrope drawn, not refused');
+  // Issue 30: longrope in the bands view, beside the other scalings.
+  const bands = (await page.getAttribute('#rope-bands', 'data-series')).split(' | ');
+  const named = (name) => bands.some((label) => label.startsWith(name));
+  assert.ok(named('LongRoPE') && named('linear (PI)'), `the bands chart's curves: ${bands}`);
   // A shared URL naming only the model: the model's config sets every field, a field the URL gives stays.
   await open(page, `${server.url}?model=phi-3-mini-128k&rlen=8192`);
   await page.waitForFunction(() => document.getElementById('ctl-rhd').value === '96');

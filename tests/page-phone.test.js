@@ -85,6 +85,73 @@ async function checkControlBars(page) {
   );
   assert.equal(cut, [], 'controls cut by the edge of their bar or of the screen');
 }
+// A log chart's plot with marker labels, at least (precision's was 98 px on a phone, RoPE's speed chart 78).
+const MARKED_PLOT_PX = 150;
+
+// Boxes "x0 y0 x1 y1" as the drawing code writes them (CSS px from the canvas's corner).
+const boxes = (text) => (text ? text.split(', ').map((b) => b.split(' ').map(Number)) : []);
+const overlap = (a, b) => a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3];
+const inside = (a, outer) => a[0] >= outer[0] && a[1] >= outer[1] && a[2] <= outer[2] && a[3] <= outer[3];
+
+/**
+ * Text drawn on the charts runs into nothing: the log charts' marker labels (precision's integer limits, the RoPE
+ * bands' thresholds, long range's L0) clear each other and stay inside the plot, off its axes; the comparison
+ * panels' title lines, subtitle and heatmap follow each other without touching. Fixed by eye on a 390 px phone
+ * (labels drawn over each other and over the y axis, titles over the subtitle); the drawing code writes its boxes.
+ */
+async function checkChartText(page, where) {
+  const charts = await page.$$eval('[data-marker-boxes], canvas[data-text-boxes]', (all) =>
+    all
+      .filter((c) => c.getClientRects().length)
+      .map((c) => ({
+        id: c.id,
+        labels: c.dataset.markerBoxes ?? c.dataset.textBoxes,
+        plot: c.dataset.markerPlot ?? c.dataset.plotBox,
+        stacked: 'textBoxes' in c.dataset,
+      })),
+  );
+  const problems = [];
+  for (const chart of charts) {
+    const labels = boxes(chart.labels);
+    const [plot] = boxes(chart.plot);
+    if (!chart.stacked && labels.length && plot[3] - plot[1] < MARKED_PLOT_PX)
+      problems.push(`${chart.id}: a plot ${plot[3] - plot[1]} px tall`);
+    labels.forEach((a, n) => {
+      for (const b of labels.slice(n + 1)) if (overlap(a, b)) problems.push(`${chart.id}: ${a} over ${b}`);
+      // A marker's label inside its plot; a panel's titles above its heatmap.
+      if (chart.stacked ? a[3] > plot[1] : !inside(a, plot)) problems.push(`${chart.id}: ${a} out of plot ${plot}`);
+    });
+  }
+  console.log(`  ${where}: ${charts.map((c) => `${c.id} ${boxes(c.labels).length}`).join(', ')} labels`);
+  assert.ok(
+    ['precision-plot', 'rope-bands', 'cmp-sin'].every((id) => charts.some((c) => c.id === id)),
+    where,
+  );
+  assert.ok(charts.find((c) => c.id === 'precision-plot').labels.split(', ').length >= 2, 'precision’s labels');
+  assert.equal(problems, [], `chart text running into other text or the axes, ${where}`);
+}
+
+/** Each checkbox level with its label's first line of text (on the baseline a 24 px box stood 7 px above it). */
+async function checkCheckboxes(page, where) {
+  const offsets = await page.$$eval('label input[type="checkbox"]', (boxes) =>
+    boxes
+      .filter((box) => box.getClientRects().length)
+      .map((box) => {
+        const text = document.createTreeWalker(box.closest('label'), NodeFilter.SHOW_TEXT);
+        let node = text.nextNode();
+        while (node && !node.textContent.trim()) node = text.nextNode();
+        const range = document.createRange();
+        range.selectNodeContents(node);
+        const line = range.getClientRects()[0];
+        const r = box.getBoundingClientRect();
+        return [box.id, line.top + line.height / 2 - (r.top + r.height / 2)];
+      }),
+  );
+  console.log(`  ${where}: checkbox to text ${offsets.map(([id, dy]) => `${id} ${dy.toFixed(1)}`).join(', ')} px`);
+  assert.ok(offsets.length >= 4, `${where}: the checkboxes were found`);
+  const off = offsets.filter(([, dy]) => Math.abs(dy) > 3).map(([id, dy]) => `${id} ${dy.toFixed(1)} px`);
+  assert.equal(off, [], `${where}: checkboxes off their label's line`);
+}
 
 /** The heatmap's x-axis labels (positions 0 … 8192 on a 300 px plot) do not run into each other. */
 async function checkHeatmapTicks(page) {
@@ -113,6 +180,8 @@ for (const size of SIZES) {
     assert.equal(tall, [], `views taller than ${limit} px (two screens less ${MARGIN} px)`);
     // The same page, every view drawn: its charts, and at the largest size its control bars and heatmap ticks.
     await checkCharts(page, size.query);
+    await checkChartText(page, `390 px, ${size.name}`);
+    if (!size.query) await checkCheckboxes(page, '390 px');
     if (size.query) {
       await checkControlBars(page);
       await checkHeatmapTicks(page);
@@ -120,6 +189,16 @@ for (const size of SIZES) {
     noProblems(size.name);
   });
 }
+
+it('chart text clear of other text and of the axes on a desktop', async () => {
+  const { page, server } = session;
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await open(page, server.url);
+  await drawEveryView(page);
+  await checkChartText(page, '1440 px');
+  await checkCheckboxes(page, '1440 px');
+  noProblems('desktop chart text');
+});
 
 it('the comparison panels’ titles are whole and inside their canvases on a phone', async () => {
   const { page, server } = session;

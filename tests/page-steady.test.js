@@ -28,6 +28,33 @@ const SLIDER_SLACK_PX = 4;
 // The views' own chunks (web/src/views/*-view.js, built as assets/NAME-view-HASH.js).
 const VIEW_CHUNK = /\/assets\/[a-z0-9-]+-view-[^/]+\.js$/;
 
+/**
+ * Each reserve.css min-height in force and the drawn height of what it holds (min-height lifted for the reading), in
+ * CSS px, keyed by the rule's selector: a reserve taller than anything drawn is blank space on the page.
+ */
+const reservedAndDrawn = (page) =>
+  page.evaluate(() => {
+    const sheet = [...document.styleSheets].flatMap((s) => [...s.cssRules]);
+    const rules = sheet
+      .filter((r) => r instanceof CSSMediaRule && matchMedia(r.conditionText).matches)
+      .flatMap((m) => [...m.cssRules])
+      .filter((r) => r.style?.minHeight.endsWith('px') && r.selectorText.includes('#'));
+    const found = {};
+    for (const rule of rules) {
+      for (const element of document.querySelectorAll(rule.selectorText)) {
+        // Skipped: hidden, or held by its view's own inline min-height (the squiggles readout's hover lines).
+        if (!element.getClientRects().length || element.style.minHeight) continue;
+        element.style.minHeight = '0px';
+        const drawn = element.getBoundingClientRect().height;
+        element.style.minHeight = '';
+        const key = `${rule.selectorText} (${element.id || element.className})`;
+        found[key] = [parseFloat(rule.style.minHeight), Math.max(drawn, found[key]?.[1] ?? 0)];
+      }
+    }
+    return found;
+  });
+const reserves = new Map(); // viewport name → { selector: [reserved, drawn at its largest] } over the sizes so far
+
 const sectionHeights = (page) =>
   page.evaluate(() =>
     Object.fromEntries(
@@ -59,6 +86,20 @@ for (const viewport of VIEWPORTS) {
         .map((id) => `${id} ${before[id].toFixed(0)} → ${after[id].toFixed(0)} px`);
       console.log(`  ${viewport.name}, ${size.name}: ${moved.length ? moved.join(', ') : 'no section changed'}`);
       assert.equal(moved, [], 'sections that changed height once drawn');
+      // On a phone, where views stack, reserved no taller than drawn at one of the sizes (reserve.css holds the
+      // larger of the two); a desktop's side-by-side parts take their row's height, and its facts vary by model.
+      if (viewport !== VIEWPORTS.at(-1)) return noProblems(`${viewport.name}, ${size.name}`);
+      const seen = reserves.get(viewport.name) ?? {};
+      for (const [key, [reserved, drawn]] of Object.entries(await reservedAndDrawn(page)))
+        seen[key] = [reserved, Math.max(drawn, seen[key]?.[1] ?? 0)];
+      reserves.set(viewport.name, seen);
+      if (size === SIZES.at(-1)) {
+        const blank = Object.entries(seen)
+          .filter(([, [reserved, drawn]]) => reserved - drawn > SECTION_SLACK_PX)
+          .map(([key, [reserved, drawn]]) => `${key}: ${reserved} px reserved, ${drawn.toFixed(0)} drawn`);
+        console.log(`  ${viewport.name}: ${Object.keys(seen).length} reserves, ${blank.length} blank`);
+        assert.equal(blank, [], 'reserves taller than anything their view draws there');
+      }
       noProblems(`${viewport.name}, ${size.name}`);
     });
 

@@ -12,14 +12,19 @@ let measure = null; // a 2-D context for text widths, made on the first label gi
  */
 export function fittingLabel(label, room, font) {
   if (!Array.isArray(label)) return label;
+  return label.find((text) => textWidth(text, font) <= room) ?? label.at(-1);
+}
+
+/** The width of text in a CSS font, in CSS px. */
+export function textWidth(text, font) {
   measure ??= document.createElement('canvas').getContext('2d');
   measure.font = font;
-  return label.find((text) => measure.measureText(text).width <= room) ?? label.at(-1);
+  return measure.measureText(text).width;
 }
 
 /**
- * For tests: the y tick labels uPlot drew (its axis's `_values`, kept after each draw) and the plot's height in CSS
- * px, so a chart too short to read (one tick) shows, and its axis labels' lengths beside the plot's width (a
+ * For tests: the y tick labels uPlot drew (its axis's `_values`, kept after each draw), the curves' names and the
+ * plot's height in CSS px, so a chart too short to read (one tick) shows, and its axis labels' lengths beside the plot's width (a
  * label longer than its side is cut). Written only on a change.
  */
 export function describeAxes(container, u) {
@@ -34,5 +39,11 @@ export function describeAxes(container, u) {
   u.ctx.restore();
   const width = String(Math.round(u.bbox.width / uPlot.pxRatio));
   if (container.dataset.labelWidths !== labels) container.dataset.labelWidths = labels;
+  // The curves' names, so a test can tell which are drawn (the legend is painted on the canvas).
+  const series = u.series
+    .slice(1)
+    .map((s) => s.label ?? '')
+    .join(' | ');
+  if (container.dataset.series !== series) container.dataset.series = series;
   if (container.dataset.plotWidth !== width) container.dataset.plotWidth = width;
 }

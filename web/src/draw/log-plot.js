@@ -4,9 +4,9 @@
 // a legend drawn inside the canvas, below the axes (never over the data), so
 // an exported PNG says which line is which.
 import uPlot from 'uplot';
-import { availableWidth, themeColors } from './canvas.js';
+import { availableWidth, compactScreen, themeColors } from './canvas.js';
 import { mountPlot, plotIn, cursorHooks } from './uplot-mount.js';
-import { describeAxes, fittingLabel } from './axis-labels.js';
+import { describeAxes, fittingLabel, textWidth } from './axis-labels.js';
 
 const SUPERSCRIPT = { '-': '⁻', 0: '⁰', 1: '¹', 2: '²', 3: '³', 4: '⁴', 5: '⁵', 6: '⁶', 7: '⁷', 8: '⁸', 9: '⁹' };
 const superscript = (n) => String(n).replace(/[-0-9]/g, (c) => SUPERSCRIPT[c]);
@@ -38,22 +38,27 @@ function powerSplits(lo, hi, base, most) {
  * container: element to fill. spec: { title, xLabel, yLabel (each a text or [longest, …, shortest]: the first that
  * fits its side of the plot), x, series: [{ label, values, stroke, dash,
  * width }], height, xLog: 2 | 10 | undefined, yLog: 2 | 10 | undefined, xRange, yRange, markers: [{ axis:
- * 'x' | 'y', value, label, color, row, bottom, align, side ('left' | 'right' of an x marker's line; else where it fits) }], legendColumns (on wide screens), xAxisSize (px under
- * the plot for the x ticks, uPlot's 50 if not given), ySpace (the least px between y ticks, uPlot's 30), onCursor(xValue | null) }. An xLabel of null draws no x
- * label and takes no room for one (uPlot keeps 30 px for any label, even an empty one).
+ * 'x' | 'y', value, label, color, row, bottom, align, side ('left' | 'right' of an x marker's line; else where it
+ * fits) }], legendColumns (on a phone only as many as fit), xAxisSize (px under the plot for the x ticks; uPlot's
+ * 50 if not given, 32 on a phone), ySpace (the least px between y ticks, uPlot's 30), onCursor(xValue | null) }. An
+ * xLabel of null draws no x label and takes no room for one (uPlot keeps 30 px for any label, even an empty one).
  */
 export function drawLogPlot(container, spec) {
   const colors = themeColors();
   const width = Math.max(220, availableWidth(container, 600));
-  // Room under the x axis for the legend: one column on narrow screens.
+  // Room under the x axis for the legend: on narrow screens as many columns as fit.
   const named = spec.series.filter((s) => s.label && !s.hideInLegend).length;
-  const columns = width >= 640 ? (spec.legendColumns ?? 1) : 1;
+  const columns = width >= 640 ? (spec.legendColumns ?? 1) : legendColumnsThatFit(spec, width);
   const legendH = named ? Math.ceil(named / columns) * 16 + 16 : 0;
   const height = (spec.height ?? 280) + legendH;
   // The plot's sides, which uPlot centres the axis labels on: the y axis's 62 px and the 12 px paddings, the x
-  // axis's ticks (50 px unless given) and its label's 30 px.
+  // axis's ticks and its label. A phone keeps 32 + 18 px under the plot, not uPlot's 50 + 30: its short charts
+  // give the difference to their curves.
+  const compact = compactScreen();
+  const xAxisSize = spec.xAxisSize ?? (compact ? 32 : 50);
+  const xLabelSize = compact ? 18 : 30;
   const xLabel = fittingLabel(spec.xLabel, width - 62 - 12, colors.font);
-  const plotH = (spec.height ?? 280) - 12 - (spec.xAxisSize ?? 50) - (xLabel === null ? 0 : 30);
+  const plotH = (spec.height ?? 280) - 12 - xAxisSize - (xLabel === null ? 0 : xLabelSize);
   const yLabel = fittingLabel(spec.yLabel, plotH, colors.font);
   // Log y ticks at least 16 px apart (a phone's 78 px RoPE wavelength chart had nine labels touching).
   const yTicks = Math.max(3, Math.min(10, Math.floor(plotH / 16)));
@@ -64,7 +69,7 @@ export function drawLogPlot(container, spec) {
     ticks: { stroke: colors.grid, width: 1 },
     font: colors.font,
     labelFont: colors.font,
-    ...(horizontal ? (spec.xAxisSize ? { size: spec.xAxisSize } : {}) : { size: 62 }),
+    ...(horizontal ? { size: xAxisSize, labelSize: xLabelSize } : { size: 62 }),
     ...(!horizontal && spec.ySpace ? { space: spec.ySpace } : {}),
     ...(log
       ? {
@@ -186,6 +191,21 @@ function drawMarkers(u, markers, colors) {
     }
   }
   ctx.restore();
+  describeMarkers(u, placed);
+}
+
+/**
+ * For tests: the marker labels' boxes and the plot's box, in CSS px from the canvas's corner ("x0 y0 x1 y1",
+ * boxes joined by ", "), so a label over another or over an axis shows. Written only on a change.
+ */
+function describeMarkers(u, placed) {
+  const css = (box) => box.map((v) => Math.round(v / uPlot.pxRatio)).join(' ');
+  const { left, top, width, height } = u.bbox;
+  const data = u.root.parentElement.dataset;
+  const boxes = placed.map(css).join(', ');
+  const plot = css([left, top, left + width, top + height]);
+  if (data.markerBoxes !== boxes) data.markerBoxes = boxes;
+  if (data.markerPlot !== plot) data.markerPlot = plot;
 }
 
 /** A translucent patch of the background under a marker's label, so lines do not cross its text. */
@@ -196,6 +216,15 @@ function labelBackground(ctx, x, y, w, h, colors) {
   ctx.fillStyle = colors.bg;
   ctx.fillRect(x, y, w, h);
   ctx.restore();
+}
+
+/** On a phone, up to spec.legendColumns legend columns, as many as the chart's width holds (drawLegend's sizes). */
+function legendColumnsThatFit(spec, width) {
+  const labels = spec.series.filter((s) => s.label && !s.hideInLegend).map((s) => s.label);
+  const textW = Math.max(0, ...labels.map((label) => textWidth(label, '11.5px system-ui, sans-serif')));
+  let columns = spec.legendColumns ?? 1;
+  while (columns > 1 && (12 + 22 + textW) * columns + 6 > width) columns--;
+  return columns;
 }
 
 /** A legend in the strip of height legendH (CSS px) at the bottom of the canvas, in `columns` columns. */

@@ -437,6 +437,16 @@ function drawPanel(canvas, width, rect, colors, spec) {
   const subtitle = fitParts(ctx, spec.subtitle, width - 8);
   ctx.fillText(subtitle, 4, rect.y - 22);
   canvas.dataset.subtitle = subtitle;
+  // Where the title, the subtitle and the plot are, in CSS px ("x0 y0 x1 y1"): a test checks none runs into the next.
+  const ink = (text, x, y) => {
+    const m = ctx.measureText(text);
+    return [x, y - m.actualBoundingBoxAscent, x + m.width, y + m.actualBoundingBoxDescent].map(Math.round).join(' ');
+  };
+  ctx.font = `600 ${colors.font}`;
+  const titleBoxes = drawn.map((line, n) => ink(line, 4, 4 + n * TITLE_LINE));
+  ctx.font = colors.smallFont;
+  canvas.dataset.textBoxes = [...titleBoxes, ink(subtitle, 4, rect.y - 22)].join(', ');
+  canvas.dataset.plotBox = [rect.x, rect.y, rect.x + rect.w, rect.y + rect.h].map(Math.round).join(' ');
   drawHorizontalBar(
     ctx,
     ratio,

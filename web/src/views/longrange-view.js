@@ -81,6 +81,7 @@ export function createLongRangeView({ plot, readout, facts, all }) {
   function draw(state, everyCurve, distances, { curves: computed, refused }) {
     const curves = shownCurves(computed, state, everyCurve);
     const colors = themeColors();
+    plot.dataset.distanceMax = String(distances.at(-1)); // the farthest Δ drawn (the heading promises 2^20)
     drawLogPlot(plot, {
       title: 'Score between positions 0 and Δ, against the distance Δ',
       xLabel: 'distance Δ (positions)',
@@ -100,7 +101,7 @@ export function createLongRangeView({ plot, readout, facts, all }) {
       }),
       markers: [{ axis: 'x', value: state.rl0, label: `original context L0 = ${state.rl0}`, color: colors.muted }],
       legendColumns: 2,
-      height: plotHeight(400),
+      height: plotHeight(400, 214),
       onCursor: cursor.fromChart((x) => {
         const at = showAt(x);
         markPlotX(plot, at);

@@ -91,7 +91,7 @@ export function createPrecisionView({ plot, readout, facts, all }) {
       })),
       markers: markers(availableWidth(plot.parentElement, 900) < 640, drawn, colors),
       legendColumns: 2,
-      height: plotHeight(380),
+      height: plotHeight(380, 214), // its marker labels need 150 px of plot on a phone
       onCursor: cursor.fromChart((x) => {
         const at = showAt(x);
         markPlotX(plot, at);

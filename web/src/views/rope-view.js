@@ -39,9 +39,6 @@ function frequencies(state, type) {
   return { w: result.frequencies, attentionFactor: result.attentionFactor };
 }
 
-/** Log-scaled charts keep 170 px on a phone: at half height (150) their decades and labels overlap. */
-const ropePlotHeight = (h) => Math.max(170, plotHeight(h));
-
 export function createRopeView({ speed, wavelength, bands, readout, facts, config, status, plots }) {
   const needsDraw = createRedrawGuard();
   let shown = null; // the numbers under the readout
@@ -79,7 +76,12 @@ export function createRopeView({ speed, wavelength, bands, readout, facts, confi
       status.textContent = `posenc refused these RoPE parameters: ${error.message}`;
       return;
     }
-    status.textContent = '';
+    // HF's config check warns when beta_fast < beta_slow: YaRN's ramp then runs backwards. Drawn, and said.
+    status.textContent =
+      state.rs === 'yarn' && state.rbf < state.rbs
+        ? `beta_fast (${state.rbf}) is below beta_slow (${state.rbs}), which HF warns about: YaRN's ramp then runs ` +
+          'backwards, slowing the fast pairs and leaving the slow ones.'
+        : '';
     const half = plain.w.length;
     const pairs = Array.from({ length: half }, (_, i) => i);
     const name = METHOD_NAMES[state.rs];
@@ -109,7 +111,8 @@ export function createRopeView({ speed, wavelength, bands, readout, facts, confi
         { label: name, values: scaled.w, stroke: METHOD_COLORS[state.rs] ?? colors.accent, width: 2.2 },
       ],
       markers: contextMarkers((L) => TAU / L).map((m) => ({ ...m, label: `one turn in ${m.label}` })),
-      height: ropePlotHeight(300),
+      height: plotHeight(300, 212), // 150 px of plot on a phone
+      legendColumns: 2,
       onCursor,
     });
     drawLogPlot(wavelength, {
@@ -134,7 +137,8 @@ export function createRopeView({ speed, wavelength, bands, readout, facts, confi
         },
       ],
       markers: contextMarkers((L) => L),
-      height: ropePlotHeight(300),
+      height: plotHeight(300, 212), // 150 px of plot on a phone
+      legendColumns: 2,
       onCursor,
     });
     const originalWavelengths = Array.from(plain.w, (w) => TAU / w);
@@ -154,7 +158,7 @@ export function createRopeView({ speed, wavelength, bands, readout, facts, confi
         points: half <= 24,
       })),
       markers: thresholdMarkers(state, colors),
-      height: ropePlotHeight(320),
+      height: plotHeight(320, 214), // the band labels need 150 px of plot on a phone
     });
 
     shown = { plain: plain.w, scaled: scaled.w, name };
