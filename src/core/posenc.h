@@ -813,6 +813,9 @@ typedef enum pe_diag_scaling {
 #define PE_DIAG_SEARCHED_FROM0       32u /* a cache read from position 0, each column's frequency fitted (LongRoPE) */
 #define PE_DIAG_SEARCHED_GRID        64u /* a 2-D grid (MAE) */
 #define PE_DIAG_SEARCHED_LONGROPE    128u /* LongRoPE at two-decimal factors the recurrences fix, positions to 2^31 */
+/* not a reading: the columns were found sinusoidal only by their slow ones (the fast ones off the recurrence, as
+ * float32 angles far out make them), so no reading's first position is an estimate */
+#define PE_DIAG_SEARCHED_SLOW_ONLY 256u
 
 typedef struct pe_diagnosis {
     /* shape */

@@ -140,6 +140,8 @@ static void convention(diag_sink *s, const pe_diagnosis *d) {
     diag_put(s, ", first position ");
     if (d->offset_known)
         diag_put(s, "%.0f", d->offset);
+    else if (d->searched & PE_DIAG_SEARCHED_SLOW_ONLY)
+        diag_put(s, "undetermined");
     else
         diag_put(s, "undetermined (about %.3g)", d->offset);
 }
@@ -270,8 +272,13 @@ static void verdict(diag_sink *s, const pe_diagnosis *d) {
     diag_put(s, ": error %.2g, first above 1e-6 ", d->max_error);
     position_or_never(s, d->first_above_1e6);
     if (!d->identified) {
-        diag_put(s, "; only %.1f%% of sampled cells match a known recipe (noise, or another computation)",
-                 100.0 * d->recipe_match);
+        if (d->searched & PE_DIAG_SEARCHED_SLOW_ONLY)
+            diag_put(s, "; only the slow columns follow sinusoids of the row, as when float32 angles past about 1e6 "
+                        "rad (a first position far out) round the fast columns' phases to 1/8 rad or more: the first "
+                        "position, base and recipe are not read from these rows");
+        else
+            diag_put(s, "; only %.1f%% of sampled cells match a known recipe (noise, or another computation)",
+                     100.0 * d->recipe_match);
         diag_put(s, "; ");
         searched_words(s, d);
     }

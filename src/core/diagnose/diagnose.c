@@ -425,7 +425,11 @@ pe_status pe_diagnose(const float *table, uint32_t rows, uint32_t cols, pe_diag_
         w->v = full;
         diag_zero_rows(w, &fresh);
         /* the loose count too: far out (1.3e7) float32 angles blur the fast columns of a peer's cache */
-        d->sinusoidal = diag_columns_sinusoidal(w, 0) || diag_columns_sinusoidal(w, 1);
+        d->sinusoidal = diag_columns_sinusoidal(w, 0);
+        if (!d->sinusoidal && diag_columns_sinusoidal(w, 1)) {
+            d->sinusoidal = 1;
+            w->searched |= PE_DIAG_SEARCHED_SLOW_ONLY;
+        }
         diag_view points;
         uint32_t first;
         if (!d->sinusoidal && diag_grid_points(&full, d, &points, &first)) {
