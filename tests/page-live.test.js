@@ -298,8 +298,11 @@ it('prints the per-view timing table of every drag', () => {
 // menu (presets and config reader, 3.2 kB), the export buttons' wiring (1.4 kB) and the learned-table panel load
 // after the first view is drawn (main.js); budget: that plus 0.5%. 175 kB since the same session's merge
 // measured 173.6 kB: the wasm (107.5 → 110.9 kB) gained identify's LongRoPE reading at any first position
-// (diag_exact_longrope.c, compiled for size).
-const FIRST_VIEW_BUDGET = 175_000;
+// (diag_exact_longrope.c, compiled for size). 177 kB since session 39's merges measured 175.9 kB: the wasm
+// (110.9 → 113.1 kB) gained identify's float32-grid reading past 2^24 and its slow-column rule (diagnose.c,
+// diag_shape.c); the page gained the compute worker's client and the axis labels' short forms, while the worker and
+// the views it serves load later.
+const FIRST_VIEW_BUDGET = 177_000;
 // The README's figure for the first view ("weighs about N kB gzip"): within 3% of what this test measures.
 const README_FIRST_VIEW = Number(
   /first view weighs about (\d+) kB gzip/.exec(await readFile(new URL('../README.md', import.meta.url), 'utf8'))[1],
