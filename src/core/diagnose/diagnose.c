@@ -123,11 +123,6 @@ static void within_noise(pe_diagnosis *d, pe_diag_recipe formula, double rms) {
     d->recipe_tied = PE_DIAG_RECIPE_UNKNOWN;
 }
 
-/* A float32 table the reading did not identify, identified only with fitted inv_freq values, or without its
- * first position (float32 angles near 2^24 hide the position's last digits from the phase lines): read again
- * with each recipe's own frequencies at any first position (diag_exact.c). Wins when it identifies the table.
- * Returns 1 when a cache was identified at one of HF's parameter sets regenerated value by value (which no
- * reading with fitted frequencies may overrule: fitted ones describe only the columns that turn). */
 /* An identified cache read again at HF's own parameters (read: an exact HF reading); the reading wins when the
  * cells fit it. Returns 1 then. */
 static int reread_at_hf(diag_work *w, pe_diagnosis *d, int (*read)(diag_work *, pe_diagnosis *, double *),
@@ -142,6 +137,11 @@ static int reread_at_hf(diag_work *w, pe_diagnosis *d, int (*read)(diag_work *, 
     return 1;
 }
 
+/* A float32 table the reading did not identify, identified only with fitted inv_freq values, or without its
+ * first position (float32 angles near 2^24 hide the position's last digits from the phase lines): read again
+ * with each recipe's own frequencies at any first position (diag_exact.c). Wins when it identifies the table.
+ * Returns 1 when a cache was identified at one of HF's parameter sets regenerated value by value (which no
+ * reading with fitted frequencies may overrule: fitted ones describe only the columns that turn). */
 static int fit_exact(diag_work *w, pe_diagnosis *d) {
     /* a scaled cache identified with fitted frequencies at parameters off HF's canonical sets (YaRN's betas not
      * 32 and 1): HF's own sets are read too, and one the cells fit (alone) wins */
