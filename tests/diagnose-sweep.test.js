@@ -23,8 +23,16 @@ const KNOWN = {
 };
 
 // Cases the sweep found wrong and a fix made right (issue 24): a dynamic NTK float32 cache from position 0 (read as
-// unscaled at base 30527.7), a YaRN bfloat16 one (read as LongRoPE with open factors).
-const FIXED = ['hf-dynamic-float32-cos-single-0', 'hf-yarn-bfloat16-sin-halves-0'];
+// unscaled at base 30527.7), a YaRN bfloat16 one (read as LongRoPE with open factors); Llama 3 cos caches whose
+// factor 16 rival the cell check let through: in float32 within noise only (read as Llama 3 at fitted parameters),
+// in float16 and bfloat16 within an ulp but 7 and 33 cells off bit for bit (read as LongRoPE).
+const FIXED = [
+  'hf-dynamic-float32-cos-single-0',
+  'hf-yarn-bfloat16-sin-halves-0',
+  'hf-llama3-float32-cos-single-0',
+  'hf-llama3-float16-cos-halves-0',
+  'hf-llama3-bfloat16-cos-single-100',
+];
 
 let dir, fixedDir;
 test.before(async () => {

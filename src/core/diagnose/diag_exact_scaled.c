@@ -213,6 +213,9 @@ int diag_exact_cache_scaled(diag_work *w, pe_diagnosis *d, double *rms) {
     int found = -1;
     pe_diagnosis won = *d;
     double won_rms = 0.0, *won_w = w->my;
+    int won_exact = 0;       /* the winner fits cell for cell (else within noise) */
+    uint32_t won_missed = 0; /* and the cells it misses bit for bit */
+    const int narrow = d->storage == PE_DTYPE_FLOAT16 || d->storage == PE_DTYPE_BFLOAT16;
     uint64_t budget = BUDGET;
     unsigned char done[TRIES] = {0};
     for (uint32_t round = 0; round < count; round++) {
@@ -240,10 +243,16 @@ int diag_exact_cache_scaled(diag_work *w, pe_diagnosis *d, double *rms) {
         for (uint32_t a = 0; a < amps; a++) {
             pe_diagnosis trial = *d;
             const int fit = diag_exact_cache_at(w, &trial, inv, amp[a], &budget, &share, rms);
-            if (!fit || !(share >= SHARE_MIN || *rms < NOISE_RMS)) continue;
+            const int exact = fit && share >= SHARE_MIN;
+            if (!exact && !(fit && *rms < NOISE_RMS)) continue;
+            /* one the cells fit only within noise, behind one they fit cell for cell: no rival */
+            if (found >= 0 && won_exact && !exact) continue;
+            /* both within an ulp: stored as float16 or bfloat16, the one missing fewer cells bit for bit wins */
+            const uint32_t missed = narrow ? diag_cache_cells_missed(w, &trial) : 0;
+            if (found >= 0 && won_exact == exact && narrow && missed > won_missed) continue;
             /* a second parameter set the cells fit as well: they do not fix the scaling, and no guess is made */
-            if (found >= 0) return 0;
-            found = (int)c, won = trial, won_rms = *rms;
+            if (found >= 0 && won_exact == exact && !(narrow && missed < won_missed)) return 0;
+            found = (int)c, won = trial, won_rms = *rms, won_exact = exact, won_missed = missed;
             for (uint32_t k = 0; k < h; k++) winner[k] = inv[k], won_w[k] = w->w[k];
             break;
         }
