@@ -33,13 +33,16 @@ const FIXED = [
   'hf-llama3-float16-cos-halves-0',
   'hf-llama3-bfloat16-cos-single-100',
 ];
+// Wrong cases a fix made right with the factor open: a Llama 3 bfloat16 cos cache at 0 (read as unscaled, 7 cells
+// an ulp off) that HF's recipe regenerates bit for bit at factor 8 and at factor 4 alike (torch 1.13).
+const FIXED_OPEN = { 'hf-llama3-bfloat16-cos-halves-0': 'factor 8 (or 4: these rows do not tell)' };
 
 let dir, fixedDir;
 test.before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'posenc-sweep-'));
   fixedDir = mkdtempSync(join(tmpdir(), 'posenc-sweep-fixed-'));
   makeSweep(dir, ['--sample', '12', '--seed', '1']);
-  makeSweep(fixedDir, ['--names', FIXED.join(',')]);
+  makeSweep(fixedDir, ['--names', [...FIXED, ...Object.keys(FIXED_OPEN)].join(',')]);
   await init();
 });
 test.after(() => {
@@ -61,10 +64,12 @@ test('the seeded sample of the sweep: each case in its class', () => {
 
 test('the cases fixed after the sweep found them are right', () => {
   const { files } = JSON.parse(readFileSync(join(fixedDir, 'index.json'), 'utf8'));
-  assert.is(files.length, FIXED.length);
+  assert.is(files.length, FIXED.length + Object.keys(FIXED_OPEN).length);
   for (const t of files) {
     const x = runCase(fixedDir, t);
-    assert.is(x.cls, 'right', `${t.file}: ${x.wrong.join('; ')}: ${x.verdict}`);
+    const open = FIXED_OPEN[t.file.replace(/\.npy$/, '')];
+    assert.is(x.cls, open ? 'open' : 'right', `${t.file}: ${x.wrong.join('; ')}: ${x.verdict}`);
+    if (open) assert.ok(x.verdict.includes(open), `${t.file}: ${x.verdict}`);
   }
 });
 

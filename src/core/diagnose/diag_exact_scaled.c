@@ -65,6 +65,13 @@ static double correction_dim(double beta, double dim, double theta, double l0) {
     return dim * pe_log(l0 / (TWO_PI * beta)) / (2.0 * pe_log(theta));
 }
 
+/* 1 when a and b are one HF parameter set but for the factor. */
+static int same_but_factor(const freq_model *a, const freq_model *b) {
+    return a->scaling == b->scaling && a->base == b->base && a->original_max == b->original_max &&
+           a->ramp_low == b->ramp_low && a->ramp_high == b->ramp_high && a->low_freq_factor == b->low_freq_factor &&
+           a->high_freq_factor == b->high_freq_factor;
+}
+
 /* Mean squared distance of the model's frequencies from the columns read (y: log w, sd: its relative sd). */
 static double distance(const freq_model *m, const double *y, const double *sd, uint32_t h) {
     double chi = 0.0;
@@ -215,6 +222,7 @@ int diag_exact_cache_scaled(diag_work *w, pe_diagnosis *d, double *rms) {
     double won_rms = 0.0, *won_w = w->my;
     int won_exact = 0;       /* the winner fits cell for cell (else within noise) */
     uint32_t won_missed = 0; /* and the cells it misses bit for bit */
+    double tied = 0.0;       /* the factor of a set the cells fit as well, the rest the winner's */
     const int narrow = d->storage == PE_DTYPE_FLOAT16 || d->storage == PE_DTYPE_BFLOAT16;
     uint64_t budget = BUDGET;
     unsigned char done[TRIES] = {0};
@@ -250,9 +258,16 @@ int diag_exact_cache_scaled(diag_work *w, pe_diagnosis *d, double *rms) {
             /* both within an ulp: stored as float16 or bfloat16, the one missing fewer cells bit for bit wins */
             const uint32_t missed = narrow ? diag_cache_cells_missed(w, &trial) : 0;
             if (found >= 0 && won_exact == exact && narrow && missed > won_missed) continue;
-            /* a second parameter set the cells fit as well: they do not fix the scaling, and no guess is made */
-            if (found >= 0 && won_exact == exact && !(narrow && missed < won_missed)) return 0;
-            found = (int)c, won = trial, won_rms = *rms, won_exact = exact, won_missed = missed;
+            if (found >= 0 && won_exact == exact && !(narrow && missed < won_missed)) {
+                /* the winner's set but for the factor: the cells leave the factor open between the two */
+                if (!tied && same_but_factor(&list[found].m, m) && trial.scale == won.scale) {
+                    tied = m->factor;
+                    break;
+                }
+                /* a third, or a set differing in more: the cells do not fix the scaling, and no guess is made */
+                return 0;
+            }
+            found = (int)c, won = trial, won_rms = *rms, won_exact = exact, won_missed = missed, tied = 0.0;
             for (uint32_t k = 0; k < h; k++) winner[k] = inv[k], won_w[k] = w->w[k];
             break;
         }
@@ -261,6 +276,7 @@ int diag_exact_cache_scaled(diag_work *w, pe_diagnosis *d, double *rms) {
     /* the winner's reading restored (the other candidates' readings wrote the working arrays) */
     const freq_model *m = &list[found].m;
     *d = won, *rms = won_rms;
+    d->factor_tied = tied;
     for (uint32_t k = 0; k < h; k++) {
         w->w[k] = won_w[k], w->sigma[k] = 0.0;
         w->src[w->col_sin[k]] = w->src[w->col_cos[k]] = won.cache_cos ? h + k : k;
