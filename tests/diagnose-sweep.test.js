@@ -25,13 +25,15 @@ const KNOWN = {
 // Cases the sweep found wrong and a fix made right (issue 24): a dynamic NTK float32 cache from position 0 (read as
 // unscaled at base 30527.7), a YaRN bfloat16 one (read as LongRoPE with open factors); Llama 3 cos caches whose
 // factor 16 rival the cell check let through: in float32 within noise only (read as Llama 3 at fitted parameters),
-// in float16 and bfloat16 within an ulp but 7 and 33 cells off bit for bit (read as LongRoPE).
+// in float16 and bfloat16 within an ulp but 7 and 33 cells off bit for bit (read as LongRoPE); a YaRN float16 cos
+// cache at 100 whose slow columns' first cells, rounded to the amplitude, held wider angles than the search allowed.
 const FIXED = [
   'hf-dynamic-float32-cos-single-0',
   'hf-yarn-bfloat16-sin-halves-0',
   'hf-llama3-float32-cos-single-0',
   'hf-llama3-float16-cos-halves-0',
   'hf-llama3-bfloat16-cos-single-100',
+  'hf-yarn-float16-cos-halves-100',
 ];
 // Wrong cases a fix made right with the factor open: a Llama 3 bfloat16 cos cache at 0 (read as unscaled, 7 cells
 // an ulp off) that HF's recipe regenerates bit for bit at factor 8 and at factor 4 alike (torch 1.13).
