@@ -26,7 +26,8 @@ const KNOWN = {
 // unscaled at base 30527.7), a YaRN bfloat16 one (read as LongRoPE with open factors); Llama 3 cos caches whose
 // factor 16 rival the cell check let through: in float32 within noise only (read as Llama 3 at fitted parameters),
 // in float16 and bfloat16 within an ulp but 7 and 33 cells off bit for bit (read as LongRoPE); a YaRN float16 cos
-// cache at 100 whose slow columns' first cells, rounded to the amplitude, held wider angles than the search allowed.
+// cache at 100 whose slow columns' first cells, rounded to the amplitude, held wider angles than the search allowed;
+// a DeepSeek-V3 YaRN bfloat16 cache (x40 at 4096, amplitude 1) whose set the budget never reached.
 const FIXED = [
   'hf-dynamic-float32-cos-single-0',
   'hf-yarn-bfloat16-sin-halves-0',
@@ -34,6 +35,7 @@ const FIXED = [
   'hf-llama3-float16-cos-halves-0',
   'hf-llama3-bfloat16-cos-single-100',
   'hf-yarn-float16-cos-halves-100',
+  'hf-yarn-deepseek-bfloat16-sin-single-65537',
 ];
 // Wrong cases a fix made right with the factor open: a Llama 3 bfloat16 cos cache at 0 (read as unscaled, 7 cells
 // an ulp off) that HF's recipe regenerates bit for bit at factor 8 and at factor 4 alike (torch 1.13).

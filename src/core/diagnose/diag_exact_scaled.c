@@ -32,10 +32,11 @@
 /* search steps over every candidate: bounds the time (a tenth of a second for a 32-row cache no set fits); the
  * check that no second candidate fits stops there too (a verdict then rests on the candidates read). 1M reaches
  * DeepSeek-V3's set (YaRN x40 at 4096, amplitude 1) behind the Llama 3 sets it ties with in a bfloat16 cache */
-#define BUDGET    1000000
-#define TIE       2.0   /* distances within this factor of the best are one */
-#define PEAK_NEAR 0.005 /* relative: a peak this close to a candidate's amplitude ranks it first */
-#define NOISE_RMS 1e-5  /* or rms off the candidate (relative to the amplitude): noise on it */
+#define BUDGET      1000000
+#define TIE         2.0   /* distances within this factor of the best are one */
+#define FIRST_STEPS 10000 /* search steps per reading in the first pass over the candidates */
+#define PEAK_NEAR   0.005 /* relative: a peak this close to a candidate's amplitude ranks it first */
+#define NOISE_RMS   1e-5  /* or rms off the candidate (relative to the amplitude): noise on it */
 
 /* original_max_position_embeddings, the common first (a tie in the ranking keeps this order) */
 static const double CONTEXTS[] = {8192, 4096, 2048, 32768, 16384, 131072, 65536, 1024, 512, 262144, 524288, 1048576};
@@ -225,8 +226,17 @@ int diag_exact_cache_scaled(diag_work *w, pe_diagnosis *d, double *rms) {
     double tied = 0.0;       /* the factor of a set the cells fit as well, the rest the winner's */
     const int narrow = d->storage == PE_DTYPE_FLOAT16 || d->storage == PE_DTYPE_BFLOAT16;
     uint64_t budget = BUDGET;
-    unsigned char done[TRIES] = {0};
-    for (uint32_t round = 0; round < count; round++) {
+    unsigned char done[TRIES] = {0}, capped[TRIES] = {0};
+    const uint64_t reading_nodes = w->reading_nodes;
+    /* two passes: every candidate with a small cap per reading (most sets die within it, and a true one found
+     * near the search's start fits within it), then those the cap cut short, in order, at the full cap: a few sets
+     * whose searches run long (Llama 3 at small factors in bfloat16) no longer spend the budget before the rest */
+    for (uint32_t round = 0; round < 2 * count; round++) {
+        const int pass = round >= count;
+        if (round == 0 || round == count) {
+            w->reading_nodes = pass ? reading_nodes : FIRST_STEPS;
+            for (uint32_t i = 0; i < count; i++) done[i] = pass ? !capped[i] : 0;
+        }
         /* the next in order, or before it one whose slow pairs the memos have walked (nearly free to read) */
         uint32_t c = count;
         for (uint32_t i = 0; i < count && c == count; i++) {
@@ -237,6 +247,7 @@ int diag_exact_cache_scaled(diag_work *w, pe_diagnosis *d, double *rms) {
         }
         for (uint32_t i = 0; i < count && c == count; i++)
             if (!done[i]) c = i;
+        if (c == count) continue;
         done[c] = 1;
         const freq_model *m = &list[c].m;
         for (uint32_t k = 0; k < h; k++) inv[k] = (float)freq_value(m, k);
@@ -247,10 +258,12 @@ int diag_exact_cache_scaled(diag_work *w, pe_diagnosis *d, double *rms) {
         }
         double amp[2], share;
         const uint32_t amps = amplitudes(m, peak, d->storage, amp);
-        w->searched |= PE_DIAG_SEARCHED_SCALED, w->searched_candidates++;
+        w->searched |= PE_DIAG_SEARCHED_SCALED, w->searched_candidates += !pass;
         for (uint32_t a = 0; a < amps; a++) {
             pe_diagnosis trial = *d;
+            const uint64_t left = budget;
             const int fit = diag_exact_cache_at(w, &trial, inv, amp[a], &budget, &share, rms);
+            capped[c] |= !fit && left - budget >= FIRST_STEPS;
             const int exact = fit && share >= SHARE_MIN;
             if (!exact && !(fit && *rms < NOISE_RMS)) continue;
             /* one the cells fit only within noise, behind one they fit cell for cell: no rival */
@@ -265,6 +278,7 @@ int diag_exact_cache_scaled(diag_work *w, pe_diagnosis *d, double *rms) {
                     break;
                 }
                 /* a third, or a set differing in more: the cells do not fix the scaling, and no guess is made */
+                w->reading_nodes = reading_nodes;
                 return 0;
             }
             found = (int)c, won = trial, won_rms = *rms, won_exact = exact, won_missed = missed, tied = 0.0;
@@ -272,6 +286,7 @@ int diag_exact_cache_scaled(diag_work *w, pe_diagnosis *d, double *rms) {
             break;
         }
     }
+    w->reading_nodes = reading_nodes;
     if (found < 0) return 0;
     /* the winner's reading restored (the other candidates' readings wrote the working arrays) */
     const freq_model *m = &list[found].m;
