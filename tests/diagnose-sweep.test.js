@@ -8,7 +8,7 @@ import * as assert from 'uvu/assert';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { init } from '../src/js/index.js';
+import { init, identify, readNpy } from '../src/js/index.js';
 import { makeSweep, runCase } from './support/identify-sweep.js';
 
 // The sample's cases not right today, and their class (identify-sweep.js's CLASSES).
@@ -40,6 +40,14 @@ const FIXED = [
 // Wrong cases a fix made right with the factor open: a Llama 3 bfloat16 cos cache at 0 (read as unscaled, 7 cells
 // an ulp off) that HF's recipe regenerates bit for bit at factor 8 and at factor 4 alike (torch 1.13).
 const FIXED_OPEN = { 'hf-llama3-bfloat16-cos-halves-0': 'factor 8 (or 4: these rows do not tell)' };
+// What its text says the cells fix: only the high band and one ramp pair (from wavelength 2948 on the cells are
+// cos 0's), not the low band: HF's recipe gives them bit for bit at factor 2 with low band 4096 and at factors 8
+// to 64 with 16384 (high_freq_factor 8) too.
+const FIXED_OPEN_TEXT = {
+  'hf-llama3-bfloat16-cos-halves-0':
+    'the data fix only original_max_position_embeddings / high_freq_factor = 2048 and one pair of the ramp: ' +
+    'from wavelength 2948.3 on',
+};
 
 let dir, fixedDir;
 test.before(async () => {
@@ -74,6 +82,13 @@ test('the cases fixed after the sweep found them are right', () => {
     const open = FIXED_OPEN[t.file.replace(/\.npy$/, '')];
     assert.is(x.cls, open ? 'open' : 'right', `${t.file}: ${x.wrong.join('; ')}: ${x.verdict}`);
     if (open) assert.ok(x.verdict.includes(open), `${t.file}: ${x.verdict}`);
+    const said = FIXED_OPEN_TEXT[t.file.replace(/\.npy$/, '')];
+    if (said) {
+      const { table, rows, dim } = readNpy(readFileSync(join(fixedDir, t.file)));
+      const { text } = identify(table, { rows, dim });
+      assert.ok(text.includes(said), `${t.file}: ${text}`);
+      assert.not.ok(text.includes('low_freq_factor = 8192'), `${t.file}: ${text}`);
+    }
   }
 });
 

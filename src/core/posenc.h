@@ -910,6 +910,11 @@ typedef struct pe_diagnosis {
     /* YARN, LLAMA3: another factor whose HF parameter set (the rest as given) reproduces the cells as well, bit for
      * bit: the cells leave the factor open between the two (factor is the one read first); 0 when they fix it */
     double factor_tied;
+    /* LLAMA3 read from a cache: the least original wavelength 2 pi rope_theta^(2k/d) from which on every pair's
+     * cells are in every row what frequency 0 gives (a cos cache from position 0 stored as float16 or bfloat16: cos
+     * rounds to the amplitude), when at most one ramp pair is read below it: the low band and the factor are then
+     * not read (the canonical set is given); 0 when the cells read the ramp */
+    double unread_wavelength;
 } pe_diagnosis;
 
 /* Scratch bytes for a rows x cols table. About 8 * cols * 300 + pe_scratch_size(cols). */

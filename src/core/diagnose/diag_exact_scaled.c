@@ -73,6 +73,34 @@ static int same_but_factor(const freq_model *a, const freq_model *b) {
            a->high_freq_factor == b->high_freq_factor;
 }
 
+/* A Llama 3 reading's bands as the cells read them. From some pair on the cells may be in every row what
+ * frequency 0 gives (a cos cache from position 0 stored narrow: cos rounds to the amplitude): those pairs only
+ * bound their frequencies. With two or more ramp pairs (original wavelength between the bands) below them, the
+ * ramp's line and so both bands and the factor are read; with one or none they are not: the original wavelength
+ * of the first such pair, else 0. (A bfloat16 cos cache at 0: HF's recipe gives its cells bit for bit at factors
+ * 2 to 64 with low bands 4096 to 16384.) */
+static double unread_wavelength(const diag_work *w, const pe_diagnosis *d, double base) {
+    const uint32_t h = w->h;
+    const double at0 = d->cache_cos ? diag_round_storage(d->storage, (double)(float)d->scale) : 0.0;
+    double from = 0.0;
+    uint32_t k = h;
+    while (k-- > 0) {
+        int same = 1;
+        for (uint32_t r = 0; r < w->v.rows && same; r++)
+            if (!w->zero[r]) same = diag_at(&w->v, r, w->col_sin[k]) == at0;
+        if (!same) break;
+        from = TWO_PI / pe_exp_nonpositive(-pe_log(base) * (double)k / (double)h);
+    }
+    if (!(from > 0.0) || from > d->band_low) return 0.0;
+    uint32_t ramp = 0; /* ramp pairs read: k and below */
+    for (k++; k-- > 0;) {
+        const double wl = TWO_PI / pe_exp_nonpositive(-pe_log(base) * (double)k / (double)h);
+        if (wl <= d->band_high) break;
+        ramp += wl < d->band_low;
+    }
+    return ramp <= 1 ? from : 0.0;
+}
+
 /* Mean squared distance of the model's frequencies from the columns read (y: log w, sd: its relative sd). */
 static double distance(const freq_model *m, const double *y, const double *sd, uint32_t h) {
     double chi = 0.0;
@@ -301,8 +329,10 @@ int diag_exact_cache_scaled(diag_work *w, pe_diagnosis *d, double *rms) {
     d->scaling = m->scaling, d->factor = m->factor;
     if (m->scaling == PE_DIAG_SCALING_YARN)
         d->band_low = m->ramp_low, d->band_high = m->ramp_high;
-    else
+    else {
         d->band_low = m->original_max / m->low_freq_factor, d->band_high = m->original_max / m->high_freq_factor;
+        d->unread_wavelength = unread_wavelength(w, d, m->base);
+    }
     freq_model exact = *m;
     exact.recipe = PE_DIAG_RECIPE_EXACT;
     for (uint32_t k = 0; k < h; k++) w->model_w[k] = freq_value(&exact, k);

@@ -38,8 +38,25 @@ static void llama3_words(diag_sink *s, const pe_diagnosis *d, int full) {
     diag_put(s, ", low_freq_factor %.6g, high_freq_factor %.6g, original_max_position_embeddings %.6g",
              d->low_freq_factor, d->high_freq_factor, d->original_max);
     if (!full) return;
-    diag_put(s, "; the data fix only original_max_position_embeddings / low_freq_factor = %.6g", d->band_low);
-    diag_put(s, " and / high_freq_factor = %.6g (canonical low_freq_factor 1)", d->band_high);
+    const double u = d->unread_wavelength;
+    if (!(u > 0.0)) {
+        diag_put(s, "; the data fix only original_max_position_embeddings / low_freq_factor = %.6g", d->band_low);
+        diag_put(s, " and / high_freq_factor = %.6g (canonical low_freq_factor 1)", d->band_high);
+        return;
+    }
+    /* at most one ramp pair read (diag_exact_scaled.c): other bands and factors may give these cells too */
+    if (u > d->band_high)
+        diag_put(s,
+                 "; the data fix only original_max_position_embeddings / high_freq_factor = %.6g and one pair of "
+                 "the ramp",
+                 d->band_high);
+    else
+        diag_put(s, "; the data fix neither band");
+    diag_put(s,
+             ": from wavelength %.6g on every pair holds in every row what frequency 0 gives, so / low_freq_factor "
+             "(%.6g with the canonical low_freq_factor 1 and high_freq_factor 4) and the factor are not read: other "
+             "bands and factors may give these cells bit for bit",
+             u, d->band_low);
 }
 
 static void dynamic_words(diag_sink *s, const pe_diagnosis *d, int full) {
@@ -148,7 +165,7 @@ void diag_scaling_json(diag_sink *s, const pe_diagnosis *d) {
     static const char *types[] = {"", "linear", "yarn", "llama3", "yarn or llama3", "longrope", "dynamic"};
     diag_put(s, "\"dynamicAlpha\":%.17g,\"scalingCanonical\":%s,\"originalRange\":[%.17g,%.17g],", d->dynamic_alpha,
              d->params_canonical ? "true" : "false", d->original_lo, d->original_hi);
-    diag_put(s, "\"factorTied\":%.17g,", d->factor_tied);
+    diag_put(s, "\"factorTied\":%.17g,\"unreadWavelength\":%.17g,", d->factor_tied, d->unread_wavelength);
     if (d->scaling == PE_DIAG_SCALING_NONE || (unsigned)d->scaling > PE_DIAG_SCALING_DYNAMIC) {
         diag_put(s, "\"ropeScaling\":null,");
         return;

@@ -101,6 +101,8 @@ export interface Identification {
   scalingCanonical: boolean;
   /** yarn, llama3: another factor whose HF parameter set (the rest as in ropeScaling) reproduces the cells as well, bit for bit (the cells leave the factor open between the two); 0 when they fix it. */
   factorTied: number;
+  /** llama3 read from a cache: the least original wavelength from which on every pair's cells are what frequency 0 gives in every row (a float16 or bfloat16 cos cache from position 0), when at most one ramp pair is read below it: the low band and the factor are then not read (ropeScaling is the canonical set); 0 when the cells read the ramp. */
+  unreadWavelength: number;
   /** YaRN: the original_max_position_embeddings giving these frequencies with ropeScaling's beta_fast and beta_slow. */
   originalRange: [number, number];
   /** The RoPE scaling in HF's rope_scaling names, or null when the frequencies are not scaled. */
