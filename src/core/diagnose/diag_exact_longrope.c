@@ -99,12 +99,14 @@ static int column_fits_at(const diag_work *w, const pe_diagnosis *d, uint32_t k,
 }
 
 /* The best fitting float32 inv_freq within 2 ulps of wv (the float32 angle's rounding at p0 moves a branch by an
- * ulp or two); 0 when none fits. */
+ * ulp or two), or wide: 3 or 4 ulps off it (a list's factor an ulp or two off the two-decimal float32: 64.81001
+ * for 64.81, a list computed in float32); 0 when none fits. */
 static double fitting_ulps(const diag_work *w, const pe_diagnosis *d, uint32_t k, uint32_t r0, double p0, double a32,
-                           double wv, double *best_e2) {
+                           double wv, int wide, double *best_e2) {
     double best = 0.0;
     *best_e2 = 1e300;
-    for (int v = -2; v <= 2; v++) {
+    for (int v = wide ? -4 : -2; v <= (wide ? 4 : 2); v++) {
+        if (wide && v >= -2 && v <= 2) continue;
         const double inv = f32(wv) + v * diag_ulp(PE_DTYPE_FLOAT32, f32(wv));
         double e2;
         if (inv > 0.0 && column_fits_at(w, d, k, r0, p0, a32, inv, &e2) && e2 < *best_e2) *best_e2 = e2, best = inv;
@@ -123,9 +125,10 @@ static double column_frequency(const diag_work *w, const pe_diagnosis *d, uint32
     uint32_t fits = 0;
     *open_lo = *open_hi = 0.0;
     const double c_lo = diag_round_int(e_lo * 100.0), c_hi = diag_round_int(e_hi * 100.0);
-    if (c_hi - c_lo < MAX_TWO_DECIMALS) {
+    /* the two-decimal floats first; only when none fits, the factors a few ulps off them */
+    for (int wide = 0; wide < 2 && fits == 0 && c_hi - c_lo < MAX_TWO_DECIMALS; wide++) {
         for (double c = c_lo; c <= c_hi; c += 1.0) {
-            const double inv = fitting_ulps(w, d, k, r0, p0, a32, (double)hf_inv(c / 100.0, theta, k, w->h), &e2);
+            const double inv = fitting_ulps(w, d, k, r0, p0, a32, (double)hf_inv(c / 100.0, theta, k, w->h), wide, &e2);
             if (!(inv > 0.0)) continue;
             if (fits++ == 0) *open_hi = inv;
             *open_lo = inv;
@@ -180,25 +183,36 @@ static int sine_read(const diag_work *w, uint32_t r0, uint32_t k, double wv, dou
     return wv > 0.0;
 }
 
+/* acos(u), u clamped to [-1, 1] */
+static double angle_of(double u) {
+    u = u > 1.0 ? 1.0 : u < -1.0 ? -1.0 : u;
+    return diag_atan2(diag_sqrt(1.0 - u * u), u);
+}
+
 /* A slow column's frequency at amplitude amp: the slope of acos(cell / amp) over the rows (cos and sin alike: a
  * column that turns less than a half turn over them stays on one side of an extremum, or the fit's residuals say
  * it did not), and its relative sd. 0 when it turns too little to read or folds. */
-static int slope_read(const diag_work *w, uint32_t r0, uint32_t k, double amp, double *wk, double *rel) {
-    double sx = 0.0, sy = 0.0, sxx = 0.0, sxy = 0.0, syy = 0.0;
+static int slope_read(const diag_work *w, pe_dtype storage, uint32_t r0, uint32_t k, double amp, double *wk,
+                      double *rel) {
+    double sx = 0.0, sy = 0.0, sxx = 0.0, sxy = 0.0, syy = 0.0, q2 = 0.0;
     uint32_t n = 0;
     for (uint32_t r = r0; r < w->v.rows && r < r0 + 512; r++) {
         if (w->zero[r]) continue;
-        double u = diag_at(&w->v, r, w->col_sin[k]) / amp;
-        u = u > 1.0 ? 1.0 : u < -1.0 ? -1.0 : u;
-        const double y = diag_atan2(diag_sqrt(1.0 - u * u), u), x = (double)(r - r0);
-        sx += x, sy += y, sxx += x * x, sxy += x * y, syy += y * y, n++;
+        const double v = diag_at(&w->v, r, w->col_sin[k]), half = 0.5 * diag_ulp(storage, v);
+        const double y = angle_of(v / amp), x = (double)(r - r0);
+        /* the angles the cell's rounding spans, half of it either side */
+        const double q = 0.5 * (angle_of((v - half) / amp) - angle_of((v + half) / amp));
+        sx += x, sy += y, sxx += x * x, sxy += x * y, syy += y * y, q2 += q * q, n++;
     }
     if (n < 8) return 0;
     const double vxx = sxx - sx * sx / n, vxy = sxy - sx * sy / n, vyy = syy - sy * sy / n;
     if (!(vxx > 0.0)) return 0;
     const double b = vxy / vxx, res = vyy - b * vxy, s2 = (res > 0.0 ? res : 0.0) / (n - 2);
-    /* the angle's floor: a float32 cell's half ulp over the slope of acos at worst in the middle */
-    const double sd = diag_sqrt((s2 > 1e-16 ? s2 : 1e-16) / vxx), slope = b < 0.0 ? -b : b;
+    /* the angle's floor: the storage's rounding, uniform over each cell's span (a float16 column turning slowly
+     * rounds to steps that can fall on a line by chance: a residual of nearly 0 and a slope off by more than the
+     * gap between two two-decimal factors) */
+    const double floor = q2 / (3.0 * n) > 1e-16 ? q2 / (3.0 * n) : 1e-16;
+    const double sd = diag_sqrt((s2 > floor ? s2 : floor) / vxx), slope = b < 0.0 ? -b : b;
     if (!(slope > 0.0) || slope * n > 1.5) return 0;
     *wk = slope, *rel = sd / slope;
     return 1;
@@ -252,7 +266,7 @@ int diag_exact_cache_longrope(diag_work *w, pe_diagnosis *d, double *rms) {
         for (uint32_t k = 0; k < h; k++) {
             double sw, sr;
             wk2[k] = wk[k], rel2[k] = rel[k];
-            if (slope_read(w, r0, k, amp, &sw, &sr) && sr < rel[k]) wk2[k] = sw, rel2[k] = sr;
+            if (slope_read(w, d->storage, r0, k, amp, &sw, &sr) && sr < rel[k]) wk2[k] = sw, rel2[k] = sr;
         }
         uint32_t fixed = 0;
         for (uint32_t k = 0; k < h; k++) {
