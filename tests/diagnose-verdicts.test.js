@@ -137,6 +137,30 @@ test('noise and random walks stay not sinusoidal under the loose column count', 
     }
 });
 
+test('one exact sine column among noise is not sinusoidal', () => {
+  // the loose count takes one column at the storage's precision for a far-out cache whose other columns float32
+  // angles blurred: those swing to the common peak with a sinusoid's mean square; noise does not
+  const random = generator(7);
+  const gauss = () => Math.sqrt(-2 * Math.log(1 - random.next())) * Math.cos(2 * Math.PI * random.next());
+  const NOISE = {
+    uniform: () => 2 * random.next() - 1,
+    gaussian: () => 0.5 * gauss(),
+    small: () => 0.01 * gauss(),
+    'offset small': () => 0.5 + 0.01 * gauss(),
+  };
+  for (const rows of [16, 32, 128])
+    for (const [kind, noise] of Object.entries(NOISE)) {
+      const dim = 32;
+      const table = new Float32Array(rows * dim);
+      for (let r = 0; r < rows; r++) {
+        table[r * dim] = Math.sin(0.3 * r + 1);
+        for (let c = 1; c < dim; c++) table[r * dim + c] = noise();
+      }
+      const r = identify(table, { rows, dim });
+      assert.not.ok(r.sinusoidal, `${kind} ${rows} rows: ${r.verdict}`);
+    }
+});
+
 test('far-out caches of one column per frequency are sinusoidal, not learned or random', () => {
   // at 1.3e7 float32 angles blur the fast columns and past 2^24 rows repeat in runs: the strict and the loose
   // counts find too few turning columns that fit; the slow ones still follow the recurrence within their steps

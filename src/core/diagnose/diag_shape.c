@@ -245,6 +245,42 @@ int diag_structure(diag_work *w, pe_diagnosis *d, pe_diag_kind kind) {
  * column v obeys v(x - 1) + v(x + 1) = 2 cos(w) v(x) (least squares cos(w) per column) to within a few percent
  * of its rms (a float32 angle at position 10^6 is 0.03 rad off; bfloat16 cells 0.4%), and the columns share one
  * amplitude. A learned or random table fails the recurrence; a constant column says nothing. */
+/* The columns a lone exact one stands among are sinusoids blurred far out, not noise: every column either
+ * changes direction at most twice down the rows (a slow one turning less than half a turn; rounding keeps a
+ * float32 angle's steps one way) or swings to the common peak (within 10%: the angle's rounding scatters its
+ * phases, and 32 of them all below 0.9 of the peak are a chance of 2e-5), and those that swing hold the
+ * mean square of a sinusoid at scattered phases, half the peak's square (uniform noise a third). */
+static int blurred_sinusoids(const diag_work *w, uint32_t first, uint32_t last) {
+    const uint32_t cols = w->v.cols;
+    double top = 0.0, squares = 0.0, cells = 0.0;
+    for (uint32_t c = 0; c < cols; c++)
+        for (uint32_t r = first; r < last; r++) {
+            const double v = diag_at(&w->v, r, c);
+            if (!w->zero[r]) top = v > top ? v : -v > top ? -v : top;
+        }
+    if (!(top > 0.0)) return 0;
+    for (uint32_t c = 0; c < cols; c++) {
+        double peak = 0.0, sq = 0.0, prev = 0.0, dir = 0.0;
+        uint32_t n = 0, turns = 0;
+        for (uint32_t r = first; r < last; r++) {
+            if (w->zero[r]) continue;
+            const double v = diag_at(&w->v, r, c);
+            if (n > 0 && v != prev) {
+                const double d = v > prev ? 1.0 : -1.0;
+                turns += dir != 0.0 && d != dir;
+                dir = d;
+            }
+            peak = v > peak ? v : -v > peak ? -v : peak;
+            sq += v * v, prev = v, n++;
+        }
+        if (turns <= 2) continue;
+        if (peak < 0.9 * top) return 0;
+        squares += sq, cells += n;
+    }
+    const double ms = cells > 0.0 ? squares / (cells * top * top) : 0.5;
+    return ms > 0.42 && ms < 0.6;
+}
+
 int diag_columns_sinusoidal(const diag_work *w, int loose) {
     const uint32_t first = w->first_row, rows = w->v.rows, cols = w->v.cols;
     const uint32_t last = rows - first > 2048 ? first + 2048 : rows;
@@ -289,8 +325,9 @@ int diag_columns_sinusoidal(const diag_work *w, int loose) {
      * lower) */
     if (loose) /* float32 angles past 2^23 rad blur all but the slowest columns: two that fit, of the turning 8th;
                 * or, where those are too few over the rows (one column per frequency, 16 grid points), two slow
-                * columns on the recurrence within a tenth of their steps, or one at the storage's precision */
+                * columns on the recurrence within a tenth of their steps, or one at the storage's precision among
+                * columns blurred so (blurred_sinusoids) */
         return (fitting >= 2 && fitting * 8 >= turning && peak_hi > 0.0 && peak_lo > 0.2 * peak_hi) || arcs >= 2 ||
-               exact >= 1;
+               (exact >= 1 && blurred_sinusoids(w, first, last));
     return turning >= 2 && fitting * 10 >= turning * 9 && peak_hi > 0.0 && peak_lo > 0.2 * peak_hi;
 }
