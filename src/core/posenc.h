@@ -277,8 +277,7 @@ typedef struct pe_alibi {
 } pe_alibi;
 
 /* Heads first_head ... first_head + head_count - 1 (a tensor-parallel slice,
- * or all of them): out_count = head_count * query_length * key_length.
- * Uses 32 KiB of stack (a ramp of values its wide rows are copied from). */
+ * or all of them): out_count = head_count * query_length * key_length. */
 PE_API pe_status pe_alibi_bias(const pe_alibi *alibi, uint32_t first_head, uint32_t head_count, float *out,
                                size_t out_count);
 
