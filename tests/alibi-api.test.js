@@ -325,15 +325,18 @@ test('distances up to 2^24 (rows computed in float32) and past it (double ramps)
  */
 const exactBiasWide = (r) => biasTensor(r, (slope) => (d) => Math.fround(0 - slope * d));
 
-test('wide rows (copied 16 rows at a time): exact, on four builds, across blocks, keys and offsets', () => {
-  // Heads of more than 16 rows of 64 keys or more compute their first 16 rows and copy each later block of 16
-  // from the one above, moved 16 keys right, then compute the block's first 16 keys. Keys around 64 (63 computed)
-  // and 2048, keys not a multiple of 16 (rows off the 16-byte grid), a row wider than the 8192 floats of a
-  // staging chunk; rows 16 (computed), 17 (a block of one row), 31 … 33, 48 and 50 (whole and partial blocks);
-  // offsets 0, the default and near 2^24 (where rows are still computed in float32); both modes.
+test('wide rows (copied in blocks of rows): exact, on four builds, across blocks, keys and offsets', () => {
+  // Heads of rows of 64 keys or more compute their first row, then copy blocks of 1, 2, 4, 8 and then 16 rows,
+  // each from the as many rows above, moved as many keys right, and compute each copied row's first keys. Keys
+  // around 64 (63 computed) and 2048, keys not a multiple of 16 (rows off the 16-byte grid), a row wider than
+  // the 8192 floats of a staging chunk; rows 2, 9 (a partial block of 8), 16, 17 (a block of one row), 33 and
+  // 50 (whole and partial blocks of 16); offsets 0, the default and near 2^24 (where rows are still computed in
+  // float32); both modes.
   const shapes = [];
   for (const keyLength of [63, 64, 65, 67, 2047, 2048, 2049, 8211])
     for (const [queryLength, offsets] of [
+      [2, [0]],
+      [9, [7, 2 ** 24 - 9]],
       [16, [0, 2 ** 24 - 16]],
       [17, [5, null, 2 ** 24 - 17]],
       [33, [0, null]],
@@ -426,8 +429,9 @@ test('ASan + UBSan harness: the same bits, no stray access, on both kernel sets'
       count: 3,
     });
   }
-  // Copied rows (16 at a time): a block of one row, whole and partial blocks, keys off the 16-byte grid.
+  // Copied rows (blocks of 1 … 16 rows): partial blocks of 4 and 16, whole ones, keys off the 16-byte grid.
   for (const [queryLength, keyLength, causal] of [
+    [6, 64, true],
     [17, 64, false],
     [33, 67, true],
     [50, 2049, false],

@@ -61,18 +61,19 @@ static void distance_values(float *v, size_t count, const pe_kernel_table *k, fl
     k->fill32((uint32_t *)(void *)(v + computed), count - computed, 0xff800000u); /* -infinity */
 }
 
-/* Rows copied a block at a time: row q + SHIFT_ROWS is row q moved
- * SHIFT_ROWS keys to the right (key j of query q + s is as far, and as far
- * ahead or behind, as key j - s of query q), so one copy of the SHIFT_ROWS
- * rows before a block writes all of the block but its first SHIFT_ROWS keys
- * of each row, which alibi_rows computes after it. Copy and source then sit
- * 64 bytes times (keys + 1) apart, the same place in a cache line, which is
- * what makes the C library's copy fast (issue 29: 8 rows apart, 32 bytes,
- * took 1.4-1.8x as long; each row copied from a ramp, its place in a line
- * changing from row to row, 1.2x). A copy is memcpy, and in wasm one
- * memory.copy, which the engine runs as the C library's memmove. */
+/* Rows copied a block at a time: row q + s is row q moved s keys to the
+ * right (key j of query q + s is as far, and as far ahead or behind, as key
+ * j - s of query q), so one copy of the s rows before a block of s rows
+ * writes all of the block but its first s keys of each row, which alibi_rows
+ * computes after it. A head computes its first row, then copies blocks of 1,
+ * 2, 4, 8 rows, then of SHIFT_ROWS rows: copy and source then sit 64 bytes
+ * times (keys + 1) apart, the same place in a cache line, which is what makes
+ * the C library's copy fast (issue 29: 8 rows apart, 32 bytes, took 1.4-1.8x
+ * as long; each row copied from a ramp, its place in a line changing from row
+ * to row, 1.2x). A copy is memcpy, and in wasm one memory.copy, which the
+ * engine runs as the C library's memmove. */
 #define SHIFT_ROWS 16
-/* Heads of more rows of at least this many keys are copied: the copy and the
+/* Heads of rows of at least this many keys are copied: the copy and the
  * first keys computed cost less than every key computed from 64 keys up. */
 #define COPY_MIN_KEYS 64
 
@@ -89,25 +90,25 @@ static void computed_rows(float *out, const pe_kernel_table *k, float m, uint32_
 }
 
 /* One head's query rows q0 ... when every distance is below 2^24
- * (alibi_rows' contract): the first SHIFT_ROWS computed, the rest copied a
- * block at a time from the rows above when rows are wide enough. */
+ * (alibi_rows' contract): the first computed, the rest copied a block at a
+ * time from the rows above when rows are wide enough. */
 static void exact_rows(float *out, const pe_kernel_table *k, float m, uint32_t q0, uint32_t queries, uint32_t keys,
                        int causal) {
-    if (keys < COPY_MIN_KEYS || queries <= SHIFT_ROWS) {
+    if (keys < COPY_MIN_KEYS) {
         computed_rows(out, k, m, q0, queries, keys, causal);
         return;
     }
-    computed_rows(out, k, m, q0, SHIFT_ROWS, keys, causal);
-    for (uint32_t r = SHIFT_ROWS; r < queries; r += SHIFT_ROWS) {
-        const uint32_t rows = queries - r < SHIFT_ROWS ? queries - r : SHIFT_ROWS;
+    computed_rows(out, k, m, q0, queries < 1 ? queries : 1, keys, causal);
+    for (uint32_t r = 1, s = 1; r < queries; r += s, s = s < SHIFT_ROWS ? 2 * s : s) {
+        /* Rows r ... r + s - 1 from rows r - s ... (r = s while s doubles). */
+        const uint32_t rows = queries - r < s ? queries - r : s;
         float *block = out + (size_t)r * keys;
-        /* From key SHIFT_ROWS of row r to the block's end; the source ends
-         * SHIFT_ROWS floats before row r, so the two never overlap. */
-        memcpy(block + SHIFT_ROWS, block - (size_t)SHIFT_ROWS * keys,
-               ((size_t)rows * keys - SHIFT_ROWS) * sizeof(float));
-        /* Keys 0 ... SHIFT_ROWS - 1, all behind their query (q >= SHIFT_ROWS),
-         * so never masked: the copy left each row the previous row's end. */
-        k->alibi_rows(block, rows, SHIFT_ROWS, keys, m, -(float)(q0 + r));
+        /* From key s of row r to the block's end; the source ends s floats
+         * before row r, so the two never overlap. */
+        memcpy(block + s, block - (size_t)s * keys, ((size_t)rows * keys - s) * sizeof(float));
+        /* Keys 0 ... s - 1, all behind their query (q >= r >= s), so never
+         * masked: the copy left each row the previous row's end. */
+        k->alibi_rows(block, rows, s, keys, m, -(float)(q0 + r));
     }
 }
 
