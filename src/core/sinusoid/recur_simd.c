@@ -7,7 +7,16 @@
  * out-of-order core overlaps several of them and hides the multiply-subtract
  * latency; the group's rows end in full 16-byte stores. Measured in V8 against
  * eight-column chunks and against groups of 2, 4 and 16 rows, this shape was
- * the fastest, most of all when the table's memory is not in cache.
+ * the fastest, most of all when the table's memory is not in cache (16 rows
+ * 16 KiB apart overflow an L1 set: 1.6-3x slower at 8192 x 4096).
+ *
+ * The columns go in bands of PE_COLUMN_BAND, each taken through all the rows
+ * of the call before the next: a band's state (row0, row1, coef: 12 KiB) stays
+ * in L1 from one group to the next, where the whole width's (96 KiB at d =
+ * 4096) went out to L2 and back every group. In V8 at 8192 x 4096 (CPU time,
+ * old and new interleaved, load 4) 0.93-0.95x the time without bands; bands
+ * of 256 to 1024 columns about the same, of 128 (1.30x) and 2048 (1.10x)
+ * slower; in cache (256 x 4096) no change.
  *
  * float32 stores make recur_scalar.c's test per lane: float(y + bound) is
  * stored and compared with float(y - bound); a group where any lane differs
@@ -112,11 +121,13 @@ static inline __attribute__((always_inline)) void single4(pe_plan *plan, uint32_
 
 static inline __attribute__((always_inline)) void recur(pe_plan *plan, uint32_t rows, void *out, size_t stride,
                                                         store_kind kind) {
-    const uint32_t vec = plan->dim & ~3u;
-    uint32_t n = 0;
-    for (; n + PE_ROW_GROUP <= rows; n += PE_ROW_GROUP)
-        for (uint32_t j = 0; j < vec; j += 4) group4(plan, j, n, out, (size_t)n * stride + j, stride, kind);
-    for (; n < rows; n++)
+    const uint32_t vec = plan->dim & ~3u, groups = rows - rows % PE_ROW_GROUP;
+    for (uint32_t j0 = 0; j0 < vec; j0 += PE_COLUMN_BAND) {
+        const uint32_t j1 = vec - j0 < PE_COLUMN_BAND ? vec : j0 + PE_COLUMN_BAND;
+        for (uint32_t n = 0; n < groups; n += PE_ROW_GROUP)
+            for (uint32_t j = j0; j < j1; j += 4) group4(plan, j, n, out, (size_t)n * stride + j, stride, kind);
+    }
+    for (uint32_t n = groups; n < rows; n++)
         for (uint32_t j = 0; j < vec; j += 4) single4(plan, j, n, out, (size_t)n * stride + j, kind);
 }
 
