@@ -13,8 +13,6 @@ import { makeSweep, runCase } from './support/identify-sweep.js';
 
 // The sample's cases not right today, and their class (identify-sweep.js's CLASSES).
 const KNOWN = {
-  // past 2^24 with 16 distinct rows: the float32 grid and the first position modulo 4 named, no base read
-  'hf-linear-bfloat16-sin-halves-16777219.npy': 'nearest',
   // LongRoPE far out: the long list read at 1,000,003 with no factor fixed
   'hf-longrope-long-float32-cos-halves-1000003.npy': 'nearest',
   // LongRoPE at 1.3e7: float32 angles past 2^23 rad blur the fast pairs; sinusoidal, not identified
@@ -23,8 +21,16 @@ const KNOWN = {
 };
 
 // Cases the sweep found wrong and a fix made right (issue 24): a dynamic NTK float32 cache from position 0 (read as
-// unscaled at base 30527.7), a YaRN bfloat16 one (read as LongRoPE with open factors).
-const FIXED = ['hf-dynamic-float32-cos-single-0', 'hf-yarn-bfloat16-sin-halves-0'];
+// unscaled at base 30527.7), a YaRN bfloat16 one (read as LongRoPE with open factors); far caches the position
+// search from column 0 identifies (diag_far.c: each missed or nearest before it, ~30 ms each).
+const FIXED = [
+  'hf-dynamic-float32-cos-single-0',
+  'hf-yarn-bfloat16-sin-halves-0',
+  'hf-default-float32-cos-halves-16777219',
+  'hf-linear-float16-cos-single-13000000',
+  'hf-llama3-bfloat16-sin-halves-16777219',
+  'hf-yarn-deepseek-float32-sin-single-16777219',
+];
 
 let dir, fixedDir;
 test.before(async () => {

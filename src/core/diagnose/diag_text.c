@@ -192,6 +192,10 @@ static void searched_words(diag_sink *s, const pe_diagnosis *d) {
     if (b & PE_DIAG_SEARCHED_LONGROPE)
         diag_put(s, ", LongRoPE at any first position (two-decimal factors the columns' recurrences fix, HF's "
                     "attention factors)");
+    if (b & PE_DIAG_SEARCHED_FAR)
+        diag_put(s, ", and far out the first position from column 0 (inv_freq 1, or 1 / a power-of-two linear "
+                    "factor) on its float32 grid, then HF's unscaled, linear, YaRN and Llama 3 sets at the common "
+                    "rope_theta cell by cell");
 }
 
 /* Rows in runs of a float32 grid: HF's cos/sin caches take position_ids.float(), so past 2^24 a run of rows
@@ -376,14 +380,17 @@ static void jstr(diag_sink *s, const char *key, const char *v) {
 
 /* "searched":{...}: the facts searched_words says, by name. */
 static void searched_json(diag_sink *s, const pe_diagnosis *d) {
-    static const char *const readings[] = {"phase-lines", "exact-table", "exact-cache", "dynamic",
-                                           "scaled",      "from-0",      "grid",        "longrope"};
+    /* by bit; PE_DIAG_SEARCHED_SLOW_ONLY (bit 8) is no reading */
+    static const char *const readings[] = {"phase-lines", "exact-table", "exact-cache", "dynamic", "scaled",
+                                           "from-0",      "grid",        "longrope",    NULL,      "far"};
     diag_put(s, "\"searched\":{\"positions\":%.17g,\"budgetSpent\":%s,\"candidates\":%u,\"readings\":[",
              d->searched_positions, d->searched_budget_spent ? "true" : "false", d->searched_candidates);
     for (unsigned k = 0, first = 1; k < sizeof readings / sizeof readings[0]; k++)
-        if (d->searched & (1u << k)) diag_put(s, "%s\"%s\"", first ? "" : ",", readings[k]), first = 0;
+        if (readings[k] && (d->searched & (1u << k))) diag_put(s, "%s\"%s\"", first ? "" : ",", readings[k]), first = 0;
     diag_put(s, "],\"bases\":[\"any\"%s],",
-             d->searched & PE_DIAG_SEARCHED_SCALED ? ",10000,50000,100000,500000,1000000,5000000,10000000" : "");
+             d->searched & (PE_DIAG_SEARCHED_SCALED | PE_DIAG_SEARCHED_FAR)
+                 ? ",10000,50000,100000,500000,1000000,5000000,10000000"
+                 : "");
     diag_put(s,
              "\"layouts\":[\"interleaved\",\"split\",\"cos-sin single\",\"cos-sin halves\",\"cos-sin "
              "neighbours\"%s],",
@@ -393,7 +400,7 @@ static void searched_json(diag_sink *s, const pe_diagnosis *d) {
     if (d->kind == PE_DIAG_COS_SIN) {
         diag_put(s, "\"none\",\"linear\"");
         if (d->searched & PE_DIAG_SEARCHED_DYNAMIC) diag_put(s, ",\"dynamic\"");
-        if (d->searched & PE_DIAG_SEARCHED_SCALED) diag_put(s, ",\"yarn\",\"llama3\"");
+        if (d->searched & (PE_DIAG_SEARCHED_SCALED | PE_DIAG_SEARCHED_FAR)) diag_put(s, ",\"yarn\",\"llama3\"");
         if (d->searched & (PE_DIAG_SEARCHED_FROM0 | PE_DIAG_SEARCHED_LONGROPE)) diag_put(s, ",\"longrope\"");
     }
     diag_put(s, "]}");

@@ -137,6 +137,19 @@ static int reread_at_hf(diag_work *w, pe_diagnosis *d, int (*read)(diag_work *, 
     return 1;
 }
 
+/* A cache no other reading identified, read far out (diag_far.c): the position from column 0, then HF's sets.
+ * Returns 1 when identified. */
+static int fit_far(diag_work *w, pe_diagnosis *d) {
+    pe_diagnosis alt = *d;
+    double rms;
+    if (!diag_exact_cache_far(w, &alt, &rms)) return 0;
+    finish(w, &alt);
+    within_noise(&alt, PE_DIAG_RECIPE_F32_FITTED, rms);
+    if (!alt.identified) return 0;
+    *d = alt;
+    return 1;
+}
+
 /* A float32 table the reading did not identify, identified only with fitted inv_freq values, or without its
  * first position (float32 angles near 2^24 hide the position's last digits from the phase lines): read again
  * with each recipe's own frequencies at any first position (diag_exact.c). Wins when it identifies the table.
@@ -187,14 +200,15 @@ static int fit_exact(diag_work *w, pe_diagnosis *d) {
         }
         /* LongRoPE: per-column factors, read where the columns fix them */
         alt = *d;
-        if (!diag_exact_cache_longrope(w, &alt, &rms)) return 0;
-        finish(w, &alt);
-        if (!alt.identified) {
+        if (diag_exact_cache_longrope(w, &alt, &rms)) {
+            finish(w, &alt);
+            if (alt.identified) {
+                *d = alt;
+                return 1;
+            }
             w->open_lo = w->open_hi = NULL; /* that reading's, not another's */
-            return 0;
         }
-        *d = alt;
-        return 1;
+        return fit_far(w, d);
     }
     if (d->kind != PE_DIAG_TABLE || d->storage != PE_DTYPE_FLOAT32 || d->pairs == 0 ||
         (d->identified && d->recipe != PE_DIAG_RECIPE_F32_FITTED && d->offset_known))
