@@ -30,7 +30,13 @@
 #define COLUMN_MIN  0.95    /* share of a column's rows within an ulp (PyTorch's sin/cos may miss by more) */
 #define SHARE_MIN   0.99    /* share of all checked cells within an ulp */
 #define NEIGHBOURS  4       /* ulps either side of HF's inv_freq (torch's float32 pow is within an ulp) */
-#define MAX_Q       65536.0 /* denominators tried for the enumeration */
+#define MAX_Q       65536.0
+#define DYN_BIT     (1u << 31) /* a kept position's column 1 fits a dynamic NTK base */
+#define DYN_STEPS   8.0        /* dynamic NTK: alpha - 1 a multiple of 1 / DYN_STEPS ... */
+#define DYN_ALPHA   32.0       /* ... up to this alpha */
+#define DYN_CHECKS                                                                                           \
+    32u /* positions per reading whose column 1 is tried at every such base */ /* denominators tried for the \
+                                                                                  enumeration */
 
 static const double CONTEXTS[] = {8192, 4096, 2048, 32768, 16384, 131072, 65536, 1024, 512, 262144, 524288, 1048576};
 static const double YARN_FACTORS[] = {2, 4, 8, 16, 32, 40, 64, 128};
@@ -47,7 +53,9 @@ typedef struct far_read {
     double amp; /* float32 amplitude */
     uint64_t hits;
     double keep[MAX_KEEP];   /* first positions (of row r0) columns 0 and 1 fit */
-    uint32_t mask[MAX_KEEP]; /* the rope_theta values (bits) column 1 fits at each */
+    uint32_t mask[MAX_KEEP]; /* the rope_theta values (bits) column 1 fits at each; DYN_BIT: a dynamic base */
+    double dyn_theta[MAX_KEEP], dyn_alpha[MAX_KEEP];
+    uint32_t dyn_checks;
     uint32_t kept;
 } far_read;
 
@@ -118,6 +126,29 @@ static uint32_t theta_mask(const far_read *f, double c0) {
     return mask;
 }
 
+/* HF's dynamic NTK base rope_theta alpha^(d / (d - 2)) (in doubles, as HF computes it) at alpha. */
+static double dynamic_base_at(double theta, double alpha, uint32_t h) {
+    const double dim = 2.0 * h;
+    return theta * diag_exp(pe_log(alpha) * dim / (dim - 2.0));
+}
+
+/* The first common rope_theta and dynamic NTK alpha (alpha - 1 a multiple of 1 / DYN_STEPS up to DYN_ALPHA, the
+ * roundest first) at whose base column 1 fits; 0 when none. */
+static int dynamic_base(const far_read *f, double *theta, double *alpha) {
+    const uint32_t h = f->w->h;
+    for (double i = 1.0; 1.0 + i / DYN_STEPS <= DYN_ALPHA; i += 1.0)
+        for (unsigned t = 0; t < DIAG_ROPE_THETA_COUNT; t++) {
+            freq_model m = {0};
+            m.recipe = PE_DIAG_RECIPE_F32_HF, m.dim = 2 * h, m.count = h, m.scaling = PE_DIAG_SCALING_NONE;
+            m.base = dynamic_base_at(diag_rope_thetas[t], 1.0 + i / DYN_STEPS, h);
+            int v;
+            if (column_best(f, 1, (float)freq_value(&m, 1), &v) < COLUMN_MIN * f->n) continue;
+            *theta = diag_rope_thetas[t], *alpha = 1.0 + i / DYN_STEPS;
+            return 1;
+        }
+    return 0;
+}
+
 /* Whole first position p0 (of row r0): kept when column 0 at c0 fits every checked row and column 1 some
  * rope_theta's inv_freq (mask). */
 static void check_position(far_read *f, double p0, double c0) {
@@ -128,7 +159,11 @@ static void check_position(far_read *f, double p0, double c0) {
     const diag_work *w = f->w;
     for (uint32_t i = 0; i < f->n; i++)
         if (!cell_fits(f, diag_at(&w->v, f->rows[i], w->col_sin[0]), f->pos[i] * c0)) return;
-    const uint32_t mask = theta_mask(f, c0);
+    uint32_t mask = theta_mask(f, c0);
+    if (!mask && c0 == 1.0 && f->amp == 1.0 && f->dyn_checks < DYN_CHECKS) {
+        f->dyn_checks++;
+        mask = dynamic_base(f, &f->dyn_theta[f->kept], &f->dyn_alpha[f->kept]) ? DYN_BIT : 0;
+    }
     if (!mask) return;
     f->mask[f->kept] = mask;
     f->keep[f->kept++] = p0;
@@ -215,7 +250,8 @@ typedef struct far_best {
     int found; /* 0 none, 1 one set, 2 two sets differing in some float32 inv_freq fit */
     freq_model m;
     double p0, amp;
-    double c0; /* its column 0's inv_freq */
+    double c0;                   /* its column 0's inv_freq */
+    double dyn_theta, dyn_alpha; /* a dynamic NTK base: rope_theta and alpha (else 0) */
     int is_cos;
 } far_best;
 
@@ -319,10 +355,25 @@ int diag_exact_cache_far(diag_work *w, pe_diagnosis *d, double *rms) {
             for (unsigned c = 0; c <= sizeof LINEAR_FACTORS / sizeof LINEAR_FACTORS[0]; c++) {
                 if (c > 0 && amps[a] != 1.0) continue; /* linear caches have amplitude 1 */
                 const double c0 = c == 0 ? 1.0 : 1.0 / LINEAR_FACTORS[c - 1];
-                f.is_cos = is_cos, f.amp = amps[a], f.kept = 0;
+                f.is_cos = is_cos, f.amp = amps[a], f.kept = 0, f.dyn_checks = 0;
                 for (uint32_t g = 0; g < n_grids; g++) find_positions(&f, c0, grids[g]);
                 for (uint32_t i = 0; i < f.kept; i++) {
                     set_positions(&f, f.keep[i]);
+                    if (f.mask[i] & DYN_BIT) { /* an unscaled cache at the dynamic base */
+                        freq_model m = {0};
+                        m.recipe = PE_DIAG_RECIPE_F32_HF, m.dim = 2 * h, m.count = h, m.rule = 0;
+                        m.scaling = PE_DIAG_SCALING_NONE, m.factor = 1.0;
+                        m.base = dynamic_base_at(f.dyn_theta[i], f.dyn_alpha[i], h);
+                        if (!model_fits(&f, &m, inv)) continue;
+                        if (best.found) {
+                            best.found = 2;
+                            continue;
+                        }
+                        best.found = 1, best.m = m, best.amp = 1.0, best.is_cos = is_cos, best.p0 = f.keep[i];
+                        best.c0 = c0, best.dyn_theta = f.dyn_theta[i], best.dyn_alpha = f.dyn_alpha[i];
+                        for (uint32_t k = 0; k < h; k++) won[k] = inv[k];
+                        continue;
+                    }
                     for (unsigned t = 0; t < DIAG_ROPE_THETA_COUNT; t++) {
                         if (!(f.mask[i] & (1u << t))) continue;
                         const int had = best.found;
@@ -334,7 +385,7 @@ int diag_exact_cache_far(diag_work *w, pe_diagnosis *d, double *rms) {
     diag_searched_to(w, (double)PE_MAX_POSITION - (w->v.rows - f.r0), f.hits >= MAX_HITS);
     if (best.found != 1) return 0;
     /* the winner's reading again: every first position its cells fit (two or more: the data do not fix it) */
-    f.is_cos = best.is_cos, f.amp = best.amp, f.kept = 0;
+    f.is_cos = best.is_cos, f.amp = best.amp, f.kept = 0, f.dyn_checks = 0;
     for (uint32_t g = 0; g < n_grids; g++) find_positions(&f, best.c0, grids[g]);
     uint32_t positions = 0;
     for (uint32_t i = 0; i < f.kept; i++) {
@@ -369,6 +420,10 @@ int diag_exact_cache_far(diag_work *w, pe_diagnosis *d, double *rms) {
         d->band_low = m->ramp_low, d->band_high = m->ramp_high;
     else if (m->scaling == PE_DIAG_SCALING_LLAMA3)
         d->band_low = m->original_max / m->low_freq_factor, d->band_high = m->original_max / m->high_freq_factor;
+    if (best.dyn_alpha > 0.0) { /* as diag_exact_cache_dynamic: the base is not round, alpha is */
+        d->base_round = 0, d->base_digits = d->base_digits > 4 ? d->base_digits : 4, d->factor = 0.0;
+        d->rope_theta = best.dyn_theta, d->dynamic_alpha = best.dyn_alpha;
+    }
     freq_model exact = *m;
     exact.recipe = PE_DIAG_RECIPE_EXACT;
     for (uint32_t k = 0; k < h; k++) w->model_w[k] = freq_value(&exact, k);

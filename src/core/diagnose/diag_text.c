@@ -195,7 +195,7 @@ static void searched_words(diag_sink *s, const pe_diagnosis *d) {
     if (b & PE_DIAG_SEARCHED_FAR)
         diag_put(s, ", and far out the first position from column 0 (inv_freq 1, or 1 / a power-of-two linear "
                     "factor) on its float32 grid, then HF's unscaled, linear, YaRN and Llama 3 sets at the common "
-                    "rope_theta cell by cell");
+                    "rope_theta and dynamic NTK (alpha - 1 a multiple of 1/8 up to alpha 32) cell by cell");
 }
 
 /* Rows in runs of a float32 grid: HF's cos/sin caches take position_ids.float(), so past 2^24 a run of rows
