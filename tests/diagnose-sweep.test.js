@@ -22,7 +22,8 @@ const KNOWN = {
 
 // Cases the sweep found wrong and a fix made right (issue 24): a dynamic NTK float32 cache from position 0 (read as
 // unscaled at base 30527.7), a YaRN bfloat16 one (read as LongRoPE with open factors); far caches the position
-// search from column 0 identifies (diag_far.c: each missed or nearest before it, ~30 ms each).
+// search from column 0 identifies (diag_far.c: each missed or nearest before it, ~30 ms each; the last at a dynamic
+// NTK base).
 const FIXED = [
   'hf-dynamic-float32-cos-single-0',
   'hf-yarn-bfloat16-sin-halves-0',
@@ -30,6 +31,7 @@ const FIXED = [
   'hf-linear-float16-cos-single-13000000',
   'hf-llama3-bfloat16-sin-halves-16777219',
   'hf-yarn-deepseek-float32-sin-single-16777219',
+  'hf-dynamic-float32-sin-halves-16777219',
 ];
 
 let dir, fixedDir;

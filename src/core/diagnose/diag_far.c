@@ -23,20 +23,18 @@
 #include "math/sincos.h"
 
 #define TWO_PI      6.283185307179586
-#define CHECK_ROWS  64u     /* read rows every candidate is checked on */
-#define MAX_HITS    400000u /* positions whose column-0 angle fits one row, over all readings */
-#define MAX_KEEP    64u     /* positions columns 0 and 1 fit on every row, per reading */
-#define ANGLE_SLACK 2e-6    /* rad: beside the cell's rounding, the angle's reduction in double */
-#define COLUMN_MIN  0.95    /* share of a column's rows within an ulp (PyTorch's sin/cos may miss by more) */
-#define SHARE_MIN   0.99    /* share of all checked cells within an ulp */
-#define NEIGHBOURS  4       /* ulps either side of HF's inv_freq (torch's float32 pow is within an ulp) */
-#define MAX_Q       65536.0
+#define CHECK_ROWS  64u        /* read rows every candidate is checked on */
+#define MAX_HITS    400000u    /* positions whose column-0 angle fits one row, over all readings */
+#define MAX_KEEP    64u        /* positions columns 0 and 1 fit on every row, per reading */
+#define ANGLE_SLACK 2e-6       /* rad: beside the cell's rounding, the angle's reduction in double */
+#define COLUMN_MIN  0.95       /* share of a column's rows within an ulp (PyTorch's sin/cos may miss by more) */
+#define SHARE_MIN   0.99       /* share of all checked cells within an ulp */
+#define NEIGHBOURS  4          /* ulps either side of HF's inv_freq (torch's float32 pow is within an ulp) */
+#define MAX_Q       65536.0    /* denominators tried for the enumeration */
 #define DYN_BIT     (1u << 31) /* a kept position's column 1 fits a dynamic NTK base */
 #define DYN_STEPS   8.0        /* dynamic NTK: alpha - 1 a multiple of 1 / DYN_STEPS ... */
 #define DYN_ALPHA   32.0       /* ... up to this alpha */
-#define DYN_CHECKS                                                                                           \
-    32u /* positions per reading whose column 1 is tried at every such base */ /* denominators tried for the \
-                                                                                  enumeration */
+#define DYN_CHECKS  32u        /* positions per reading whose column 1 is tried at every such base */
 
 static const double CONTEXTS[] = {8192, 4096, 2048, 32768, 16384, 131072, 65536, 1024, 512, 262144, 524288, 1048576};
 static const double YARN_FACTORS[] = {2, 4, 8, 16, 32, 40, 64, 128};
