@@ -205,7 +205,7 @@ static void position_grid_words(diag_sink *s, const pe_diagnosis *d) {
     diag_put(s,
              "%s of positions rounded to float32 (HF's RoPE recipe: position_ids.float() @ inv_freq in float32, "
              "then cos and sin, as LlamaRotaryEmbedding does)",
-             d->kind == PE_DIAG_COS_SIN && d->duplicated ? "RoPE cos or sin cache" : "sines and cosines");
+             d->kind == PE_DIAG_COS_SIN ? "RoPE cos or sin cache" : "sines and cosines");
     if (d->base_round && d->base >= 2.0)
         diag_put(s, ", base %g (read from the columns)", d->base);
     else
@@ -273,8 +273,12 @@ static void verdict(diag_sink *s, const pe_diagnosis *d) {
         if (d->recipe_tied != PE_DIAG_RECIPE_UNKNOWN)
             diag_put(s, " (or %s: these rows do not tell)", recipe_words(d->recipe_tied));
     }
-    diag_put(s, ": error %.2g, first above 1e-6 ", d->max_error);
-    position_or_never(s, d->first_above_1e6);
+    /* read from the slow columns alone, the nearest reading's error and where it starts say nothing of the cells */
+    const int slow_only = !d->identified && (d->searched & PE_DIAG_SEARCHED_SLOW_ONLY);
+    if (!slow_only) {
+        diag_put(s, ": error %.2g, first above 1e-6 ", d->max_error);
+        position_or_never(s, d->first_above_1e6);
+    }
     if (!d->identified) {
         if (d->searched & PE_DIAG_SEARCHED_SLOW_ONLY)
             diag_put(s, "; only the slow columns follow sinusoids of the row, as when float32 angles past about 1e6 "
