@@ -19,11 +19,11 @@ const OPEN = Object.entries(JSON.parse(readFileSync(new URL('known-misses.json',
   .map(([file]) => file);
 
 // Pairs identify() leaves open that one two-decimal value alone reproduces bit for bit (measured with
-// longrope-regen.py): the cells fix them under HF's recipe; identify() does not yet.
-const DETERMINED = {
-  'hf-longrope-long-float16-sin-halves-0.npy': [28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 41, 42, 44, 45, 46],
-  'hf-longrope-long-bfloat16-sin-single-100.npy': [29, 36, 37, 38, 39, 43, 45],
-};
+// longrope-regen.py): the cells fix them under HF's recipe. None since identify() regenerates each two-decimal value
+// of a float16 or bfloat16 bracket bit for bit (diag_pair_range.c): long float16 sin at 0 had 17 such pairs of 20
+// open (28-39, 41, 42, 44-46; now 40, 43, 47 open, each reproduced by two values or more), long bfloat16 sin at 100
+// 7 of 18 (29, 36-39, 43, 45).
+const DETERMINED = {};
 
 const MAX_VALUES = 60; // two-decimal values tried per factor; a wider range is sampled at its ends and the truth
 

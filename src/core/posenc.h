@@ -911,6 +911,9 @@ typedef struct pe_diagnosis {
     /* position_grid_whole: the first nonzero row's position modulo 2 position_grid, read from where the runs break
      * (a run of 2^k + 1 rows is centred on a grid point whose float32 mantissa is even, 0 mod 2^(k+1)); -1 unknown */
     int32_t position_grid_phase;
+    /* YARN, LLAMA3: another factor whose HF parameter set (the rest as given) reproduces the cells as well, bit for
+     * bit: the cells leave the factor open between the two (factor is the one read first); 0 when they fix it */
+    double factor_tied;
 } pe_diagnosis;
 
 /* Scratch bytes for a rows x cols table. About 8 * cols * 300 + pe_scratch_size(cols). */

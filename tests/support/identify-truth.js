@@ -15,7 +15,8 @@ const HF_KEYS = [
 /**
  * What is wrong with verdict r against truth t: a list of short phrases, empty when right. A LongRoPE factor the
  * verdict leaves open (null, with its range in pairFactorRanges) is not wrong when its range holds the truth: it
- * goes to open, the list of factors the cells do not fix.
+ * goes to open, the list of factors the cells do not fix; so does a YaRN or Llama 3 factor tied with another
+ * (factorTied) when either is the truth.
  */
 export function problems(t, r, open = []) {
   const out = [];
@@ -61,7 +62,10 @@ export function problems(t, r, open = []) {
           want.every((x, k) => close(value[k], Math.fround(x)) || (value[k] === null && inRange(k, Math.fround(x))))
         : close(value, want);
       if (ok && Array.isArray(want)) open.push(...value.flatMap((x, k) => (x === null ? [k] : [])));
-      if (!ok) out.push(`${key} ${Array.isArray(value) ? '[..]' : value}`);
+      // a factor the verdict says the cells leave open between two values (factorTied), the truth one of them
+      const tied = key === 'factor' && r.factorTied > 0 && (ok || close(r.factorTied, want));
+      if (tied) open.push('factor');
+      else if (!ok) out.push(`${key} ${Array.isArray(value) ? '[..]' : value}`);
     }
   } else if (type === 'dynamic') {
     // seq_len / original and factor are one relation (alpha - 1 = factor (seq_len / original - 1)): either set

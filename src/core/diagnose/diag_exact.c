@@ -617,6 +617,14 @@ int diag_exact_cache(diag_work *w, pe_diagnosis *d, double *rms) {
     return 0;
 }
 
+/* A cache cell's angle on the first read row: acos (a cos cache) or asin (sin) of u, its value over the amplitude,
+ * clamped to [-1, 1]. */
+static double cell_angle(double u, int is_cos) {
+    u = u > 1.0 ? 1.0 : u < -1.0 ? -1.0 : u;
+    const double root = diag_sqrt(1.0 - u * u);
+    return is_cos ? diag_atan2(root, u) : diag_atan2(u, root);
+}
+
 int diag_exact_cache_at(diag_work *w, pe_diagnosis *d, const float *inv, double amp, uint64_t *budget, double *share,
                         double *rms) {
     const uint32_t h = w->h, r0 = cache_r0(w);
@@ -629,17 +637,16 @@ int diag_exact_cache_at(diag_work *w, pe_diagnosis *d, const float *inv, double 
     int best_cos = 1;
     for (int is_cos = 1; is_cos >= 0; is_cos--) {
         for (uint32_t k = 0; k < h; k++) {
-            double u = diag_at(&w->v, r0, w->col_sin[k]) / amp;
-            u = u > 1.0 ? 1.0 : u < -1.0 ? -1.0 : u;
-            const double root = diag_sqrt(1.0 - u * u);
-            double a = is_cos ? diag_atan2(root, u) : diag_atan2(u, root);
-            a = a < 0.0 ? a + TWO_PI : a;
-            double b = is_cos ? TWO_PI - a : DIAG_PI - a;
+            const double u = diag_at(&w->v, r0, w->col_sin[k]) / amp, a0 = cell_angle(u, is_cos);
+            const double a = a0 < 0.0 ? a0 + TWO_PI : a0, b = is_cos ? TWO_PI - a : DIAG_PI - a;
             theta[k] = a, theta2[k] = b < 0.0 ? b + TWO_PI : b;
-            /* the cell's rounding (an ulp of the storage) through the slope of acos or asin */
-            const double du = (diag_ulp(d->storage, u * amp) + NOISE_CELL) / amp,
-                         slope = root > diag_sqrt(2.0 * du) ? root : diag_sqrt(2.0 * du);
-            tol[k] = du / slope + ANGLE_TOL;
+            /* the cell's rounding (an ulp of the storage either side) through acos or asin, whole: a slope read at
+             * the cell misses its steepening towards +-1, where a cell rounded to the amplitude or past it (a
+             * cos near 1 in float16) still holds angles up to sqrt(2 du) */
+            const double du = (diag_ulp(d->storage, u * amp) + NOISE_CELL) / amp;
+            double below = cell_angle(u - du, is_cos) - a0, above = cell_angle(u + du, is_cos) - a0;
+            below = below < 0.0 ? -below : below, above = above < 0.0 ? -above : above;
+            tol[k] = (below > above ? below : above) + ANGLE_TOL;
             if (tol[k] > DIAG_PI) tol[k] = DIAG_PI;
         }
         exact_search s = {0};

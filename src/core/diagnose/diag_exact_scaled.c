@@ -32,10 +32,11 @@
 /* search steps over every candidate: bounds the time (a tenth of a second for a 32-row cache no set fits); the
  * check that no second candidate fits stops there too (a verdict then rests on the candidates read). 1M reaches
  * DeepSeek-V3's set (YaRN x40 at 4096, amplitude 1) behind the Llama 3 sets it ties with in a bfloat16 cache */
-#define BUDGET    1000000
-#define TIE       2.0   /* distances within this factor of the best are one */
-#define PEAK_NEAR 0.005 /* relative: a peak this close to a candidate's amplitude ranks it first */
-#define NOISE_RMS 1e-5  /* or rms off the candidate (relative to the amplitude): noise on it */
+#define BUDGET      1000000
+#define TIE         2.0   /* distances within this factor of the best are one */
+#define FIRST_STEPS 10000 /* search steps per reading in the first pass over the candidates */
+#define PEAK_NEAR   0.005 /* relative: a peak this close to a candidate's amplitude ranks it first */
+#define NOISE_RMS   1e-5  /* or rms off the candidate (relative to the amplitude): noise on it */
 
 /* original_max_position_embeddings, the common first (a tie in the ranking keeps this order) */
 static const double CONTEXTS[] = {8192, 4096, 2048, 32768, 16384, 131072, 65536, 1024, 512, 262144, 524288, 1048576};
@@ -63,6 +64,13 @@ static double ceil_of(double x) {
 /* HF's find_correction_dim: d ln(L0 / (2 pi beta)) / (2 ln theta). */
 static double correction_dim(double beta, double dim, double theta, double l0) {
     return dim * pe_log(l0 / (TWO_PI * beta)) / (2.0 * pe_log(theta));
+}
+
+/* 1 when a and b are one HF parameter set but for the factor. */
+static int same_but_factor(const freq_model *a, const freq_model *b) {
+    return a->scaling == b->scaling && a->base == b->base && a->original_max == b->original_max &&
+           a->ramp_low == b->ramp_low && a->ramp_high == b->ramp_high && a->low_freq_factor == b->low_freq_factor &&
+           a->high_freq_factor == b->high_freq_factor;
 }
 
 /* Mean squared distance of the model's frequencies from the columns read (y: log w, sd: its relative sd). */
@@ -213,9 +221,22 @@ int diag_exact_cache_scaled(diag_work *w, pe_diagnosis *d, double *rms) {
     int found = -1;
     pe_diagnosis won = *d;
     double won_rms = 0.0, *won_w = w->my;
+    int won_exact = 0;       /* the winner fits cell for cell (else within noise) */
+    uint32_t won_missed = 0; /* and the cells it misses bit for bit */
+    double tied = 0.0;       /* the factor of a set the cells fit as well, the rest the winner's */
+    const int narrow = d->storage == PE_DTYPE_FLOAT16 || d->storage == PE_DTYPE_BFLOAT16;
     uint64_t budget = BUDGET;
-    unsigned char done[TRIES] = {0};
-    for (uint32_t round = 0; round < count; round++) {
+    unsigned char done[TRIES] = {0}, capped[TRIES] = {0};
+    const uint64_t reading_nodes = w->reading_nodes;
+    /* two passes: every candidate with a small cap per reading (most sets die within it, and a true one found
+     * near the search's start fits within it), then those the cap cut short, in order, at the full cap: a few sets
+     * whose searches run long (Llama 3 at small factors in bfloat16) no longer spend the budget before the rest */
+    for (uint32_t round = 0; round < 2 * count; round++) {
+        const int pass = round >= count;
+        if (round == 0 || round == count) {
+            w->reading_nodes = pass ? reading_nodes : FIRST_STEPS;
+            for (uint32_t i = 0; i < count; i++) done[i] = pass ? !capped[i] : 0;
+        }
         /* the next in order, or before it one whose slow pairs the memos have walked (nearly free to read) */
         uint32_t c = count;
         for (uint32_t i = 0; i < count && c == count; i++) {
@@ -226,6 +247,7 @@ int diag_exact_cache_scaled(diag_work *w, pe_diagnosis *d, double *rms) {
         }
         for (uint32_t i = 0; i < count && c == count; i++)
             if (!done[i]) c = i;
+        if (c == count) continue;
         done[c] = 1;
         const freq_model *m = &list[c].m;
         for (uint32_t k = 0; k < h; k++) inv[k] = (float)freq_value(m, k);
@@ -236,22 +258,40 @@ int diag_exact_cache_scaled(diag_work *w, pe_diagnosis *d, double *rms) {
         }
         double amp[2], share;
         const uint32_t amps = amplitudes(m, peak, d->storage, amp);
-        w->searched |= PE_DIAG_SEARCHED_SCALED, w->searched_candidates++;
+        w->searched |= PE_DIAG_SEARCHED_SCALED, w->searched_candidates += !pass;
         for (uint32_t a = 0; a < amps; a++) {
             pe_diagnosis trial = *d;
+            const uint64_t left = budget;
             const int fit = diag_exact_cache_at(w, &trial, inv, amp[a], &budget, &share, rms);
-            if (!fit || !(share >= SHARE_MIN || *rms < NOISE_RMS)) continue;
-            /* a second parameter set the cells fit as well: they do not fix the scaling, and no guess is made */
-            if (found >= 0) return 0;
-            found = (int)c, won = trial, won_rms = *rms;
+            capped[c] |= !fit && left - budget >= FIRST_STEPS;
+            const int exact = fit && share >= SHARE_MIN;
+            if (!exact && !(fit && *rms < NOISE_RMS)) continue;
+            /* one the cells fit only within noise, behind one they fit cell for cell: no rival */
+            if (found >= 0 && won_exact && !exact) continue;
+            /* both within an ulp: stored as float16 or bfloat16, the one missing fewer cells bit for bit wins */
+            const uint32_t missed = narrow ? diag_cache_cells_missed(w, &trial) : 0;
+            if (found >= 0 && won_exact == exact && narrow && missed > won_missed) continue;
+            if (found >= 0 && won_exact == exact && !(narrow && missed < won_missed)) {
+                /* the winner's set but for the factor: the cells leave the factor open between the two */
+                if (!tied && same_but_factor(&list[found].m, m) && trial.scale == won.scale) {
+                    tied = m->factor;
+                    break;
+                }
+                /* a third, or a set differing in more: the cells do not fix the scaling, and no guess is made */
+                w->reading_nodes = reading_nodes;
+                return 0;
+            }
+            found = (int)c, won = trial, won_rms = *rms, won_exact = exact, won_missed = missed, tied = 0.0;
             for (uint32_t k = 0; k < h; k++) winner[k] = inv[k], won_w[k] = w->w[k];
             break;
         }
     }
+    w->reading_nodes = reading_nodes;
     if (found < 0) return 0;
     /* the winner's reading restored (the other candidates' readings wrote the working arrays) */
     const freq_model *m = &list[found].m;
     *d = won, *rms = won_rms;
+    d->factor_tied = tied;
     for (uint32_t k = 0; k < h; k++) {
         w->w[k] = won_w[k], w->sigma[k] = 0.0;
         w->src[w->col_sin[k]] = w->src[w->col_cos[k]] = won.cache_cos ? h + k : k;

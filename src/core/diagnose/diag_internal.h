@@ -11,6 +11,7 @@
  *   diag_exact_scaled.c  a YaRN or Llama 3 cache read at HF's parameter sets, at any first position
  *   diag_exact_dynamic.c a dynamic NTK cache read at HF's rescaled base, at any first position
  *   diag_exact_longrope.c a LongRoPE cache at the factors its recurrences fix, at any first position
+ *   diag_exact_bits.c  a cache reading's cells counted bit for bit (to part rival parameter sets)
  *   diag_far.c       a cache far out (near 2^24 and past it): the position from column 0, then HF's sets
  *   diag_recipe.c    which precision recipe reproduces the cells
  *   diag_compare.c   error against the exact table; distances when nothing fits
@@ -283,6 +284,10 @@ int diag_exact_cache_at(diag_work *w, pe_diagnosis *d, const float *inv, double 
 /* diag_exact.c: 1 when the memos of both readings (cos and sin) hold the first pairs of a search at inv and amp:
  * diag_exact_cache_at then walks only what they left (a few dozen steps, not tens of thousands). */
 int diag_memo_covers(const diag_work *w, pe_dtype storage, const float *inv, double amp);
+/* diag_exact_bits.c: the sampled cells of a cache reading (after diag_exact_cache_at: w->w, d's offset, scale,
+ * cache_cos and storage) that HF's float32 recipe with correctly rounded float32 sin/cos does not give bit for
+ * bit. Stored as float16 or bfloat16, the true set misses all but none; one column's frequency off misses some. */
+uint32_t diag_cache_cells_missed(const diag_work *w, const pe_diagnosis *d);
 /* diag_exact_scaled.c: a YaRN or Llama 3 cache at any first position: each column's frequency from its
  * recurrence, HF's canonical parameter sets (common bases, beta_fast 32 / beta_slow 1, low_freq_factor 1 /
  * high_freq_factor 4, power-of-two contexts) ranked against them, the best few read exactly by

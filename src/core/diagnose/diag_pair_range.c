@@ -8,6 +8,7 @@
  * the fit: the reading states a factor only where that bracket holds one
  * value a config would write (two decimals) or is narrower than the fit's own
  * precision, and gives the bracket otherwise. */
+#include "diag_freqs.h"
 #include "diag_internal.h"
 #include "math/sincos.h"
 
@@ -16,8 +17,10 @@
 #define AVERAGING_ROWS 1024u /* rows from which the fit's sd bounds a factor better than the bracket */
 /* the regenerated column is HF's up to PyTorch's float32 pow, reciprocal and cos (an ulp or two each): a cell at
  * a rounding edge can pinch a bracket below that, so a two-decimal value this close (relative) still counts */
-#define SNAP_SLACK 2e-5
-#define UNBOUNDED  1e300 /* a factor with no upper bound: the column never leaves A (cos) or 0 (sin) */
+#define SNAP_SLACK   2e-5
+#define UNBOUNDED    1e300 /* a factor with no upper bound: the column never leaves A (cos) or 0 (sin) */
+#define EXACT_VALUES 200   /* two-decimal values a bracket may hold for each to be regenerated bit for bit */
+#define EXACT_ULPS   2     /* inv_freq ulps either side (PyTorch's float32 pow is not correctly rounded) */
 
 /* The float32 value of x (HF's inv_freq, angle and attention factor are float32). */
 static double f32(double x) {
@@ -90,6 +93,48 @@ static int two_decimals_in(double lo, double hi, double *one) {
     return count;
 }
 
+/* 1 when column col regenerated at float32 frequency inv, or an ulp or two off it, gives every checked cell bit
+ * for bit (float32 angle, correctly rounded float32 sin or cos, times the float32 amplitude, rounded to the
+ * storage). */
+static int column_exact(const diag_work *w, const pe_diagnosis *d, uint32_t col, double amp, float inv) {
+    const uint32_t first = w->first_row, n = w->v.rows - first, m = n < CHECKED_ROWS ? n : CHECKED_ROWS;
+    const double a32 = f32(amp), ulp = diag_ulp(PE_DTYPE_FLOAT32, (double)inv);
+    for (int v = -EXACT_ULPS; v <= EXACT_ULPS; v++) {
+        const double f = (double)inv + v * ulp;
+        uint32_t k = m;
+        while (k-- > 0) {
+            const uint32_t x = m > 1 ? (uint32_t)(((uint64_t)k * (n - 1)) / (m - 1)) : 0;
+            double s, c;
+            pe_sincos(f32(f * (d->offset + x)), &s, &c);
+            const double y = diag_round_storage(d->storage, f32(f32(d->cache_cos ? c : s) * a32));
+            if (diag_at(&w->v, first + x, col) != y) break;
+        }
+        if (k == UINT32_MAX) return 1; /* every cell, down to the first */
+    }
+    return 0;
+}
+
+/* Stored as float16 or bfloat16, where HF's recipe with correctly rounded float32 sin/cos misses all but no
+ * cell of its own (PyTorch's sin/cos an ulp off seldom cross the storage's rounding): the two-decimal factors in
+ * [lo, hi] whose columns, regenerated as HF computes inv_freq (1 / (factor rope_theta^(2k/d)) in float32), give
+ * every cell bit for bit. Returns how many (2 meaning two or more, or too many to try), the one in *one. The
+ * bracket allows a storage ulp per cell, which lets neighbouring factors through. */
+static int two_decimals_exact(const diag_work *w, const pe_diagnosis *d, uint32_t k, double amp, double log_theta,
+                              double lo, double hi, double *one) {
+    if (!(hi < UNBOUNDED) || (hi - lo) * 100.0 > EXACT_VALUES) return 2;
+    freq_model m = {0};
+    m.recipe = PE_DIAG_RECIPE_F32_HF, m.base = diag_exp(log_theta), m.dim = 2 * w->h, m.count = w->h;
+    m.scaling = PE_DIAG_SCALING_PER_PAIR, m.ext = w->tmp; /* only ext[k] is read */
+    int count = 0;
+    for (double c = diag_round_int(lo * 100.0) - 1.0; c <= diag_round_int(hi * 100.0) + 1.0 && count < 2; c += 1.0) {
+        const double x = f32(c / 100.0);
+        if (!(x >= lo * (1.0 - SNAP_SLACK) && x <= hi * (1.0 + SNAP_SLACK))) continue;
+        w->tmp[k] = x;
+        if (column_exact(w, d, w->col_sin[k], amp, (float)freq_value(&m, k))) count++, *one = x;
+    }
+    return count == 1 ? 1 : 2;
+}
+
 uint32_t diag_pair_ranges(const diag_work *w, pe_diagnosis *d, double amp, double log_theta) {
     uint32_t open = 0;
     for (uint32_t k = 0; k < d->pair_factors; k++) {
@@ -97,9 +142,17 @@ uint32_t diag_pair_ranges(const diag_work *w, pe_diagnosis *d, double amp, doubl
         d->pair_factor_open[k] = 0;
         if (!(w->w[k] > 0.0 && d->pair_factor[k] > 0.0)) continue;
         const uint32_t col = w->col_sin[k];
+        const int narrow = d->storage == PE_DTYPE_FLOAT16 || d->storage == PE_DTYPE_BFLOAT16;
+        double one = 0.0;
         if (w->open_lo && w->open_lo[k] > 0.0) { /* several two-decimal factors fit, far apart: their span */
             const double shape = diag_exp(-2.0 * k * log_theta / (2.0 * w->h));
-            d->pair_factor_lo[k] = shape / w->open_hi[k], d->pair_factor_hi[k] = shape / w->open_lo[k];
+            const double lo = shape / w->open_hi[k], hi = shape / w->open_lo[k];
+            d->pair_factor_lo[k] = lo, d->pair_factor_hi[k] = hi;
+            /* unless one alone gives every cell bit for bit */
+            if (narrow && two_decimals_exact(w, d, k, amp, log_theta, lo, hi, &one) == 1) {
+                d->pair_factor[k] = one;
+                continue;
+            }
             open++, d->pair_factor_open[k] = 1;
             continue;
         }
@@ -116,10 +169,9 @@ uint32_t diag_pair_ranges(const diag_work *w, pe_diagnosis *d, double amp, doubl
         const double rel = w->sigma[k] / w->w[k], e = d->pair_factor[k];
         const int fit_fixed =
             w->v.rows - w->first_row >= AVERAGING_ROWS && rel > 0.0 && 4.0 * rel <= FIXED_WIDTH && e >= lo && e <= hi;
-        double one = 0.0;
         const int count = fit_fixed ? two_decimals_in(e * (1.0 - 4.0 * rel), e * (1.0 + 4.0 * rel), &one)
                                     : two_decimals_in(lo, hi, &one);
-        if (count == 1)
+        if (count == 1 || (!fit_fixed && narrow && two_decimals_exact(w, d, k, amp, log_theta, lo, hi, &one) == 1))
             d->pair_factor[k] = one;
         else if (fit_fixed)
             continue;

@@ -5,10 +5,17 @@
 #include "diag_internal.h"
 #include "math/f64math.h"
 
+/* ", factor F", and the factor tied with it when the cells leave it open */
+static void factor_and_tie(diag_sink *s, const pe_diagnosis *d) {
+    diag_put(s, ", factor %.6g", d->factor);
+    if (d->factor_tied > 0) diag_put(s, " (or %.6g: these rows do not tell)", d->factor_tied);
+}
+
 static void yarn_words(diag_sink *s, const pe_diagnosis *d, int full) {
-    diag_put(
-        s, "YaRN (rope_type yarn), factor %.6g, beta_fast %.6g, beta_slow %.6g, original_max_position_embeddings %.6g",
-        d->factor, d->beta_fast, d->beta_slow, d->original_max);
+    diag_put(s, "YaRN (rope_type yarn)");
+    factor_and_tie(s, d);
+    diag_put(s, ", beta_fast %.6g, beta_slow %.6g, original_max_position_embeddings %.6g", d->beta_fast, d->beta_slow,
+             d->original_max);
     if (d->attention_factor > 0) diag_put(s, ", attention_factor %.6g", d->attention_factor);
     if (!full) return;
     diag_put(
@@ -26,10 +33,10 @@ static void yarn_words(diag_sink *s, const pe_diagnosis *d, int full) {
 }
 
 static void llama3_words(diag_sink *s, const pe_diagnosis *d, int full) {
-    diag_put(s,
-             "Llama 3 (rope_type llama3), factor %.6g, low_freq_factor %.6g, high_freq_factor %.6g, "
-             "original_max_position_embeddings %.6g",
-             d->factor, d->low_freq_factor, d->high_freq_factor, d->original_max);
+    diag_put(s, "Llama 3 (rope_type llama3)");
+    factor_and_tie(s, d);
+    diag_put(s, ", low_freq_factor %.6g, high_freq_factor %.6g, original_max_position_embeddings %.6g",
+             d->low_freq_factor, d->high_freq_factor, d->original_max);
     if (!full) return;
     diag_put(s, "; the data fix only original_max_position_embeddings / low_freq_factor = %.6g", d->band_low);
     diag_put(s, " and / high_freq_factor = %.6g (canonical low_freq_factor 1)", d->band_high);
@@ -141,6 +148,7 @@ void diag_scaling_json(diag_sink *s, const pe_diagnosis *d) {
     static const char *types[] = {"", "linear", "yarn", "llama3", "yarn or llama3", "longrope", "dynamic"};
     diag_put(s, "\"dynamicAlpha\":%.17g,\"scalingCanonical\":%s,\"originalRange\":[%.17g,%.17g],", d->dynamic_alpha,
              d->params_canonical ? "true" : "false", d->original_lo, d->original_hi);
+    diag_put(s, "\"factorTied\":%.17g,", d->factor_tied);
     if (d->scaling == PE_DIAG_SCALING_NONE || (unsigned)d->scaling > PE_DIAG_SCALING_DYNAMIC) {
         diag_put(s, "\"ropeScaling\":null,");
         return;

@@ -137,6 +137,23 @@ static int reread_at_hf(diag_work *w, pe_diagnosis *d, int (*read)(diag_work *, 
     return 1;
 }
 
+/* A cache reading's cells missed bit for bit (diag_exact_bits.c) when stored as float16 or bfloat16, where the
+ * true set misses all but none; 0 in float32, where PyTorch's sin and cos miss many. */
+static uint32_t narrow_cells_missed(const diag_work *w, const pe_diagnosis *d) {
+    const int narrow = d->storage == PE_DTYPE_FLOAT16 || d->storage == PE_DTYPE_BFLOAT16;
+    return narrow ? diag_cache_cells_missed(w, d) : 0;
+}
+
+/* An unscaled or linear cache read within an ulp but missing cells bit for bit: a Llama 3 or YaRN set of HF's
+ * that misses fewer (Llama 3 changes only slow columns, which a narrow cache of few rows hardly shows) wins. */
+static void fewer_missed_scaled(diag_work *w, pe_diagnosis *d, uint32_t missed) {
+    pe_diagnosis alt = *d;
+    double rms;
+    if (!diag_exact_cache_scaled(w, &alt, &rms) || narrow_cells_missed(w, &alt) >= missed) return;
+    finish(w, &alt);
+    if (alt.identified) *d = alt;
+}
+
 /* A float32 table the reading did not identify, identified only with fitted inv_freq values, or without its
  * first position (float32 angles near 2^24 hide the position's last digits from the phase lines): read again
  * with each recipe's own frequencies at any first position (diag_exact.c). Wins when it identifies the table.
@@ -157,11 +174,13 @@ static int fit_exact(diag_work *w, pe_diagnosis *d) {
         pe_diagnosis alt = *d;
         double rms;
         if (diag_exact_cache(w, &alt, &rms)) {
+            const uint32_t missed = narrow_cells_missed(w, &alt);
             finish(w, &alt);
             name_recipe(w, &alt, PE_DIAG_RECIPE_F32_HF);
             within_noise(&alt, PE_DIAG_RECIPE_F32_HF, rms);
             if (alt.identified) {
                 *d = alt;
+                if (missed > 0) fewer_missed_scaled(w, d, missed);
                 return 1;
             }
         }

@@ -99,6 +99,8 @@ export interface Identification {
   dynamicAlpha: number;
   /** true: several rope_scaling sets give these frequencies; ropeScaling is the canonical one (the text says what is fixed). */
   scalingCanonical: boolean;
+  /** yarn, llama3: another factor whose HF parameter set (the rest as in ropeScaling) reproduces the cells as well, bit for bit (the cells leave the factor open between the two); 0 when they fix it. */
+  factorTied: number;
   /** YaRN: the original_max_position_embeddings giving these frequencies with ropeScaling's beta_fast and beta_slow. */
   originalRange: [number, number];
   /** The RoPE scaling in HF's rope_scaling names, or null when the frequencies are not scaled. */
