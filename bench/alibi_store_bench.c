@@ -1,12 +1,14 @@
-/* alibi_store_bench.c: why alibiBias cannot come within 1.5x of a wasm
- * memory.fill here (issue 11), measured natively in one process on the bias's
- * size (32 heads x 2048 x 2048 float32, 512 MiB), for bench/rope-run.js:
+/* alibi_store_bench.c: the native rows beside the wasm bias (issues 11, 29):
+ * why a bias written by stores cannot match a wasm memory.fill, measured
+ * natively in one process on the bias's size (32 heads x 2048 x 2048
+ * float32, 512 MiB), for bench/rope-run.js:
  *   memset               what V8 runs for memory.fill (glibc: rep stosb)
  *   SSE2 store loop      what wasm's v128.store compiles to: each line is read
  *                        before it is written (read-for-ownership)
  *   SSE2 streaming loop  non-temporal stores, which write a line without
  *                        reading it; wasm has no such store
- *   posenc alibiBias     the native SIMD build of the bias
+ *   posenc alibiBias     the native SIMD build of the bias (most rows copied
+ *                        128 KiB at a time by memcpy: glibc's rep movsb)
  * Stored values are not byte-uniform (0x3f000000), so no compiler turns the
  * loops into memset. Prints a JSON array of rows (kind "alibi"). */
 #include "bench_timing.h"

@@ -325,23 +325,29 @@ test('distances up to 2^24 (rows computed in float32) and past it (double ramps)
  */
 const exactBiasWide = (r) => biasTensor(r, (slope) => (d) => Math.fround(0 - slope * d));
 
-test('wide rows (copied from a ramp of distances): exact, on four builds, across ramp tiles of keys and rows', () => {
-  // Heads of 16 rows or more of 256 keys or more are copied from an 8192-float ramp: key tiles of equal width,
-  // at most 8129 (a ramp then serves 64 rows), row tiles of 8193 - width. Widths around 256 and 2048, one
-  // tile of 8129 keys, two and three tiles; one and two row tiles; 15 rows (computed); offsets 0, the default
-  // and near 2^24 (where rows are still computed in float32).
+test('wide rows (copied in blocks of rows): exact, on four builds, across blocks, keys and offsets', () => {
+  // Heads of rows of 64 keys or more compute their first row, then copy blocks of 1, 2, 4, 8 and then 16 rows,
+  // each from the as many rows above, moved as many keys right, and compute each copied row's first keys. Keys
+  // around 64 (63 computed) and 2048, keys not a multiple of 16 (rows off the 16-byte grid), a row wider than
+  // the 8192 floats of a staging chunk; rows 2, 9 (a partial block of 8), 16, 17 (a block of one row), 33 and
+  // 50 (whole and partial blocks of 16); offsets 0, the default and near 2^24 (where rows are still computed in
+  // float32); both modes.
   const shapes = [];
-  for (const keyLength of [255, 256, 257, 2047, 2048, 2049, 8129, 8130, 16389])
+  for (const keyLength of [63, 64, 65, 67, 2047, 2048, 2049, 8211])
     for (const [queryLength, offsets] of [
-      [15, [0, 2 ** 24 - 15]],
+      [2, [0]],
+      [9, [7, 2 ** 24 - 9]],
+      [16, [0, 2 ** 24 - 16]],
       [17, [5, null, 2 ** 24 - 17]],
+      [33, [0, null]],
+      [50, [3, 2 ** 24 - 50]],
     ])
       for (const offset of offsets)
         shapes.push({ heads: 2, queryLength, keyLength, offset, causal: shapes.length % 2 === 1 });
   shapes.push(
-    { heads: 1, queryLength: 65, keyLength: 8129, offset: 1000, causal: true },
-    { heads: 2, queryLength: 65, keyLength: 8129, offset: 0, causal: false },
-    { heads: 1, queryLength: 194, keyLength: 8000, offset: 3, causal: false },
+    { heads: 1, queryLength: 31, keyLength: 100, offset: 0, causal: true },
+    { heads: 2, queryLength: 32, keyLength: 96, offset: 40, causal: false },
+    { heads: 1, queryLength: 100, keyLength: 70, offset: 0, causal: true }, // rows 70 … 99: every key behind
     { heads: 1, queryLength: 194, keyLength: 8000, offset: 7000, causal: true },
   );
   const reqs = [];
@@ -423,10 +429,13 @@ test('ASan + UBSan harness: the same bits, no stray access, on both kernel sets'
       count: 3,
     });
   }
-  // Copied rows (from the stack ramp): one key tile, two row tiles; two key tiles.
+  // Copied rows (blocks of 1 … 16 rows): partial blocks of 4 and 16, whole ones, keys off the 16-byte grid.
   for (const [queryLength, keyLength, causal] of [
-    [65, 8129, true],
-    [17, 8130, false],
+    [6, 64, true],
+    [17, 64, false],
+    [33, 67, true],
+    [50, 2049, false],
+    [40, 8211, true],
   ])
     reqs.push({ op: 'alibi', heads: 2, queryLength, keyLength, offset: 7, causal, first: 0, count: 2 });
   reqs.push({ op: 'slopes', heads: 1 }, { op: 'slopes', heads: 65536 });

@@ -13,8 +13,6 @@ import { makeSweep, runCase } from './support/identify-sweep.js';
 
 // The sample's cases not right today, and their class (identify-sweep.js's CLASSES).
 const KNOWN = {
-  // past 2^24 with 16 distinct rows: the float32 grid and the first position modulo 4 named, no base read
-  'hf-linear-bfloat16-sin-halves-16777219.npy': 'nearest',
   // LongRoPE at 1.3e7: float32 angles past 2^23 rad blur the fast pairs; sinusoidal, not identified
   'hf-longrope-short-float16-cos-halves-13000000.npy': 'missed',
   'hf-longrope-short-bfloat16-cos-halves-1000003.npy': 'open',
@@ -25,9 +23,11 @@ const KNOWN = {
 // factor 16 rival the cell check let through: in float32 within noise only (read as Llama 3 at fitted parameters),
 // in float16 and bfloat16 within an ulp but 7 and 33 cells off bit for bit (read as LongRoPE); a YaRN float16 cos
 // cache at 100 whose slow columns' first cells, rounded to the amplitude, held wider angles than the search allowed;
-// a DeepSeek-V3 YaRN bfloat16 cache (x40 at 4096, amplitude 1) whose set the budget never reached; LongRoPE caches
-// whose slow float16 column's slope read fixed 29.98 for 30.01 (its storage steps fell on a line), and whose list's
-// 64.81 (64.81001 in float32) sat past the 2 ulps the cells were checked at (read as not identified).
+// a DeepSeek-V3 YaRN bfloat16 cache (x40 at 4096, amplitude 1) whose set the budget never reached; far caches the
+// position search from column 0 identifies (diag_far.c: each missed or nearest before it, ~30 ms each; the last at
+// a dynamic NTK base); LongRoPE caches whose slow float16 column's slope read fixed 29.98 for 30.01 (its storage
+// steps fell on a line), and whose list's 64.81 (64.81001 in float32) sat past the 2 ulps the cells were checked at
+// (read as not identified).
 const FIXED = [
   'hf-dynamic-float32-cos-single-0',
   'hf-yarn-bfloat16-sin-halves-0',
@@ -36,13 +36,18 @@ const FIXED = [
   'hf-llama3-bfloat16-cos-single-100',
   'hf-yarn-float16-cos-halves-100',
   'hf-yarn-deepseek-bfloat16-sin-single-65537',
+  'hf-default-float32-cos-halves-16777219',
+  'hf-linear-float16-cos-single-13000000',
+  'hf-llama3-bfloat16-sin-halves-16777219',
+  'hf-yarn-deepseek-float32-sin-single-16777219',
+  'hf-dynamic-float32-sin-halves-16777219',
   'hf-longrope-long-float16-sin-single-100',
   'hf-longrope-long-float32-cos-halves-1000003',
 ];
 // Wrong cases a fix made right with the factor open: a Llama 3 bfloat16 cos cache at 0 (read as unscaled, 7 cells
 // an ulp off) that HF's recipe regenerates bit for bit at factor 8 and at factor 4 alike (torch 1.13).
-// A LongRoPE bfloat16 sin cache at 65,537 (read as not identified: the slow columns' slope reads, their sd too
-// small, fixed wrong factors the cells then missed): 4 factors the rows leave open.
+// A LongRoPE bfloat16 sin cache at 65,537 (not identified while the slow columns' slope reads took their sd from
+// the residuals alone, not the storage's rounding): 4 factors the rows leave open.
 const FIXED_OPEN = {
   'hf-llama3-bfloat16-cos-halves-0': 'factor 8 (or 4: these rows do not tell)',
   'hf-longrope-short-bfloat16-sin-halves-65537': '4 of the 48 factors not fixed by these rows',

@@ -156,6 +156,37 @@ slow('add in place, scale 1 and sqrt(d): all builds, and x·scale + PE in float3
   assert.ok(n > 5e6, `only ${n} values compared`);
 });
 
+// The SIMD recurrence takes 512 columns at a time through a block
+// (PE_COLUMN_BAND, sinusoid/plan.h): widths of one band and a bit, several
+// bands, and a last band of four columns with the two scalar ones after it,
+// rows short of a group and offsets inside a block, in both roundings (the
+// correct one settles values inside a band's groups).
+test('tables wider than a column band: all builds agree, fast and correct rounding', () => {
+  const before = compared.values;
+  const reqs = [];
+  for (const dim of [514, 1030, 1536, 2052])
+    for (const layout of LAYOUTS)
+      for (const [offset, length] of [
+        [0, 1],
+        [5, 71],
+        [2 ** 24 - 3, 130],
+      ])
+        reqs.push({ op: 'table', dim, base: 1e4, layout, offset, length });
+  try {
+    for (const mode of ['fast', 'correct']) {
+      for (const inst of Object.values(wasm)) inst.setRounding(mode);
+      if (mode === 'correct') process.env.PE_ROUNDING = 'correct';
+      assertBuildsAgree(reqs, runBuilds(reqs, wasm));
+    }
+  } finally {
+    for (const inst of Object.values(wasm)) inst.setRounding('fast');
+    delete process.env.PE_ROUNDING;
+  }
+  const n = compared.values - before;
+  console.log(`column bands: ${reqs.length} shapes in two roundings on 4 builds, ${n} values compared`);
+  assert.ok(n > 1e6, `only ${n} values compared`);
+});
+
 test('addTable, every d 1..34: all builds, and x·scale + table in float32', () => {
   const before = compared.values;
   const reqs = [];

@@ -277,8 +277,7 @@ typedef struct pe_alibi {
 } pe_alibi;
 
 /* Heads first_head ... first_head + head_count - 1 (a tensor-parallel slice,
- * or all of them): out_count = head_count * query_length * key_length.
- * Uses 32 KiB of stack (a ramp of values its wide rows are copied from). */
+ * or all of them): out_count = head_count * query_length * key_length. */
 PE_API pe_status pe_alibi_bias(const pe_alibi *alibi, uint32_t first_head, uint32_t head_count, float *out,
                                size_t out_count);
 
@@ -816,6 +815,10 @@ typedef enum pe_diag_scaling {
 /* not a reading: the columns were found sinusoidal only by their slow ones (the fast ones off the recurrence, as
  * float32 angles far out make them), so no reading's first position is an estimate */
 #define PE_DIAG_SEARCHED_SLOW_ONLY 256u
+/* a cache far out (near 2^24 and past it) from column 0's cells: positions to 2^31 on their float32 grid, then
+ * HF's unscaled, linear (power-of-two factors), YaRN and Llama 3 sets at the common rope_theta values, and dynamic
+ * NTK bases (alpha - 1 a multiple of 1/8 up to alpha 32) */
+#define PE_DIAG_SEARCHED_FAR 512u
 
 typedef struct pe_diagnosis {
     /* shape */

@@ -61,60 +61,55 @@ static void distance_values(float *v, size_t count, const pe_kernel_table *k, fl
     k->fill32((uint32_t *)(void *)(v + computed), count - computed, 0xff800000u); /* -infinity */
 }
 
-/* Floats of the stack ramp that copied_rows copies from (32 KiB): a row of
- * up to 8129 keys is one copy (8 x 2048 x 4096 copied in two pieces a row ran
- * 0.94-0.97x the computed rows, copied whole 0.72-0.82x). */
-#define RAMP_FLOATS 8192
-/* The fewest rows a ramp serves: it costs a row and a tile's width to make. */
-#define RAMP_MIN_ROWS 64
-/* Heads of at least this many rows of at least this many keys are copied:
- * narrower or fewer, a copy a row costs more than computing it. */
-#define COPY_MIN_KEYS 256
-#define COPY_MIN_ROWS 16
+/* Rows copied a block at a time: row q + s is row q moved s keys to the
+ * right (key j of query q + s is as far, and as far ahead or behind, as key
+ * j - s of query q), so one copy of the s rows before a block of s rows
+ * writes all of the block but its first s keys of each row, which alibi_rows
+ * computes after it. A head computes its first row, then copies blocks of 1,
+ * 2, 4, 8 rows, then of SHIFT_ROWS rows: copy and source then sit 64 bytes
+ * times (keys + 1) apart, the same place in a cache line, which is what makes
+ * the C library's copy fast (issue 29: 8 rows apart, 32 bytes, took 1.4-1.8x
+ * as long; each row copied from a ramp, its place in a line changing from row
+ * to row, 1.2x). A copy is memcpy, and in wasm one memory.copy, which the
+ * engine runs as the C library's memmove. */
+#define SHIFT_ROWS 16
+/* Heads of rows of at least this many keys are copied: the copy and the
+ * first keys computed cost less than every key computed from 64 keys up. */
+#define COPY_MIN_KEYS 64
 
-/* One head's query rows q0 ... as copies of one ramp: the keys of a row are
- * a run of consecutive distances, and the run of row i + 1 starts one lower,
- * so every row of a tile of rows and keys is a slice of the ramp of the
- * tile's distances. A copy is memcpy, and in wasm one memory.copy, which the
- * engine runs as the C library's memmove, whose stores cost less than
- * v128.store's for rows of 1024 keys and more (issue 11: the bench's 32 x 2048
- * x 2048 bias from 0.97-1.0x a v128.store loop computed to 0.84-0.93x copied;
- * the same at 512 keys). The same values as computed rows: each is made once
- * by alibi_rows from the same slope and distance. */
-static void copied_rows(float *out, const pe_kernel_table *k, float m, uint32_t q0, uint32_t queries, uint32_t keys,
-                        int causal) {
-    float ramp[RAMP_FLOATS];
-    /* Key tiles of equal width, as few as leave a ramp RAMP_MIN_ROWS rows. */
-    const uint32_t widest = RAMP_FLOATS + 1 - RAMP_MIN_ROWS, tiles = (keys + widest - 1) / widest;
-    const uint32_t width = (keys + tiles - 1) / tiles, tall = RAMP_FLOATS + 1 - width;
-    for (uint32_t i0 = 0; i0 < queries; i0 += tall) {
-        const uint32_t rows = queries - i0 < tall ? queries - i0 : tall;
-        for (uint32_t j0 = 0; j0 < keys; j0 += width) {
-            const uint32_t w = keys - j0 < width ? keys - j0 : width;
-            /* The tile's lowest distance: its first key from its last query. */
-            const double low = (double)j0 - ((double)q0 + i0 + rows - 1);
-            distance_values(ramp, (size_t)rows + w - 1, k, m, (float)low, causal);
-            for (uint32_t i = 0; i < rows; i++)
-                memcpy(out + (size_t)(i0 + i) * keys + j0, ramp + (rows - 1 - i), (size_t)w * sizeof(float));
-        }
-    }
-}
-
-/* One head's query rows q0 ... when every distance is below 2^24
- * (alibi_rows' contract): all computed, or, causal, the keys up to q
- * computed and the later ones masked; or copied (copied_rows). */
-static void exact_rows(float *out, const pe_kernel_table *k, float m, uint32_t q0, uint32_t queries, uint32_t keys,
-                       int causal) {
-    if (keys >= COPY_MIN_KEYS && queries >= COPY_MIN_ROWS) {
-        copied_rows(out, k, m, q0, queries, keys, causal);
-        return;
-    }
+/* One head's query rows q0 ..., every key computed, or, causal, the keys up
+ * to q computed and the later ones masked. */
+static void computed_rows(float *out, const pe_kernel_table *k, float m, uint32_t q0, uint32_t queries, uint32_t keys,
+                          int causal) {
     if (!causal) {
         k->alibi_rows(out, queries, keys, keys, m, -(float)q0);
         return;
     }
     /* Row i holds the distances -(q0 + i) ... keys - 1 - (q0 + i). */
     for (uint32_t i = 0; i < queries; i++) distance_values(out + (size_t)i * keys, keys, k, m, -(float)(q0 + i), 1);
+}
+
+/* One head's query rows q0 ... when every distance is below 2^24
+ * (alibi_rows' contract): the first computed, the rest copied a block at a
+ * time from the rows above when rows are wide enough. */
+static void exact_rows(float *out, const pe_kernel_table *k, float m, uint32_t q0, uint32_t queries, uint32_t keys,
+                       int causal) {
+    if (keys < COPY_MIN_KEYS) {
+        computed_rows(out, k, m, q0, queries, keys, causal);
+        return;
+    }
+    computed_rows(out, k, m, q0, queries < 1 ? queries : 1, keys, causal);
+    for (uint32_t r = 1, s = 1; r < queries; r += s, s = s < SHIFT_ROWS ? 2 * s : s) {
+        /* Rows r ... r + s - 1 from rows r - s ... (r = s while s doubles). */
+        const uint32_t rows = queries - r < s ? queries - r : s;
+        float *block = out + (size_t)r * keys;
+        /* From key s of row r to the block's end; the source ends s floats
+         * before row r, so the two never overlap. */
+        memcpy(block + s, block - (size_t)s * keys, ((size_t)rows * keys - s) * sizeof(float));
+        /* Keys 0 ... s - 1, all behind their query (q >= r >= s), so never
+         * masked: the copy left each row the previous row's end. */
+        k->alibi_rows(block, rows, s, keys, m, -(float)(q0 + r));
+    }
 }
 
 pe_status pe_alibi_bias(const pe_alibi *alibi, uint32_t first_head, uint32_t head_count, float *out, size_t out_count) {

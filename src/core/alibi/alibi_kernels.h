@@ -18,9 +18,9 @@ typedef void (*pe_alibi_ramp_fn)(float *out, size_t count, double slope, double 
  * t < count, in float32, where d0 is a whole number and every |d0 - i + t|
  * stays below 2^24 (so each distance is exact). With slope a float32, the
  * double product of alibi_ramp is then exact too, so both round once to the
- * same float32. Narrow rows are computed outright, a head's rows in one call
- * (one call a row cost 1-5% of the bias); wide ones are copied from a ramp
- * this kernel computes (alibi.c, copied_rows). */
+ * same float32. A head's rows are computed in one call (one call a row cost
+ * 1-5% of the bias); for wide rows only the first rows and the first keys of
+ * the rest, which alibi.c's exact_rows copies. */
 typedef void (*pe_alibi_rows_fn)(float *out, size_t rows, size_t count, size_t stride, float slope, float d0);
 
 /* Distances below this are exact in float32 and make alibi_rows' rows. */

@@ -12,6 +12,7 @@
  *   diag_exact_dynamic.c a dynamic NTK cache read at HF's rescaled base, at any first position
  *   diag_exact_longrope.c a LongRoPE cache at the factors its recurrences fix, at any first position
  *   diag_exact_bits.c  a cache reading's cells counted bit for bit (to part rival parameter sets)
+ *   diag_far.c       a cache far out (near 2^24 and past it): the position from column 0, then HF's sets
  *   diag_recipe.c    which precision recipe reproduces the cells
  *   diag_compare.c   error against the exact table; distances when nothing fits
  *   diag_text.c      the verdict in words and as JSON
@@ -299,6 +300,12 @@ int diag_exact_cache_scaled(diag_work *w, pe_diagnosis *d, double *rms);
  * sets the scaling (per pair), base, model_w and w (every column's inv_freq; 0 where no branch fits) and what
  * diag_exact_cache_at sets. */
 int diag_exact_cache_longrope(diag_work *w, pe_diagnosis *d, double *rms);
+
+/* diag_far.c: a cache far out, where float32 angles blur the columns' recurrences (near 2^24) or rows repeat in
+ * runs (past it): the first position from column 0 (inv_freq 1, or 1 / a power-of-two linear factor) enumerated
+ * over [0, 2^31) on the float32 grid, then HF's sets at the common rope_theta values checked cell by cell. On
+ * success (1) sets what diag_exact_cache_scaled sets; offset_known only when one first position fits. */
+int diag_exact_cache_far(diag_work *w, pe_diagnosis *d, double *rms);
 
 /* diag_compare.c */
 /* Position of the first row read: the fitted offset, whole, >= 0, keeping positions below 2^31. */

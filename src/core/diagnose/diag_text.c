@@ -192,6 +192,10 @@ static void searched_words(diag_sink *s, const pe_diagnosis *d) {
     if (b & PE_DIAG_SEARCHED_LONGROPE)
         diag_put(s, ", LongRoPE at any first position (two-decimal factors the columns' recurrences fix, HF's "
                     "attention factors)");
+    if (b & PE_DIAG_SEARCHED_FAR)
+        diag_put(s, ", and far out the first position from column 0 (inv_freq 1, or 1 / a power-of-two linear "
+                    "factor) on its float32 grid, then HF's unscaled, linear, YaRN and Llama 3 sets at the common "
+                    "rope_theta and dynamic NTK (alpha - 1 a multiple of 1/8 up to alpha 32) cell by cell");
 }
 
 /* Rows in runs of a float32 grid: HF's cos/sin caches take position_ids.float(), so past 2^24 a run of rows
@@ -201,7 +205,7 @@ static void position_grid_words(diag_sink *s, const pe_diagnosis *d) {
     diag_put(s,
              "%s of positions rounded to float32 (HF's RoPE recipe: position_ids.float() @ inv_freq in float32, "
              "then cos and sin, as LlamaRotaryEmbedding does)",
-             d->kind == PE_DIAG_COS_SIN && d->duplicated ? "RoPE cos or sin cache" : "sines and cosines");
+             d->kind == PE_DIAG_COS_SIN ? "RoPE cos or sin cache" : "sines and cosines");
     if (d->base_round && d->base >= 2.0)
         diag_put(s, ", base %g (read from the columns)", d->base);
     else
@@ -269,8 +273,12 @@ static void verdict(diag_sink *s, const pe_diagnosis *d) {
         if (d->recipe_tied != PE_DIAG_RECIPE_UNKNOWN)
             diag_put(s, " (or %s: these rows do not tell)", recipe_words(d->recipe_tied));
     }
-    diag_put(s, ": error %.2g, first above 1e-6 ", d->max_error);
-    position_or_never(s, d->first_above_1e6);
+    /* read from the slow columns alone, the nearest reading's error and where it starts say nothing of the cells */
+    const int slow_only = !d->identified && (d->searched & PE_DIAG_SEARCHED_SLOW_ONLY);
+    if (!slow_only) {
+        diag_put(s, ": error %.2g, first above 1e-6 ", d->max_error);
+        position_or_never(s, d->first_above_1e6);
+    }
     if (!d->identified) {
         if (d->searched & PE_DIAG_SEARCHED_SLOW_ONLY)
             diag_put(s, "; only the slow columns follow sinusoids of the row, as when float32 angles past about 1e6 "
@@ -376,14 +384,17 @@ static void jstr(diag_sink *s, const char *key, const char *v) {
 
 /* "searched":{...}: the facts searched_words says, by name. */
 static void searched_json(diag_sink *s, const pe_diagnosis *d) {
-    static const char *const readings[] = {"phase-lines", "exact-table", "exact-cache", "dynamic",
-                                           "scaled",      "from-0",      "grid",        "longrope"};
+    /* by bit; PE_DIAG_SEARCHED_SLOW_ONLY (bit 8) is no reading */
+    static const char *const readings[] = {"phase-lines", "exact-table", "exact-cache", "dynamic", "scaled",
+                                           "from-0",      "grid",        "longrope",    NULL,      "far"};
     diag_put(s, "\"searched\":{\"positions\":%.17g,\"budgetSpent\":%s,\"candidates\":%u,\"readings\":[",
              d->searched_positions, d->searched_budget_spent ? "true" : "false", d->searched_candidates);
     for (unsigned k = 0, first = 1; k < sizeof readings / sizeof readings[0]; k++)
-        if (d->searched & (1u << k)) diag_put(s, "%s\"%s\"", first ? "" : ",", readings[k]), first = 0;
+        if (readings[k] && (d->searched & (1u << k))) diag_put(s, "%s\"%s\"", first ? "" : ",", readings[k]), first = 0;
     diag_put(s, "],\"bases\":[\"any\"%s],",
-             d->searched & PE_DIAG_SEARCHED_SCALED ? ",10000,50000,100000,500000,1000000,5000000,10000000" : "");
+             d->searched & (PE_DIAG_SEARCHED_SCALED | PE_DIAG_SEARCHED_FAR)
+                 ? ",10000,50000,100000,500000,1000000,5000000,10000000"
+                 : "");
     diag_put(s,
              "\"layouts\":[\"interleaved\",\"split\",\"cos-sin single\",\"cos-sin halves\",\"cos-sin "
              "neighbours\"%s],",
@@ -393,7 +404,7 @@ static void searched_json(diag_sink *s, const pe_diagnosis *d) {
     if (d->kind == PE_DIAG_COS_SIN) {
         diag_put(s, "\"none\",\"linear\"");
         if (d->searched & PE_DIAG_SEARCHED_DYNAMIC) diag_put(s, ",\"dynamic\"");
-        if (d->searched & PE_DIAG_SEARCHED_SCALED) diag_put(s, ",\"yarn\",\"llama3\"");
+        if (d->searched & (PE_DIAG_SEARCHED_SCALED | PE_DIAG_SEARCHED_FAR)) diag_put(s, ",\"yarn\",\"llama3\"");
         if (d->searched & (PE_DIAG_SEARCHED_FROM0 | PE_DIAG_SEARCHED_LONGROPE)) diag_put(s, ",\"longrope\"");
     }
     diag_put(s, "]}");

@@ -123,8 +123,8 @@ static void within_noise(pe_diagnosis *d, pe_diag_recipe formula, double rms) {
     d->recipe_tied = PE_DIAG_RECIPE_UNKNOWN;
 }
 
-/* An identified cache read again at HF's own parameters (read: an exact HF reading); the reading wins when the
- * cells fit it. Returns 1 then. */
+/* A cache read again at HF's own parameters (read: an exact HF reading); the reading wins when the cells fit it.
+ * Returns 1 then. */
 static int reread_at_hf(diag_work *w, pe_diagnosis *d, int (*read)(diag_work *, pe_diagnosis *, double *),
                         pe_diag_recipe formula) {
     pe_diagnosis alt = *d;
@@ -206,14 +206,16 @@ static int fit_exact(diag_work *w, pe_diagnosis *d) {
         }
         /* LongRoPE: per-column factors, read where the columns fix them */
         alt = *d;
-        if (!diag_exact_cache_longrope(w, &alt, &rms)) return 0;
-        finish(w, &alt);
-        if (!alt.identified) {
+        if (diag_exact_cache_longrope(w, &alt, &rms)) {
+            finish(w, &alt);
+            if (alt.identified) {
+                *d = alt;
+                return 1;
+            }
             w->open_lo = w->open_hi = NULL; /* that reading's, not another's */
-            return 0;
         }
-        *d = alt;
-        return 1;
+        /* far out (diag_far.c): the position from column 0, then HF's sets */
+        return reread_at_hf(w, d, diag_exact_cache_far, PE_DIAG_RECIPE_F32_FITTED);
     }
     if (d->kind != PE_DIAG_TABLE || d->storage != PE_DTYPE_FLOAT32 || d->pairs == 0 ||
         (d->identified && d->recipe != PE_DIAG_RECIPE_F32_FITTED && d->offset_known))

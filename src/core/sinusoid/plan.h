@@ -37,6 +37,10 @@
 /* Rows per pass of the recurrence: the pass's output lines stay in L1 even
  * when the row stride is a multiple of 4 KiB (every row in one cache set). */
 #define PE_ROW_GROUP 8u
+/* Columns the SIMD recurrence takes through all of a call's rows before the
+ * next ones, so that their state (row0, row1, coef: 12 KiB) stays in L1 from
+ * pass to pass (sinusoid/recur_simd.c). */
+#define PE_COLUMN_BAND 512u
 /* The add's tile of PE rows: up to 2 MiB (and 1024 rows), so each batch item
  * is added in long runs the prefetchers follow, as a plain streaming add is.
  * Against a streaming x += table (V8, batch 8 x 2048 x 1024, side by side):

@@ -1,8 +1,9 @@
 /* The Chebyshev recurrence, scalar reference: for each column
  * x(n+1) = coef * x(n) - x(n-1), stored as float32 (the tables) or float64
  * (the rows float16 and bfloat16 are rounded from). Rows go in passes of
- * PE_ROW_GROUP across all columns, as the SIMD kernel does; columns are
- * independent, so the order does not change the bits. A float32 whose float64
+ * PE_ROW_GROUP across all columns (the SIMD kernel's across bands of
+ * PE_COLUMN_BAND columns); columns are independent, so the order does not
+ * change the bits. A float32 whose float64
  * may lie within PE_FAST_BOUND of a midpoint is settled from its position
  * (sinusoid/settle.h), so every float32 is the exact value rounded once: a
  * column's run of rows that holds one is replayed after the run. */

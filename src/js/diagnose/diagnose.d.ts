@@ -141,7 +141,9 @@ export interface Identification {
     budgetSpent: boolean;
     /** HF parameter sets (dynamic NTK, YaRN, Llama 3) read cell by cell. */
     candidates: number;
-    readings: ('phase-lines' | 'exact-table' | 'exact-cache' | 'dynamic' | 'scaled' | 'from-0' | 'grid' | 'longrope')[];
+    readings: (
+      'phase-lines' | 'exact-table' | 'exact-cache' | 'dynamic' | 'scaled' | 'from-0' | 'grid' | 'longrope' | 'far'
+    )[];
     /** 'any' (fitted), then the rope_theta values HF's scalings were tried at. */
     bases: ('any' | number)[];
     layouts: string[];

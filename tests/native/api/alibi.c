@@ -204,6 +204,11 @@ void test_alibi_bias_values(void) {
         {{12, 5, 3, 0, 1}, 0, 12, "more queries than keys, causal"},
         {{8, 3, 9, 2, 0}, 0, 8, "8 heads, queries in the middle, bidirectional"},
         {{1, 6, 6, 0, 1}, 0, 1, "one head, square causal"},
+        /* Rows copied in blocks of 1, 2, 4, 8, then 16 rows (rows of 64 keys or more). */
+        {{3, 6, 64, 0, 0}, 0, 3, "6 rows of 64 keys, bidirectional: a partial block of 4"},
+        {{4, 35, 67, 2, 1}, 1, 3, "35 rows of 67 keys, causal, heads 1..3"},
+        {{2, 40, 64, 9, 0}, 0, 2, "40 rows of 64 keys, bidirectional"},
+        {{1, 90, 70, 0, 1}, 0, 1, "90 rows of 70 keys, causal: the last 20 rows unmasked"},
         /* Distances near 2^31: m 2^-k times 31-bit distances rounds to float. */
         {{8, 2, 3, PE_MAX_POSITION - 2, 0}, 0, 8, "queries at 2^31-2 and 2^31-1"},
     };
