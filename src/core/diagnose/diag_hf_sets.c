@@ -9,8 +9,8 @@
 #define TWO_PI 6.283185307179586
 
 /* original_max_position_embeddings, the common first (a tie in the ranking keeps this order) */
-const double diag_hf_contexts[DIAG_HF_CONTEXT_COUNT] = {8192,  4096,  2048, 32768,  16384,  131072,
-                                                        65536, 1024,  512,  262144, 524288, 1048576};
+const double diag_hf_contexts[DIAG_HF_CONTEXT_COUNT] = {8192,  4096, 2048, 32768,  16384,  131072,
+                                                        65536, 1024, 512,  262144, 524288, 1048576};
 const double diag_hf_yarn_factors[DIAG_HF_YARN_FACTOR_COUNT] = {2, 4, 8, 16, 32, 40, 64, 128};
 const double diag_hf_llama3_factors[DIAG_HF_LLAMA3_FACTOR_COUNT] = {8, 16, 32, 4, 2};
 
