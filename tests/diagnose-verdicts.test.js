@@ -205,6 +205,27 @@ test('far-out caches of one column per frequency are sinusoidal, not learned or 
   assert.ok(slowOnly >= 2, `${slowOnly} verdicts read from the slow columns alone`);
 });
 
+test('a LongRoPE cache far out: the verdict says its scaling is not read there, and names none', () => {
+  // far out only column 0 places the position (inv_freq 1, or 1 / a power-of-two linear factor); LongRoPE's column 0
+  // is 1 / short_factor[0] and the per-column factors are not fitted there, so the nearest reading from the slow
+  // columns alone names no scaling (it read Phi-3's as linear 1.03, or LongRoPE factors up to 7e7)
+  for (const seqLen of [4096, 131072])
+    for (const dtype of ['float32', 'bfloat16']) {
+      const scaling = { ...peers.PHI3_MINI_128K, seqLen };
+      // past 2^24 (rows repeating in runs) the verdict says the scaling is not read
+      const runs = identify(peers.llamaCache(32, 96, { scaling, start: 2 ** 24 + 3, dtype }), { rows: 32, dim: 96 });
+      assert.is(runs.identified, false, runs.verdict);
+      assert.match(runs.verdict, /, RoPE scaling not read \(per-column factors, as LongRoPE's .* not fitted far out\)/);
+      const r = identify(peers.llamaCache(32, 96, { scaling, start: 13e6, dtype }), { rows: 32, dim: 96 });
+      const what = `${seqLen} ${dtype}: ${r.verdict}`;
+      assert.is(r.identified, false, what);
+      assert.match(r.verdict, /only the slow columns follow sinusoids/, what);
+      assert.match(r.verdict, /first position, base, recipe and RoPE scaling are not read from these rows/, what);
+      assert.match(r.verdict, /per-column factors, as LongRoPE's short_factor or long_factor, are not fitted/, what);
+      assert.not.match(r.verdict.split('; only the slow columns')[0], /RoPE scaling|factor/, what);
+    }
+});
+
 test("HF float32 caches past 2^24 (rows sharing a float32 position): RoPE, base, the grid's range, the search", () => {
   // LlamaRotaryEmbedding takes position_ids.float(): past 2^24 consecutive positions round to one float32
   // multiple of 2^k, so rows repeat in runs; no whole first position reproduces them

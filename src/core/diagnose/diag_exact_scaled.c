@@ -23,7 +23,6 @@
 #include "diag_internal.h"
 #include "math/f64math.h"
 
-#define TWO_PI    6.283185307179586
 #define TRIES     40   /* candidates read cell by cell: the first three contexts' at one base, or the nearest */
 #define MAX_CHI   64.0 /* mean squared distance (in sds) past which a candidate is not read */
 #define MIN_READ  4    /* columns the recurrence must read */
@@ -38,11 +37,6 @@
 #define PEAK_NEAR   0.005 /* relative: a peak this close to a candidate's amplitude ranks it first */
 #define NOISE_RMS   1e-5  /* or rms off the candidate (relative to the amplitude): noise on it */
 
-/* original_max_position_embeddings, the common first (a tie in the ranking keeps this order) */
-static const double CONTEXTS[] = {8192, 4096, 2048, 32768, 16384, 131072, 65536, 1024, 512, 262144, 524288, 1048576};
-static const double YARN_FACTORS[] = {2, 4, 8, 16, 32, 40, 64, 128};
-static const double LLAMA3_FACTORS[] = {8, 16, 32, 4, 2};
-
 typedef struct candidate {
     freq_model m;
     double chi;   /* distance from the columns read */
@@ -50,21 +44,6 @@ typedef struct candidate {
     int rank;     /* 0: the cells' peak is one of its amplitudes */
     uint32_t seq; /* the order made: common bases and contexts first */
 } candidate;
-
-static double floor_of(double x) {
-    const double r = diag_round_int(x);
-    return r > x ? r - 1.0 : r;
-}
-
-static double ceil_of(double x) {
-    const double r = diag_round_int(x);
-    return r < x ? r + 1.0 : r;
-}
-
-/* HF's find_correction_dim: d ln(L0 / (2 pi beta)) / (2 ln theta). */
-static double correction_dim(double beta, double dim, double theta, double l0) {
-    return dim * pe_log(l0 / (TWO_PI * beta)) / (2.0 * pe_log(theta));
-}
 
 /* 1 when a and b are one HF parameter set but for the factor. */
 static int same_but_factor(const freq_model *a, const freq_model *b) {
@@ -187,29 +166,25 @@ static void consider(candidates *cs, const freq_model *m, int pass) {
 
 static void enumerate(candidates *cs, int pass) {
     const uint32_t h = cs->h;
-    const double dim = 2.0 * h;
     cs->made = 0;
     for (unsigned b = 0; b < DIAG_ROPE_THETA_COUNT; b++) {
         freq_model m = {0};
         m.recipe = PE_DIAG_RECIPE_F32_HF, m.base = diag_rope_thetas[b], m.dim = 2 * h, m.rule = 0, m.count = h;
         /* each context's Llama 3 sets, then its YaRN ones: Llama 3's bands change only slow columns, so it ties
          * with any YaRN whose ramp lies there too */
-        for (unsigned c = 0; c < sizeof CONTEXTS / sizeof CONTEXTS[0]; c++) {
-            const double l0 = CONTEXTS[c];
+        for (unsigned c = 0; c < DIAG_HF_CONTEXT_COUNT; c++) {
+            const double l0 = diag_hf_contexts[c];
             m.original_max = l0;
             m.scaling = PE_DIAG_SCALING_LLAMA3, m.low_freq_factor = 1.0, m.high_freq_factor = 4.0;
-            for (unsigned f = 0; f < sizeof LLAMA3_FACTORS / sizeof LLAMA3_FACTORS[0]; f++) {
-                m.factor = LLAMA3_FACTORS[f];
+            for (unsigned f = 0; f < DIAG_HF_LLAMA3_FACTOR_COUNT; f++) {
+                m.factor = diag_hf_llama3_factors[f];
                 consider(cs, &m, pass);
             }
-            /* YaRN, truncated as HF's default: low = max(floor(c_fast), 0), high = min(ceil(c_slow), d - 1) */
-            double low = floor_of(correction_dim(32.0, dim, m.base, l0)),
-                   high = ceil_of(correction_dim(1.0, dim, m.base, l0));
-            low = low > 0.0 ? low : 0.0, high = high < dim - 1.0 ? high : dim - 1.0;
-            if (!(low < h && high > 0.0)) continue;
-            m.scaling = PE_DIAG_SCALING_YARN, m.ramp_low = low, m.ramp_high = high;
-            for (unsigned f = 0; f < sizeof YARN_FACTORS / sizeof YARN_FACTORS[0]; f++) {
-                m.factor = YARN_FACTORS[f];
+            /* YaRN, its ramp truncated as HF's default */
+            if (!diag_yarn_ramp(&m, l0)) continue;
+            m.scaling = PE_DIAG_SCALING_YARN;
+            for (unsigned f = 0; f < DIAG_HF_YARN_FACTOR_COUNT; f++) {
+                m.factor = diag_hf_yarn_factors[f];
                 consider(cs, &m, pass);
             }
         }

@@ -36,9 +36,6 @@
 #define DYN_ALPHA   32.0       /* ... up to this alpha */
 #define DYN_CHECKS  32u        /* positions per reading whose column 1 is tried at every such base */
 
-static const double CONTEXTS[] = {8192, 4096, 2048, 32768, 16384, 131072, 65536, 1024, 512, 262144, 524288, 1048576};
-static const double YARN_FACTORS[] = {2, 4, 8, 16, 32, 40, 64, 128};
-static const double LLAMA3_FACTORS[] = {8, 16, 32, 4, 2};
 static const double LINEAR_FACTORS[] = {2, 4, 8, 16, 32, 64}; /* powers of two: column 0's angle stays exact */
 
 typedef struct far_read {
@@ -233,16 +230,6 @@ static void find_positions(far_read *f, double c0, double g) {
         enumerate(f, c0 * g, lo, hi, phase ? (b < 0.0 ? b + TWO_PI : b) : a, t, g, f->rows[ref], c0);
 }
 
-/* YaRN's ramp as HF truncates it: low = max(floor(c(beta_fast)), 0), high = min(ceil(c(beta_slow)), d - 1) with
- * c(beta) = d ln(L0 / (2 pi beta)) / (2 ln theta). */
-static int yarn_ramp(freq_model *m, double l0) {
-    const double dim = m->dim, lt = 2.0 * pe_log(m->base);
-    double low = floor_of(dim * pe_log(l0 / (TWO_PI * 32.0)) / lt), high = -floor_of(-dim * pe_log(l0 / TWO_PI) / lt);
-    low = low > 0.0 ? low : 0.0, high = high < dim - 1.0 ? high : dim - 1.0;
-    m->ramp_low = low, m->ramp_high = high;
-    return low < m->count && high > 0.0;
-}
-
 /* The reading's state for the winner: inv_freq (float32 with each column's neighbour) and the model. */
 typedef struct far_best {
     int found; /* 0 none, 1 one set, 2 two sets differing in some float32 inv_freq fit */
@@ -277,10 +264,10 @@ static void try_sets(far_read *f, far_best *best, double theta, double c0, float
     m.recipe = PE_DIAG_RECIPE_F32_HF, m.base = theta, m.dim = 2 * h, m.rule = 0, m.count = h;
     enum { NONE, LINEAR, LLAMA3, YARN, KINDS };
     for (int kind = NONE; kind < KINDS; kind++) {
-        const unsigned contexts = kind >= LLAMA3 ? sizeof CONTEXTS / sizeof CONTEXTS[0] : 1;
+        const unsigned contexts = kind >= LLAMA3 ? DIAG_HF_CONTEXT_COUNT : 1;
         const unsigned factors = kind == LINEAR   ? sizeof LINEAR_FACTORS / sizeof LINEAR_FACTORS[0]
-                                 : kind == LLAMA3 ? sizeof LLAMA3_FACTORS / sizeof LLAMA3_FACTORS[0]
-                                 : kind == YARN   ? sizeof YARN_FACTORS / sizeof YARN_FACTORS[0]
+                                 : kind == LLAMA3 ? DIAG_HF_LLAMA3_FACTOR_COUNT
+                                 : kind == YARN   ? DIAG_HF_YARN_FACTOR_COUNT
                                                   : 1;
         for (unsigned c = 0; c < contexts; c++)
             for (unsigned j = 0; j < factors; j++) {
@@ -289,11 +276,11 @@ static void try_sets(far_read *f, far_best *best, double theta, double c0, float
                             : kind == LLAMA3 ? PE_DIAG_SCALING_LLAMA3
                                              : PE_DIAG_SCALING_YARN;
                 m.factor = kind == LINEAR   ? LINEAR_FACTORS[j]
-                           : kind == LLAMA3 ? LLAMA3_FACTORS[j]
-                           : kind == YARN   ? YARN_FACTORS[j]
+                           : kind == LLAMA3 ? diag_hf_llama3_factors[j]
+                           : kind == YARN   ? diag_hf_yarn_factors[j]
                                             : 1.0;
-                m.original_max = CONTEXTS[c], m.low_freq_factor = 1.0, m.high_freq_factor = 4.0;
-                if (kind == YARN && !yarn_ramp(&m, CONTEXTS[c])) continue;
+                m.original_max = diag_hf_contexts[c], m.low_freq_factor = 1.0, m.high_freq_factor = 4.0;
+                if (kind == YARN && !diag_yarn_ramp(&m, diag_hf_contexts[c])) continue;
                 /* column 0 and the amplitude this reading's positions were found at */
                 if ((float)freq_value(&m, 0) != (float)c0) continue;
                 const double yarn_amp = (double)(float)(0.1 * pe_log(m.factor) + 1.0);
@@ -315,8 +302,8 @@ static void try_sets(far_read *f, far_best *best, double theta, double c0, float
 static uint32_t amplitudes(pe_dtype storage, double peak, double *amp) {
     uint32_t n = 0;
     if (diag_peak_allows(storage, peak, 1.0) && peak > 0.8) amp[n++] = 1.0;
-    for (unsigned j = 0; j < sizeof YARN_FACTORS / sizeof YARN_FACTORS[0]; j++) {
-        const double a = (double)(float)(0.1 * pe_log(YARN_FACTORS[j]) + 1.0);
+    for (unsigned j = 0; j < DIAG_HF_YARN_FACTOR_COUNT; j++) {
+        const double a = (double)(float)(0.1 * pe_log(diag_hf_yarn_factors[j]) + 1.0);
         if (diag_peak_allows(storage, peak, a) && peak > 0.8 * a) amp[n++] = a;
     }
     return n;
@@ -332,7 +319,7 @@ int diag_exact_cache_far(diag_work *w, pe_diagnosis *d, double *rms) {
     for (uint32_t r = f.r0; r < w->v.rows && f.n < CHECK_ROWS; r++)
         if (!w->zero[r]) f.rows[f.n++] = r;
     if (f.n < 8) return 0;
-    double amps[1 + sizeof YARN_FACTORS / sizeof YARN_FACTORS[0]];
+    double amps[1 + DIAG_HF_YARN_FACTOR_COUNT];
     const uint32_t n_amps = amplitudes(d->storage, diag_cache_peak(w), amps);
     /* the float32 grid: none (whole positions below 2^24), or the runs' step (a lower bound unless whole) */
     double grids[8];

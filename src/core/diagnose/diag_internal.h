@@ -12,6 +12,7 @@
  *   diag_exact_dynamic.c a dynamic NTK cache read at HF's rescaled base, at any first position
  *   diag_exact_longrope.c a LongRoPE cache at the factors its recurrences fix, at any first position
  *   diag_exact_bits.c  a cache reading's cells counted bit for bit (to part rival parameter sets)
+ *   diag_hf_sets.c   HF's canonical contexts, YaRN and Llama 3 factors, YaRN's ramp (for the two above and below)
  *   diag_far.c       a cache far out (near 2^24 and past it): the position from column 0, then HF's sets
  *   diag_recipe.c    which precision recipe reproduces the cells
  *   diag_compare.c   error against the exact table; distances when nothing fits
@@ -82,6 +83,20 @@ static inline double diag_narrow(double x, pe_dtype dtype) {
  * (defined in diag_scaling.c). */
 #define DIAG_ROPE_THETA_COUNT 7u
 extern const double diag_rope_thetas[DIAG_ROPE_THETA_COUNT];
+
+/* HF's canonical scaled parameter sets (diag_hf_sets.c), each list the common first: original contexts
+ * (original_max_position_embeddings), YaRN factors and Llama 3 factors. */
+#define DIAG_HF_CONTEXT_COUNT       12u
+#define DIAG_HF_YARN_FACTOR_COUNT   8u
+#define DIAG_HF_LLAMA3_FACTOR_COUNT 5u
+extern const double diag_hf_contexts[DIAG_HF_CONTEXT_COUNT];
+extern const double diag_hf_yarn_factors[DIAG_HF_YARN_FACTOR_COUNT];
+extern const double diag_hf_llama3_factors[DIAG_HF_LLAMA3_FACTOR_COUNT];
+struct freq_model;
+/* YaRN's ramp at context l0 as HF truncates it (beta_fast 32, beta_slow 1): low = max(floor(c(32)), 0), high =
+ * min(ceil(c(1)), dim - 1) with c(beta) = dim ln(l0 / (2 pi beta)) / (2 ln base). 1 and m's ramp_low / ramp_high
+ * set when the ramp meets m's columns (low < count, high > 0); 0 and m untouched when not. */
+int diag_yarn_ramp(struct freq_model *m, double l0);
 
 /* Rows sampled for the recipe match and the distances. */
 #define DIAG_SAMPLES 192u

@@ -210,6 +210,10 @@ static void position_grid_words(diag_sink *s, const pe_diagnosis *d) {
         diag_put(s, ", base %g (read from the columns)", d->base);
     else
         diag_put(s, ", base not read from %u distinct rows", d->distinct_rows);
+    /* a cache the far reading did not place: none of its sets fits, so the scaling is open */
+    if (d->kind == PE_DIAG_COS_SIN)
+        diag_put(s, ", RoPE scaling not read (per-column factors, as LongRoPE's short_factor or long_factor, are not "
+                    "fitted far out)");
     diag_put(s,
              ": consecutive rows repeat in runs (%u distinct of %u), so the first position is past 2^24 and known "
              "only to the float32 grid: ",
@@ -265,7 +269,10 @@ static void verdict(diag_sink *s, const pe_diagnosis *d) {
             "half: ",
             d->grid_height, d->grid_width);
     convention(s, d);
-    if (d->scaling != PE_DIAG_SCALING_NONE) diag_put(s, ", RoPE scaling "), diag_scaling_words(s, d, 0);
+    /* read from the slow columns alone, the nearest reading's first position, error and scaling are no estimates
+     * (its scaling comes from columns float32 angles blurred: a LongRoPE cache far out read as linear 1.03) */
+    const int slow_only = !d->identified && (d->searched & PE_DIAG_SEARCHED_SLOW_ONLY);
+    if (d->scaling != PE_DIAG_SCALING_NONE && !slow_only) diag_put(s, ", RoPE scaling "), diag_scaling_words(s, d, 0);
     if (d->storage != PE_DTYPE_FLOAT32) diag_put(s, ", values stored as %s", storage_name(d->storage));
     if (d->identified) {
         diag_put(s, ", ");
@@ -273,8 +280,6 @@ static void verdict(diag_sink *s, const pe_diagnosis *d) {
         if (d->recipe_tied != PE_DIAG_RECIPE_UNKNOWN)
             diag_put(s, " (or %s: these rows do not tell)", recipe_words(d->recipe_tied));
     }
-    /* read from the slow columns alone, the nearest reading's error and where it starts say nothing of the cells */
-    const int slow_only = !d->identified && (d->searched & PE_DIAG_SEARCHED_SLOW_ONLY);
     if (!slow_only) {
         diag_put(s, ": error %.2g, first above 1e-6 ", d->max_error);
         position_or_never(s, d->first_above_1e6);
@@ -283,7 +288,9 @@ static void verdict(diag_sink *s, const pe_diagnosis *d) {
         if (d->searched & PE_DIAG_SEARCHED_SLOW_ONLY)
             diag_put(s, "; only the slow columns follow sinusoids of the row, as when float32 angles past about 1e6 "
                         "rad (a first position far out) round the fast columns' phases to 1/8 rad or more: the first "
-                        "position, base and recipe are not read from these rows");
+                        "position, base, recipe and RoPE scaling are not read from these rows (far out only column 0 "
+                        "places the position, at inv_freq 1 or 1 / a power-of-two linear factor: per-column factors, "
+                        "as LongRoPE's short_factor or long_factor, are not fitted there)");
         else
             diag_put(s, "; only %.1f%% of sampled cells match a known recipe (noise, or another computation)",
                      100.0 * d->recipe_match);
