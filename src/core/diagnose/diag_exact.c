@@ -35,7 +35,6 @@
 #define CACHE_ROWS  16     /* rows a cache needs for this reading: fewer leave its recurrences loose */
 #define MAX_LEAVES  64     /* whole positions checked per candidate */
 #define ACCEPT_RMS  1e-5   /* rms off the candidate (relative to the amplitude) for a reading to count */
-#define TWO_PI      6.283185307179586
 #define NOISE_CELL  1e-6   /* a cache cell's noise allowed beside its rounding (a cache printed to 6 decimals) */
 #define MERGE_ANGLE 0.02   /* rad: neighbours' angles parting by less (and the slack) are walked as one */
 #define STEP_ROWS   512    /* rows whose angle steps give the base */
@@ -181,7 +180,8 @@ static int walk_next(exact_search *s, uint32_t k, branch_walk *b, double *a, dou
     for (;;) {
         while (b->m <= b->m_hi) {
             if (s->nodes++ > s->max_nodes) return 0; /* each branch tried is a step: a walk can try a million */
-            const double at = b->th + TWO_PI * b->m, c_lo = (at - b->slack) / b->f_hi, c_up = (at + b->slack) / b->f_lo;
+            const double at = b->th + DIAG_TWO_PI * b->m, c_lo = (at - b->slack) / b->f_hi,
+                         c_up = (at + b->slack) / b->f_lo;
             b->m += 1.0;
             const double x = c_lo > b->lo ? c_lo : b->lo, y = c_up < b->hi ? c_up : b->hi;
             if (x <= y) {
@@ -208,8 +208,8 @@ static int walk_next(exact_search *s, uint32_t k, branch_walk *b, double *a, dou
             if (b->merged) b->f_lo = down, b->f_hi = up;
         } else if (b->merged)
             b->f_lo = freq_of(s, k, -b->span), b->f_hi = freq_of(s, k, b->span);
-        const double m_lo = (b->lo * b->f_lo - b->slack - b->th) / TWO_PI;
-        b->m_hi = (b->hi * b->f_hi + b->slack - b->th) / TWO_PI;
+        const double m_lo = (b->lo * b->f_lo - b->slack - b->th) / DIAG_TWO_PI;
+        b->m_hi = (b->hi * b->f_hi + b->slack - b->th) / DIAG_TWO_PI;
         b->m = diag_round_int(m_lo + 0.5);
         if (b->m < m_lo) b->m += 1.0;
         if (b->m_hi - b->m > 1e6) b->m = b->m_hi + 1.0; /* never on an ordered search: a pair far too fast */
@@ -399,7 +399,7 @@ int diag_exact_table(diag_work *w, pe_diagnosis *d, pe_diag_recipe *formula, dou
     signed char *path = (signed char *)w->chunk, *best_path = path + h;
     for (uint32_t k = 0; k < h; k++) {
         double a = diag_atan2(diag_at(&w->v, r0, w->col_sin[k]), diag_at(&w->v, r0, w->col_cos[k]));
-        theta[k] = a < 0.0 ? a + TWO_PI : a;
+        theta[k] = a < 0.0 ? a + DIAG_TWO_PI : a;
     }
     diag_pick_samples(w);
     static const pe_diag_recipe recipes[] = {PE_DIAG_RECIPE_EXACT, PE_DIAG_RECIPE_F32_HF, PE_DIAG_RECIPE_F32_KERAS,
@@ -638,8 +638,8 @@ int diag_exact_cache_at(diag_work *w, pe_diagnosis *d, const float *inv, double 
     for (int is_cos = 1; is_cos >= 0; is_cos--) {
         for (uint32_t k = 0; k < h; k++) {
             const double u = diag_at(&w->v, r0, w->col_sin[k]) / amp, a0 = cell_angle(u, is_cos);
-            const double a = a0 < 0.0 ? a0 + TWO_PI : a0, b = is_cos ? TWO_PI - a : DIAG_PI - a;
-            theta[k] = a, theta2[k] = b < 0.0 ? b + TWO_PI : b;
+            const double a = a0 < 0.0 ? a0 + DIAG_TWO_PI : a0, b = is_cos ? DIAG_TWO_PI - a : DIAG_PI - a;
+            theta[k] = a, theta2[k] = b < 0.0 ? b + DIAG_TWO_PI : b;
             /* the cell's rounding (an ulp of the storage either side) through acos or asin, whole: a slope read at
              * the cell misses its steepening towards +-1, where a cell rounded to the amplitude or past it (a
              * cos near 1 in float16) still holds angles up to sqrt(2 du) */

@@ -25,7 +25,6 @@
 #define SD_SPAN          4.0     /* a factor within this many sds of the recurrence's */
 #define SHARE_MIN        0.99    /* cells within an ulp for the reading to count */
 #define CHECK_ROWS       64u     /* rows a column's branch is checked on */
-#define TWO_PI           6.283185307179586
 #define MAX_BRANCHES     2000.0
 #define READING_STEPS    500000  /* search steps per reading (cos or sin) */
 #define MAX_TWO_DECIMALS 30000.0 /* two-decimal factors (or branches) a column's frequency is sought among */
@@ -162,7 +161,7 @@ static int sine_read(const diag_work *w, uint32_t r0, uint32_t k, double wv, dou
                 if (w->zero[r]) continue;
                 const double x = (double)(r - r0) - mid, v = diag_at(&w->v, r, w->col_sin[k]);
                 double sn, cs;
-                pe_sincos(wv * x + 256.0 * TWO_PI, &sn, &cs); /* its domain is >= 0: wv <= pi, x >= -256 */
+                pe_sincos(wv * x + 256.0 * DIAG_TWO_PI, &sn, &cs); /* its domain is >= 0: wv <= pi, x >= -256 */
                 if (!pass) {
                     m[0] += cs * cs, m[1] += sn * sn, m[2] += cs * sn, m[3] += v * cs, m[4] += v * sn;
                     continue;
@@ -290,7 +289,7 @@ int diag_exact_cache_longrope(diag_work *w, pe_diagnosis *d, double *rms) {
         int found = 0;
         double reached = 0.0;
         for (int stage = 0; stage < 2 && !found && budget > 0 && reached < 0x1p31; stage++) {
-            const double limit = (stage ? 10.0 : 1.0) * MAX_BRANCHES * TWO_PI / slowest;
+            const double limit = (stage ? 10.0 : 1.0) * MAX_BRANCHES * DIAG_TWO_PI / slowest;
             double share;
             reached = limit;
             trial = *d;

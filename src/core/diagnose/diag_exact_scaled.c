@@ -68,12 +68,12 @@ static double unread_wavelength(const diag_work *w, const pe_diagnosis *d, doubl
         for (uint32_t r = 0; r < w->v.rows && same; r++)
             if (!w->zero[r]) same = diag_at(&w->v, r, w->col_sin[k]) == at0;
         if (!same) break;
-        from = TWO_PI / pe_exp_nonpositive(-pe_log(base) * (double)k / (double)h);
+        from = DIAG_TWO_PI / pe_exp_nonpositive(-pe_log(base) * (double)k / (double)h);
     }
     if (!(from > 0.0) || from > d->band_low) return 0.0;
     uint32_t ramp = 0; /* ramp pairs read: k and below */
     for (k++; k-- > 0;) {
-        const double wl = TWO_PI / pe_exp_nonpositive(-pe_log(base) * (double)k / (double)h);
+        const double wl = DIAG_TWO_PI / pe_exp_nonpositive(-pe_log(base) * (double)k / (double)h);
         if (wl <= d->band_high) break;
         ramp += wl < d->band_low;
     }

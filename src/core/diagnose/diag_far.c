@@ -22,7 +22,6 @@
 #include "math/f64math.h"
 #include "math/sincos.h"
 
-#define TWO_PI      6.283185307179586
 #define CHECK_ROWS  64u        /* read rows every candidate is checked on */
 #define MAX_HITS    400000u    /* positions whose column-0 angle fits one row, over all readings */
 #define MAX_KEEP    64u        /* positions columns 0 and 1 fit on every row, per reading */
@@ -170,7 +169,7 @@ static void check_position(far_read *f, double p0, double c0) {
  * angle drifting by q s - 2 pi round(q s / 2 pi) per step of j. */
 static void enumerate(far_read *f, double s, double lo, double hi, double c, double t, double g, uint32_t ref,
                       double c0) {
-    const double beta = s / TWO_PI, range = hi - lo, width = 2.0 * t / TWO_PI;
+    const double beta = s / DIAG_TWO_PI, range = hi - lo, width = 2.0 * t / DIAG_TWO_PI;
     double q = 1.0, delta = 1.0;
     for (double k = 1.0; k <= MAX_Q; k += 1.0) {
         const double x = k * beta, e = x - diag_round_int(x);
@@ -182,7 +181,7 @@ static void enumerate(far_read *f, double s, double lo, double hi, double c, dou
     if (delta == 1.0) return; /* no such q (never for a range below 2^32) */
     for (double b = 0.0; b < q && b < range; b += 1.0) {
         const double n0 = lo + b, last = floor_of((hi - 1.0 - n0) / q);
-        const double turns = (n0 * s - (c - t)) / TWO_PI, phi = turns - floor_of(turns);
+        const double turns = (n0 * s - (c - t)) / DIAG_TWO_PI, phi = turns - floor_of(turns);
         const double end = phi + last * delta, top = end > phi ? end : phi, bottom = end > phi ? phi : end;
         for (double m = floor_of(bottom); m <= top; m += 1.0) {
             if (delta == 0.0) break;
@@ -224,10 +223,10 @@ static void find_positions(far_read *f, double c0, double g) {
         }
     }
     const double t = best_tol + ANGLE_SLACK;
-    const double a = best_a < 0.0 ? best_a + TWO_PI : best_a, b = f->is_cos ? TWO_PI - a : DIAG_PI - a;
+    const double a = best_a < 0.0 ? best_a + DIAG_TWO_PI : best_a, b = f->is_cos ? DIAG_TWO_PI - a : DIAG_PI - a;
     const double lo = g > 1.0 ? 0x1p23 : 0.0, hi = 0x1p24;
     for (int phase = 0; phase < 2; phase++)
-        enumerate(f, c0 * g, lo, hi, phase ? (b < 0.0 ? b + TWO_PI : b) : a, t, g, f->rows[ref], c0);
+        enumerate(f, c0 * g, lo, hi, phase ? (b < 0.0 ? b + DIAG_TWO_PI : b) : a, t, g, f->rows[ref], c0);
 }
 
 /* The reading's state for the winner: inv_freq (float32 with each column's neighbour) and the model. */

@@ -7,8 +7,6 @@
 #include "diag_internal.h"
 #include "math/f64math.h"
 
-#define TWO_PI 6.283185307179586
-
 static float f32(double x) {
     return (float)x;
 }
@@ -43,7 +41,7 @@ static float llama3_hf(const freq_model *m, float inv) {
     const float factor = f32(m->factor), context = f32(m->original_max);
     const float low_wavelen = f32(m->original_max / m->low_freq_factor),
                 high_wavelen = f32(m->original_max / m->high_freq_factor);
-    const float wavelen = (1.0f / inv) * f32(TWO_PI);
+    const float wavelen = (1.0f / inv) * f32(DIAG_TWO_PI);
     const float scaled = wavelen > low_wavelen ? inv / factor : inv;
     const float smooth =
         ((1.0f / wavelen) * context - f32(m->low_freq_factor)) / f32(m->high_freq_factor - m->low_freq_factor);
@@ -53,7 +51,7 @@ static float llama3_hf(const freq_model *m, float inv) {
 }
 
 static double llama3_exact(const freq_model *m, double u) {
-    const double wavelen = TWO_PI / u;
+    const double wavelen = DIAG_TWO_PI / u;
     if (wavelen < m->original_max / m->high_freq_factor) return u;
     if (wavelen > m->original_max / m->low_freq_factor) return u / m->factor;
     double s = (m->original_max / wavelen - m->low_freq_factor) / (m->high_freq_factor - m->low_freq_factor);

@@ -6,8 +6,6 @@
 #include "diag_internal.h"
 #include "math/f64math.h"
 
-#define TWO_PI 6.283185307179586
-
 /* original_max_position_embeddings, the common first (a tie in the ranking keeps this order) */
 const double diag_hf_contexts[DIAG_HF_CONTEXT_COUNT] = {8192,  4096, 2048, 32768,  16384,  131072,
                                                         65536, 1024, 512,  262144, 524288, 1048576};
@@ -21,7 +19,7 @@ static double floor_of(double x) {
 
 /* HF's find_correction_dim: d ln(L0 / (2 pi beta)) / (2 ln theta). */
 static double correction_dim(double beta, double dim, double theta, double l0) {
-    return dim * pe_log(l0 / (TWO_PI * beta)) / (2.0 * pe_log(theta));
+    return dim * pe_log(l0 / (DIAG_TWO_PI * beta)) / (2.0 * pe_log(theta));
 }
 
 int diag_yarn_ramp(struct freq_model *m, double l0) {

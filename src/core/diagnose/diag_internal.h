@@ -160,6 +160,7 @@ static inline void diag_searched_to(diag_work *w, double limit, int spent) {
 #define DIAG_CHUNK       64u
 #define DIAG_FIT_SAMPLES 1024u
 #define DIAG_PI          3.141592653589793
+#define DIAG_TWO_PI      6.283185307179586
 
 /* diag_shape.c */
 int diag_transposed(const float *table, uint32_t rows, uint32_t cols);

@@ -23,8 +23,6 @@
 #include "diag_internal.h"
 #include "math/f64math.h"
 
-#define TWO_PI 6.283185307179586
-
 const double diag_rope_thetas[DIAG_ROPE_THETA_COUNT] = {10000.0, 500000.0, 1e6, 100000.0, 50000.0, 5e6, 1e7};
 
 static int close_to(double x, double target, double rel) {
@@ -70,7 +68,7 @@ static double round_param(double x, double rel) {
 
 /* L0 / beta for a correction dimension c: d ln(L0 / (2 pi beta)) / (2 ln theta) = c. */
 static double over_beta(double c, double dim, double log_theta) {
-    return TWO_PI * diag_exp(2.0 * c * log_theta / dim);
+    return DIAG_TWO_PI * diag_exp(2.0 * c * log_theta / dim);
 }
 
 static void yarn(pe_diagnosis *d) {
