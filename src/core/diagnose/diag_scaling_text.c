@@ -102,8 +102,10 @@ static const char *which_factors(const pe_diagnosis *d) {
 
 static void longrope_words(diag_sink *s, const pe_diagnosis *d, int full) {
     const char *which = which_factors(d);
-    diag_put(s, "LongRoPE (rope_type longrope), %s from %.4g to %.4g at rope_theta %.9g", which, d->band_low,
-             d->band_high, d->rope_theta);
+    int unbounded = 0; /* an open factor with no upper bound: the band's top is open too */
+    for (uint32_t k = 0; k < d->pair_factors; k++) unbounded |= d->pair_factor_open[k] && d->pair_factor_hi[k] >= 1e299;
+    diag_put(s, "LongRoPE (rope_type longrope), %s from %.4g to %.4g%s at rope_theta %.9g", which, d->band_low,
+             d->band_high, unbounded ? " or more" : "", d->rope_theta);
     if (d->long_factors == -1 && d->factor > 0) diag_put(s, " (short_factor or long_factor: these rows do not tell)");
     if (d->pair_factors_open > 0)
         diag_put(s, ", %u of the %u factors not fixed by these rows (ranges below)", d->pair_factors_open,
