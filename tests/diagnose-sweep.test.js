@@ -63,8 +63,10 @@ const FIXED_OPEN_TEXT = {
 
 // What the text quotes is what the cells fix (issue 24). A LongRoPE bfloat16 cos cache at 65,537 with 17 factors
 // open: its band is built from the fixed factors and the open ranges' bounds (pair 23's 19.38..244.5 reaches
-// 244.5), never from the value picked inside a range (242.5 was).
-const TEXT_CASES = ['hf-longrope-long-bfloat16-cos-single-65537'];
+// 244.5), never from the value picked inside a range (242.5 was). A LongRoPE bfloat16 sin cache at 1,000,003 that
+// no reading reproduces (0.1% of cells): the nearest reading's first position (about 1.82e5), attention factor
+// (0.499) and factors are a fit's, so the verdict names what was searched and what is open instead.
+const TEXT_CASES = ['hf-longrope-long-bfloat16-cos-single-65537', 'hf-longrope-long-bfloat16-sin-single-1000003'];
 
 let dir, fixedDir, textDir;
 test.before(async () => {
@@ -132,6 +134,18 @@ test('a LongRoPE band with open factors spans the fixed values and the open rang
   const band = `long_factor from ${Number(lo.toPrecision(4))} to ${Number(hi.toPrecision(4))} at`;
   assert.ok(r.verdict.includes(band), `${band}: ${r.verdict}`);
   assert.ok(r.verdict.includes('long_factor from 1.03 to 244.5 at'), r.verdict);
+});
+
+test('a nearest reading the cells do not bear out quotes none of its fitted facts', () => {
+  const r = readText(TEXT_CASES[1]);
+  assert.not.ok(r.identified, r.verdict);
+  for (const fitted of ['(about', 'attention_factor', 'factors from 1.03', 'first above 1e-6'])
+    assert.not.ok(r.verdict.includes(fitted), `${fitted}: ${r.verdict}`);
+  assert.ok(r.verdict.includes('first position undetermined'), r.verdict);
+  assert.ok(r.verdict.includes('LongRoPE (rope_type longrope), parameters not read'), r.verdict);
+  assert.ok(r.verdict.includes("the scaling's parameters and the recipe are not read from these cells"), r.verdict);
+  assert.ok(r.verdict.includes('searched: first positions 0 to'), r.verdict);
+  assert.not.ok(r.text.includes("LongRoPE's attention_factor"), r.text);
 });
 
 test.run();

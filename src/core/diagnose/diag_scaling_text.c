@@ -136,7 +136,28 @@ static void longrope_words(diag_sink *s, const pe_diagnosis *d, int full) {
                  d->attention_factor * d->attention_factor - 1.0);
 }
 
+/* The family's name alone, for a nearest reading the cells do not bear out (diag_nearest_unread). */
+static void unread_words(diag_sink *s, const pe_diagnosis *d, int full) {
+    static const char *names[] = {"none",
+                                  "linear (rope_type linear)",
+                                  "YaRN (rope_type yarn)",
+                                  "Llama 3 (rope_type llama3)",
+                                  "banded (YaRN or Llama 3)",
+                                  "LongRoPE (rope_type longrope)",
+                                  "dynamic NTK (rope_type dynamic)"};
+    diag_put(s, "%s, parameters not read", (unsigned)d->scaling < 7 ? names[d->scaling] : "none");
+    if (full)
+        diag_put(s,
+                 " (the nearest reading reproduces %.1f%% of sampled cells: its factors and attention factor are "
+                 "a fit's, not what the cells fix)",
+                 100.0 * d->recipe_match);
+}
+
 void diag_scaling_words(diag_sink *s, const pe_diagnosis *d, int full) {
+    if (d->scaling != PE_DIAG_SCALING_NONE && diag_nearest_unread(d)) {
+        unread_words(s, d, full);
+        return;
+    }
     switch (d->scaling) {
     case PE_DIAG_SCALING_LINEAR:
         diag_put(s, "linear (rope_type linear), factor %.6g", d->factor);
