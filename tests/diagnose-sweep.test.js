@@ -61,17 +61,27 @@ const FIXED_OPEN_TEXT = {
     'from wavelength 2948.3 on',
 };
 
-let dir, fixedDir;
+// What the text quotes is what the cells fix (issue 24). A LongRoPE bfloat16 cos cache at 65,537 with 17 factors
+// open: its band is built from the fixed factors and the open ranges' bounds (pair 23's 19.38..244.5 reaches
+// 244.5), never from the value picked inside a range (242.5 was). A LongRoPE bfloat16 sin cache at 1,000,003 that
+// no reading reproduces (0.1% of cells): the nearest reading's first position (about 1.82e5), attention factor
+// (0.499) and factors are a fit's, so the verdict names what was searched and what is open instead.
+const TEXT_CASES = ['hf-longrope-long-bfloat16-cos-single-65537', 'hf-longrope-long-bfloat16-sin-single-1000003'];
+
+let dir, fixedDir, textDir;
 test.before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'posenc-sweep-'));
   fixedDir = mkdtempSync(join(tmpdir(), 'posenc-sweep-fixed-'));
   makeSweep(dir, ['--sample', '12', '--seed', '1']);
   makeSweep(fixedDir, ['--names', [...FIXED, ...Object.keys(FIXED_OPEN)].join(',')]);
+  textDir = mkdtempSync(join(tmpdir(), 'posenc-sweep-text-'));
+  makeSweep(textDir, ['--names', TEXT_CASES.join(',')]);
   await init();
 });
 test.after(() => {
   rmSync(dir, { recursive: true, force: true });
   rmSync(fixedDir, { recursive: true, force: true });
+  rmSync(textDir, { recursive: true, force: true });
 });
 
 test('the seeded sample of the sweep: each case in its class', () => {
@@ -102,6 +112,40 @@ test('the cases fixed after the sweep found them are right', () => {
       assert.not.ok(text.includes('low_freq_factor = 8192'), `${t.file}: ${text}`);
     }
   }
+});
+
+const readText = (file) => {
+  const { table, rows, dim } = readNpy(readFileSync(join(textDir, `${file}.npy`)));
+  return identify(table, { rows, dim });
+};
+
+test('a LongRoPE band with open factors spans the fixed values and the open ranges, no value picked inside', () => {
+  const r = readText(TEXT_CASES[0]);
+  const list = r.ropeScaling.long_factor;
+  // the band the text should give: fixed factors as read, open ones (null in the list) by their bounds
+  let lo = Infinity,
+    hi = 0;
+  list.forEach((x, k) => {
+    const [a, b] = x === null ? r.pairFactorRanges[k] : [x, x];
+    lo = Math.min(lo, a);
+    if (b !== null) hi = Math.max(hi, b);
+  });
+  assert.ok(list.includes(null), r.verdict);
+  const band = `long_factor from ${Number(lo.toPrecision(4))} to ${Number(hi.toPrecision(4))} at`;
+  assert.ok(r.verdict.includes(band), `${band}: ${r.verdict}`);
+  assert.ok(r.verdict.includes('long_factor from 1.03 to 244.5 at'), r.verdict);
+});
+
+test('a nearest reading the cells do not bear out quotes none of its fitted facts', () => {
+  const r = readText(TEXT_CASES[1]);
+  assert.not.ok(r.identified, r.verdict);
+  for (const fitted of ['(about', 'attention_factor', 'factors from 1.03', 'first above 1e-6'])
+    assert.not.ok(r.verdict.includes(fitted), `${fitted}: ${r.verdict}`);
+  assert.ok(r.verdict.includes('first position undetermined'), r.verdict);
+  assert.ok(r.verdict.includes('LongRoPE (rope_type longrope), parameters not read'), r.verdict);
+  assert.ok(r.verdict.includes("the scaling's parameters and the recipe are not read from these cells"), r.verdict);
+  assert.ok(r.verdict.includes('searched: first positions 0 to'), r.verdict);
+  assert.not.ok(r.text.includes("LongRoPE's attention_factor"), r.text);
 });
 
 test.run();

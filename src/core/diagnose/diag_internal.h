@@ -234,6 +234,13 @@ typedef struct diag_sink {
 } diag_sink;
 void diag_put(diag_sink *s, const char *format, ...);
 
+/* A nearest reading the cells do not bear out: not identified, not read from the slow columns alone, and under
+ * half of the sampled cells within an ulp of it. Its first position and scaling parameters are the fit's values,
+ * not what the cells fix: the text names what was searched and what is open instead of quoting them. */
+static inline int diag_nearest_unread(const pe_diagnosis *d) {
+    return !d->identified && !(d->searched & PE_DIAG_SEARCHED_SLOW_ONLY) && d->recipe_match < 0.5;
+}
+
 /* diag_scaling_text.c */
 /* The scaling in words; full adds what the data fix and the LongRoPE factors. */
 void diag_scaling_words(diag_sink *s, const pe_diagnosis *d, int full);

@@ -210,11 +210,15 @@ static void longrope(const diag_work *w, pe_diagnosis *d) {
     /* the factors as far as the cells fix them */
     d->pair_factors_open = diag_pair_ranges(w, d, amp, log_theta);
     if (d->pair_factors == 0) return;
+    /* the band from what the cells fix: a fixed factor's value, an open one's bounds (never the value picked
+     * inside its range); an open range without an upper bound adds only its lower one (the text says "or more") */
     d->band_low = 1e300, d->band_high = 0.0;
     for (uint32_t k = 0; k < d->pair_factors; k++) {
-        const double e = d->pair_factor[k];
-        if (e > 0.0 && e < d->band_low) d->band_low = e;
-        if (e > d->band_high) d->band_high = e;
+        const int open = d->pair_factor_open[k];
+        const double lo = open ? d->pair_factor_lo[k] : d->pair_factor[k];
+        const double hi = open && d->pair_factor_hi[k] < 1e299 ? d->pair_factor_hi[k] : lo;
+        if (lo > 0.0 && lo < d->band_low) d->band_low = lo;
+        if (hi > d->band_high) d->band_high = hi;
     }
 }
 

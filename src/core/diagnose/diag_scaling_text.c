@@ -102,8 +102,10 @@ static const char *which_factors(const pe_diagnosis *d) {
 
 static void longrope_words(diag_sink *s, const pe_diagnosis *d, int full) {
     const char *which = which_factors(d);
-    diag_put(s, "LongRoPE (rope_type longrope), %s from %.4g to %.4g at rope_theta %.9g", which, d->band_low,
-             d->band_high, d->rope_theta);
+    int unbounded = 0; /* an open factor with no upper bound: the band's top is open too */
+    for (uint32_t k = 0; k < d->pair_factors; k++) unbounded |= d->pair_factor_open[k] && d->pair_factor_hi[k] >= 1e299;
+    diag_put(s, "LongRoPE (rope_type longrope), %s from %.4g to %.4g%s at rope_theta %.9g", which, d->band_low,
+             d->band_high, unbounded ? " or more" : "", d->rope_theta);
     if (d->long_factors == -1 && d->factor > 0) diag_put(s, " (short_factor or long_factor: these rows do not tell)");
     if (d->pair_factors_open > 0)
         diag_put(s, ", %u of the %u factors not fixed by these rows (ranges below)", d->pair_factors_open,
@@ -134,7 +136,28 @@ static void longrope_words(diag_sink *s, const pe_diagnosis *d, int full) {
                  d->attention_factor * d->attention_factor - 1.0);
 }
 
+/* The family's name alone, for a nearest reading the cells do not bear out (diag_nearest_unread). */
+static void unread_words(diag_sink *s, const pe_diagnosis *d, int full) {
+    static const char *names[] = {"none",
+                                  "linear (rope_type linear)",
+                                  "YaRN (rope_type yarn)",
+                                  "Llama 3 (rope_type llama3)",
+                                  "banded (YaRN or Llama 3)",
+                                  "LongRoPE (rope_type longrope)",
+                                  "dynamic NTK (rope_type dynamic)"};
+    diag_put(s, "%s, parameters not read", (unsigned)d->scaling < 7 ? names[d->scaling] : "none");
+    if (full)
+        diag_put(s,
+                 " (the nearest reading reproduces %.1f%% of sampled cells: its factors and attention factor are "
+                 "a fit's, not what the cells fix)",
+                 100.0 * d->recipe_match);
+}
+
 void diag_scaling_words(diag_sink *s, const pe_diagnosis *d, int full) {
+    if (d->scaling != PE_DIAG_SCALING_NONE && diag_nearest_unread(d)) {
+        unread_words(s, d, full);
+        return;
+    }
     switch (d->scaling) {
     case PE_DIAG_SCALING_LINEAR:
         diag_put(s, "linear (rope_type linear), factor %.6g", d->factor);

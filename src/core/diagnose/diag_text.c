@@ -140,7 +140,7 @@ static void convention(diag_sink *s, const pe_diagnosis *d) {
     diag_put(s, ", first position ");
     if (d->offset_known)
         diag_put(s, "%.0f", d->offset);
-    else if (d->searched & PE_DIAG_SEARCHED_SLOW_ONLY)
+    else if ((d->searched & PE_DIAG_SEARCHED_SLOW_ONLY) || diag_nearest_unread(d))
         diag_put(s, "undetermined");
     else
         diag_put(s, "undetermined (about %.3g)", d->offset);
@@ -281,8 +281,9 @@ static void verdict(diag_sink *s, const pe_diagnosis *d) {
             diag_put(s, " (or %s: these rows do not tell)", recipe_words(d->recipe_tied));
     }
     if (!slow_only) {
-        diag_put(s, ": error %.2g, first above 1e-6 ", d->max_error);
-        position_or_never(s, d->first_above_1e6);
+        diag_put(s, ": error %.2g", d->max_error);
+        /* where the error starts is a position on the reading's own first position: not quoted when that is open */
+        if (!diag_nearest_unread(d)) diag_put(s, ", first above 1e-6 "), position_or_never(s, d->first_above_1e6);
     }
     if (!d->identified) {
         if (d->searched & PE_DIAG_SEARCHED_SLOW_ONLY)
@@ -294,6 +295,9 @@ static void verdict(diag_sink *s, const pe_diagnosis *d) {
         else
             diag_put(s, "; only %.1f%% of sampled cells match a known recipe (noise, or another computation)",
                      100.0 * d->recipe_match);
+        if (diag_nearest_unread(d))
+            diag_put(s, ": the first position%s and the recipe are not read from these cells",
+                     d->scaling != PE_DIAG_SCALING_NONE ? ", the scaling's parameters" : "");
         diag_put(s, "; ");
         searched_words(s, d);
     }
@@ -348,6 +352,8 @@ pe_status pe_diagnosis_text(const pe_diagnosis *d, char *out, size_t out_bytes, 
             diag_put(&s, " (none)");
         else if ((d->scale - sq) / sq < 1e-4 && (sq - d->scale) / sq < 1e-4)
             diag_put(&s, " (sqrt(d), d = %u)", d->cols);
+        else if (d->attention_factor > 0 && diag_nearest_unread(d))
+            diag_put(&s, " (the nearest reading's fit, not read from the cells)");
         else if (d->attention_factor > 0)
             diag_put(&s, " (%s attention_factor)", d->scaling == PE_DIAG_SCALING_YARN ? "YaRN's" : "LongRoPE's");
         diag_put(&s, "\nrope scaling: ");
