@@ -35,10 +35,16 @@ async function identifyOnPage(page, text, kind) {
   return page.$eval('#identify-facts', (el) => ({ ...el.dataset, text: el.textContent }));
 }
 
-it('constant and random tables are never a match, and no error against exact is claimed', async () => {
+/** Opens the page and waits until the identify view can run. */
+async function identifyView() {
   const { page, server } = session;
   await open(page, server.url);
   await caughtUp(page, '#identify-run');
+  return page;
+}
+
+it('constant and random tables are never a match, and no error against exact is claimed', async () => {
+  const page = await identifyView();
   const { next } = rng('  identify random tables');
   const tables = {
     'all ones': new Float32Array(rows * dim).fill(1),
@@ -63,9 +69,7 @@ it('constant and random tables are never a match, and no error against exact is 
 });
 
 it('a request shows its shape at once; the newest wins; a refusal is text', async () => {
-  const { page, server } = session;
-  await open(page, server.url);
-  await caughtUp(page, '#identify-run');
+  const page = await identifyView();
   await page.selectOption('#identify-kind', 'auto');
   await page.fill('#identify-paste', '0.5 0.5 0.5 0.5\n'.repeat(16));
   // The example, then the paste while the example runs: what the facts show, in order, read as each is set.
@@ -111,9 +115,7 @@ it('a request shows its shape at once; the newest wins; a refusal is text', asyn
 });
 
 it('the tensor box picks a table out of a .safetensors file with several', async () => {
-  const { page, server } = session;
-  await open(page, server.url);
-  await caughtUp(page, '#identify-run');
+  const page = await identifyView();
   await page.selectOption('#identify-kind', 'auto');
   const { next } = rng('  identify tensor names');
   const f32 = (values) => new Uint8Array(Float32Array.from(values).buffer);
