@@ -70,14 +70,10 @@ typedef struct exact_search {
     diag_memo *record;          /* or NULL: intervals reaching depth DIAG_MEMO_DEPTH are stored here, not walked */
 } exact_search;
 
-static double ulp32(double x) {
-    return diag_ulp(PE_DTYPE_FLOAT32, x < 0 ? -x : x);
-}
-
 static double freq_of(const exact_search *s, uint32_t k, int v) {
     if (!s->f32) return s->exact[k];
     double f = (double)s->inv[k];
-    return f + v * ulp32(f);
+    return f + v * diag_ulp32(f);
 }
 
 static double angle_of(const exact_search *s, double p, double f) {
@@ -108,8 +104,8 @@ static uint32_t pair_fit(const exact_search *s, uint32_t k, double q, int v, dou
         }
         const double a = diag_at(&w->v, r, w->col_sin[k]), b = diag_at(&w->v, r, w->col_cos[k]);
         const double fs = (double)(float)sn, fc = (double)(float)cs;
-        within += (a - fs <= 1.001 * ulp32(fs) && fs - a <= 1.001 * ulp32(fs)) +
-                  (b - fc <= 1.001 * ulp32(fc) && fc - b <= 1.001 * ulp32(fc));
+        within += (a - fs <= 1.001 * diag_ulp32(fs) && fs - a <= 1.001 * diag_ulp32(fs)) +
+                  (b - fc <= 1.001 * diag_ulp32(fc) && fc - b <= 1.001 * diag_ulp32(fc));
         *e2 += (a - sn) * (a - sn) + (b - cs) * (b - cs);
     }
     return within;
@@ -198,7 +194,7 @@ static int walk_next(exact_search *s, uint32_t k, branch_walk *b, double *a, dou
         if (!(b->f > 0.0)) continue;
         /* the angle's own rounding at the interval's top, and the position's (float32 past 2^24) */
         b->slack = (s->tol ? s->tol[k] : ANGLE_TOL) + 1e-15 * b->hi * b->f;
-        if (s->f32) b->slack += 0.5 * ulp32(b->hi * b->f) + 0.5 * ulp32(b->hi) * b->f;
+        if (s->f32) b->slack += 0.5 * diag_ulp32(b->hi * b->f) + 0.5 * diag_ulp32(b->hi) * b->f;
         if (b->step == 0 && b->span > 0) {
             /* neighbours whose angles over [lo, hi] part by less than the slack and MERGE_ANGLE: one walk of
              * their hulls finds the branches of all in a fifth of the steps (a slow pair over a long interval);
@@ -458,7 +454,7 @@ int diag_exact_table(diag_work *w, pe_diagnosis *d, pe_diag_recipe *formula, dou
         diag_inv_formula(w, d, best_recipe, best_variant, inv);
         for (uint32_t k = 0; k < h; k++) {
             double f = (double)inv[k];
-            w->w[k] = f + best_path[k] * ulp32(f);
+            w->w[k] = f + best_path[k] * diag_ulp32(f);
             w->sigma[k] = 0.0;
         }
         *formula = best_recipe;
@@ -667,7 +663,7 @@ int diag_exact_cache_at(diag_work *w, pe_diagnosis *d, const float *inv, double 
     if (best.best_share < 0.0 || best.found != 1) return 0;
     for (uint32_t k = 0; k < h; k++) {
         const double f = (double)inv[k];
-        w->w[k] = f + best_path[k] * ulp32(f);
+        w->w[k] = f + best_path[k] * diag_ulp32(f);
         w->sigma[k] = 0.0;
         w->src[w->col_sin[k]] = w->src[w->col_cos[k]] = best_cos ? h + k : k;
     }

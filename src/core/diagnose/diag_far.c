@@ -53,15 +53,6 @@ typedef struct far_read {
     uint32_t kept;
 } far_read;
 
-static double ulp32(double x) {
-    return diag_ulp(PE_DTYPE_FLOAT32, x < 0 ? -x : x);
-}
-
-static double floor_of(double x) {
-    const double r = diag_round_int(x);
-    return r > x ? r - 1.0 : r;
-}
-
 /* 1 when cell a is HF's cos or sin of the float32 angle times the float32 amplitude, as stored, within
  * diag_cache_cell_tol: PyTorch's float32 sin and cos are within an ulp, not correctly rounded, and the product
  * with the amplitude rounds once more. */
@@ -95,7 +86,7 @@ static uint32_t column_best(const far_read *f, uint32_t k, float inv, int *v) {
     *v = 0;
     for (int step = 0; step <= 2 * NEIGHBOURS; step++) {
         const int j = step == 0 ? 0 : (step % 2 ? -(step + 1) / 2 : step / 2);
-        const double x = (double)inv + j * ulp32((double)inv);
+        const double x = (double)inv + j * diag_ulp32((double)inv);
         if (!(x > 0.0)) continue;
         const uint32_t m = column_count(f, k, x, need);
         if (m > best) best = m, *v = j;
@@ -180,22 +171,22 @@ static void enumerate(far_read *f, double s, double lo, double hi, double c, dou
     }
     if (delta == 1.0) return; /* no such q (never for a range below 2^32) */
     for (double b = 0.0; b < q && b < range; b += 1.0) {
-        const double n0 = lo + b, last = floor_of((hi - 1.0 - n0) / q);
-        const double turns = (n0 * s - (c - t)) / DIAG_TWO_PI, phi = turns - floor_of(turns);
+        const double n0 = lo + b, last = diag_floor((hi - 1.0 - n0) / q);
+        const double turns = (n0 * s - (c - t)) / DIAG_TWO_PI, phi = turns - diag_floor(turns);
         const double end = phi + last * delta, top = end > phi ? end : phi, bottom = end > phi ? phi : end;
-        for (double m = floor_of(bottom); m <= top; m += 1.0) {
+        for (double m = diag_floor(bottom); m <= top; m += 1.0) {
             if (delta == 0.0) break;
             double ja = (m - phi) / delta, jb = (m + width - phi) / delta;
             if (ja > jb) {
                 const double x = ja;
                 ja = jb, jb = x;
             }
-            double j = floor_of(ja);
+            double j = diag_floor(ja);
             j = j < 0.0 ? 0.0 : j;
             for (; j <= jb + 1.0 && j <= last; j += 1.0) {
                 if (f->hits++ >= MAX_HITS) return;
                 const double grid = (n0 + q * j) * g; /* row ref's float32 position */
-                for (double p = grid - floor_of(g / 2.0); p <= grid + g / 2.0; p += 1.0)
+                for (double p = grid - diag_floor(g / 2.0); p <= grid + g / 2.0; p += 1.0)
                     if ((double)(float)p == grid) check_position(f, p - (double)(ref - f->r0), c0);
             }
         }
@@ -251,7 +242,7 @@ static int model_fits(far_read *f, const freq_model *m, float *inv) {
         const uint32_t c = column_best(f, k, x, &v);
         if (c < COLUMN_MIN * f->n) return 0;
         within += c;
-        inv[k] = (float)((double)x + v * ulp32((double)x));
+        inv[k] = (float)((double)x + v * diag_ulp32((double)x));
     }
     return within >= SHARE_MIN * (double)f->n * h;
 }

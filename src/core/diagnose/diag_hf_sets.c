@@ -12,11 +12,6 @@ const double diag_hf_contexts[DIAG_HF_CONTEXT_COUNT] = {8192,  4096, 2048, 32768
 const double diag_hf_yarn_factors[DIAG_HF_YARN_FACTOR_COUNT] = {2, 4, 8, 16, 32, 40, 64, 128};
 const double diag_hf_llama3_factors[DIAG_HF_LLAMA3_FACTOR_COUNT] = {8, 16, 32, 4, 2};
 
-static double floor_of(double x) {
-    const double r = diag_round_int(x);
-    return r > x ? r - 1.0 : r;
-}
-
 /* HF's find_correction_dim: d ln(L0 / (2 pi beta)) / (2 ln theta). */
 static double correction_dim(double beta, double dim, double theta, double l0) {
     return dim * pe_log(l0 / (DIAG_TWO_PI * beta)) / (2.0 * pe_log(theta));
@@ -24,8 +19,8 @@ static double correction_dim(double beta, double dim, double theta, double l0) {
 
 int diag_yarn_ramp(struct freq_model *m, double l0) {
     const double dim = m->dim;
-    double low = floor_of(correction_dim(32.0, dim, m->base, l0)),
-           high = -floor_of(-correction_dim(1.0, dim, m->base, l0));
+    double low = diag_floor(correction_dim(32.0, dim, m->base, l0)),
+           high = -diag_floor(-correction_dim(1.0, dim, m->base, l0));
     low = low > 0.0 ? low : 0.0, high = high < dim - 1.0 ? high : dim - 1.0;
     if (!(low < m->count && high > 0.0)) return 0;
     m->ramp_low = low, m->ramp_high = high;

@@ -210,6 +210,8 @@ void diag_fit_rule(diag_work *w, pe_diagnosis *d);
 /* e^x for any x (the core's exp), and x rounded to a whole number (|x| < 2^51). */
 double diag_exp(double x);
 double diag_round_int(double x);
+/* The whole number at or below x (|x| < 2^51). */
+double diag_floor(double x);
 /* The roundest number in [lo, hi]: a power of two nearest the middle, else the coarsest multiple of a power of
  * ten; lo when there is none (diag_scaling.c). For lengths read off a scaling (original context, beta). */
 double diag_roundest_in(double lo, double hi);
@@ -256,6 +258,10 @@ double diag_round_storage(pe_dtype storage, double x);
  * formula's quotient from a float32 log) at d's rule, base and scaling; 0 when it does not apply. */
 int diag_inv_formula(const diag_work *w, const pe_diagnosis *d, pe_diag_recipe recipe, int variant, float *inv);
 double diag_ulp(pe_dtype storage, double x);
+/* An ulp of float32 at |x| (inline: diag_exact.c's walk asks for it per branch). */
+static inline double diag_ulp32(double x) {
+    return diag_ulp(PE_DTYPE_FLOAT32, x < 0 ? -x : x);
+}
 
 /* How far a cos/sin cache's cell v may sit from the model value of HF's float32 recipe (attention factor a32):
  * half an ulp of the storage above either |v| or |model| (conservative at a binade's edge), plus two float32

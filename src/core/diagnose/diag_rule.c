@@ -20,6 +20,11 @@ double diag_round_int(double x) {
     return (x + PE_ROUND_MAGIC) - PE_ROUND_MAGIC;
 }
 
+double diag_floor(double x) {
+    const double r = diag_round_int(x);
+    return r > x ? r - 1.0 : r;
+}
+
 double diag_snap(double x, double rel, int *round) {
     *round = 0;
     /* zero, infinities and NaN have no digits (and would keep the scaling loops below going forever) */
