@@ -335,6 +335,28 @@ int diag_exact_cache_longrope(diag_work *w, pe_diagnosis *d, double *rms);
  * over [0, 2^31) on the float32 grid, then HF's sets at the common rope_theta values checked cell by cell. On
  * success (1) sets what diag_exact_cache_scaled sets; offset_known only when one first position fits. */
 int diag_exact_cache_far(diag_work *w, pe_diagnosis *d, double *rms);
+/* diag_far_enum.c: calls visit(ctx, n) for every whole n in [lo, hi) whose angle n s (exact in double) lies within
+ * t of c modulo 2 pi, in about sqrt(hi - lo) steps (and a few n just outside, which visit checks); *hits counts
+ * the calls, and the walk stops once it reaches max_hits (returns 0 then, else 1). */
+int diag_far_enumerate(double s, double lo, double hi, double c, double t, uint64_t *hits, uint64_t max_hits,
+                       void (*visit)(void *ctx, double n), void *ctx);
+
+/* diag_longrope_lists.c: the LongRoPE factor lists shipped models' configs carry. */
+typedef struct diag_longrope_list {
+    const char *model; /* the Hugging Face model (microsoft/...) whose config.json ships the list */
+    int is_long;       /* 1 long_factor, 0 short_factor */
+    uint32_t pairs;    /* the list's length: rotary dim / 2 */
+    double rope_theta, original_max, max_position;
+    const double *factors; /* as the config writes them (HF takes them as float32) */
+} diag_longrope_list;
+#define DIAG_LONGROPE_LIST_COUNT 4u
+extern const diag_longrope_list diag_longrope_lists[DIAG_LONGROPE_LIST_COUNT];
+/* diag_far_longrope.c: a LongRoPE cache far out read at each shipped list of its width: every column's float32
+ * inv_freq from the list, the first position from column 0's float32 angles, every cell checked. On success (1)
+ * sets what diag_exact_cache_far sets, the scaling per pair and longrope_list. */
+int diag_exact_cache_far_lists(diag_work *w, pe_diagnosis *d, double *rms);
+/* diag_far_longrope.c: the rope_scaling parameters of a cache read at a shipped list (d->longrope_list > 0). */
+void diag_longrope_list_params(diag_work *w, pe_diagnosis *d);
 
 /* diag_compare.c */
 /* Position of the first row read: the fitted offset, whole, >= 0, keeping positions below 2^31. */
