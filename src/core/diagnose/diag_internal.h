@@ -243,6 +243,14 @@ static inline int diag_nearest_unread(const pe_diagnosis *d) {
     return !d->identified && !(d->searched & PE_DIAG_SEARCHED_SLOW_ONLY) && d->recipe_match < 0.5;
 }
 
+/* A cache the readings did not identify whose scaling the verdict says is not read: rows in runs past 2^24, or
+ * only the slow columns sinusoidal (far out); the nearest reading's scaling and factor are a blurred fit's, so
+ * neither the words nor the JSON give them. */
+static inline int diag_scaling_unread(const pe_diagnosis *d) {
+    return !d->identified && d->kind == PE_DIAG_COS_SIN &&
+           (d->position_grid || (d->searched & PE_DIAG_SEARCHED_SLOW_ONLY));
+}
+
 /* diag_scaling_text.c */
 /* The scaling in words; full adds what the data fix and the LongRoPE factors. */
 void diag_scaling_words(diag_sink *s, const pe_diagnosis *d, int full);

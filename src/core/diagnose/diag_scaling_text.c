@@ -174,6 +174,13 @@ static void unread_words(diag_sink *s, const pe_diagnosis *d, int full) {
 }
 
 void diag_scaling_words(diag_sink *s, const pe_diagnosis *d, int full) {
+    if (diag_scaling_unread(d)) {
+        diag_put(s, "not read");
+        if (full)
+            diag_put(s, " (far out the float32 angles blur every column but the slowest, so no factor is fitted; "
+                        "a LongRoPE cache is read only at the factor lists shipped models' configs carry)");
+        return;
+    }
     if (d->scaling != PE_DIAG_SCALING_NONE && diag_nearest_unread(d)) {
         unread_words(s, d, full);
         return;
@@ -209,7 +216,7 @@ void diag_scaling_json(diag_sink *s, const pe_diagnosis *d) {
     diag_put(s, "\"dynamicAlpha\":%.17g,\"scalingCanonical\":%s,\"originalRange\":[%.17g,%.17g],", d->dynamic_alpha,
              d->params_canonical ? "true" : "false", d->original_lo, d->original_hi);
     diag_put(s, "\"factorTied\":%.17g,\"unreadWavelength\":%.17g,", d->factor_tied, d->unread_wavelength);
-    if (d->scaling == PE_DIAG_SCALING_NONE || (unsigned)d->scaling > PE_DIAG_SCALING_DYNAMIC) {
+    if (d->scaling == PE_DIAG_SCALING_NONE || (unsigned)d->scaling > PE_DIAG_SCALING_DYNAMIC || diag_scaling_unread(d)) {
         diag_put(s, "\"ropeScaling\":null,");
         return;
     }
