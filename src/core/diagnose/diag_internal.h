@@ -351,13 +351,13 @@ int diag_far_enumerate(double s, double lo, double hi, double c, double t, uint6
 
 /* diag_longrope_lists.c: the LongRoPE factor lists shipped models' configs carry. */
 typedef struct diag_longrope_list {
-    const char *model; /* the Hugging Face model (microsoft/...) whose config.json ships the list */
+    const char *model; /* the model whose config (or conversion script) ships the list */
     int is_long;       /* 1 long_factor, 0 short_factor */
     uint32_t pairs;    /* the list's length: rotary dim / 2 */
     double rope_theta, original_max, max_position;
     const double *factors; /* as the config writes them (HF takes them as float32) */
 } diag_longrope_list;
-#define DIAG_LONGROPE_LIST_COUNT 4u
+#define DIAG_LONGROPE_LIST_COUNT 6u
 extern const diag_longrope_list diag_longrope_lists[DIAG_LONGROPE_LIST_COUNT];
 /* diag_far_longrope.c: a LongRoPE cache far out read at each shipped list of its width: every column's float32
  * inv_freq from the list, the first position from column 0's float32 angles, every cell checked. On success (1)

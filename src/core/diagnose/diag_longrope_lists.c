@@ -3,13 +3,18 @@
  * Far out a LongRoPE cache's cells cannot separate the position from the
  * factors (diag_far_longrope.c), but a cache of a shipped model holds one of
  * these lists: each gives every column's float32 inv_freq exactly.
- * Only lists whose config is in tests/fixtures/configs (sources cited in
- * tests/fixtures/configs-index.json) are here:
+ * Only lists with a public source are here (tests/fixtures/configs, whose
+ * sources tests/fixtures/configs-index.json cites, and one script):
  *   microsoft/Phi-3-mini-128k-instruct: rotary dim 96 (3072 / 32 heads),
  *     rope_theta 1e4, original 4096, max_position_embeddings 131072;
  *   microsoft/Phi-4-mini-instruct: rotary dim 96 (128 x partial_rotary_factor
- *     0.75), rope_theta 1e4, original 4096, max_position_embeddings 131072.
- */
+ *     0.75), rope_theta 1e4, original 4096, max_position_embeddings 131072;
+ *   OmniGen-v1 (Shitao/OmniGen-v1, a Phi-3 transformer: 3072 / 32 heads,
+ *     rope_theta 1e4, original 4096, max 131072): the rope_scaling ("su")
+ *     of huggingface/diffusers scripts/convert_omnigen_to_diffusers.py
+ *     (commit 58eb52c0803ea9af3abec60841c2a093bdf1f951); its long_factor is
+ *     also the one tests/fixtures/identify-peers/phi3-mini-128k-factors.json
+ *     holds (that file's short_factor is not here: no public copy found). */
 #include "diag_internal.h"
 
 static const double phi3_mini_128k_short[] = {
@@ -46,9 +51,33 @@ static const double phi4_mini_long[] = {
     32.66, 32.7, 32.71, 32.93, 32.97, 33.28, 33.49, 33.5, 44.16, 47.77,
 };
 
+static const double omnigen_v1_short[] = {
+    1.05, 1.05, 1.05, 1.1, 1.1, 1.1, 1.2500000000000002, 1.2500000000000002, 1.4000000000000004, 1.4500000000000004,
+    1.5500000000000005, 1.8500000000000008, 1.9000000000000008, 2.000000000000001, 2.000000000000001,
+    2.000000000000001, 2.000000000000001, 2.000000000000001, 2.000000000000001, 2.000000000000001, 2.000000000000001,
+    2.000000000000001, 2.000000000000001, 2.000000000000001, 2.000000000000001, 2.000000000000001, 2.000000000000001,
+    2.000000000000001, 2.000000000000001, 2.000000000000001, 2.000000000000001, 2.000000000000001, 2.1000000000000005,
+    2.1000000000000005, 2.2, 2.3499999999999996, 2.3499999999999996, 2.3499999999999996, 2.3499999999999996,
+    2.3999999999999995, 2.3999999999999995, 2.6499999999999986, 2.6999999999999984, 2.8999999999999977,
+    2.9499999999999975, 3.049999999999997, 3.049999999999997, 3.049999999999997,
+};
+static const double omnigen_v1_long[] = {
+    1.0299999713897705, 1.0499999523162842, 1.0499999523162842, 1.0799999237060547, 1.2299998998641968,
+    1.2299998998641968, 1.2999999523162842, 1.4499999284744263, 1.5999999046325684, 1.6499998569488525,
+    1.8999998569488525, 2.859999895095825, 3.68999981880188, 5.419999599456787, 5.489999771118164, 5.489999771118164,
+    9.09000015258789, 11.579999923706055, 15.65999984741211, 15.769999504089355, 15.789999961853027,
+    18.360000610351562, 21.989999771118164, 23.079999923706055, 30.009998321533203, 32.35000228881836,
+    32.590003967285156, 35.56000518798828, 39.95000457763672, 53.840003967285156, 56.20000457763672,
+    57.95000457763672, 59.29000473022461, 59.77000427246094, 59.920005798339844, 61.190006256103516,
+    61.96000671386719, 62.50000762939453, 63.3700065612793, 63.48000717163086, 63.48000717163086, 63.66000747680664,
+    63.850006103515625, 64.08000946044922, 64.760009765625, 64.80001068115234, 64.81001281738281, 64.81001281738281,
+};
+
 const diag_longrope_list diag_longrope_lists[DIAG_LONGROPE_LIST_COUNT] = {
     {"Phi-3-mini-128k-instruct", 0, 48, 10000.0, 4096.0, 131072.0, phi3_mini_128k_short},
     {"Phi-3-mini-128k-instruct", 1, 48, 10000.0, 4096.0, 131072.0, phi3_mini_128k_long},
     {"Phi-4-mini-instruct", 0, 48, 10000.0, 4096.0, 131072.0, phi4_mini_short},
     {"Phi-4-mini-instruct", 1, 48, 10000.0, 4096.0, 131072.0, phi4_mini_long},
+    {"OmniGen-v1", 0, 48, 10000.0, 4096.0, 131072.0, omnigen_v1_short},
+    {"OmniGen-v1", 1, 48, 10000.0, 4096.0, 131072.0, omnigen_v1_long},
 };

@@ -65,8 +65,8 @@ static const char *formula_words(pe_diag_recipe r) {
     "far out each float32 angle is rounded to an ulp of itself, so a first position p with factors e_k and p c "     \
     "with factors e_k c give the same cells within that rounding: per-column factors, as LongRoPE's short_factor or " \
     "long_factor, cannot be fitted there; only column 0 at inv_freq 1 or 1 / a power-of-two linear factor, or a "    \
-    "LongRoPE list a shipped config carries (Phi-3-mini-128k-instruct's and Phi-4-mini-instruct's short_factor and " \
-    "long_factor, tried cell by cell), places the position"
+    "LongRoPE list a shipped config carries (Phi-3-mini-128k-instruct's, Phi-4-mini-instruct's and OmniGen-v1's "   \
+    "short_factor and long_factor, tried cell by cell), places the position"
 
 static int torch_sin(const pe_diagnosis *d) {
     return d->recipe >= PE_DIAG_RECIPE_F32_ROUNDED && d->recipe <= PE_DIAG_RECIPE_F32_FITTED && d->scale == 1.0 &&
@@ -205,7 +205,7 @@ static void searched_words(diag_sink *s, const pe_diagnosis *d) {
                     "factor) on its float32 grid, then HF's unscaled, linear, YaRN and Llama 3 sets at the common "
                     "rope_theta and dynamic NTK (alpha - 1 a multiple of 1/8 up to alpha 32) cell by cell, and the "
                     "LongRoPE lists shipped configs carry (Phi-3-mini-128k-instruct, "
-                    "Phi-4-mini-instruct) cell by cell");
+                    "Phi-4-mini-instruct, OmniGen-v1) cell by cell");
 }
 
 /* Rows in runs of a float32 grid: HF's cos/sin caches take position_ids.float(), so past 2^24 a run of rows
