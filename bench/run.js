@@ -208,8 +208,9 @@ function addRatiosAndTargets(rows) {
     const t = TARGETS.find((t) => t.impl === r.impl && sameJob(t, r));
     if (t && r.ratio_to_limit != null) r.target = { max: t.max, holds: r.ratio_to_limit <= t.max };
   }
-  // Beside each target, the row's time over its job's floor rows: what the arithmetic alone, and the same
-  // in the recurrence's store order, cost on this machine (issue 29 judges the large table against them).
+  // Beside each target, the row's time over its job's floor rows: what the arithmetic alone, the same in the
+  // recurrence's store order, and a recurrence whose state goes through memory in that order cost on this
+  // machine (issue 29 judges the large table against them).
   for (const r of rows) {
     if (!r.target) continue;
     const floors = rows.filter((f) => sameJob(f, r) && / floor.*\(reference\)$/.test(f.impl) && f.median_ms > 0);
