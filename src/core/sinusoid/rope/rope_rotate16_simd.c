@@ -29,7 +29,7 @@
 /* The loops' constants, built once per run (fields for the format at hand). */
 typedef struct consts {
     v128_t one, fields, scale, exponent, offset, limit, rebias, signs, below, rebias15, bit13; /* float16 */
-    v128_t upper, half;                                                                        /* bfloat16 (and one) */
+    v128_t upper, half, bit16;                                                                 /* bfloat16 (and one) */
 } consts;
 
 /* Their words, in consts' order. |y| in [2^-14, 65536), i.e. y's exponent
@@ -49,7 +49,7 @@ static const uint32_t F16_WORDS[] = {1,
                                      0x9cff9cffu /* 0x8000 + (29 << 8) - 1 */,
                                      0xfffu - (127u << 23),
                                      0x2000};
-static const uint32_t BF16_WORDS[] = {1, 0xffff0000u, 0x7fff};
+static const uint32_t BF16_WORDS[] = {1, 0xffff0000u, 0x7fff, 0x10000};
 
 /* Read through a pointer neither clang nor the engine can follow, so they are
  * loaded once before a loop and held in registers (or reloaded) there, not
@@ -76,6 +76,7 @@ INLINE consts consts_for(int f16) {
     } else {
         k.upper = wasm_v128_load32_splat(w + 1);
         k.half = wasm_v128_load32_splat(w + 2);
+        k.bit16 = wasm_v128_load32_splat(w + 3);
     }
     return k;
 }
@@ -161,10 +162,11 @@ INLINE v128_t f16_narrow_any(v128_t ae, v128_t ao, v128_t tops, const consts *k)
     return wasm_v128_or(wasm_i32x4_sub(both, less), wasm_v128_and(tops, k->signs));
 }
 
-/* Even and odd results (float32, no NaN) -> eight bfloat16 in x's order. */
+/* Even and odd results (float32, no NaN) -> eight bfloat16 in x's order:
+ * the rounding add, the last bit (bit 16) by a comparison as f16_normal's. */
 INLINE v128_t bf16_narrow(v128_t ye, v128_t yo, const consts *k) {
-    const v128_t e = wasm_i32x4_add(wasm_i32x4_add(ye, k->half), wasm_v128_and(wasm_u32x4_shr(ye, 16), k->one));
-    const v128_t o = wasm_i32x4_add(wasm_i32x4_add(yo, k->half), wasm_v128_and(wasm_u32x4_shr(yo, 16), k->one));
+    const v128_t e = wasm_i32x4_sub(wasm_i32x4_add(ye, k->half), wasm_i32x4_eq(wasm_v128_and(ye, k->bit16), k->bit16));
+    const v128_t o = wasm_i32x4_sub(wasm_i32x4_add(yo, k->half), wasm_i32x4_eq(wasm_v128_and(yo, k->bit16), k->bit16));
     return wasm_v128_or(wasm_u32x4_shr(e, 16), wasm_v128_and(o, k->upper));
 }
 
