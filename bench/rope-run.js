@@ -1,8 +1,10 @@
 // The RoPE and ALiBi part of `npm run bench` (issue 11): decoding one token,
 // prefill and the ALiBi bias, each as a multiple of its limit, beside plain
 // JavaScript, tfjs and the native build, in Node and in Chromium; medians of
-// warm runs (prefill's 32 MiB x and the 512 MiB bias never fit in a cache).
-// Measured, never asserted: targets get a ✓ or ✗.
+// warm runs (prefill's 32 MiB x and the 512 MiB bias never fit in a cache);
+// prefill and the bias again at sizes that fit in L2, against the same limits
+// (issue 29: where compute, not memory, sets the time). Measured, never
+// asserted: targets get a ✓ or ✗, and in cache their ratios a ·.
 //
 //   node bench/rope-run.js [--quick]     (also run at the end of bench/run.js)
 import { execFileSync } from 'node:child_process';
