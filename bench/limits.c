@@ -257,11 +257,11 @@ static inline __attribute__((always_inline)) void rope_apply_f16(uint16_t *x, co
     /* The constants are loaded through a pointer the compiler cannot follow, so the engine holds them (in
      * registers or on the stack) instead of rebuilding each as an immediate at every use in the loop, three
      * instructions each in Chromium's V8 (read in its --perf-prof code dump): posenc's kernel does the same. */
-    static const uint32_t words[] = {0x8fffe000u,           1,          0xfffu - (112u << 23), 0x80008000u,
+    static const uint32_t words[] = {0x8fffe000u,           0x2000,     0xfffu - (112u << 23), 0x80008000u,
                                      0xfffu - (127u << 23), 0x9cff9cffu};
     const uint32_t *w = words;
     __asm__("" : "+r"(w));
-    const v128_t fields = wasm_v128_load32_splat(w), one = wasm_v128_load32_splat(w + 1);
+    const v128_t fields = wasm_v128_load32_splat(w), bit13 = wasm_v128_load32_splat(w + 1);
     const v128_t rebias = wasm_v128_load32_splat(w + (tested ? 4 : 2)), signs = wasm_v128_load32_splat(w + 3);
     const v128_t below = wasm_v128_load32_splat(w + 5);
     const v128_t scale = wasm_f32x4_splat(tested ? 0x1p127f : 0x1p112f);
@@ -300,11 +300,13 @@ static inline __attribute__((always_inline)) void rope_apply_f16(uint16_t *x, co
                 }
                 for (int k = 0; k < 2; k++) {
                     const v128_t ye = y[2 * k], yo = y[2 * k + 1];
-                    /* The rounding add on the pattern (ties to even), the bias taken off on the way. */
+                    /* The rounding add on the pattern (ties to even), the bias taken off on the way; the half's
+                     * last bit (bit 13) added as a comparison's -1 taken away, with no shift, as posenc's kernel
+                     * does (rope_rotate16_simd.c's f16_normal says why). */
                     const v128_t ne =
-                        wasm_i32x4_add(wasm_i32x4_add(ye, rebias), wasm_v128_and(wasm_u32x4_shr(ye, 13), one));
+                        wasm_i32x4_sub(wasm_i32x4_add(ye, rebias), wasm_i32x4_eq(wasm_v128_and(ye, bit13), bit13));
                     const v128_t no =
-                        wasm_i32x4_add(wasm_i32x4_add(yo, rebias), wasm_v128_and(wasm_u32x4_shr(yo, 13), one));
+                        wasm_i32x4_sub(wasm_i32x4_add(yo, rebias), wasm_i32x4_eq(wasm_v128_and(yo, bit13), bit13));
                     const v128_t halves =
                         wasm_i16x8_shuffle(wasm_u32x4_shr(ne, 13), wasm_i32x4_shl(no, 3), 0, 9, 2, 11, 4, 13, 6, 15);
                     out[k] = wasm_v128_or(halves, wasm_v128_and(tops[k], signs));
