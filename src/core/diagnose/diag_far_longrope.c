@@ -50,13 +50,8 @@ typedef struct list_read {
     uint32_t n_found;
 } list_read;
 
-/* 1 when cell a is HF's cos or sin of the float32 angle times the float32 amplitude, within
- * diag_cache_cell_tol (PyTorch's float32 sin and cos are within an ulp, not correctly rounded). */
 static int cell_fits(const list_read *f, double a, double angle) {
-    double sn, cs;
-    pe_sincos(angle, &sn, &cs);
-    const double model = (f->is_cos ? cs : sn) * f->amp, e = a - model;
-    return (e < 0 ? -e : e) <= diag_cache_cell_tol(f->storage, a, model, f->amp);
+    return diag_far_cell_fits(f->storage, f->is_cos, f->amp, a, angle);
 }
 
 /* Rows of column k within an ulp at float32 inv_freq inv; stops once more rows miss than need allows. */
@@ -130,22 +125,9 @@ static void visit_angle(void *ctx, double n) {
  * binade of the angle, enumerating angles where their ulp u is coarse (u (2t + u) >= 2 t g c0: fewer angles than
  * positions fall in the window), else positions with the window widened by u / 2. */
 static void find_positions(list_read *f) {
-    const diag_work *w = f->w;
-    double best_tol = 1e300, best_a = 0.0;
-    for (uint32_t i = 0; i < f->n; i++) { /* the row whose cell fixes its angle best: the steepest slope */
-        double x = diag_at(&w->v, f->rows[i], w->col_sin[0]) / f->amp;
-        x = x > 1.0 ? 1.0 : x < -1.0 ? -1.0 : x;
-        const double v = x * f->amp,
-                     dx = (diag_cache_cell_tol(f->storage, v, v, f->amp) + diag_ulp(f->storage, v)) / f->amp;
-        const double root = diag_sqrt(1.0 - x * x), slope = root > diag_sqrt(2.0 * dx) ? root : diag_sqrt(2.0 * dx);
-        if (dx / slope < best_tol) {
-            best_tol = dx / slope, f->ref = i;
-            best_a = f->is_cos ? diag_atan2(root, x) : diag_atan2(x, root);
-        }
-    }
-    const double t = best_tol + ANGLE_SLACK, step = f->g * f->c0;
-    const double a = best_a < 0.0 ? best_a + DIAG_TWO_PI : best_a, b0 = f->is_cos ? DIAG_TWO_PI - a : DIAG_PI - a;
-    const double centre[2] = {a, b0 < 0.0 ? b0 + DIAG_TWO_PI : b0};
+    double centre[2], tol;
+    f->ref = diag_far_window(f->w, f->storage, f->is_cos, f->amp, f->rows, f->n, centre, &tol);
+    const double t = tol + ANGLE_SLACK, step = f->g * f->c0;
     /* the angle's binades [bottom, 2 bottom) over the range, from the top down */
     double bottom = 1.0;
     while (2.0 * bottom <= f->m_hi * step) bottom *= 2.0;
@@ -177,21 +159,11 @@ int diag_exact_cache_far_lists(diag_work *w, pe_diagnosis *d, double *rms) {
     if (d->kind != PE_DIAG_COS_SIN || h < 4 || d->storage == PE_DTYPE_FLOAT64) return 0;
     list_read f = {0};
     f.w = w, f.storage = d->storage;
-    f.r0 = w->first_row;
-    while (f.r0 < w->v.rows && w->zero[f.r0]) f.r0++;
-    for (uint32_t r = f.r0; r < w->v.rows && f.n < CHECK_ROWS; r++)
-        if (!w->zero[r]) f.rows[f.n++] = r;
+    f.n = diag_far_rows(w, f.rows, CHECK_ROWS, &f.r0);
     if (f.n < 8) return 0;
     /* the float32 grid as diag_far.c reads it: whole positions below 2^24, or the runs' step past it */
-    double grids[8];
-    uint32_t n_grids = 0;
-    if (!d->position_grid)
-        grids[n_grids++] = 1.0;
-    else
-        for (double g = d->position_grid; g <= 128.0 && n_grids < 8; g *= 2.0) {
-            grids[n_grids++] = g;
-            if (d->position_grid_whole) break;
-        }
+    double grids[DIAG_FAR_GRIDS];
+    const uint32_t n_grids = diag_far_grids(d, grids);
     /* scratch: the list's inv_freq, the fit at a candidate, the winner's */
     float *inv = (float *)w->phase0, *fit = inv + h, *won = (float *)w->fx;
     const double peak = diag_cache_peak(w);

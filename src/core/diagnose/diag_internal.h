@@ -348,6 +348,21 @@ int diag_exact_cache_far(diag_work *w, pe_diagnosis *d, double *rms);
  * the calls, and the walk stops once it reaches max_hits (returns 0 then, else 1). */
 int diag_far_enumerate(double s, double lo, double hi, double c, double t, uint64_t *hits, uint64_t max_hits,
                        void (*visit)(void *ctx, double n), void *ctx);
+/* diag_far_enum.c: 1 when cache cell a is HF's cos (is_cos) or sin of the float32 angle times the float32
+ * amplitude amp, within diag_cache_cell_tol (PyTorch's float32 sin and cos are within an ulp, not correctly
+ * rounded, and the product with the amplitude rounds once more). */
+int diag_far_cell_fits(pe_dtype storage, int is_cos, double amp, double a, double angle);
+/* diag_far_enum.c: of the n rows' column-0 cells, the one (index into rows) that fixes its angle best (the steepest
+ * slope of acos or asin); its two angles modulo 2 pi (cos: +-angle, sin: angle and pi - angle) into centre and the
+ * angle's reach (the cell check's tolerance and the cell's rounding, over the slope) into *tol. */
+uint32_t diag_far_window(const diag_work *w, pe_dtype storage, int is_cos, double amp, const uint32_t *rows,
+                         uint32_t n, double centre[2], double *tol);
+/* diag_far_enum.c: the first nonzero row from first_row (*r0) and up to max nonzero rows from it (their count). */
+uint32_t diag_far_rows(const diag_work *w, uint32_t *rows, uint32_t max, uint32_t *r0);
+/* diag_far_enum.c: the float32 grid steps the far readings search: 1 (whole positions below 2^24) when rows do not
+ * repeat in runs, else the runs' step (and its doublings up to 128 while it is a lower bound only). */
+#define DIAG_FAR_GRIDS 8u
+uint32_t diag_far_grids(const pe_diagnosis *d, double grids[DIAG_FAR_GRIDS]);
 
 /* diag_longrope_lists.c: the LongRoPE factor lists shipped models' configs carry. */
 typedef struct diag_longrope_list {
