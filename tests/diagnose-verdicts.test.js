@@ -216,7 +216,7 @@ test('a LongRoPE cache far out: the verdict says its scaling is not read there, 
       // past 2^24 (rows repeating in runs) the verdict says the scaling is not read
       const runs = identify(peers.llamaCache(32, 96, { scaling, start: 2 ** 24 + 3, dtype }), { rows: 32, dim: 96 });
       assert.is(runs.identified, false, runs.verdict);
-      assert.match(runs.verdict, /, RoPE scaling not read \(far out each float32 angle is rounded .* cannot be fitted there/);
+      assert.match(runs.verdict, /, RoPE scaling not read \(far out each float32 angle is rounded .* are not read without a shipped list/);
       // the JSON keeps none of the nearest reading's scaling values
       assert.ok(runs.scaling === 'unread' && runs.ropeScaling === null && runs.factor === 0, runs.verdict);
       const r = identify(peers.llamaCache(32, 96, { scaling, start: 13e6, dtype }), { rows: 32, dim: 96 });
@@ -224,7 +224,7 @@ test('a LongRoPE cache far out: the verdict says its scaling is not read there, 
       assert.is(r.identified, false, what);
       assert.match(r.verdict, /only the slow columns follow sinusoids/, what);
       assert.match(r.verdict, /first position, base, recipe and RoPE scaling are not read from these rows/, what);
-      assert.match(r.verdict, /per-column factors, as LongRoPE's short_factor or long_factor, cannot be fitted/, what);
+      assert.match(r.verdict, /per-column factors, as LongRoPE's short_factor or long_factor, are not read without a shipped list/, what);
       assert.match(r.verdict, /a LongRoPE list a shipped config carries \(Phi-3-mini-128k-instruct's/, what);
       assert.ok(r.scaling === 'unread' && r.ropeScaling === null && r.factor === 0, what);
       assert.not.match(r.verdict.split('; only the slow columns')[0], /RoPE scaling|factor/, what);

@@ -1,10 +1,11 @@
 /* A LongRoPE cache far out read at the factor lists shipped models carry.
  *
- * Far out (1.3e7, 2^24 + 3) a LongRoPE cache's columns no longer fix their
- * factors: every column's float32 angle is rounded to an ulp of itself (1 rad
- * at 1.3e7), so position p with factors e_k and p c with factors e_k c give
- * the same cells within that rounding, and the recurrences that read factors
- * near position 0 (diag_exact_longrope.c) read noise. A cache of a shipped
+ * Far out (1.3e7, 2^24 + 3) every column's float32 angle is rounded to an
+ * ulp of itself (1 rad at 1.3e7), so the recurrences that read a LongRoPE
+ * cache's factors near position 0 (diag_exact_longrope.c) read noise. The
+ * cells still fix much: rows step each angle by its inv_freq, so p c with
+ * factors e_k c drifts from p with e_k by r (1 - 1/c) rad per unit inv_freq
+ * over r rows; but no search for an unlisted list is made. A cache of a shipped
  * model holds one of its config's lists (diag_longrope_lists.c), which gives
  * every column's float32 inv_freq as HF computes it; column 0's is
  * fl32(1 / fl32(e_0)) exactly (base^0 = 1). Its cells then fix column 0's

@@ -62,11 +62,12 @@ static const char *formula_words(pe_diag_recipe r) {
  * correctly rounded (PyTorch's float32 sin/cos). */
 /* Why a cache far out that no reading identifies has no scaling read (the far readings' limits). */
 #define FAR_FACTORS_WHY                                                                                              \
-    "far out each float32 angle is rounded to an ulp of itself, so a first position p with factors e_k and p c "     \
-    "with factors e_k c give the same cells within that rounding: per-column factors, as LongRoPE's short_factor or " \
-    "long_factor, cannot be fitted there; only column 0 at inv_freq 1 or 1 / a power-of-two linear factor, or a "    \
-    "LongRoPE list a shipped config carries (Phi-3-mini-128k-instruct's, Phi-4-mini-instruct's and OmniGen-v1's "   \
-    "short_factor and long_factor, tried cell by cell), places the position"
+    "far out each float32 angle is rounded to an ulp of itself, so the recurrences that read per-column factors "    \
+    "near position 0 read noise there: per-column factors, as LongRoPE's short_factor or long_factor, are not read " \
+    "without a shipped list (the cells may still fix another list's two-decimal factors, which is not searched); "  \
+    "only column 0 at inv_freq 1 or 1 / a power-of-two linear factor, or a LongRoPE list a shipped config carries " \
+    "(Phi-3-mini-128k-instruct's, Phi-4-mini-instruct's and OmniGen-v1's short_factor and long_factor, tried cell "  \
+    "by cell), places the position"
 
 static int torch_sin(const pe_diagnosis *d) {
     return d->recipe >= PE_DIAG_RECIPE_F32_ROUNDED && d->recipe <= PE_DIAG_RECIPE_F32_FITTED && d->scale == 1.0 &&
