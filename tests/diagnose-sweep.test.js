@@ -27,7 +27,9 @@ const KNOWN = {
 // position search from column 0 identifies (diag_far.c: each missed or nearest before it, ~30 ms each; the last at
 // a dynamic NTK base); LongRoPE caches whose slow float16 column's slope read fixed 29.98 for 30.01 (its storage
 // steps fell on a line), and whose list's 64.81 (64.81001 in float32) sat past the 2 ulps the cells were checked at
-// (read as not identified).
+// (read as not identified). fairseq's table at 2^24 + 3, whose runs break at 0 modulo 4 (runs of 2, 1, 3, 1, ...):
+// the base from the rows' angle steps counted a repeated row as a position, read 13000, not identified; its text
+// names the starts fairseq's float32 arange makes these rows from (FIXED_OPEN_TEXT's check).
 const FIXED = [
   'hf-dynamic-float32-cos-single-0',
   'hf-yarn-bfloat16-sin-halves-0',
@@ -43,6 +45,7 @@ const FIXED = [
   'hf-dynamic-float32-sin-halves-16777219',
   'hf-longrope-long-float16-sin-single-100',
   'hf-longrope-long-float32-cos-halves-1000003',
+  'fairseq-16777219',
 ];
 // Wrong cases a fix made right with the factor open: a Llama 3 bfloat16 cos cache at 0 (read as unscaled, 7 cells
 // an ulp off) that HF's recipe regenerates bit for bit at factor 8 and at factor 4 alike (torch 1.13).
@@ -59,6 +62,7 @@ const FIXED_OPEN_TEXT = {
   'hf-llama3-bfloat16-cos-halves-0':
     'the data fix only original_max_position_embeddings / high_freq_factor = 2048 and one pair of the ramp: ' +
     'from wavelength 2948.3 on',
+  'fairseq-16777219': "first position 16777220 (16777219 to 16777221 in fairseq's recipe",
 };
 
 // What the text quotes is what the cells fix (issue 24). A LongRoPE bfloat16 cos cache at 65,537 with 17 factors

@@ -103,6 +103,20 @@ static const char *layout_name(const pe_diagnosis *d) {
     return d->layout == PE_LAYOUT_SPLIT ? "split" : "interleaved";
 }
 
+/* A table past 2^24 whose first row sits on the float32 grid: fairseq's recipe (a float32 arange from the start,
+ * rounded first) makes the same rows from every start that rounds to it, so say which starts those are. */
+static void arange_starts(diag_sink *s, const pe_diagnosis *d) {
+    const double f = d->offset;
+    if (d->kind != PE_DIAG_TABLE || !d->position_grid || f < 16777216.0 || (double)(float)f != f) return;
+    double lo = f, hi = f;
+    while (lo > 16777216.0 && (double)(float)(lo - 1.0) == f) lo -= 1.0;
+    while (hi - f < 256.0 && (double)(float)(hi + 1.0) == f) hi += 1.0;
+    if (lo < hi)
+        diag_put(s, " (%.0f to %.0f in fairseq's recipe: its float32 arange rounds the start first, so those starts "
+                    "give these rows bit for bit)",
+                 lo, hi);
+}
+
 /* "split layout (sines first)" or "cos cache, halves duplicated (rotate_half pairing)". */
 static void convention(diag_sink *s, const pe_diagnosis *d) {
     if (d->kind == PE_DIAG_COS_SIN) {
@@ -138,8 +152,10 @@ static void convention(diag_sink *s, const pe_diagnosis *d) {
             diag_put(s, ", base %.*g", d->base_digits < 10 ? d->base_digits : 10, d->base);
     }
     diag_put(s, ", first position ");
-    if (d->offset_known)
+    if (d->offset_known) {
         diag_put(s, "%.0f", d->offset);
+        arange_starts(s, d);
+    }
     else if ((d->searched & PE_DIAG_SEARCHED_SLOW_ONLY) || diag_nearest_unread(d))
         diag_put(s, "undetermined");
     else
