@@ -48,7 +48,10 @@ export const variantOf = (file) => (VARIANT.exec(file) ?? [, 'clean'])[1];
 // The table's row: the file name without its layout and first position (hf-yarn-float32-sin, tutorial-f32), and
 // a variant's suffix after a space.
 const rowOf = (file) => {
-  const base = file.replace(VARIANT, '.npy').replace(/-(halves|single)?-?\d+\.npy$/, '').replace(/-\d+\.npy$/, '');
+  const base = file
+    .replace(VARIANT, '.npy')
+    .replace(/-(halves|single)?-?\d+\.npy$/, '')
+    .replace(/-\d+\.npy$/, '');
   return VARIANT.test(file) ? `${base} ${variantOf(file)}` : base;
 };
 

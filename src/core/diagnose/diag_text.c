@@ -67,6 +67,13 @@ static int torch_sin(const pe_diagnosis *d) {
 
 /* The recipe, and for fitted float32 inv_freq which formula they come from. */
 static void recipe_full(diag_sink *s, const pe_diagnosis *d) {
+    if (d->recipe == PE_DIAG_RECIPE_UNKNOWN) { /* identified within wide noise (diagnose.c, within_wide_noise) */
+        diag_put(s,
+                 "noisy: the cells are the convention's plus noise of rms %.2g (relative to the amplitude), "
+                 "spread evenly; no recipe reproduces them (%.1f%% of sampled cells within an ulp), so none is read",
+                 d->rms_error, 100.0 * d->recipe_match);
+        return;
+    }
     diag_put(s, "%s", recipe_words(d->recipe));
     if (torch_sin(d)) diag_put(s, ", sin/cos in float32 not correctly rounded (PyTorch's)");
     /* inv_freq a formula's within an ulp or two, not all its correctly rounded values (diag_exact.c) */
@@ -112,8 +119,9 @@ static void arange_starts(diag_sink *s, const pe_diagnosis *d) {
     while (lo > 16777216.0 && (double)(float)(lo - 1.0) == f) lo -= 1.0;
     while (hi - f < 256.0 && (double)(float)(hi + 1.0) == f) hi += 1.0;
     if (lo < hi)
-        diag_put(s, " (%.0f to %.0f in fairseq's recipe: its float32 arange rounds the start first, so those starts "
-                    "give these rows bit for bit)",
+        diag_put(s,
+                 " (%.0f to %.0f in fairseq's recipe: its float32 arange rounds the start first, so those starts "
+                 "give these rows bit for bit)",
                  lo, hi);
 }
 
@@ -155,8 +163,7 @@ static void convention(diag_sink *s, const pe_diagnosis *d) {
     if (d->offset_known) {
         diag_put(s, "%.0f", d->offset);
         arange_starts(s, d);
-    }
-    else if ((d->searched & PE_DIAG_SEARCHED_SLOW_ONLY) || diag_nearest_unread(d))
+    } else if ((d->searched & PE_DIAG_SEARCHED_SLOW_ONLY) || diag_nearest_unread(d))
         diag_put(s, "undetermined");
     else
         diag_put(s, "undetermined (about %.3g)", d->offset);
