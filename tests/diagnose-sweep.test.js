@@ -150,6 +150,9 @@ test('a nearest reading the cells do not bear out quotes none of its fitted fact
   assert.ok(r.verdict.includes("the scaling's parameters and the recipe are not read from these cells"), r.verdict);
   assert.ok(r.verdict.includes('searched: first positions 0 to'), r.verdict);
   assert.not.ok(r.text.includes("LongRoPE's attention_factor"), r.text);
+  // the JSON says what the text says: the family, no parameter
+  assert.equal(r.ropeScaling, { rope_type: 'longrope' }, JSON.stringify(r.ropeScaling));
+  for (const key of ['factor', 'bandLow', 'bandHigh', 'attentionFactor']) assert.is(r[key], 0, key);
 });
 
 test.run();

@@ -251,6 +251,11 @@ test('far-out caches of one column per frequency are sinusoidal, not learned or 
           if (!/only the slow columns follow sinusoids/.test(r.verdict)) continue;
           slowOnly++;
           assert.not.match(r.verdict, /undetermined \(about|first above 1e-6|: error /, what);
+          // nor is the scaling: the JSON carries none of the nearest reading's scaling facts
+          assert.is(r.scaling, 'unread', what);
+          assert.is(r.ropeScaling, null, what);
+          for (const key of ['factor', 'bandLow', 'bandHigh', 'attentionFactor'])
+            assert.is(r[key], 0, `${key}: ${what}`);
         }
   assert.ok(slowOnly >= 2, `${slowOnly} verdicts read from the slow columns alone`);
 });

@@ -243,6 +243,16 @@ static inline int diag_nearest_unread(const pe_diagnosis *d) {
     return !d->identified && !(d->searched & PE_DIAG_SEARCHED_SLOW_ONLY) && d->recipe_match < 0.5;
 }
 
+/* A cache the verdict says is read from its slow columns only (far out, not identified): its RoPE scaling is not
+ * read at all, and the JSON says "unread" with no parameters. */
+static inline int diag_scaling_unread(const pe_diagnosis *d) {
+    return !d->identified && d->kind == PE_DIAG_COS_SIN && (d->searched & PE_DIAG_SEARCHED_SLOW_ONLY);
+}
+/* The verdict names the scaling's family, or none, but no parameter: the JSON carries none either. */
+static inline int diag_params_unread(const pe_diagnosis *d) {
+    return diag_nearest_unread(d) || diag_scaling_unread(d);
+}
+
 /* diag_scaling_text.c */
 /* The scaling in words; full adds what the data fix and the LongRoPE factors. */
 void diag_scaling_words(diag_sink *s, const pe_diagnosis *d, int full);

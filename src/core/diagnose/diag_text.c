@@ -480,11 +480,13 @@ pe_status pe_diagnosis_json(const pe_diagnosis *d, char *out, size_t out_bytes, 
     diag_put(&s, "\"offsetKnown\":%s,", d->offset_known ? "true" : "false");
     diag_put(&s, "\"offsetSd\":%.17g,\"offsetSearched\":%.17g,", d->offset_sd, d->offset_searched);
     jnum(&s, "scale", d->scale);
-    jstr(&s, "scaling", scaling_name(d->scaling));
-    jnum(&s, "factor", d->factor);
-    jnum(&s, "bandLow", d->band_low);
-    jnum(&s, "bandHigh", d->band_high);
-    jnum(&s, "attentionFactor", d->attention_factor);
+    /* the text's facts only: a scaling or parameters it says are not read are not given here either */
+    const int unread = diag_params_unread(d);
+    jstr(&s, "scaling", diag_scaling_unread(d) ? "unread" : scaling_name(d->scaling));
+    jnum(&s, "factor", unread ? 0.0 : d->factor);
+    jnum(&s, "bandLow", unread ? 0.0 : d->band_low);
+    jnum(&s, "bandHigh", unread ? 0.0 : d->band_high);
+    jnum(&s, "attentionFactor", unread ? 0.0 : d->attention_factor);
     diag_scaling_json(&s, d);
     jstr(&s, "recipe", recipe_name(d->recipe));
     jstr(&s, "recipeTied", d->recipe_tied ? recipe_name(d->recipe_tied) : "");

@@ -88,7 +88,8 @@ export interface Identification {
   /** First positions searched: [0, offsetSearched). */
   offsetSearched: number;
   scale: number;
-  scaling: 'none' | 'linear' | 'yarn' | 'llama3' | 'banded' | 'per-pair' | 'dynamic';
+  /** 'unread': a cache read from its slow columns only (far out, not identified), whose scaling the cells do not tell (ropeScaling null). A verdict that names a scaling but says its parameters are not read gives factor, bandLow, bandHigh and attentionFactor 0 and ropeScaling its rope_type alone. */
+  scaling: 'none' | 'linear' | 'yarn' | 'llama3' | 'banded' | 'per-pair' | 'dynamic' | 'unread';
   /** linear, yarn, llama3, dynamic: the factor; per-pair: HF's factor when the attention factor tells it, else 0. */
   factor: number;
   /** yarn: the ramp's first and last pair; llama3: the wavelengths original/low_freq_factor and original/high_freq_factor; per-pair: the smallest and largest factor. */
