@@ -16,8 +16,13 @@
  *                      L1, nothing carried from value to value.
  *   limits_f64_floor_recur_order  the same arithmetic as a recurrence
  *                      stored in the order of posenc's (sinusoid/
- *                      recur_simd.c): eight rows at a time, 16 bytes of
- *                      each row a step.
+ *                      recur_simd.c): blocks of 64 rows, bands of 512
+ *                      columns, eight rows at a time, 16 bytes of each row
+ *                      a step; nothing carried from chunk to chunk.
+ *   limits_f64_recur_floor  a float64 recurrence in that order whose state
+ *                      goes through memory, as it must at d = 4096: per
+ *                      eight rows of four columns, six loads and four stores
+ *                      of state; no seeds, no plan, no checks.
  *   limits_rope_apply  RoPE's limit: x rotated with the cos/sin cache given.
  *   limits_rope_apply_f16  the same for float16 x with nothing checked: the
  *                      arithmetic floor under an exact float16 rotation.
@@ -88,33 +93,127 @@ EXPORT("limits_f64_floor") void limits_f64_floor(float *dst, size_t n, const dou
     }
 }
 
-/* limits_f64_floor's work stored in the order of posenc's recurrence
- * (sinusoid/recur_simd.c's group4): four columns stepped down eight rows at
- * a time, 16 bytes of each row a step, chunk after chunk across the rows,
- * each value the one before times k less the one before that, as there. A
- * chunk's two starting rows are read from src (L1), and nothing is written
- * back: the recurrence without its state's stores, its seeds and its plan.
- * Reading src at every value instead, as limits_f64_floor does, made this
- * loop slower than a recurrence at 2048 x 1024 (in V8, 1.49-1.6x the
- * address-order floor against 1.30x). rows a multiple of 8, dim of 4. */
+/* posenc's recurrence order (sinusoid/plan.h, recur_simd.c): each call
+ * covers one block of ROW_BLOCK rows (the table restarts from seeds every
+ * block); within it the columns go in bands of COLUMN_BAND, each band through
+ * all the block's rows, eight rows at a time, a chunk of four columns after
+ * another. The values mirror posenc's constants; the floors below must walk
+ * exactly this order to bound what posenc pays for it. */
+#define ROW_BLOCK   64
+#define COLUMN_BAND 512
+#define ROW_GROUP   8
+
+/* Four columns of one row: two float64 pairs narrowed into one 16-byte store. */
+static inline void store4(float *o, v128_t lo, v128_t hi) {
+    wasm_v128_store(o,
+                    wasm_i32x4_shuffle(wasm_f32x4_demote_f64x2_zero(lo), wasm_f32x4_demote_f64x2_zero(hi), 0, 1, 4, 5));
+}
+
+/* ROW_GROUP rows of four columns from o on, dim floats apart: rows alternate
+ * between a and b, each the one before times k less the one before that, so
+ * the group ends with the next two rows back in *a and *b. */
+static inline __attribute__((always_inline)) void group(float *o, size_t dim, v128_t k0, v128_t k1, v128_t *a0,
+                                                        v128_t *a1, v128_t *b0, v128_t *b1) {
+    for (size_t n = 0; n < ROW_GROUP; n += 2, o += 2 * dim) {
+        store4(o, *a0, *a1);
+        *a0 = wasm_f64x2_sub(wasm_f64x2_mul(k0, *b0), *a0), *a1 = wasm_f64x2_sub(wasm_f64x2_mul(k1, *b1), *a1);
+        store4(o + dim, *b0, *b1);
+        *b0 = wasm_f64x2_sub(wasm_f64x2_mul(k0, *a0), *b0), *b1 = wasm_f64x2_sub(wasm_f64x2_mul(k1, *a1), *b1);
+    }
+}
+
+/* One chunk: ROW_GROUP rows of columns j .. j+3 from o on (dim floats apart). */
+typedef void (*chunk_fn)(float *o, size_t dim, size_t j, const void *ctx);
+
+/* Calls chunk on every chunk of a rows x dim table at dst in posenc's order.
+ * Two chunks a step, as recur_simd.c goes, measured the same here (Node and
+ * Chromium, in cache). rows a multiple of ROW_GROUP, dim of 4. */
+static inline __attribute__((always_inline)) void in_posenc_order(float *dst, size_t rows, size_t dim, chunk_fn chunk,
+                                                                  const void *ctx) {
+    for (size_t b = 0; b < rows; b += ROW_BLOCK) {
+        const size_t b1 = rows - b < ROW_BLOCK ? rows : b + ROW_BLOCK;
+        for (size_t j0 = 0; j0 < dim; j0 += COLUMN_BAND) {
+            const size_t j1 = dim - j0 < COLUMN_BAND ? dim : j0 + COLUMN_BAND;
+            for (size_t n = b; n < b1; n += ROW_GROUP)
+                for (size_t j = j0; j < j1; j += 4) chunk(dst + n * dim + j, dim, j, ctx);
+        }
+    }
+}
+
+/* A chunk that starts from src (L1) and drops its last state. */
+static inline __attribute__((always_inline)) void stateless_chunk(float *o, size_t dim, size_t j, const void *ctx) {
+    const double *s = (const double *)ctx + (j & 12);
+    const v128_t k = wasm_f64x2_splat(1.999);
+    v128_t a0 = wasm_v128_load(s), a1 = wasm_v128_load(s + 2);
+    v128_t b0 = wasm_v128_load(s + 16), b1 = wasm_v128_load(s + 18);
+    group(o, dim, k, k, &a0, &a1, &b0, &b1);
+}
+
+/* limits_f64_floor's work stored in posenc's order (above), each value the
+ * one before times k less the one before that. A chunk's two starting rows
+ * are read from src (L1) and its last state is dropped: no state written
+ * back, so the compiler also drops the group's last two steps (six of eight
+ * per value pair), and no seeds, no plan. Reading src at every value instead,
+ * as limits_f64_floor does, made this loop slower than a recurrence at
+ * 2048 x 1024 (in V8, 1.49-1.6x the address-order floor against 1.30x).
+ * rows a multiple of 8, dim of 4. */
 EXPORT("limits_f64_floor_recur_order")
 void limits_f64_floor_recur_order(float *dst, size_t rows, size_t dim, const double *src) {
-    const v128_t k = wasm_f64x2_splat(1.999);
-    for (size_t n0 = 0; n0 < rows; n0 += 8)
-        for (size_t j = 0; j < dim; j += 4) {
-            const double *s = src + (j & 12);
-            v128_t a0 = wasm_v128_load(s), a1 = wasm_v128_load(s + 2);
-            v128_t b0 = wasm_v128_load(s + 16), b1 = wasm_v128_load(s + 18);
-            float *o = dst + n0 * dim + j;
-            for (size_t n = 0; n < 8; n += 2, o += 2 * dim) {
-                wasm_v128_store(o, wasm_i32x4_shuffle(wasm_f32x4_demote_f64x2_zero(a0),
-                                                      wasm_f32x4_demote_f64x2_zero(a1), 0, 1, 4, 5));
-                a0 = wasm_f64x2_sub(wasm_f64x2_mul(k, b0), a0), a1 = wasm_f64x2_sub(wasm_f64x2_mul(k, b1), a1);
-                wasm_v128_store(o + dim, wasm_i32x4_shuffle(wasm_f32x4_demote_f64x2_zero(b0),
-                                                            wasm_f32x4_demote_f64x2_zero(b1), 0, 1, 4, 5));
-                b0 = wasm_f64x2_sub(wasm_f64x2_mul(k, a0), b0), b1 = wasm_f64x2_sub(wasm_f64x2_mul(k, a1), b1);
-            }
-        }
+    in_posenc_order(dst, rows, dim, stateless_chunk, src);
+}
+
+/* Doubles from one state array to the next: 64 bytes past a 4 KiB multiple
+ * apart, as posenc's plan lays them (sinusoid/plan.c), so that row0[j],
+ * row1[j] and coef[j] do not share an L1 set. */
+static size_t state_stride(size_t dim) {
+    return dim + 8;
+}
+
+/* Bytes limits_f64_recur_floor's state needs for dim columns. */
+EXPORT("limits_recur_state_bytes") size_t limits_recur_state_bytes(size_t dim) {
+    return 3 * state_stride(dim) * sizeof(double);
+}
+
+/* A state that stays bounded for as long as it runs: |k| < 2 keeps every
+ * column an oscillation (no overflow, no subnormals to slow it down). */
+EXPORT("limits_recur_state_init") void limits_recur_state_init(double *state, size_t dim) {
+    double *row0 = state, *row1 = state + state_stride(dim), *coef = state + 2 * state_stride(dim);
+    for (size_t j = 0; j < dim; j++) row0[j] = 0.0, row1[j] = 0.375, coef[j] = 1.999 - 1e-4 * (double)(j & 255);
+}
+
+/* The state's three arrays, in locals (see recur_chunk). */
+typedef struct recur_state {
+    double *row0, *row1;
+    const double *coef;
+} recur_state;
+
+/* A chunk whose state comes from memory and goes back to it. */
+static inline __attribute__((always_inline)) void recur_chunk(float *o, size_t dim, size_t j, const void *ctx) {
+    const recur_state *st = ctx;
+    double *r0 = st->row0 + j, *r1 = st->row1 + j;
+    v128_t a0 = wasm_v128_load(r0), a1 = wasm_v128_load(r0 + 2);
+    v128_t b0 = wasm_v128_load(r1), b1 = wasm_v128_load(r1 + 2);
+    group(o, dim, wasm_v128_load(st->coef + j), wasm_v128_load(st->coef + j + 2), &a0, &a1, &b0, &b1);
+    wasm_v128_store(r0, a0), wasm_v128_store(r0 + 2, a1);
+    wasm_v128_store(r1, b0), wasm_v128_store(r1 + 2, b1);
+}
+
+/* The float64 recurrence alone in posenc's order: what any float64
+ * recurrence must do at a width whose state (two rows and a coefficient per
+ * column: 96 KiB at d = 4096) cannot stay in registers, nor in L1 across the
+ * row: per chunk of four columns and group of eight rows, six loads and four
+ * stores of state (a band's 12 KiB of it stays in L1), eight steps, eight
+ * narrowing stores. Groups of more rows would cut that traffic, but rows
+ * 16 KiB apart share L1 sets and 16 of them overflowed a 12-way set (1.6-3x
+ * slower, measured in posenc's kernel). Left out: the seeds every block (the
+ * state here just runs on), the plan, the float32 check, the tails. rows a
+ * multiple of 8, dim of 4; state from limits_recur_state_init. The arrays
+ * are read into locals first: the stores may alias the state as far as the
+ * compiler knows, and read through it they were loaded again every chunk. */
+EXPORT("limits_f64_recur_floor")
+void limits_f64_recur_floor(float *dst, size_t rows, size_t dim, double *state) {
+    const recur_state st = {state, state + state_stride(dim), state + 2 * state_stride(dim)};
+    in_posenc_order(dst, rows, dim, recur_chunk, &st);
 }
 
 /* RoPE's limit: x (rows, heads, dim) rotated in place by halves with the
@@ -158,11 +257,11 @@ static inline __attribute__((always_inline)) void rope_apply_f16(uint16_t *x, co
     /* The constants are loaded through a pointer the compiler cannot follow, so the engine holds them (in
      * registers or on the stack) instead of rebuilding each as an immediate at every use in the loop, three
      * instructions each in Chromium's V8 (read in its --perf-prof code dump): posenc's kernel does the same. */
-    static const uint32_t words[] = {0x8fffe000u,           1,          0xfffu - (112u << 23), 0x80008000u,
+    static const uint32_t words[] = {0x8fffe000u,           0x2000,     0xfffu - (112u << 23), 0x80008000u,
                                      0xfffu - (127u << 23), 0x9cff9cffu};
     const uint32_t *w = words;
     __asm__("" : "+r"(w));
-    const v128_t fields = wasm_v128_load32_splat(w), one = wasm_v128_load32_splat(w + 1);
+    const v128_t fields = wasm_v128_load32_splat(w), bit13 = wasm_v128_load32_splat(w + 1);
     const v128_t rebias = wasm_v128_load32_splat(w + (tested ? 4 : 2)), signs = wasm_v128_load32_splat(w + 3);
     const v128_t below = wasm_v128_load32_splat(w + 5);
     const v128_t scale = wasm_f32x4_splat(tested ? 0x1p127f : 0x1p112f);
@@ -201,11 +300,13 @@ static inline __attribute__((always_inline)) void rope_apply_f16(uint16_t *x, co
                 }
                 for (int k = 0; k < 2; k++) {
                     const v128_t ye = y[2 * k], yo = y[2 * k + 1];
-                    /* The rounding add on the pattern (ties to even), the bias taken off on the way. */
+                    /* The rounding add on the pattern (ties to even), the bias taken off on the way; the half's
+                     * last bit (bit 13) added as a comparison's -1 taken away, with no shift, as posenc's kernel
+                     * does (rope_rotate16_simd.c's f16_normal says why). */
                     const v128_t ne =
-                        wasm_i32x4_add(wasm_i32x4_add(ye, rebias), wasm_v128_and(wasm_u32x4_shr(ye, 13), one));
+                        wasm_i32x4_sub(wasm_i32x4_add(ye, rebias), wasm_i32x4_eq(wasm_v128_and(ye, bit13), bit13));
                     const v128_t no =
-                        wasm_i32x4_add(wasm_i32x4_add(yo, rebias), wasm_v128_and(wasm_u32x4_shr(yo, 13), one));
+                        wasm_i32x4_sub(wasm_i32x4_add(yo, rebias), wasm_i32x4_eq(wasm_v128_and(yo, bit13), bit13));
                     const v128_t halves =
                         wasm_i16x8_shuffle(wasm_u32x4_shr(ne, 13), wasm_i32x4_shl(no, 3), 0, 9, 2, 11, 4, 13, 6, 15);
                     out[k] = wasm_v128_or(halves, wasm_v128_and(tops[k], signs));

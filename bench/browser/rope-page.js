@@ -3,7 +3,7 @@
 // by side, warm, by the same measure.js as in Node.
 import { measureSideBySide } from '../measure.js';
 import { LIMITS_IMPORTS } from '../impls/limit-cases.js';
-import { jobBudget, limitRopeCases, plainCases, posencCases } from '../impls/rope-cases.js';
+import { jobBudget, jobRow, limitRopeCases, plainCases, posencCases } from '../impls/rope-cases.js';
 import { instantiate } from '../../src/js/index.js';
 
 window.runRopeBench = async (jobs, budgetMs) => {
@@ -19,7 +19,7 @@ window.runRopeBench = async (jobs, budgetMs) => {
       jobBudget(job, budgetMs),
     );
     live.forEach(({ c, runner }, k) => {
-      rows.push({ impl: c.name, kind: job.kind, ...stats[k].warm });
+      rows.push(jobRow(c.name, job, stats[k].warm));
       if (runner.dispose) runner.dispose();
     });
   }

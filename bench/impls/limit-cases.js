@@ -56,9 +56,9 @@ export function limitCases(instance) {
       const src = floorInputs();
       return { run: () => lib.limits_f64_floor(ptr, n, src), release: () => lib.limits_free(src) };
     }),
-    // Not a limit: the same arithmetic as a recurrence stored in posenc's order (eight rows, 16 bytes of each a
-    // step), without the recurrence's state, seeds and plan: a table's ratio to it shows what those cost, and
-    // this row's ratio to the floor above what the store order costs.
+    // Not a limit: the same arithmetic as a recurrence stored in posenc's order (blocks of 64 rows, bands of 512
+    // columns, eight rows at a time, 16 bytes of each a step), without the recurrence's state, seeds and plan:
+    // this row's ratio to the floor above is what the store order costs.
     tableCase(
       "wasm SIMD float64→float32 floor in the recurrence's store order (reference)",
       (ptr, n, { length, dim }) => {
@@ -69,6 +69,17 @@ export function limitCases(instance) {
         };
       },
     ),
+    // Not a limit: a float64 recurrence in that order whose state goes through memory (six loads and four
+    // stores per four columns and eight rows, as at d = 4096 it must), with no seeds, plan or checks: what
+    // posenc's table costs beyond it is its seeds, plan and calls (limits.c says why this bounds it).
+    tableCase('wasm SIMD float64 recurrence floor, state through memory (reference)', (ptr, n, { length, dim }) => {
+      const state = alloc(lib.limits_recur_state_bytes(dim));
+      lib.limits_recur_state_init(state, dim);
+      return {
+        run: () => lib.limits_f64_recur_floor(ptr, length, dim, state),
+        release: () => lib.limits_free(state),
+      };
+    }),
     {
       name: 'wasm SIMD x += table (limit)',
       kind: 'add',

@@ -8,6 +8,19 @@ import { limitCases } from './limit-cases.js';
 export const DECODE = { kind: 'decode', heads: 32, dim: 128, start: 100000 };
 export const PREFILL = { kind: 'prefill', length: 2048, heads: 32, dim: 128 };
 export const ALIBI = { kind: 'alibi', heads: 32, queryLength: 2048, keyLength: 2048 };
+// The same work at sizes that fit in L2 (issue 29: where memory is fast, or the data is in cache, compute
+// shows): x of 16 tokens (256 KiB float32, 128 KiB 16-bit), the bias of 4 heads of 128 × 128 (256 KiB).
+export const PREFILL_IN_CACHE = { ...PREFILL, length: 16, inCache: true };
+export const ALIBI_IN_CACHE = { ...ALIBI, heads: 4, queryLength: 128, keyLength: 128, inCache: true };
+/** A result row of one runner on one job (in-cache jobs marked, their kind the same). */
+export const jobRow = (impl, job, stats) => ({
+  impl,
+  kind: job.kind,
+  ...(job.inCache ? { in_cache: true } : {}),
+  ...stats,
+});
+/** Whether a row is of this job: its kind, and in cache or not. */
+export const ofJob = (row, job) => row.kind === job.kind && !!row.in_cache === !!job.inCache;
 const CACHE_ROWS = 4096; // decode walks through this many precomputed positions, then wraps
 // Prefill's shape is Llama-2-7B's (32 heads of 128); its config's max_position_embeddings, which an engine
 // gives createRope as maxPosition, so that plan caches cos/sin for positions 0 ... 4095 by default.
@@ -16,12 +29,17 @@ const MAX_POSITION = 4096;
 export const ENGINE_PLAN = `plan, maxPosition ${MAX_POSITION} (cos/sin cached), resident x`;
 /** The plan without maxPosition: every call computes its tiles' cos/sin. */
 export const COMPUTED_PLAN = 'plan, no maxPosition (cos/sin per call), resident x';
+/** float16 x: the plan as the float32 row beside it (cos/sin per call), and with the cache as the floors have it. */
+export const F16_PLAN = 'plan, float16 resident x';
+export const F16_ENGINE_PLAN = `plan, maxPosition ${MAX_POSITION} (cos/sin cached), float16 resident x`;
 
 /**
  * A job's time budget for its side-by-side rounds: prefill and the bias take a few ms to tens of ms a call,
- * and their medians are of memory-bound calls, so they get more rounds (at least MIN_RUNS either way).
+ * and their medians are of memory-bound calls, so they get more rounds (at least MIN_RUNS either way); in
+ * cache, their calls take µs and one budget holds all the rounds measure.js takes.
  */
-export const jobBudget = (job, budgetMs) => budgetMs * (job.kind === 'alibi' ? 4 : job.kind === 'prefill' ? 3 : 1);
+export const jobBudget = (job, budgetMs) =>
+  budgetMs * (job.inCache ? 1 : job.kind === 'alibi' ? 4 : job.kind === 'prefill' ? 3 : 1);
 
 /** float32 cos/sin (rows, dim/2) of positions start ..., from Math.cos/sin in float64 (HF's precomputed cache). */
 function cache(start, rows, dim) {
@@ -109,7 +127,8 @@ export function posencCases(pe, label = 'SIMD') {
     ...[
       ['float32', ENGINE_PLAN],
       ['float32', COMPUTED_PLAN],
-      ['float16', 'plan, float16 resident x'],
+      ['float16', F16_PLAN],
+      ['float16', F16_ENGINE_PLAN],
       ['bfloat16', 'plan, bfloat16 resident x'],
     ].map(([dtype, name]) =>
       make(name, 'prefill', ({ length, heads, dim }) => {
@@ -118,7 +137,7 @@ export function posencCases(pe, label = 'SIMD') {
         const plan = pe.createRope({
           heads,
           headDim: dim,
-          ...(name === ENGINE_PLAN ? { maxPosition: MAX_POSITION } : {}),
+          ...(name === ENGINE_PLAN || name === F16_ENGINE_PLAN ? { maxPosition: MAX_POSITION } : {}),
         });
         const x = pe.alloc(length * heads * dim, { dtype });
         const values = filled(length * heads * dim);

@@ -28,8 +28,8 @@
 
 /* The loops' constants, built once per run (fields for the format at hand). */
 typedef struct consts {
-    v128_t one, fields, scale, exponent, offset, limit, rebias, signs, below, rebias15; /* float16 */
-    v128_t upper, half;                                                                 /* bfloat16 (and one) */
+    v128_t one, fields, scale, exponent, offset, limit, rebias, signs, below, rebias15, bit13; /* float16 */
+    v128_t upper, half, bit16;                                                                 /* bfloat16 (and one) */
 } consts;
 
 /* Their words, in consts' order. |y| in [2^-14, 65536), i.e. y's exponent
@@ -47,8 +47,9 @@ static const uint32_t F16_WORDS[] = {1,
                                      0xfffu - (112u << 23),
                                      0x80008000u,
                                      0x9cff9cffu /* 0x8000 + (29 << 8) - 1 */,
-                                     0xfffu - (127u << 23)};
-static const uint32_t BF16_WORDS[] = {1, 0xffff0000u, 0x7fff};
+                                     0xfffu - (127u << 23),
+                                     0x2000};
+static const uint32_t BF16_WORDS[] = {1, 0xffff0000u, 0x7fff, 0x10000};
 
 /* Read through a pointer neither clang nor the engine can follow, so they are
  * loaded once before a loop and held in registers (or reloaded) there, not
@@ -71,9 +72,11 @@ INLINE consts consts_for(int f16) {
         k.signs = wasm_v128_load32_splat(w + 7);
         k.below = wasm_v128_load32_splat(w + 8);
         k.rebias15 = wasm_v128_load32_splat(w + 9);
+        k.bit13 = wasm_v128_load32_splat(w + 10);
     } else {
         k.upper = wasm_v128_load32_splat(w + 1);
         k.half = wasm_v128_load32_splat(w + 2);
+        k.bit16 = wasm_v128_load32_splat(w + 3);
     }
     return k;
 }
@@ -123,9 +126,15 @@ INLINE v128_t f16_tops(v128_t ye, v128_t yo) {
 
 /* y (float32, a float16 normal; times 2^15 with k->rebias15, else k->rebias)
  * -> its half at bits 13-27 (28-30 clear) and its sign at 31: the rounding
- * add on the pattern, ties to the even half. */
+ * add on the pattern, ties to the even half. The half's last bit (y's bit
+ * 13) is added as a comparison's -1 taken away, not as (y >> 13) & 1: as
+ * many operations, four shifts a step fewer, and the hot loop measured 3 %
+ * faster in Node (issue 29; on x64 cores vector shifts and shuffles
+ * commonly issue on fewer units than adds and logic, and the loop has many
+ * of them). bit13 comes through consts_for's opaque pointer, else clang
+ * turns the comparison back into the shift. */
 INLINE v128_t f16_normal(v128_t y, v128_t rebias, const consts *k) {
-    return wasm_i32x4_add(wasm_i32x4_add(y, rebias), wasm_v128_and(wasm_u32x4_shr(y, 13), k->one));
+    return wasm_i32x4_sub(wasm_i32x4_add(y, rebias), wasm_i32x4_eq(wasm_v128_and(y, k->bit13), k->bit13));
 }
 
 /* Even and odd results y, float16 normals as f16_normal's, and their tops -> eight halves in x's order. */
@@ -153,10 +162,11 @@ INLINE v128_t f16_narrow_any(v128_t ae, v128_t ao, v128_t tops, const consts *k)
     return wasm_v128_or(wasm_i32x4_sub(both, less), wasm_v128_and(tops, k->signs));
 }
 
-/* Even and odd results (float32, no NaN) -> eight bfloat16 in x's order. */
+/* Even and odd results (float32, no NaN) -> eight bfloat16 in x's order:
+ * the rounding add, the last bit (bit 16) by a comparison as f16_normal's. */
 INLINE v128_t bf16_narrow(v128_t ye, v128_t yo, const consts *k) {
-    const v128_t e = wasm_i32x4_add(wasm_i32x4_add(ye, k->half), wasm_v128_and(wasm_u32x4_shr(ye, 16), k->one));
-    const v128_t o = wasm_i32x4_add(wasm_i32x4_add(yo, k->half), wasm_v128_and(wasm_u32x4_shr(yo, 16), k->one));
+    const v128_t e = wasm_i32x4_sub(wasm_i32x4_add(ye, k->half), wasm_i32x4_eq(wasm_v128_and(ye, k->bit16), k->bit16));
+    const v128_t o = wasm_i32x4_sub(wasm_i32x4_add(yo, k->half), wasm_i32x4_eq(wasm_v128_and(yo, k->bit16), k->bit16));
     return wasm_v128_or(wasm_u32x4_shr(e, 16), wasm_v128_and(o, k->upper));
 }
 
@@ -227,7 +237,7 @@ INLINE int step(uint16_t *a, uint16_t *b, coefs c0, coefs c1, const consts *k, p
 }
 
 /* The common float16 step, on a row whose every pair is a rotation by a
- * (C, S) with ROTATION_NORM2 <= C^2 + S^2 < 4 (split_row), C and S carrying
+ * (C, S) with ROTATION_NORM2 <= C^2 + S^2 < 4 (split_steps), C and S carrying
  * 2^127, so y comes out times 2^15 (exactly: products and sums of float32
  * normals, scaled by a power of two): every result a float16 normal below
  * 32768, or 0 with nothing written (the caller then takes the step with
@@ -269,7 +279,7 @@ INLINE coefs coefs_unscale(coefs q) {
 }
 
 /* Steps `first` to `end` of the vectors x + n stride, n < count, which share
- * one C, S row, split (and scaled) by split_row from step `first` on; starts
+ * one C, S row, split (and scaled) by split_steps from step `first` on; starts
  * at vector *n_at, step *at_at. Returns 1 when all are done, or 0 with *n_at,
  * *at_at at the step the scalar kernel must take. Vector after vector, each
  * read and written in address order, as the float32 rotation does: a step
@@ -397,40 +407,56 @@ INLINE v128_t rotation_norms(v128_t ok, v128_t c, v128_t s) {
                                            wasm_f32x4_lt(n2, wasm_f32x4_splat(4.0f))));
 }
 
-/* The C and S of `groups` runs of eight elements split for shared_rows_run:
- * split[16 g ...] = even C, odd C, even S, odd S of run g, for float16 times
- * 2^112 (widen's multiply moved here: (w 2^-112)(c 2^112) is w c exactly, so
- * it rounds the same), or times 2^127 on a rotation step (f16_normal_step's
+/* The C and S of `steps` steps of `groups` runs of eight elements each (1
+ * for halves, 2 for adjacent pairs) split for shared_rows_run: split[16 g
+ * ...] = even C, odd C, even S, odd S of run g, for float16 times 2^112
+ * (widen's multiply moved here: (w 2^-112)(c 2^112) is w c exactly, so it
+ * rounds the same), or times 2^127 on a rotation step (f16_normal_step's
  * scale; |C|, |S| < 2 keep it finite). A C or S of 2^16 or more becomes
  * infinite, and so does every result it touches: narrow_pair sends those
- * steps to the scalar kernel, as it does any infinity. Returns 1 when every
- * pair is a rotation f16_normal_step may take: ROTATION_NORM2 <= C^2 + S^2 <
- * 4 (not NaN), and for adjacent pairs the odd element's C and S the even
- * one's C and -S (halves turn each pair by one C, S by construction). */
-static int split_row(const float *c, const float *s, int groups, int f16, pe_layout layout, float *split) {
-    v128_t ok = wasm_i32x4_splat(-1);
-    for (int g = 0; g < groups; g++) {
-        const coefs q = coefs_at(c + 8 * g, s + 8 * g);
-        ok = rotation_norms(ok, q.ce, q.se);
-        if (layout == PE_LAYOUT_SPLIT)
-            ok = rotation_norms(ok, q.co, q.so);
-        else
-            ok = wasm_v128_and(ok, wasm_v128_and(wasm_f32x4_eq(q.co, q.ce), wasm_f32x4_eq(q.so, wasm_f32x4_neg(q.se))));
-    }
-    const int rotation = wasm_i32x4_all_true(ok);
-    for (int g = 0; g < groups; g++) {
-        coefs q = coefs_at(c + 8 * g, s + 8 * g);
-        if (f16) {
-            const v128_t scale = wasm_f32x4_splat(rotation ? 0x1p127f : 0x1p112f);
-            q = (coefs){wasm_f32x4_mul(q.ce, scale), wasm_f32x4_mul(q.co, scale), wasm_f32x4_mul(q.se, scale),
-                        wasm_f32x4_mul(q.so, scale)};
+ * steps to the scalar kernel, as it does any infinity. Returns bit j set
+ * when float16's step j is a rotation f16_normal_step may take: every pair's
+ * ROTATION_NORM2 <= C^2 + S^2 < 4 (not NaN), and for adjacent pairs the odd
+ * element's C and S the even one's C and -S (halves turn each pair by one C,
+ * S by construction); 0 for bfloat16. One pass, each run loaded and split
+ * once: run once per token for all its heads, it was 3.4 % of a float16
+ * prefill's samples as a call per step that loaded and split each run twice
+ * (issue 29). */
+INLINE uint32_t split_steps(const float *c, const float *s, uint32_t steps, int groups, int f16, pe_layout layout,
+                            float *split) {
+    uint32_t rotations = 0;
+    for (uint32_t j = 0; j < steps; j++, c += 8 * groups, s += 8 * groups, split += 16 * groups) {
+        coefs q[2];
+        v128_t ok = wasm_i32x4_splat(-1);
+        for (int g = 0; g < groups; g++) {
+            q[g] = coefs_at(c + 8 * g, s + 8 * g);
+            ok = rotation_norms(ok, q[g].ce, q[g].se);
+            if (layout == PE_LAYOUT_SPLIT)
+                ok = rotation_norms(ok, q[g].co, q[g].so);
+            else
+                ok = wasm_v128_and(ok, wasm_v128_and(wasm_f32x4_eq(q[g].co, q[g].ce),
+                                                     wasm_f32x4_eq(q[g].so, wasm_f32x4_neg(q[g].se))));
         }
-        wasm_v128_store(split + 16 * g, q.ce);
-        wasm_v128_store(split + 16 * g + 4, q.co);
-        wasm_v128_store(split + 16 * g + 8, q.se);
-        wasm_v128_store(split + 16 * g + 12, q.so);
+        if (!f16) {
+            for (int g = 0; g < groups; g++) {
+                wasm_v128_store(split + 16 * g, q[g].ce);
+                wasm_v128_store(split + 16 * g + 4, q[g].co);
+                wasm_v128_store(split + 16 * g + 8, q[g].se);
+                wasm_v128_store(split + 16 * g + 12, q[g].so);
+            }
+            continue;
+        }
+        const uint32_t rotation = wasm_i32x4_all_true(ok);
+        rotations |= rotation << j;
+        const v128_t scale = wasm_f32x4_splat(rotation ? 0x1p127f : 0x1p112f);
+        for (int g = 0; g < groups; g++) {
+            wasm_v128_store(split + 16 * g, wasm_f32x4_mul(q[g].ce, scale));
+            wasm_v128_store(split + 16 * g + 4, wasm_f32x4_mul(q[g].co, scale));
+            wasm_v128_store(split + 16 * g + 8, wasm_f32x4_mul(q[g].se, scale));
+            wasm_v128_store(split + 16 * g + 12, wasm_f32x4_mul(q[g].so, scale));
+        }
     }
-    return rotation;
+    return rotations;
 }
 
 /* Vectors n ... count - 1, steps from ... to - 1 (split: their split C, S),
@@ -469,12 +495,10 @@ void pe_rope_rotate16_simd(uint16_t *x, size_t count, size_t stride, const float
         float split_cs[32 * SPLIT_BLOCK_STEPS];
         for (uint32_t first = 0; first < steps; first += SPLIT_BLOCK_STEPS * step) {
             const uint32_t last = steps - first < SPLIT_BLOCK_STEPS * step ? steps : first + SPLIT_BLOCK_STEPS * step;
-            uint32_t rotations = 0; /* bit j: step first + j step is a rotation */
-            for (uint32_t at = first; at < last; at += step)
-                rotations |=
-                    (uint32_t)split_row(cs + at, cs + n_cs + at, step / 8, f16, layout, split_cs + 2 * (at - first))
-                    << (at - first) / step;
-            if (!f16) rotations = 0; /* bfloat16's steps all take shared_rows */
+            /* bit j: step first + j step is a rotation (bfloat16's steps all take shared_rows) */
+            const uint32_t rotations =
+                split ? split_steps(cs + first, cs + n_cs + first, (last - first) / step, 1, f16, layout, split_cs)
+                      : split_steps(cs + first, cs + n_cs + first, (last - first) / step, 2, f16, layout, split_cs);
             for (uint32_t from = first, to; from < last; from = to) {
                 const uint32_t on = f16 ? rotations >> (from - first) / step & 1u : 0;
                 for (to = from + step; to < last && (rotations >> (to - first) / step & 1u) == on;) to += step;
