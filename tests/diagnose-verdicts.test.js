@@ -209,21 +209,39 @@ test('a LongRoPE cache far out: the verdict says its scaling is not read there, 
   // far out only column 0 places the position (inv_freq 1, or 1 / a power-of-two linear factor); LongRoPE's column 0
   // is 1 / short_factor[0] and the per-column factors are not fitted there, so the nearest reading from the slow
   // columns alone names no scaling (it read Phi-3's as linear 1.03, or LongRoPE factors up to 7e7)
-  for (const seqLen of [4096, 131072])
+  // its short_factor is no list a shipped config carries (its long_factor is OmniGen-v1's, read far out: below)
+  for (const seqLen of [4096])
     for (const dtype of ['float32', 'bfloat16']) {
       const scaling = { ...peers.PHI3_MINI_128K, seqLen };
       // past 2^24 (rows repeating in runs) the verdict says the scaling is not read
       const runs = identify(peers.llamaCache(32, 96, { scaling, start: 2 ** 24 + 3, dtype }), { rows: 32, dim: 96 });
       assert.is(runs.identified, false, runs.verdict);
-      assert.match(runs.verdict, /, RoPE scaling not read \(per-column factors, as LongRoPE's .* not fitted far out\)/);
+      assert.match(runs.verdict, /, RoPE scaling not read \(far out each float32 angle is rounded .* cannot be fitted there/);
+      // the JSON keeps none of the nearest reading's scaling values
+      assert.ok(runs.scaling === 'unread' && runs.ropeScaling === null && runs.factor === 0, runs.verdict);
       const r = identify(peers.llamaCache(32, 96, { scaling, start: 13e6, dtype }), { rows: 32, dim: 96 });
       const what = `${seqLen} ${dtype}: ${r.verdict}`;
       assert.is(r.identified, false, what);
       assert.match(r.verdict, /only the slow columns follow sinusoids/, what);
       assert.match(r.verdict, /first position, base, recipe and RoPE scaling are not read from these rows/, what);
-      assert.match(r.verdict, /per-column factors, as LongRoPE's short_factor or long_factor, are not fitted/, what);
+      assert.match(r.verdict, /per-column factors, as LongRoPE's short_factor or long_factor, cannot be fitted/, what);
+      assert.match(r.verdict, /a LongRoPE list a shipped config carries \(Phi-3-mini-128k-instruct's/, what);
+      assert.ok(r.scaling === 'unread' && r.ropeScaling === null && r.factor === 0, what);
       assert.not.match(r.verdict.split('; only the slow columns')[0], /RoPE scaling|factor/, what);
     }
+});
+
+test("the corpus's Phi-3 long_factor far out is OmniGen-v1's shipped list: read at it", () => {
+  const scaling = { ...peers.PHI3_MINI_128K, seqLen: 131072 };
+  for (const [start, dtype] of [
+    [13e6, 'bfloat16'],
+    [2 ** 24 + 3, 'float32'],
+  ]) {
+    const r = identify(peers.llamaCache(32, 96, { scaling, start, dtype }), { rows: 32, dim: 96 });
+    const what = `${dtype} @${start}: ${r.verdict}`;
+    assert.ok(r.identified && r.offset === start && r.factorList === 'OmniGen-v1 long_factor', what);
+    assert.ok(r.ropeScaling.long_factor.every((x, k) => Math.abs(x - Math.fround(scaling.long[k])) < 1e-6 * x), what);
+  }
 });
 
 test("HF float32 caches past 2^24 (rows sharing a float32 position): RoPE, base, the grid's range, the search", () => {

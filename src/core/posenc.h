@@ -918,6 +918,9 @@ typedef struct pe_diagnosis {
      * rounds to the amplitude), when at most one ramp pair is read below it: the low band and the factor are then
      * not read (the canonical set is given); 0 when the cells read the ramp */
     double unread_wavelength;
+    /* PER_PAIR read far out at a shipped model's factor list (diag_longrope_lists.c): its index + 1; 0 when the
+     * factors were read from the cells (or the scaling is not LongRoPE) */
+    int32_t longrope_list;
 } pe_diagnosis;
 
 /* Scratch bytes for a rows x cols table. About 8 * cols * 300 + pe_scratch_size(cols). */

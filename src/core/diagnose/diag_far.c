@@ -29,7 +29,6 @@
 #define COLUMN_MIN  0.95       /* share of a column's rows within an ulp (PyTorch's sin/cos may miss by more) */
 #define SHARE_MIN   0.99       /* share of all checked cells within an ulp */
 #define NEIGHBOURS  4          /* ulps either side of HF's inv_freq (torch's float32 pow is within an ulp) */
-#define MAX_Q       65536.0    /* denominators tried for the enumeration */
 #define DYN_BIT     (1u << 31) /* a kept position's column 1 fits a dynamic NTK base */
 #define DYN_STEPS   8.0        /* dynamic NTK: alpha - 1 a multiple of 1 / DYN_STEPS ... */
 #define DYN_ALPHA   32.0       /* ... up to this alpha */
@@ -53,14 +52,8 @@ typedef struct far_read {
     uint32_t kept;
 } far_read;
 
-/* 1 when cell a is HF's cos or sin of the float32 angle times the float32 amplitude, as stored, within
- * diag_cache_cell_tol: PyTorch's float32 sin and cos are within an ulp, not correctly rounded, and the product
- * with the amplitude rounds once more. */
 static int cell_fits(const far_read *f, double a, double angle) {
-    double sn, cs;
-    pe_sincos(angle, &sn, &cs);
-    const double model = (f->is_cos ? cs : sn) * f->amp, e = a - model;
-    return (e < 0 ? -e : e) <= diag_cache_cell_tol(f->storage, a, model, f->amp);
+    return diag_far_cell_fits(f->storage, f->is_cos, f->amp, a, angle);
 }
 
 /* The float32 positions of the checked rows when row r0 is at whole position p0. */
@@ -154,70 +147,30 @@ static void check_position(far_read *f, double p0, double c0) {
     f->keep[f->kept++] = p0;
 }
 
-/* Every whole n in [lo, hi) with n s mod 2 pi in [c - t, c + t] (s = c0 g, exact), as grid point n g of row
- * `ref`: the whole positions rounding to it are checked. q: the denominator of the best approximation of
- * s / 2 pi within MAX_Q whose drift over the range stays under half a turn; n = lo + b + q j, each residue b's
- * angle drifting by q s - 2 pi round(q s / 2 pi) per step of j. */
-static void enumerate(far_read *f, double s, double lo, double hi, double c, double t, double g, uint32_t ref,
-                      double c0) {
-    const double beta = s / DIAG_TWO_PI, range = hi - lo, width = 2.0 * t / DIAG_TWO_PI;
-    double q = 1.0, delta = 1.0;
-    for (double k = 1.0; k <= MAX_Q; k += 1.0) {
-        const double x = k * beta, e = x - diag_round_int(x);
-        if ((e < 0 ? -e : e) * (range / k + 1.0) < 0.25) {
-            q = k, delta = e;
-            break;
-        }
-    }
-    if (delta == 1.0) return; /* no such q (never for a range below 2^32) */
-    for (double b = 0.0; b < q && b < range; b += 1.0) {
-        const double n0 = lo + b, last = diag_floor((hi - 1.0 - n0) / q);
-        const double turns = (n0 * s - (c - t)) / DIAG_TWO_PI, phi = turns - diag_floor(turns);
-        const double end = phi + last * delta, top = end > phi ? end : phi, bottom = end > phi ? phi : end;
-        for (double m = diag_floor(bottom); m <= top; m += 1.0) {
-            if (delta == 0.0) break;
-            double ja = (m - phi) / delta, jb = (m + width - phi) / delta;
-            if (ja > jb) {
-                const double x = ja;
-                ja = jb, jb = x;
-            }
-            double j = diag_floor(ja);
-            j = j < 0.0 ? 0.0 : j;
-            for (; j <= jb + 1.0 && j <= last; j += 1.0) {
-                if (f->hits++ >= MAX_HITS) return;
-                const double grid = (n0 + q * j) * g; /* row ref's float32 position */
-                for (double p = grid - diag_floor(g / 2.0); p <= grid + g / 2.0; p += 1.0)
-                    if ((double)(float)p == grid) check_position(f, p - (double)(ref - f->r0), c0);
-            }
-        }
-    }
+/* The grid point n g of row `ref` (diag_far_enumerate's hit): the whole positions rounding to it are checked. */
+typedef struct grid_hit {
+    far_read *f;
+    double g, c0;
+    uint32_t ref;
+} grid_hit;
+
+static void visit_grid_point(void *ctx, double n) {
+    const grid_hit *v = (const grid_hit *)ctx;
+    const double grid = n * v->g; /* row ref's float32 position */
+    for (double p = grid - diag_floor(v->g / 2.0); p <= grid + v->g / 2.0; p += 1.0)
+        if ((double)(float)p == grid) check_position(v->f, p - (double)(v->ref - v->f->r0), v->c0);
 }
 
 /* The first positions column 0 fits at c0 (a power of two), on the float32 grid g (1: whole positions below
  * 2^24; past 2^24 the grid point's binade [2^23 g, 2^24 g)). */
 static void find_positions(far_read *f, double c0, double g) {
-    const diag_work *w = f->w;
-    /* the row whose angle the cell fixes best: the steepest slope of acos or asin */
-    uint32_t ref = 0;
-    double best_tol = 1e300, best_a = 0.0;
-    for (uint32_t i = 0; i < f->n; i++) {
-        double u = diag_at(&w->v, f->rows[i], w->col_sin[0]) / f->amp;
-        u = u > 1.0 ? 1.0 : u < -1.0 ? -1.0 : u;
-        /* the cell check's tolerance (cell_fits) and the cell's own rounding, over the amplitude */
-        const double v = u * f->amp,
-                     du = (diag_cache_cell_tol(f->storage, v, v, f->amp) + diag_ulp(f->storage, v)) / f->amp;
-        const double root = diag_sqrt(1.0 - u * u), slope = root > diag_sqrt(2.0 * du) ? root : diag_sqrt(2.0 * du);
-        const double tol = du / slope;
-        if (tol < best_tol) {
-            best_tol = tol, ref = i;
-            best_a = f->is_cos ? diag_atan2(root, u) : diag_atan2(u, root);
-        }
-    }
-    const double t = best_tol + ANGLE_SLACK;
-    const double a = best_a < 0.0 ? best_a + DIAG_TWO_PI : best_a, b = f->is_cos ? DIAG_TWO_PI - a : DIAG_PI - a;
+    double centre[2], tol;
+    const uint32_t ref = diag_far_window(f->w, f->storage, f->is_cos, f->amp, f->rows, f->n, centre, &tol);
+    const double t = tol + ANGLE_SLACK;
     const double lo = g > 1.0 ? 0x1p23 : 0.0, hi = 0x1p24;
+    grid_hit v = {f, g, c0, f->rows[ref]};
     for (int phase = 0; phase < 2; phase++)
-        enumerate(f, c0 * g, lo, hi, phase ? (b < 0.0 ? b + DIAG_TWO_PI : b) : a, t, g, f->rows[ref], c0);
+        diag_far_enumerate(c0 * g, lo, hi, centre[phase], t, &f->hits, MAX_HITS, visit_grid_point, &v);
 }
 
 /* The reading's state for the winner: inv_freq (float32 with each column's neighbour) and the model. */
@@ -304,23 +257,13 @@ int diag_exact_cache_far(diag_work *w, pe_diagnosis *d, double *rms) {
     if (d->kind != PE_DIAG_COS_SIN || h < 4 || d->storage == PE_DTYPE_FLOAT64) return 0;
     far_read f = {0};
     f.w = w, f.storage = d->storage;
-    f.r0 = w->first_row;
-    while (f.r0 < w->v.rows && w->zero[f.r0]) f.r0++;
-    for (uint32_t r = f.r0; r < w->v.rows && f.n < CHECK_ROWS; r++)
-        if (!w->zero[r]) f.rows[f.n++] = r;
+    f.n = diag_far_rows(w, f.rows, CHECK_ROWS, &f.r0);
     if (f.n < 8) return 0;
     double amps[1 + DIAG_HF_YARN_FACTOR_COUNT];
     const uint32_t n_amps = amplitudes(d->storage, diag_cache_peak(w), amps);
     /* the float32 grid: none (whole positions below 2^24), or the runs' step (a lower bound unless whole) */
-    double grids[8];
-    uint32_t n_grids = 0;
-    if (!d->position_grid)
-        grids[n_grids++] = 1.0;
-    else
-        for (double g = d->position_grid; g <= 128.0 && n_grids < 8; g *= 2.0) {
-            grids[n_grids++] = g;
-            if (d->position_grid_whole) break;
-        }
+    double grids[DIAG_FAR_GRIDS];
+    const uint32_t n_grids = diag_far_grids(d, grids);
     float *inv = (float *)w->phase0, *won = (float *)w->fx;
     if (h > 4 * DIAG_FIT_SAMPLES) return 0;
     far_best best = {0};

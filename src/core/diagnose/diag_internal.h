@@ -243,6 +243,14 @@ static inline int diag_nearest_unread(const pe_diagnosis *d) {
     return !d->identified && !(d->searched & PE_DIAG_SEARCHED_SLOW_ONLY) && d->recipe_match < 0.5;
 }
 
+/* A cache the readings did not identify whose scaling the verdict says is not read: rows in runs past 2^24, or
+ * only the slow columns sinusoidal (far out); the nearest reading's scaling and factor are a blurred fit's, so
+ * neither the words nor the JSON give them. */
+static inline int diag_scaling_unread(const pe_diagnosis *d) {
+    return !d->identified && d->kind == PE_DIAG_COS_SIN &&
+           (d->position_grid || (d->searched & PE_DIAG_SEARCHED_SLOW_ONLY));
+}
+
 /* diag_scaling_text.c */
 /* The scaling in words; full adds what the data fix and the LongRoPE factors. */
 void diag_scaling_words(diag_sink *s, const pe_diagnosis *d, int full);
@@ -335,6 +343,43 @@ int diag_exact_cache_longrope(diag_work *w, pe_diagnosis *d, double *rms);
  * over [0, 2^31) on the float32 grid, then HF's sets at the common rope_theta values checked cell by cell. On
  * success (1) sets what diag_exact_cache_scaled sets; offset_known only when one first position fits. */
 int diag_exact_cache_far(diag_work *w, pe_diagnosis *d, double *rms);
+/* diag_far_enum.c: calls visit(ctx, n) for every whole n in [lo, hi) whose angle n s (exact in double) lies within
+ * t of c modulo 2 pi, in about sqrt(hi - lo) steps (and a few n just outside, which visit checks); *hits counts
+ * the calls, and the walk stops once it reaches max_hits (returns 0 then, else 1). */
+int diag_far_enumerate(double s, double lo, double hi, double c, double t, uint64_t *hits, uint64_t max_hits,
+                       void (*visit)(void *ctx, double n), void *ctx);
+/* diag_far_enum.c: 1 when cache cell a is HF's cos (is_cos) or sin of the float32 angle times the float32
+ * amplitude amp, within diag_cache_cell_tol (PyTorch's float32 sin and cos are within an ulp, not correctly
+ * rounded, and the product with the amplitude rounds once more). */
+int diag_far_cell_fits(pe_dtype storage, int is_cos, double amp, double a, double angle);
+/* diag_far_enum.c: of the n rows' column-0 cells, the one (index into rows) that fixes its angle best (the steepest
+ * slope of acos or asin); its two angles modulo 2 pi (cos: +-angle, sin: angle and pi - angle) into centre and the
+ * angle's reach (the cell check's tolerance and the cell's rounding, over the slope) into *tol. */
+uint32_t diag_far_window(const diag_work *w, pe_dtype storage, int is_cos, double amp, const uint32_t *rows,
+                         uint32_t n, double centre[2], double *tol);
+/* diag_far_enum.c: the first nonzero row from first_row (*r0) and up to max nonzero rows from it (their count). */
+uint32_t diag_far_rows(const diag_work *w, uint32_t *rows, uint32_t max, uint32_t *r0);
+/* diag_far_enum.c: the float32 grid steps the far readings search: 1 (whole positions below 2^24) when rows do not
+ * repeat in runs, else the runs' step (and its doublings up to 128 while it is a lower bound only). */
+#define DIAG_FAR_GRIDS 8u
+uint32_t diag_far_grids(const pe_diagnosis *d, double grids[DIAG_FAR_GRIDS]);
+
+/* diag_longrope_lists.c: the LongRoPE factor lists shipped models' configs carry. */
+typedef struct diag_longrope_list {
+    const char *model; /* the model whose config (or conversion script) ships the list */
+    int is_long;       /* 1 long_factor, 0 short_factor */
+    uint32_t pairs;    /* the list's length: rotary dim / 2 */
+    double rope_theta, original_max, max_position;
+    const double *factors; /* as the config writes them (HF takes them as float32) */
+} diag_longrope_list;
+#define DIAG_LONGROPE_LIST_COUNT 6u
+extern const diag_longrope_list diag_longrope_lists[DIAG_LONGROPE_LIST_COUNT];
+/* diag_far_longrope.c: a LongRoPE cache far out read at each shipped list of its width: every column's float32
+ * inv_freq from the list, the first position from column 0's float32 angles, every cell checked. On success (1)
+ * sets what diag_exact_cache_far sets, the scaling per pair and longrope_list. */
+int diag_exact_cache_far_lists(diag_work *w, pe_diagnosis *d, double *rms);
+/* diag_far_longrope.c: the rope_scaling parameters of a cache read at a shipped list (d->longrope_list > 0). */
+void diag_longrope_list_params(diag_work *w, pe_diagnosis *d);
 
 /* diag_compare.c */
 /* Position of the first row read: the fitted offset, whole, >= 0, keeping positions below 2^31. */

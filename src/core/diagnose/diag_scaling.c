@@ -231,7 +231,12 @@ void diag_scaling_params(diag_work *w, pe_diagnosis *d) {
     switch (d->scaling) {
     case PE_DIAG_SCALING_YARN: yarn(d); break;
     case PE_DIAG_SCALING_LLAMA3: llama3(d); break;
-    case PE_DIAG_SCALING_PER_PAIR: longrope(w, d); break;
+    case PE_DIAG_SCALING_PER_PAIR:
+        if (d->longrope_list > 0)
+            diag_longrope_list_params(w, d); /* a shipped list: every factor given */
+        else
+            longrope(w, d);
+        break;
     case PE_DIAG_SCALING_NONE:
         if (d->kind == PE_DIAG_COS_SIN && d->rule == 0 && !d->base_round && d->base_digits >= 4) dynamic(w, d);
         break;

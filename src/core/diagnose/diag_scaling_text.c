@@ -100,7 +100,27 @@ static const char *which_factors(const pe_diagnosis *d) {
     return d->long_factors == 1 ? "long_factor" : d->long_factors == 0 ? "short_factor" : "factors";
 }
 
+/* A cache read far out at a shipped model's list (diag_far_longrope.c): the list named, every factor its. */
+static void list_words(diag_sink *s, const pe_diagnosis *d, int full) {
+    const diag_longrope_list *l = &diag_longrope_lists[d->longrope_list - 1];
+    diag_put(s, "LongRoPE (rope_type longrope), the factors of %s's %s (from %.4g to %.4g) at rope_theta %.9g", l->model,
+             l->is_long ? "long_factor" : "short_factor", d->band_low, d->band_high, d->rope_theta);
+    if (d->long_factors == 1 && !l->is_long) diag_put(s, " (as long_factor: HF takes it past %.6g positions)", d->original_max);
+    diag_put(s, ", factor %.6g, original_max_position_embeddings %.6g, attention_factor %.6g", d->factor,
+             d->original_max, d->attention_factor);
+    if (full)
+        diag_put(s,
+                 "; far out the cells cannot separate the first position from the factors (a position p c with "
+                 "every factor times c gives nearly the same float32 angles), so the lists shipped models' configs "
+                 "carry were tried: this one, regenerated as HF does (float32 inv_freq and angles, times the "
+                 "attention factor, rounded to the storage), reproduces every cell checked");
+}
+
 static void longrope_words(diag_sink *s, const pe_diagnosis *d, int full) {
+    if (d->longrope_list > 0) {
+        list_words(s, d, full);
+        return;
+    }
     const char *which = which_factors(d);
     int unbounded = 0; /* an open factor with no upper bound: the band's top is open too */
     for (uint32_t k = 0; k < d->pair_factors; k++) unbounded |= d->pair_factor_open[k] && d->pair_factor_hi[k] >= 1e299;
@@ -154,6 +174,13 @@ static void unread_words(diag_sink *s, const pe_diagnosis *d, int full) {
 }
 
 void diag_scaling_words(diag_sink *s, const pe_diagnosis *d, int full) {
+    if (diag_scaling_unread(d)) {
+        diag_put(s, "not read");
+        if (full)
+            diag_put(s, " (far out the float32 angles blur every column but the slowest, so no factor is fitted; "
+                        "a LongRoPE cache is read only at the factor lists shipped models' configs carry)");
+        return;
+    }
     if (d->scaling != PE_DIAG_SCALING_NONE && diag_nearest_unread(d)) {
         unread_words(s, d, full);
         return;
@@ -189,7 +216,7 @@ void diag_scaling_json(diag_sink *s, const pe_diagnosis *d) {
     diag_put(s, "\"dynamicAlpha\":%.17g,\"scalingCanonical\":%s,\"originalRange\":[%.17g,%.17g],", d->dynamic_alpha,
              d->params_canonical ? "true" : "false", d->original_lo, d->original_hi);
     diag_put(s, "\"factorTied\":%.17g,\"unreadWavelength\":%.17g,", d->factor_tied, d->unread_wavelength);
-    if (d->scaling == PE_DIAG_SCALING_NONE || (unsigned)d->scaling > PE_DIAG_SCALING_DYNAMIC) {
+    if (d->scaling == PE_DIAG_SCALING_NONE || (unsigned)d->scaling > PE_DIAG_SCALING_DYNAMIC || diag_scaling_unread(d)) {
         diag_put(s, "\"ropeScaling\":null,");
         return;
     }

@@ -60,6 +60,14 @@ static const char *formula_words(pe_diag_recipe r) {
 
 /* A float32-angle recipe whose cells are within an ulp but not all bit for bit: its sin and cos were not
  * correctly rounded (PyTorch's float32 sin/cos). */
+/* Why a cache far out that no reading identifies has no scaling read (the far readings' limits). */
+#define FAR_FACTORS_WHY                                                                                              \
+    "far out each float32 angle is rounded to an ulp of itself, so a first position p with factors e_k and p c "     \
+    "with factors e_k c give the same cells within that rounding: per-column factors, as LongRoPE's short_factor or " \
+    "long_factor, cannot be fitted there; only column 0 at inv_freq 1 or 1 / a power-of-two linear factor, or a "    \
+    "LongRoPE list a shipped config carries (Phi-3-mini-128k-instruct's, Phi-4-mini-instruct's and OmniGen-v1's "   \
+    "short_factor and long_factor, tried cell by cell), places the position"
+
 static int torch_sin(const pe_diagnosis *d) {
     return d->recipe >= PE_DIAG_RECIPE_F32_ROUNDED && d->recipe <= PE_DIAG_RECIPE_F32_FITTED && d->scale == 1.0 &&
            d->recipe_match >= 0.99 && d->recipe_exact_share < d->recipe_match - 0.001;
@@ -195,7 +203,9 @@ static void searched_words(diag_sink *s, const pe_diagnosis *d) {
     if (b & PE_DIAG_SEARCHED_FAR)
         diag_put(s, ", and far out the first position from column 0 (inv_freq 1, or 1 / a power-of-two linear "
                     "factor) on its float32 grid, then HF's unscaled, linear, YaRN and Llama 3 sets at the common "
-                    "rope_theta and dynamic NTK (alpha - 1 a multiple of 1/8 up to alpha 32) cell by cell");
+                    "rope_theta and dynamic NTK (alpha - 1 a multiple of 1/8 up to alpha 32) cell by cell, and the "
+                    "LongRoPE lists shipped configs carry (Phi-3-mini-128k-instruct, "
+                    "Phi-4-mini-instruct, OmniGen-v1) cell by cell");
 }
 
 /* Rows in runs of a float32 grid: HF's cos/sin caches take position_ids.float(), so past 2^24 a run of rows
@@ -212,8 +222,7 @@ static void position_grid_words(diag_sink *s, const pe_diagnosis *d) {
         diag_put(s, ", base not read from %u distinct rows", d->distinct_rows);
     /* a cache the far reading did not place: none of its sets fits, so the scaling is open */
     if (d->kind == PE_DIAG_COS_SIN)
-        diag_put(s, ", RoPE scaling not read (per-column factors, as LongRoPE's short_factor or long_factor, are not "
-                    "fitted far out)");
+        diag_put(s, ", RoPE scaling not read (%s)", FAR_FACTORS_WHY);
     diag_put(s,
              ": consecutive rows repeat in runs (%u distinct of %u), so the first position is past 2^24 and known "
              "only to the float32 grid: ",
@@ -289,9 +298,8 @@ static void verdict(diag_sink *s, const pe_diagnosis *d) {
         if (d->searched & PE_DIAG_SEARCHED_SLOW_ONLY)
             diag_put(s, "; only the slow columns follow sinusoids of the row, as when float32 angles past about 1e6 "
                         "rad (a first position far out) round the fast columns' phases to 1/8 rad or more: the first "
-                        "position, base, recipe and RoPE scaling are not read from these rows (far out only column 0 "
-                        "places the position, at inv_freq 1 or 1 / a power-of-two linear factor: per-column factors, "
-                        "as LongRoPE's short_factor or long_factor, are not fitted there)");
+                        "position, base, recipe and RoPE scaling are not read from these rows (%s)",
+                     FAR_FACTORS_WHY);
         else
             diag_put(s, "; only %.1f%% of sampled cells match a known recipe (noise, or another computation)",
                      100.0 * d->recipe_match);
@@ -457,11 +465,16 @@ pe_status pe_diagnosis_json(const pe_diagnosis *d, char *out, size_t out_bytes, 
     diag_put(&s, "\"offsetKnown\":%s,", d->offset_known ? "true" : "false");
     diag_put(&s, "\"offsetSd\":%.17g,\"offsetSearched\":%.17g,", d->offset_sd, d->offset_searched);
     jnum(&s, "scale", d->scale);
-    jstr(&s, "scaling", scaling_name(d->scaling));
-    jnum(&s, "factor", d->factor);
-    jnum(&s, "bandLow", d->band_low);
-    jnum(&s, "bandHigh", d->band_high);
-    jnum(&s, "attentionFactor", d->attention_factor);
+    /* a scaling the verdict says is not read: none of the nearest reading's values */
+    const int unread = diag_scaling_unread(d);
+    jstr(&s, "scaling", unread ? "unread" : scaling_name(d->scaling));
+    jnum(&s, "factor", unread ? 0.0 : d->factor);
+    jnum(&s, "bandLow", unread ? 0.0 : d->band_low);
+    jnum(&s, "bandHigh", unread ? 0.0 : d->band_high);
+    jnum(&s, "attentionFactor", unread ? 0.0 : d->attention_factor);
+    if (d->longrope_list > 0)
+        diag_put(&s, "\"factorList\":\"%s %s\",", diag_longrope_lists[d->longrope_list - 1].model,
+                 diag_longrope_lists[d->longrope_list - 1].is_long ? "long_factor" : "short_factor");
     diag_scaling_json(&s, d);
     jstr(&s, "recipe", recipe_name(d->recipe));
     jstr(&s, "recipeTied", d->recipe_tied ? recipe_name(d->recipe_tied) : "");

@@ -88,7 +88,8 @@ export interface Identification {
   /** First positions searched: [0, offsetSearched). */
   offsetSearched: number;
   scale: number;
-  scaling: 'none' | 'linear' | 'yarn' | 'llama3' | 'banded' | 'per-pair' | 'dynamic';
+  /** unread: a cache far out whose scaling the verdict says is not read (ropeScaling null, factor and bands 0). */
+  scaling: 'none' | 'linear' | 'yarn' | 'llama3' | 'banded' | 'per-pair' | 'dynamic' | 'unread';
   /** linear, yarn, llama3, dynamic: the factor; per-pair: HF's factor when the attention factor tells it, else 0. */
   factor: number;
   /** yarn: the ramp's first and last pair; llama3: the wavelengths original/low_freq_factor and original/high_freq_factor; per-pair: the smallest and largest factor. */
@@ -107,6 +108,8 @@ export interface Identification {
   originalRange: [number, number];
   /** The RoPE scaling in HF's rope_scaling names, or null when the frequencies are not scaled. */
   ropeScaling: IdentifyRopeScaling | null;
+  /** per-pair read far out at a shipped model's list: '<model> short_factor' or '<model> long_factor'. */
+  factorList?: string;
   /** per-pair (LongRoPE): how many factors the cells leave open (null in ropeScaling's list). */
   pairFactorsOpen?: number;
   /** per-pair: each factor's range [lo, hi] whose regenerated column reproduces every cell checked; hi null: no upper bound. */
