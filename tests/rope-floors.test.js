@@ -10,35 +10,16 @@
 // heads, halves that are not a multiple of 16, and dim 1024, the largest.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readFileSync } from 'node:fs';
 
-import { buildBenchTools } from '../bench/build.js';
-import { LIMITS_IMPORTS } from '../bench/impls/limit-cases.js';
+import { limitsExports as limits } from './support/limits-wasm.js';
+import { generator } from './support/random.js';
 
-const { built, failed } = buildBenchTools(() => {}, ['limitsWasm']);
 const SHAPES = [
   { rows: 3, heads: 5, dim: 16 },
   { rows: 2, heads: 3, dim: 48 },
   { rows: 1, heads: 2, dim: 1024 },
 ];
 const GUARD = 8; // values past x's end that must stay as they were
-
-async function limits() {
-  assert.is(failed.limitsWasm, undefined, `limits.wasm: ${failed.limitsWasm}`);
-  const { instance } = await WebAssembly.instantiate(readFileSync(built.limitsWasm), LIMITS_IMPORTS);
-  instance.exports._initialize();
-  return instance.exports;
-}
-
-/** A small seeded generator (mulberry32), so a failure repeats. */
-function random(seed) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
 
 /** float16 bits → value, by arithmetic. */
 function halfValue(bits) {
@@ -99,7 +80,7 @@ function place(lib, array) {
 
 test('the float32 RoPE limit rotates every pair by its row of the cache', async () => {
   const lib = await limits();
-  const next = random(29);
+  const { next } = generator(29);
   for (const { rows, heads, dim } of SHAPES) {
     const half = dim / 2;
     const x = Float32Array.from({ length: rows * heads * dim + GUARD }, () => next() * 8 - 4);
@@ -160,7 +141,7 @@ for (const [floor, tested] of [
 ]) {
   test(`${floor} rounds every rotated value to the nearest even float16${tested ? ', skipping bad steps' : ''}`, async () => {
     const lib = await limits();
-    const next = random(tested ? 16 : 61);
+    const { next } = generator(tested ? 16 : 61);
     let ties = 0;
     let skipped = 0;
     for (const { rows, heads, dim } of SHAPES) {
