@@ -67,7 +67,10 @@ test('a list one factor off a shipped one is not read far out, and the verdict s
     const what = `@${start}: ${r.verdict}`;
     assert.is(r.identified, false, what);
     assert.is(r.factorList, undefined, what);
-    assert.match(r.verdict, /per-column factors, as LongRoPE's short_factor or long_factor, are not read without a shipped list/);
+    assert.match(
+      r.verdict,
+      /per-column factors, as LongRoPE's short_factor or long_factor, are not read without a shipped list/,
+    );
     assert.ok(r.scaling === 'unread' && r.ropeScaling === null && r.factor === 0, what);
   }
 });

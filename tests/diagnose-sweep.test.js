@@ -30,7 +30,9 @@ const KNOWN = {
 // steps fell on a line), and whose list's 64.81 (64.81001 in float32) sat past the 2 ulps the cells were checked at
 // (read as not identified). LongRoPE caches of a shipped list (the corpus's long_factor is OmniGen-v1's) far out,
 // missed or nearest before diag_far_longrope.c read them at the list (40-80 ms each), and at 1,000,003 in bfloat16
-// (nearest before: 0.1% of cells).
+// (nearest before: 0.1% of cells). fairseq's table at 2^24 + 3, whose runs break at 0 modulo 4 (runs of 2, 1, 3, 1, ...):
+// the base from the rows' angle steps counted a repeated row as a position, read 13000, not identified; its text
+// names the starts fairseq's float32 arange makes these rows from (FIXED_OPEN_TEXT's check).
 const FIXED = [
   'hf-dynamic-float32-cos-single-0',
   'hf-yarn-bfloat16-sin-halves-0',
@@ -49,6 +51,7 @@ const FIXED = [
   'hf-longrope-long-float16-cos-single-13000000',
   'hf-longrope-long-bfloat16-sin-halves-16777219',
   'hf-longrope-long-bfloat16-sin-single-1000003',
+  'fairseq-16777219',
 ];
 // Wrong cases a fix made right with the factor open: a Llama 3 bfloat16 cos cache at 0 (read as unscaled, 7 cells
 // an ulp off) that HF's recipe regenerates bit for bit at factor 8 and at factor 4 alike (torch 1.13).
@@ -65,6 +68,7 @@ const FIXED_OPEN_TEXT = {
   'hf-llama3-bfloat16-cos-halves-0':
     'the data fix only original_max_position_embeddings / high_freq_factor = 2048 and one pair of the ramp: ' +
     'from wavelength 2948.3 on',
+  'fairseq-16777219': "first position 16777220 (16777219 to 16777221 in fairseq's recipe",
 };
 
 // What the text quotes is what the cells fix (issue 24). A LongRoPE bfloat16 cos cache at 65,537 with 17 factors
@@ -161,6 +165,9 @@ test('a nearest reading the cells do not bear out quotes none of its fitted fact
   assert.ok(r.verdict.includes("the scaling's parameters and the recipe are not read from these cells"), r.verdict);
   assert.ok(r.verdict.includes('searched: first positions 0 to'), r.verdict);
   assert.not.ok(r.text.includes("LongRoPE's attention_factor"), r.text);
+  // the JSON says what the text says: the family, no parameter
+  assert.equal(r.ropeScaling, { rope_type: 'longrope' }, JSON.stringify(r.ropeScaling));
+  for (const key of ['factor', 'bandLow', 'bandHigh', 'attentionFactor']) assert.is(r[key], 0, key);
 });
 
 test.run();

@@ -70,14 +70,64 @@ test('what was searched is said when nothing fits, and nothing sinusoidal is cal
   assert.not.ok(r.identified, r.verdict);
   assert.match(r.verdict, /searched: /);
   assert.not.match(r.verdict, /not sines and cosines/);
-  // noise past every recipe: nearest convention and the search, not "random"
-  const t = exact(512, 64, 10000, 5000).table.map((v, k) => v + 1e-4 * Math.sin(k * 12.9898));
+  // cells off every recipe in one of 97 (not noise spread evenly): nearest convention and the search, not "random"
+  const t = exact(512, 64, 10000, 5000).table.map((v, k) => v + (k % 97 ? 0 : 3e-3));
   const n = identify(t, { rows: 512, dim: 64 });
   // base 1e9 near 2^31: past what the offset search settles today, but said to be sinusoidal, with the search
   const far = identify(exact(512, 64, 1e9, 2 ** 31 - 512).table, { rows: 512, dim: 64 });
   assert.ok(far.identified || /structure of sinusoids; searched: first positions 0 to/.test(far.verdict), far.verdict);
   assert.not.ok(n.identified, n.verdict);
   assert.match(n.verdict, /nearest: .*base 10000.*searched: first positions 0 to/);
+});
+
+// Noise wider than any recipe's rounding, spread evenly (Gaussian, 1e-4 and 1e-2 of the amplitude): the convention
+// and first position are read and the verdict says noisy, with no recipe; fairseq's tensor2tensor frequencies under
+// noise read as paper's at base 13500 too (three digits are round at that precision): the rounder base wins.
+test('noisy tables: identified as noisy, with the convention and first position, no recipe', () => {
+  const random = generator(24);
+  const gauss = () => Math.sqrt(-2 * Math.log(1 - random.next())) * Math.cos(2 * Math.PI * random.next());
+  const t2t = (rows, dim, start) => {
+    const half = dim / 2;
+    const out = new Float32Array(rows * dim);
+    for (let r = 0; r < rows; r++)
+      for (let i = 0; i < half; i++) {
+        const a = (start + r) * Math.exp((-i * Math.log(10000)) / (half - 1));
+        out[r * dim + i] = Math.sin(a);
+        out[r * dim + half + i] = Math.cos(a);
+      }
+    return out;
+  };
+  for (const sd of [1e-4, 1e-2])
+    for (const [name, cells, rule] of [
+      ['paper at 65537', exact(32, 64, 10000, 65537).table, 'paper'],
+      ['tensor2tensor at 0', t2t(32, 64, 0), 'tensor2tensor'],
+    ]) {
+      const noisy = cells.map((v) => v + sd * gauss());
+      const r = identify(noisy, { rows: 32, dim: 64 });
+      const what = `${name}, sd ${sd}: ${r.verdict}`;
+      assert.ok(r.identified, what);
+      assert.is(r.recipe, 'unknown', what);
+      assert.is(r.frequencies, rule, what);
+      assert.is(r.base, 10000, what);
+      assert.is(r.offset, name.endsWith('65537') ? 65537 : 0, what);
+      assert.match(r.verdict, /noisy: the cells are the convention's plus noise of rms /, what);
+    }
+});
+
+// A noisy cache's duplicated halves differ by their noise, not by a share of their energy: still halves duplicated
+// (read as one column per frequency before, which sent every reading after it astray).
+test('a noisy cos cache keeps its duplicated halves', () => {
+  const random = generator(25);
+  const cells = peers.llamaCache(32, 128, { base: 10000, fn: 'cos', dtype: 'float32', start: 100 });
+  for (const sd of [1e-4, 1e-2]) {
+    const r = identify(
+      cells.map((v) => v + sd * (random.next() - 0.5) * Math.sqrt(12)),
+      { rows: 32, dim: 128 },
+    );
+    assert.is(r.kind, 'cos-sin', r.verdict);
+    assert.is(r.layout, 'halves', `sd ${sd}: ${r.verdict}`);
+    assert.ok(r.sinusoidal, r.verdict);
+  }
 });
 
 // A miss lists what was searched, in words and as facts: the first positions (to 2^31 - rows, the exact searches'
@@ -108,7 +158,7 @@ test('a miss says what was searched: positions, bases, layouts, recipes, scaling
   for (const scaling of ['none', 'linear', 'yarn', 'llama3']) assert.ok(s.scalings.includes(scaling), scaling);
   // a table: no RoPE scaling is tried, and none is listed
   const t = identify(
-    exact(512, 64, 10000, 5000).table.map((v, k) => v + 1e-4 * Math.sin(k * 12.9898)),
+    exact(512, 64, 10000, 5000).table.map((v, k) => v + (k % 97 ? 0 : 3e-3)),
     {
       rows: 512,
       dim: 64,
@@ -201,6 +251,11 @@ test('far-out caches of one column per frequency are sinusoidal, not learned or 
           if (!/only the slow columns follow sinusoids/.test(r.verdict)) continue;
           slowOnly++;
           assert.not.match(r.verdict, /undetermined \(about|first above 1e-6|: error /, what);
+          // nor is the scaling: the JSON carries none of the nearest reading's scaling facts
+          assert.is(r.scaling, 'unread', what);
+          assert.is(r.ropeScaling, null, what);
+          for (const key of ['factor', 'bandLow', 'bandHigh', 'attentionFactor'])
+            assert.is(r[key], 0, `${key}: ${what}`);
         }
   assert.ok(slowOnly >= 2, `${slowOnly} verdicts read from the slow columns alone`);
 });
@@ -216,7 +271,10 @@ test('a LongRoPE cache far out: the verdict says its scaling is not read there, 
       // past 2^24 (rows repeating in runs) the verdict says the scaling is not read
       const runs = identify(peers.llamaCache(32, 96, { scaling, start: 2 ** 24 + 3, dtype }), { rows: 32, dim: 96 });
       assert.is(runs.identified, false, runs.verdict);
-      assert.match(runs.verdict, /, RoPE scaling not read \(far out each float32 angle is rounded .* are not read without a shipped list/);
+      assert.match(
+        runs.verdict,
+        /, RoPE scaling not read \(far out each float32 angle is rounded .* are not read without a shipped list/,
+      );
       // the JSON keeps none of the nearest reading's scaling values
       assert.ok(runs.scaling === 'unread' && runs.ropeScaling === null && runs.factor === 0, runs.verdict);
       const r = identify(peers.llamaCache(32, 96, { scaling, start: 13e6, dtype }), { rows: 32, dim: 96 });
@@ -224,7 +282,11 @@ test('a LongRoPE cache far out: the verdict says its scaling is not read there, 
       assert.is(r.identified, false, what);
       assert.match(r.verdict, /only the slow columns follow sinusoids/, what);
       assert.match(r.verdict, /first position, base, recipe and RoPE scaling are not read from these rows/, what);
-      assert.match(r.verdict, /per-column factors, as LongRoPE's short_factor or long_factor, are not read without a shipped list/, what);
+      assert.match(
+        r.verdict,
+        /per-column factors, as LongRoPE's short_factor or long_factor, are not read without a shipped list/,
+        what,
+      );
       assert.match(r.verdict, /a LongRoPE list a shipped config carries \(Phi-3-mini-128k-instruct's/, what);
       assert.ok(r.scaling === 'unread' && r.ropeScaling === null && r.factor === 0, what);
       assert.not.match(r.verdict.split('; only the slow columns')[0], /RoPE scaling|factor/, what);
@@ -240,7 +302,10 @@ test("the corpus's Phi-3 long_factor far out is OmniGen-v1's shipped list: read 
     const r = identify(peers.llamaCache(32, 96, { scaling, start, dtype }), { rows: 32, dim: 96 });
     const what = `${dtype} @${start}: ${r.verdict}`;
     assert.ok(r.identified && r.offset === start && r.factorList === 'OmniGen-v1 long_factor', what);
-    assert.ok(r.ropeScaling.long_factor.every((x, k) => Math.abs(x - Math.fround(scaling.long[k])) < 1e-6 * x), what);
+    assert.ok(
+      r.ropeScaling.long_factor.every((x, k) => Math.abs(x - Math.fround(scaling.long[k])) < 1e-6 * x),
+      what,
+    );
   }
 });
 

@@ -7,22 +7,12 @@
 // (no fused multiply-add), so the expected values are exact.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readFileSync } from 'node:fs';
 
-import { buildBenchTools } from '../bench/build.js';
-import { LIMITS_IMPORTS } from '../bench/impls/limit-cases.js';
+import { limitsExports as limits } from './support/limits-wasm.js';
 
-const { built, failed } = buildBenchTools(() => {}, ['limitsWasm']);
 // 72 rows: a whole block and 8 rows of the next; 1028 columns: two whole bands and 4 columns of a third.
 const LENGTH = 72;
 const DIM = 1028;
-
-async function limits() {
-  assert.is(failed.limitsWasm, undefined, `limits.wasm: ${failed.limitsWasm}`);
-  const { instance } = await WebAssembly.instantiate(readFileSync(built.limitsWasm), LIMITS_IMPORTS);
-  instance.exports._initialize();
-  return instance.exports;
-}
 
 /** A table of LENGTH × DIM NaN in lib's memory: its pointer and a view getter. */
 function poisonedTable(lib) {

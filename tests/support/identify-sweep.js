@@ -3,7 +3,8 @@
 // factors open, nearest (not identified, the nearest reading names the right scaling), missed (not identified,
 // nor the scaling named), wrong (identified with a wrong fact, or called not sinusoidal), with per-file CPU times.
 //     node tests/support/identify-sweep.js [DIR] [--only REGEX] [--json OUT]
-// makes DIR (default build/identify-sweep) with /usr/bin/python3 when it holds no index.json.
+// makes DIR (default build/identify-sweep) with /usr/bin/python3 when it holds no index.json. On the variants
+// (identify-sweep.py --variants) it prints the table by variant and by variant and first position too.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -41,20 +42,31 @@ export function runCase(dir, t) {
   return { file: t.file, ms: (used.user + used.system) / 1000, ...sweepClass(t, r), verdict: r.verdict };
 }
 
-// The table's row: the file name without its layout and first position (hf-yarn-float32-sin, tutorial-f32).
-const rowOf = (file) => file.replace(/-(halves|single)?-?\d+\.npy$/, '').replace(/-\d+\.npy$/, '');
+// A variant's suffix (identify-sweep.py --variants): transposed, noise1e-2, rows8, ...
+const VARIANT = /-(transposed|noise[\de.-]+|rows\d+)\.npy$/;
+export const variantOf = (file) => (VARIANT.exec(file) ?? [, 'clean'])[1];
+// The table's row: the file name without its layout and first position (hf-yarn-float32-sin, tutorial-f32), and
+// a variant's suffix after a space.
+const rowOf = (file) => {
+  const base = file
+    .replace(VARIANT, '.npy')
+    .replace(/-(halves|single)?-?\d+\.npy$/, '')
+    .replace(/-\d+\.npy$/, '');
+  return VARIANT.test(file) ? `${base} ${variantOf(file)}` : base;
+};
 
-function printTable(results) {
+function printTable(results, keyOf = rowOf) {
   const rows = new Map();
   for (const x of results) {
-    const row = rows.get(rowOf(x.file)) ?? Object.fromEntries(CLASSES.map((c) => [c, 0]));
+    const row = rows.get(keyOf(x.file)) ?? Object.fromEntries(CLASSES.map((c) => [c, 0]));
     row[x.cls] += 1;
-    rows.set(rowOf(x.file), row);
+    rows.set(keyOf(x.file), row);
   }
   const width = Math.max(...[...rows.keys()].map((k) => k.length), 5);
   console.log(`${'truth'.padEnd(width)} | ${CLASSES.join(' | ')}`);
   for (const [key, row] of rows) {
-    if (row.right === CLASSES.reduce((n, c) => n + row[c], 0) && !process.env.SWEEP_ALL_ROWS) continue;
+    if (row.right === CLASSES.reduce((n, c) => n + row[c], 0) && !process.env.SWEEP_ALL_ROWS && keyOf === rowOf)
+      continue;
     console.log(`${key.padEnd(width)} | ${CLASSES.map((c) => String(row[c] || '').padStart(c.length)).join(' | ')}`);
   }
   const total = Object.fromEntries(CLASSES.map((c) => [c, results.filter((x) => x.cls === c).length]));
@@ -71,6 +83,11 @@ async function main() {
   await init();
   const results = index.files.filter((t) => only.test(t.file)).map((t) => runCase(dir, t));
   printTable(results);
+  // the variants side by side, and the first positions (the name's last number before the variant)
+  if (results.some((x) => VARIANT.test(x.file))) {
+    printTable(results, variantOf);
+    printTable(results, (f) => `${variantOf(f)} @${f.replace(VARIANT, '.npy').match(/(\d+)\.npy$/)[1]}`);
+  }
   for (const x of results.filter((y) => y.cls !== 'right'))
     console.log(`  ${x.cls.padEnd(7)} ${x.file}: ${x.wrong.join('; ')}${x.cls === 'open' ? '' : ` | ${x.verdict}`}`);
   const times = results.map((x) => x.ms).sort((a, b) => a - b);

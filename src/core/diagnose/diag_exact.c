@@ -311,15 +311,23 @@ void diag_floor_at_median(double *sd, uint32_t h, uint32_t count) {
         if (sd[k] > 0.0 && sd[k] < median) sd[k] = median;
 }
 
+/* Row r + 1 repeats row r: pair 0 (inv_freq 1, the fastest) turns a radian or more per position, so its cells
+ * are alike only where a float32 position grid past 2^24 rounds two positions to one. */
+static int repeated(const diag_work *w, uint32_t r) {
+    return diag_at(&w->v, r, w->col_sin[0]) == diag_at(&w->v, r + 1, w->col_sin[0]) &&
+           diag_at(&w->v, r, w->col_cos[0]) == diag_at(&w->v, r + 1, w->col_cos[0]);
+}
+
 /* Frequencies from the rows' angle steps (the mean step over consecutive read rows, and its sd), and the base of
  * each rule from the weighted line log w_k = -k ln(T) / n through w_0 = 1. A float32 angle's rounding can leave
  * every step of a pair the same multiple of its quantum (sd 0, the mean off by up to a quantum / rows): each
  * pair's sd is raised to its residual off the line, three times over, so such a pair stops pulling the line.
  * Uses w->tmp (the log steps) and w->psd (their sd). Returns 0 when the steps say nothing. */
-static int base_from_steps(diag_work *w, double *t_paper, double *t_t2t, double *rel) {
+static int base_from_steps(diag_work *w, uint32_t grid, double *t_paper, double *t_t2t, double *rel) {
     const uint32_t h = w->h, first = w->first_row, rows = w->v.rows;
     double *y = w->tmp, *sd = w->psd;
     for (uint32_t k = 0; k < h; k++) {
+        uint32_t repeats = 0; /* steps between rows a float32 position grid repeats (pair 0's cells alike) */
         double sum = 0.0, sum2 = 0.0;
         uint32_t n = 0;
         sd[k] = 0.0;
@@ -328,13 +336,18 @@ static int base_from_steps(diag_work *w, double *t_paper, double *t_t2t, double 
         double a = diag_atan2(diag_at(&w->v, first, w->col_sin[k]), diag_at(&w->v, first, w->col_cos[k]));
         for (uint32_t r = first; r + 1 < last; r++) {
             double b = diag_atan2(diag_at(&w->v, r + 1, w->col_sin[k]), diag_at(&w->v, r + 1, w->col_cos[k]));
-            if (!w->zero[r] && !w->zero[r + 1]) {
+            if (grid > 1 && repeated(w, r)) {
+                repeats++;
+            } else if (!w->zero[r] && !w->zero[r + 1]) {
                 double e = diag_wrap(b - a);
                 sum += e, sum2 += e * e, n++;
             }
             a = b;
         }
         if (n < 2 || !(sum > 0.0)) continue;
+        /* past 2^24 the rows that differ are a grid step apart (runs hold one float32 position each) */
+        const double per = repeats ? (double)grid : 1.0;
+        sum /= per, sum2 /= per * per;
         double mean = sum / n, var = sum2 / n - mean * mean, spread = diag_sqrt(var > 0.0 ? var : 0.0);
         if (spread < 2e-7) spread = 2e-7;
         const double rel_sd = spread / n / mean;
@@ -383,7 +396,7 @@ int diag_exact_table(diag_work *w, pe_diagnosis *d, pe_diag_recipe *formula, dou
     while (r0 < w->v.rows && w->zero[r0]) r0++;
     if (r0 + 1 >= w->v.rows) return 0;
     double t_paper, t_t2t, rel;
-    if (!base_from_steps(w, &t_paper, &t_t2t, &rel)) return 0;
+    if (!base_from_steps(w, d->position_grid, &t_paper, &t_t2t, &rel)) return 0;
     w->searched |= PE_DIAG_SEARCHED_EXACT_TABLE;
     const double tol = 5.0 * rel > 2e-6 ? 5.0 * rel : 2e-6;
     int paper_round, t2t_round;

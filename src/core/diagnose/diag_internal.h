@@ -250,6 +250,10 @@ static inline int diag_scaling_unread(const pe_diagnosis *d) {
     return !d->identified && d->kind == PE_DIAG_COS_SIN &&
            (d->position_grid || (d->searched & PE_DIAG_SEARCHED_SLOW_ONLY));
 }
+/* The verdict names the scaling's family, or none, but no parameter: the JSON carries none either. */
+static inline int diag_params_unread(const pe_diagnosis *d) {
+    return diag_nearest_unread(d) || diag_scaling_unread(d);
+}
 
 /* diag_scaling_text.c */
 /* The scaling in words; full adds what the data fix and the LongRoPE factors. */

@@ -216,11 +216,16 @@ void diag_scaling_json(diag_sink *s, const pe_diagnosis *d) {
     diag_put(s, "\"dynamicAlpha\":%.17g,\"scalingCanonical\":%s,\"originalRange\":[%.17g,%.17g],", d->dynamic_alpha,
              d->params_canonical ? "true" : "false", d->original_lo, d->original_hi);
     diag_put(s, "\"factorTied\":%.17g,\"unreadWavelength\":%.17g,", d->factor_tied, d->unread_wavelength);
-    if (d->scaling == PE_DIAG_SCALING_NONE || (unsigned)d->scaling > PE_DIAG_SCALING_DYNAMIC || diag_scaling_unread(d)) {
+    if (d->scaling == PE_DIAG_SCALING_NONE || (unsigned)d->scaling > PE_DIAG_SCALING_DYNAMIC ||
+        diag_scaling_unread(d)) {
         diag_put(s, "\"ropeScaling\":null,");
         return;
     }
     diag_put(s, "\"ropeScaling\":{\"rope_type\":\"%s\"", types[d->scaling]);
+    if (diag_nearest_unread(d)) { /* the family named, "parameters not read" */
+        diag_put(s, "},");
+        return;
+    }
     if (d->factor > 0) key(s, "factor", d->factor);
     if (d->rope_theta > 0) key(s, "rope_theta", d->rope_theta);
     if (d->original_max > 0) key(s, "original_max_position_embeddings", d->original_max);

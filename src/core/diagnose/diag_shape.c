@@ -198,6 +198,9 @@ static double pair_share(diag_work *w, uint32_t n, int split) {
 
 #define PAIR_SHARE_MAX 1e-3  /* s^2 + c^2 constant to about 3% */
 #define DUPLICATE_MAX  1e-12 /* duplicated columns are copies */
+/* or copies each with its own noise: 2 sd^2 of the energy, up to sd 2% of the amplitude (a single cache's halves
+ * or a table's pairs differ by a share of 0.1 or more) */
+#define DUPLICATE_NOISY 1e-3
 
 int diag_structure(diag_work *w, pe_diagnosis *d, pe_diag_kind kind) {
     const uint32_t cols = w->v.cols;
@@ -208,7 +211,9 @@ int diag_structure(diag_work *w, pe_diagnosis *d, pe_diag_kind kind) {
     d->layout = PE_LAYOUT_INTERLEAVED;
     for (uint32_t c = 0; c < cols; c++) w->src[c] = UINT32_MAX;
     if (even && kind != PE_DIAG_TABLE) {
-        int dup = duplicate_share(w, n, 0) < DUPLICATE_MAX ? 1 : duplicate_share(w, n, 1) < DUPLICATE_MAX ? 2 : 0;
+        const double halves = duplicate_share(w, n, 0), neighbours = duplicate_share(w, n, 1);
+        int dup = halves < DUPLICATE_MAX ? 1 : neighbours < DUPLICATE_MAX ? 2 : 0;
+        if (!dup && (halves < DUPLICATE_NOISY || neighbours < DUPLICATE_NOISY)) dup = halves <= neighbours ? 1 : 2;
         if (dup) {
             d->kind = PE_DIAG_COS_SIN;
             d->duplicated = dup;

@@ -76,6 +76,13 @@ static int torch_sin(const pe_diagnosis *d) {
 
 /* The recipe, and for fitted float32 inv_freq which formula they come from. */
 static void recipe_full(diag_sink *s, const pe_diagnosis *d) {
+    if (d->recipe == PE_DIAG_RECIPE_UNKNOWN) { /* identified within wide noise (diagnose.c, within_wide_noise) */
+        diag_put(s,
+                 "noisy: the cells are the convention's plus noise of rms %.2g (relative to the amplitude), "
+                 "spread evenly; no recipe reproduces them (%.1f%% of sampled cells within an ulp), so none is read",
+                 d->rms_error, 100.0 * d->recipe_match);
+        return;
+    }
     diag_put(s, "%s", recipe_words(d->recipe));
     if (torch_sin(d)) diag_put(s, ", sin/cos in float32 not correctly rounded (PyTorch's)");
     /* inv_freq a formula's within an ulp or two, not all its correctly rounded values (diag_exact.c) */
@@ -110,6 +117,21 @@ static const char *scaling_name(pe_diag_scaling s) {
 static const char *layout_name(const pe_diagnosis *d) {
     if (d->kind == PE_DIAG_COS_SIN) return d->duplicated == 1 ? "halves" : d->duplicated == 2 ? "neighbours" : "single";
     return d->layout == PE_LAYOUT_SPLIT ? "split" : "interleaved";
+}
+
+/* A table past 2^24 whose first row sits on the float32 grid: fairseq's recipe (a float32 arange from the start,
+ * rounded first) makes the same rows from every start that rounds to it, so say which starts those are. */
+static void arange_starts(diag_sink *s, const pe_diagnosis *d) {
+    const double f = d->offset;
+    if (d->kind != PE_DIAG_TABLE || !d->position_grid || f < 16777216.0 || (double)(float)f != f) return;
+    double lo = f, hi = f;
+    while (lo > 16777216.0 && (double)(float)(lo - 1.0) == f) lo -= 1.0;
+    while (hi - f < 256.0 && (double)(float)(hi + 1.0) == f) hi += 1.0;
+    if (lo < hi)
+        diag_put(s,
+                 " (%.0f to %.0f in fairseq's recipe: its float32 arange rounds the start first, so those starts "
+                 "give these rows bit for bit)",
+                 lo, hi);
 }
 
 /* "split layout (sines first)" or "cos cache, halves duplicated (rotate_half pairing)". */
@@ -147,9 +169,10 @@ static void convention(diag_sink *s, const pe_diagnosis *d) {
             diag_put(s, ", base %.*g", d->base_digits < 10 ? d->base_digits : 10, d->base);
     }
     diag_put(s, ", first position ");
-    if (d->offset_known)
+    if (d->offset_known) {
         diag_put(s, "%.0f", d->offset);
-    else if ((d->searched & PE_DIAG_SEARCHED_SLOW_ONLY) || diag_nearest_unread(d))
+        arange_starts(s, d);
+    } else if ((d->searched & PE_DIAG_SEARCHED_SLOW_ONLY) || diag_nearest_unread(d))
         diag_put(s, "undetermined");
     else
         diag_put(s, "undetermined (about %.3g)", d->offset);
@@ -466,9 +489,9 @@ pe_status pe_diagnosis_json(const pe_diagnosis *d, char *out, size_t out_bytes, 
     diag_put(&s, "\"offsetKnown\":%s,", d->offset_known ? "true" : "false");
     diag_put(&s, "\"offsetSd\":%.17g,\"offsetSearched\":%.17g,", d->offset_sd, d->offset_searched);
     jnum(&s, "scale", d->scale);
-    /* a scaling the verdict says is not read: none of the nearest reading's values */
-    const int unread = diag_scaling_unread(d);
-    jstr(&s, "scaling", unread ? "unread" : scaling_name(d->scaling));
+    /* the text's facts only: a scaling or parameters it says are not read are not given here either */
+    const int unread = diag_params_unread(d);
+    jstr(&s, "scaling", diag_scaling_unread(d) ? "unread" : scaling_name(d->scaling));
     jnum(&s, "factor", unread ? 0.0 : d->factor);
     jnum(&s, "bandLow", unread ? 0.0 : d->band_low);
     jnum(&s, "bandHigh", unread ? 0.0 : d->band_high);

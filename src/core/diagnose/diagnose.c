@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "diag_internal.h"
+#include "math/f64math.h"
 
 #define CHECK_NOT_SINUSOIDAL 0.05 /* rms error (relative to the amplitude) past which no convention is claimed */
 #define IDENTIFIED_SHARE     0.99 /* share of sampled cells a recipe must reproduce */
@@ -121,6 +122,48 @@ static void within_noise(pe_diagnosis *d, pe_diag_recipe formula, double rms) {
     d->identified = d->sinusoidal = 1;
     d->recipe = formula;
     d->recipe_tied = PE_DIAG_RECIPE_UNKNOWN;
+}
+
+/* Noise wider than NOISE_RMS (a table perturbed, or printed to a few decimals): the reading's convention fits the
+ * cells to a small rms spread evenly, as noise is (the largest cell within NOISY_PEAK rms of it over at least
+ * NOISY_CELLS cells; a wrong reading's error is large, or concentrated in some rows or columns), at a round base
+ * and a first position read. Identified with no recipe: the verdict says noisy and quotes the rms. Past 2^24, or
+ * where only the slow columns are sinusoids, the reading is not trusted so far. */
+#define NOISY_RMS   0.02
+#define NOISY_PEAK  6.0
+#define NOISY_CELLS 256
+static int digits_of(double x) { /* significant digits of a whole number (a snapped base) */
+    int n = 0;
+    while (x >= 10.0 && diag_round_int(x / 10.0) * 10.0 == x) x /= 10.0;
+    for (; x >= 1.0; x /= 10.0) n++;
+    return n;
+}
+
+/* Paper's base T and tensor2tensor's T^((h-1)/h) give one set of frequencies: with noise a base of three digits
+ * is round too, so the rule is the one whose base has fewer digits at the reading's precision (fairseq at 13500
+ * paper is 10000 tensor2tensor). */
+static void rounder_rule(pe_diagnosis *d) {
+    const double h = d->pairs;
+    if (d->pairs < 2 || d->base_digits < 1) return;
+    const double alt = diag_exp(pe_log(d->base) * (d->rule ? h / (h - 1.0) : (h - 1.0) / h));
+    double rel = 0.5;
+    for (int k = 1; k < d->base_digits; k++) rel /= 10.0;
+    int round;
+    const double snapped = diag_snap(alt, rel, &round);
+    if (!round || digits_of(snapped) >= digits_of(d->base)) return;
+    d->rule = !d->rule, d->base = snapped;
+}
+
+static void within_wide_noise(const diag_work *w, pe_diagnosis *d) {
+    if (d->identified || !d->sinusoidal || !d->offset_known || !d->base_round || d->rule < 0 || d->rule > 1 ||
+        d->position_grid || (w->searched & PE_DIAG_SEARCHED_SLOW_ONLY) || d->recipe_match >= 0.5)
+        return;
+    if (d->scaling != PE_DIAG_SCALING_NONE && d->scaling != PE_DIAG_SCALING_LINEAR) return;
+    if ((uint64_t)(d->rows - d->zero_rows) * d->cols < NOISY_CELLS) return;
+    if (!(d->rms_error > 0.0 && d->rms_error < NOISY_RMS && d->max_error <= NOISY_PEAK * d->rms_error)) return;
+    rounder_rule(d);
+    d->identified = 1;
+    d->recipe = d->recipe_tied = PE_DIAG_RECIPE_UNKNOWN;
 }
 
 /* A cache read again at HF's own parameters (read: an exact HF reading); the reading wins when the cells fit it.
@@ -441,6 +484,7 @@ pe_status pe_diagnose(const float *table, uint32_t rows, uint32_t cols, pe_diag_
         w->v = full;
     }
     if (!d->identified && d->position_grid) try_grid_points(w, d, &before, &full, kind);
+    within_wide_noise(w, d);
     if (!d->sinusoidal && d->rows - d->zero_rows >= 8) {
         /* no convention read, but the columns are sinusoids of the position (a cache at parameters outside the
          * search): never "learned or random"; the verdict says what was searched and the reading nearest */

@@ -77,7 +77,7 @@ export function alibiMethods(runtime) {
     const out = checkOut(
       outOfTensor(o.out, dims),
       count,
-      `headCount·queryLength·keyLength = ${headCount}·${queryLength}·${keyLength} = ${count} floats`,
+      () => `headCount·queryLength·keyLength = ${headCount}·${queryLength}·${keyLength} = ${count} floats`,
     );
     const result = () => {
       if (isTensor(o.out)) return o.out;

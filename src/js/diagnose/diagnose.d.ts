@@ -88,7 +88,7 @@ export interface Identification {
   /** First positions searched: [0, offsetSearched). */
   offsetSearched: number;
   scale: number;
-  /** unread: a cache far out whose scaling the verdict says is not read (ropeScaling null, factor and bands 0). */
+  /** 'unread': a cache far out whose scaling the verdict says is not read (rows in runs past 2^24, or only the slow columns sinusoidal): ropeScaling null, factor and bands 0. A verdict that names a scaling but says its parameters are not read gives factor, bandLow, bandHigh and attentionFactor 0 and ropeScaling its rope_type alone. */
   scaling: 'none' | 'linear' | 'yarn' | 'llama3' | 'banded' | 'per-pair' | 'dynamic' | 'unread';
   /** linear, yarn, llama3, dynamic: the factor; per-pair: HF's factor when the attention factor tells it, else 0. */
   factor: number;

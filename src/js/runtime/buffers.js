@@ -40,7 +40,10 @@ export function checkFloats(value, argument) {
   return value;
 }
 
-/** `out` (undefined, a Float32Array or a WasmBuffer) of exactly count floats: the array to fill, else a refusal. */
+/**
+ * `out` (undefined, a Float32Array or a WasmBuffer) of exactly count floats: the array to fill, else a refusal.
+ * shape: what is allowed, or a function that makes it, called only to refuse (a per-call message is waste).
+ */
 export function checkOut(out, count, shape) {
   if (out === undefined) return newArray(Float32Array, count, 'out');
   out = plainView(out, 'out');
@@ -50,7 +53,7 @@ export function checkOut(out, count, shape) {
     throw new PosencError('BUFFER_FREED', 'out is a WasmBuffer that was already freed', 'out', out);
   }
   if (out instanceof Float32Array) checkNotDetached(out, 'out');
-  if (out.length !== count) refuse('BAD_SIZE', 'out', shape, out);
+  if (out.length !== count) refuse('BAD_SIZE', 'out', typeof shape === 'function' ? shape() : shape, out);
   return out;
 }
 
