@@ -8,15 +8,22 @@ Column 0 (inv_freq fl32(1 / fl32(e0)), base**0 = 1): every two-decimal e0 in the
 in --positions, checked on every row (positions rounded to float32 as HF's position_ids.float() does). Then at each
 survivor, every column j: every two-decimal e_j in [1.00, 300.00] at HF's float32 inv_freq
 1 / (fl32(e_j) * base**(arange(0, dim, 2) / dim)) (torch's own float32 pow, as make_corpus.py's longrope_inv_freq),
-checked on every row. Cells are compared with attention * cos or sin of the float32 angle within the storage's
-rounding (HF's attention factor from --original and --max, assumed known). Prints the survivors and their count."""
+checked on every row. Cells are compared with attention * cos or sin of the float32 angle within half the storage's
+ulp and 2e-7 (HF's attention factor from --original and --max, assumed known). Prints the survivors and their count."""
 import argparse
 import math
 
 import numpy as np
 import torch
 
-TOL = {'float32': 1.6e-6, 'float16': 2 ** -10 * 1.2, 'bfloat16': 2 ** -7 * 1.2}  # of a cell up to ~1.2
+MANTISSA = {'float32': 23, 'float16': 10, 'bfloat16': 7}  # stored bits: a cell is within half its ulp
+
+
+def tolerance(cells, dtype):
+    """Half the storage's ulp at each cell, plus 2e-7 for float32 cos (PyTorch's, not correctly rounded) times
+    the attention factor."""
+    exp = np.floor(np.log2(np.maximum(np.abs(cells), 2.0 ** -14)))
+    return 0.5 * 2.0 ** (exp - MANTISSA[dtype]) + 2e-7
 
 
 def two_decimal(lo, hi):
@@ -26,7 +33,7 @@ def two_decimal(lo, hi):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('file')
-    ap.add_argument('--dtype', choices=list(TOL), required=True)
+    ap.add_argument('--dtype', choices=list(MANTISSA), required=True)
     ap.add_argument('--fn', choices=['cos', 'sin'], required=True)
     ap.add_argument('--positions', type=float, nargs=2, default=[0, 2 ** 24])
     ap.add_argument('--e0', type=float, nargs=2, default=[1.0, 2.0])
@@ -38,21 +45,21 @@ def main():
     cells = np.load(a.file).astype(np.float64)
     rows, h = cells.shape[0], a.dim // 2
     amp = float(np.float32(math.sqrt(1 + math.log(a.max / a.original) / math.log(a.original))))
-    tol = TOL[a.dtype]
+    tol = tolerance(cells, a.dtype)
     powers = a.base ** (torch.arange(0, a.dim, 2, dtype=torch.int64).float() / a.dim)
 
     def inv(e, j):
         return (1.0 / (torch.tensor(e, dtype=torch.float32) * powers[j])).numpy()
 
-    def fits(angle32, cell):
+    def fits(angle32, r, column):
         x = angle32.astype(np.float64)
-        return np.abs((np.cos(x) if a.fn == 'cos' else np.sin(x)) * amp - cell) <= tol
+        return np.abs((np.cos(x) if a.fn == 'cos' else np.sin(x)) * amp - cells[r, column]) <= tol[r, column]
 
     def survivors(column, pos, grid):  # entries of grid (inv_freq or first positions) fitting every row
         ok = np.ones(grid.size, bool)
         for r in range(rows):
             idx = np.nonzero(ok)[0]
-            ok[idx] = fits(pos(r, idx), cells[r, column])
+            ok[idx] = fits(pos(r, idx), r, column)
             if not ok.any():
                 break
         return ok
