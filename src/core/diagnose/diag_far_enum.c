@@ -54,8 +54,8 @@ int diag_far_cell_fits(pe_dtype storage, int is_cos, double amp, double a, doubl
     return (e < 0 ? -e : e) <= diag_cache_cell_tol(storage, a, model, amp);
 }
 
-uint32_t diag_far_window(const diag_work *w, pe_dtype storage, int is_cos, double amp, const uint32_t *rows,
-                         uint32_t n, double centre[2], double *tol) {
+uint32_t diag_far_window(const diag_work *w, pe_dtype storage, int is_cos, double amp, const uint32_t *rows, uint32_t n,
+                         double centre[2], double *tol) {
     uint32_t ref = 0;
     double best_tol = 1e300, best_a = 0.0;
     for (uint32_t i = 0; i < n; i++) { /* the steepest slope of acos or asin */

@@ -39,10 +39,10 @@ typedef struct list_read {
     uint32_t rows[CHECK_ROWS];
     double pos[CHECK_ROWS]; /* their float32 positions at the first position being checked */
     int is_cos;
-    double amp;       /* the list's attention factor in float32 */
-    const float *inv; /* the list's float32 inv_freq */
-    float *fit;       /* the inv_freq (with neighbours) the cells fit at the first position found first */
-    double c0, g;     /* column 0's inv_freq; the float32 grid's step */
+    double amp;        /* the list's attention factor in float32 */
+    const float *inv;  /* the list's float32 inv_freq */
+    float *fit;        /* the inv_freq (with neighbours) the cells fit at the first position found first */
+    double c0, g;      /* column 0's inv_freq; the float32 grid's step */
     double m_lo, m_hi; /* grid points m g (row ref's position) searched: m in [m_lo, m_hi) */
     double u;          /* the angle's ulp in the binade being enumerated by angle */
     uint32_t ref;      /* the row (index into rows) whose cell sets the window */
@@ -143,8 +143,7 @@ static void find_positions(list_read *f) {
                 f->u = u; /* angles n u, n in [2^23, 2^24]: A = 2^(e+1) too (the top's rounding) */
                 diag_far_enumerate(u, 0x1p23, 0x1p24 + 1.0, centre[phase], t, &f->hits, MAX_HITS, visit_angle, f);
             } else
-                diag_far_enumerate(step, m_a, m_b, centre[phase], t + 0.5 * u, &f->hits, MAX_HITS, visit_position,
-                                   f);
+                diag_far_enumerate(step, m_a, m_b, centre[phase], t + 0.5 * u, &f->hits, MAX_HITS, visit_position, f);
         if (last) break;
     }
 }

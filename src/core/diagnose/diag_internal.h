@@ -359,8 +359,8 @@ int diag_far_cell_fits(pe_dtype storage, int is_cos, double amp, double a, doubl
 /* diag_far_enum.c: of the n rows' column-0 cells, the one (index into rows) that fixes its angle best (the steepest
  * slope of acos or asin); its two angles modulo 2 pi (cos: +-angle, sin: angle and pi - angle) into centre and the
  * angle's reach (the cell check's tolerance and the cell's rounding, over the slope) into *tol. */
-uint32_t diag_far_window(const diag_work *w, pe_dtype storage, int is_cos, double amp, const uint32_t *rows,
-                         uint32_t n, double centre[2], double *tol);
+uint32_t diag_far_window(const diag_work *w, pe_dtype storage, int is_cos, double amp, const uint32_t *rows, uint32_t n,
+                         double centre[2], double *tol);
 /* diag_far_enum.c: the first nonzero row from first_row (*r0) and up to max nonzero rows from it (their count). */
 uint32_t diag_far_rows(const diag_work *w, uint32_t *rows, uint32_t max, uint32_t *r0);
 /* diag_far_enum.c: the float32 grid steps the far readings search: 1 (whole positions below 2^24) when rows do not

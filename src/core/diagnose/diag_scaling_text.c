@@ -103,17 +103,17 @@ static const char *which_factors(const pe_diagnosis *d) {
 /* A cache read far out at a shipped model's list (diag_far_longrope.c): the list named, every factor its. */
 static void list_words(diag_sink *s, const pe_diagnosis *d, int full) {
     const diag_longrope_list *l = &diag_longrope_lists[d->longrope_list - 1];
-    diag_put(s, "LongRoPE (rope_type longrope), the factors of %s's %s (from %.4g to %.4g) at rope_theta %.9g", l->model,
-             l->is_long ? "long_factor" : "short_factor", d->band_low, d->band_high, d->rope_theta);
-    if (d->long_factors == 1 && !l->is_long) diag_put(s, " (as long_factor: HF takes it past %.6g positions)", d->original_max);
+    diag_put(s, "LongRoPE (rope_type longrope), the factors of %s's %s (from %.4g to %.4g) at rope_theta %.9g",
+             l->model, l->is_long ? "long_factor" : "short_factor", d->band_low, d->band_high, d->rope_theta);
+    if (d->long_factors == 1 && !l->is_long)
+        diag_put(s, " (as long_factor: HF takes it past %.6g positions)", d->original_max);
     diag_put(s, ", factor %.6g, original_max_position_embeddings %.6g, attention_factor %.6g", d->factor,
              d->original_max, d->attention_factor);
     if (full)
-        diag_put(s,
-                 "; far out the cells cannot separate the first position from the factors (a position p c with "
-                 "every factor times c gives nearly the same float32 angles), so the lists shipped models' configs "
-                 "carry were tried: this one, regenerated as HF does (float32 inv_freq and angles, times the "
-                 "attention factor, rounded to the storage), reproduces every cell checked");
+        diag_put(s, "; far out the cells cannot separate the first position from the factors (a position p c with "
+                    "every factor times c gives nearly the same float32 angles), so the lists shipped models' configs "
+                    "carry were tried: this one, regenerated as HF does (float32 inv_freq and angles, times the "
+                    "attention factor, rounded to the storage), reproduces every cell checked");
 }
 
 static void longrope_words(diag_sink *s, const pe_diagnosis *d, int full) {

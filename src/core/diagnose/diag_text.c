@@ -64,8 +64,8 @@ static const char *formula_words(pe_diag_recipe r) {
 #define FAR_FACTORS_WHY                                                                                              \
     "far out each float32 angle is rounded to an ulp of itself, so the recurrences that read per-column factors "    \
     "near position 0 read noise there: per-column factors, as LongRoPE's short_factor or long_factor, are not read " \
-    "without a shipped list (the cells may still fix another list's two-decimal factors, which is not searched); "  \
-    "only column 0 at inv_freq 1 or 1 / a power-of-two linear factor, or a LongRoPE list a shipped config carries " \
+    "without a shipped list (the cells may still fix another list's two-decimal factors, which is not searched); "   \
+    "only column 0 at inv_freq 1 or 1 / a power-of-two linear factor, or a LongRoPE list a shipped config carries "  \
     "(Phi-3-mini-128k-instruct's, Phi-4-mini-instruct's and OmniGen-v1's short_factor and long_factor, tried cell "  \
     "by cell), places the position"
 
@@ -245,8 +245,7 @@ static void position_grid_words(diag_sink *s, const pe_diagnosis *d) {
     else
         diag_put(s, ", base not read from %u distinct rows", d->distinct_rows);
     /* a cache the far reading did not place: none of its sets fits, so the scaling is open */
-    if (d->kind == PE_DIAG_COS_SIN)
-        diag_put(s, ", RoPE scaling not read (%s)", FAR_FACTORS_WHY);
+    if (d->kind == PE_DIAG_COS_SIN) diag_put(s, ", RoPE scaling not read (%s)", FAR_FACTORS_WHY);
     diag_put(s,
              ": consecutive rows repeat in runs (%u distinct of %u), so the first position is past 2^24 and known "
              "only to the float32 grid: ",
@@ -320,9 +319,10 @@ static void verdict(diag_sink *s, const pe_diagnosis *d) {
     }
     if (!d->identified) {
         if (d->searched & PE_DIAG_SEARCHED_SLOW_ONLY)
-            diag_put(s, "; only the slow columns follow sinusoids of the row, as when float32 angles past about 1e6 "
-                        "rad (a first position far out) round the fast columns' phases to 1/8 rad or more: the first "
-                        "position, base, recipe and RoPE scaling are not read from these rows (%s)",
+            diag_put(s,
+                     "; only the slow columns follow sinusoids of the row, as when float32 angles past about 1e6 "
+                     "rad (a first position far out) round the fast columns' phases to 1/8 rad or more: the first "
+                     "position, base, recipe and RoPE scaling are not read from these rows (%s)",
                      FAR_FACTORS_WHY);
         else
             diag_put(s, "; only %.1f%% of sampled cells match a known recipe (noise, or another computation)",
