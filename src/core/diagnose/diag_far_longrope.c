@@ -18,45 +18,17 @@
  * column within NEIGHBOURS ulps of the list's inv_freq (torch's float32 pow is
  * not correctly rounded), at HF's attention factor sqrt(1 + ln f / ln L0) in
  * float32: the cells decide. */
+#include "diag_far_longrope.h"
 #include "diag_freqs.h"
 #include "diag_internal.h"
 #include "math/f64math.h"
 #include "math/sincos.h"
 
-#define CHECK_ROWS  64u     /* read rows every candidate is checked on */
-#define MAX_HITS    1000000 /* angles or positions whose column-0 cell fits one row, per list and cos/sin */
-#define MAX_FOUND   8u      /* first positions kept per list and cos/sin */
-#define ANGLE_SLACK 2e-6    /* rad: beside the cell's rounding, the angle's reduction in double */
-#define COLUMN_MIN  0.95    /* share of a column's rows within an ulp (PyTorch's sin/cos may miss by more) */
-#define SHARE_MIN   0.99    /* share of all checked cells within an ulp */
-#define NEIGHBOURS  4       /* ulps either side of the list's inv_freq */
-#define PEAK_SHARE  0.9     /* the cells' peak over the list's attention factor: below it, not that cache */
-
-typedef struct list_read {
-    const diag_work *w;
-    pe_dtype storage;
-    uint32_t r0, n; /* first read row; rows checked */
-    uint32_t rows[CHECK_ROWS];
-    double pos[CHECK_ROWS]; /* their float32 positions at the first position being checked */
-    int is_cos;
-    double amp;        /* the list's attention factor in float32 */
-    const float *inv;  /* the list's float32 inv_freq */
-    float *fit;        /* the inv_freq (with neighbours) the cells fit at the first position found first */
-    double c0, g;      /* column 0's inv_freq; the float32 grid's step */
-    double m_lo, m_hi; /* grid points m g (row ref's position) searched: m in [m_lo, m_hi) */
-    double u;          /* the angle's ulp in the binade being enumerated by angle */
-    uint32_t ref;      /* the row (index into rows) whose cell sets the window */
-    uint64_t hits;
-    double found[MAX_FOUND];
-    uint32_t n_found;
-} list_read;
-
 static int cell_fits(const list_read *f, double a, double angle) {
     return diag_far_cell_fits(f->storage, f->is_cos, f->amp, a, angle);
 }
 
-/* Rows of column k within an ulp at float32 inv_freq inv; stops once more rows miss than need allows. */
-static uint32_t column_count(const list_read *f, uint32_t k, double inv, uint32_t need) {
+uint32_t diag_far_list_column(const list_read *f, uint32_t k, double inv, uint32_t need) {
     const diag_work *w = f->w;
     uint32_t m = 0;
     for (uint32_t i = 0; i < f->n && m + (f->n - i) >= need; i++)
@@ -73,10 +45,23 @@ static uint32_t column_best(list_read *f, uint32_t k) {
     for (int step = 0; step <= 2 * NEIGHBOURS && best < f->n; step++) {
         const int j = step == 0 ? 0 : (step % 2 ? -(step + 1) / 2 : step / 2);
         const double x = inv + j * diag_ulp32(inv);
-        const uint32_t m = x > 0.0 ? column_count(f, k, x, need) : 0;
+        const uint32_t m = x > 0.0 ? diag_far_list_column(f, k, x, need) : 0;
         if (m > best) best = m, f->fit[k] = (float)x;
     }
     return best;
+}
+
+/* The columns past 0 at the list's inv_freq (or neighbours): COLUMN_MIN of the rows each, SHARE_MIN of all. */
+static int list_columns(list_read *f) {
+    uint64_t within = f->n;
+    for (uint32_t k = 1; k < f->w->h; k++) {
+        const uint32_t c = column_best(f, k);
+        if (c < COLUMN_MIN * f->n) return 0;
+        within += c;
+    }
+    if (within < SHARE_MIN * (double)f->n * f->w->h) return 0;
+    f->fit[0] = (float)f->c0;
+    return 1;
 }
 
 /* First position p0 (of row r0): kept when column 0 fits every checked row, every column COLUMN_MIN of them
@@ -90,14 +75,7 @@ static void check_position(list_read *f, double p0) {
         f->pos[i] = (double)(float)(p0 + (double)(f->rows[i] - f->r0));
         if (!cell_fits(f, diag_at(&w->v, f->rows[i], w->col_sin[0]), (double)(float)(f->pos[i] * f->c0))) return;
     }
-    uint64_t within = f->n;
-    for (uint32_t k = 1; k < w->h; k++) {
-        const uint32_t c = column_best(f, k);
-        if (c < COLUMN_MIN * f->n) return;
-        within += c;
-    }
-    if (within < SHARE_MIN * (double)f->n * w->h) return;
-    f->fit[0] = (float)f->c0;
+    if (!(f->columns ? f->columns(f) : list_columns(f))) return;
     f->found[f->n_found++] = p0;
 }
 
@@ -125,7 +103,7 @@ static void visit_angle(void *ctx, double n) {
 /* Every first position whose column-0 angle fits row ref's cell, grid points m g for m in [m_lo, m_hi): by
  * binade of the angle, enumerating angles where their ulp u is coarse (u (2t + u) >= 2 t g c0: fewer angles than
  * positions fall in the window), else positions with the window widened by u / 2. */
-static void find_positions(list_read *f) {
+void diag_far_list_positions(list_read *f) {
     double centre[2], tol;
     f->ref = diag_far_window(f->w, f->storage, f->is_cos, f->amp, f->rows, f->n, centre, &tol);
     const double t = tol + ANGLE_SLACK, step = f->g * f->c0;
@@ -148,10 +126,13 @@ static void find_positions(list_read *f) {
     }
 }
 
-/* HF's attention factor sqrt(1 + ln f / ln L0) (f = max_position_embeddings / L0), 1 when f <= 1. */
+double diag_longrope_attention(double max_position, double original_max) {
+    const double f = max_position / original_max;
+    return f > 1.0 ? diag_sqrt(1.0 + pe_log(f) / pe_log(original_max)) : 1.0;
+}
+
 static double attention_of(const diag_longrope_list *l) {
-    const double f = l->max_position / l->original_max;
-    return f > 1.0 ? diag_sqrt(1.0 + pe_log(f) / pe_log(l->original_max)) : 1.0;
+    return diag_longrope_attention(l->max_position, l->original_max);
 }
 
 int diag_exact_cache_far_lists(diag_work *w, pe_diagnosis *d, double *rms) {
@@ -181,11 +162,11 @@ int diag_exact_cache_far_lists(diag_work *w, pe_diagnosis *d, double *rms) {
         w->searched |= PE_DIAG_SEARCHED_FAR;
         for (int is_cos = 1; is_cos >= 0; is_cos--) {
             f.is_cos = is_cos, f.amp = amp, f.inv = inv, f.fit = fit, f.c0 = (double)inv[0];
-            f.n_found = 0, f.hits = 0;
+            f.n_found = 0, f.hits = 0, f.columns = NULL;
             for (uint32_t g = 0; g < n_grids; g++) {
                 f.g = grids[g];
                 f.m_lo = grids[g] > 1.0 ? 0x1p23 : 0.0, f.m_hi = 0x1p24;
-                find_positions(&f);
+                diag_far_list_positions(&f);
             }
             diag_searched_to(w, (double)PE_MAX_POSITION - (w->v.rows - f.r0), f.hits >= MAX_HITS);
             if (f.n_found == 0) continue;

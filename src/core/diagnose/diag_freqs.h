@@ -33,6 +33,8 @@ typedef struct freq_model {
 /* Frequency k (< count) as the model's recipe gives it: a float32 value for
  * the float32 recipes, the exact frequency (in double) for EXACT. */
 double freq_value(const freq_model *m, uint32_t k);
+/* HF's float32 base ** (2k / dim) as F32_HF computes it (the power a per-pair factor multiplies). */
+float freq_power32(const freq_model *m, uint32_t k);
 /* The unscaled exact frequency T^(-k/n) of pair k. */
 double freq_unscaled(const freq_model *m, uint32_t k);
 

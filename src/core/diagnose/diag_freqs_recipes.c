@@ -95,6 +95,10 @@ static float unscaled32(const freq_model *m, uint32_t k) {
     }
 }
 
+float freq_power32(const freq_model *m, uint32_t k) {
+    return pow32(f32(m->base), shape32(m, k));
+}
+
 double freq_value(const freq_model *m, uint32_t k) {
     if (m->recipe == PE_DIAG_RECIPE_EXACT) {
         const double u = freq_unscaled(m, k);
