@@ -14,8 +14,9 @@ import * as peers from './support/diagnose-peers.js';
 
 // The sample's cases not right today, and their class (identify-sweep.js's CLASSES).
 const KNOWN = {
-  // LongRoPE at 1.3e7: float32 angles past 2^23 rad blur the fast pairs; sinusoidal, not identified
-  'hf-longrope-short-float16-cos-halves-13000000.npy': 'missed',
+  // Phi-3's short_factor (no shipped list) at 1.3e7 in float16: its two-decimal factors searched far out
+  // (diag_far_longrope_search.c), the slow columns' left open
+  'hf-longrope-short-float16-cos-halves-13000000.npy': 'open',
   'hf-longrope-short-bfloat16-cos-halves-1000003.npy': 'open',
 };
 
@@ -52,14 +53,18 @@ const FIXED = [
   'hf-longrope-long-bfloat16-sin-halves-16777219',
   'hf-longrope-long-bfloat16-sin-single-1000003',
   'fairseq-16777219',
+  'hf-longrope-short-float32-cos-halves-13000000',
 ];
 // Wrong cases a fix made right with the factor open: a Llama 3 bfloat16 cos cache at 0 (read as unscaled, 7 cells
 // an ulp off) that HF's recipe regenerates bit for bit at factor 8 and at factor 4 alike (torch 1.13).
 // A LongRoPE bfloat16 sin cache at 65,537 (not identified while the slow columns' slope reads took their sd from
-// the residuals alone, not the storage's rounding): 4 factors the rows leave open.
+// the residuals alone, not the storage's rounding): 4 factors the rows leave open. Phi-3's short_factor (no shipped
+// list) far out, missed before the two-decimal factors were searched there: in float32 at 1.3e7 every factor fixed
+// (FIXED), in bfloat16 at 2^24 + 3 the slow columns' open.
 const FIXED_OPEN = {
   'hf-llama3-bfloat16-cos-halves-0': 'factor 8 (or 4: these rows do not tell)',
   'hf-longrope-short-bfloat16-sin-halves-65537': '4 of the 48 factors not fixed by these rows',
+  'hf-longrope-short-bfloat16-sin-single-16777219': '6 of the 48 factors not fixed by these rows',
 };
 // What its text says the cells fix: only the high band and one ramp pair (from wavelength 2948 on the cells are
 // cos 0's), not the low band: HF's recipe gives them bit for bit at factor 2 with low band 4096 and at factors 8

@@ -918,8 +918,9 @@ typedef struct pe_diagnosis {
      * rounds to the amplitude), when at most one ramp pair is read below it: the low band and the factor are then
      * not read (the canonical set is given); 0 when the cells read the ramp */
     double unread_wavelength;
-    /* PER_PAIR read far out at a shipped model's factor list (diag_longrope_lists.c): its index + 1; 0 when the
-     * factors were read from the cells (or the scaling is not LongRoPE) */
+    /* PER_PAIR read far out at a shipped model's factor list (diag_longrope_lists.c): its index + 1; -1 at
+     * two-decimal factors searched far out (diag_far_longrope_search.c); 0 when the factors were read from the
+     * cells (or the scaling is not LongRoPE) */
     int32_t longrope_list;
 } pe_diagnosis;
 

@@ -382,6 +382,10 @@ extern const diag_longrope_list diag_longrope_lists[DIAG_LONGROPE_LIST_COUNT];
  * inv_freq from the list, the first position from column 0's float32 angles, every cell checked. On success (1)
  * sets what diag_exact_cache_far sets, the scaling per pair and longrope_list. */
 int diag_exact_cache_far_lists(diag_work *w, pe_diagnosis *d, double *rms);
+/* diag_far_longrope_search.c: a far LongRoPE cache at two-decimal factors no shipped list carries (column 0's
+ * 1.00 to 4.00, the others' 1.00 to 300.00, at the common rope_theta): on one solution (1) sets what
+ * diag_exact_cache_far_lists sets, every factor (or its open range) and longrope_list -1. */
+int diag_exact_cache_far_search(diag_work *w, pe_diagnosis *d, double *rms);
 /* diag_far_longrope.c: the rope_scaling parameters of a cache read at a shipped list (d->longrope_list > 0). */
 void diag_longrope_list_params(diag_work *w, pe_diagnosis *d);
 

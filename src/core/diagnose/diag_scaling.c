@@ -234,7 +234,7 @@ void diag_scaling_params(diag_work *w, pe_diagnosis *d) {
     case PE_DIAG_SCALING_PER_PAIR:
         if (d->longrope_list > 0)
             diag_longrope_list_params(w, d); /* a shipped list: every factor given */
-        else
+        else if (d->longrope_list == 0)      /* < 0: diag_far_longrope_search.c set the factors */
             longrope(w, d);
         break;
     case PE_DIAG_SCALING_NONE:

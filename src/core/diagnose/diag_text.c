@@ -64,10 +64,11 @@ static const char *formula_words(pe_diag_recipe r) {
 #define FAR_FACTORS_WHY                                                                                              \
     "far out each float32 angle is rounded to an ulp of itself, so the recurrences that read per-column factors "    \
     "near position 0 read noise there: per-column factors, as LongRoPE's short_factor or long_factor, are not read " \
-    "without a shipped list (the cells may still fix another list's two-decimal factors, which is not searched); "   \
-    "only column 0 at inv_freq 1 or 1 / a power-of-two linear factor, or a LongRoPE list a shipped config carries "  \
-    "(Phi-3-mini-128k-instruct's, Phi-4-mini-instruct's and OmniGen-v1's short_factor and long_factor, tried cell "  \
-    "by cell), places the position"
+    "without a shipped list or a search: only column 0 at inv_freq 1 or 1 / a power-of-two linear factor, a "        \
+    "LongRoPE list a shipped config carries (Phi-3-mini-128k-instruct's, Phi-4-mini-instruct's and OmniGen-v1's "    \
+    "short_factor and long_factor, tried cell by cell), or two-decimal factors searched (column 0's 1.00 to 2.00, "  \
+    "the others' 1.00 to 300.00, rope_theta 10000, first positions from 2^21; none or more than one fit here) "      \
+    "places the position"
 
 static int torch_sin(const pe_diagnosis *d) {
     return d->recipe >= PE_DIAG_RECIPE_F32_ROUNDED && d->recipe <= PE_DIAG_RECIPE_F32_FITTED && d->scale == 1.0 &&
@@ -229,7 +230,8 @@ static void searched_words(diag_sink *s, const pe_diagnosis *d) {
                     "factor) on its float32 grid, then HF's unscaled, linear, YaRN and Llama 3 sets at the common "
                     "rope_theta and dynamic NTK (alpha - 1 a multiple of 1/8 up to alpha 32) cell by cell, and the "
                     "LongRoPE lists shipped configs carry (Phi-3-mini-128k-instruct, "
-                    "Phi-4-mini-instruct, OmniGen-v1) cell by cell");
+                    "Phi-4-mini-instruct, OmniGen-v1) cell by cell, then two-decimal LongRoPE factors (column 0's 1.00 "
+                    "to 2.00, the others' 1.00 to 300.00) at rope_theta 10000 from first position 2^21");
 }
 
 /* Rows in runs of a float32 grid: HF's cos/sin caches take position_ids.float(), so past 2^24 a run of rows

@@ -260,7 +260,8 @@ static int fit_exact(diag_work *w, pe_diagnosis *d) {
         /* far out (diag_far.c): the position from column 0, then HF's sets; then the LongRoPE lists shipped
          * models carry (diag_far_longrope.c) */
         return reread_at_hf(w, d, diag_exact_cache_far, PE_DIAG_RECIPE_F32_FITTED) ||
-               reread_at_hf(w, d, diag_exact_cache_far_lists, PE_DIAG_RECIPE_F32_FITTED);
+               reread_at_hf(w, d, diag_exact_cache_far_lists, PE_DIAG_RECIPE_F32_FITTED) ||
+               reread_at_hf(w, d, diag_exact_cache_far_search, PE_DIAG_RECIPE_F32_FITTED);
     }
     if (d->kind != PE_DIAG_TABLE || d->storage != PE_DTYPE_FLOAT32 || d->pairs == 0 ||
         (d->identified && d->recipe != PE_DIAG_RECIPE_F32_FITTED && d->offset_known))
