@@ -135,16 +135,55 @@ static double attention_of(const diag_longrope_list *l) {
     return diag_longrope_attention(l->max_position, l->original_max);
 }
 
+uint32_t diag_far_list_setup(diag_work *w, const pe_diagnosis *d, list_read *f, double grids[DIAG_FAR_GRIDS]) {
+    if (d->kind != PE_DIAG_COS_SIN || w->h < 4 || d->storage == PE_DTYPE_FLOAT64) return 0;
+    f->w = w, f->storage = d->storage;
+    f->n = diag_far_rows(w, f->rows, CHECK_ROWS, &f->r0);
+    if (f->n < 8) return 0;
+    /* the float32 grid as diag_far.c reads it: whole positions below 2^24, or the runs' step past it */
+    return diag_far_grids(d, grids);
+}
+
+void diag_far_list_grids(list_read *f, const double *grids, uint32_t n_grids, double least) {
+    for (uint32_t g = 0; g < n_grids; g++) {
+        f->g = grids[g];
+        f->m_lo = grids[g] > 1.0 ? 0x1p23 : least, f->m_hi = 0x1p24;
+        diag_far_list_positions(f);
+    }
+    diag_searched_to((diag_work *)f->w, (double)PE_MAX_POSITION - (f->w->v.rows - f->r0), f->hits >= MAX_HITS);
+}
+
+double diag_far_list_apply(diag_work *w, pe_diagnosis *d, const list_read *f, double p0, int is_cos, double amp,
+                           const float *inv, double base) {
+    const uint32_t h = w->h;
+    double e2 = 0.0;
+    for (uint32_t k = 0; k < h; k++) {
+        w->w[k] = w->model_w[k] = (double)inv[k], w->sigma[k] = 0.0;
+        w->src[w->col_sin[k]] = w->src[w->col_cos[k]] = is_cos ? h + k : k;
+        for (uint32_t i = 0; i < f->n; i++) {
+            double sn, cs;
+            pe_sincos((double)(float)((double)(float)(p0 + (f->rows[i] - f->r0)) * (double)inv[k]), &sn, &cs);
+            const double e = diag_at(&w->v, f->rows[i], w->col_sin[k]) - (is_cos ? cs : sn) * amp;
+            e2 += e * e;
+        }
+    }
+    d->cache_cos = is_cos;
+    d->offset = p0 - (double)(f->r0 - w->first_row);
+    d->offset_sd = 0.0;
+    d->offset_searched = (double)PE_MAX_POSITION - (w->v.rows - w->first_row);
+    d->scale = amp;
+    d->rule = 0, d->base = d->rope_theta = base, d->base_round = 1;
+    if (d->base_digits < 1) d->base_digits = 1;
+    d->scaling = PE_DIAG_SCALING_PER_PAIR;
+    return diag_sqrt(e2 / ((double)f->n * h)) / amp;
+}
+
 int diag_exact_cache_far_lists(diag_work *w, pe_diagnosis *d, double *rms) {
     const uint32_t h = w->h;
-    if (d->kind != PE_DIAG_COS_SIN || h < 4 || d->storage == PE_DTYPE_FLOAT64) return 0;
     list_read f = {0};
-    f.w = w, f.storage = d->storage;
-    f.n = diag_far_rows(w, f.rows, CHECK_ROWS, &f.r0);
-    if (f.n < 8) return 0;
-    /* the float32 grid as diag_far.c reads it: whole positions below 2^24, or the runs' step past it */
     double grids[DIAG_FAR_GRIDS];
-    const uint32_t n_grids = diag_far_grids(d, grids);
+    const uint32_t n_grids = diag_far_list_setup(w, d, &f, grids);
+    if (!n_grids) return 0;
     /* scratch: the list's inv_freq, the fit at a candidate, the winner's */
     float *inv = (float *)w->phase0, *fit = inv + h, *won = (float *)w->fx;
     const double peak = diag_cache_peak(w);
@@ -163,12 +202,7 @@ int diag_exact_cache_far_lists(diag_work *w, pe_diagnosis *d, double *rms) {
         for (int is_cos = 1; is_cos >= 0; is_cos--) {
             f.is_cos = is_cos, f.amp = amp, f.inv = inv, f.fit = fit, f.c0 = (double)inv[0];
             f.n_found = 0, f.hits = 0, f.columns = NULL;
-            for (uint32_t g = 0; g < n_grids; g++) {
-                f.g = grids[g];
-                f.m_lo = grids[g] > 1.0 ? 0x1p23 : 0.0, f.m_hi = 0x1p24;
-                diag_far_list_positions(&f);
-            }
-            diag_searched_to(w, (double)PE_MAX_POSITION - (w->v.rows - f.r0), f.hits >= MAX_HITS);
+            diag_far_list_grids(&f, grids, n_grids, 0.0);
             if (f.n_found == 0) continue;
             if (winner >= 0) {
                 tied = 1;
@@ -183,28 +217,8 @@ int diag_exact_cache_far_lists(diag_work *w, pe_diagnosis *d, double *rms) {
     }
     if (winner < 0 || tied) return 0;
     const diag_longrope_list *list = &diag_longrope_lists[winner];
-    const double amp = (double)(float)attention_of(list);
-    double e2 = 0.0;
-    for (uint32_t k = 0; k < h; k++) {
-        w->w[k] = w->model_w[k] = (double)won[k], w->sigma[k] = 0.0;
-        w->src[w->col_sin[k]] = w->src[w->col_cos[k]] = winner_cos ? h + k : k;
-        for (uint32_t i = 0; i < f.n; i++) {
-            double sn, cs;
-            pe_sincos((double)(float)((double)(float)(p0 + (f.rows[i] - f.r0)) * (double)won[k]), &sn, &cs);
-            const double e = diag_at(&w->v, f.rows[i], w->col_sin[k]) - (winner_cos ? cs : sn) * amp;
-            e2 += e * e;
-        }
-    }
-    *rms = diag_sqrt(e2 / ((double)f.n * h)) / amp;
-    d->cache_cos = winner_cos;
-    d->offset = p0 - (double)(f.r0 - w->first_row);
+    *rms = diag_far_list_apply(w, d, &f, p0, winner_cos, (double)(float)attention_of(list), won, list->rope_theta);
     d->offset_known = positions == 1 && d->offset >= 0.0;
-    d->offset_sd = 0.0;
-    d->offset_searched = (double)PE_MAX_POSITION - (w->v.rows - w->first_row);
-    d->scale = amp;
-    d->rule = 0, d->base = d->rope_theta = list->rope_theta, d->base_round = 1;
-    if (d->base_digits < 1) d->base_digits = 1;
-    d->scaling = PE_DIAG_SCALING_PER_PAIR;
     d->longrope_list = winner + 1;
     return 1;
 }

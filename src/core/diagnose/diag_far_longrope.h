@@ -40,6 +40,17 @@ struct list_read {
 /* Every first position whose column-0 angle fits (fl32(p) c0 on the grid f->g, m in [m_lo, m_hi)): those whose
  * columns fit too go into f->found. */
 void diag_far_list_positions(list_read *f);
+/* The rows a far reading checks (into f) and its float32 grids (diag_far_grids): their count, 0 when d is no cache
+ * such a reading takes (a table, float64, fewer than 4 pairs or 8 rows). */
+uint32_t diag_far_list_setup(diag_work *w, const pe_diagnosis *d, list_read *f, double grids[DIAG_FAR_GRIDS]);
+/* diag_far_list_positions on each grid (whole positions from least on the grid 1, else [2^23, 2^24) grid points),
+ * the positions searched noted in f->w. */
+void diag_far_list_grids(list_read *f, const double *grids, uint32_t n_grids, double least);
+/* What a far reading sets on success at first position p0 of row f->r0 (cos or sin cache, attention factor amp,
+ * float32 inv_freq inv, rope_theta base): the frequencies, layout, offset (offset_known left to the caller), scale,
+ * base, scaling per pair. Returns the checked cells' rms over amp. */
+double diag_far_list_apply(diag_work *w, pe_diagnosis *d, const list_read *f, double p0, int is_cos, double amp,
+                           const float *inv, double base);
 /* Rows of column k within an ulp at float32 inv_freq inv; stops once more rows miss than need allows. */
 uint32_t diag_far_list_column(const list_read *f, uint32_t k, double inv, uint32_t need);
 /* HF's LongRoPE attention factor sqrt(1 + ln f / ln L0) (f = max_position / original_max), 1 when f <= 1. */

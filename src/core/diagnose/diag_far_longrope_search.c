@@ -127,13 +127,10 @@ static int search_columns(list_read *f) {
 
 int diag_exact_cache_far_search(diag_work *w, pe_diagnosis *d, double *rms) {
     const uint32_t h = w->h;
-    if (d->kind != PE_DIAG_COS_SIN || h < 4 || h > PE_DIAG_PAIR_FACTORS || d->storage == PE_DTYPE_FLOAT64) return 0;
     list_read f = {0};
-    f.w = w, f.storage = d->storage;
-    f.n = diag_far_rows(w, f.rows, CHECK_ROWS, &f.r0);
-    if (f.n < 8) return 0;
     double grids[DIAG_FAR_GRIDS];
-    const uint32_t n_grids = diag_far_grids(d, grids);
+    const uint32_t n_grids = h <= PE_DIAG_PAIR_FACTORS ? diag_far_list_setup(w, d, &f, grids) : 0;
+    if (!n_grids) return 0;
     search s;
     s.solutions = 0;
     s.power = (float *)w->phase0, s.trial = s.power + h, s.fit = (float *)w->fx;
@@ -156,38 +153,14 @@ int diag_exact_cache_far_search(diag_work *w, pe_diagnosis *d, double *rms) {
                 f.is_cos = is_cos, f.amp = amp, f.c0 = (double)(1.0f / (float)((double)e0 / 100.0));
                 f.n_found = 0, f.hits = 0, f.columns = search_columns, f.ctx = &s, s.e0 = e0;
                 f.fit = s.trial, f.inv = s.trial;
-                for (uint32_t g = 0; g < n_grids; g++) {
-                    f.g = grids[g];
-                    f.m_lo = grids[g] > 1.0 ? 0x1p23 : FAR_FROM, f.m_hi = 0x1p24;
-                    diag_far_list_positions(&f);
-                }
-                diag_searched_to(w, (double)PE_MAX_POSITION - (w->v.rows - f.r0), f.hits >= MAX_HITS);
+                diag_far_list_grids(&f, grids, n_grids, FAR_FROM);
                 if (before == 0 && s.solutions > 0) p0 = f.found[0], amp_won = amp, pair = list, won_cos = is_cos;
             }
     }
     if (s.solutions == 0) return 0;
     if (s.solutions > 1) return 0; /* more than one (factors, first position): undetermined */
-    double e2 = 0.0;
-    for (uint32_t k = 0; k < h; k++) {
-        w->w[k] = w->model_w[k] = (double)s.fit[k], w->sigma[k] = 0.0;
-        w->src[w->col_sin[k]] = w->src[w->col_cos[k]] = won_cos ? h + k : k;
-        for (uint32_t i = 0; i < f.n; i++) {
-            double sn, cs;
-            pe_sincos((double)(float)((double)(float)(p0 + (f.rows[i] - f.r0)) * (double)s.fit[k]), &sn, &cs);
-            const double e = diag_at(&w->v, f.rows[i], w->col_sin[k]) - (won_cos ? cs : sn) * amp_won;
-            e2 += e * e;
-        }
-    }
-    *rms = diag_sqrt(e2 / ((double)f.n * h)) / amp_won;
-    d->cache_cos = won_cos;
-    d->offset = p0 - (double)(f.r0 - w->first_row);
+    *rms = diag_far_list_apply(w, d, &f, p0, won_cos, amp_won, s.fit, s.first.base);
     d->offset_known = d->offset >= 0.0;
-    d->offset_sd = 0.0;
-    d->offset_searched = (double)PE_MAX_POSITION - (w->v.rows - w->first_row);
-    d->scale = amp_won;
-    d->rule = 0, d->base = d->rope_theta = s.first.base, d->base_round = 1;
-    if (d->base_digits < 1) d->base_digits = 1;
-    d->scaling = PE_DIAG_SCALING_PER_PAIR;
     d->longrope_list = -1;
     d->factor = pair->max_position / pair->original_max, d->original_max = pair->original_max;
     d->attention_factor = diag_longrope_attention(pair->max_position, pair->original_max);
