@@ -363,4 +363,18 @@ test('HF linear caches past 2^24: read at the grid points, identified with the e
     }
 });
 
+test("Marian's table (float64 pow) in few rows far out: exact and numpy's recipe both said, neither alone", () => {
+  // in 16 rows at 1.3e7 exact values leave one cell of 1,024 more than an ulp off, numpy's exp angles none: neither
+  // recipe is Marian's to the bit, and one cell does not tell them apart (issue 24; numpy alone was named)
+  for (const rows of [16, 32]) {
+    const r = identify(peers.marian(rows, 64, 13000000), { rows, dim: 64 });
+    assert.ok(r.identified, r.verdict);
+    assert.equal([r.recipe, r.recipeTied].sort(), ['exact', 'float64-numpy'], `${rows} rows: ${r.verdict}`);
+    assert.ok(r.verdict.includes('these rows do not tell'), r.verdict);
+  }
+  // a recipe that gives every cell bit for bit is told apart by any lag: posenc's exact table far out
+  const far = identify(sinusoidal({ length: 16, dim: 64, offset: 13000000 }), { rows: 16, dim: 64 });
+  assert.equal([far.recipe, far.recipeTied], ['exact', ''], far.verdict);
+});
+
 test.run();
