@@ -354,4 +354,36 @@ test('HF linear caches past 2^24: read at the grid points, identified with the e
     }
 });
 
+test("Marian's table (float64 pow) in few rows far out: exact and numpy's recipe both said, neither alone", () => {
+  // in 16 rows at 1.3e7 exact values leave one cell of 1,024 more than an ulp off, numpy's exp angles none: neither
+  // recipe is Marian's to the bit, and one cell does not tell them apart (issue 24; numpy alone was named)
+  for (const rows of [16, 32]) {
+    const r = identify(peers.marian(rows, 64, 13000000), { rows, dim: 64 });
+    assert.ok(r.identified, r.verdict);
+    assert.equal([r.recipe, r.recipeTied].sort(), ['exact', 'float64-numpy'], `${rows} rows: ${r.verdict}`);
+    assert.ok(r.verdict.includes('these rows do not tell'), r.verdict);
+  }
+  // a recipe that gives every cell bit for bit is told apart by any lag: posenc's exact table far out
+  const far = identify(sinusoidal({ length: 16, dim: 64, offset: 13000000 }), { rows: 16, dim: 64 });
+  assert.equal([far.recipe, far.recipeTied], ['exact', ''], far.verdict);
+});
+
+test('a LongRoPE cache of 8 rows from 0: slow pairs whose columns never leave 1 are open, not factor 0', () => {
+  // cos of under 1e-4 rad is 1 in float32: the fit reads no frequency there, and any factor from some bound up
+  // gives the cells (issue 24: pairs 45-47 were stated as factor 0, a list no config holds)
+  const scaling = { ...peers.PHI3_MINI_128K, seqLen: 4096 };
+  const r = identify(peers.llamaCache(8, 96, { scaling, fn: 'cos' }), { rows: 8, dim: 96 });
+  assert.ok(r.identified, r.verdict);
+  const list = r.ropeScaling.factors ?? r.ropeScaling.short_factor;
+  const off = [];
+  list.forEach((x, k) => {
+    const want = Math.fround(scaling.short[k]);
+    const [lo, hi] = r.pairFactorRanges[k];
+    const ok = x === null ? lo <= want && (hi === null || want <= hi) : Math.abs(x - want) <= 1e-4 * want;
+    if (!ok) off.push(`${k}: ${x} [${lo}, ${hi}] for ${want}`);
+  });
+  assert.equal(off, []);
+  assert.equal(r.pairFactorRanges[47].slice(1), [null], JSON.stringify(r.pairFactorRanges[47]));
+});
+
 test.run();

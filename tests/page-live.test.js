@@ -304,8 +304,11 @@ it('prints the per-view timing table of every drag', () => {
 // the views it serves load later. 182 kB since session 40's merges measured 180.8 kB: the wasm (113.1 → 118.0 kB)
 // gained identify's far reading (diag_far.c), its bit-for-bit counts (diag_exact_bits.c) and HF's shared sets
 // (diag_hf_sets.c), all compiled for size; the page is unchanged. Identify runs in the compute worker, so the
-// first view could load a wasm without it: not done yet.
-const FIRST_VIEW_BUDGET = 182_000;
+// first view could load a wasm without it: not done yet. 188 kB since session 41's merges measured 186.5 kB: the
+// wasm (118.0 → 123.7 kB) gained identify's far LongRoPE reading at shipped lists (diag_far_longrope.c, the lists in
+// diag_longrope_lists.c, diag_far_enum.c), the noisy-table reading and the fairseq runs past 2^24; the page is
+// unchanged. Splitting identify out of the first view's wasm is now worth more than this budget's next step.
+const FIRST_VIEW_BUDGET = 188_000;
 // The README's figure for the first view ("weighs about N kB gzip"): within 3% of what this test measures.
 const README_FIRST_VIEW = Number(
   /first view weighs about (\d+) kB gzip/.exec(await readFile(new URL('../README.md', import.meta.url), 'utf8'))[1],

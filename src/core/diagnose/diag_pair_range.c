@@ -135,12 +135,31 @@ static int two_decimals_exact(const diag_work *w, const pe_diagnosis *d, uint32_
     return count == 1 ? 1 : 2;
 }
 
+/* A pair the fit read no frequency for (its column never leaves A or 0 over the rows: 8 rows from position 0
+ * hold cos of under 1e-4 rad in the slow pairs): any frequency from 0 up to some edge fits, so its factor is open
+ * from the edge's up, unbounded. 1 when the column fits a frequency near 0 and the pair is opened; 0 when it does
+ * not (the pair stays as read). */
+static int unread_pair(const diag_work *w, pe_diagnosis *d, uint32_t k, double amp, double log_theta) {
+    const uint32_t col = w->col_sin[k];
+    const double shape = diag_exp(-2.0 * k * log_theta / (2.0 * w->h)); /* the unscaled frequency */
+    double wv = shape * 1e-9;
+    if (!column_fits(w, d, col, amp, wv)) return 0;
+    while (wv < 64.0 * shape && column_fits(w, d, col, amp, 2.0 * wv)) wv *= 2.0;
+    const double up = fit_edge(w, d, col, amp, wv, 1.0, 1.0);
+    d->pair_factor_lo[k] = shape / (wv * (1.0 + up)), d->pair_factor_hi[k] = UNBOUNDED;
+    d->pair_factor[k] = d->pair_factor_lo[k], d->pair_factor_open[k] = 1;
+    return 1;
+}
+
 uint32_t diag_pair_ranges(const diag_work *w, pe_diagnosis *d, double amp, double log_theta) {
     uint32_t open = 0;
     for (uint32_t k = 0; k < d->pair_factors; k++) {
         d->pair_factor_lo[k] = d->pair_factor_hi[k] = d->pair_factor[k];
         d->pair_factor_open[k] = 0;
-        if (!(w->w[k] > 0.0 && d->pair_factor[k] > 0.0)) continue;
+        if (!(w->w[k] > 0.0 && d->pair_factor[k] > 0.0)) {
+            open += (uint32_t)unread_pair(w, d, k, amp, log_theta);
+            continue;
+        }
         const uint32_t col = w->col_sin[k];
         const int narrow = d->storage == PE_DTYPE_FLOAT16 || d->storage == PE_DTYPE_BFLOAT16;
         double one = 0.0;
