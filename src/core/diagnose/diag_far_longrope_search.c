@@ -22,8 +22,6 @@
 #define E_LO        100u /* the other columns' factors, in hundredths: 1.00 .. 300.00 */
 #define E_HI        30000u
 #define FAR_FROM    0x1p21 /* least first position searched: below it the near readers' recurrences read factors */
-#define ANGLE_SLACK 2e-6   /* rad: beside the cell's rounding, the angle's reduction in double */
-#define COLUMN_MIN  0.95   /* share of a column's rows within an ulp (PyTorch's sin/cos may miss by more) */
 #define WINDOW_WIDE 2.0    /* the prefilter's window over the cell check's: it only skips, the check decides */
 
 typedef struct found_list {
